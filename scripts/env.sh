@@ -1,0 +1,10 @@
+# Shared settings for Kubus scripts (sourced).
+# Open MPI refuses to run as root unless told; CI and the demo run as root.
+export OMPI_ALLOW_RUN_AS_ROOT=1
+export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# 2 cores, 4 ranks: allow oversubscription and keep Open MPI off the network.
+export OMPI_MCA_rmaps_base_oversubscribe=1
+export OMPI_MCA_btl=self,vader
+export OMPI_MCA_btl_vader_single_copy_mechanism=none
+export OMPI_MCA_mpi_yield_when_idle=1
+export PRTE_MCA_rmaps_default_mapping_policy=:oversubscribe
