@@ -43,6 +43,15 @@ struct _CubeReportPriv
   GDestroyNotify value_cache_free;
   gpointer    source;             /* reader-specific (e.g. the .cubex mmap) */
   GDestroyNotify source_free;
+
+  /* Added by cube-model.c (builder bookkeeping). */
+  gint64      next_metric_id;     /* default file ids for built nodes: max seen + 1 */
+  gint64      next_region_id;
+  gint64      next_cnode_id;
+  gint64      next_sys_id[CUBE_SYS_TREENODE + 1];
+  guint       row_len;            /* length of every allocated row (= locations->len) */
+  gboolean    has_rows;           /* some row is allocated: adding a location resizes them */
+  gpointer    row_arena;          /* where rows live (cube-model.c); freed with the report */
 };
 
 /* Raw row access honouring the loader: returns a pointer owned by the metric data (NULL for an
@@ -62,5 +71,91 @@ void     cube_set_error (GError    **error,
                          const char *path,
                          const char *format,
                          ...) G_GNUC_PRINTF (4, 5);
+
+/* ---- additions for readers (cube-model.c) --------------------------------------------------- */
+
+/* Sets the id written in the file and registers it for the *_by_file_id lookups.
+ * FALSE (and nothing changed) when another node of the same kind already has @id. */
+gboolean cube_metric_set_file_id (CubeReport *report, CubeMetric *metric, gint64 id);
+gboolean cube_region_set_file_id (CubeReport *report, CubeRegion *region, gint64 id);
+gboolean cube_cnode_set_file_id (CubeReport *report, CubeCnode *cnode, gint64 id);
+gboolean cube_sysnode_set_file_id (CubeReport *report, CubeSysNode *node, gint64 id);
+CubeRegion  *cube_report_region_by_file_id (const CubeReport *report, gint64 id);
+/* @kind: THREAD for threads and Cube 4 locations, PROCESS for processes / location groups. */
+CubeSysNode *cube_report_sysnode_by_file_id (const CubeReport *report, CubeSysKind kind, gint64 id);
+
+/* Reorders report->locations by file_id and renumbers CubeSysNode.location.
+ * Fails (naming @path) unless the ids are exactly 0..T-1. Call before any row exists. */
+gboolean cube_report_sort_locations (CubeReport *report, const char *path, GError **error);
+
+/* The stored row of (metric, cnode_index), allocated zero-filled (row_len doubles) if absent.
+ * Owned by the metric. For readers filling rows eagerly. */
+double  *cube_metric_alloc_row (CubeReport *report, CubeMetric *metric, guint cnode_index);
+/* Drops a row (e.g. all zeros) to save memory. */
+void     cube_metric_drop_row (CubeReport *report, CubeMetric *metric, guint cnode_index);
+
+/* Installs a lazy row loader (.cubex). @data is freed with @data_free with the report. */
+void     cube_metric_set_loader (CubeReport     *report,
+                                 CubeMetric     *metric,
+                                 CubeRowLoader   loader,
+                                 gpointer        data,
+                                 GDestroyNotify  data_free);
+
+/* Setters for fields the public builder does not take. Strings are copied. */
+void     cube_metric_set_kind (CubeMetric *metric, CubeMetricKind kind);
+/* FALSE when another metric already has @uniq_name. */
+gboolean cube_metric_set_uniq_name (CubeReport *report, CubeMetric *metric, const char *uniq_name);
+/* Sets dtype_name as written and the parsed dtype (UNSUPPORTED for the rare ones). */
+void     cube_metric_set_dtype (CubeMetric *metric, const char *dtype_name);
+void     cube_metric_set_string (char **field, const char *value);
+void     cube_node_add_attr (GPtrArray **attrs, const char *key, const char *value);
+
+/* Aggregation rule helpers used by the value engine, the algebra and the writer. */
+gboolean cube_dtype_is_minmax (CubeDtype dtype);
+/* TRUE when @child's value is part of @parent's metric-inclusive value. */
+gboolean cube_metric_child_contributes (const CubeMetric *parent, const CubeMetric *child);
+
+/* ---- XML reader (cube-xml-reader.c) ------------------------------------------------------------ */
+
+typedef enum
+{
+  CUBE_XML_CUBE3,   /* .cube / .cube.gz: version 3.x, severity section expected */
+  CUBE_XML_ANCHOR,  /* Cube 4 anchor.xml: version 4.x, no severity */
+} CubeXmlMode;
+
+/* Parses a whole XML document held in memory (gzip-compressed data is inflated first).
+ * @path_for_errors names the file in messages (e.g. "run.cubex:anchor.xml").
+ * The returned report has format CUBE_FORMAT_MEMORY and path NULL: the caller sets them.
+ * Locations are sorted by id (dense check done). Stream-parsed with SAX: no DOM. */
+CubeReport *cube_xml_parse_memory (const char  *buf,
+                                   gsize        len,
+                                   const char  *path_for_errors,
+                                   CubeXmlMode  mode,
+                                   GError     **error);
+
+/* The same, fed to the parser @chunk bytes at a time (tests: values split across chunks). */
+CubeReport *cube_xml_parse_memory_chunked (const char  *buf,
+                                           gsize        len,
+                                           const char  *path_for_errors,
+                                           CubeXmlMode  mode,
+                                           gsize        chunk,
+                                           GError     **error);
+
+/* Parses an XML file, plain or gzip (zlib reads both). Sets format CUBE3 / CUBE3_GZ and path. */
+CubeReport *cube_xml_load_file (const char       *path,
+                                CubeXmlMode       mode,
+                                GCancellable     *cancellable,
+                                CubeProgressFunc  progress,
+                                gpointer          progress_data,
+                                GError          **error);
+
+/* ---- Cube 4 archive reader (cubex-reader.c, engineer B) --------------------------------------- */
+
+CubeReport *cube_cubex_load (const char       *path,
+                             CubeLoadFlags     flags,
+                             GCancellable     *cancellable,
+                             CubeProgressFunc  progress,
+                             gpointer          progress_data,
+                             GError          **error);
 
 G_END_DECLS

@@ -107,6 +107,9 @@ struct _CubeMetric
   GPtrArray      *children;   /* of CubeMetric*, not owned */
   guint           depth;
   CubeMetricData *data;       /* private: stored values */
+  /* Added: Cube 4 anchor attributes (TRUE when absent, as Cube 4 defaults them). */
+  gboolean        convertible;
+  gboolean        cacheable;
 };
 
 struct _CubeRegion

@@ -1,0 +1,219 @@
+/* collect-comm.c: communicators.
+ *
+ * Local ids are dense per rank (0 = MPI_COMM_WORLD, 1 = MPI_COMM_SELF).  A
+ * communicator is identified across ranks by a key computed without extra
+ * communication: every member of the parent counts the communicators made
+ * from it in the same order, so (parent key, that count, world rank of the
+ * new communicator's rank 0) is the same on every member.  Unification at
+ * finalize maps keys to global ids.
+ */
+#include "collect.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_COMMS 4096
+#define HASH_SLOTS 8192  /* power of two, > MAX_COMMS */
+
+static KubusComm comms[MAX_COMMS];
+static int n_comms;
+/* handle -> local id + 1 (0 = empty), linear probing, backward-shift delete */
+static MPI_Comm slot_comm[HASH_SLOTS];
+static uint32_t slot_id[HASH_SLOTS];
+static uint32_t lazy_counter;
+
+static inline uint32_t
+slot_of (MPI_Comm c)
+{
+  uint64_t h = (uint64_t) (uintptr_t) c * 0x9E3779B97F4A7C15ull;
+  return (uint32_t) (h >> 40) & (HASH_SLOTS - 1);
+}
+
+static uint64_t
+mix (uint64_t a, uint64_t b, uint64_t c)
+{
+  uint64_t h = 0xcbf29ce484222325ull;
+  uint64_t v[3] = { a, b, c };
+  for (int i = 0; i < 3; i++)
+    for (int k = 0; k < 8; k++)
+      {
+        h ^= (v[i] >> (8 * k)) & 0xff;
+        h *= 0x100000001b3ull;
+      }
+  return h < 16 ? h + 16 : h;  /* small keys are reserved */
+}
+
+static void
+hash_insert (MPI_Comm c, uint32_t id)
+{
+  uint32_t s = slot_of (c);
+  while (slot_id[s] != 0 && slot_comm[s] != c)
+    s = (s + 1) & (HASH_SLOTS - 1);
+  slot_comm[s] = c;
+  slot_id[s] = id + 1;
+}
+
+static void
+hash_remove (MPI_Comm c)
+{
+  uint32_t s = slot_of (c);
+  while (slot_id[s] != 0 && slot_comm[s] != c)
+    s = (s + 1) & (HASH_SLOTS - 1);
+  if (slot_id[s] == 0)
+    return;
+  slot_id[s] = 0;
+  uint32_t j = s;
+  for (;;)
+    {
+      j = (j + 1) & (HASH_SLOTS - 1);
+      if (slot_id[j] == 0)
+        return;
+      uint32_t home = slot_of (slot_comm[j]);
+      /* move j back into the hole at s unless its home lies in (s, j] */
+      int keep = (s <= j) ? (s < home && home <= j) : (s < home || home <= j);
+      if (!keep)
+        {
+          slot_comm[s] = slot_comm[j];
+          slot_id[s] = slot_id[j];
+          slot_id[j] = 0;
+          s = j;
+        }
+    }
+}
+
+static int
+add_comm (MPI_Comm c, uint64_t key, uint64_t parent_key)
+{
+  if (n_comms >= MAX_COMMS)
+    return -1;
+  int size = 0, rank = 0;
+  PMPI_Comm_size (c, &size);
+  PMPI_Comm_rank (c, &rank);
+  int *members = malloc (sizeof (int) * (size_t) (size > 0 ? size : 1));
+  int *idx = malloc (sizeof (int) * (size_t) (size > 0 ? size : 1));
+  if (members == NULL || idx == NULL)
+    {
+      free (members);
+      free (idx);
+      return -1;
+    }
+  MPI_Group g, wg;
+  PMPI_Comm_group (c, &g);
+  PMPI_Comm_group (MPI_COMM_WORLD, &wg);
+  for (int i = 0; i < size; i++)
+    idx[i] = i;
+  PMPI_Group_translate_ranks (g, size, idx, wg, members);
+  PMPI_Group_free (&g);
+  PMPI_Group_free (&wg);
+  free (idx);
+  KubusComm *e = &comms[n_comms];
+  e->handle = c;
+  e->key = key;
+  e->parent_key = parent_key;
+  e->children = 0;
+  e->size = size;
+  e->rank = rank;
+  e->members = members;
+  hash_insert (c, (uint32_t) n_comms);
+  return n_comms++;
+}
+
+void
+kubus_comm_init (void)
+{
+  add_comm (MPI_COMM_WORLD, 1, 0);
+  add_comm (MPI_COMM_SELF, mix (2, (uint64_t) kubus_world_rank, 0), 0);
+}
+
+/* A communicator we did not see being created (inter-communicators, MPI
+ * functions we do not wrap): registered on first use, known to this rank
+ * only. */
+static uint32_t
+lazy_register (MPI_Comm comm)
+{
+  uint64_t key = mix (3, (uint64_t) kubus_world_rank, lazy_counter++);
+  int id = add_comm (comm, key, 0);
+  return id < 0 ? KUBUS_COMM_WORLD_ID : (uint32_t) id;
+}
+
+static inline uint32_t
+lookup (MPI_Comm comm)
+{
+  uint32_t s = slot_of (comm);
+  for (;;)
+    {
+      uint32_t id = slot_id[s];
+      if (id == 0)
+        return UINT32_MAX;
+      if (slot_comm[s] == comm)
+        return id - 1;
+      s = (s + 1) & (HASH_SLOTS - 1);
+    }
+}
+
+uint32_t
+kubus_comm_id (MPI_Comm comm)
+{
+  if (comm == MPI_COMM_WORLD)
+    return KUBUS_COMM_WORLD_ID;
+  uint32_t id = lookup (comm);
+  return id != UINT32_MAX ? id : lazy_register (comm);
+}
+
+uint32_t
+kubus_comm_info (MPI_Comm comm, int *size, int *rank)
+{
+  uint32_t id = kubus_comm_id (comm);
+  *size = comms[id].size;
+  *rank = comms[id].rank;
+  return id;
+}
+
+void
+kubus_comm_created (MPI_Comm parent, MPI_Comm comm, const char *cart)
+{
+  if (!kubus_recording)
+    return;
+  uint32_t pid = kubus_comm_id (parent);
+  KubusComm *p = &comms[pid];
+  uint32_t seq = p->children++;
+  if (comm == MPI_COMM_NULL)
+    return;
+  int leader = 0;
+  MPI_Group g, wg;
+  int zero = 0;
+  PMPI_Comm_group (comm, &g);
+  PMPI_Comm_group (MPI_COMM_WORLD, &wg);
+  PMPI_Group_translate_ranks (g, 1, &zero, wg, &leader);
+  PMPI_Group_free (&g);
+  PMPI_Group_free (&wg);
+  uint64_t key = mix (p->key, seq, (uint64_t) (uint32_t) leader);
+  if (add_comm (comm, key, p->key) < 0)
+    return;
+  if (cart != NULL)
+    kubus_topology_record_cart (comm, key, cart);
+}
+
+void
+kubus_comm_freed (MPI_Comm comm)
+{
+  if (comm == MPI_COMM_NULL || comm == MPI_COMM_WORLD || comm == MPI_COMM_SELF)
+    return;
+  uint32_t id = lookup (comm);
+  if (id == UINT32_MAX)
+    return;
+  comms[id].handle = MPI_COMM_NULL;
+  hash_remove (comm);
+}
+
+int
+kubus_comm_count (void)
+{
+  return n_comms;
+}
+
+const KubusComm *
+kubus_comm_get (int i)
+{
+  return &comms[i];
+}

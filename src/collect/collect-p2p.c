@@ -1,0 +1,349 @@
+/* collect-p2p.c: point-to-point and collective events, request tracking.
+ *
+ * Requests live in a fixed open-addressing table keyed by the MPI_Request
+ * handle: non-blocking operations record MpiIsend / MpiIrecvRequest when
+ * they start and MpiIsendComplete / MpiIrecv when a Wait or Test completes
+ * them.  Wildcard receives are recorded with the source and tag from the
+ * status (the wrappers substitute an internal status for MPI_STATUS_IGNORE).
+ */
+#include "collect.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define REQ_SLOTS 16384  /* power of two */
+
+enum
+{
+  REQ_SEND = 1,
+  REQ_RECV = 2
+};
+
+typedef struct
+{
+  MPI_Request handle;
+  uint8_t kind;        /* 0 = empty slot */
+  uint8_t persistent;
+  uint8_t active;
+  uint8_t ignore;      /* peer is MPI_PROC_NULL */
+  uint32_t comm;
+  uint32_t peer;
+  uint32_t tag;
+  uint64_t bytes;
+  uint64_t id;
+} Req;
+
+static Req reqs[REQ_SLOTS];
+static uint64_t next_request_id = 1;
+static int table_full_reported;
+
+uint64_t
+kubus_type_size (MPI_Datatype type)
+{
+  int size = 0;
+  if (type == MPI_DATATYPE_NULL || PMPI_Type_size (type, &size) != MPI_SUCCESS
+      || size < 0)
+    return 0;
+  return (uint64_t) size;
+}
+
+uint64_t
+kubus_sum_counts (const int *counts, int n)
+{
+  uint64_t s = 0;
+  if (counts == NULL)
+    return 0;
+  for (int i = 0; i < n; i++)
+    s += counts[i] > 0 ? (uint64_t) counts[i] : 0;
+  return s;
+}
+
+uint64_t
+kubus_sum_typed (const int *counts, const MPI_Datatype *types, int n)
+{
+  uint64_t s = 0;
+  if (counts == NULL || types == NULL)
+    return 0;
+  for (int i = 0; i < n; i++)
+    if (counts[i] > 0)
+      s += (uint64_t) counts[i] * kubus_type_size (types[i]);
+  return s;
+}
+
+static inline uint32_t
+req_slot (MPI_Request r)
+{
+  uint64_t h = (uint64_t) (uintptr_t) r * 0x9E3779B97F4A7C15ull;
+  return (uint32_t) (h >> 40) & (REQ_SLOTS - 1);
+}
+
+static Req *
+req_find (MPI_Request r)
+{
+  if (r == MPI_REQUEST_NULL)
+    return NULL;
+  uint32_t s = req_slot (r);
+  for (uint32_t n = 0; n < REQ_SLOTS; n++)
+    {
+      Req *e = &reqs[s];
+      if (e->kind == 0)
+        return NULL;
+      if (e->handle == r)
+        return e;
+      s = (s + 1) & (REQ_SLOTS - 1);
+    }
+  return NULL;
+}
+
+static Req *
+req_insert (MPI_Request r)
+{
+  if (r == MPI_REQUEST_NULL)
+    return NULL;
+  uint32_t s = req_slot (r);
+  for (uint32_t n = 0; n < REQ_SLOTS - 1; n++)
+    {
+      Req *e = &reqs[s];
+      if (e->kind == 0 || e->handle == r)
+        {
+          memset (e, 0, sizeof *e);
+          e->handle = r;
+          return e;
+        }
+      s = (s + 1) & (REQ_SLOTS - 1);
+    }
+  if (!table_full_reported)
+    kubus_log ("more than %d requests in flight: some are not recorded",
+               REQ_SLOTS);
+  table_full_reported = 1;
+  return NULL;
+}
+
+/* backward-shift deletion keeps probe chains intact without tombstones */
+static void
+req_remove (Req *e)
+{
+  uint32_t s = (uint32_t) (e - reqs);
+  reqs[s].kind = 0;
+  uint32_t j = s;
+  for (;;)
+    {
+      j = (j + 1) & (REQ_SLOTS - 1);
+      if (reqs[j].kind == 0)
+        return;
+      uint32_t home = req_slot (reqs[j].handle);
+      int keep = (s <= j) ? (s < home && home <= j) : (s < home || home <= j);
+      if (!keep)
+        {
+          reqs[s] = reqs[j];
+          reqs[j].kind = 0;
+          s = j;
+        }
+    }
+}
+
+void
+kubus_ev_send (int peer, int tag, MPI_Comm comm, int count, MPI_Datatype type)
+{
+  if (peer == MPI_PROC_NULL || !kubus_recording)
+    return;
+  uint64_t bytes = (uint64_t) (count > 0 ? count : 0) * kubus_type_size (type);
+  kubus_check (OTF2_EvtWriter_MpiSend (kubus_evt, NULL, kubus_now (),
+                                       (uint32_t) peer, kubus_comm_id (comm),
+                                       (uint32_t) tag, bytes),
+               "MpiSend");
+}
+
+void
+kubus_ev_isend (int peer, int tag, MPI_Comm comm, int count,
+                MPI_Datatype type, MPI_Request req)
+{
+  if (peer == MPI_PROC_NULL || !kubus_recording)
+    return;
+  Req *e = req_insert (req);
+  if (e == NULL)
+    return;
+  e->kind = REQ_SEND;
+  e->active = 1;
+  e->id = next_request_id++;
+  uint64_t bytes = (uint64_t) (count > 0 ? count : 0) * kubus_type_size (type);
+  kubus_check (OTF2_EvtWriter_MpiIsend (kubus_evt, NULL, kubus_now (),
+                                        (uint32_t) peer, kubus_comm_id (comm),
+                                        (uint32_t) tag, bytes, e->id),
+               "MpiIsend");
+}
+
+static uint64_t
+status_bytes (const MPI_Status *status)
+{
+  int n = 0;
+  if (PMPI_Get_count (status, MPI_BYTE, &n) != MPI_SUCCESS || n < 0)
+    return 0;
+  return (uint64_t) n;
+}
+
+void
+kubus_ev_recv (MPI_Comm comm, const MPI_Status *status)
+{
+  if (!kubus_recording || status->MPI_SOURCE == MPI_PROC_NULL
+      || status->MPI_SOURCE < 0)
+    return;
+  kubus_check (OTF2_EvtWriter_MpiRecv (kubus_evt, NULL, kubus_now (),
+                                       (uint32_t) status->MPI_SOURCE,
+                                       kubus_comm_id (comm),
+                                       (uint32_t) status->MPI_TAG,
+                                       status_bytes (status)),
+               "MpiRecv");
+}
+
+void
+kubus_ev_irecv_request (MPI_Comm comm, MPI_Request req)
+{
+  if (!kubus_recording)
+    return;
+  Req *e = req_insert (req);
+  if (e == NULL)
+    return;
+  e->kind = REQ_RECV;
+  e->active = 1;
+  e->comm = kubus_comm_id (comm);
+  e->id = next_request_id++;
+  kubus_check (OTF2_EvtWriter_MpiIrecvRequest (kubus_evt, NULL, kubus_now (),
+                                               e->id),
+               "MpiIrecvRequest");
+}
+
+void
+kubus_req_persistent (MPI_Request req, int is_send, int peer, int tag,
+                      MPI_Comm comm, int count, MPI_Datatype type)
+{
+  Req *e = req_insert (req);
+  if (e == NULL)
+    return;
+  e->kind = is_send ? REQ_SEND : REQ_RECV;
+  e->persistent = 1;
+  e->ignore = is_send && peer == MPI_PROC_NULL;
+  e->comm = kubus_comm_id (comm);
+  e->peer = (uint32_t) peer;
+  e->tag = (uint32_t) tag;
+  e->bytes = is_send ? (uint64_t) (count > 0 ? count : 0)
+                         * kubus_type_size (type)
+                     : 0;
+}
+
+void
+kubus_ev_start (MPI_Request req)
+{
+  Req *e = req_find (req);
+  if (e == NULL || !e->persistent || e->ignore || !kubus_recording)
+    return;
+  e->active = 1;
+  e->id = next_request_id++;
+  if (e->kind == REQ_SEND)
+    kubus_check (OTF2_EvtWriter_MpiIsend (kubus_evt, NULL, kubus_now (),
+                                          e->peer, e->comm, e->tag, e->bytes,
+                                          e->id),
+                 "MpiIsend");
+  else
+    kubus_check (OTF2_EvtWriter_MpiIrecvRequest (kubus_evt, NULL,
+                                                 kubus_now (), e->id),
+                 "MpiIrecvRequest");
+}
+
+void
+kubus_req_free (MPI_Request req)
+{
+  Req *e = req_find (req);
+  if (e != NULL)
+    req_remove (e);
+}
+
+void
+kubus_ev_complete (MPI_Request req, const MPI_Status *status)
+{
+  Req *e = req_find (req);
+  if (e == NULL)
+    return;
+  if (e->active && kubus_recording)
+    {
+      if (e->kind == REQ_SEND)
+        kubus_check (OTF2_EvtWriter_MpiIsendComplete (kubus_evt, NULL,
+                                                      kubus_now (), e->id),
+                     "MpiIsendComplete");
+      else if (status->MPI_SOURCE >= 0)
+        kubus_check (OTF2_EvtWriter_MpiIrecv (kubus_evt, NULL, kubus_now (),
+                                              (uint32_t) status->MPI_SOURCE,
+                                              e->comm,
+                                              (uint32_t) status->MPI_TAG,
+                                              status_bytes (status), e->id),
+                     "MpiIrecv");
+    }
+  e->active = 0;
+  if (!e->persistent)
+    req_remove (e);
+}
+
+/* Scratch copies for the *all / *any / *some calls: MPI sets completed
+ * requests to MPI_REQUEST_NULL, so the handles are saved first.  The buffers
+ * only grow, so steady state allocates nothing. */
+static MPI_Request *scratch_req;
+static int scratch_req_cap;
+static MPI_Status *scratch_st;
+static int scratch_st_cap;
+
+MPI_Request *
+kubus_scratch_requests (const MPI_Request *r, int count)
+{
+  if (count <= 0 || r == NULL)
+    return NULL;
+  if (count > scratch_req_cap)
+    {
+      int cap = count < 256 ? 256 : count;
+      MPI_Request *n = realloc (scratch_req, sizeof (MPI_Request) * (size_t) cap);
+      if (n == NULL)
+        return NULL;
+      scratch_req = n;
+      scratch_req_cap = cap;
+    }
+  memcpy (scratch_req, r, sizeof (MPI_Request) * (size_t) count);
+  return scratch_req;
+}
+
+MPI_Status *
+kubus_scratch_statuses (int count)
+{
+  if (count <= 0)
+    return MPI_STATUSES_IGNORE;
+  if (count > scratch_st_cap)
+    {
+      int cap = count < 256 ? 256 : count;
+      MPI_Status *n = realloc (scratch_st, sizeof (MPI_Status) * (size_t) cap);
+      if (n == NULL)
+        return MPI_STATUSES_IGNORE;
+      scratch_st = n;
+      scratch_st_cap = cap;
+    }
+  return scratch_st;
+}
+
+void
+kubus_ev_coll_begin (void)
+{
+  if (!kubus_recording)
+    return;
+  kubus_check (OTF2_EvtWriter_MpiCollectiveBegin (kubus_evt, NULL,
+                                                  kubus_now ()),
+               "MpiCollectiveBegin");
+}
+
+void
+kubus_ev_coll_end (OTF2_CollectiveOp op, uint32_t comm, uint32_t root,
+                   uint64_t sent, uint64_t received)
+{
+  if (!kubus_recording)
+    return;
+  kubus_check (OTF2_EvtWriter_MpiCollectiveEnd (kubus_evt, NULL, kubus_now (),
+                                                op, comm, root, sent,
+                                                received),
+               "MpiCollectiveEnd");
+}

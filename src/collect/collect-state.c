@@ -1,0 +1,630 @@
+/* collect-state.c: measurement life cycle (MPI_Init … MPI_Finalize/Abort).
+ *
+ * Each rank is one OTF2 location (id = world rank).  The archive is
+ * EXPDIR/traces.otf2 with its traces/ folder and traces.def.
+ */
+#define OTF2_MPI_USE_PMPI
+#include "collect.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <otf2/OTF2_MPI_Collectives.h>
+
+int kubus_recording;
+__thread int kubus_main_thread __attribute__ ((tls_model ("initial-exec")));
+OTF2_EvtWriter *kubus_evt;
+int kubus_flush_pending;
+uint32_t kubus_current_mpi = OTF2_UNDEFINED_REGION;
+int kubus_world_rank;
+int kubus_world_size;
+MPI_Comm kubus_internal_comm = MPI_COMM_NULL;
+
+static OTF2_Archive *archive;
+static int verbose;
+static int finished;
+static char expdir[PATH_MAX];
+static OTF2_MPI_UserData *collectives;  /* freed by OTF2 at close */
+static volatile sig_atomic_t in_abort;
+/* Peers on the same host are asked to save their trace (a real-time signal)
+ * before MPI_Abort lets mpirun kill them within milliseconds. */
+#define KUBUS_SAVE_SIGNAL (SIGRTMIN + 7)
+static int *peer_ids;  /* world_size x { pid, tid }, pid 0 = do not signal */
+static pid_t main_tid;
+static uint64_t flush_begin, flush_end;
+
+void
+kubus_log (const char *fmt, ...)
+{
+  if (!verbose)
+    return;
+  char line[512];
+  va_list ap;
+  va_start (ap, fmt);
+  int n = snprintf (line, sizeof line, "kubus[%d]: ", kubus_world_rank);
+  vsnprintf (line + n, sizeof line - (size_t) n, fmt, ap);
+  va_end (ap);
+  size_t len = strlen (line);
+  if (len < sizeof line - 1)
+    line[len++] = '\n';
+  ssize_t w = write (STDERR_FILENO, line, len);
+  (void) w;
+}
+
+/* Any internal error: stop recording; the application carries on. */
+void
+kubus_fail (const char *what)
+{
+  if (kubus_recording)
+    kubus_log ("internal error in %s: tracing disabled for this rank", what);
+  kubus_recording = 0;
+}
+
+static OTF2_ErrorCode
+otf2_error_quiet (void *user_data, const char *file, uint64_t line,
+                  const char *function, OTF2_ErrorCode code,
+                  const char *msg_format, va_list va)
+{
+  (void) user_data;
+  (void) file;
+  (void) line;
+  (void) function;
+  if (verbose)
+    {
+      char msg[256];
+      vsnprintf (msg, sizeof msg, msg_format, va);
+      kubus_log ("OTF2: %s: %s", OTF2_Error_GetName (code), msg);
+    }
+  return code;
+}
+
+/* Flush callbacks: the flush itself is recorded as region KUBUS_FLUSH by
+ * the next event (writing from inside the callback would re-enter OTF2). */
+static OTF2_FlushType
+pre_flush (void *user_data, OTF2_FileType type, OTF2_LocationRef location,
+           void *caller, bool final)
+{
+  (void) user_data;
+  (void) location;
+  (void) caller;
+  if (type == OTF2_FILETYPE_EVENTS && !final)
+    flush_begin = kubus_now ();
+  return OTF2_FLUSH;
+}
+
+static OTF2_TimeStamp
+post_flush (void *user_data, OTF2_FileType type, OTF2_LocationRef location)
+{
+  (void) user_data;
+  (void) location;
+  uint64_t t = kubus_now ();
+  if (type == OTF2_FILETYPE_EVENTS && flush_begin != 0)
+    {
+      flush_end = t;
+      kubus_flush_pending = 1;
+    }
+  return t;
+}
+
+static const OTF2_FlushCallbacks flush_callbacks = { pre_flush, post_flush };
+
+void
+kubus_record_flush (void)
+{
+  kubus_flush_pending = 0;
+  uint64_t b = flush_begin, e = flush_end;
+  flush_begin = 0;
+  if (!kubus_recording)
+    return;
+  kubus_log ("buffer flushed to disk (%.3f ms)", (double) (e - b) / 1e6);
+  kubus_check (OTF2_EvtWriter_Enter (kubus_evt, NULL, b, KUBUS_R_FLUSH),
+               "flush Enter");
+  kubus_check (OTF2_EvtWriter_Leave (kubus_evt, NULL, e, KUBUS_R_FLUSH),
+               "flush Leave");
+}
+
+/* Default experiment directory when not started by kubus-run:
+ * kubus_<program>_<ranks>, with .1, .2 … appended rather than overwriting. */
+static void
+choose_expdir (void)
+{
+  const char *env = getenv ("KUBUS_EXPDIR");
+  if (env != NULL && env[0] != '\0')
+    {
+      snprintf (expdir, sizeof expdir, "%s", env);
+      return;
+    }
+  char exe[PATH_MAX] = "program";
+  ssize_t n = readlink ("/proc/self/exe", exe, sizeof exe - 1);
+  if (n > 0)
+    exe[n] = '\0';
+  const char *base = strrchr (exe, '/');
+  base = base ? base + 1 : exe;
+  char name[PATH_MAX - 16];
+  snprintf (name, sizeof name, "kubus_%.200s_%d", base, kubus_world_size);
+  if (kubus_world_rank == 0)
+    {
+      snprintf (expdir, sizeof expdir, "%s", name);
+      for (int i = 1; access (expdir, F_OK) == 0 && i < 1000; i++)
+        snprintf (expdir, sizeof expdir, "%s.%d", name, i);
+    }
+  PMPI_Bcast (expdir, sizeof expdir, MPI_CHAR, 0, MPI_COMM_WORLD);
+}
+
+static void abort_from_signal (int sig);
+
+/* The distinct host names, for kubus-run's kubus.json. */
+static void
+write_hosts (void)
+{
+  char path[PATH_MAX + 16];
+  snprintf (path, sizeof path, "%s/.kubus-hosts", expdir);
+  FILE *f = fopen (path, "w");
+  if (f == NULL)
+    return;
+  for (int r = 0; r < kubus_world_size; r++)
+    {
+      const char *h = kubus_hostnames + (size_t) r * KUBUS_HOST_LEN;
+      int q;
+      for (q = 0; q < r; q++)
+        if (strcmp (h, kubus_hostnames + (size_t) q * KUBUS_HOST_LEN) == 0)
+          break;
+      if (q == r)
+        fprintf (f, "%s\n", h);
+    }
+  fclose (f);
+}
+
+static void save_from_signal (int sig);
+
+/* Returns 1 when the save signal is ours to use. */
+static int
+install_save_handler (void)
+{
+  struct sigaction old;
+  if (sigaction (KUBUS_SAVE_SIGNAL, NULL, &old) != 0
+      || old.sa_handler != SIG_DFL || (old.sa_flags & SA_SIGINFO))
+    return 0;
+  struct sigaction sa;
+  memset (&sa, 0, sizeof sa);
+  sa.sa_handler = save_from_signal;
+  sa.sa_flags = SA_RESTART;
+  sigemptyset (&sa.sa_mask);
+  sigaddset (&sa.sa_mask, SIGTERM);
+  return sigaction (KUBUS_SAVE_SIGNAL, &sa, NULL) == 0;
+}
+
+static void
+install_signal_handlers (void)
+{
+  static const int sigs[] = { SIGSEGV, SIGABRT, SIGTERM, SIGBUS, SIGFPE };
+  for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+    {
+      struct sigaction old;
+      if (sigaction (sigs[i], NULL, &old) != 0)
+        continue;
+      /* Respect handlers the application (or MPI) installed itself. */
+      if (old.sa_handler != SIG_DFL || (old.sa_flags & SA_SIGINFO))
+        continue;
+      /* mpirun may send SIGTERM more than once: keep all of them blocked
+       * while the handler writes, so a second one cannot cut it short. */
+      struct sigaction sa;
+      memset (&sa, 0, sizeof sa);
+      sa.sa_handler = abort_from_signal;
+      sigemptyset (&sa.sa_mask);
+      for (size_t k = 0; k < sizeof sigs / sizeof sigs[0]; k++)
+        sigaddset (&sa.sa_mask, sigs[k]);
+      sigaction (sigs[i], &sa, NULL);
+    }
+}
+
+void
+kubus_measurement_start (uint64_t t0, uint32_t init_region)
+{
+  const char *v = getenv ("KUBUS_VERBOSE");
+  verbose = v != NULL && v[0] != '\0' && strcmp (v, "0") != 0;
+  if (getenv ("KUBUS_DISABLE") != NULL)
+    return;
+  PMPI_Comm_rank (MPI_COMM_WORLD, &kubus_world_rank);
+  PMPI_Comm_size (MPI_COMM_WORLD, &kubus_world_size);
+  if (PMPI_Comm_dup (MPI_COMM_WORLD, &kubus_internal_comm) != MPI_SUCCESS)
+    return;
+
+  choose_expdir ();
+  if (kubus_world_rank == 0)
+    mkdir (expdir, 0777);
+
+  /* Host names: known to every rank so that whoever writes the global
+   * definitions (rank 0, or the aborting rank) can build the system tree. */
+  kubus_hostnames = calloc ((size_t) kubus_world_size, KUBUS_HOST_LEN);
+  char host[KUBUS_HOST_LEN] = "localhost";
+  gethostname (host, sizeof host - 1);
+  int ok = kubus_hostnames != NULL;
+  int all_ok = 0;
+  PMPI_Allreduce (&ok, &all_ok, 1, MPI_INT, MPI_LAND, kubus_internal_comm);
+  if (!all_ok)
+    return;
+  PMPI_Allgather (host, KUBUS_HOST_LEN, MPI_CHAR, kubus_hostnames,
+                  KUBUS_HOST_LEN, MPI_CHAR, kubus_internal_comm);
+  main_tid = (pid_t) syscall (SYS_gettid);
+  int ids[2] = { install_save_handler () ? (int) getpid () : 0,
+                 (int) main_tid };
+  peer_ids = calloc ((size_t) kubus_world_size * 2, sizeof *peer_ids);
+  if (peer_ids != NULL)
+    PMPI_Allgather (ids, 2, MPI_INT, peer_ids, 2, MPI_INT,
+                    kubus_internal_comm);
+  else
+    PMPI_Allgather (ids, 2, MPI_INT, NULL, 0, MPI_INT, kubus_internal_comm);
+
+  if (kubus_world_rank == 0)
+    write_hosts ();
+
+  OTF2_Error_RegisterCallback (otf2_error_quiet, NULL);
+  uint64_t chunk = OTF2_CHUNK_SIZE_EVENTS_DEFAULT;
+  const char *buf_spec = getenv ("KUBUS_BUFFER");
+  /* The chunk size must be known before opening; compute it from the spec. */
+  kubus_buffer_setup (NULL, buf_spec, &chunk);
+  archive = OTF2_Archive_Open (expdir, "traces", OTF2_FILEMODE_WRITE, chunk,
+                               OTF2_CHUNK_SIZE_MIN,  /* small: written fast on abort */
+                               OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+  ok = archive != NULL;
+  if (ok)
+    {
+      ok = OTF2_Archive_SetFlushCallbacks (archive, &flush_callbacks, NULL)
+           == OTF2_SUCCESS;
+      ok = ok && kubus_buffer_setup (archive, buf_spec, &chunk) == 0;
+      /* Same as OTF2_MPI_Archive_SetCollectiveCallbacks, but with the user
+       * data in our hands so that the abort path can make them local. */
+      collectives = calloc (1, sizeof *collectives);
+      if (collectives != NULL)
+        {
+          otf2_mpi_get_collectives (&collectives->callbacks);
+          collectives->global = otf2_mpi_create_context (MPI_COMM_WORLD, true);
+        }
+      ok = ok && collectives != NULL && collectives->global != NULL
+           && OTF2_Archive_SetCollectiveCallbacks (archive,
+                                                   &collectives->callbacks,
+                                                   collectives,
+                                                   collectives->global, NULL)
+                == OTF2_SUCCESS;
+      ok = ok && OTF2_Archive_SetCreator (archive, "Kubus " KUBUS_VERSION)
+                 == OTF2_SUCCESS;
+    }
+  PMPI_Allreduce (&ok, &all_ok, 1, MPI_INT, MPI_LAND, kubus_internal_comm);
+  if (!all_ok)
+    {
+      kubus_log ("cannot create the trace archive in %s", expdir);
+      return;
+    }
+  ok = OTF2_Archive_OpenEvtFiles (archive) == OTF2_SUCCESS;
+  kubus_evt = ok ? OTF2_Archive_GetEvtWriter (archive,
+                                              (OTF2_LocationRef) kubus_world_rank)
+                 : NULL;
+  ok = kubus_evt != NULL;
+  PMPI_Allreduce (&ok, &all_ok, 1, MPI_INT, MPI_LAND, kubus_internal_comm);
+  if (!all_ok)
+    {
+      kubus_log ("cannot open the event files in %s", expdir);
+      return;
+    }
+
+  kubus_comm_init ();
+  kubus_user_init ();
+  kubus_clock.offset_begin = kubus_clock_offset ();
+  kubus_clock.time_begin = kubus_now ();
+  kubus_clock.start_time = t0;
+
+  kubus_main_thread = 1;
+  kubus_recording = 1;
+  install_signal_handlers ();
+  kubus_user_open_frames (t0);
+  kubus_check (OTF2_EvtWriter_Enter (kubus_evt, NULL, t0, init_region),
+               "Enter");
+  kubus_ev_leave (init_region);
+  kubus_log ("tracing to %s/traces.otf2", expdir);
+}
+
+/* MPI_Finalize: close the regions still open, measure the clocks again,
+ * unify the definitions across ranks and write them. */
+void
+kubus_measurement_finish (uint32_t finalize_region)
+{
+  if (finished)
+    return;
+  finished = 1;
+  uint64_t t = kubus_now ();
+  if (kubus_recording)
+    {
+      kubus_check (OTF2_EvtWriter_Leave (kubus_evt, NULL, t, finalize_region),
+                   "Leave");
+      kubus_user_close_frames (t);
+    }
+  kubus_clock.end_time = t;
+  int was_recording = kubus_recording;
+  kubus_recording = 0;
+  kubus_clock.offset_end = kubus_clock_offset ();
+  kubus_clock.time_end = kubus_now ();
+
+  /* Every rank must take part in the collective steps even when its own
+   * recording failed; unification tolerates ranks that lost events. */
+  (void) was_recording;
+  if (kubus_unify_and_write (archive) != 0)
+    kubus_log ("writing the definitions failed; the trace may be incomplete");
+  kubus_log ("trace written to %s", expdir);
+}
+
+/* The collective callbacks after an abort: nobody else will answer, so they
+ * only act locally.  The rank that wins the lock file plays rank 0. */
+static void
+local_release (void *u, OTF2_CollectiveContext *g, OTF2_CollectiveContext *l)
+{
+  (void) u;
+  (void) g;
+  (void) l;  /* freeing the MPI communicator would need the other ranks */
+}
+
+static OTF2_CallbackCode
+local_barrier (void *u, OTF2_CollectiveContext *c)
+{
+  (void) u;
+  (void) c;
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+local_bcast (void *u, OTF2_CollectiveContext *c, void *data,
+             uint32_t n, OTF2_Type type, uint32_t root)
+{
+  (void) u;
+  (void) c;
+  (void) data;
+  (void) n;
+  (void) type;
+  (void) root;
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static size_t
+otf2_type_size (OTF2_Type type)
+{
+  int size = 1;
+  PMPI_Type_size (otf2_mpi_get_type (type), &size);
+  return (size_t) size;
+}
+
+static OTF2_CallbackCode
+local_gather (void *u, OTF2_CollectiveContext *c, const void *in, void *out,
+              uint32_t n, OTF2_Type type, uint32_t root)
+{
+  (void) u;
+  (void) root;
+  if (c->rank == 0 && out != NULL && in != NULL)
+    memcpy (out, in, (size_t) n * otf2_type_size (type));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+local_gatherv (void *u, OTF2_CollectiveContext *c, const void *in,
+               uint32_t n, void *out, const uint32_t *counts, OTF2_Type type,
+               uint32_t root)
+{
+  (void) counts;
+  return local_gather (u, c, in, out, n, type, root);
+}
+
+static OTF2_CallbackCode
+local_scatter (void *u, OTF2_CollectiveContext *c, const void *in, void *out,
+               uint32_t n, OTF2_Type type, uint32_t root)
+{
+  (void) u;
+  (void) root;
+  if (c->rank == 0 && out != NULL && in != NULL)
+    memcpy (out, in, (size_t) n * otf2_type_size (type));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+local_scatterv (void *u, OTF2_CollectiveContext *c, const void *in,
+                const uint32_t *counts, void *out, uint32_t n, OTF2_Type type,
+                uint32_t root)
+{
+  (void) counts;
+  return local_scatter (u, c, in, out, n, type, root);
+}
+
+static int
+win_global_lock (void)
+{
+  char path[PATH_MAX + 32];
+  snprintf (path, sizeof path, "%s/.kubus-abort-definitions", expdir);
+  int fd = open (path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+  if (fd < 0)
+    return 0;
+  char line[32];
+  int n = snprintf (line, sizeof line, "%d\n", kubus_world_rank);
+  ssize_t w = write (fd, line, (size_t) n);
+  (void) w;
+  close (fd);
+  return 1;
+}
+
+static int
+same_host (int r)
+{
+  return strcmp (kubus_hostnames + (size_t) r * KUBUS_HOST_LEN,
+                 kubus_hostnames + (size_t) kubus_world_rank * KUBUS_HOST_LEN)
+         == 0;
+}
+
+static void
+saved_marker_path (char *path, size_t len, int r)
+{
+  snprintf (path, len, "%s/.kubus-saved-%d", expdir, r);
+}
+
+static void
+mark_saved (void)
+{
+  char path[PATH_MAX + 32];
+  saved_marker_path (path, sizeof path, kubus_world_rank);
+  int fd = open (path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd >= 0)
+    close (fd);
+}
+
+/* The initiator asks its peers on this host to save their traces now. */
+static void
+notify_peers (void)
+{
+  if (peer_ids == NULL)
+    return;
+  for (int r = 0; r < kubus_world_size; r++)
+    if (r != kubus_world_rank && peer_ids[2 * r] != 0 && same_host (r))
+      syscall (SYS_tgkill, peer_ids[2 * r], peer_ids[2 * r + 1],
+               KUBUS_SAVE_SIGNAL);
+}
+
+/* … and waits (at most 5 s) until each has saved or is gone. */
+static void
+wait_for_peers (void)
+{
+  if (peer_ids == NULL)
+    return;
+  for (int waited_ms = 0; waited_ms < 5000; waited_ms++)
+    {
+      int pending = 0;
+      for (int r = 0; r < kubus_world_size && !pending; r++)
+        {
+          if (r == kubus_world_rank || peer_ids[2 * r] == 0 || !same_host (r))
+            continue;
+          char path[PATH_MAX + 32];
+          saved_marker_path (path, sizeof path, r);
+          if (access (path, F_OK) != 0
+              && !(kill (peer_ids[2 * r], 0) != 0 && errno == ESRCH))
+            pending = 1;
+        }
+      if (!pending)
+        return;
+      struct timespec ms = { 0, 1000000 };
+      nanosleep (&ms, NULL);
+    }
+  kubus_log ("abort: some ranks did not save their trace in time");
+}
+
+/* Shared by MPI_Abort and the signal handlers: write what this rank has
+ * without collective operations.  The initiator (the rank that aborts or
+ * crashes) takes the global definitions and asks its peers to save. */
+static void
+write_after_abort (uint32_t open_region, int initiator)
+{
+  if (finished || archive == NULL || kubus_evt == NULL || collectives == NULL)
+    return;
+  finished = 1;
+  int global = win_global_lock ();
+  if (initiator)
+    notify_peers ();
+  int was = kubus_recording;
+  kubus_recording = 0;
+  uint64_t t = kubus_now ();
+  if (was)
+    {
+      if (open_region != OTF2_UNDEFINED_REGION)
+        OTF2_EvtWriter_Leave (kubus_evt, NULL, t, open_region);
+      kubus_recording = 1;
+      kubus_user_close_frames (t);
+      kubus_recording = 0;
+    }
+  kubus_clock.end_time = t;
+  kubus_clock.offset_end = kubus_clock.offset_begin;
+  kubus_clock.time_end = t;
+
+  collectives->callbacks.otf2_release = local_release;
+  collectives->callbacks.otf2_barrier = local_barrier;
+  collectives->callbacks.otf2_bcast = local_bcast;
+  collectives->callbacks.otf2_gather = local_gather;
+  collectives->callbacks.otf2_gatherv = local_gatherv;
+  collectives->callbacks.otf2_scatter = local_scatter;
+  collectives->callbacks.otf2_scatterv = local_scatterv;
+  collectives->global->rank = global ? 0 : (kubus_world_rank == 0 ? 1 : kubus_world_rank);
+  kubus_write_local_only (archive, global);
+  mark_saved ();
+  kubus_log ("abort: trace written to %s%s", expdir,
+             global ? " (with global definitions)" : "");
+  if (initiator)
+    wait_for_peers ();
+}
+
+void
+kubus_measurement_abort (uint32_t abort_region)
+{
+  in_abort = 1;
+  write_after_abort (abort_region, 1);
+}
+
+static int
+on_main_thread (void)
+{
+  return (pid_t) syscall (SYS_gettid) == main_tid;
+}
+
+/* Fatal signals.  Not async-signal-safe (OTF2 allocates): a best effort
+ * that runs once, after which the default action follows.  SIGTERM comes
+ * from mpirun killing the job (somebody else failed); the others mean this
+ * rank failed, so it asks its peers to save as well. */
+static void
+abort_from_signal (int sig)
+{
+  if (sig == SIGTERM && !on_main_thread () && main_tid > 0 && !in_abort)
+    {
+      /* process-directed: let the thread that owns the trace save it */
+      syscall (SYS_tgkill, getpid (), main_tid, sig);
+      return;
+    }
+  if (!in_abort && on_main_thread ())
+    {
+      in_abort = 1;
+      write_after_abort (kubus_current_mpi, sig != SIGTERM);
+    }
+  /* default action once the handler returns and the signal unblocks */
+  signal (sig, SIG_DFL);
+  raise (sig);
+}
+
+/* Another rank on this host aborts: save now, keep running (mpirun will
+ * end this process shortly; its SIGTERM then finds the work done). */
+static void
+save_from_signal (int sig)
+{
+  if (!on_main_thread ())
+    {
+      syscall (SYS_tgkill, getpid (), main_tid, sig);
+      return;
+    }
+  int was = in_abort;
+  in_abort = 1;
+  if (!was)
+    write_after_abort (kubus_current_mpi, 0);
+  mark_saved ();
+}
+
+KUBUS_INTERNAL const char *
+kubus_expdir (void)
+{
+  return expdir;
+}
+
+/* Keep the helpers of OTF2_MPI_Collectives.h that we do not call quiet. */
+static void __attribute__ ((unused))
+kubus_unused_otf2_helpers (void)
+{
+  (void) OTF2_MPI_Archive_SetCollectiveCallbacks;
+}

@@ -1,0 +1,214 @@
+/* collect-user.c: user regions: -finstrument-functions hooks, the manual
+ * region API (kubus/region.h) and the filter file.
+ *
+ * A stack of open user regions is kept from the first instrumented call
+ * on, even before MPI_Init: main() is entered long before tracing starts,
+ * so MPI_Init replays the open frames as Enter events and MPI_Finalize
+ * closes them, keeping the trace balanced.  Function addresses are resolved
+ * once and cached in a fixed open-addressing table. */
+#include "collect.h"
+#include "collect-symbols.h"
+#include "kubus/region.h"
+
+#include <ctype.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NO_INSTR __attribute__ ((no_instrument_function))
+
+void __cyg_profile_func_enter (void *fn, void *site);
+void __cyg_profile_func_exit (void *fn, void *site);
+#define CACHE_SLOTS 65536      /* power of two */
+#define MAX_DEPTH 1024
+#define FILTERED UINT32_MAX
+#define MAX_RULES 256
+
+static uintptr_t cache_addr[CACHE_SLOTS];
+static uint32_t cache_region[CACHE_SLOTS];
+static uint32_t cache_used;
+
+static uint32_t stack[MAX_DEPTH];
+static int depth;       /* may exceed MAX_DEPTH: deeper frames are not recorded */
+static int started;     /* MPI_Init seen */
+static int done;        /* MPI_Finalize seen */
+
+static struct
+{
+  int include;
+  char pattern[256];
+} rules[MAX_RULES];
+static int n_rules;
+static int filter_loaded;
+
+static void NO_INSTR
+load_filter (void)
+{
+  filter_loaded = 1;
+  const char *path = getenv ("KUBUS_FILTER");
+  if (path == NULL || path[0] == '\0')
+    return;
+  FILE *f = fopen (path, "r");
+  if (f == NULL)
+    return;
+  char line[512];
+  while (fgets (line, sizeof line, f) != NULL && n_rules < MAX_RULES)
+    {
+      char word[16], pat[256];
+      if (sscanf (line, "%15s %255s", word, pat) != 2 || word[0] == '#')
+        continue;
+      for (char *p = word; *p; p++)
+        *p = (char) toupper ((unsigned char) *p);
+      if (strcmp (word, "EXCLUDE") != 0 && strcmp (word, "INCLUDE") != 0)
+        continue;
+      rules[n_rules].include = word[0] == 'I';
+      snprintf (rules[n_rules].pattern, sizeof rules[n_rules].pattern, "%s",
+                pat);
+      n_rules++;
+    }
+  fclose (f);
+}
+
+static int NO_INSTR
+included (const char *name)
+{
+  if (!filter_loaded)
+    load_filter ();
+  int inc = 1;
+  for (int i = 0; i < n_rules; i++)
+    if (fnmatch (rules[i].pattern, name, 0) == 0)
+      inc = rules[i].include;
+  return inc;
+}
+
+static uint32_t NO_INSTR
+resolve (uintptr_t addr)
+{
+  uint32_t s = (uint32_t) ((addr * 0x9E3779B97F4A7C15ull) >> 40)
+               & (CACHE_SLOTS - 1);
+  while (cache_addr[s] != 0)
+    {
+      if (cache_addr[s] == addr)
+        return cache_region[s];
+      s = (s + 1) & (CACHE_SLOTS - 1);
+    }
+  /* first sighting: name it, filter it, remember the answer */
+  const char *name = kubus_symbols_lookup (addr);
+  char buf[32];
+  if (name == NULL)
+    {
+      snprintf (buf, sizeof buf, "0x%lx", (unsigned long) addr);
+      name = buf;
+    }
+  uint32_t region = included (name) ? kubus_region_intern (name) : FILTERED;
+  if (cache_used < CACHE_SLOTS / 2)
+    {
+      cache_addr[s] = addr;
+      cache_region[s] = region;
+      cache_used++;
+    }
+  return region;
+}
+
+static inline void NO_INSTR
+push (uint32_t region, int record)
+{
+  if (depth < MAX_DEPTH)
+    stack[depth] = region;
+  if (record && depth < MAX_DEPTH)
+    kubus_check (OTF2_EvtWriter_Enter (kubus_evt, NULL, kubus_now (), region),
+                 "Enter");
+  depth++;
+}
+
+static inline void NO_INSTR
+pop (int record)
+{
+  if (depth == 0)
+    return;
+  depth--;
+  if (record && depth < MAX_DEPTH)
+    kubus_check (OTF2_EvtWriter_Leave (kubus_evt, NULL, kubus_now (),
+                                       stack[depth]),
+                 "Leave");
+}
+
+__attribute__ ((visibility ("default"))) void NO_INSTR
+__cyg_profile_func_enter (void *fn, void *site)
+{
+  (void) site;
+  if (KUBUS_ON ())
+    {
+      uint32_t r = resolve ((uintptr_t) fn);
+      if (r != FILTERED)
+        push (r, 1);
+    }
+  else if (!started && !done)
+    {
+      uint32_t r = resolve ((uintptr_t) fn);
+      if (r != FILTERED)
+        push (r, 0);
+    }
+}
+
+__attribute__ ((visibility ("default"))) void NO_INSTR
+__cyg_profile_func_exit (void *fn, void *site)
+{
+  (void) site;
+  if (KUBUS_ON ())
+    {
+      if (resolve ((uintptr_t) fn) != FILTERED)
+        pop (1);
+    }
+  else if (kubus_main_thread || !started)
+    {
+      if (resolve ((uintptr_t) fn) != FILTERED)
+        pop (0);
+    }
+}
+
+void
+kubus_region_begin (const char *name)
+{
+  if (!KUBUS_ON () || name == NULL)
+    return;
+  push (kubus_region_intern (name), 1);
+}
+
+void
+kubus_region_end (const char *name)
+{
+  if (!KUBUS_ON () || name == NULL || depth == 0)
+    return;
+  uint32_t r = kubus_region_intern (name);
+  if (depth <= MAX_DEPTH && stack[depth - 1] != r)
+    kubus_log ("kubus_region_end(\"%s\") does not match the open region",
+               name);
+  pop (1);
+}
+
+void
+kubus_user_init (void)
+{
+  started = 1;
+}
+
+void
+kubus_user_open_frames (uint64_t time)
+{
+  for (int i = 0; i < depth && i < MAX_DEPTH; i++)
+    kubus_check (OTF2_EvtWriter_Enter (kubus_evt, NULL, time, stack[i]),
+                 "Enter");
+}
+
+void
+kubus_user_close_frames (uint64_t time)
+{
+  done = 1;
+  if (!kubus_recording)
+    return;
+  for (int i = (depth < MAX_DEPTH ? depth : MAX_DEPTH) - 1; i >= 0; i--)
+    kubus_check (OTF2_EvtWriter_Leave (kubus_evt, NULL, time, stack[i]),
+                 "Leave");
+}

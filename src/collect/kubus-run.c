@@ -1,0 +1,529 @@
+/* kubus-run: run an MPI program under the Kubus collector.
+ *
+ *   kubus-run [-o EXPDIR] [--force] [--filter FILE] [--buffer SIZE] [-v]
+ *             -- mpirun [mpirun options] PROGRAM [ARGS]
+ *
+ * Adds "-x LD_PRELOAD=libkubus-collect.so -x KUBUS_…" right after mpirun,
+ * runs it, and leaves EXPDIR with traces.otf2 and kubus.json.  Exits with
+ * the application's exit status (128 + signal when it was killed).
+ */
+#include <errno.h>
+#include <glib.h>
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kubus-run-repair.h"
+
+typedef struct
+{
+  const char *expdir;
+  gboolean force;
+  const char *filter;
+  const char *buffer;
+  gboolean verbose;
+} Options;
+
+static void
+usage (FILE *out)
+{
+  fprintf (out, "%s",
+           _("Usage: kubus-run [-o EXPDIR] [--force] [--filter FILE] "
+             "[--buffer SIZE] [-v] -- mpirun [mpirun options] PROGRAM [ARGS]\n"
+             "\n"
+             "  -o EXPDIR       experiment directory "
+             "(default kubus_<program>_<ranks>)\n"
+             "  --force         overwrite an existing experiment\n"
+             "  --filter FILE   EXCLUDE/INCLUDE glob lines for instrumented "
+             "functions\n"
+             "  --buffer SIZE   trace buffer per rank, e.g. 16M (default 64M)\n"
+             "  -v, --verbose   let the collector report what it does\n"));
+}
+
+/* mpirun options that take a value (Open MPI 4); the first argument that is
+ * neither an option nor an option's value is the program. */
+static int
+option_values (const char *opt)
+{
+  static const char *one[] = {
+    "-n", "--n", "-np", "--np", "-c", "-x", "-H", "--host", "-host",
+    "-hostfile", "--hostfile", "-machinefile", "--machinefile",
+    "--default-hostfile", "--map-by", "-map-by", "--rank-by", "-rank-by",
+    "--bind-to", "-bind-to", "-wdir", "--wdir", "-wd", "--wd", "-path",
+    "--path", "--prefix", "-N", "--npernode", "-npernode", "--npersocket",
+    "-npersocket", "--app", "-am", "--am", "--tune", "--output-filename",
+    "-output-filename", "--timeout", "--cpus-per-proc", "--cpus-per-rank",
+    "--report-uri", "--ompi-server", "--rankfile", "-rf", "--stdin",
+    "--preload-files", "--xml-file", "--launch-agent", "--personality",
+    "-s", NULL
+  };
+  static const char *two[] = { "-mca", "--mca", "-gmca", "--gmca", NULL };
+  for (int i = 0; two[i]; i++)
+    if (strcmp (opt, two[i]) == 0)
+      return 2;
+  if (strchr (opt, '=') != NULL)
+    return 0;
+  for (int i = 0; one[i]; i++)
+    if (strcmp (opt, one[i]) == 0)
+      return 1;
+  return 0;
+}
+
+static gboolean
+is_mpi_launcher (const char *cmd)
+{
+  g_autofree char *base = g_path_get_basename (cmd);
+  return g_str_equal (base, "mpirun") || g_str_equal (base, "mpiexec")
+         || g_str_equal (base, "orterun") || g_str_has_prefix (base, "mpirun.")
+         || g_str_has_prefix (base, "mpiexec.");
+}
+
+/* Finds PROGRAM and the rank count in "mpirun … PROGRAM ARGS". */
+static int
+find_program (char **cmd, int *ranks)
+{
+  *ranks = 0;
+  if (!is_mpi_launcher (cmd[0]))
+    {
+      *ranks = 1;
+      return 0;
+    }
+  for (int i = 1; cmd[i] != NULL; i++)
+    {
+      const char *a = cmd[i];
+      if (strcmp (a, "--") == 0)
+        return cmd[i + 1] ? i + 1 : -1;
+      if (a[0] != '-')
+        return i;
+      const char *eq = strchr (a, '=');
+      if ((g_str_has_prefix (a, "--np=") || g_str_has_prefix (a, "-np=")
+           || g_str_has_prefix (a, "-n=") || g_str_has_prefix (a, "--n="))
+          && eq)
+        *ranks = atoi (eq + 1);
+      int nv = option_values (a);
+      if (nv > 0 && cmd[i + 1] != NULL
+          && (strcmp (a, "-n") == 0 || strcmp (a, "--n") == 0
+              || strcmp (a, "-np") == 0 || strcmp (a, "--np") == 0
+              || strcmp (a, "-c") == 0))
+        *ranks = atoi (cmd[i + 1]);
+      i += nv;
+    }
+  return -1;
+}
+
+static char *
+find_library (const char *argv0)
+{
+  const char *env = g_getenv ("KUBUS_COLLECT_LIB");
+  if (env != NULL && env[0] != '\0')
+    return g_canonicalize_filename (env, NULL);
+  g_autofree char *self = g_file_read_link ("/proc/self/exe", NULL);
+  if (self == NULL)
+    self = g_canonicalize_filename (argv0, NULL);
+  g_autofree char *dir = g_path_get_dirname (self);
+  const char *candidates[] = {
+    "%s/" KUBUS_COLLECT_LIBNAME,                     /* build tree */
+    "%s/../lib/" MULTIARCH "/" KUBUS_COLLECT_LIBNAME,
+    "%s/../lib64/" KUBUS_COLLECT_LIBNAME,
+    "%s/../lib/" KUBUS_COLLECT_LIBNAME,
+  };
+  for (size_t i = 0; i < G_N_ELEMENTS (candidates); i++)
+    {
+      g_autofree char *p = g_strdup_printf (candidates[i], dir);
+      if (g_file_test (p, G_FILE_TEST_EXISTS))
+        return g_canonicalize_filename (p, NULL);
+    }
+  g_autofree char *baked = g_build_filename (KUBUS_COLLECT_LIBDIR,
+                                             KUBUS_COLLECT_LIBNAME, NULL);
+  if (g_file_test (baked, G_FILE_TEST_EXISTS))
+    return g_steal_pointer (&baked);
+  return NULL;
+}
+
+static void
+json_string (GString *s, const char *v)
+{
+  g_string_append_c (s, '"');
+  for (const unsigned char *p = (const unsigned char *) v; p && *p; p++)
+    {
+      if (*p == '"' || *p == '\\')
+        g_string_append_printf (s, "\\%c", *p);
+      else if (*p < 0x20)
+        g_string_append_printf (s, "\\u%04x", *p);
+      else
+        g_string_append_c (s, (char) *p);
+    }
+  g_string_append_c (s, '"');
+}
+
+static gboolean
+write_json (const char *expdir, char **cmd, const char *program, int ranks,
+            const char *start, const char *end, int status, const Options *o,
+            GError **error)
+{
+  g_autoptr (GString) s = g_string_new ("{\n  \"kubus_version\": ");
+  json_string (s, KUBUS_VERSION);
+  g_string_append (s, ",\n  \"command\": [");
+  for (int i = 0; cmd[i]; i++)
+    {
+      if (i)
+        g_string_append (s, ", ");
+      json_string (s, cmd[i]);
+    }
+  g_string_append (s, "],\n  \"program\": ");
+  json_string (s, program);
+  g_string_append_printf (s, ",\n  \"ranks\": %d,\n  \"hosts\": [", ranks);
+  g_autofree char *hosts_file = g_build_filename (expdir, ".kubus-hosts", NULL);
+  g_autofree char *hosts = NULL;
+  if (g_file_get_contents (hosts_file, &hosts, NULL, NULL))
+    {
+      g_auto (GStrv) lines = g_strsplit (hosts, "\n", -1);
+      int k = 0;
+      for (int i = 0; lines[i]; i++)
+        if (lines[i][0] != '\0')
+          {
+            if (k++)
+              g_string_append (s, ", ");
+            json_string (s, lines[i]);
+          }
+    }
+  g_string_append (s, "],\n  \"start_time\": ");
+  json_string (s, start);
+  if (end != NULL)
+    {
+      g_string_append (s, ",\n  \"end_time\": ");
+      json_string (s, end);
+      g_string_append_printf (s, ",\n  \"exit_status\": %d", status);
+    }
+  g_string_append (s, ",\n  \"options\": {\"buffer\": ");
+  json_string (s, o->buffer ? o->buffer : "64M");
+  g_string_append (s, ", \"filter\": ");
+  if (o->filter)
+    json_string (s, o->filter);
+  else
+    g_string_append (s, "null");
+  g_string_append_printf (s, ", \"force\": %s, \"verbose\": %s},\n",
+                          o->force ? "true" : "false",
+                          o->verbose ? "true" : "false");
+  g_string_append (s, "  \"trace\": \"traces.otf2\"\n}\n");
+  g_autofree char *path = g_build_filename (expdir, "kubus.json", NULL);
+  return g_file_set_contents (path, s->str, (gssize) s->len, error);
+}
+
+static gboolean
+remove_tree (const char *path)
+{
+  if (g_file_test (path, G_FILE_TEST_IS_DIR)
+      && !g_file_test (path, G_FILE_TEST_IS_SYMLINK))
+    {
+      g_autoptr (GDir) d = g_dir_open (path, 0, NULL);
+      const char *name;
+      while (d && (name = g_dir_read_name (d)) != NULL)
+        {
+          g_autofree char *child = g_build_filename (path, name, NULL);
+          remove_tree (child);
+        }
+      return g_rmdir (path) == 0;
+    }
+  return g_remove (path) == 0 || errno == ENOENT;
+}
+
+/* --force: remove what an earlier Kubus run left, nothing else. */
+static void
+clear_experiment (const char *expdir)
+{
+  static const char *ours[] = {
+    "traces.otf2", "traces.def", "traces", "kubus.json", "profile.cube",
+    "analysis.cube", ".kubus-hosts", ".kubus-abort-definitions", NULL
+  };
+  for (int i = 0; ours[i]; i++)
+    {
+      g_autofree char *p = g_build_filename (expdir, ours[i], NULL);
+      remove_tree (p);
+    }
+}
+
+static char *
+now_iso (void)
+{
+  g_autoptr (GDateTime) t = g_date_time_new_now_utc ();
+  return g_date_time_format_iso8601 (t);
+}
+
+int
+main (int argc, char **argv)
+{
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  textdomain (GETTEXT_PACKAGE);
+
+  Options o = { 0 };
+  int i;
+  for (i = 1; i < argc; i++)
+    {
+      const char *a = argv[i];
+      if (strcmp (a, "--") == 0)
+        {
+          i++;
+          break;
+        }
+      if (a[0] != '-')
+        break;
+      if ((strcmp (a, "-o") == 0 || strcmp (a, "--output") == 0) && i + 1 < argc)
+        o.expdir = argv[++i];
+      else if (strcmp (a, "--force") == 0 || strcmp (a, "-f") == 0)
+        o.force = TRUE;
+      else if (strcmp (a, "--filter") == 0 && i + 1 < argc)
+        o.filter = argv[++i];
+      else if (strcmp (a, "--buffer") == 0 && i + 1 < argc)
+        o.buffer = argv[++i];
+      else if (strcmp (a, "-v") == 0 || strcmp (a, "--verbose") == 0)
+        o.verbose = TRUE;
+      else if (strcmp (a, "-h") == 0 || strcmp (a, "--help") == 0)
+        {
+          usage (stdout);
+          return 0;
+        }
+      else if (strcmp (a, "--version") == 0)
+        {
+          printf ("kubus-run %s\n", KUBUS_VERSION);
+          return 0;
+        }
+      else
+        {
+          fprintf (stderr, _("kubus-run: unknown option '%s' (or missing value)\n"), a);
+          usage (stderr);
+          return 2;
+        }
+    }
+  if (i >= argc)
+    {
+      fprintf (stderr, _("kubus-run: no command given\n"));
+      usage (stderr);
+      return 2;
+    }
+  char **cmd = argv + i;
+
+  if (o.buffer != NULL)
+    {
+      char *end = NULL;
+      double v = g_ascii_strtod (o.buffer, &end);
+      if (end == o.buffer || v <= 0
+          || (*end != '\0' && strchr ("kKmMgG", *end) == NULL)
+          || (*end != '\0' && end[1] != '\0'))
+        {
+          fprintf (stderr, _("kubus-run: --buffer '%s' is not a size "
+                             "(examples: 512K, 64M, 1G)\n"), o.buffer);
+          return 2;
+        }
+    }
+  g_autofree char *filter = NULL;
+  if (o.filter != NULL)
+    {
+      filter = g_canonicalize_filename (o.filter, NULL);
+      if (!g_file_test (filter, G_FILE_TEST_IS_REGULAR)
+          || g_access (filter, R_OK) != 0)
+        {
+          fprintf (stderr, _("kubus-run: cannot read filter file '%s'\n"),
+                   o.filter);
+          return 2;
+        }
+    }
+
+  g_autofree char *launcher = g_find_program_in_path (cmd[0]);
+  if (launcher == NULL)
+    {
+      fprintf (stderr, _("kubus-run: '%s' not found (is MPI installed and in "
+                         "PATH?)\n"), cmd[0]);
+      return 127;
+    }
+  int ranks = 0;
+  int prog_index = find_program (cmd, &ranks);
+  if (prog_index < 0)
+    {
+      fprintf (stderr, _("kubus-run: no program to run in the %s command "
+                         "line\n"), cmd[0]);
+      return 2;
+    }
+  const char *program = cmd[prog_index];
+  g_autofree char *program_path = g_find_program_in_path (program);
+  if (program_path == NULL)
+    {
+      fprintf (stderr, _("kubus-run: program '%s' not found or not "
+                         "executable\n"), program);
+      return 127;
+    }
+  if (ranks <= 0)
+    ranks = (int) g_get_num_processors ();
+
+  g_autofree char *prog_base = g_path_get_basename (program);
+  g_autofree char *default_dir = g_strdup_printf ("kubus_%s_%d", prog_base,
+                                                  ranks);
+  g_autofree char *expdir = g_canonicalize_filename (o.expdir ? o.expdir
+                                                              : default_dir,
+                                                     NULL);
+  if (g_file_test (expdir, G_FILE_TEST_EXISTS))
+    {
+      if (!g_file_test (expdir, G_FILE_TEST_IS_DIR))
+        {
+          fprintf (stderr, _("kubus-run: '%s' exists and is not a "
+                             "directory\n"), expdir);
+          return 1;
+        }
+      if (!o.force)
+        {
+          fprintf (stderr, _("kubus-run: experiment directory '%s' already "
+                             "exists; use --force to overwrite it or -o to "
+                             "choose another\n"), expdir);
+          return 1;
+        }
+      clear_experiment (expdir);
+    }
+  if (g_mkdir_with_parents (expdir, 0777) != 0)
+    {
+      int e = errno;
+      fprintf (stderr, _("kubus-run: cannot create experiment directory "
+                         "'%s': %s\n"), expdir, g_strerror (e));
+      return 1;
+    }
+  {
+    g_autofree char *probe = g_build_filename (expdir, ".kubus-XXXXXX", NULL);
+    int fd = g_mkstemp (probe);
+    if (fd < 0)
+      {
+        int e = errno;
+        fprintf (stderr, _("kubus-run: cannot write to experiment directory "
+                           "'%s': %s\n"), expdir, g_strerror (e));
+        return 1;
+      }
+    close (fd);
+    g_remove (probe);
+  }
+
+  g_autofree char *lib = find_library (argv[0]);
+  if (lib == NULL)
+    {
+      fprintf (stderr, _("kubus-run: cannot find %s next to kubus-run or in "
+                         "%s; set KUBUS_COLLECT_LIB\n"),
+               KUBUS_COLLECT_LIBNAME, KUBUS_COLLECT_LIBDIR);
+      return 1;
+    }
+
+  /* the settings every rank needs */
+  g_autoptr (GPtrArray) env = g_ptr_array_new_with_free_func (g_free);
+  const char *asan = KUBUS_ASAN_RUNTIME;
+  const char *old_preload = g_getenv ("LD_PRELOAD");
+  g_autoptr (GString) preload = g_string_new (NULL);
+  if (asan[0] != '\0')
+    g_string_append_printf (preload, "%s:", asan);
+  g_string_append (preload, lib);
+  if (old_preload != NULL && old_preload[0] != '\0')
+    g_string_append_printf (preload, ":%s", old_preload);
+  g_ptr_array_add (env, g_strdup_printf ("LD_PRELOAD=%s", preload->str));
+  g_ptr_array_add (env, g_strdup_printf ("KUBUS_EXPDIR=%s", expdir));
+  if (o.buffer)
+    g_ptr_array_add (env, g_strdup_printf ("KUBUS_BUFFER=%s", o.buffer));
+  if (filter)
+    g_ptr_array_add (env, g_strdup_printf ("KUBUS_FILTER=%s", filter));
+  const char *verbose_env = g_getenv ("KUBUS_VERBOSE");
+  if (o.verbose || (verbose_env && verbose_env[0] && strcmp (verbose_env, "0")))
+    g_ptr_array_add (env, g_strdup ("KUBUS_VERBOSE=1"));
+  if (asan[0] != '\0')
+    {
+      /* Open MPI leaks at exit; leak reports would change exit codes */
+      const char *ao = g_getenv ("ASAN_OPTIONS");
+      g_ptr_array_add (env, g_strdup_printf ("ASAN_OPTIONS=%s%sdetect_leaks=0",
+                                             ao ? ao : "", ao && *ao ? ":" : ""));
+    }
+
+  g_autoptr (GPtrArray) args = g_ptr_array_new ();
+  g_autoptr (GPtrArray) owned = g_ptr_array_new_with_free_func (g_free);
+  g_auto (GStrv) child_env = g_get_environ ();
+  g_ptr_array_add (args, cmd[0]);
+  if (is_mpi_launcher (cmd[0]))
+    for (guint k = 0; k < env->len; k++)
+      {
+        g_ptr_array_add (args, "-x");
+        g_ptr_array_add (args, env->pdata[k]);
+      }
+  else
+    for (guint k = 0; k < env->len; k++)
+      {
+        char *kv = env->pdata[k];
+        char *eq = strchr (kv, '=');
+        g_autofree char *key = g_strndup (kv, (gsize) (eq - kv));
+        child_env = g_environ_setenv (child_env, key, eq + 1, TRUE);
+      }
+  for (int k = 1; cmd[k]; k++)
+    g_ptr_array_add (args, cmd[k]);
+  g_ptr_array_add (args, NULL);
+
+  g_autofree char *start = now_iso ();
+  g_autoptr (GError) error = NULL;
+  if (!write_json (expdir, cmd, program_path, ranks, start, NULL, 0, &o,
+                   &error))
+    {
+      fprintf (stderr, _("kubus-run: cannot write %s/kubus.json: %s\n"),
+               expdir, error->message);
+      return 1;
+    }
+  if (o.verbose)
+    {
+      g_autofree char *line = g_strjoinv (" ", (char **) args->pdata);
+      fprintf (stderr, "kubus-run: %s\n", line);
+    }
+
+  int wait_status = 0;
+  fflush (NULL);
+  if (!g_spawn_sync (NULL, (char **) args->pdata, child_env,
+                     G_SPAWN_SEARCH_PATH | G_SPAWN_CHILD_INHERITS_STDIN,
+                     NULL, NULL, NULL, NULL, &wait_status, &error))
+    {
+      fprintf (stderr, _("kubus-run: cannot start %s: %s\n"), cmd[0],
+               error->message);
+      return 127;
+    }
+  int status;
+  if (WIFEXITED (wait_status))
+    status = WEXITSTATUS (wait_status);
+  else if (WIFSIGNALED (wait_status))
+    status = 128 + WTERMSIG (wait_status);
+  else
+    status = 1;
+
+  g_autofree char *end = now_iso ();
+  g_clear_error (&error);
+  if (!write_json (expdir, cmd, program_path, ranks, start, end, status, &o,
+                   &error))
+    fprintf (stderr, _("kubus-run: cannot write %s/kubus.json: %s\n"),
+             expdir, error->message);
+  /* the collector's hand-over files are not part of the experiment */
+  {
+    g_autoptr (GDir) d = g_dir_open (expdir, 0, NULL);
+    const char *name;
+    while (d && (name = g_dir_read_name (d)) != NULL)
+      if (g_str_has_prefix (name, ".kubus-saved-")
+          || g_str_equal (name, ".kubus-hosts"))
+        {
+          g_autofree char *p = g_build_filename (expdir, name, NULL);
+          g_remove (p);
+        }
+  }
+  int repaired = kubus_run_repair (expdir, ranks, &error);
+  if (repaired < 0)
+    fprintf (stderr, "kubus-run: %s\n", error->message);
+  else if (repaired > 0)
+    fprintf (stderr, _("kubus-run: the run was aborted; wrote %d stand-in "
+                       "trace files for ranks killed while saving their "
+                       "trace\n"), repaired);
+  g_clear_error (&error);
+  g_autofree char *anchor = g_build_filename (expdir, "traces.otf2", NULL);
+  if (!g_file_test (anchor, G_FILE_TEST_EXISTS))
+    fprintf (stderr, _("kubus-run: no trace was written to %s (did the "
+                       "program call MPI_Init?)\n"), expdir);
+  return status;
+}

@@ -1,0 +1,599 @@
+/* analysis-report.c — every rank serialises its results (call paths, severities, most severe
+ * instances, diagnostics); rank 0 merges the call trees by region-name path, builds the CUBE
+ * report (metric table, call tree, system tree, Cartesian topologies) and writes it and the
+ * statistics file atomically. */
+#include "analyze-private.h"
+
+#include <cube.h>
+#include <glib/gi18n.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#define BLOB_MAGIC 0x4b55424bu
+
+typedef struct
+{
+  guint32 magic;
+  gint32  rank;
+  guint32 n_cnodes;
+  guint32 n_entries;
+  guint64 n_events;
+  guint64 unmatched_recvs;
+  guint64 unmatched_sends;
+  guint64 clock_violations;
+  guint64 collective_mismatch;
+  guint64 record_bytes;     /* the rank's compact records and severity rows */
+  guint64 maxrss_kb;        /* peak resident set of the process that analysed the rank */
+} BlobHeader;
+
+typedef struct
+{
+  guint32 cnode;
+  guint32 metric;
+  gint64  value;
+} BlobEntry;
+
+GByteArray *
+analysis_serialize (RankData *rd)
+{
+  GByteArray *b = g_byte_array_new ();
+  BlobHeader h = { 0 };
+  guint32 n_entries = 0;
+
+  for (guint c = 0; c < rd->cnodes->len; c++)
+    {
+      gint64 *row = rank_data_row (rd, c);
+      for (int m = 0; m < N_METRICS; m++)
+        if (row[m])
+          n_entries++;
+    }
+  h.magic = BLOB_MAGIC;
+  h.rank = rd->rank;
+  h.n_cnodes = rd->cnodes->len;
+  h.n_entries = n_entries;
+  h.n_events = rd->n_events;
+  h.unmatched_recvs = rd->unmatched_recvs;
+  h.unmatched_sends = rd->unmatched_sends;
+  h.clock_violations = rd->clock_violations;
+  h.collective_mismatch = rd->collective_mismatch;
+  h.record_bytes = (guint64) rd->calls->len * sizeof (CallRec) + (guint64) rd->sends->len * sizeof (SendRec)
+                   + (guint64) rd->recvs->len * sizeof (RecvRec) + (guint64) rd->colls->len * sizeof (CollRec)
+                   + (guint64) rd->cnodes->len * (sizeof (LocalCnode) + sizeof (gint64) * N_METRICS);
+  {
+    struct rusage ru;
+    if (getrusage (RUSAGE_SELF, &ru) == 0)
+      h.maxrss_kb = ru.ru_maxrss;
+  }
+  g_byte_array_append (b, (guint8 *) &h, sizeof h);
+  g_byte_array_append (b, (const guint8 *) rd->cnodes->data, rd->cnodes->len * sizeof (LocalCnode));
+  for (guint c = 0; c < rd->cnodes->len; c++)
+    {
+      gint64 *row = rank_data_row (rd, c);
+      for (int m = 0; m < N_METRICS; m++)
+        if (row[m])
+          {
+            BlobEntry e = { c, (guint32) m, row[m] };
+            g_byte_array_append (b, (guint8 *) &e, sizeof e);
+          }
+    }
+  for (int m = 0; m < N_METRICS; m++)
+    {
+      guint32 n = rd->n_top[m];
+      g_byte_array_append (b, (guint8 *) &n, sizeof n);
+      g_byte_array_append (b, (guint8 *) rd->top[m], n * sizeof (Instance));
+    }
+  return b;
+}
+
+typedef struct
+{
+  const BlobHeader *h;
+  const LocalCnode *cnodes;
+  const BlobEntry  *entries;
+  guint32           n_top[N_METRICS];
+  const Instance   *top[N_METRICS];
+  guint            *gmap;       /* local cnode -> global cnode */
+} Blob;
+
+typedef struct
+{
+  guint       parent;          /* G_MAXUINT for a root */
+  const char *name;
+  guint32     region;          /* first region id seen under this path */
+  GArray     *children;        /* guint */
+  CubeCnode  *cube;
+} GCnode;
+
+static gboolean
+parse_blob (GByteArray *b,
+            Blob       *out)
+{
+  gsize off = sizeof (BlobHeader);
+
+  if (b->len < sizeof (BlobHeader))
+    return FALSE;
+  out->h = (const BlobHeader *) b->data;
+  if (out->h->magic != BLOB_MAGIC)
+    return FALSE;
+  if (off + (gsize) out->h->n_cnodes * sizeof (LocalCnode) + (gsize) out->h->n_entries * sizeof (BlobEntry) > b->len)
+    return FALSE;
+  out->cnodes = (const LocalCnode *) (b->data + off);
+  off += (gsize) out->h->n_cnodes * sizeof (LocalCnode);
+  out->entries = (const BlobEntry *) (b->data + off);
+  off += (gsize) out->h->n_entries * sizeof (BlobEntry);
+  for (int m = 0; m < N_METRICS; m++)
+    {
+      if (off + sizeof (guint32) > b->len)
+        return FALSE;
+      memcpy (&out->n_top[m], b->data + off, sizeof (guint32));
+      off += sizeof (guint32);
+      if (out->n_top[m] > TOP_N || off + out->n_top[m] * sizeof (Instance) > b->len)
+        return FALSE;
+      out->top[m] = (const Instance *) (b->data + off);
+      off += out->n_top[m] * sizeof (Instance);
+    }
+  return TRUE;
+}
+
+static const char *
+region_name (TraceDefs *defs,
+             guint32    region)
+{
+  TraceRegion *r = trace_defs_region (defs, region);
+  return r ? r->name : "(unknown region)";
+}
+
+static void
+add_cube_cnodes (CubeReport *report,
+                 GArray     *gnodes,
+                 GHashTable *cube_regions,
+                 guint       g,
+                 CubeCnode  *parent)
+{
+  GCnode *n = &g_array_index (gnodes, GCnode, g);
+  CubeRegion *reg = g_hash_table_lookup (cube_regions, n->name);
+
+  n->cube = cube_report_add_cnode (report, parent, reg, -1, NULL);
+  for (guint k = 0; k < n->children->len; k++)
+    add_cube_cnodes (report, gnodes, cube_regions, g_array_index (n->children, guint, k), n->cube);
+}
+
+static char *
+cnode_path (GArray *gnodes,
+            guint   g)
+{
+  GString *s = g_string_new (NULL);
+  GPtrArray *names = g_ptr_array_new ();
+
+  for (guint cur = g; cur != G_MAXUINT; cur = g_array_index (gnodes, GCnode, cur).parent)
+    g_ptr_array_add (names, (gpointer) g_array_index (gnodes, GCnode, cur).name);
+  for (guint k = names->len; k > 0; k--)
+    {
+      if (s->len)
+        g_string_append (s, "/");
+      g_string_append (s, names->pdata[k - 1]);
+    }
+  g_ptr_array_unref (names);
+  return g_string_free (s, FALSE);
+}
+
+static void
+json_string (GString    *s,
+             const char *str)
+{
+  g_string_append_c (s, '"');
+  for (const char *p = str; *p; p++)
+    {
+      unsigned char c = (unsigned char) *p;
+      if (c == '"' || c == '\\')
+        g_string_append_printf (s, "\\%c", c);
+      else if (c < 0x20)
+        g_string_append_printf (s, "\\u%04x", c);
+      else
+        g_string_append_c (s, (char) c);
+    }
+  g_string_append_c (s, '"');
+}
+
+static int
+instance_sort (gconstpointer pa,
+               gconstpointer pb)
+{
+  const Instance *a = pa, *b = pb;
+  if (a->value != b->value)
+    return a->value > b->value ? -1 : 1;
+  if (a->rank != b->rank)
+    return a->rank < b->rank ? -1 : 1;
+  if (a->when != b->when)
+    return a->when < b->when ? -1 : 1;
+  return 0;
+}
+
+/* The leaf category metric that holds an MPI region's time. */
+static int
+category_metric (const TraceRegion *r)
+{
+  if (!r)
+    return M_COMP;
+  switch ((RegionClass) r->klass)
+    {
+    case RC_USER:
+      return M_COMP;
+    case RC_MPI_INIT:
+    case RC_MPI_FINALIZE:
+      return M_INIT_EXIT;
+    case RC_MPI_MGMT_COMM:
+      return M_MGMT_COMM;
+    case RC_MPI_BARRIER:
+      return M_SYNC_COLLECTIVE;
+    case RC_MPI_P2P:
+      return M_POINT2POINT;
+    case RC_MPI_COLL:
+      return M_COLLECTIVE;
+    case RC_MPI_OTHER:
+    default:
+      return M_MPI;
+    }
+}
+
+static void
+build_system_tree (CubeReport  *report,
+                   TraceDefs   *defs,
+                   CubeSysNode **threads)
+{
+  GHashTable *machines = g_hash_table_new (g_direct_hash, g_direct_equal);
+  GHashTable *nodes = g_hash_table_new (g_direct_hash, g_direct_equal);
+
+  for (int r = 0; r < defs->n_ranks; r++)
+    {
+      TraceLocation *loc = defs->rank_loc[r];
+      TraceLocGroup *lg = NULL;
+      TraceSysNode *node = NULL, *machine = NULL;
+      CubeSysNode *cm, *cn, *cp;
+
+      for (guint k = 0; k < defs->locgroups->len; k++)
+        if (((TraceLocGroup *) defs->locgroups->pdata[k])->id == loc->group)
+          lg = defs->locgroups->pdata[k];
+      for (guint k = 0; lg && k < defs->sysnodes->len; k++)
+        if (((TraceSysNode *) defs->sysnodes->pdata[k])->id == lg->sys_parent)
+          node = defs->sysnodes->pdata[k];
+      machine = node;
+      while (machine)
+        {
+          TraceSysNode *up = NULL;
+          for (guint k = 0; k < defs->sysnodes->len; k++)
+            if (((TraceSysNode *) defs->sysnodes->pdata[k])->id == machine->parent)
+              up = defs->sysnodes->pdata[k];
+          if (!up)
+            break;
+          machine = up;
+        }
+      cm = g_hash_table_lookup (machines, machine);
+      if (!cm)
+        {
+          cm = cube_report_add_sysnode (report, NULL, CUBE_SYS_MACHINE,
+                                        machine ? machine->name : "machine", -1);
+          g_hash_table_insert (machines, machine, cm);
+        }
+      cn = g_hash_table_lookup (nodes, node);
+      if (!cn)
+        {
+          cn = cube_report_add_sysnode (report, cm, CUBE_SYS_NODE, node ? node->name : "node", -1);
+          g_hash_table_insert (nodes, node, cn);
+        }
+      {
+        g_autofree char *pname = lg ? g_strdup (lg->name) : g_strdup_printf ("MPI Rank %d", r);
+        cp = cube_report_add_sysnode (report, cn, CUBE_SYS_PROCESS, pname, r);
+      }
+      threads[r] = cube_report_add_sysnode (report, cp, CUBE_SYS_THREAD,
+                                            loc->name && *loc->name ? loc->name : "Master thread", 0);
+    }
+  g_hash_table_unref (machines);
+  g_hash_table_unref (nodes);
+}
+
+static void
+build_topologies (CubeReport   *report,
+                  TraceDefs    *defs,
+                  CubeSysNode **threads)
+{
+  for (guint i = 0; i < defs->carts->len; i++)
+    {
+      TraceCart *c = defs->carts->pdata[i];
+      g_autofree gint64 *sizes = g_new0 (gint64, MAX (c->ndims, 1));
+      g_autofree gboolean *periodic = g_new0 (gboolean, MAX (c->ndims, 1));
+      g_autofree gint64 *coord = g_new0 (gint64, MAX (c->ndims, 1));
+      CubeCart *cart;
+
+      if (c->ndims == 0)
+        continue;
+      for (guint d = 0; d < c->ndims; d++)
+        {
+          TraceCartDim *dim = g_hash_table_lookup (defs->cart_dims, GUINT_TO_POINTER (c->dims[d]));
+          sizes[d] = dim ? dim->size : 0;
+          periodic[d] = dim ? dim->periodic : FALSE;
+        }
+      cart = cube_report_add_cart (report, c->name && *c->name ? c->name : NULL, c->ndims, sizes, periodic);
+      for (guint d = 0; d < c->ndims; d++)
+        {
+          TraceCartDim *dim = g_hash_table_lookup (defs->cart_dims, GUINT_TO_POINTER (c->dims[d]));
+          if (dim && dim->name && *dim->name)
+            cube_cart_set_dim_name (cart, d, dim->name);
+        }
+      for (int r = 0; r < defs->n_ranks; r++)
+        {
+          gboolean ok = TRUE;
+          for (guint d = 0; d < c->ndims; d++)
+            {
+              coord[d] = c->coords[(gsize) r * c->ndims + d];
+              if (coord[d] < 0)
+                ok = FALSE;
+            }
+          if (ok)
+            cube_cart_set_coord (cart, threads[r], coord);
+        }
+    }
+}
+
+gboolean
+analysis_write_report (TraceDefs   *defs,
+                       GPtrArray   *blobs,
+                       const char  *cube_path,
+                       const char  *stats_path,
+                       GString     *summary,
+                       GError     **error)
+{
+  g_autoptr (CubeReport) report = cube_report_new ();
+  int n = defs->n_ranks;
+  g_autofree Blob *bl = g_new0 (Blob, n);
+  GArray *gnodes = g_array_new (FALSE, TRUE, sizeof (GCnode));
+  GHashTable *gindex = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  GHashTable *cube_regions = g_hash_table_new (g_str_hash, g_str_equal);
+  GArray *roots = g_array_new (FALSE, FALSE, sizeof (guint));
+  CubeMetric *metrics[N_METRICS];
+  g_autofree CubeSysNode **threads = g_new0 (CubeSysNode *, n);
+  double totals[N_METRICS] = { 0 };
+  double res = (double) defs->resolution;
+  guint64 unmatched_recvs = 0, unmatched_sends = 0, clock_violations = 0, mismatch = 0, events = 0;
+  guint64 max_records = 0, max_rss = 0;
+  g_autoptr (GString) js = g_string_new ("{\n");
+  gboolean ok = FALSE;
+
+  if (blobs->len != (guint) n)
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, _("internal error: %u result sets for %d ranks"),
+                   blobs->len, n);
+      goto out;
+    }
+  for (int r = 0; r < n; r++)
+    if (!parse_blob (blobs->pdata[r], &bl[r]) || bl[r].h->rank != r)
+      {
+        g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, _("internal error: bad result set of rank %d"), r);
+        goto out;
+      }
+
+  /* merge call trees: identity = sequence of region names from the root */
+  for (int r = 0; r < n; r++)
+    {
+      bl[r].gmap = g_new (guint, MAX (bl[r].h->n_cnodes, 1));
+      for (guint c = 0; c < bl[r].h->n_cnodes; c++)
+        {
+          const LocalCnode *lc = &bl[r].cnodes[c];
+          guint gparent = lc->parent == NO_INDEX ? G_MAXUINT : bl[r].gmap[lc->parent];
+          const char *name = region_name (defs, lc->region);
+          g_autofree char *key = g_strdup_printf ("%u\x1f%s", gparent, name);
+          gpointer v = g_hash_table_lookup (gindex, key);
+          if (v)
+            bl[r].gmap[c] = GPOINTER_TO_UINT (v) - 1;
+          else
+            {
+              GCnode g = { 0 };
+              guint id = gnodes->len;
+              g.parent = gparent;
+              g.name = name;
+              g.region = lc->region;
+              g.children = g_array_new (FALSE, FALSE, sizeof (guint));
+              g_array_append_val (gnodes, g);
+              if (gparent == G_MAXUINT)
+                g_array_append_val (roots, id);
+              else
+                g_array_append_val (g_array_index (gnodes, GCnode, gparent).children, id);
+              g_hash_table_insert (gindex, g_steal_pointer (&key), GUINT_TO_POINTER (id + 1));
+              bl[r].gmap[c] = id;
+            }
+        }
+    }
+
+  /* metric tree */
+  for (int m = 0; m < N_METRICS; m++)
+    {
+      const MetricDef *d = &analyze_metrics[m];
+      const char *uom = d->unit == METRIC_UNIT_TIME ? "sec" : d->unit == METRIC_UNIT_BYTES ? "bytes" : "occ";
+      CubeDtype dt = d->unit == METRIC_UNIT_TIME ? CUBE_DTYPE_DOUBLE : CUBE_DTYPE_UINT64;
+      metrics[m] = cube_report_add_metric (report, d->parent >= 0 ? metrics[d->parent] : NULL, d->uniq_name,
+                                           d->disp_name, dt, uom, "", d->descr);
+    }
+  /* regions (one per name) and the call tree in pre-order */
+  for (guint g = 0; g < gnodes->len; g++)
+    {
+      GCnode *gn = &g_array_index (gnodes, GCnode, g);
+      if (!g_hash_table_contains (cube_regions, gn->name))
+        {
+          TraceRegion *tr = trace_defs_region (defs, gn->region);
+          CubeRegion *cr = cube_report_add_region (report, gn->name, tr ? tr->file : "",
+                                                   tr && tr->begin_line ? (gint64) tr->begin_line : -1,
+                                                   tr && tr->end_line ? (gint64) tr->end_line : -1);
+          g_hash_table_insert (cube_regions, (gpointer) gn->name, cr);
+        }
+    }
+  for (guint k = 0; k < roots->len; k++)
+    add_cube_cnodes (report, gnodes, cube_regions, g_array_index (roots, guint, k), NULL);
+  build_system_tree (report, defs, threads);
+  build_topologies (report, defs, threads);
+
+  /* values */
+  {
+    gsize ng = gnodes->len;
+    g_autofree gint64 *vals = g_new0 (gint64, MAX (ng, 1) * N_METRICS);
+
+    for (int r = 0; r < n; r++)
+      {
+        Blob *b = &bl[r];
+        memset (vals, 0, MAX (ng, 1) * N_METRICS * sizeof (gint64));
+        for (guint e = 0; e < b->h->n_entries; e++)
+          {
+            const BlobEntry *be = &b->entries[e];
+            guint g = b->gmap[be->cnode];
+            gint64 *row = vals + (gsize) g * N_METRICS;
+            if (be->metric >= N_METRICS)
+              continue;
+            if (be->metric == M_TIME)
+              {
+                /* the time of a call path goes to its category and every ancestor metric */
+                const TraceRegion *tr = trace_defs_region (defs, b->cnodes[be->cnode].region);
+                for (int m = category_metric (tr); m >= 0; m = analyze_metrics[m].parent)
+                  row[m] += be->value;
+              }
+            else
+              {
+                row[be->metric] += be->value;
+                if (be->metric >= M_SYNCS && analyze_metrics[be->metric].parent >= 0)
+                  row[analyze_metrics[be->metric].parent] += be->value;
+              }
+          }
+        for (gsize g = 0; g < ng; g++)
+          {
+            GCnode *gn = &g_array_index (gnodes, GCnode, g);
+            for (int m = 0; m < N_METRICS; m++)
+              {
+                gint64 v = vals[g * N_METRICS + m];
+                double d;
+                if (!v)
+                  continue;
+                d = analyze_metrics[m].unit == METRIC_UNIT_TIME ? (double) v / res : (double) v;
+                cube_report_set_value (report, metrics[m], gn->cube, r, d);
+                totals[m] += d;
+              }
+          }
+        unmatched_recvs += b->h->unmatched_recvs;
+        unmatched_sends += b->h->unmatched_sends;
+        clock_violations += b->h->clock_violations;
+        mismatch += b->h->collective_mismatch;
+        events += b->h->n_events;
+        max_records = MAX (max_records, b->h->record_bytes);
+        max_rss = MAX (max_rss, b->h->maxrss_kb);
+      }
+  }
+  cube_report_set_attr (report, "kubus::trace", defs->path);
+  cube_report_set_attr (report, "kubus::analyzer", "kubus-analyze " KUBUS_VERSION);
+  {
+    g_autofree char *s = g_strdup_printf ("%" G_GUINT64_FORMAT, clock_violations);
+    cube_report_set_attr (report, "kubus::clock_violations", s);
+  }
+
+  /* statistics: the most severe instances per wait-state metric */
+  g_string_append_printf (js, "  \"trace\": ");
+  json_string (js, defs->path);
+  g_string_append_printf (js, ",\n  \"ranks\": %d,\n  \"events\": %" G_GUINT64_FORMAT ",\n", n, events);
+  g_string_append_printf (js, "  \"unmatched_receives\": %" G_GUINT64_FORMAT ",\n  \"unmatched_sends\": %"
+                          G_GUINT64_FORMAT ",\n  \"clock_violations\": %" G_GUINT64_FORMAT ",\n",
+                          unmatched_recvs, unmatched_sends, clock_violations);
+  g_string_append (js, "  \"metrics\": [");
+  {
+    gboolean first = TRUE;
+    for (int m = 0; m < N_METRICS; m++)
+      {
+        g_autoptr (GArray) all = g_array_new (FALSE, FALSE, sizeof (Instance));
+        if (!analyze_metrics[m].wait_state)
+          continue;
+        for (int r = 0; r < n; r++)
+          for (guint k = 0; k < bl[r].n_top[m]; k++)
+            {
+              Instance in = bl[r].top[m][k];
+              in.cnode = bl[r].gmap[in.cnode];
+              g_array_append_val (all, in);
+            }
+        g_array_sort (all, instance_sort);
+        g_string_append_printf (js, "%s\n    {\"metric\": \"%s\", \"name\": ", first ? "" : ",",
+                                analyze_metrics[m].uniq_name);
+        json_string (js, analyze_metrics[m].disp_name);
+        g_string_append_printf (js, ", \"total\": %.17g, \"top\": [", totals[m]);
+        for (guint k = 0; k < MIN (all->len, TOP_N); k++)
+          {
+            Instance *in = &g_array_index (all, Instance, k);
+            g_autofree char *path = cnode_path (gnodes, in->cnode);
+            g_string_append_printf (js, "%s\n      {\"callpath\": ", k ? "," : "");
+            json_string (js, path);
+            g_string_append_printf (js, ", \"rank\": %d, \"when\": %.9f, \"duration\": %.17g}", in->rank,
+                                    (double) (in->when - (Tick) defs->global_offset) / res,
+                                    (double) in->value / res);
+          }
+        g_string_append (js, all->len ? "\n    ]}" : "]}");
+        first = FALSE;
+      }
+  }
+  g_string_append (js, "\n  ]\n}\n");
+
+  if (!cube_report_write (report, cube_path, error))
+    goto out;
+  if (stats_path && !g_file_set_contents (stats_path, js->str, js->len, error))
+    goto out;
+
+  /* summary for the user */
+  if (summary)
+    {
+      int order[N_METRICS];
+      int k = 0;
+      g_string_append_printf (summary, _("Analysed %d ranks, %" G_GUINT64_FORMAT " events.\n"), n, events);
+      g_string_append_printf (summary, _("Total time: %.6f s (computation %.6f s, MPI %.6f s)\n"),
+                              totals[M_TIME], totals[M_COMP], totals[M_MPI]);
+      for (int m = 0; m < N_METRICS; m++)
+        if (analyze_metrics[m].wait_state && totals[m] > 0)
+          order[k++] = m;
+      for (int a = 1; a < k; a++)
+        for (int b = a; b > 0 && totals[order[b]] > totals[order[b - 1]]; b--)
+          {
+            int tmp = order[b];
+            order[b] = order[b - 1];
+            order[b - 1] = tmp;
+          }
+      if (k == 0)
+        g_string_append (summary, _("No wait states found.\n"));
+      else
+        g_string_append (summary, _("Top wait states:\n"));
+      for (int a = 0; a < MIN (k, 6); a++)
+        g_string_append_printf (summary, "  %-28s %12.6f s  %5.1f%%\n", analyze_metrics[order[a]].disp_name,
+                                totals[order[a]], totals[M_TIME] > 0 ? 100.0 * totals[order[a]] / totals[M_TIME] : 0.0);
+      if (unmatched_recvs || unmatched_sends)
+        g_string_append_printf (summary,
+                                _("warning: %" G_GUINT64_FORMAT " receives without a matching send and %"
+                                  G_GUINT64_FORMAT " sends never received (aborted run?); analysed what matches\n"),
+                                unmatched_recvs, unmatched_sends);
+      if (clock_violations)
+        g_string_append_printf (summary,
+                                _("warning: %" G_GUINT64_FORMAT " receives happen before their send "
+                                  "(clock violations); waits are clamped at zero, never negative\n"),
+                                clock_violations);
+      if (mismatch)
+        g_string_append_printf (summary,
+                                _("warning: %" G_GUINT64_FORMAT " collective calls have no partner on "
+                                  "every member rank; they were skipped\n"), mismatch);
+      g_string_append_printf (summary, _("Memory per rank: %.1f MiB of records, peak resident %.1f MiB\n"),
+                              max_records / 1048576.0, max_rss / 1024.0);
+      g_string_append_printf (summary, _("Report: %s\n"), cube_path);
+      if (stats_path)
+        g_string_append_printf (summary, _("Statistics: %s\n"), stats_path);
+    }
+  ok = TRUE;
+
+out:
+  for (int r = 0; r < n; r++)
+    g_free (bl[r].gmap);
+  for (guint g = 0; g < gnodes->len; g++)
+    g_array_unref (g_array_index (gnodes, GCnode, g).children);
+  g_array_unref (gnodes);
+  g_array_unref (roots);
+  g_hash_table_unref (gindex);
+  g_hash_table_unref (cube_regions);
+  return ok;
+}

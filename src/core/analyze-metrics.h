@@ -1,0 +1,78 @@
+/* analyze-metrics.h — the one table that drives the analyzer's metric tree (PATTERNS.md). */
+#pragma once
+
+#include <glib.h>
+
+typedef enum
+{
+  M_TIME,
+  M_EXECUTION,
+  M_COMP,
+  M_MPI,
+  M_MANAGEMENT,
+  M_INIT_EXIT,
+  M_INIT_COMPLETION,
+  M_FINALIZE_WAIT,
+  M_MGMT_COMM,
+  M_SYNCHRONIZATION,
+  M_SYNC_COLLECTIVE,
+  M_BARRIER_WAIT,
+  M_BARRIER_COMPLETION,
+  M_COMMUNICATION,
+  M_POINT2POINT,
+  M_LATESENDER,
+  M_LATESENDER_WO,
+  M_LSWO_DIFFERENT,
+  M_LSWO_SAME,
+  M_LS_WF_NW,
+  M_LS_WF_SW,
+  M_LS_WF_NE,
+  M_LS_WF_SE,
+  M_LATERECEIVER,
+  M_COLLECTIVE,
+  M_EARLYREDUCE,
+  M_EARLYSCAN,
+  M_LATEBROADCAST,
+  M_WAIT_NXN,
+  M_NXN_COMPLETION,
+  M_VISITS,
+  M_SYNCS,
+  M_SYNCS_SEND,
+  M_SYNCS_RECV,
+  M_SYNCS_COLL,
+  M_COMMS,
+  M_COMMS_SEND,
+  M_COMMS_RECV,
+  M_COMMS_CXCH,
+  M_COMMS_CSRC,
+  M_COMMS_CDST,
+  M_BYTES,
+  M_BYTES_SENT,
+  M_BYTES_RCVD,
+  M_BYTES_COUT,
+  M_BYTES_CIN,
+  N_METRICS
+} MetricId;
+
+typedef enum
+{
+  METRIC_UNIT_TIME,   /* stored in timer ticks while analysing, written in seconds */
+  METRIC_UNIT_COUNT,
+  METRIC_UNIT_BYTES,
+} MetricUnit;
+
+typedef struct
+{
+  MetricId    id;
+  int         parent;        /* MetricId or -1 */
+  const char *uniq_name;
+  const char *disp_name;
+  MetricUnit  unit;
+  gboolean    wait_state;    /* listed in the statistics file */
+  const char *descr;
+} MetricDef;
+
+extern const MetricDef analyze_metrics[N_METRICS];
+
+/* TRUE if @m is @ancestor or lies below it. */
+gboolean analyze_metric_is_below (MetricId m, MetricId ancestor);

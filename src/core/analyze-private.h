@@ -1,0 +1,303 @@
+/* analyze-private.h — types shared by the analyzer's files: global trace definitions, the
+ * compact per-rank record arrays, the transport and the per-rank analysis state. */
+#pragma once
+
+#include <glib.h>
+#include <stdint.h>
+
+#include "analyze-metrics.h"
+
+typedef gint64 Tick;
+
+#define NO_INDEX G_MAXUINT32
+
+/* ---- global definitions (every analysis rank reads them: they are shared, not a rank's trace) */
+
+typedef enum
+{
+  RC_USER = 0,
+  RC_MPI_OTHER,
+  RC_MPI_INIT,
+  RC_MPI_FINALIZE,
+  RC_MPI_MGMT_COMM,
+  RC_MPI_BARRIER,
+  RC_MPI_P2P,
+  RC_MPI_COLL,
+} RegionClass;
+
+typedef enum
+{
+  RF_LR_SEND   = 1 << 0,  /* MPI_Send, MPI_Ssend: a blocking send that may wait for its receiver */
+  RF_LR_WAIT   = 1 << 1,  /* MPI_Wait, MPI_Waitany: completes an Isend and may wait for the receiver */
+  RF_TEST      = 1 << 2,  /* MPI_Test*: never waits */
+  RF_WAIT_MANY = 1 << 3,  /* MPI_Waitall, MPI_Waitsome: Late Sender charged once */
+} RegionFlags;
+
+typedef struct
+{
+  char   *name;
+  char   *file;
+  guint32 begin_line;
+  guint32 end_line;
+  guint8  klass;   /* RegionClass */
+  guint8  flags;   /* RegionFlags */
+} TraceRegion;
+
+typedef struct
+{
+  guint64  id;
+  char    *name;
+  int      group_type;     /* OTF2_GroupType */
+  int      paradigm;       /* OTF2_Paradigm */
+  guint32  n_members;
+  guint64 *members;
+} TraceGroup;
+
+typedef struct
+{
+  guint32  id;
+  guint32  index;          /* dense index among all comms */
+  char    *name;
+  int      size;           /* number of world ranks, 0 for a communicator we cannot map */
+  int     *world;          /* comm-local rank -> world rank (size entries), -1 if not analysed */
+  gboolean is_mpi;
+} TraceComm;
+
+typedef struct
+{
+  guint64 id;
+  char   *name;
+  char   *klass;
+  guint64 parent;          /* OTF2_UNDEFINED_SYSTEM_TREE_NODE for a root */
+} TraceSysNode;
+
+typedef struct
+{
+  guint64 id;
+  char   *name;
+  guint64 sys_parent;
+} TraceLocGroup;
+
+typedef struct
+{
+  guint64 id;
+  char   *name;
+  guint64 group;
+  guint64 n_events;
+  int     rank;            /* world rank, -1 if this location is not analysed */
+} TraceLocation;
+
+typedef struct
+{
+  char    *name;
+  guint32  size;
+  gboolean periodic;
+} TraceCartDim;
+
+typedef struct
+{
+  guint32  id;
+  char    *name;
+  guint32  comm;
+  guint    ndims;
+  guint32 *dims;           /* cart dimension ids */
+  int     *coords;         /* world rank * ndims, -1 where unknown */
+} TraceCart;
+
+typedef struct
+{
+  char       *path;            /* the anchor file */
+  guint64     resolution;      /* ticks per second */
+  guint64     global_offset;
+  GHashTable *strings;         /* uint id -> char* */
+  GHashTable *regions;         /* uint id -> TraceRegion* */
+  GHashTable *groups;          /* uint id -> TraceGroup* */
+  GHashTable *comm_by_id;      /* uint id -> TraceComm* */
+  GPtrArray  *comms;           /* of TraceComm*, definition order */
+  GPtrArray  *sysnodes;        /* of TraceSysNode* */
+  GPtrArray  *locgroups;       /* of TraceLocGroup* */
+  GPtrArray  *locations;       /* of TraceLocation* */
+  GHashTable *cart_dims;       /* uint id -> TraceCartDim* */
+  GPtrArray  *carts;           /* of TraceCart* */
+  int         n_ranks;
+  TraceLocation **rank_loc;    /* world rank -> location */
+  TraceRegion **region_dense;  /* region id -> region, for ids < n_region_dense */
+  TraceComm  **comm_dense;     /* comm id -> comm, for ids < n_comm_dense */
+  guint       n_comm_dense;
+  guint       n_region_dense;
+} TraceDefs;
+
+TraceDefs   *trace_defs_read (const char *anchor, GError **error);
+void         trace_defs_free (TraceDefs *defs);
+const char  *trace_defs_string (const TraceDefs *defs, guint64 id);
+TraceRegion *trace_defs_region (const TraceDefs *defs, guint64 id);
+TraceComm   *trace_defs_comm (const TraceDefs *defs, guint64 id);
+/* The 2-D Cartesian topology over MPI ranks used for wavefront analysis, or NULL. */
+TraceCart   *trace_defs_wavefront_cart (const TraceDefs *defs);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TraceDefs, trace_defs_free)
+
+/* ---- per-rank compact records -------------------------------------------------------------- */
+
+/* One MPI call that holds communication (or is MPI_Init / MPI_Finalize). */
+typedef struct
+{
+  Tick    enter;
+  Tick    leave;
+  guint32 cnode;   /* local call path */
+  guint32 region;  /* region id */
+} CallRec;
+
+typedef struct
+{
+  Tick    time;          /* the send event (byte counts go to the severities while reading) */
+  guint32 call;          /* the call that posted the send (MPI_Send, MPI_Isend, …) */
+  guint32 complete_call; /* the call holding MpiIsendComplete, NO_INDEX if none */
+  gint32  peer;          /* world rank of the receiver */
+  guint32 comm;          /* comm index */
+  guint32 tag;
+  guint32 pad;
+} SendRec;
+
+typedef struct
+{
+  Tick    time;          /* the receive completion event */
+  guint32 call;          /* the call that completed the message */
+  guint32 post_call;     /* the call that posted the receive (MPI_Recv or MPI_Irecv) */
+  gint32  peer;          /* world rank of the sender */
+  guint32 comm;
+  guint32 tag;
+  guint32 pad;
+} RecvRec;
+
+typedef struct
+{
+  guint32 call;
+  guint32 comm;          /* comm index */
+  guint32 root;          /* comm-local rank, NO_INDEX if none */
+  guint32 op;            /* OTF2_CollectiveOp */
+  guint64 sent;
+  guint64 received;
+} CollRec;
+
+typedef struct
+{
+  guint32 parent;        /* NO_INDEX for a root */
+  guint32 region;
+} LocalCnode;
+
+typedef struct
+{
+  gint64  value;         /* ticks */
+  guint32 cnode;         /* local cnode on the rank that waits (global after merging) */
+  gint32  rank;
+  Tick    when;          /* enter of the waiting call */
+} Instance;
+
+#define TOP_N 10
+
+typedef struct
+{
+  int          rank;
+  TraceDefs   *defs;
+  GArray      *cnodes;         /* LocalCnode */
+  GHashTable  *cnode_index;    /* (parent, region) -> cnode + 1 */
+  GArray      *first_child;    /* guint32 per cnode + 1 (index 0: the roots), NO_INDEX if none */
+  GArray      *next_sibling;   /* guint32 per cnode */
+  GArray      *sev;            /* gint64 rows of N_METRICS per cnode */
+  GArray      *calls;          /* CallRec */
+  GArray      *sends;          /* SendRec */
+  GArray      *recvs;          /* RecvRec */
+  GArray      *colls;          /* CollRec */
+  guint32      init_call;      /* NO_INDEX if absent */
+  guint32      finalize_call;
+  guint64      n_events;
+  Instance     top[N_METRICS][TOP_N];
+  guint        n_top[N_METRICS];
+  /* diagnostics */
+  guint64      unmatched_recvs;
+  guint64      unmatched_sends;
+  guint64      clock_violations;
+  guint64      collective_mismatch;
+} RankData;
+
+RankData *rank_data_new (int rank, TraceDefs *defs);
+void      rank_data_free (RankData *rd);
+gint64   *rank_data_row (RankData *rd, guint32 cnode);
+void      rank_data_add (RankData *rd, MetricId m, guint32 cnode, gint64 value);
+/* Adds a wait-state instance: the severity and the top-N list. */
+void      rank_data_wait (RankData *rd, MetricId m, const CallRec *call, gint64 value);
+
+typedef void (*ProgressFunc) (double fraction, gpointer user_data);
+
+/* Reads location @rank's local definitions and events (and no other location's). */
+gboolean  trace_read_rank (const char   *anchor,
+                           RankData     *rd,
+                           ProgressFunc  progress,
+                           gpointer      progress_data,
+                           GError      **error);
+
+/* ---- transport: the message layer the replay runs over (MPI or in-process) -------------- */
+
+typedef struct _Transport Transport;
+struct _Transport
+{
+  int   n_ranks;
+  int   n_local;          /* ranks analysed in this process */
+  int  *local_ranks;
+  /* All-to-all personalised exchange: out[i][dst] are the bytes local rank i sends to dst;
+   * in[i][src] receives what src sent to local rank i (new GByteArrays). */
+  gboolean (*alltoallv) (Transport *t, GByteArray ***out, GByteArray ***in, GError **error);
+  /* Elementwise max over the members of a communicator (world ranks, in comm order).
+   * vals[i] is local rank i's array of @count values, NULL if it is not a member.
+   * @key identifies the communicator; every process calls this for every key in the same order. */
+  void (*allreduce_max) (Transport *t, guint key, const int *members, int n_members,
+                         gint64 **vals, gsize count);
+  /* Inclusive prefix max in comm-rank order, same conventions. */
+  void (*scan_max) (Transport *t, guint key, const int *members, int n_members,
+                    gint64 **vals, gsize count);
+  /* Gathers one byte array per rank at rank 0: root_in gets n_ranks arrays (only on the
+   * process that holds rank 0; NULL elsewhere). */
+  void (*gather) (Transport *t, GByteArray **out, GPtrArray **root_in);
+  void (*free) (Transport *t);
+  gpointer priv;
+};
+
+Transport *transport_local_new (int n_ranks);
+Transport *transport_mpi_new (int n_ranks);
+gboolean   transport_is_root (Transport *t);
+
+/* ---- patterns --------------------------------------------------------------------------- */
+
+typedef struct
+{
+  guint64 unmatched_recvs;
+  guint64 unmatched_sends;
+  guint64 clock_violations;
+} P2PDiag;
+
+gboolean pattern_p2p_run (Transport *t, RankData **rds, GError **error);
+void     pattern_collective_run (Transport *t, RankData **rds);
+/* Wavefront classification (pattern-wavefront.c). NULL when the trace has no 2-D Cartesian
+ * topology over MPI ranks or @rank has no coordinate there. */
+typedef struct _Wavefront Wavefront;
+Wavefront *wavefront_new (const TraceDefs *defs, int rank);
+void       wavefront_free (Wavefront *wf);
+/* For a rank's receives in order (sender world rank and burst number — a burst is a run of
+ * receives with no send in between), sets metric[i] to the M_LS_WF_* metric of receive i when
+ * its burst brings messages from other directions than the previous burst, else -1. */
+void       wavefront_classify (Wavefront     *wf,
+                               guint          n,
+                               const gint32  *src,
+                               const guint32 *burst,
+                               int           *metric);
+
+/* ---- results ---------------------------------------------------------------------------- */
+
+GByteArray *analysis_serialize (RankData *rd);
+/* Rank 0: merges every rank's results and writes the report and the statistics file. */
+gboolean    analysis_write_report (TraceDefs   *defs,
+                                   GPtrArray   *blobs,
+                                   const char  *cube_path,
+                                   const char  *stats_path,
+                                   GString     *summary,
+                                   GError     **error);

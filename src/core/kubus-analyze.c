@@ -1,0 +1,327 @@
+/* kubus-analyze — wait-state analysis of an OTF2 trace by parallel replay.
+ *
+ *   kubus-analyze EXPDIR                 → EXPDIR/analysis.cube (+ analysis.stats.json)
+ *   kubus-analyze TRACE.otf2 -o OUT.cube → OUT.cube (+ OUT.stats.json)
+ *
+ * One analysis rank per traced rank; outside an MPI launcher the program re-executes itself
+ * under mpirun. --serial runs the same replay in one process over the in-memory transport. */
+#include "analyze-private.h"
+
+#include <errno.h>
+#include <glib/gi18n.h>
+#include <locale.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+void analyze_quiet_otf2 (void);
+
+typedef struct
+{
+  gboolean root;
+  double   phase_lo;
+  double   phase_hi;
+  const char *phase;
+  int      last_pct;
+  gboolean quiet;
+} Progress;
+
+static void
+progress_line (Progress   *p,
+               double      fraction,
+               const char *what)
+{
+  int pct = (int) (100.0 * (p->phase_lo + fraction * (p->phase_hi - p->phase_lo)));
+  if (!p->root || p->quiet || pct == p->last_pct)
+    return;
+  p->last_pct = pct;
+  fprintf (stderr, "kubus-analyze: [%3d%%] %s\n", pct, what);
+}
+
+static void
+phase (Progress   *p,
+       double      lo,
+       double      hi,
+       const char *what)
+{
+  p->phase_lo = lo;
+  p->phase_hi = hi;
+  p->phase = what;
+  progress_line (p, 0.0, what);
+}
+
+static void
+read_progress (double   fraction,
+               gpointer data)
+{
+  Progress *p = data;
+  if (fraction >= 0.999 || ((int) (fraction * 100)) % 25 == 0)
+    progress_line (p, fraction, p->phase);
+}
+
+static gboolean
+in_mpi_launcher (void)
+{
+  return g_getenv ("OMPI_COMM_WORLD_SIZE") || g_getenv ("PMI_SIZE") || g_getenv ("PMIX_RANK")
+         || g_getenv ("PMI_RANK") || g_getenv ("MPI_LOCALNRANKS");
+}
+
+static void
+set_default_env (const char *key,
+                 const char *value)
+{
+  if (!g_getenv (key))
+    g_setenv (key, value, TRUE);
+}
+
+/* Re-executes this program under the MPI launcher with one rank per traced rank. Returns
+ * only when the launcher cannot be started. */
+static void
+relaunch (int          n_ranks,
+          const char  *launcher,
+          int          argc,
+          char       **argv,
+          GError     **error)
+{
+  g_autoptr (GPtrArray) args = g_ptr_array_new_with_free_func (g_free);
+  g_auto (GStrv) lv = NULL;
+  g_autofree char *self = g_file_read_link ("/proc/self/exe", NULL);
+
+  if (!g_shell_parse_argv (launcher ? launcher : "mpirun", NULL, &lv, error))
+    return;
+  for (guint i = 0; lv[i]; i++)
+    g_ptr_array_add (args, g_strdup (lv[i]));
+  g_ptr_array_add (args, g_strdup ("-n"));
+  g_ptr_array_add (args, g_strdup_printf ("%d", n_ranks));
+  if (!launcher)
+    g_ptr_array_add (args, g_strdup ("--oversubscribe"));
+  g_ptr_array_add (args, g_strdup (self ? self : argv[0]));
+  for (int i = 1; i < argc; i++)
+    g_ptr_array_add (args, g_strdup (argv[i]));
+  g_ptr_array_add (args, NULL);
+  /* the scripts/env.sh settings: Open MPI as root, 2 cores, shared memory only */
+  set_default_env ("OMPI_ALLOW_RUN_AS_ROOT", "1");
+  set_default_env ("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+  set_default_env ("OMPI_MCA_rmaps_base_oversubscribe", "1");
+  set_default_env ("OMPI_MCA_btl", "self,vader");
+  set_default_env ("OMPI_MCA_btl_vader_single_copy_mechanism", "none");
+  set_default_env ("OMPI_MCA_mpi_yield_when_idle", "1");
+  set_default_env ("KUBUS_ANALYZE_RELAUNCHED", "1");
+  execvp (args->pdata[0], (char **) args->pdata);
+  g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno), _("cannot start %s: %s"),
+               (char *) args->pdata[0], g_strerror (errno));
+}
+
+static char *
+stats_path_for (const char *cube_path)
+{
+  if (g_str_has_suffix (cube_path, ".cube"))
+    return g_strdup_printf ("%.*s.stats.json", (int) (strlen (cube_path) - 5), cube_path);
+  return g_strdup_printf ("%s.stats.json", cube_path);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  gboolean serial = FALSE, quiet = FALSE;
+  g_autofree char *output = NULL;
+  g_autofree char *launcher = NULL;
+  g_auto (GStrv) rest = NULL;
+  GOptionEntry entries[] = {
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Write the report to FILE"), N_("FILE") },
+    { "serial", 0, 0, G_OPTION_ARG_NONE, &serial, N_("Analyse in one process (no MPI launcher)"), NULL },
+    { "mpirun", 0, 0, G_OPTION_ARG_STRING, &launcher, N_("MPI launcher command (default: mpirun)"), N_("CMD") },
+    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, N_("No progress output"), NULL },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL, N_("EXPDIR|TRACE.otf2") },
+    { NULL, 0, 0, 0, NULL, NULL, NULL }
+  };
+  g_autoptr (GOptionContext) ctx = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TraceDefs) defs = NULL;
+  g_autofree char *anchor = NULL;
+  g_autofree char *stats = NULL;
+  g_autofree char **saved_argv = NULL;
+  int saved_argc = argc;
+  gboolean use_mpi;
+  int me = 0, world = 1;
+  Transport *t = NULL;
+  RankData **rds = NULL;
+  Progress prog = { 0 };
+  gint64 t0 = g_get_monotonic_time ();
+  int status = 0;
+
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+  analyze_quiet_otf2 ();
+
+  saved_argv = g_new0 (char *, argc + 1);
+  memcpy (saved_argv, argv, sizeof (char *) * argc);
+  ctx = g_option_context_new (_("EXPDIR | TRACE.otf2 — find wait states in an MPI trace"));
+  g_option_context_set_translation_domain (ctx, GETTEXT_PACKAGE);
+  g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
+  if (!g_option_context_parse (ctx, &argc, &argv, &error))
+    {
+      fprintf (stderr, "kubus-analyze: %s\n", error->message);
+      return 2;
+    }
+  if (!rest || !rest[0] || rest[1])
+    {
+      fprintf (stderr, _("kubus-analyze: give one experiment directory or OTF2 anchor file (see --help)\n"));
+      return 2;
+    }
+  if (g_file_test (rest[0], G_FILE_TEST_IS_DIR))
+    {
+      anchor = g_build_filename (rest[0], "traces.otf2", NULL);
+      if (!output)
+        output = g_build_filename (rest[0], "analysis.cube", NULL);
+    }
+  else
+    {
+      anchor = g_strdup (rest[0]);
+      if (!output)
+        {
+          g_autofree char *base = g_path_get_basename (rest[0]);
+          if (g_str_has_suffix (base, ".otf2"))
+            base[strlen (base) - 5] = '\0';
+          output = g_strdup_printf ("%s.cube", base);
+        }
+    }
+  stats = stats_path_for (output);
+
+  use_mpi = !serial && in_mpi_launcher ();
+  if (use_mpi)
+    {
+      MPI_Init (&argc, &argv);
+      MPI_Comm_rank (MPI_COMM_WORLD, &me);
+      MPI_Comm_size (MPI_COMM_WORLD, &world);
+    }
+  prog.root = me == 0;
+  /* the launching process stays quiet: its MPI rank 0 reports */
+  prog.quiet = quiet || (!serial && !use_mpi && !g_getenv ("KUBUS_ANALYZE_RELAUNCHED"));
+  prog.last_pct = -1;
+
+  phase (&prog, 0.0, 0.05, _("reading definitions"));
+  defs = trace_defs_read (anchor, &error);
+  if (!defs)
+    {
+      if (me == 0)
+        fprintf (stderr, "kubus-analyze: %s\n", error->message);
+      if (use_mpi)
+        MPI_Finalize ();
+      return 1;
+    }
+  if (!serial && !use_mpi)
+    {
+      if (defs->n_ranks > 1 && !g_getenv ("KUBUS_ANALYZE_RELAUNCHED"))
+        {
+          relaunch (defs->n_ranks, launcher, saved_argc, saved_argv, &error);
+          fprintf (stderr, _("kubus-analyze: %s; analysing in one process instead (--serial)\n"),
+                   error->message);
+          g_clear_error (&error);
+        }
+      serial = TRUE;
+      prog.quiet = quiet;
+    }
+  if (use_mpi && world != defs->n_ranks)
+    {
+      if (me == 0)
+        fprintf (stderr, _("kubus-analyze: %s has %d ranks but the analysis runs on %d; start it with "
+                           "mpirun -n %d or without a launcher\n"), anchor, defs->n_ranks, world, defs->n_ranks);
+      MPI_Finalize ();
+      return 1;
+    }
+
+  t = use_mpi ? transport_mpi_new (defs->n_ranks) : transport_local_new (defs->n_ranks);
+  rds = g_new0 (RankData *, t->n_local);
+
+  /* each analysis rank reads only its own location */
+  {
+    int ok = 1, all_ok = 1;
+    g_autofree char *what = g_strdup (_("reading events"));
+    phase (&prog, 0.05, 0.6, what);
+    for (int i = 0; i < t->n_local; i++)
+      {
+        rds[i] = rank_data_new (t->local_ranks[i], defs);
+        prog.phase_lo = 0.05 + 0.55 * i / t->n_local;
+        prog.phase_hi = 0.05 + 0.55 * (i + 1) / t->n_local;
+        if (ok && !trace_read_rank (anchor, rds[i], read_progress, &prog, &error))
+          {
+            fprintf (stderr, "kubus-analyze: %s\n", error->message);
+            ok = 0;
+          }
+      }
+    if (use_mpi)
+      MPI_Allreduce (&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    else
+      all_ok = ok;
+    if (!all_ok)
+      {
+        if (me == 0)
+          fprintf (stderr, _("kubus-analyze: no report written\n"));
+        status = 1;
+        goto out;
+      }
+  }
+
+  phase (&prog, 0.6, 0.75, _("replaying point-to-point communication"));
+  if (!pattern_p2p_run (t, rds, &error))
+    {
+      fprintf (stderr, "kubus-analyze: %s\n", error->message);
+      if (use_mpi)
+        MPI_Abort (MPI_COMM_WORLD, 1);
+      status = 1;
+      goto out;
+    }
+  phase (&prog, 0.75, 0.85, _("replaying collective operations"));
+  pattern_collective_run (t, rds);
+
+  phase (&prog, 0.85, 0.95, _("collecting results"));
+  {
+    g_autofree GByteArray **out = g_new0 (GByteArray *, t->n_local);
+    GPtrArray *all = NULL;
+    int ok = 1;
+
+    for (int i = 0; i < t->n_local; i++)
+      out[i] = analysis_serialize (rds[i]);
+    t->gather (t, out, &all);
+    for (int i = 0; i < t->n_local; i++)
+      g_byte_array_unref (out[i]);
+    if (all)
+      {
+        g_autoptr (GString) summary = g_string_new (NULL);
+        phase (&prog, 0.95, 1.0, _("writing report"));
+        if (!analysis_write_report (defs, all, output, stats, summary, &error))
+          {
+            fprintf (stderr, _("kubus-analyze: %s (no report written)\n"), error->message);
+            ok = 0;
+          }
+        else
+          {
+            phase (&prog, 1.0, 1.0, _("done"));
+            if (!quiet)
+              fprintf (stderr, "%s", summary->str);
+            fprintf (stderr, _("Analysis time: %.3f s\n"), (g_get_monotonic_time () - t0) / 1e6);
+          }
+        g_ptr_array_unref (all);
+      }
+    if (use_mpi)
+      MPI_Bcast (&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (!ok)
+      status = 1;
+  }
+
+out:
+  for (int i = 0; t && i < t->n_local; i++)
+    rank_data_free (rds[i]);
+  g_free (rds);
+  if (t)
+    t->free (t);
+  if (use_mpi)
+    MPI_Finalize ();
+  return status;
+}

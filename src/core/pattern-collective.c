@@ -1,0 +1,248 @@
+/* pattern-collective.c — collective wait states: Wait at Barrier / Barrier Completion,
+ * Wait at N x N / N x N Completion, Late Broadcast, Early Reduce, Early Scan, and over all
+ * ranks Initialization Completion and Wait at Finalize.
+ *
+ * Replay: for every recorded communicator (in definition order, the same on every process)
+ * the members exchange, for each of their collective instances in recorded order, the enter
+ * and leave times as a MAX reduction over the communicator (leave negated for the minimum;
+ * root / non-root enters in separate slots), plus a prefix-max scan in comm-rank order. */
+#include "analyze-private.h"
+
+#include <otf2/otf2.h>
+
+enum
+{
+  V_ENTER,      /* max → latest enter */
+  V_NEG_LEAVE,  /* max → −earliest leave */
+  V_ROOT,       /* max → enter of the root */
+  V_NONROOT,    /* max → latest enter among the non-roots (the senders of a reduction) */
+  N_V
+};
+
+typedef enum
+{
+  K_OTHER,
+  K_BARRIER,
+  K_NXN,
+  K_BCAST,
+  K_REDUCE,
+  K_SCAN,
+} CollKind;
+
+static CollKind
+coll_kind (guint32 op)
+{
+  switch (op)
+    {
+    case OTF2_COLLECTIVE_OP_BARRIER:
+      return K_BARRIER;
+    case OTF2_COLLECTIVE_OP_ALLREDUCE:
+    case OTF2_COLLECTIVE_OP_ALLGATHER:
+    case OTF2_COLLECTIVE_OP_ALLGATHERV:
+    case OTF2_COLLECTIVE_OP_ALLTOALL:
+    case OTF2_COLLECTIVE_OP_ALLTOALLV:
+    case OTF2_COLLECTIVE_OP_ALLTOALLW:
+    case OTF2_COLLECTIVE_OP_REDUCE_SCATTER:
+    case OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK:
+      return K_NXN;
+    case OTF2_COLLECTIVE_OP_BCAST:
+    case OTF2_COLLECTIVE_OP_SCATTER:
+    case OTF2_COLLECTIVE_OP_SCATTERV:
+      return K_BCAST;
+    case OTF2_COLLECTIVE_OP_REDUCE:
+    case OTF2_COLLECTIVE_OP_GATHER:
+    case OTF2_COLLECTIVE_OP_GATHERV:
+      return K_REDUCE;
+    case OTF2_COLLECTIVE_OP_SCAN:
+    case OTF2_COLLECTIVE_OP_EXSCAN:
+      return K_SCAN;
+    default:
+      return K_OTHER;
+    }
+}
+
+static void
+sync_waits (RankData      *rd,
+            const CallRec *call,
+            Tick           latest_enter,
+            Tick           earliest_leave,
+            MetricId       wait,
+            MetricId       completion)
+{
+  Tick last = MIN (latest_enter, call->leave);
+  rank_data_wait (rd, wait, call, last - call->enter);
+  rank_data_wait (rd, completion, call, call->leave - MAX (earliest_leave, last));
+}
+
+static void
+run_comm (Transport  *t,
+          RankData  **rds,
+          TraceComm  *comm)
+{
+  int n_local = t->n_local;
+  g_autofree gint64 **cnt = g_new0 (gint64 *, n_local);
+  g_autofree gint64 **vals = g_new0 (gint64 *, n_local);
+  g_autofree gint64 **scan = g_new0 (gint64 *, n_local);
+  g_autofree GArray **idx = g_new0 (GArray *, n_local);
+  g_autofree int *pos = g_new (int, n_local);
+  gint64 n_max = 0, n_min = 0;
+  gsize n;
+
+  for (int i = 0; i < n_local; i++)
+    {
+      RankData *rd = rds[i];
+      pos[i] = -1;
+      for (int m = 0; m < comm->size; m++)
+        if (comm->world[m] == rd->rank)
+          pos[i] = m;
+      if (pos[i] < 0)
+        continue;
+      idx[i] = g_array_new (FALSE, FALSE, sizeof (guint));
+      for (guint c = 0; c < rd->colls->len; c++)
+        if (g_array_index (rd->colls, CollRec, c).comm == comm->index)
+          g_array_append_val (idx[i], c);
+      cnt[i] = g_new (gint64, 2);
+      cnt[i][0] = idx[i]->len;
+      cnt[i][1] = -(gint64) idx[i]->len;
+    }
+  /* members must agree on the number of instances; an aborted run may not */
+  t->allreduce_max (t, comm->index, comm->world, comm->size, cnt, 2);
+  for (int i = 0; i < n_local; i++)
+    if (cnt[i])
+      {
+        n_max = cnt[i][0];
+        n_min = -cnt[i][1];
+      }
+  n = (gsize) n_min;
+  for (int i = 0; i < n_local; i++)
+    {
+      if (!idx[i])
+        continue;
+      if (n_max != n_min)
+        rds[i]->collective_mismatch += idx[i]->len - n;
+      if (n == 0)
+        continue;
+      vals[i] = g_new (gint64, n * N_V);
+      scan[i] = g_new (gint64, n);
+      for (gsize k = 0; k < n; k++)
+        {
+          const CollRec *cr = &g_array_index (rds[i]->colls, CollRec, g_array_index (idx[i], guint, k));
+          const CallRec *call = &g_array_index (rds[i]->calls, CallRec, cr->call);
+          gboolean root = cr->root != NO_INDEX && (int) cr->root == pos[i];
+          vals[i][k * N_V + V_ENTER] = call->enter;
+          vals[i][k * N_V + V_NEG_LEAVE] = -call->leave;
+          vals[i][k * N_V + V_ROOT] = root ? call->enter : G_MININT64;
+          vals[i][k * N_V + V_NONROOT] = root ? G_MININT64 : call->enter;
+          scan[i][k] = call->enter;
+        }
+    }
+  if (n > 0)
+    {
+      t->allreduce_max (t, comm->index, comm->world, comm->size, vals, n * N_V);
+      t->scan_max (t, comm->index, comm->world, comm->size, scan, n);
+    }
+  for (int i = 0; i < n_local; i++)
+    {
+      RankData *rd = rds[i];
+      for (gsize k = 0; vals[i] && k < n; k++)
+        {
+          const CollRec *cr = &g_array_index (rd->colls, CollRec, g_array_index (idx[i], guint, k));
+          const CallRec *call = &g_array_index (rd->calls, CallRec, cr->call);
+          const gint64 *v = vals[i] + k * N_V;
+          gboolean root = cr->root != NO_INDEX && (int) cr->root == pos[i];
+
+          switch (coll_kind (cr->op))
+            {
+            case K_BARRIER:
+              sync_waits (rd, call, v[V_ENTER], -v[V_NEG_LEAVE], M_BARRIER_WAIT, M_BARRIER_COMPLETION);
+              break;
+            case K_NXN:
+              sync_waits (rd, call, v[V_ENTER], -v[V_NEG_LEAVE], M_WAIT_NXN, M_NXN_COMPLETION);
+              break;
+            case K_BCAST:
+              if (!root && cr->root != NO_INDEX && v[V_ROOT] != G_MININT64)
+                rank_data_wait (rd, M_LATEBROADCAST, call, MIN (v[V_ROOT], call->leave) - call->enter);
+              break;
+            case K_REDUCE:
+              if (root && v[V_NONROOT] != G_MININT64)
+                rank_data_wait (rd, M_EARLYREDUCE, call, MIN (v[V_NONROOT], call->leave) - call->enter);
+              break;
+            case K_SCAN:
+              rank_data_wait (rd, M_EARLYSCAN, call, MIN (scan[i][k], call->leave) - call->enter);
+              break;
+            case K_OTHER:
+              break;
+            }
+        }
+      g_free (vals[i]);
+      g_free (scan[i]);
+      g_free (cnt[i]);
+      if (idx[i])
+        g_array_unref (idx[i]);
+    }
+}
+
+/* MPI_Init and MPI_Finalize over all ranks. */
+static void
+run_init_finalize (Transport  *t,
+                   RankData  **rds,
+                   guint       key)
+{
+  int n = t->n_ranks;
+  g_autofree int *world = g_new (int, n);
+  g_autofree gint64 **vals = g_new0 (gint64 *, t->n_local);
+
+  for (int r = 0; r < n; r++)
+    world[r] = r;
+  for (int i = 0; i < t->n_local; i++)
+    {
+      RankData *rd = rds[i];
+      vals[i] = g_new (gint64, 3);
+      vals[i][0] = vals[i][1] = vals[i][2] = G_MININT64;
+      if (rd->init_call != NO_INDEX)
+        {
+          const CallRec *c = &g_array_index (rd->calls, CallRec, rd->init_call);
+          vals[i][0] = c->enter;
+          vals[i][1] = -c->leave;
+        }
+      if (rd->finalize_call != NO_INDEX)
+        vals[i][2] = g_array_index (rd->calls, CallRec, rd->finalize_call).enter;
+    }
+  t->allreduce_max (t, key, world, n, vals, 3);
+  for (int i = 0; i < t->n_local; i++)
+    {
+      RankData *rd = rds[i];
+      if (n > 1 && rd->init_call != NO_INDEX && vals[i][0] != G_MININT64)
+        {
+          const CallRec *c = &g_array_index (rd->calls, CallRec, rd->init_call);
+          Tick last = MIN (vals[i][0], c->leave);
+          rank_data_wait (rd, M_INIT_COMPLETION, c, c->leave - MAX (-vals[i][1], last));
+        }
+      if (n > 1 && rd->finalize_call != NO_INDEX && vals[i][2] != G_MININT64)
+        {
+          const CallRec *c = &g_array_index (rd->calls, CallRec, rd->finalize_call);
+          rank_data_wait (rd, M_FINALIZE_WAIT, c, MIN (vals[i][2], c->leave) - c->enter);
+        }
+      g_free (vals[i]);
+    }
+}
+
+void
+pattern_collective_run (Transport  *t,
+                        RankData  **rds)
+{
+  TraceDefs *defs = rds[0]->defs;
+
+  for (guint c = 0; c < defs->comms->len; c++)
+    {
+      TraceComm *comm = defs->comms->pdata[c];
+      gboolean usable = comm->size > 1 && comm->world;
+      /* communicators of size one carry no wait state; unmapped members cannot be replayed */
+      for (int m = 0; usable && m < comm->size; m++)
+        if (comm->world[m] < 0 || comm->world[m] >= t->n_ranks)
+          usable = FALSE;
+      if (usable)
+        run_comm (t, rds, comm);
+    }
+  run_init_finalize (t, rds, defs->comms->len);
+}

@@ -1,0 +1,716 @@
+/* trace-defs.c — the global definitions of an OTF2 archive: strings, regions (classified for
+ * the metric tree), groups and communicators (comm-local rank → world rank), the system tree,
+ * locations (world rank = position in the MPI COMM_LOCATIONS group) and Cartesian topologies. */
+#include "analyze-private.h"
+
+#include <glib/gi18n.h>
+#include <otf2/otf2.h>
+#include <string.h>
+
+typedef struct
+{
+  guint32 cart;
+  guint32 rank;
+  guint   ndims;
+  guint32 coords[8];
+} RawCoord;
+
+typedef struct
+{
+  TraceDefs *defs;
+  GArray    *raw_coords;
+  GHashTable *comm_group;   /* comm id -> group id + 1 */
+} DefsBuild;
+
+static gboolean
+has_prefix_in (const char  *name,
+               const char **list)
+{
+  for (guint i = 0; list[i]; i++)
+    if (g_str_has_prefix (name, list[i]))
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+is_in (const char  *name,
+       const char **list)
+{
+  for (guint i = 0; list[i]; i++)
+    if (strcmp (name, list[i]) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* Classifies an MPI function for the metric tree and the patterns (PATTERNS.md categories). */
+static void
+classify_region (TraceRegion *r,
+                 gboolean     mpi_paradigm)
+{
+  static const char *p2p[] = { "MPI_Send", "MPI_Bsend", "MPI_Rsend", "MPI_Ssend", "MPI_Isend",
+                               "MPI_Ibsend", "MPI_Irsend", "MPI_Issend", "MPI_Recv", "MPI_Irecv",
+                               "MPI_Sendrecv", "MPI_Wait", "MPI_Test", "MPI_Probe", "MPI_Iprobe",
+                               "MPI_Mprobe", "MPI_Improbe", "MPI_Mrecv", "MPI_Imrecv", "MPI_Start",
+                               "MPI_Request_free", "MPI_Cancel", NULL };
+  static const char *coll[] = { "MPI_Bcast", "MPI_Gather", "MPI_Scatter", "MPI_Allgather",
+                                "MPI_Alltoall", "MPI_Allreduce", "MPI_Reduce", "MPI_Scan",
+                                "MPI_Exscan", "MPI_Neighbor_", "MPI_Ibcast", "MPI_Igather",
+                                "MPI_Iscatter", "MPI_Iallgather", "MPI_Ialltoall", "MPI_Iallreduce",
+                                "MPI_Ireduce", "MPI_Iscan", "MPI_Iexscan", "MPI_Ineighbor_", NULL };
+  static const char *mgmt[] = { "MPI_Comm_", "MPI_Cart_", "MPI_Cartdim_", "MPI_Group_",
+                                "MPI_Dims_create", "MPI_Topo_", "MPI_Graph", "MPI_Intercomm_",
+                                "MPI_Dist_graph", NULL };
+  static const char *barrier[] = { "MPI_Barrier", "MPI_Ibarrier", NULL };
+  static const char *init[] = { "MPI_Init", "MPI_Init_thread", NULL };
+  static const char *lr_send[] = { "MPI_Send", "MPI_Ssend", NULL };
+  static const char *lr_wait[] = { "MPI_Wait", "MPI_Waitany", NULL };
+  static const char *test[] = { "MPI_Test", "MPI_Testall", "MPI_Testany", "MPI_Testsome", NULL };
+  static const char *many[] = { "MPI_Waitall", "MPI_Waitsome", NULL };
+  const char *n = r->name;
+
+  r->klass = RC_USER;
+  r->flags = 0;
+  if (!g_str_has_prefix (n, "MPI_"))
+    {
+      if (mpi_paradigm)
+        r->klass = RC_MPI_OTHER;
+      return;
+    }
+  if (is_in (n, init))
+    r->klass = RC_MPI_INIT;
+  else if (strcmp (n, "MPI_Finalize") == 0)
+    r->klass = RC_MPI_FINALIZE;
+  else if (is_in (n, barrier))
+    r->klass = RC_MPI_BARRIER;
+  else if (has_prefix_in (n, mgmt))
+    r->klass = RC_MPI_MGMT_COMM;
+  else if (has_prefix_in (n, coll) && strcmp (n, "MPI_Reduce_local") != 0)
+    r->klass = RC_MPI_COLL;
+  else if (has_prefix_in (n, p2p))
+    r->klass = RC_MPI_P2P;
+  else
+    r->klass = RC_MPI_OTHER;
+  if (is_in (n, lr_send))
+    r->flags |= RF_LR_SEND;
+  if (is_in (n, lr_wait))
+    r->flags |= RF_LR_WAIT;
+  if (is_in (n, test))
+    r->flags |= RF_TEST;
+  if (is_in (n, many))
+    r->flags |= RF_WAIT_MANY;
+}
+
+static OTF2_CallbackCode
+on_clock (void    *ud,
+          uint64_t resolution,
+          uint64_t offset,
+          uint64_t length G_GNUC_UNUSED,
+          uint64_t realtime G_GNUC_UNUSED)
+{
+  DefsBuild *b = ud;
+  b->defs->resolution = resolution;
+  b->defs->global_offset = offset;
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+on_string (void          *ud,
+           OTF2_StringRef self,
+           const char    *string)
+{
+  DefsBuild *b = ud;
+  g_hash_table_replace (b->defs->strings, GUINT_TO_POINTER (self), g_strdup (string ? string : ""));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+const char *
+trace_defs_string (const TraceDefs *defs,
+                   guint64          id)
+{
+  const char *s;
+  if (id == OTF2_UNDEFINED_STRING)
+    return "";
+  s = g_hash_table_lookup (defs->strings, GUINT_TO_POINTER ((guint) id));
+  return s ? s : "";
+}
+
+static OTF2_CallbackCode
+on_sysnode (void                  *ud,
+            OTF2_SystemTreeNodeRef self,
+            OTF2_StringRef         name,
+            OTF2_StringRef         klass,
+            OTF2_SystemTreeNodeRef parent)
+{
+  DefsBuild *b = ud;
+  TraceSysNode *n = g_new0 (TraceSysNode, 1);
+  n->id = self;
+  n->name = g_strdup (trace_defs_string (b->defs, name));
+  n->klass = g_strdup (trace_defs_string (b->defs, klass));
+  n->parent = parent;
+  g_ptr_array_add (b->defs->sysnodes, n);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+on_locgroup (void                  *ud,
+             OTF2_LocationGroupRef  self,
+             OTF2_StringRef         name,
+             OTF2_LocationGroupType type G_GNUC_UNUSED,
+             OTF2_SystemTreeNodeRef parent,
+             OTF2_LocationGroupRef  creator G_GNUC_UNUSED)
+{
+  DefsBuild *b = ud;
+  TraceLocGroup *g = g_new0 (TraceLocGroup, 1);
+  g->id = self;
+  g->name = g_strdup (trace_defs_string (b->defs, name));
+  g->sys_parent = parent;
+  g_ptr_array_add (b->defs->locgroups, g);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+on_location (void                 *ud,
+             OTF2_LocationRef      self,
+             OTF2_StringRef        name,
+             OTF2_LocationType     type G_GNUC_UNUSED,
+             uint64_t              n_events,
+             OTF2_LocationGroupRef group)
+{
+  DefsBuild *b = ud;
+  TraceLocation *l = g_new0 (TraceLocation, 1);
+  l->id = self;
+  l->name = g_strdup (trace_defs_string (b->defs, name));
+  l->group = group;
+  l->n_events = n_events;
+  l->rank = -1;
+  g_ptr_array_add (b->defs->locations, l);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+on_region (void            *ud,
+           OTF2_RegionRef   self,
+           OTF2_StringRef   name,
+           OTF2_StringRef   canonical G_GNUC_UNUSED,
+           OTF2_StringRef   descr G_GNUC_UNUSED,
+           OTF2_RegionRole  role G_GNUC_UNUSED,
+           OTF2_Paradigm    paradigm,
+           OTF2_RegionFlag  flags G_GNUC_UNUSED,
+           OTF2_StringRef   file,
+           uint32_t         begin,
+           uint32_t         end)
+{
+  DefsBuild *b = ud;
+  TraceRegion *r = g_new0 (TraceRegion, 1);
+  r->name = g_strdup (trace_defs_string (b->defs, name));
+  r->file = g_strdup (trace_defs_string (b->defs, file));
+  r->begin_line = begin;
+  r->end_line = end;
+  classify_region (r, paradigm == OTF2_PARADIGM_MPI);
+  g_hash_table_replace (b->defs->regions, GUINT_TO_POINTER (self), r);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+on_group (void            *ud,
+          OTF2_GroupRef    self,
+          OTF2_StringRef   name,
+          OTF2_GroupType   type,
+          OTF2_Paradigm    paradigm,
+          OTF2_GroupFlag   flags G_GNUC_UNUSED,
+          uint32_t         n,
+          const uint64_t  *members)
+{
+  DefsBuild *b = ud;
+  TraceGroup *g = g_new0 (TraceGroup, 1);
+  g->id = self;
+  g->name = g_strdup (trace_defs_string (b->defs, name));
+  g->group_type = type;
+  g->paradigm = paradigm;
+  g->n_members = n;
+  g->members = g_memdup2 (members, sizeof (uint64_t) * n);
+  g_hash_table_replace (b->defs->groups, GUINT_TO_POINTER (self), g);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+on_comm (void          *ud,
+         OTF2_CommRef   self,
+         OTF2_StringRef name,
+         OTF2_GroupRef  group,
+         OTF2_CommRef   parent G_GNUC_UNUSED,
+         OTF2_CommFlag  flags G_GNUC_UNUSED)
+{
+  DefsBuild *b = ud;
+  TraceComm *c = g_new0 (TraceComm, 1);
+  c->id = self;
+  c->index = b->defs->comms->len;
+  c->name = g_strdup (trace_defs_string (b->defs, name));
+  g_ptr_array_add (b->defs->comms, c);
+  g_hash_table_replace (b->defs->comm_by_id, GUINT_TO_POINTER (self), c);
+  g_hash_table_replace (b->comm_group, GUINT_TO_POINTER (self), GSIZE_TO_POINTER ((gsize) group + 1));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+on_cart_dim (void                 *ud,
+             OTF2_CartDimensionRef self,
+             OTF2_StringRef        name,
+             uint32_t              size,
+             OTF2_CartPeriodicity  periodic)
+{
+  DefsBuild *b = ud;
+  TraceCartDim *d = g_new0 (TraceCartDim, 1);
+  d->name = g_strdup (trace_defs_string (b->defs, name));
+  d->size = size;
+  d->periodic = periodic == OTF2_CART_PERIODIC_TRUE;
+  g_hash_table_replace (b->defs->cart_dims, GUINT_TO_POINTER (self), d);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+on_cart (void                        *ud,
+         OTF2_CartTopologyRef         self,
+         OTF2_StringRef               name,
+         OTF2_CommRef                 comm,
+         uint8_t                      ndims,
+         const OTF2_CartDimensionRef *dims)
+{
+  DefsBuild *b = ud;
+  TraceCart *c = g_new0 (TraceCart, 1);
+  c->id = self;
+  c->name = g_strdup (trace_defs_string (b->defs, name));
+  c->comm = comm;
+  c->ndims = ndims;
+  c->dims = g_new0 (guint32, MAX (ndims, 1));
+  for (guint i = 0; i < ndims; i++)
+    c->dims[i] = dims[i];
+  g_ptr_array_add (b->defs->carts, c);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+on_cart_coord (void                *ud,
+               OTF2_CartTopologyRef cart,
+               uint32_t             rank,
+               uint8_t              ndims,
+               const uint32_t      *coords)
+{
+  DefsBuild *b = ud;
+  RawCoord rc = { 0 };
+  rc.cart = cart;
+  rc.rank = rank;
+  rc.ndims = MIN (ndims, 8);
+  for (guint i = 0; i < rc.ndims; i++)
+    rc.coords[i] = coords[i];
+  g_array_append_val (b->raw_coords, rc);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static void
+free_region (gpointer p)
+{
+  TraceRegion *r = p;
+  g_free (r->name);
+  g_free (r->file);
+  g_free (r);
+}
+
+static void
+free_group (gpointer p)
+{
+  TraceGroup *g = p;
+  g_free (g->name);
+  g_free (g->members);
+  g_free (g);
+}
+
+static void
+free_comm (gpointer p)
+{
+  TraceComm *c = p;
+  g_free (c->name);
+  g_free (c->world);
+  g_free (c);
+}
+
+static void
+free_sysnode (gpointer p)
+{
+  TraceSysNode *n = p;
+  g_free (n->name);
+  g_free (n->klass);
+  g_free (n);
+}
+
+static void
+free_locgroup (gpointer p)
+{
+  TraceLocGroup *g = p;
+  g_free (g->name);
+  g_free (g);
+}
+
+static void
+free_location (gpointer p)
+{
+  TraceLocation *l = p;
+  g_free (l->name);
+  g_free (l);
+}
+
+static void
+free_cart_dim (gpointer p)
+{
+  TraceCartDim *d = p;
+  g_free (d->name);
+  g_free (d);
+}
+
+static void
+free_cart (gpointer p)
+{
+  TraceCart *c = p;
+  g_free (c->name);
+  g_free (c->dims);
+  g_free (c->coords);
+  g_free (c);
+}
+
+void
+trace_defs_free (TraceDefs *defs)
+{
+  if (!defs)
+    return;
+  g_free (defs->path);
+  g_hash_table_unref (defs->strings);
+  g_hash_table_unref (defs->regions);
+  g_hash_table_unref (defs->groups);
+  g_hash_table_unref (defs->comm_by_id);
+  g_ptr_array_unref (defs->comms);
+  g_ptr_array_unref (defs->sysnodes);
+  g_ptr_array_unref (defs->locgroups);
+  g_ptr_array_unref (defs->locations);
+  g_hash_table_unref (defs->cart_dims);
+  g_ptr_array_unref (defs->carts);
+  g_free (defs->rank_loc);
+  g_free (defs->region_dense);
+  g_free (defs->comm_dense);
+  g_free (defs);
+}
+
+TraceRegion *
+trace_defs_region (const TraceDefs *defs,
+                   guint64          id)
+{
+  if (id < defs->n_region_dense)
+    return defs->region_dense[id];
+  return g_hash_table_lookup (defs->regions, GUINT_TO_POINTER ((guint) id));
+}
+
+TraceComm *
+trace_defs_comm (const TraceDefs *defs,
+                 guint64          id)
+{
+  if (id < defs->n_comm_dense)
+    return defs->comm_dense[id];
+  return g_hash_table_lookup (defs->comm_by_id, GUINT_TO_POINTER ((guint) id));
+}
+
+static TraceLocation *
+location_by_id (TraceDefs *defs,
+                guint64    id)
+{
+  for (guint i = 0; i < defs->locations->len; i++)
+    {
+      TraceLocation *l = defs->locations->pdata[i];
+      if (l->id == id)
+        return l;
+    }
+  return NULL;
+}
+
+/* The COMM_LOCATIONS group of @paradigm (members are location ids). */
+static TraceGroup *
+comm_locations (TraceDefs *defs,
+                int        paradigm)
+{
+  GHashTableIter it;
+  gpointer key, value;
+  TraceGroup *best = NULL;
+
+  g_hash_table_iter_init (&it, defs->groups);
+  while (g_hash_table_iter_next (&it, &key, &value))
+    {
+      TraceGroup *g = value;
+      if (g->group_type == OTF2_GROUP_TYPE_COMM_LOCATIONS && g->paradigm == paradigm)
+        if (!best || g->id < best->id)
+          best = g;
+    }
+  return best;
+}
+
+/* World ranks: the MPI COMM_LOCATIONS group if there is one, else every location in order. */
+static gboolean
+resolve_ranks (TraceDefs *defs,
+               GError   **error)
+{
+  TraceGroup *world = comm_locations (defs, OTF2_PARADIGM_MPI);
+
+  if (world && world->n_members > 0)
+    {
+      defs->n_ranks = world->n_members;
+      defs->rank_loc = g_new0 (TraceLocation *, defs->n_ranks);
+      for (guint i = 0; i < world->n_members; i++)
+        {
+          TraceLocation *l = location_by_id (defs, world->members[i]);
+          if (!l)
+            {
+              g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                           _("%s: the MPI location group names location %" G_GUINT64_FORMAT
+                             " which is not defined"),
+                           defs->path, (guint64) world->members[i]);
+              return FALSE;
+            }
+          l->rank = i;
+          defs->rank_loc[i] = l;
+        }
+    }
+  else
+    {
+      defs->n_ranks = defs->locations->len;
+      defs->rank_loc = g_new0 (TraceLocation *, MAX (defs->n_ranks, 1));
+      for (guint i = 0; i < defs->locations->len; i++)
+        {
+          TraceLocation *l = defs->locations->pdata[i];
+          l->rank = i;
+          defs->rank_loc[i] = l;
+        }
+    }
+  if (defs->n_ranks == 0)
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                   _("%s: the trace defines no locations"), defs->path);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Maps a member of a COMM_GROUP (an index into COMM_LOCATIONS of the same paradigm) or of a
+ * LOCATIONS group (a location id) to a world rank. */
+static int
+member_to_rank (TraceDefs  *defs,
+                TraceGroup *g,
+                guint64     member)
+{
+  TraceLocation *l = NULL;
+
+  if (g->group_type == OTF2_GROUP_TYPE_COMM_GROUP)
+    {
+      TraceGroup *cl = comm_locations (defs, g->paradigm);
+      if (cl && member < cl->n_members)
+        l = location_by_id (defs, cl->members[member]);
+      else if (!cl && member < (guint64) defs->n_ranks)
+        return (int) member;
+    }
+  else if (g->group_type == OTF2_GROUP_TYPE_LOCATIONS
+           || g->group_type == OTF2_GROUP_TYPE_COMM_LOCATIONS)
+    l = location_by_id (defs, member);
+  return l ? l->rank : -1;
+}
+
+static void
+resolve_comms (TraceDefs  *defs,
+               GHashTable *comm_group)
+{
+  for (guint i = 0; i < defs->comms->len; i++)
+    {
+      TraceComm *c = defs->comms->pdata[i];
+      gsize gid = GPOINTER_TO_SIZE (g_hash_table_lookup (comm_group, GUINT_TO_POINTER (c->id)));
+      TraceGroup *g = gid ? g_hash_table_lookup (defs->groups, GUINT_TO_POINTER ((guint) (gid - 1))) : NULL;
+
+      if (!g)
+        continue;
+      c->is_mpi = g->paradigm == OTF2_PARADIGM_MPI;
+      if (g->group_type == OTF2_GROUP_TYPE_COMM_SELF)
+        {
+          c->size = 1;
+          c->world = g_new0 (int, 1);
+          c->world[0] = -1;  /* "myself": resolved by the reader */
+          continue;
+        }
+      c->size = g->n_members;
+      c->world = g_new0 (int, MAX (c->size, 1));
+      for (guint k = 0; k < g->n_members; k++)
+        c->world[k] = member_to_rank (defs, g, g->members[k]);
+    }
+}
+
+static void
+resolve_carts (TraceDefs *defs,
+               GArray    *raw)
+{
+  for (guint i = 0; i < defs->carts->len; i++)
+    {
+      TraceCart *c = defs->carts->pdata[i];
+      c->coords = g_new (int, (gsize) defs->n_ranks * MAX (c->ndims, 1));
+      for (gsize k = 0; k < (gsize) defs->n_ranks * MAX (c->ndims, 1); k++)
+        c->coords[k] = -1;
+    }
+  for (guint i = 0; i < raw->len; i++)
+    {
+      RawCoord *rc = &g_array_index (raw, RawCoord, i);
+      TraceCart *cart = NULL;
+      TraceComm *comm;
+      int rank;
+
+      for (guint k = 0; k < defs->carts->len; k++)
+        if (((TraceCart *) defs->carts->pdata[k])->id == rc->cart)
+          cart = defs->carts->pdata[k];
+      if (!cart || rc->ndims != cart->ndims)
+        continue;
+      comm = trace_defs_comm (defs, cart->comm);
+      if (comm && comm->world && rc->rank < (guint32) comm->size)
+        rank = comm->world[rc->rank];
+      else
+        rank = rc->rank < (guint32) defs->n_ranks ? (int) rc->rank : -1;
+      if (rank < 0)
+        continue;
+      for (guint d = 0; d < cart->ndims; d++)
+        cart->coords[(gsize) rank * cart->ndims + d] = rc->coords[d];
+    }
+}
+
+TraceCart *
+trace_defs_wavefront_cart (const TraceDefs *defs)
+{
+  for (guint i = 0; i < defs->carts->len; i++)
+    {
+      TraceCart *c = defs->carts->pdata[i];
+      TraceComm *comm = trace_defs_comm (defs, c->comm);
+      if (c->ndims == 2 && comm && comm->is_mpi)
+        return c;
+    }
+  return NULL;
+}
+
+TraceDefs *
+trace_defs_read (const char *anchor,
+                 GError    **error)
+{
+  g_autoptr (TraceDefs) defs = g_new0 (TraceDefs, 1);
+  DefsBuild b = { 0 };
+  OTF2_Reader *reader;
+  OTF2_GlobalDefReader *gdr;
+  OTF2_GlobalDefReaderCallbacks *cbs;
+  uint64_t n_read = 0;
+  OTF2_ErrorCode rc;
+
+  defs->path = g_strdup (anchor);
+  defs->resolution = 1;
+  defs->strings = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  defs->regions = g_hash_table_new_full (NULL, NULL, NULL, free_region);
+  defs->groups = g_hash_table_new_full (NULL, NULL, NULL, free_group);
+  defs->comm_by_id = g_hash_table_new (NULL, NULL);
+  defs->comms = g_ptr_array_new_with_free_func (free_comm);
+  defs->sysnodes = g_ptr_array_new_with_free_func (free_sysnode);
+  defs->locgroups = g_ptr_array_new_with_free_func (free_locgroup);
+  defs->locations = g_ptr_array_new_with_free_func (free_location);
+  defs->cart_dims = g_hash_table_new_full (NULL, NULL, NULL, free_cart_dim);
+  defs->carts = g_ptr_array_new_with_free_func (free_cart);
+
+  if (!g_file_test (anchor, G_FILE_TEST_IS_REGULAR))
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT,
+                   _("%s: no such trace (expected an OTF2 anchor file)"), anchor);
+      return NULL;
+    }
+  reader = OTF2_Reader_Open (anchor);
+  if (!reader)
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                   _("%s: not a readable OTF2 archive"), anchor);
+      return NULL;
+    }
+  OTF2_Reader_SetSerialCollectiveCallbacks (reader);
+  gdr = OTF2_Reader_GetGlobalDefReader (reader);
+  if (!gdr)
+    {
+      OTF2_Reader_Close (reader);
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                   _("%s: cannot open the global definitions (the .def file is missing or corrupt)"), anchor);
+      return NULL;
+    }
+  b.defs = defs;
+  b.raw_coords = g_array_new (FALSE, FALSE, sizeof (RawCoord));
+  b.comm_group = g_hash_table_new (NULL, NULL);
+  cbs = OTF2_GlobalDefReaderCallbacks_New ();
+  OTF2_GlobalDefReaderCallbacks_SetClockPropertiesCallback (cbs, on_clock);
+  OTF2_GlobalDefReaderCallbacks_SetStringCallback (cbs, on_string);
+  OTF2_GlobalDefReaderCallbacks_SetSystemTreeNodeCallback (cbs, on_sysnode);
+  OTF2_GlobalDefReaderCallbacks_SetLocationGroupCallback (cbs, on_locgroup);
+  OTF2_GlobalDefReaderCallbacks_SetLocationCallback (cbs, on_location);
+  OTF2_GlobalDefReaderCallbacks_SetRegionCallback (cbs, on_region);
+  OTF2_GlobalDefReaderCallbacks_SetGroupCallback (cbs, on_group);
+  OTF2_GlobalDefReaderCallbacks_SetCommCallback (cbs, on_comm);
+  OTF2_GlobalDefReaderCallbacks_SetCartDimensionCallback (cbs, on_cart_dim);
+  OTF2_GlobalDefReaderCallbacks_SetCartTopologyCallback (cbs, on_cart);
+  OTF2_GlobalDefReaderCallbacks_SetCartCoordinateCallback (cbs, on_cart_coord);
+  OTF2_Reader_RegisterGlobalDefCallbacks (reader, gdr, cbs, &b);
+  OTF2_GlobalDefReaderCallbacks_Delete (cbs);
+  rc = OTF2_Reader_ReadAllGlobalDefinitions (reader, gdr, &n_read);
+  OTF2_Reader_Close (reader);
+  if (rc != OTF2_SUCCESS)
+    {
+      g_autofree char *stem = g_str_has_suffix (anchor, ".otf2")
+                              ? g_strndup (anchor, strlen (anchor) - 5) : g_strdup (anchor);
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                   _("%s.def: corrupt global definitions (%s)"), stem,
+                   OTF2_Error_GetDescription (rc));
+      g_array_unref (b.raw_coords);
+      g_hash_table_unref (b.comm_group);
+      return NULL;
+    }
+  if (defs->resolution == 0)
+    defs->resolution = 1;
+  if (!resolve_ranks (defs, error))
+    {
+      g_array_unref (b.raw_coords);
+      g_hash_table_unref (b.comm_group);
+      return NULL;
+    }
+  {
+    /* region lookups happen on every enter: a dense table for the usual dense ids */
+    GHashTableIter it;
+    gpointer k, v;
+    guint max = 0;
+    g_hash_table_iter_init (&it, defs->regions);
+    while (g_hash_table_iter_next (&it, &k, &v))
+      max = MAX (max, GPOINTER_TO_UINT (k) + 1);
+    if (max <= 16 * g_hash_table_size (defs->regions) + 1024)
+      {
+        defs->n_region_dense = max;
+        defs->region_dense = g_new0 (TraceRegion *, MAX (max, 1));
+        g_hash_table_iter_init (&it, defs->regions);
+        while (g_hash_table_iter_next (&it, &k, &v))
+          defs->region_dense[GPOINTER_TO_UINT (k)] = v;
+      }
+  }
+  {
+    guint max = 0;
+    for (guint i = 0; i < defs->comms->len; i++)
+      max = MAX (max, ((TraceComm *) defs->comms->pdata[i])->id + 1);
+    if (max <= 16 * defs->comms->len + 1024)
+      {
+        defs->n_comm_dense = max;
+        defs->comm_dense = g_new0 (TraceComm *, MAX (max, 1));
+        for (guint i = 0; i < defs->comms->len; i++)
+          defs->comm_dense[((TraceComm *) defs->comms->pdata[i])->id] = defs->comms->pdata[i];
+      }
+  }
+  resolve_comms (defs, b.comm_group);
+  resolve_carts (defs, b.raw_coords);
+  g_array_unref (b.raw_coords);
+  g_hash_table_unref (b.comm_group);
+  return g_steal_pointer (&defs);
+}

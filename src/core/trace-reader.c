@@ -1,0 +1,768 @@
+/* trace-reader.c — reads ONE location's local definitions and events into the compact per-rank
+ * record arrays. Enter/leave events are folded into the call tree (time, visits) on the fly;
+ * only MPI calls that carry communication are kept, as small fixed-size records. */
+#include "analyze-private.h"
+
+#include <glib/gi18n.h>
+#include <otf2/otf2.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct
+{
+  guint32 cnode;
+  guint32 region;
+  guint32 call;
+  Tick    enter;
+} Frame;
+
+/* Request id -> value, open addressing with linear probing and backward-shift deletion:
+ * a handful of requests are in flight at a time, inserted and removed once per message. */
+typedef struct
+{
+  guint64 *keys;
+  guint32 *vals;       /* value + 1; 0 = empty slot */
+  guint    mask;
+  guint    n;
+} ReqMap;
+
+static void
+reqmap_init (ReqMap *m)
+{
+  m->mask = 63;
+  m->n = 0;
+  m->keys = g_new0 (guint64, m->mask + 1);
+  m->vals = g_new0 (guint32, m->mask + 1);
+}
+
+static void
+reqmap_clear (ReqMap *m)
+{
+  g_free (m->keys);
+  g_free (m->vals);
+}
+
+static guint
+reqmap_slot (const ReqMap *m,
+             guint64       key)
+{
+  return (guint) ((key * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >> 40) & m->mask;
+}
+
+static void reqmap_put (ReqMap *m, guint64 key, guint32 val);
+
+static void
+reqmap_grow (ReqMap *m)
+{
+  ReqMap old = *m;
+  m->mask = m->mask * 2 + 1;
+  m->n = 0;
+  m->keys = g_new0 (guint64, m->mask + 1);
+  m->vals = g_new0 (guint32, m->mask + 1);
+  for (guint i = 0; i <= old.mask; i++)
+    if (old.vals[i])
+      reqmap_put (m, old.keys[i], old.vals[i] - 1);
+  reqmap_clear (&old);
+}
+
+static void
+reqmap_put (ReqMap  *m,
+            guint64  key,
+            guint32  val)
+{
+  guint i;
+  if ((m->n + 1) * 2 > m->mask)
+    reqmap_grow (m);
+  for (i = reqmap_slot (m, key); m->vals[i] && m->keys[i] != key; i = (i + 1) & m->mask)
+    ;
+  if (!m->vals[i])
+    m->n++;
+  m->keys[i] = key;
+  m->vals[i] = val + 1;
+}
+
+/* Removes @key; returns its value or NO_INDEX. */
+static guint32
+reqmap_take (ReqMap  *m,
+             guint64  key)
+{
+  guint i, j;
+  guint32 val;
+
+  for (i = reqmap_slot (m, key); m->vals[i]; i = (i + 1) & m->mask)
+    if (m->keys[i] == key)
+      break;
+  if (!m->vals[i])
+    return NO_INDEX;
+  val = m->vals[i] - 1;
+  m->vals[i] = 0;
+  m->n--;
+  /* backward shift: keep every probe chain unbroken */
+  for (j = (i + 1) & m->mask; m->vals[j]; j = (j + 1) & m->mask)
+    {
+      guint home = reqmap_slot (m, m->keys[j]);
+      if (((j - home) & m->mask) >= ((j - i) & m->mask))
+        {
+          m->keys[i] = m->keys[j];
+          m->vals[i] = m->vals[j];
+          m->vals[j] = 0;
+          i = j;
+        }
+    }
+  return val;
+}
+
+typedef struct
+{
+  RankData   *rd;
+  TraceDefs  *defs;
+  GArray     *stack;          /* Frame */
+  ReqMap      isend_req;      /* request -> send index */
+  ReqMap      irecv_req;      /* request -> post call */
+  guint64     bad_leaves;
+  guint64     orphan_events;
+  Tick        last_time;
+  guint64     n_events;
+} ReadState;
+
+RankData *
+rank_data_new (int        rank,
+               TraceDefs *defs)
+{
+  RankData *rd = g_new0 (RankData, 1);
+  rd->rank = rank;
+  rd->defs = defs;
+  rd->cnodes = g_array_new (FALSE, FALSE, sizeof (LocalCnode));
+  rd->cnode_index = g_hash_table_new (g_direct_hash, g_direct_equal);
+  rd->first_child = g_array_new (FALSE, FALSE, sizeof (guint32));
+  rd->next_sibling = g_array_new (FALSE, FALSE, sizeof (guint32));
+  {
+    guint32 none = NO_INDEX;
+    g_array_append_val (rd->first_child, none);
+  }
+  rd->sev = g_array_new (FALSE, TRUE, sizeof (gint64) * N_METRICS);
+  rd->calls = g_array_new (FALSE, FALSE, sizeof (CallRec));
+  rd->sends = g_array_new (FALSE, FALSE, sizeof (SendRec));
+  rd->recvs = g_array_new (FALSE, FALSE, sizeof (RecvRec));
+  rd->colls = g_array_new (FALSE, FALSE, sizeof (CollRec));
+  rd->init_call = NO_INDEX;
+  rd->finalize_call = NO_INDEX;
+  return rd;
+}
+
+void
+rank_data_free (RankData *rd)
+{
+  if (!rd)
+    return;
+  g_array_unref (rd->cnodes);
+  g_hash_table_unref (rd->cnode_index);
+  g_array_unref (rd->first_child);
+  g_array_unref (rd->next_sibling);
+  g_array_unref (rd->sev);
+  g_array_unref (rd->calls);
+  g_array_unref (rd->sends);
+  g_array_unref (rd->recvs);
+  g_array_unref (rd->colls);
+  g_free (rd);
+}
+
+gint64 *
+rank_data_row (RankData *rd,
+               guint32   cnode)
+{
+  return (gint64 *) (rd->sev->data + (gsize) cnode * sizeof (gint64) * N_METRICS);
+}
+
+void
+rank_data_add (RankData *rd,
+               MetricId  m,
+               guint32   cnode,
+               gint64    value)
+{
+  rank_data_row (rd, cnode)[m] += value;
+}
+
+static int
+instance_cmp (const Instance *a,
+              const Instance *b)
+{
+  /* Larger first; ties by time then call path so every run orders them the same way. */
+  if (a->value != b->value)
+    return a->value > b->value ? -1 : 1;
+  if (a->rank != b->rank)
+    return a->rank < b->rank ? -1 : 1;
+  if (a->when != b->when)
+    return a->when < b->when ? -1 : 1;
+  return 0;
+}
+
+void
+rank_data_wait (RankData      *rd,
+                MetricId       m,
+                const CallRec *call,
+                gint64         value)
+{
+  Instance in;
+  guint n;
+
+  if (value <= 0)
+    return;
+  rank_data_add (rd, m, call->cnode, value);
+  in.value = value;
+  in.cnode = call->cnode;
+  in.rank = rd->rank;
+  in.when = call->enter;
+  n = rd->n_top[m];
+  if (n == TOP_N && instance_cmp (&in, &rd->top[m][TOP_N - 1]) >= 0)
+    return;
+  if (n < TOP_N)
+    n++;
+  /* insertion into the sorted top list */
+  guint pos = n - 1;
+  while (pos > 0 && instance_cmp (&in, &rd->top[m][pos - 1]) < 0)
+    {
+      rd->top[m][pos] = rd->top[m][pos - 1];
+      pos--;
+    }
+  rd->top[m][pos] = in;
+  rd->n_top[m] = n;
+}
+
+/* The child call path of @parent for @region. Children are a sibling list kept in
+ * most-recently-used order, so the usual short alternations cost a compare or two; a parent with
+ * many children falls back to the hash table. */
+static guint32
+cnode_child (RankData *rd,
+             guint32   parent,
+             guint32   region)
+{
+  guint32 slot = parent == NO_INDEX ? 0 : parent + 1;
+  guint32 *first = &g_array_index (rd->first_child, guint32, slot);
+  guint32 *sib = (guint32 *) rd->next_sibling->data;
+  LocalCnode *nodes = (LocalCnode *) rd->cnodes->data;
+  gsize key = ((gsize) (parent == NO_INDEX ? 0xffffffffu : parent) << 32) | region;
+  guint32 prev = NO_INDEX, cur = *first;
+  guint steps = 0;
+  gpointer v;
+  LocalCnode c;
+  guint32 id, none = NO_INDEX;
+
+  for (; cur != NO_INDEX && steps < 16; prev = cur, cur = sib[cur], steps++)
+    if (nodes[cur].region == region)
+      {
+        if (prev != NO_INDEX)
+          {
+            /* move to front */
+            sib[prev] = sib[cur];
+            sib[cur] = *first;
+            *first = cur;
+          }
+        return cur;
+      }
+  if (cur != NO_INDEX)
+    {
+      v = g_hash_table_lookup (rd->cnode_index, GSIZE_TO_POINTER (key));
+      if (v)
+        return GPOINTER_TO_SIZE (v) - 1;
+    }
+  c.parent = parent;
+  c.region = region;
+  g_array_append_val (rd->cnodes, c);
+  g_array_set_size (rd->sev, rd->cnodes->len);
+  id = rd->cnodes->len - 1;
+  g_array_append_val (rd->first_child, none);
+  g_array_append_val (rd->next_sibling, g_array_index (rd->first_child, guint32, slot));
+  g_array_index (rd->first_child, guint32, slot) = id;
+  g_hash_table_insert (rd->cnode_index, GSIZE_TO_POINTER (key), GSIZE_TO_POINTER ((gsize) rd->cnodes->len));
+  return id;
+}
+
+static Frame *
+top_frame (ReadState *st)
+{
+  return st->stack->len ? &g_array_index (st->stack, Frame, st->stack->len - 1) : NULL;
+}
+
+/* The call record of the MPI call now running, created on its first communication event. */
+static guint32
+current_call (ReadState *st)
+{
+  Frame *f = top_frame (st);
+  CallRec c;
+
+  if (!f)
+    return NO_INDEX;
+  if (f->call != NO_INDEX)
+    return f->call;
+  c.enter = f->enter;
+  c.leave = f->enter;
+  c.cnode = f->cnode;
+  c.region = f->region;
+  g_array_append_val (st->rd->calls, c);
+  f->call = st->rd->calls->len - 1;
+  return f->call;
+}
+
+static OTF2_CallbackCode
+on_enter (OTF2_LocationRef    loc G_GNUC_UNUSED,
+          OTF2_TimeStamp      time, uint64_t pos G_GNUC_UNUSED,
+          void               *ud,
+          OTF2_AttributeList *al G_GNUC_UNUSED,
+          OTF2_RegionRef      region)
+{
+  ReadState *st = ud;
+  Frame *parent = top_frame (st);
+  Frame f;
+  TraceRegion *r;
+
+  st->n_events++;
+  f.cnode = cnode_child (st->rd, parent ? parent->cnode : NO_INDEX, region);
+  f.region = region;
+  f.call = NO_INDEX;
+  f.enter = (Tick) time;
+  g_array_append_val (st->stack, f);
+  rank_data_row (st->rd, f.cnode)[M_VISITS]++;
+  r = trace_defs_region (st->defs, region);
+  if (r && (r->klass == RC_MPI_INIT || r->klass == RC_MPI_FINALIZE))
+    {
+      guint32 call = current_call (st);
+      if (r->klass == RC_MPI_INIT)
+        st->rd->init_call = call;
+      else
+        st->rd->finalize_call = call;
+    }
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+on_leave (OTF2_LocationRef    loc G_GNUC_UNUSED,
+          OTF2_TimeStamp      time, uint64_t pos G_GNUC_UNUSED,
+          void               *ud,
+          OTF2_AttributeList *al G_GNUC_UNUSED,
+          OTF2_RegionRef      region G_GNUC_UNUSED)
+{
+  ReadState *st = ud;
+  Frame *f = top_frame (st);
+  Frame *parent;
+  Tick dur;
+
+  st->n_events++;
+  if (!f)
+    {
+      st->bad_leaves++;
+      return OTF2_CALLBACK_SUCCESS;
+    }
+  dur = (Tick) time - f->enter;
+  rank_data_row (st->rd, f->cnode)[M_TIME] += dur;
+  if (f->call != NO_INDEX)
+    g_array_index (st->rd->calls, CallRec, f->call).leave = (Tick) time;
+  g_array_set_size (st->stack, st->stack->len - 1);
+  parent = top_frame (st);
+  if (parent)
+    rank_data_row (st->rd, parent->cnode)[M_TIME] -= dur;
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static gint32
+peer_rank (ReadState *st,
+           guint32    comm,
+           guint32    local_rank,
+           TraceComm **out)
+{
+  TraceComm *c = trace_defs_comm (st->defs, comm);
+
+  *out = c;
+  if (!c || !c->world || local_rank >= (guint32) c->size)
+    return -1;
+  if (c->world[local_rank] == -1 && c->size == 1)
+    return st->rd->rank;   /* MPI_COMM_SELF */
+  return c->world[local_rank];
+}
+
+static void
+count_p2p (ReadState *st,
+           guint32    call,
+           guint64    bytes,
+           gboolean   send)
+{
+  guint32 cnode = g_array_index (st->rd->calls, CallRec, call).cnode;
+  gint64 *row = rank_data_row (st->rd, cnode);
+
+  if (send)
+    {
+      row[M_BYTES_SENT] += bytes;
+      row[bytes ? M_COMMS_SEND : M_SYNCS_SEND]++;
+    }
+  else
+    {
+      row[M_BYTES_RCVD] += bytes;
+      row[bytes ? M_COMMS_RECV : M_SYNCS_RECV]++;
+    }
+}
+
+static void
+add_send (ReadState *st,
+          Tick       time,
+          guint32    receiver,
+          guint32    comm,
+          guint32    tag,
+          guint64    len,
+          gboolean   nonblocking,
+          guint64    request)
+{
+  guint32 call = current_call (st);
+  TraceComm *c;
+  SendRec s = { 0 };
+
+  st->n_events++;
+  if (call == NO_INDEX)
+    {
+      st->orphan_events++;
+      return;
+    }
+  s.peer = peer_rank (st, comm, receiver, &c);
+  if (s.peer < 0 || !c)
+    {
+      st->orphan_events++;
+      return;
+    }
+  s.time = time;
+  s.call = call;
+  s.complete_call = NO_INDEX;
+  s.comm = c->index;
+  s.tag = tag;
+  g_array_append_val (st->rd->sends, s);
+  count_p2p (st, call, len, TRUE);
+  if (nonblocking)
+    reqmap_put (&st->isend_req, request, st->rd->sends->len - 1);
+}
+
+static OTF2_CallbackCode
+on_send (OTF2_LocationRef loc G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t pos G_GNUC_UNUSED, void *ud,
+         OTF2_AttributeList *al G_GNUC_UNUSED, uint32_t receiver, OTF2_CommRef comm,
+         uint32_t tag, uint64_t len)
+{
+  add_send (ud, (Tick) time, receiver, comm, tag, len, FALSE, 0);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+on_isend (OTF2_LocationRef loc G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t pos G_GNUC_UNUSED, void *ud,
+          OTF2_AttributeList *al G_GNUC_UNUSED, uint32_t receiver, OTF2_CommRef comm,
+          uint32_t tag, uint64_t len, uint64_t request)
+{
+  add_send (ud, (Tick) time, receiver, comm, tag, len, TRUE, request);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+on_isend_complete (OTF2_LocationRef loc G_GNUC_UNUSED, OTF2_TimeStamp time G_GNUC_UNUSED, uint64_t pos G_GNUC_UNUSED,
+                   void *ud, OTF2_AttributeList *al G_GNUC_UNUSED, uint64_t request)
+{
+  ReadState *st = ud;
+  guint32 idx = reqmap_take (&st->isend_req, request);
+
+  st->n_events++;
+  if (idx != NO_INDEX)
+    g_array_index (st->rd->sends, SendRec, idx).complete_call = current_call (st);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+on_irecv_request (OTF2_LocationRef loc G_GNUC_UNUSED, OTF2_TimeStamp time G_GNUC_UNUSED, uint64_t pos G_GNUC_UNUSED,
+                  void *ud, OTF2_AttributeList *al G_GNUC_UNUSED, uint64_t request)
+{
+  ReadState *st = ud;
+  guint32 call = current_call (st);
+
+  st->n_events++;
+  if (call != NO_INDEX)
+    reqmap_put (&st->irecv_req, request, call);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+on_request_cancelled (OTF2_LocationRef loc G_GNUC_UNUSED, OTF2_TimeStamp time G_GNUC_UNUSED, uint64_t pos G_GNUC_UNUSED,
+                      void *ud, OTF2_AttributeList *al G_GNUC_UNUSED, uint64_t request)
+{
+  ReadState *st = ud;
+  st->n_events++;
+  reqmap_take (&st->irecv_req, request);
+  reqmap_take (&st->isend_req, request);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static void
+add_recv (ReadState *st,
+          Tick       time,
+          guint32    sender,
+          guint32    comm,
+          guint32    tag,
+          guint64    len,
+          gboolean   nonblocking,
+          guint64    request)
+{
+  guint32 call = current_call (st);
+  TraceComm *c;
+  RecvRec r = { 0 };
+
+  st->n_events++;
+  if (call == NO_INDEX)
+    {
+      st->orphan_events++;
+      return;
+    }
+  r.peer = peer_rank (st, comm, sender, &c);
+  if (r.peer < 0 || !c)
+    {
+      st->orphan_events++;
+      return;
+    }
+  r.time = time;
+  r.call = call;
+  r.post_call = call;
+  if (nonblocking)
+    {
+      guint32 post = reqmap_take (&st->irecv_req, request);
+      if (post != NO_INDEX)
+        r.post_call = post;
+    }
+  r.comm = c->index;
+  r.tag = tag;
+  g_array_append_val (st->rd->recvs, r);
+  count_p2p (st, call, len, FALSE);
+}
+
+static OTF2_CallbackCode
+on_recv (OTF2_LocationRef loc G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t pos G_GNUC_UNUSED, void *ud,
+         OTF2_AttributeList *al G_GNUC_UNUSED, uint32_t sender, OTF2_CommRef comm,
+         uint32_t tag, uint64_t len)
+{
+  add_recv (ud, (Tick) time, sender, comm, tag, len, FALSE, 0);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+on_irecv (OTF2_LocationRef loc G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t pos G_GNUC_UNUSED, void *ud,
+          OTF2_AttributeList *al G_GNUC_UNUSED, uint32_t sender, OTF2_CommRef comm,
+          uint32_t tag, uint64_t len, uint64_t request)
+{
+  add_recv (ud, (Tick) time, sender, comm, tag, len, TRUE, request);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+on_coll_end (OTF2_LocationRef loc G_GNUC_UNUSED, OTF2_TimeStamp time G_GNUC_UNUSED, uint64_t pos G_GNUC_UNUSED, void *ud,
+             OTF2_AttributeList *al G_GNUC_UNUSED, OTF2_CollectiveOp op, OTF2_CommRef comm,
+             uint32_t root, uint64_t sent, uint64_t received)
+{
+  ReadState *st = ud;
+  guint32 call = current_call (st);
+  TraceComm *c = trace_defs_comm (st->defs, comm);
+  CollRec r = { 0 };
+  gint64 *row;
+
+  st->n_events++;
+  if (call == NO_INDEX || !c)
+    {
+      st->orphan_events++;
+      return OTF2_CALLBACK_SUCCESS;
+    }
+  r.call = call;
+  r.comm = c->index;
+  r.root = root == OTF2_UNDEFINED_UINT32 ? NO_INDEX : root;
+  r.op = op;
+  r.sent = sent;
+  r.received = received;
+  g_array_append_val (st->rd->colls, r);
+  row = rank_data_row (st->rd, g_array_index (st->rd->calls, CallRec, call).cnode);
+  row[M_BYTES_COUT] += sent;
+  row[M_BYTES_CIN] += received;
+  if (sent == 0 && received == 0)
+    row[M_SYNCS_COLL]++;
+  else if (sent > 0 && received > 0)
+    row[M_COMMS_CXCH]++;
+  else if (sent > 0)
+    row[M_COMMS_CSRC]++;
+  else
+    row[M_COMMS_CDST]++;
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+on_other (OTF2_LocationRef loc G_GNUC_UNUSED, OTF2_TimeStamp time G_GNUC_UNUSED, uint64_t pos G_GNUC_UNUSED, void *ud,
+          OTF2_AttributeList *al G_GNUC_UNUSED)
+{
+  ((ReadState *) ud)->n_events++;
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_ErrorCode
+quiet_error (void *ud G_GNUC_UNUSED, const char *file G_GNUC_UNUSED, uint64_t line G_GNUC_UNUSED,
+             const char *func G_GNUC_UNUSED, OTF2_ErrorCode code,
+             const char *fmt G_GNUC_UNUSED, va_list va G_GNUC_UNUSED)
+{
+  /* OTF2 would print to stderr; the analyzer reports errors itself, naming the file. */
+  return code;
+}
+
+void analyze_quiet_otf2 (void);
+
+void
+analyze_quiet_otf2 (void)
+{
+  OTF2_Error_RegisterCallback (quiet_error, NULL);
+}
+
+static char *
+event_file_path (const char *anchor,
+                 guint64     loc,
+                 const char *ext)
+{
+  g_autofree char *dir = g_path_get_dirname (anchor);
+  g_autofree char *base = g_path_get_basename (anchor);
+  g_autofree char *name = NULL;
+  char file[64];
+
+  if (g_str_has_suffix (base, ".otf2"))
+    base[strlen (base) - 5] = '\0';
+  name = g_build_filename (dir, base, NULL);
+  g_snprintf (file, sizeof file, "%" G_GUINT64_FORMAT ".%s", loc, ext);
+  return g_build_filename (name, file, NULL);
+}
+
+gboolean
+trace_read_rank (const char   *anchor,
+                 RankData     *rd,
+                 ProgressFunc  progress,
+                 gpointer      progress_data,
+                 GError      **error)
+{
+  TraceLocation *loc = rd->defs->rank_loc[rd->rank];
+  g_autofree char *evt_path = event_file_path (anchor, loc->id, "evt");
+  g_autofree char *def_path = event_file_path (anchor, loc->id, "def");
+  OTF2_Reader *reader;
+  OTF2_EvtReader *evr;
+  OTF2_DefReader *dr;
+  OTF2_EvtReaderCallbacks *cbs;
+  ReadState st = { 0 };
+  OTF2_ErrorCode rc = OTF2_SUCCESS;
+  guint64 chunk, done = 0, got = 0;
+  gboolean ok = TRUE;
+
+  if (!g_file_test (evt_path, G_FILE_TEST_IS_REGULAR))
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT,
+                   _("%s: event file of rank %d is missing"), evt_path, rd->rank);
+      return FALSE;
+    }
+  reader = OTF2_Reader_Open (anchor);
+  if (!reader)
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, _("%s: not a readable OTF2 archive"), anchor);
+      return FALSE;
+    }
+  OTF2_Reader_SetSerialCollectiveCallbacks (reader);
+  OTF2_Reader_SelectLocation (reader, loc->id);
+  /* Local definitions first: they hold the id mapping tables and clock offsets that the
+   * event reader applies. They are optional. */
+  if (OTF2_Reader_OpenDefFiles (reader) == OTF2_SUCCESS)
+    {
+      if (g_file_test (def_path, G_FILE_TEST_IS_REGULAR))
+        {
+          dr = OTF2_Reader_GetDefReader (reader, loc->id);
+          if (dr)
+            {
+              uint64_t n = 0;
+              rc = OTF2_Reader_ReadAllLocalDefinitions (reader, dr, &n);
+              OTF2_Reader_CloseDefReader (reader, dr);
+              if (rc != OTF2_SUCCESS)
+                {
+                  g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                               _("%s: corrupt local definitions (%s)"), def_path,
+                               OTF2_Error_GetDescription (rc));
+                  OTF2_Reader_Close (reader);
+                  return FALSE;
+                }
+            }
+        }
+      OTF2_Reader_CloseDefFiles (reader);
+    }
+  if (OTF2_Reader_OpenEvtFiles (reader) != OTF2_SUCCESS
+      || !(evr = OTF2_Reader_GetEvtReader (reader, loc->id)))
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, _("%s: cannot open the event file"), evt_path);
+      OTF2_Reader_Close (reader);
+      return FALSE;
+    }
+  st.rd = rd;
+  st.defs = rd->defs;
+  /* reserve from the event count: untouched reserve costs address space, not memory */
+  if (loc->n_events > 0 && rd->calls->len == 0)
+    {
+      g_array_set_size (rd->calls, loc->n_events / 2);
+      g_array_set_size (rd->calls, 0);
+      g_array_set_size (rd->sends, loc->n_events / 3);
+      g_array_set_size (rd->sends, 0);
+      g_array_set_size (rd->recvs, loc->n_events / 3);
+      g_array_set_size (rd->recvs, 0);
+    }
+  st.stack = g_array_sized_new (FALSE, FALSE, sizeof (Frame), 64);
+  reqmap_init (&st.isend_req);
+  reqmap_init (&st.irecv_req);
+
+  cbs = OTF2_EvtReaderCallbacks_New ();
+  OTF2_EvtReaderCallbacks_SetEnterCallback (cbs, on_enter);
+  OTF2_EvtReaderCallbacks_SetLeaveCallback (cbs, on_leave);
+  OTF2_EvtReaderCallbacks_SetMpiSendCallback (cbs, on_send);
+  OTF2_EvtReaderCallbacks_SetMpiIsendCallback (cbs, on_isend);
+  OTF2_EvtReaderCallbacks_SetMpiIsendCompleteCallback (cbs, on_isend_complete);
+  OTF2_EvtReaderCallbacks_SetMpiIrecvRequestCallback (cbs, on_irecv_request);
+  OTF2_EvtReaderCallbacks_SetMpiRecvCallback (cbs, on_recv);
+  OTF2_EvtReaderCallbacks_SetMpiIrecvCallback (cbs, on_irecv);
+  OTF2_EvtReaderCallbacks_SetMpiRequestCancelledCallback (cbs, on_request_cancelled);
+  OTF2_EvtReaderCallbacks_SetMpiCollectiveBeginCallback (cbs, on_other);
+  OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback (cbs, on_coll_end);
+  OTF2_Reader_RegisterEvtCallbacks (reader, evr, cbs, &st);
+  OTF2_EvtReaderCallbacks_Delete (cbs);
+
+  chunk = MAX (loc->n_events / 20, 4096);
+  do
+    {
+      got = 0;
+      rc = OTF2_Reader_ReadLocalEvents (reader, evr, chunk, &got);
+      done += got;
+      if (progress && loc->n_events)
+        progress (MIN (1.0, (double) done / loc->n_events), progress_data);
+    }
+  while (rc == OTF2_SUCCESS && got == chunk);
+  if (rc != OTF2_SUCCESS)
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                   _("%s: corrupt event data after %" G_GUINT64_FORMAT " events (%s)"),
+                   evt_path, done, OTF2_Error_GetDescription (rc));
+      ok = FALSE;
+    }
+  /* Calls still open at the end (aborted run): close them at their last known time. */
+  while (ok && st.stack->len)
+    {
+      Frame *f = top_frame (&st);
+      if (f->call != NO_INDEX)
+        {
+          CallRec *c = &g_array_index (rd->calls, CallRec, f->call);
+          if (c->leave < c->enter)
+            c->leave = c->enter;
+        }
+      g_array_set_size (st.stack, st.stack->len - 1);
+    }
+  rd->n_events = done;
+  OTF2_Reader_CloseEvtReader (reader, evr);
+  OTF2_Reader_CloseEvtFiles (reader);
+  OTF2_Reader_Close (reader);
+  g_array_unref (st.stack);
+  reqmap_clear (&st.isend_req);
+  reqmap_clear (&st.irecv_req);
+  return ok;
+}

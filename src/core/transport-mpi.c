@@ -1,0 +1,198 @@
+/* transport-mpi.c — the message layer over MPI: one process per traced rank. Each recorded
+ * communicator gets its own MPI communicator (MPI_Comm_split by recorded membership, ordered by
+ * the recorded comm-local rank), so collective replays run over the same membership. */
+#include "analyze-private.h"
+
+#include <mpi.h>
+#include <string.h>
+
+#define CHUNK (1u << 20)
+
+typedef struct
+{
+  int         me;
+  GHashTable *comms;   /* key + 1 -> MPI_Comm* (MPI_COMM_NULL for non-members) */
+} MpiPriv;
+
+static gboolean
+mpi_alltoallv (Transport   *t,
+               GByteArray ***out,
+               GByteArray ***in,
+               GError     **error)
+{
+  int n = t->n_ranks;
+  g_autofree int *scount = g_new0 (int, n);
+  g_autofree int *rcount = g_new0 (int, n);
+  g_autofree int *sdisp = g_new0 (int, n);
+  g_autofree int *rdisp = g_new0 (int, n);
+  g_autofree guint8 *sbuf = NULL;
+  g_autofree guint8 *rbuf = NULL;
+  gsize stotal = 0, rtotal = 0;
+
+  for (int d = 0; d < n; d++)
+    {
+      gsize len = out[0][d] ? out[0][d]->len : 0;
+      if (len > G_MAXINT || stotal + len > G_MAXINT)
+        {
+          g_set_error_literal (error, G_FILE_ERROR, G_FILE_ERROR_NOMEM,
+                               "replay exchange larger than 2 GiB per rank");
+          return FALSE;
+        }
+      scount[d] = (int) len;
+      sdisp[d] = (int) stotal;
+      stotal += len;
+    }
+  MPI_Alltoall (scount, 1, MPI_INT, rcount, 1, MPI_INT, MPI_COMM_WORLD);
+  for (int s = 0; s < n; s++)
+    {
+      rdisp[s] = (int) rtotal;
+      rtotal += rcount[s];
+    }
+  sbuf = g_malloc (MAX (stotal, 1));
+  rbuf = g_malloc (MAX (rtotal, 1));
+  for (int d = 0; d < n; d++)
+    if (scount[d])
+      memcpy (sbuf + sdisp[d], out[0][d]->data, scount[d]);
+  MPI_Alltoallv (sbuf, scount, sdisp, MPI_BYTE, rbuf, rcount, rdisp, MPI_BYTE, MPI_COMM_WORLD);
+  for (int s = 0; s < n; s++)
+    {
+      GByteArray *b = g_byte_array_sized_new (rcount[s]);
+      if (rcount[s])
+        g_byte_array_append (b, rbuf + rdisp[s], rcount[s]);
+      in[0][s] = b;
+    }
+  return TRUE;
+}
+
+static MPI_Comm
+comm_for (Transport *t,
+          guint      key,
+          const int *members,
+          int        n_members)
+{
+  MpiPriv *p = t->priv;
+  MPI_Comm *c = g_hash_table_lookup (p->comms, GUINT_TO_POINTER (key + 1));
+  int pos = -1;
+
+  if (c)
+    return *c;
+  for (int m = 0; m < n_members; m++)
+    if (members[m] == p->me)
+      pos = m;
+  c = g_new (MPI_Comm, 1);
+  MPI_Comm_split (MPI_COMM_WORLD, pos >= 0 ? 0 : MPI_UNDEFINED, pos, c);
+  g_hash_table_insert (p->comms, GUINT_TO_POINTER (key + 1), c);
+  return *c;
+}
+
+static void
+mpi_allreduce_max (Transport  *t,
+                   guint       key,
+                   const int  *members,
+                   int         n_members,
+                   gint64    **vals,
+                   gsize       count)
+{
+  MPI_Comm c = comm_for (t, key, members, n_members);
+
+  if (c == MPI_COMM_NULL || !vals[0])
+    return;
+  for (gsize off = 0; off < count; off += CHUNK)
+    MPI_Allreduce (MPI_IN_PLACE, vals[0] + off, (int) MIN (CHUNK, count - off), MPI_INT64_T,
+                   MPI_MAX, c);
+}
+
+static void
+mpi_scan_max (Transport  *t,
+              guint       key,
+              const int  *members,
+              int         n_members,
+              gint64    **vals,
+              gsize       count)
+{
+  MPI_Comm c = comm_for (t, key, members, n_members);
+
+  if (c == MPI_COMM_NULL || !vals[0])
+    return;
+  for (gsize off = 0; off < count; off += CHUNK)
+    MPI_Scan (MPI_IN_PLACE, vals[0] + off, (int) MIN (CHUNK, count - off), MPI_INT64_T,
+              MPI_MAX, c);
+}
+
+static void
+mpi_gather (Transport   *t,
+            GByteArray **out,
+            GPtrArray  **root_in)
+{
+  MpiPriv *p = t->priv;
+  int n = t->n_ranks;
+  int len = (int) out[0]->len;
+  g_autofree int *lens = g_new0 (int, n);
+  g_autofree int *disp = g_new0 (int, n);
+  g_autofree guint8 *buf = NULL;
+  gsize total = 0;
+
+  MPI_Gather (&len, 1, MPI_INT, lens, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (p->me == 0)
+    {
+      for (int r = 0; r < n; r++)
+        {
+          disp[r] = (int) total;
+          total += lens[r];
+        }
+      buf = g_malloc (MAX (total, 1));
+    }
+  MPI_Gatherv (out[0]->data, len, MPI_BYTE, buf, lens, disp, MPI_BYTE, 0, MPI_COMM_WORLD);
+  *root_in = NULL;
+  if (p->me == 0)
+    {
+      GPtrArray *all = g_ptr_array_new_with_free_func ((GDestroyNotify) g_byte_array_unref);
+      for (int r = 0; r < n; r++)
+        {
+          GByteArray *b = g_byte_array_sized_new (lens[r]);
+          g_byte_array_append (b, buf + disp[r], lens[r]);
+          g_ptr_array_add (all, b);
+        }
+      *root_in = all;
+    }
+}
+
+static void
+free_comm (gpointer data)
+{
+  MPI_Comm *c = data;
+  if (*c != MPI_COMM_NULL)
+    MPI_Comm_free (c);
+  g_free (c);
+}
+
+static void
+mpi_free (Transport *t)
+{
+  MpiPriv *p = t->priv;
+  g_hash_table_unref (p->comms);
+  g_free (p);
+  g_free (t->local_ranks);
+  g_free (t);
+}
+
+Transport *
+transport_mpi_new (int n_ranks)
+{
+  Transport *t = g_new0 (Transport, 1);
+  MpiPriv *p = g_new0 (MpiPriv, 1);
+
+  MPI_Comm_rank (MPI_COMM_WORLD, &p->me);
+  p->comms = g_hash_table_new_full (NULL, NULL, NULL, free_comm);
+  t->priv = p;
+  t->n_ranks = n_ranks;
+  t->n_local = 1;
+  t->local_ranks = g_new (int, 1);
+  t->local_ranks[0] = p->me;
+  t->alltoallv = mpi_alltoallv;
+  t->allreduce_max = mpi_allreduce_max;
+  t->scan_max = mpi_scan_max;
+  t->gather = mpi_gather;
+  t->free = mpi_free;
+  return t;
+}

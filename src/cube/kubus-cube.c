@@ -1,0 +1,364 @@
+/* kubus-cube — inspect, convert and combine CUBE reports from the command line.
+ *
+ * Exit status: 0 success, 1 usage error, 2 an input cannot be read, 3 the result cannot be
+ * computed or written. Every message names the file it is about.
+ */
+#include "cube.h"
+
+#include <glib/gi18n.h>
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+
+enum
+{
+  EXIT_OK = 0,
+  EXIT_USAGE = 1,
+  EXIT_INPUT = 2,
+  EXIT_OUTPUT = 3,
+};
+
+static void
+usage (FILE *out)
+{
+  fprintf (out, "%s",
+           _("Usage:\n"
+             "  kubus-cube info FILE\n"
+             "  kubus-cube dump [--csv] [--metric UNIQ_NAME] FILE\n"
+             "  kubus-cube diff A B -o OUT\n"
+             "  kubus-cube merge A B … -o OUT\n"
+             "  kubus-cube mean A B … -o OUT\n"
+             "  kubus-cube convert IN -o OUT.cube\n"
+             "\n"
+             "FILE may be a CUBE 3 XML report (.cube, .cube.gz) or a Cube 4 archive (.cubex).\n"
+             "Results are written as CUBE 3 XML.\n"));
+}
+
+static int
+usage_error (const char *format, ...) G_GNUC_PRINTF (1, 2);
+
+static int
+usage_error (const char *format, ...)
+{
+  va_list args;
+
+  fprintf (stderr, "kubus-cube: ");
+  va_start (args, format);
+  vfprintf (stderr, format, args);
+  va_end (args);
+  fprintf (stderr, "\n");
+  usage (stderr);
+  return EXIT_USAGE;
+}
+
+static CubeReport *
+load (const char *path, int *status)
+{
+  g_autoptr (GError) error = NULL;
+  CubeReport *report = cube_report_load (path, CUBE_LOAD_EAGER, NULL, NULL, NULL, &error);
+
+  if (report == NULL)
+    {
+      fprintf (stderr, "kubus-cube: %s\n", error->message);
+      *status = EXIT_INPUT;
+    }
+  return report;
+}
+
+/* ---- info ------------------------------------------------------------------------------------ */
+
+static void
+print_number (double v)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  fputs (g_ascii_formatd (buf, sizeof buf, "%.17g", v), stdout);
+}
+
+static int
+cmd_info (const char *path)
+{
+  int status = EXIT_OK;
+  g_autoptr (CubeReport) report = load (path, &status);
+  g_autofree double *incl = NULL;
+  g_autoptr (GError) error = NULL;
+
+  if (report == NULL)
+    return status;
+
+  printf ("file: %s\n", path);
+  printf ("format: %s\n", cube_format_to_string (report->format));
+  printf ("version: %s\n", report->version ? report->version : "");
+  printf ("metrics: %u\n", report->metrics->len);
+  printf ("regions: %u\n", report->regions->len);
+  printf ("call paths: %u\n", report->cnodes->len);
+  printf ("system tree nodes: %u\n", report->sysnodes->len);
+  printf ("locations: %u\n", report->locations->len);
+  printf ("topologies: %u\n", report->topologies->len);
+  printf ("call tree aggregation: %s\n", report->ct_aggr_max ? "MAX" : "SUM");
+  for (guint t = 0; t < report->topologies->len; t++)
+    {
+      const CubeCart *cart = g_ptr_array_index (report->topologies, t);
+      printf ("topology %u: name \"%s\", %u dimensions,", t, cart->name ? cart->name : "", cart->ndims);
+      for (guint d = 0; d < cart->ndims; d++)
+        printf ("%s%s%s%" G_GINT64_FORMAT "%s", d == 0 ? " " : " x ", cart->dims[d].name ? cart->dims[d].name : "",
+                cart->dims[d].name ? "=" : "", cart->dims[d].size, cart->dims[d].periodic ? "(periodic)" : "");
+      printf (", %u coordinates\n", cart->coords->len);
+    }
+  for (guint i = 0; i < report->metrics->len; i++)
+    {
+      const CubeMetric *m = g_ptr_array_index (report->metrics, i);
+      if (m->dtype == CUBE_DTYPE_UNSUPPORTED)
+        printf (_("unsupported: metric %s has data type %s; its values are not read\n"), m->uniq_name,
+                m->dtype_name ? m->dtype_name : "?");
+      else if (!cube_metric_has_data (m))
+        printf (_("derived: metric %s (%s) stores no data\n"), m->uniq_name, cube_metric_kind_to_string (m->kind));
+    }
+
+  incl = g_new0 (double, MAX (report->metrics->len, 1));
+  if (!cube_values_metrics (report, incl, NULL, &error))
+    {
+      fprintf (stderr, "kubus-cube: %s\n", error->message);
+      return EXIT_INPUT;
+    }
+  for (guint i = 0; i < report->metric_roots->len; i++)
+    {
+      const CubeMetric *m = g_ptr_array_index (report->metric_roots, i);
+      if (!cube_metric_has_data (m))
+        continue;
+      printf ("total %s: ", m->uniq_name);
+      print_number (incl[m->index]);
+      printf (" %s\n", m->uom ? m->uom : "");
+    }
+  return EXIT_OK;
+}
+
+/* ---- dump ------------------------------------------------------------------------------------ */
+
+static void
+print_csv_field (const char *s)
+{
+  if (strpbrk (s, ",\"\n\r") == NULL)
+    {
+      fputs (s, stdout);
+      return;
+    }
+  putchar ('"');
+  for (; *s; s++)
+    {
+      if (*s == '"')
+        putchar ('"');
+      putchar (*s);
+    }
+  putchar ('"');
+}
+
+static int
+cmd_dump (const char *path, const char *metric_name)
+{
+  int status = EXIT_OK;
+  g_autoptr (CubeReport) report = load (path, &status);
+  g_autofree double *row = NULL;
+  CubeMetric        *only = NULL;
+  char               num[G_ASCII_DTOSTR_BUF_SIZE];
+  static char        outbuf[1 << 16];
+
+  if (report == NULL)
+    return status;
+  if (metric_name != NULL)
+    {
+      only = cube_report_find_metric (report, metric_name);
+      if (only == NULL)
+        return usage_error (_("%s: there is no metric with the unique name “%s”"), path, metric_name);
+    }
+  setvbuf (stdout, outbuf, _IOFBF, sizeof outbuf);
+  row = g_new0 (double, MAX (report->locations->len, 1));
+  printf ("metric,cnode,location,value\n");
+  for (guint mi = 0; mi < report->metrics->len; mi++)
+    {
+      CubeMetric *m = g_ptr_array_index (report->metrics, mi);
+      if ((only != NULL && m != only) || !cube_metric_has_data (m))
+        continue;
+      for (guint ci = 0; ci < report->cnodes->len; ci++)
+        {
+          const CubeCnode *c = g_ptr_array_index (report->cnodes, ci);
+          g_autoptr (GError) error = NULL;
+          if (!cube_report_get_row (report, m, c, row, &error))
+            {
+              fflush (stdout);
+              fprintf (stderr, "kubus-cube: %s\n", error->message);
+              return EXIT_INPUT;
+            }
+          for (guint l = 0; l < report->locations->len; l++)
+            {
+              if (row[l] == 0.0)
+                continue;
+              print_csv_field (m->uniq_name);
+              printf (",%" G_GINT64_FORMAT ",%u,%s\n", c->file_id, l,
+                      g_ascii_formatd (num, sizeof num, "%.17g", row[l]));
+            }
+        }
+    }
+  if (fflush (stdout) != 0 || ferror (stdout))
+    {
+      fprintf (stderr, _("kubus-cube: cannot write the dump to standard output\n"));
+      return EXIT_OUTPUT;
+    }
+  return EXIT_OK;
+}
+
+/* ---- writing results -------------------------------------------------------------------------- */
+
+static int
+write_result (CubeReport *report, const char *out)
+{
+  g_autoptr (GError) error = NULL;
+
+  if (!cube_report_write (report, out, &error))
+    {
+      fprintf (stderr, "kubus-cube: %s\n", error->message);
+      return EXIT_OUTPUT;
+    }
+  return EXIT_OK;
+}
+
+static int
+cmd_convert (const char *in, const char *out)
+{
+  int status = EXIT_OK;
+  g_autoptr (CubeReport) report = load (in, &status);
+
+  if (report == NULL)
+    return status;
+  return write_result (report, out);
+}
+
+static int
+cmd_algebra (const char *op, GPtrArray *inputs, const char *out)
+{
+  g_autoptr (GPtrArray) reports = g_ptr_array_new_with_free_func ((GDestroyNotify) cube_report_free);
+  g_autoptr (CubeReport) result = NULL;
+  g_autoptr (GError) error = NULL;
+  int status = EXIT_OK;
+
+  for (guint i = 0; i < inputs->len; i++)
+    {
+      CubeReport *r = load (g_ptr_array_index (inputs, i), &status);
+      if (r == NULL)
+        return status;
+      g_ptr_array_add (reports, r);
+    }
+  if (strcmp (op, "diff") == 0)
+    result = cube_algebra_diff (g_ptr_array_index (reports, 0), g_ptr_array_index (reports, 1), &error);
+  else if (strcmp (op, "merge") == 0)
+    result = cube_algebra_merge ((CubeReport **) reports->pdata, reports->len, &error);
+  else
+    result = cube_algebra_mean ((CubeReport **) reports->pdata, reports->len, &error);
+  if (result == NULL)
+    {
+      fprintf (stderr, "kubus-cube: %s: %s\n", op, error ? error->message : _("failed"));
+      return error != NULL && g_error_matches (error, CUBE_ERROR, CUBE_ERROR_USAGE) ? EXIT_USAGE : EXIT_OUTPUT;
+    }
+  return write_result (result, out);
+}
+
+/* ---- main --------------------------------------------------------------------------------------- */
+
+int
+main (int argc, char **argv)
+{
+  g_autoptr (GPtrArray) files = g_ptr_array_new ();
+  const char *cmd;
+  const char *out = NULL;
+  const char *metric = NULL;
+  gboolean    csv = FALSE;
+
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+
+  if (argc < 2)
+    return usage_error (_("no command given"));
+  cmd = argv[1];
+  if (strcmp (cmd, "-h") == 0 || strcmp (cmd, "--help") == 0 || strcmp (cmd, "help") == 0)
+    {
+      usage (stdout);
+      return EXIT_OK;
+    }
+  if (strcmp (cmd, "--version") == 0)
+    {
+      printf ("kubus-cube %s\n", KUBUS_VERSION);
+      return EXIT_OK;
+    }
+
+  for (int i = 2; i < argc; i++)
+    {
+      const char *a = argv[i];
+      if (strcmp (a, "-h") == 0 || strcmp (a, "--help") == 0)
+        {
+          usage (stdout);
+          return EXIT_OK;
+        }
+      else if (strcmp (a, "-o") == 0 || strcmp (a, "--output") == 0)
+        {
+          if (i + 1 >= argc)
+            return usage_error (_("%s needs a file name"), a);
+          out = argv[++i];
+        }
+      else if (g_str_has_prefix (a, "--output="))
+        out = a + strlen ("--output=");
+      else if (strcmp (a, "--metric") == 0)
+        {
+          if (i + 1 >= argc)
+            return usage_error (_("%s needs a metric unique name"), a);
+          metric = argv[++i];
+        }
+      else if (g_str_has_prefix (a, "--metric="))
+        metric = a + strlen ("--metric=");
+      else if (strcmp (a, "--csv") == 0)
+        csv = TRUE;
+      else if (strcmp (a, "--") == 0)
+        {
+          for (i++; i < argc; i++)
+            g_ptr_array_add (files, argv[i]);
+        }
+      else if (a[0] == '-' && a[1] != '\0')
+        return usage_error (_("unknown option “%s”"), a);
+      else
+        g_ptr_array_add (files, (gpointer) a);
+    }
+
+  if (strcmp (cmd, "info") == 0)
+    {
+      if (files->len != 1 || out != NULL || metric != NULL || csv)
+        return usage_error (_("info takes exactly one FILE and no options"));
+      return cmd_info (g_ptr_array_index (files, 0));
+    }
+  if (strcmp (cmd, "dump") == 0)
+    {
+      if (files->len != 1 || out != NULL)
+        return usage_error (_("dump takes exactly one FILE"));
+      (void) csv; /* CSV is the only dump format */
+      return cmd_dump (g_ptr_array_index (files, 0), metric);
+    }
+  if (metric != NULL || csv)
+    return usage_error (_("--metric and --csv belong to dump"));
+  if (strcmp (cmd, "convert") == 0)
+    {
+      if (files->len != 1 || out == NULL)
+        return usage_error (_("convert takes one input FILE and -o OUT"));
+      return cmd_convert (g_ptr_array_index (files, 0), out);
+    }
+  if (strcmp (cmd, "diff") == 0 || strcmp (cmd, "merge") == 0 || strcmp (cmd, "mean") == 0)
+    {
+      if (out == NULL)
+        return usage_error (_("%s needs -o OUT"), cmd);
+      if (strcmp (cmd, "diff") == 0 && files->len != 2)
+        return usage_error (_("diff takes exactly two reports"));
+      if (files->len < 2)
+        return usage_error (_("%s takes two or more reports"), cmd);
+      return cmd_algebra (cmd, files, out);
+    }
+  return usage_error (_("unknown command “%s”"), cmd);
+}

@@ -1,0 +1,473 @@
+/* kubus-application.c — see kubus-application.h. */
+#include <glib/gi18n.h>
+
+#include "kubus-application.h"
+#include "kubus-file-chooser.h"
+#include "kubus-screenshot.h"
+#include "kubus-window-private.h"
+
+struct _KubusApplication
+{
+  GtkApplication parent_instance;
+
+  int            exit_status;
+
+  /* screenshot (batch) mode */
+  char          *screenshot;
+  char          *metric;
+  gint64         cnode;
+  gboolean       have_cnode;
+  KubusValueMode mode;
+  gboolean       have_mode;
+  KubusCallView  call_view;
+  gboolean       expand_largest;
+  char          *external;
+  gboolean       external_loaded;
+  guint          ticks;
+  guint          timeout_id;
+};
+
+G_DEFINE_FINAL_TYPE (KubusApplication, kubus_application, GTK_TYPE_APPLICATION)
+
+static const GOptionEntry options[] = {
+  { "compare", 'c', 0, G_OPTION_ARG_NONE, NULL, N_("Show the difference A − B of two reports"), NULL },
+  { "external", 'e', 0, G_OPTION_ARG_FILENAME, NULL, N_("Report for the external percent mode"), N_("FILE") },
+  { "size", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Window size"), N_("WxH") },
+  { "screenshot", 0, 0, G_OPTION_ARG_FILENAME, NULL, N_("Render the window once into a PNG file and exit"), N_("OUT.png") },
+  { "metric", 'm', 0, G_OPTION_ARG_STRING, NULL, N_("Select the metric with this unique name"), N_("UNIQ") },
+  { "cnode", 0, 0, G_OPTION_ARG_INT64, NULL, N_("Select the call path with this id"), N_("ID") },
+  { "mode", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Value mode: absolute, percent, relative, peer, peerdist or external"), N_("MODE") },
+  { "calltree", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Call pane view: tree, flat or module"), N_("VIEW") },
+  { "expand-largest", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Expand the largest call path"), NULL },
+  { "version", 'v', 0, G_OPTION_ARG_NONE, NULL, N_("Print the version and exit"), NULL },
+  { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, NULL, NULL, N_("[FILE…]") },
+  { NULL, 0, 0, 0, NULL, NULL, NULL }
+};
+
+/* ---- windows ----------------------------------------------------------------------------- */
+
+static KubusWindow *
+reusable_window (KubusApplication *self)
+{
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
+
+  if (window != NULL && KUBUS_IS_WINDOW (window)
+      && kubus_window_get_browser (KUBUS_WINDOW (window)) == NULL
+      && !kubus_window_is_busy (KUBUS_WINDOW (window)))
+    return KUBUS_WINDOW (window);
+  return NULL;
+}
+
+static void
+open_file (KubusApplication *self,
+           GFile            *file)
+{
+  KubusWindow *window = reusable_window (self);
+
+  if (window == NULL)
+    window = kubus_window_new (GTK_APPLICATION (self));
+  kubus_window_open (window, file);
+  gtk_window_present (GTK_WINDOW (window));
+}
+
+static void
+on_open_chosen (GFile    *file,
+                gpointer  user_data)
+{
+  open_file (user_data, file);
+}
+
+static void
+action_open (GSimpleAction *a, GVariant *p, gpointer user_data)
+{
+  KubusApplication *self = user_data;
+
+  (void) a, (void) p;
+  kubus_choose_report (gtk_application_get_active_window (GTK_APPLICATION (self)),
+                       _("Open Report"), on_open_chosen, self);
+}
+
+static void
+action_open_uri (GSimpleAction *a, GVariant *p, gpointer user_data)
+{
+  g_autoptr (GFile) file = g_file_new_for_uri (g_variant_get_string (p, NULL));
+
+  (void) a;
+  open_file (user_data, file);
+}
+
+static void
+action_new_window (GSimpleAction *a, GVariant *p, gpointer user_data)
+{
+  (void) a, (void) p;
+  gtk_window_present (GTK_WINDOW (kubus_window_new (GTK_APPLICATION (user_data))));
+}
+
+static void
+action_quit (GSimpleAction *a, GVariant *p, gpointer user_data)
+{
+  GList *windows;
+
+  (void) a, (void) p;
+  while ((windows = gtk_application_get_windows (GTK_APPLICATION (user_data))) != NULL)
+    gtk_window_destroy (windows->data);
+}
+
+static void
+action_about (GSimpleAction *a, GVariant *p, gpointer user_data)
+{
+  const char *authors[] = { "The Kubus developers", NULL };
+
+  (void) a, (void) p;
+  gtk_show_about_dialog (gtk_application_get_active_window (GTK_APPLICATION (user_data)),
+                         "program-name", _("Kubus"),
+                         "logo-icon-name", "org.kubus.Kubus",
+                         "version", KUBUS_VERSION,
+                         "comments", _("Find where MPI programs wait"),
+                         "license-type", GTK_LICENSE_GPL_3_0,
+                         "authors", authors,
+                         "translator-credits", _("translator-credits"),
+                         NULL);
+}
+
+static const GActionEntry app_entries[] = {
+  { "open", action_open, NULL, NULL, NULL, { 0 } },
+  { "open-uri", action_open_uri, "s", NULL, NULL, { 0 } },
+  { "new-window", action_new_window, NULL, NULL, NULL, { 0 } },
+  { "quit", action_quit, NULL, NULL, NULL, { 0 } },
+  { "about", action_about, NULL, NULL, NULL, { 0 } },
+};
+
+static const struct
+{
+  const char *action;
+  const char *accels[3];
+} accels[] = {
+  { "app.open", { "<Control>o", NULL } },
+  { "app.new-window", { "<Control>n", NULL } },
+  { "app.quit", { "<Control>q", NULL } },
+  { "win.close", { "<Control>w", NULL } },
+  { "win.reload", { "F5", "<Control>r", NULL } },
+  { "win.open-external", { "<Control><Shift>o", NULL } },
+  { "win.compare", { "<Control>d", NULL } },
+  { "win.find", { "<Control>f", NULL } },
+  { "win.find-next", { "<Control>g", "F3", NULL } },
+  { "win.find-previous", { "<Control><Shift>g", "<Shift>F3", NULL } },
+  { "win.expand-largest", { "<Control>l", NULL } },
+  { "win.expand-subtree", { "<Control>e", NULL } },
+  { "win.collapse-subtree", { "<Control><Shift>e", NULL } },
+  { "win.expand-all", { "<Control><Alt>e", NULL } },
+  { "win.collapse-all", { "<Control><Alt><Shift>e", NULL } },
+  { "win.mode::absolute", { "<Control>1", NULL } },
+  { "win.mode::percent", { "<Control>2", NULL } },
+  { "win.mode::relative", { "<Control>3", NULL } },
+  { "win.mode::peer", { "<Control>4", NULL } },
+  { "win.mode::peerdist", { "<Control>5", NULL } },
+  { "win.mode::external", { "<Control>6", NULL } },
+  { "win.call-view::tree", { "<Alt>1", NULL } },
+  { "win.call-view::flat", { "<Alt>2", NULL } },
+  { "win.call-view::module", { "<Alt>3", NULL } },
+  { "win.sort::none", { "<Control><Alt>o", NULL } },
+  { "win.sort::value", { "<Control><Alt>v", NULL } },
+  { "win.sort::name", { "<Control><Alt>n", NULL } },
+  { "win.hide-zero", { "<Control>h", NULL } },
+  { "win.hide-below", { "<Control><Shift>h", NULL } },
+  { "win.copy-value", { "<Control>c", NULL } },
+  { "win.copy-name", { "<Control><Shift>c", NULL } },
+  { "win.info", { "<Control>i", NULL } },
+  { "win.topology", { "<Control>t", NULL } },
+};
+
+static void
+kubus_application_startup (GApplication *app)
+{
+  g_autoptr (GtkCssProvider) css = gtk_css_provider_new ();
+
+  G_APPLICATION_CLASS (kubus_application_parent_class)->startup (app);
+  g_action_map_add_action_entries (G_ACTION_MAP (app), app_entries, G_N_ELEMENTS (app_entries), app);
+  for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
+    gtk_application_set_accels_for_action (GTK_APPLICATION (app), accels[i].action, accels[i].accels);
+  gtk_css_provider_load_from_resource (css, "/org/kubus/Kubus/style.css");
+  gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+  gtk_window_set_default_icon_name ("org.kubus.Kubus");
+}
+
+static void
+kubus_application_activate (GApplication *app)
+{
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (app));
+
+  if (window == NULL)
+    window = GTK_WINDOW (kubus_window_new (GTK_APPLICATION (app)));
+  gtk_window_present (window);
+}
+
+/* ---- screenshot mode ---------------------------------------------------------------------- */
+
+static void
+batch_fail (KubusApplication *self,
+            const char       *message)
+{
+  g_printerr ("kubus: %s\n", message);
+  self->exit_status = 1;
+  g_clear_handle_id (&self->timeout_id, g_source_remove);
+  action_quit (NULL, NULL, self);
+}
+
+static gboolean
+screenshot_tick (GtkWidget     *widget,
+                 GdkFrameClock *clock,
+                 gpointer       user_data)
+{
+  KubusApplication *self = user_data;
+  g_autoptr (GError) error = NULL;
+
+  (void) clock;
+  /* Let two frames pass so that list views have laid out and bound their rows. */
+  if (++self->ticks < 4)
+    return G_SOURCE_CONTINUE;
+  if (!kubus_screenshot_save (widget, self->screenshot, &error))
+    {
+      batch_fail (self, error->message);
+      return G_SOURCE_REMOVE;
+    }
+  g_clear_handle_id (&self->timeout_id, g_source_remove);
+  action_quit (NULL, NULL, self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_batch_failed (KubusWindow *window,
+                 const char  *message,
+                 gpointer     user_data)
+{
+  (void) window;
+  batch_fail (user_data, message);
+}
+
+static void
+on_batch_loaded (KubusWindow *window,
+                 gpointer     user_data)
+{
+  KubusApplication *self = user_data;
+  KubusBrowser *browser = kubus_window_get_browser (window);
+
+  if (self->external != NULL && !self->external_loaded)
+    {
+      g_autoptr (GFile) file = g_file_new_for_commandline_arg (self->external);
+      self->external_loaded = TRUE;
+      kubus_window_open_external (window, file);
+      return;
+    }
+  if (self->external != NULL && !kubus_browser_has_external (browser))
+    {
+      batch_fail (self, _("the external report could not be loaded"));
+      return;
+    }
+  if (self->call_view != KUBUS_CALL_VIEW_TREE)
+    kubus_window_set_call_view (window, self->call_view);
+  if (self->metric != NULL && !kubus_browser_select_metric (browser, self->metric))
+    {
+      g_autofree char *msg = g_strdup_printf (_("no metric with unique name “%s” in the report"), self->metric);
+      batch_fail (self, msg);
+      return;
+    }
+  if (self->have_cnode && !kubus_browser_select_cnode (browser, self->cnode))
+    {
+      g_autofree char *msg = g_strdup_printf (_("no call path with id %" G_GINT64_FORMAT " in the call tree"),
+                                              self->cnode);
+      batch_fail (self, msg);
+      return;
+    }
+  if (self->expand_largest)
+    {
+      KubusPaneModel *call = kubus_browser_get_pane (browser, KUBUS_PANE_CALL);
+      guint pos = kubus_pane_model_expand_largest (call, kubus_pane_view_get_selected (window->panes[KUBUS_PANE_CALL]));
+      if (pos != G_MAXUINT)
+        kubus_browser_select_position (browser, KUBUS_PANE_CALL, pos);
+    }
+  if (self->have_mode && !kubus_window_set_mode (window, self->mode))
+    {
+      batch_fail (self, _("the value mode is not available for this report"));
+      return;
+    }
+  kubus_browser_flush (browser);
+  gtk_widget_add_tick_callback (GTK_WIDGET (window), screenshot_tick, self, NULL);
+  gtk_widget_queue_draw (GTK_WIDGET (window));
+}
+
+static gboolean
+batch_timeout (gpointer data)
+{
+  KubusApplication *self = data;
+
+  self->timeout_id = 0;
+  batch_fail (self, _("timed out waiting for the window to be drawn"));
+  return G_SOURCE_REMOVE;
+}
+
+/* ---- command line ------------------------------------------------------------------------- */
+
+static int
+usage_error (GApplicationCommandLine *cmdline,
+             const char              *message)
+{
+  g_application_command_line_printerr (cmdline, "kubus: %s\n", message);
+  return 2;
+}
+
+static int
+kubus_application_command_line (GApplication            *app,
+                                GApplicationCommandLine *cmdline)
+{
+  KubusApplication *self = KUBUS_APPLICATION (app);
+  GVariantDict *dict = g_application_command_line_get_options_dict (cmdline);
+  g_autofree const char **files = NULL;
+  g_autofree char *size = NULL, *mode = NULL, *calltree = NULL;
+  gboolean compare = FALSE;
+  int width = -1, height = -1;
+  guint n_files = 0;
+  KubusWindow *window;
+
+  g_variant_dict_lookup (dict, G_OPTION_REMAINING, "^a&ay", &files);
+  n_files = files != NULL ? g_strv_length ((char **) files) : 0;
+  g_variant_dict_lookup (dict, "compare", "b", &compare);
+  g_variant_dict_lookup (dict, "size", "s", &size);
+  g_variant_dict_lookup (dict, "screenshot", "^ay", &self->screenshot);
+  g_variant_dict_lookup (dict, "metric", "s", &self->metric);
+  g_variant_dict_lookup (dict, "external", "^ay", &self->external);
+  self->have_cnode = g_variant_dict_lookup (dict, "cnode", "x", &self->cnode);
+  g_variant_dict_lookup (dict, "mode", "s", &mode);
+  g_variant_dict_lookup (dict, "calltree", "s", &calltree);
+  g_variant_dict_lookup (dict, "expand-largest", "b", &self->expand_largest);
+
+  if (size != NULL && (sscanf (size, "%dx%d", &width, &height) != 2 || width < 200 || height < 150
+                       || width > 8000 || height > 8000))
+    return usage_error (cmdline, _("--size wants WxH, for example 1200x700"));
+  if (mode != NULL)
+    {
+      if (!kubus_value_mode_from_string (mode, &self->mode))
+        return usage_error (cmdline, _("--mode wants absolute, percent, relative, peer, peerdist or external"));
+      self->have_mode = TRUE;
+      if (self->mode == KUBUS_MODE_EXTERNAL && self->external == NULL)
+        return usage_error (cmdline, _("--mode=external needs --external=FILE"));
+    }
+  if (calltree != NULL && !kubus_call_view_from_string (calltree, &self->call_view))
+    return usage_error (cmdline, _("--calltree wants tree, flat or module"));
+  if (compare && n_files != 2)
+    return usage_error (cmdline, _("--compare wants two reports: A B (shows A − B)"));
+  if (self->screenshot != NULL && n_files == 0)
+    return usage_error (cmdline, _("--screenshot wants a report to show"));
+  if (self->screenshot != NULL && !compare && n_files != 1)
+    return usage_error (cmdline, _("--screenshot shows one report"));
+
+  if (compare || self->screenshot != NULL)
+    {
+      g_autoptr (GFile) a = g_application_command_line_create_file_for_arg (cmdline, files[0]);
+      g_autoptr (GFile) b = compare ? g_application_command_line_create_file_for_arg (cmdline, files[1]) : NULL;
+
+      window = kubus_window_new (GTK_APPLICATION (app));
+      if (width > 0)
+        gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+      if (self->screenshot != NULL)
+        {
+          kubus_window_set_batch (window, TRUE);
+          g_signal_connect (window, "loaded", G_CALLBACK (on_batch_loaded), self);
+          g_signal_connect (window, "failed", G_CALLBACK (on_batch_failed), self);
+          self->timeout_id = g_timeout_add_seconds (120, batch_timeout, self);
+        }
+      if (compare)
+        kubus_window_compare (window, a, b);
+      else
+        kubus_window_open (window, a);
+      gtk_window_present (GTK_WINDOW (window));
+      return 0;
+    }
+
+  for (guint i = 0; i < n_files; i++)
+    {
+      g_autoptr (GFile) file = g_application_command_line_create_file_for_arg (cmdline, files[i]);
+      window = kubus_window_new (GTK_APPLICATION (app));
+      if (width > 0)
+        gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+      kubus_window_open (window, file);
+      if (self->external != NULL)
+        {
+          g_autoptr (GFile) ext = g_application_command_line_create_file_for_arg (cmdline, self->external);
+          g_object_set_data_full (G_OBJECT (window), "kubus-external", g_steal_pointer (&ext), g_object_unref);
+        }
+      gtk_window_present (GTK_WINDOW (window));
+    }
+  if (n_files == 0)
+    {
+      window = kubus_window_new (GTK_APPLICATION (app));
+      if (width > 0)
+        gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+      gtk_window_present (GTK_WINDOW (window));
+    }
+  return 0;
+}
+
+static int
+kubus_application_handle_local_options (GApplication *app,
+                                        GVariantDict *options)
+{
+  (void) app;
+  if (g_variant_dict_contains (options, "version"))
+    {
+      g_print ("kubus %s\n", KUBUS_VERSION);
+      return 0;
+    }
+  return -1;
+}
+
+static void
+kubus_application_finalize (GObject *object)
+{
+  KubusApplication *self = KUBUS_APPLICATION (object);
+
+  g_clear_handle_id (&self->timeout_id, g_source_remove);
+  g_free (self->screenshot);
+  g_free (self->metric);
+  g_free (self->external);
+  G_OBJECT_CLASS (kubus_application_parent_class)->finalize (object);
+}
+
+static void
+kubus_application_class_init (KubusApplicationClass *klass)
+{
+  GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+
+  G_OBJECT_CLASS (klass)->finalize = kubus_application_finalize;
+  app_class->startup = kubus_application_startup;
+  app_class->activate = kubus_application_activate;
+  app_class->command_line = kubus_application_command_line;
+  app_class->handle_local_options = kubus_application_handle_local_options;
+}
+
+static void
+kubus_application_init (KubusApplication *self)
+{
+  g_application_add_main_option_entries (G_APPLICATION (self), options);
+  g_application_set_option_context_parameter_string (G_APPLICATION (self), _("[FILE…]"));
+  g_application_set_option_context_summary (G_APPLICATION (self),
+                                            _("Browse CUBE performance reports (.cube, .cube.gz, .cubex)."));
+}
+
+KubusApplication *
+kubus_application_new (void)
+{
+  /* Non-unique: every invocation (tests, screenshots, scripts) is its own process. */
+  return g_object_new (KUBUS_TYPE_APPLICATION,
+                       "application-id", "org.kubus.Kubus",
+                       "flags", G_APPLICATION_HANDLES_COMMAND_LINE | G_APPLICATION_NON_UNIQUE,
+                       "resource-base-path", "/org/kubus/Kubus",
+                       NULL);
+}
+
+int
+kubus_application_get_exit_status (KubusApplication *self)
+{
+  return self->exit_status;
+}

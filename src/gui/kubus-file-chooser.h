@@ -1,0 +1,17 @@
+/* kubus-file-chooser.h — "choose a CUBE report" with GtkFileChooserNative (GTK 4.8 has no
+ * GtkFileDialog). */
+#pragma once
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+typedef void (*KubusFileChosen) (GFile *file, gpointer user_data);
+
+/* Calls @chosen with the file (borrowed) unless the user cancels. */
+void kubus_choose_report (GtkWindow       *parent,
+                          const char      *title,
+                          KubusFileChosen  chosen,
+                          gpointer         user_data);
+
+G_END_DECLS

@@ -1,0 +1,32 @@
+/* kubus-loader.h — reading reports in a worker thread (GTask), with progress and cancel.
+ *
+ * One call loads a report, or two reports and their difference A − B (cube_algebra_diff). */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "cube.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  CubeReport *report;   /* what to show */
+  CubeReport *base;     /* A when report is A − B, else NULL */
+} KubusLoadResult;
+
+void             kubus_load_result_free (KubusLoadResult *result);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (KubusLoadResult, kubus_load_result_free)
+
+/* @path_b non-NULL: load @path (A) and @path_b (B) and show A − B. */
+GTask           *kubus_load_async       (const char          *path,
+                                         const char          *path_b,
+                                         GCancellable        *cancellable,
+                                         GAsyncReadyCallback  callback,
+                                         gpointer             user_data);
+/* Fraction done (0…1) of a task returned by kubus_load_async; any thread. */
+double           kubus_load_get_progress (GTask *task);
+KubusLoadResult *kubus_load_finish      (GAsyncResult  *result,
+                                         GError       **error);
+
+G_END_DECLS

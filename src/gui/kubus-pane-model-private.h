@@ -1,0 +1,77 @@
+/* kubus-pane-model-private.h — pane internals shared with KubusBrowser, which fills in the
+ * values (the pane only turns them into text and colours). */
+#pragma once
+
+#include "kubus-node-list.h"
+#include "kubus-pane-model.h"
+#include "kubus-profile.h"
+
+G_BEGIN_DECLS
+
+struct _KubusPaneModel
+{
+  GObject             parent_instance;
+
+  KubusPaneKind       kind;
+  CubeReport         *report;           /* borrowed from the browser */
+  KubusProfile       *profile;          /* call pane: borrowed */
+  KubusCallView       call_view;
+
+  KubusNodeKind       root_kind;
+  KubusNodeList      *roots;
+  GtkTreeListModel   *tree;
+  GtkSorter          *inner_sorter;
+  GtkTreeListRowSorter *row_sorter;
+  GtkSortListModel   *sorted;
+  GtkCustomFilter    *filter;
+  GtkFilterListModel *filtered;
+  GtkMultiSelection  *selection;
+
+  guint               n_values;
+  double             *incl;             /* per node index (metric/cnode/sysnode) */
+  double             *excl;
+
+  /* Denominators of the percent modes. Metric pane: per metric (of its root); others: one. */
+  double             *metric_percent;   /* metric pane, n_values */
+  double             *metric_external;  /* metric pane, n_values (NaN: no external match) */
+  double              denom_percent;
+  double              denom_relative;
+  double              denom_external;
+  double             *metric_root_incl; /* metric pane colour range per metric (root incl) */
+
+  double             *peer_min;         /* system pane, per depth */
+  double             *peer_max;
+  guint               n_depths;
+
+  double              max_abs;
+  gboolean            is_signed;
+  int                 exponent;         /* absolute mode: common exponent of call/system pane */
+  gboolean            integer_values;
+  char               *unit;
+
+  KubusValueMode      mode;
+  KubusSortKind       sort;
+  gboolean            hide_zero;
+  double              hide_below;
+  KubusColorScale     scale;
+  double              insignificant;
+  guint               digits;
+  gboolean            common_exponent;
+
+  GHashTable         *matches;          /* node → 1 match / 2 ancestor of a match */
+  GPtrArray          *match_list;       /* nodes in pre-order */
+  KubusNodeKind       match_kind;
+  int                 match_pos;
+};
+
+/* Builds the model chain for new roots (emits notify::selection). */
+void kubus_pane_model_set_roots    (KubusPaneModel *self,
+                                    KubusNodeKind   kind,
+                                    gpointer const *nodes,
+                                    guint           n_nodes);
+/* Recomputes range and peers and tells views, sorter and filter that values changed. */
+void kubus_pane_model_values_changed (KubusPaneModel *self);
+KubusPaneModel *kubus_pane_model_new (KubusPaneKind kind,
+                                      CubeReport   *report);
+
+G_END_DECLS

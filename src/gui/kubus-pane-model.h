@@ -1,0 +1,113 @@
+/* kubus-pane-model.h — one of the browser's three trees, without widgets.
+ *
+ * Holds the model chain a GtkColumnView shows:
+ *   KubusNodeList (roots) → GtkTreeListModel (children created on expand)
+ *   → GtkSortListModel (GtkTreeListRowSorter) → GtkFilterListModel → GtkMultiSelection
+ * plus the values of every node under the current selection to the left, the value mode,
+ * the colour range and the find matches. Values come from src/cube via KubusBrowser. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "cube.h"
+#include "kubus-node-row.h"
+#include "kubus-severity.h"
+#include "kubus-types.h"
+
+G_BEGIN_DECLS
+
+#define KUBUS_TYPE_PANE_MODEL (kubus_pane_model_get_type ())
+G_DECLARE_FINAL_TYPE (KubusPaneModel, kubus_pane_model, KUBUS, PANE_MODEL, GObject)
+
+typedef struct
+{
+  double   max_abs;        /* colour range in raw units */
+  gboolean is_signed;      /* values of both signs: diverging scale */
+  char    *low;            /* legend texts in the current mode (new strings) */
+  char    *high;
+  char    *caption;        /* e.g. "×10³ sec", "% of total" */
+} KubusLegendInfo;
+
+void               kubus_legend_info_clear          (KubusLegendInfo *info);
+
+KubusPaneKind      kubus_pane_model_get_kind        (KubusPaneModel *self);
+/* The model to show: a GtkMultiSelection of GtkTreeListRow (items: KubusNodeRow). Replaced
+ * when the call view changes (notify::selection). Borrowed. */
+GtkSelectionModel *kubus_pane_model_get_selection   (KubusPaneModel *self);
+GtkTreeListModel  *kubus_pane_model_get_tree        (KubusPaneModel *self);
+
+/* Values: collapsed rows show inclusive values, expanded rows exclusive values. */
+double             kubus_pane_model_raw_value       (KubusPaneModel *self,
+                                                     KubusNodeRow   *row,
+                                                     gboolean        expanded);
+double             kubus_pane_model_display_value   (KubusPaneModel *self,
+                                                     KubusNodeRow   *row,
+                                                     gboolean        expanded);
+char              *kubus_pane_model_format_value    (KubusPaneModel *self,
+                                                     KubusNodeRow   *row,
+                                                     gboolean        expanded);
+/* Colour of the row's square; FALSE for exactly zero (no colour). */
+gboolean           kubus_pane_model_row_color       (KubusPaneModel *self,
+                                                     KubusNodeRow   *row,
+                                                     gboolean        expanded,
+                                                     GdkRGBA        *color,
+                                                     gboolean       *is_negative);
+void               kubus_pane_model_get_legend      (KubusPaneModel  *self,
+                                                     KubusLegendInfo *info);
+
+KubusValueMode     kubus_pane_model_get_mode        (KubusPaneModel *self);
+void               kubus_pane_model_set_mode        (KubusPaneModel *self,
+                                                     KubusValueMode  mode);
+gboolean           kubus_pane_model_mode_available  (KubusPaneModel *self,
+                                                     KubusValueMode  mode);
+void               kubus_pane_model_set_sort        (KubusPaneModel *self,
+                                                     KubusSortKind   sort);
+KubusSortKind      kubus_pane_model_get_sort        (KubusPaneModel *self);
+void               kubus_pane_model_set_hide_zero   (KubusPaneModel *self,
+                                                     gboolean        hide);
+/* Hides rows whose collapsed value is below @percent of the pane's range (0 = off). */
+void               kubus_pane_model_set_hide_below  (KubusPaneModel *self,
+                                                     double          percent);
+void               kubus_pane_model_set_color_scale (KubusPaneModel *self,
+                                                     KubusColorScale scale,
+                                                     double          insignificant);
+void               kubus_pane_model_set_precision   (KubusPaneModel *self,
+                                                     guint           digits,
+                                                     gboolean        common_exponent);
+
+/* Find: @pattern is a regular expression matched against names (case-insensitive).
+ * Returns the number of matches, -1 with @error for a bad pattern. NULL/"" clears. */
+int                kubus_pane_model_find            (KubusPaneModel *self,
+                                                     const char     *pattern,
+                                                     GError        **error);
+/* 1 = the node matches, 2 = a descendant matches, 0 = neither. */
+guint              kubus_pane_model_match_state     (KubusPaneModel *self,
+                                                     KubusNodeRow   *row);
+/* Expands the ancestors of the next (@forward) or previous match and returns its position in
+ * the selection model, G_MAXUINT if there is none or it is filtered out. */
+guint              kubus_pane_model_find_next       (KubusPaneModel *self,
+                                                     gboolean        forward);
+
+/* Expands the ancestors of @node and returns its position in the selection model or G_MAXUINT. */
+guint              kubus_pane_model_reveal          (KubusPaneModel *self,
+                                                     KubusNodeKind   kind,
+                                                     gconstpointer   node);
+/* From the row at @position (or the first root if G_MAXUINT) follows the child with the
+ * largest collapsed value down to a leaf, expanding on the way; returns the leaf's position. */
+guint              kubus_pane_model_expand_largest  (KubusPaneModel *self,
+                                                     guint           position);
+/* Expands (or collapses) @position and everything below it; G_MAXUINT: every root. */
+void               kubus_pane_model_expand_all      (KubusPaneModel *self,
+                                                     guint           position,
+                                                     gboolean        expand);
+/* Row item at @position of the selection model (new ref) and its expanded state. */
+KubusNodeRow      *kubus_pane_model_get_row         (KubusPaneModel *self,
+                                                     guint           position,
+                                                     gboolean       *expanded);
+
+/* The visible rows as text, one per line, indented two spaces per depth:
+ * "<name> <value>" plus " [+]" for a collapsed row with children, " [-]" for an expanded one.
+ * For tests and --dump. */
+char              *kubus_pane_model_to_string       (KubusPaneModel *self);
+
+G_END_DECLS

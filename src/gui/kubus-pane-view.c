@@ -1,0 +1,544 @@
+/* kubus-pane-view.c — see kubus-pane-view.h. */
+#include <glib/gi18n.h>
+
+#include "kubus-legend.h"
+#include "kubus-pane-view.h"
+#include "kubus-row-cell.h"
+
+struct _KubusPaneView
+{
+  GtkWidget         parent_instance;
+
+  KubusPaneKind     kind;
+  KubusPaneModel   *model;
+  gulong            values_handler;
+  gulong            selection_handler;
+
+  GtkWidget        *header;
+  GtkWidget        *view_dropdown;   /* call pane only */
+  GtkWidget        *mode_dropdown;
+  GtkWidget        *scroller;
+  GtkWidget        *column_view;
+  GtkColumnViewColumn *column;
+  GtkWidget        *legend;
+  GtkWidget        *info_popover;
+  GtkWidget        *info_label;
+
+  GHashTable       *bound;           /* KubusRowCell* currently showing a row */
+  GArray           *mode_of_item;    /* dropdown position → KubusValueMode */
+  gboolean          updating_dropdown;
+  double            click_x, click_y;
+  gboolean          have_click;
+};
+
+G_DEFINE_FINAL_TYPE (KubusPaneView, kubus_pane_view, GTK_TYPE_WIDGET)
+
+static const char *
+pane_title (KubusPaneKind kind)
+{
+  switch (kind)
+    {
+    case KUBUS_PANE_METRIC:
+      return _("Metric tree");
+    case KUBUS_PANE_CALL:
+      return _("Call tree");
+    case KUBUS_PANE_SYSTEM:
+    default:
+      return _("System tree");
+    }
+}
+
+/* ---- rows ------------------------------------------------------------------------------- */
+
+static void
+on_row_pressed (GtkGestureClick *gesture,
+                int              n_press,
+                double           x,
+                double           y,
+                gpointer         user_data)
+{
+  KubusPaneView *self = user_data;
+  GtkWidget *cell = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (gesture));
+  GtkListItem *item = g_object_get_data (G_OBJECT (cell), "kubus-list-item");
+  GtkWidget *menu;
+  graphene_point_t p;
+
+  (void) n_press;
+  if (item == NULL || self->model == NULL)
+    return;
+  /* Right click acts on the row under the pointer, like a left click would select it. */
+  if (!gtk_selection_model_is_selected (kubus_pane_model_get_selection (self->model),
+                                        gtk_list_item_get_position (item)))
+    gtk_selection_model_select_item (kubus_pane_model_get_selection (self->model),
+                                     gtk_list_item_get_position (item), TRUE);
+  gtk_widget_grab_focus (self->column_view);
+  if (!gtk_widget_compute_point (cell, GTK_WIDGET (self), &GRAPHENE_POINT_INIT (x, y), &p))
+    p = GRAPHENE_POINT_INIT (x, y);
+  self->click_x = p.x;
+  self->click_y = p.y;
+  self->have_click = TRUE;
+
+  menu = g_object_get_data (G_OBJECT (self), "kubus-row-menu");
+  if (menu != NULL)
+    {
+      gtk_popover_set_pointing_to (GTK_POPOVER (menu),
+                                   &(GdkRectangle) { (int) p.x, (int) p.y, 1, 1 });
+      gtk_popover_popup (GTK_POPOVER (menu));
+    }
+  gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
+}
+
+static void
+setup_row (GtkSignalListItemFactory *factory,
+           GtkListItem              *item,
+           gpointer                  user_data)
+{
+  GtkWidget *expander = gtk_tree_expander_new ();
+  GtkWidget *cell = kubus_row_cell_new ();
+  GtkGesture *click = gtk_gesture_click_new ();
+
+  (void) factory;
+  gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), cell);
+  gtk_list_item_set_child (item, expander);
+  g_object_set_data (G_OBJECT (cell), "kubus-list-item", item);
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_SECONDARY);
+  g_signal_connect (click, "pressed", G_CALLBACK (on_row_pressed), user_data);
+  gtk_widget_add_controller (cell, GTK_EVENT_CONTROLLER (click));
+}
+
+static void
+bind_row (GtkSignalListItemFactory *factory,
+          GtkListItem              *item,
+          gpointer                  user_data)
+{
+  KubusPaneView *self = user_data;
+  GtkWidget *expander = gtk_list_item_get_child (item);
+  GtkWidget *cell = gtk_tree_expander_get_child (GTK_TREE_EXPANDER (expander));
+  GtkTreeListRow *row = gtk_list_item_get_item (item);
+
+  (void) factory;
+  gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (expander), row);
+  if (self->model != NULL)
+    {
+      kubus_row_cell_bind (KUBUS_ROW_CELL (cell), self->model, row);
+      g_hash_table_add (self->bound, cell);
+    }
+}
+
+static void
+unbind_row (GtkSignalListItemFactory *factory,
+            GtkListItem              *item,
+            gpointer                  user_data)
+{
+  KubusPaneView *self = user_data;
+  GtkWidget *expander = gtk_list_item_get_child (item);
+  GtkWidget *cell = gtk_tree_expander_get_child (GTK_TREE_EXPANDER (expander));
+
+  (void) factory;
+  gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (expander), NULL);
+  kubus_row_cell_unbind (KUBUS_ROW_CELL (cell));
+  g_hash_table_remove (self->bound, cell);
+}
+
+static void
+teardown_row (GtkSignalListItemFactory *factory,
+              GtkListItem              *item,
+              gpointer                  user_data)
+{
+  KubusPaneView *self = user_data;
+  GtkWidget *expander = gtk_list_item_get_child (item);
+
+  (void) factory;
+  if (expander != NULL)
+    g_hash_table_remove (self->bound, gtk_tree_expander_get_child (GTK_TREE_EXPANDER (expander)));
+}
+
+/* ---- mode and view switchers --------------------------------------------------------------- */
+
+static void
+fill_mode_dropdown (KubusPaneView *self)
+{
+  g_autoptr (GtkStringList) list = NULL;
+  g_autoptr (GArray) wanted = g_array_new (FALSE, FALSE, sizeof (KubusValueMode));
+  guint selected = 0;
+
+  /* Rebuild only when the offered modes change: replacing the model of an open drop-down
+   * (or from its own notify::selected) would close it. */
+  for (KubusValueMode m = 0; m < KUBUS_N_MODES; m++)
+    if (self->model != NULL ? kubus_pane_model_mode_available (self->model, m)
+                            : m == KUBUS_MODE_ABSOLUTE)
+      g_array_append_val (wanted, m);
+  if (wanted->len == self->mode_of_item->len
+      && memcmp (wanted->data, self->mode_of_item->data, sizeof (KubusValueMode) * wanted->len) == 0)
+    {
+      for (guint i = 0; self->model != NULL && i < wanted->len; i++)
+        if (g_array_index (wanted, KubusValueMode, i) == kubus_pane_model_get_mode (self->model)
+            && gtk_drop_down_get_selected (GTK_DROP_DOWN (self->mode_dropdown)) != i)
+          {
+            self->updating_dropdown = TRUE;
+            gtk_drop_down_set_selected (GTK_DROP_DOWN (self->mode_dropdown), i);
+            self->updating_dropdown = FALSE;
+          }
+      return;
+    }
+  list = gtk_string_list_new (NULL);
+  self->updating_dropdown = TRUE;
+  g_array_set_size (self->mode_of_item, 0);
+  for (KubusValueMode m = 0; m < KUBUS_N_MODES; m++)
+    {
+      if (self->model != NULL ? !kubus_pane_model_mode_available (self->model, m)
+                              : m != KUBUS_MODE_ABSOLUTE)
+        continue;
+      if (self->model != NULL && kubus_pane_model_get_mode (self->model) == m)
+        selected = self->mode_of_item->len;
+      gtk_string_list_append (list, kubus_value_mode_label (m));
+      g_array_append_val (self->mode_of_item, m);
+    }
+  gtk_drop_down_set_model (GTK_DROP_DOWN (self->mode_dropdown), G_LIST_MODEL (list));
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (self->mode_dropdown), selected);
+  self->updating_dropdown = FALSE;
+}
+
+static void
+on_mode_selected (GObject    *dropdown,
+                  GParamSpec *pspec,
+                  gpointer    user_data)
+{
+  KubusPaneView *self = user_data;
+  guint i = gtk_drop_down_get_selected (GTK_DROP_DOWN (dropdown));
+
+  (void) pspec;
+  if (self->updating_dropdown || self->model == NULL || i >= self->mode_of_item->len)
+    return;
+  kubus_pane_model_set_mode (self->model, g_array_index (self->mode_of_item, KubusValueMode, i));
+}
+
+static void
+on_view_selected (GObject    *dropdown,
+                  GParamSpec *pspec,
+                  gpointer    user_data)
+{
+  KubusPaneView *self = user_data;
+  guint i = gtk_drop_down_get_selected (GTK_DROP_DOWN (dropdown));
+
+  (void) pspec;
+  if (self->updating_dropdown)
+    return;
+  gtk_widget_activate_action (GTK_WIDGET (self), "win.call-view", "s",
+                              kubus_call_view_to_string ((KubusCallView) i));
+}
+
+/* ---- widget -------------------------------------------------------------------------------- */
+
+static void
+kubus_pane_view_dispose (GObject *object)
+{
+  KubusPaneView *self = KUBUS_PANE_VIEW (object);
+  GtkWidget *child;
+
+  kubus_pane_view_set_model (self, NULL);
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+    gtk_widget_unparent (child);
+  G_OBJECT_CLASS (kubus_pane_view_parent_class)->dispose (object);
+}
+
+static void
+kubus_pane_view_finalize (GObject *object)
+{
+  KubusPaneView *self = KUBUS_PANE_VIEW (object);
+
+  g_hash_table_unref (self->bound);
+  g_array_unref (self->mode_of_item);
+  G_OBJECT_CLASS (kubus_pane_view_parent_class)->finalize (object);
+}
+
+static void
+kubus_pane_view_constructed (GObject *object)
+{
+  KubusPaneView *self = KUBUS_PANE_VIEW (object);
+  KubusPaneKind kind = self->kind;
+  GtkListItemFactory *factory;
+  GtkWidget *label;
+
+  self->header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  gtk_widget_add_css_class (self->header, "toolbar");
+  gtk_widget_set_parent (self->header, GTK_WIDGET (self));
+  label = gtk_label_new (pane_title (kind));
+  gtk_widget_add_css_class (label, "heading");
+  gtk_widget_set_hexpand (label, TRUE);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_box_append (GTK_BOX (self->header), label);
+
+  if (kind == KUBUS_PANE_CALL)
+    {
+      const char *const views[] = { _("Call tree"), _("Flat profile"), _("Modules"), NULL };
+      self->view_dropdown = gtk_drop_down_new_from_strings (views);
+      gtk_widget_set_tooltip_text (self->view_dropdown, _("How to group call paths"));
+      g_signal_connect (self->view_dropdown, "notify::selected", G_CALLBACK (on_view_selected), self);
+      gtk_box_append (GTK_BOX (self->header), self->view_dropdown);
+    }
+  self->mode_dropdown = gtk_drop_down_new (NULL, NULL);
+  gtk_widget_set_tooltip_text (self->mode_dropdown, _("Value mode"));
+  g_signal_connect (self->mode_dropdown, "notify::selected", G_CALLBACK (on_mode_selected), self);
+  gtk_box_append (GTK_BOX (self->header), self->mode_dropdown);
+
+  factory = gtk_signal_list_item_factory_new ();
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_row), self);
+  g_signal_connect (factory, "bind", G_CALLBACK (bind_row), self);
+  g_signal_connect (factory, "unbind", G_CALLBACK (unbind_row), self);
+  g_signal_connect (factory, "teardown", G_CALLBACK (teardown_row), self);
+  self->column_view = gtk_column_view_new (NULL);
+  gtk_widget_add_css_class (self->column_view, "data-table");
+  self->column = gtk_column_view_column_new (pane_title (kind), factory);
+  gtk_column_view_column_set_expand (self->column, TRUE);
+  gtk_column_view_append_column (GTK_COLUMN_VIEW (self->column_view), self->column);
+  g_object_unref (self->column);
+
+  self->scroller = gtk_scrolled_window_new ();
+  gtk_widget_set_vexpand (self->scroller, TRUE);
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self->scroller), GTK_POLICY_AUTOMATIC,
+                                  GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scroller), self->column_view);
+  gtk_widget_set_parent (self->scroller, GTK_WIDGET (self));
+
+  self->legend = kubus_legend_new ();
+  gtk_widget_set_parent (self->legend, GTK_WIDGET (self));
+
+  self->info_popover = gtk_popover_new ();
+  self->info_label = gtk_label_new (NULL);
+  gtk_label_set_wrap (GTK_LABEL (self->info_label), TRUE);
+  gtk_label_set_max_width_chars (GTK_LABEL (self->info_label), 60);
+  gtk_label_set_selectable (GTK_LABEL (self->info_label), TRUE);
+  gtk_label_set_xalign (GTK_LABEL (self->info_label), 0);
+  gtk_popover_set_child (GTK_POPOVER (self->info_popover), self->info_label);
+  gtk_widget_set_parent (self->info_popover, GTK_WIDGET (self));
+
+  fill_mode_dropdown (self);
+  G_OBJECT_CLASS (kubus_pane_view_parent_class)->constructed (object);
+}
+
+static void
+kubus_pane_view_set_property (GObject      *object,
+                              guint         prop_id,
+                              const GValue *value,
+                              GParamSpec   *pspec)
+{
+  if (prop_id == 1)
+    KUBUS_PANE_VIEW (object)->kind = g_value_get_uint (value);
+  else
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+}
+
+static void
+kubus_pane_view_get_property (GObject    *object,
+                              guint       prop_id,
+                              GValue     *value,
+                              GParamSpec *pspec)
+{
+  if (prop_id == 1)
+    g_value_set_uint (value, KUBUS_PANE_VIEW (object)->kind);
+  else
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+}
+
+static void
+kubus_pane_view_class_init (KubusPaneViewClass *klass)
+{
+  G_OBJECT_CLASS (klass)->dispose = kubus_pane_view_dispose;
+  G_OBJECT_CLASS (klass)->finalize = kubus_pane_view_finalize;
+  G_OBJECT_CLASS (klass)->constructed = kubus_pane_view_constructed;
+  G_OBJECT_CLASS (klass)->set_property = kubus_pane_view_set_property;
+  G_OBJECT_CLASS (klass)->get_property = kubus_pane_view_get_property;
+  /* Which tree: 0 metric, 1 call, 2 system (KubusPaneKind). */
+  g_object_class_install_property (G_OBJECT_CLASS (klass), 1,
+                                   g_param_spec_uint ("kind", NULL, NULL, 0, KUBUS_N_PANES - 1, 0,
+                                                      G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY
+                                                      | G_PARAM_STATIC_STRINGS));
+  gtk_widget_class_set_layout_manager_type (GTK_WIDGET_CLASS (klass), GTK_TYPE_BOX_LAYOUT);
+  gtk_widget_class_set_css_name (GTK_WIDGET_CLASS (klass), "kubus-pane");
+}
+
+static void
+kubus_pane_view_init (KubusPaneView *self)
+{
+  self->bound = g_hash_table_new (NULL, NULL);
+  self->mode_of_item = g_array_new (FALSE, FALSE, sizeof (KubusValueMode));
+  gtk_orientable_set_orientation (GTK_ORIENTABLE (gtk_widget_get_layout_manager (GTK_WIDGET (self))),
+                                  GTK_ORIENTATION_VERTICAL);
+}
+
+GtkWidget *
+kubus_pane_view_new (KubusPaneKind kind)
+{
+  return g_object_new (KUBUS_TYPE_PANE_VIEW, "kind", kind, NULL);
+}
+
+KubusPaneKind
+kubus_pane_view_get_kind (KubusPaneView *self)
+{
+  return self->kind;
+}
+
+GtkWidget *
+kubus_pane_view_get_column_view (KubusPaneView *self)
+{
+  return self->column_view;
+}
+
+static void
+refresh_cells (KubusPaneView *self)
+{
+  GHashTableIter iter;
+  gpointer cell;
+
+  g_hash_table_iter_init (&iter, self->bound);
+  while (g_hash_table_iter_next (&iter, &cell, NULL))
+    kubus_row_cell_update (cell);
+}
+
+void
+kubus_pane_view_refresh (KubusPaneView *self)
+{
+  if (self->model == NULL)
+    return;
+  refresh_cells (self);
+  kubus_legend_update (KUBUS_LEGEND (self->legend), self->model);
+  fill_mode_dropdown (self);
+}
+
+static void
+on_values_changed (KubusPaneModel *model,
+                   gpointer        user_data)
+{
+  (void) model;
+  kubus_pane_view_refresh (user_data);
+}
+
+static void
+on_selection_model_replaced (GObject    *model,
+                             GParamSpec *pspec,
+                             gpointer    user_data)
+{
+  KubusPaneView *self = user_data;
+
+  (void) pspec;
+  g_hash_table_remove_all (self->bound);
+  gtk_column_view_set_model (GTK_COLUMN_VIEW (self->column_view),
+                             kubus_pane_model_get_selection (KUBUS_PANE_MODEL (model)));
+}
+
+void
+kubus_pane_view_set_model (KubusPaneView  *self,
+                           KubusPaneModel *model)
+{
+  if (self->model == model)
+    return;
+  if (self->model != NULL)
+    {
+      g_clear_signal_handler (&self->values_handler, self->model);
+      g_clear_signal_handler (&self->selection_handler, self->model);
+      g_clear_object (&self->model);
+    }
+  if (self->column_view != NULL)
+    gtk_column_view_set_model (GTK_COLUMN_VIEW (self->column_view), NULL);
+  if (self->bound != NULL)
+    g_hash_table_remove_all (self->bound);
+  if (model == NULL)
+    return;
+  self->model = g_object_ref (model);
+  self->values_handler = g_signal_connect (model, "values-changed", G_CALLBACK (on_values_changed), self);
+  self->selection_handler = g_signal_connect (model, "notify::selection",
+                                              G_CALLBACK (on_selection_model_replaced), self);
+  gtk_column_view_set_model (GTK_COLUMN_VIEW (self->column_view),
+                             kubus_pane_model_get_selection (model));
+  fill_mode_dropdown (self);
+  kubus_pane_view_refresh (self);
+}
+
+KubusPaneModel *
+kubus_pane_view_get_model (KubusPaneView *self)
+{
+  return self->model;
+}
+
+void
+kubus_pane_view_set_call_view (KubusPaneView *self,
+                               KubusCallView  view)
+{
+  if (self->view_dropdown == NULL)
+    return;
+  self->updating_dropdown = TRUE;
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (self->view_dropdown), view);
+  self->updating_dropdown = FALSE;
+}
+
+static GtkWidget *
+find_list_view (GtkWidget *widget)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      if (GTK_IS_LIST_VIEW (c))
+        return c;
+      {
+        GtkWidget *found = find_list_view (c);
+        if (found != NULL)
+          return found;
+      }
+    }
+  return NULL;
+}
+
+void
+kubus_pane_view_scroll_to (KubusPaneView *self,
+                           guint          position)
+{
+  GtkWidget *list = find_list_view (self->column_view);
+
+  if (position == G_MAXUINT)
+    return;
+  /* GTK 4.8 has no gtk_column_view_scroll_to: the inner list view's action does it. */
+  if (list != NULL)
+    gtk_widget_activate_action (list, "list.scroll-to-item", "u", position);
+  gtk_widget_grab_focus (self->column_view);
+}
+
+guint
+kubus_pane_view_get_selected (KubusPaneView *self)
+{
+  g_autoptr (GtkBitset) set = NULL;
+
+  if (self->model == NULL)
+    return G_MAXUINT;
+  set = gtk_selection_model_get_selection (kubus_pane_model_get_selection (self->model));
+  if (gtk_bitset_is_empty (set))
+    return G_MAXUINT;
+  return gtk_bitset_get_minimum (set);
+}
+
+void
+kubus_pane_view_show_info (KubusPaneView *self,
+                           const char    *markup)
+{
+  GdkRectangle r;
+
+  gtk_label_set_markup (GTK_LABEL (self->info_label), markup);
+  if (self->have_click)
+    r = (GdkRectangle) { (int) self->click_x, (int) self->click_y, 1, 1 };
+  else
+    r = (GdkRectangle) { gtk_widget_get_width (GTK_WIDGET (self)) / 2, 40, 1, 1 };
+  gtk_popover_set_pointing_to (GTK_POPOVER (self->info_popover), &r);
+  gtk_popover_popup (GTK_POPOVER (self->info_popover));
+}
+
+void
+kubus_pane_view_set_row_menu (KubusPaneView *self,
+                              GMenuModel    *menu)
+{
+  GtkWidget *popover = gtk_popover_menu_new_from_model (menu);
+
+  gtk_popover_set_has_arrow (GTK_POPOVER (popover), FALSE);
+  gtk_widget_set_halign (popover, GTK_ALIGN_START);
+  gtk_widget_set_parent (popover, GTK_WIDGET (self));
+  g_object_set_data (G_OBJECT (self), "kubus-row-menu", popover);
+}

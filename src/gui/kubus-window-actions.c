@@ -1,0 +1,489 @@
+/* kubus-window-actions.c — the window's GActions (win.*): find, expand, modes, views, copy,
+ * info, external/compare. Each has an accelerator (set in kubus-application.c). */
+#include <glib/gi18n.h>
+
+#include "kubus-file-chooser.h"
+#include "kubus-node.h"
+#include "kubus-window-private.h"
+
+static KubusPaneView *
+active_view (KubusWindow *self)
+{
+  return self->panes[self->active_pane];
+}
+
+static KubusPaneModel *
+active_model (KubusWindow *self)
+{
+  return self->browser != NULL ? kubus_browser_get_pane (self->browser, self->active_pane) : NULL;
+}
+
+/* ---- find -------------------------------------------------------------------------------- */
+
+static void
+run_find (KubusWindow *self)
+{
+  const char *pattern = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
+  KubusPaneModel *pane = active_model (self);
+  g_autoptr (GError) error = NULL;
+  int n;
+
+  if (pane == NULL)
+    return;
+  for (guint i = 0; i < KUBUS_N_PANES; i++)
+    if (i != self->active_pane)
+      kubus_pane_model_find (kubus_browser_get_pane (self->browser, i), NULL, NULL);
+  n = kubus_pane_model_find (pane, pattern, &error);
+  if (n < 0)
+    gtk_label_set_text (GTK_LABEL (self->search_label), _("Invalid regular expression"));
+  else if (pattern[0] == '\0')
+    gtk_label_set_text (GTK_LABEL (self->search_label), "");
+  else
+    {
+      g_autofree char *text = g_strdup_printf (ngettext ("%d match", "%d matches", n), n);
+      gtk_label_set_text (GTK_LABEL (self->search_label), text);
+    }
+}
+
+static void
+on_search_changed (GtkSearchEntry *entry,
+                   gpointer        user_data)
+{
+  (void) entry;
+  run_find (user_data);
+}
+
+static void
+find_step (KubusWindow *self,
+           gboolean     forward)
+{
+  KubusPaneModel *pane = active_model (self);
+  guint pos;
+
+  if (pane == NULL)
+    return;
+  pos = kubus_pane_model_find_next (pane, forward);
+  if (pos == G_MAXUINT)
+    return;
+  gtk_selection_model_select_item (kubus_pane_model_get_selection (pane), pos, TRUE);
+  kubus_pane_view_scroll_to (active_view (self), pos);
+}
+
+static void
+on_search_activate (GtkSearchEntry *entry,
+                    gpointer        user_data)
+{
+  (void) entry;
+  find_step (user_data, TRUE);
+}
+
+static void
+action_find (GSimpleAction *action,
+             GVariant      *param,
+             gpointer       user_data)
+{
+  KubusWindow *self = user_data;
+
+  (void) action, (void) param;
+  gtk_search_bar_set_search_mode (GTK_SEARCH_BAR (self->search_bar), TRUE);
+  gtk_widget_grab_focus (self->search_entry);
+}
+
+static void
+action_find_next (GSimpleAction *action,
+                  GVariant      *param,
+                  gpointer       user_data)
+{
+  (void) action, (void) param;
+  find_step (user_data, TRUE);
+}
+
+static void
+action_find_previous (GSimpleAction *action,
+                      GVariant      *param,
+                      gpointer       user_data)
+{
+  (void) action, (void) param;
+  find_step (user_data, FALSE);
+}
+
+/* ---- expand ------------------------------------------------------------------------------ */
+
+static void
+action_expand_largest (GSimpleAction *action,
+                       GVariant      *param,
+                       gpointer       user_data)
+{
+  KubusWindow *self = user_data;
+  KubusPaneModel *pane = active_model (self);
+  guint pos;
+
+  (void) action, (void) param;
+  if (pane == NULL)
+    return;
+  pos = kubus_pane_model_expand_largest (pane, kubus_pane_view_get_selected (active_view (self)));
+  if (pos != G_MAXUINT)
+    {
+      gtk_selection_model_select_item (kubus_pane_model_get_selection (pane), pos, TRUE);
+      kubus_pane_view_scroll_to (active_view (self), pos);
+    }
+}
+
+static void
+expand (KubusWindow *self,
+        gboolean     subtree,
+        gboolean     open)
+{
+  KubusPaneModel *pane = active_model (self);
+  guint pos;
+
+  if (pane == NULL)
+    return;
+  pos = subtree ? kubus_pane_view_get_selected (active_view (self)) : G_MAXUINT;
+  if (subtree && pos == G_MAXUINT)
+    return;
+  kubus_pane_model_expand_all (pane, pos, open);
+}
+
+static void
+action_expand_subtree (GSimpleAction *a, GVariant *p, gpointer self)
+{
+  (void) a, (void) p;
+  expand (self, TRUE, TRUE);
+}
+
+static void
+action_collapse_subtree (GSimpleAction *a, GVariant *p, gpointer self)
+{
+  (void) a, (void) p;
+  expand (self, TRUE, FALSE);
+}
+
+static void
+action_expand_all (GSimpleAction *a, GVariant *p, gpointer self)
+{
+  (void) a, (void) p;
+  expand (self, FALSE, TRUE);
+}
+
+static void
+action_collapse_all (GSimpleAction *a, GVariant *p, gpointer self)
+{
+  (void) a, (void) p;
+  expand (self, FALSE, FALSE);
+}
+
+/* ---- modes, views, filters --------------------------------------------------------------- */
+
+static void
+action_mode (GSimpleAction *action,
+             GVariant      *param,
+             gpointer       user_data)
+{
+  KubusWindow *self = user_data;
+  KubusValueMode mode;
+  KubusPaneModel *pane = active_model (self);
+
+  if (!kubus_value_mode_from_string (g_variant_get_string (param, NULL), &mode) || pane == NULL)
+    return;
+  /* The active pane gets the mode; if it does not offer it (peer modes live in the system
+   * pane), every pane that does. */
+  if (kubus_pane_model_mode_available (pane, mode))
+    kubus_pane_model_set_mode (pane, mode);
+  else
+    kubus_window_set_mode (self, mode);
+  g_simple_action_set_state (action, param);
+}
+
+static void
+action_call_view (GSimpleAction *action,
+                  GVariant      *param,
+                  gpointer       user_data)
+{
+  KubusCallView view;
+
+  if (!kubus_call_view_from_string (g_variant_get_string (param, NULL), &view))
+    return;
+  kubus_window_set_call_view (user_data, view);
+  g_simple_action_set_state (action, param);
+}
+
+static void
+action_sort (GSimpleAction *action,
+             GVariant      *param,
+             gpointer       user_data)
+{
+  KubusWindow *self = user_data;
+  const char *s = g_variant_get_string (param, NULL);
+  KubusSortKind sort = g_str_equal (s, "value") ? KUBUS_SORT_VALUE
+                       : g_str_equal (s, "name") ? KUBUS_SORT_NAME : KUBUS_SORT_NONE;
+
+  if (self->browser == NULL)
+    return;
+  for (guint i = 0; i < KUBUS_N_PANES; i++)
+    kubus_pane_model_set_sort (kubus_browser_get_pane (self->browser, i), sort);
+  g_simple_action_set_state (action, param);
+}
+
+static void
+action_hide_zero (GSimpleAction *action,
+                  GVariant      *state,
+                  gpointer       user_data)
+{
+  KubusWindow *self = user_data;
+
+  g_simple_action_set_state (action, state);
+  kubus_window_apply_settings (self);
+}
+
+static void
+action_hide_below (GSimpleAction *action,
+                   GVariant      *state,
+                   gpointer       user_data)
+{
+  KubusWindow *self = user_data;
+
+  g_simple_action_set_state (action, state);
+  kubus_window_apply_settings (self);
+}
+
+/* ---- copy and info ----------------------------------------------------------------------- */
+
+static KubusNodeRow *
+selected_row (KubusWindow *self,
+              gboolean    *expanded)
+{
+  KubusPaneModel *pane = active_model (self);
+  guint pos = kubus_pane_view_get_selected (active_view (self));
+
+  if (pane == NULL || pos == G_MAXUINT)
+    return NULL;
+  return kubus_pane_model_get_row (pane, pos, expanded);
+}
+
+static void
+action_copy_value (GSimpleAction *a, GVariant *p, gpointer user_data)
+{
+  KubusWindow *self = user_data;
+  gboolean expanded;
+  g_autoptr (KubusNodeRow) row = selected_row (self, &expanded);
+  g_autofree char *text = NULL;
+
+  (void) a, (void) p;
+  if (row == NULL)
+    return;
+  /* Full precision: the clipboard feeds spreadsheets, not eyes. */
+  text = g_strdup_printf ("%.17g", kubus_pane_model_display_value (active_model (self), row, expanded));
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)), text);
+}
+
+static void
+action_copy_name (GSimpleAction *a, GVariant *p, gpointer user_data)
+{
+  KubusWindow *self = user_data;
+  g_autoptr (KubusNodeRow) row = selected_row (self, NULL);
+
+  (void) a, (void) p;
+  if (row == NULL)
+    return;
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)),
+                          kubus_node_name (kubus_node_row_get_kind (row), kubus_node_row_get_node (row)));
+}
+
+static void
+action_info (GSimpleAction *a, GVariant *p, gpointer user_data)
+{
+  KubusWindow *self = user_data;
+  g_autoptr (KubusNodeRow) row = selected_row (self, NULL);
+  g_autofree char *markup = NULL;
+
+  (void) a, (void) p;
+  if (row == NULL)
+    return;
+  markup = kubus_node_info_markup (kubus_browser_get_report (self->browser),
+                                   kubus_node_row_get_kind (row), kubus_node_row_get_node (row));
+  kubus_pane_view_show_info (active_view (self), markup);
+}
+
+/* ---- files ------------------------------------------------------------------------------- */
+
+static void
+on_external_chosen (GFile    *file,
+                    gpointer  user_data)
+{
+  kubus_window_open_external (user_data, file);
+}
+
+static void
+action_open_external (GSimpleAction *a, GVariant *p, gpointer user_data)
+{
+  (void) a, (void) p;
+  kubus_choose_report (GTK_WINDOW (user_data), _("Open External Report"), on_external_chosen, user_data);
+}
+
+static void
+on_compare_chosen (GFile    *file,
+                   gpointer  user_data)
+{
+  KubusWindow *self = user_data;
+  KubusWindow *target = self;
+
+  if (self->file == NULL)
+    return;
+  /* Keep the report open here and show the difference in a new window. */
+  if (self->browser != NULL)
+    {
+      target = kubus_window_new (gtk_window_get_application (GTK_WINDOW (self)));
+      gtk_window_present (GTK_WINDOW (target));
+    }
+  kubus_window_compare (target, self->file, file);
+}
+
+static void
+action_compare (GSimpleAction *a, GVariant *p, gpointer user_data)
+{
+  (void) a, (void) p;
+  kubus_choose_report (GTK_WINDOW (user_data), _("Compare With (Subtract) Report"),
+                       on_compare_chosen, user_data);
+}
+
+static void
+action_reload (GSimpleAction *a, GVariant *p, gpointer user_data)
+{
+  (void) a, (void) p;
+  kubus_window_reload (user_data);
+}
+
+static void
+action_close (GSimpleAction *a, GVariant *p, gpointer user_data)
+{
+  (void) a, (void) p;
+  gtk_window_close (GTK_WINDOW (user_data));
+}
+
+static void
+action_topology (GSimpleAction *a, GVariant *p, gpointer user_data)
+{
+  KubusWindow *self = user_data;
+
+  (void) a, (void) p;
+  /* The 3-D topology view is a later issue; say so instead of doing nothing. */
+  kubus_window_error_dialog (self, _("Topology view not available yet"),
+                             _("This report has Cartesian topologies, but the topology view is "
+                               "not part of this version of Kubus."));
+}
+
+static const GActionEntry win_entries[] = {
+  { "find", action_find, NULL, NULL, NULL, { 0 } },
+  { "find-next", action_find_next, NULL, NULL, NULL, { 0 } },
+  { "find-previous", action_find_previous, NULL, NULL, NULL, { 0 } },
+  { "expand-largest", action_expand_largest, NULL, NULL, NULL, { 0 } },
+  { "expand-subtree", action_expand_subtree, NULL, NULL, NULL, { 0 } },
+  { "collapse-subtree", action_collapse_subtree, NULL, NULL, NULL, { 0 } },
+  { "expand-all", action_expand_all, NULL, NULL, NULL, { 0 } },
+  { "collapse-all", action_collapse_all, NULL, NULL, NULL, { 0 } },
+  { "mode", action_mode, "s", "'absolute'", NULL, { 0 } },
+  { "call-view", action_call_view, "s", "'tree'", NULL, { 0 } },
+  { "sort", action_sort, "s", "'none'", NULL, { 0 } },
+  { "hide-zero", NULL, NULL, "false", action_hide_zero, { 0 } },
+  { "hide-below", NULL, NULL, "false", action_hide_below, { 0 } },
+  { "copy-value", action_copy_value, NULL, NULL, NULL, { 0 } },
+  { "copy-name", action_copy_name, NULL, NULL, NULL, { 0 } },
+  { "info", action_info, NULL, NULL, NULL, { 0 } },
+  { "open-external", action_open_external, NULL, NULL, NULL, { 0 } },
+  { "compare", action_compare, NULL, NULL, NULL, { 0 } },
+  { "reload", action_reload, NULL, NULL, NULL, { 0 } },
+  { "close", action_close, NULL, NULL, NULL, { 0 } },
+  { "topology", action_topology, NULL, NULL, NULL, { 0 } },
+};
+
+static const char *const needs_report[] = {
+  "find", "find-next", "find-previous", "expand-largest", "expand-subtree", "collapse-subtree",
+  "expand-all", "collapse-all", "mode", "call-view", "sort", "hide-zero", "hide-below",
+  "copy-value", "copy-name", "info", "open-external", "compare", "reload",
+};
+
+static void
+enable (KubusWindow *self,
+        const char  *name,
+        gboolean     enabled)
+{
+  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), name);
+
+  if (action != NULL)
+    g_simple_action_set_enabled (G_SIMPLE_ACTION (action), enabled);
+}
+
+void
+kubus_window_update_actions (KubusWindow *self)
+{
+  gboolean have = self->browser != NULL && self->task == NULL;
+  CubeReport *report = self->browser != NULL ? kubus_browser_get_report (self->browser) : NULL;
+  KubusPaneModel *pane = active_model (self);
+
+  for (guint i = 0; i < G_N_ELEMENTS (needs_report); i++)
+    enable (self, needs_report[i], have);
+  enable (self, "topology", have && report != NULL && report->topologies != NULL
+                            && report->topologies->len > 0);
+  enable (self, "compare", have && self->file_b == NULL);
+  if (pane != NULL)
+    {
+      GAction *mode = g_action_map_lookup_action (G_ACTION_MAP (self), "mode");
+      g_simple_action_set_state (G_SIMPLE_ACTION (mode),
+                                 g_variant_new_string (kubus_value_mode_to_string (kubus_pane_model_get_mode (pane))));
+    }
+  if (self->browser != NULL)
+    {
+      GAction *view = g_action_map_lookup_action (G_ACTION_MAP (self), "call-view");
+      g_simple_action_set_state (G_SIMPLE_ACTION (view),
+                                 g_variant_new_string (kubus_call_view_to_string (
+                                   kubus_browser_get_call_view (self->browser))));
+    }
+}
+
+void
+kubus_window_apply_settings (KubusWindow *self)
+{
+  GVariant *hide_zero, *hide_below;
+  gboolean zero, below;
+  double threshold = 1.0, insignificant = 1.0;
+  KubusColorScale scale = KUBUS_SCALE_RAINBOW;
+  guint digits = 2;
+  gboolean common = TRUE;
+
+  if (self->browser == NULL)
+    return;
+  hide_zero = g_action_get_state (g_action_map_lookup_action (G_ACTION_MAP (self), "hide-zero"));
+  hide_below = g_action_get_state (g_action_map_lookup_action (G_ACTION_MAP (self), "hide-below"));
+  zero = g_variant_get_boolean (hide_zero);
+  below = g_variant_get_boolean (hide_below);
+  g_variant_unref (hide_zero);
+  g_variant_unref (hide_below);
+  if (self->settings != NULL)
+    {
+      g_autofree char *s = g_settings_get_string (self->settings, "color-scale");
+      g_autofree char *f = g_settings_get_string (self->settings, "number-format");
+
+      threshold = g_settings_get_double (self->settings, "hide-threshold");
+      insignificant = g_settings_get_double (self->settings, "insignificant-threshold");
+      scale = g_str_equal (s, "gray") ? KUBUS_SCALE_GRAY : KUBUS_SCALE_RAINBOW;
+      digits = g_settings_get_uint (self->settings, "precision");
+      common = !g_str_equal (f, "scientific");
+    }
+  for (guint i = 0; i < KUBUS_N_PANES; i++)
+    {
+      KubusPaneModel *pane = kubus_browser_get_pane (self->browser, i);
+      kubus_pane_model_set_hide_zero (pane, zero);
+      kubus_pane_model_set_hide_below (pane, below ? threshold : 0);
+      kubus_pane_model_set_color_scale (pane, scale, insignificant / 100.0);
+      kubus_pane_model_set_precision (pane, digits, common);
+    }
+}
+
+void
+kubus_window_add_actions (KubusWindow *self)
+{
+  g_action_map_add_action_entries (G_ACTION_MAP (self), win_entries, G_N_ELEMENTS (win_entries), self);
+  g_signal_connect (self->search_entry, "search-changed", G_CALLBACK (on_search_changed), self);
+  g_signal_connect (self->search_entry, "activate", G_CALLBACK (on_search_activate), self);
+}

@@ -1,0 +1,52 @@
+/* kubus-window-private.h — shared by kubus-window.c and kubus-window-actions.c. */
+#pragma once
+
+#include "kubus-loader.h"
+#include "kubus-pane-view.h"
+#include "kubus-window.h"
+
+G_BEGIN_DECLS
+
+struct _KubusWindow
+{
+  GtkApplicationWindow parent_instance;
+
+  /* template */
+  GtkWidget     *stack;
+  GtkWidget     *search_bar;
+  GtkWidget     *search_entry;
+  GtkWidget     *search_label;
+  GtkWidget     *find_button;
+  GtkWidget     *progress;
+  GtkWidget     *loading_label;
+  GtkWidget     *cancel_button;
+  GtkWidget     *outer_paned;
+  GtkWidget     *inner_paned;
+  KubusPaneView *panes[KUBUS_N_PANES];
+  GMenu         *recent_section;
+  GMenuModel    *row_menu;
+
+  KubusBrowser  *browser;
+  GFile         *file;          /* what is shown (A for a difference) */
+  GFile         *file_b;        /* B of a difference */
+  GFileMonitor  *monitor;
+  guint          reload_id;
+  GCancellable  *cancellable;
+  GTask         *task;          /* running load, for progress */
+  guint          progress_id;
+  KubusPaneKind  active_pane;
+  gboolean       batch;
+  gboolean       reloading;
+  char          *keep_metric;   /* reselect after reload */
+  GSettings     *settings;      /* may be NULL when the schema is not installed */
+};
+
+void kubus_window_add_actions      (KubusWindow *self);
+void kubus_window_reload           (KubusWindow *self);
+void kubus_window_update_actions   (KubusWindow *self);
+void kubus_window_apply_settings   (KubusWindow *self);
+void kubus_window_error_dialog     (KubusWindow *self,
+                                    const char  *primary,
+                                    const char  *secondary);
+
+G_END_DECLS

@@ -1,0 +1,550 @@
+/* kubus-window.c — see kubus-window.h. Actions live in kubus-window-actions.c. */
+#include <glib/gi18n.h>
+
+#include "kubus-window-private.h"
+
+enum
+{
+  LOADED,
+  FAILED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+G_DEFINE_FINAL_TYPE (KubusWindow, kubus_window, GTK_TYPE_APPLICATION_WINDOW)
+
+static void
+stop_loading (KubusWindow *self)
+{
+  g_clear_handle_id (&self->progress_id, g_source_remove);
+  g_clear_object (&self->task);
+  if (self->cancellable != NULL)
+    {
+      g_cancellable_cancel (self->cancellable);
+      g_clear_object (&self->cancellable);
+    }
+}
+
+static void
+kubus_window_dispose (GObject *object)
+{
+  KubusWindow *self = KUBUS_WINDOW (object);
+
+  stop_loading (self);
+  g_clear_handle_id (&self->reload_id, g_source_remove);
+  if (self->monitor != NULL)
+    g_file_monitor_cancel (self->monitor);
+  g_clear_object (&self->monitor);
+  for (guint i = 0; i < KUBUS_N_PANES; i++)
+    if (self->panes[i] != NULL)
+      kubus_pane_view_set_model (self->panes[i], NULL);
+  if (self->browser != NULL)
+    g_signal_handlers_disconnect_by_data (self->browser, self);
+  g_clear_object (&self->browser);
+  g_clear_object (&self->file);
+  g_clear_object (&self->file_b);
+  g_clear_object (&self->settings);
+  g_clear_pointer (&self->keep_metric, g_free);
+  gtk_widget_dispose_template (GTK_WIDGET (self), KUBUS_TYPE_WINDOW);
+  G_OBJECT_CLASS (kubus_window_parent_class)->dispose (object);
+}
+
+static void
+kubus_window_class_init (KubusWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = kubus_window_dispose;
+
+  /* A report is shown (its browser is ready, default selection made). */
+  signals[LOADED] = g_signal_new ("loaded", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                                  NULL, NULL, NULL, G_TYPE_NONE, 0);
+  /* Loading failed or was cancelled; the message names the file and the problem. */
+  signals[FAILED] = g_signal_new ("failed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                                  NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+
+  g_type_ensure (KUBUS_TYPE_PANE_VIEW);
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/kubus/Kubus/kubus-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, KubusWindow, stack);
+  gtk_widget_class_bind_template_child (widget_class, KubusWindow, search_bar);
+  gtk_widget_class_bind_template_child (widget_class, KubusWindow, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, KubusWindow, search_label);
+  gtk_widget_class_bind_template_child (widget_class, KubusWindow, find_button);
+  gtk_widget_class_bind_template_child (widget_class, KubusWindow, progress);
+  gtk_widget_class_bind_template_child (widget_class, KubusWindow, loading_label);
+  gtk_widget_class_bind_template_child (widget_class, KubusWindow, cancel_button);
+  gtk_widget_class_bind_template_child (widget_class, KubusWindow, outer_paned);
+  gtk_widget_class_bind_template_child (widget_class, KubusWindow, inner_paned);
+  gtk_widget_class_bind_template_child_full (widget_class, "metric_pane", FALSE,
+                                             G_STRUCT_OFFSET (KubusWindow, panes[KUBUS_PANE_METRIC]));
+  gtk_widget_class_bind_template_child_full (widget_class, "call_pane", FALSE,
+                                             G_STRUCT_OFFSET (KubusWindow, panes[KUBUS_PANE_CALL]));
+  gtk_widget_class_bind_template_child_full (widget_class, "system_pane", FALSE,
+                                             G_STRUCT_OFFSET (KubusWindow, panes[KUBUS_PANE_SYSTEM]));
+  gtk_widget_class_bind_template_child (widget_class, KubusWindow, recent_section);
+  gtk_widget_class_bind_template_child (widget_class, KubusWindow, row_menu);
+}
+
+/* ---- loading ------------------------------------------------------------------------------ */
+
+static gboolean
+update_progress (gpointer data)
+{
+  KubusWindow *self = data;
+
+  if (self->task != NULL)
+    gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress),
+                                   kubus_load_get_progress (self->task));
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+on_cancel_clicked (GtkButton *button,
+                   gpointer   user_data)
+{
+  KubusWindow *self = user_data;
+
+  (void) button;
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+}
+
+void
+kubus_window_error_dialog (KubusWindow *self,
+                           const char  *primary,
+                           const char  *secondary)
+{
+  GtkWidget *dialog;
+
+  if (self->batch)
+    return;
+  dialog = gtk_message_dialog_new (GTK_WINDOW (self), GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                   GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE, "%s", primary);
+  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", secondary);
+  g_signal_connect (dialog, "response", G_CALLBACK (gtk_window_destroy), NULL);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+on_browser_error (KubusBrowser *browser,
+                  const char   *message,
+                  gpointer      user_data)
+{
+  (void) browser;
+  kubus_window_error_dialog (user_data, _("Some values could not be read"), message);
+}
+
+static void
+update_title (KubusWindow *self)
+{
+  g_autofree char *a = self->file != NULL ? g_file_get_basename (self->file) : NULL;
+  g_autofree char *b = self->file_b != NULL ? g_file_get_basename (self->file_b) : NULL;
+  g_autofree char *title = NULL;
+
+  if (a != NULL && b != NULL)
+    title = g_strdup_printf (_("%s − %s — Kubus"), a, b);
+  else if (a != NULL)
+    title = g_strdup_printf (_("%s — Kubus"), a);
+  else
+    title = g_strdup (_("Kubus"));
+  gtk_window_set_title (GTK_WINDOW (self), title);
+}
+
+static void
+on_file_changed (GFileMonitor      *monitor,
+                 GFile             *file,
+                 GFile             *other,
+                 GFileMonitorEvent  event,
+                 gpointer           user_data);
+
+static void
+watch_file (KubusWindow *self)
+{
+  if (self->monitor != NULL)
+    {
+      g_file_monitor_cancel (self->monitor);
+      g_clear_object (&self->monitor);
+    }
+  if (self->file == NULL || self->batch)
+    return;
+  self->monitor = g_file_monitor_file (self->file, G_FILE_MONITOR_WATCH_MOVES, NULL, NULL);
+  if (self->monitor != NULL)
+    g_signal_connect (self->monitor, "changed", G_CALLBACK (on_file_changed), self);
+}
+
+static void
+show_browser (KubusWindow  *self,
+              KubusBrowser *browser)
+{
+  if (self->browser != NULL)
+    g_signal_handlers_disconnect_by_data (self->browser, self);
+  g_set_object (&self->browser, browser);
+  g_signal_connect (browser, "error", G_CALLBACK (on_browser_error), self);
+  for (guint i = 0; i < KUBUS_N_PANES; i++)
+    kubus_pane_view_set_model (self->panes[i], kubus_browser_get_pane (browser, i));
+  kubus_pane_view_set_call_view (self->panes[KUBUS_PANE_CALL], kubus_browser_get_call_view (browser));
+  kubus_window_apply_settings (self);
+  kubus_browser_select_default (browser);
+  if (self->keep_metric != NULL)
+    kubus_browser_select_metric (browser, self->keep_metric);
+  g_clear_pointer (&self->keep_metric, g_free);
+  gtk_stack_set_visible_child_name (GTK_STACK (self->stack), "browser");
+  update_title (self);
+  kubus_window_update_actions (self);
+}
+
+static void
+on_loaded (GObject      *source,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  g_autoptr (KubusWindow) self = user_data;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (KubusLoadResult) loaded = kubus_load_finish (result, &error);
+  g_autoptr (KubusBrowser) browser = NULL;
+  GTask *task = G_TASK (result);
+
+  (void) source;
+  if (task != self->task)
+    return;   /* superseded by a newer load */
+  stop_loading (self);
+
+  if (loaded != NULL)
+    {
+      browser = kubus_browser_new (loaded->report, loaded->base, &error);
+      loaded->report = loaded->base = NULL;   /* the browser owns them (or freed them on error) */
+    }
+  if (browser == NULL)
+    {
+      g_autofree char *name = g_file_get_parse_name (self->file);
+      g_autofree char *primary = g_strdup_printf (_("Could not open “%s”"), name);
+
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        kubus_window_error_dialog (self, primary, error->message);
+      gtk_stack_set_visible_child_name (GTK_STACK (self->stack),
+                                        self->browser != NULL ? "browser" : "empty");
+      if (self->browser == NULL)
+        {
+          g_clear_object (&self->file);
+          g_clear_object (&self->file_b);
+        }
+      update_title (self);
+      kubus_window_update_actions (self);
+      g_signal_emit (self, signals[FAILED], 0, error->message);
+      return;
+    }
+
+  show_browser (self, browser);
+  if (!self->reloading && !self->batch)
+    {
+      g_autofree char *uri = g_file_get_uri (self->file);
+      gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
+    }
+  self->reloading = FALSE;
+  watch_file (self);
+  g_signal_emit (self, signals[LOADED], 0);
+}
+
+static void
+start_load (KubusWindow *self)
+{
+  g_autofree char *path = g_file_get_path (self->file);
+  g_autofree char *path_b = self->file_b != NULL ? g_file_get_path (self->file_b) : NULL;
+  g_autofree char *name = g_file_get_basename (self->file);
+  g_autofree char *text = g_strdup_printf (_("Loading %s…"), name);
+
+  stop_loading (self);
+  if (path == NULL)
+    path = g_file_get_uri (self->file);   /* cube_report_load reports it as unreadable */
+  self->cancellable = g_cancellable_new ();
+  gtk_label_set_text (GTK_LABEL (self->loading_label), text);
+  gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress), 0);
+  gtk_stack_set_visible_child_name (GTK_STACK (self->stack), "loading");
+  self->task = kubus_load_async (path, path_b, self->cancellable, on_loaded, g_object_ref (self));
+  self->progress_id = g_timeout_add (100, update_progress, self);
+  kubus_window_update_actions (self);
+}
+
+void
+kubus_window_open (KubusWindow *self,
+                   GFile       *file)
+{
+  g_set_object (&self->file, file);
+  g_clear_object (&self->file_b);
+  self->reloading = FALSE;
+  start_load (self);
+}
+
+void
+kubus_window_compare (KubusWindow *self,
+                      GFile       *a,
+                      GFile       *b)
+{
+  g_set_object (&self->file, a);
+  g_set_object (&self->file_b, b);
+  self->reloading = FALSE;
+  start_load (self);
+}
+
+void
+kubus_window_reload (KubusWindow *self)
+{
+  if (self->file == NULL)
+    return;
+  if (self->browser != NULL)
+    {
+      KubusPaneModel *metric = kubus_browser_get_pane (self->browser, KUBUS_PANE_METRIC);
+      guint pos = kubus_pane_view_get_selected (self->panes[KUBUS_PANE_METRIC]);
+      g_autoptr (KubusNodeRow) row = pos != G_MAXUINT ? kubus_pane_model_get_row (metric, pos, NULL) : NULL;
+
+      g_clear_pointer (&self->keep_metric, g_free);
+      if (row != NULL)
+        self->keep_metric = g_strdup (((CubeMetric *) kubus_node_row_get_node (row))->uniq_name);
+    }
+  self->reloading = TRUE;
+  start_load (self);
+}
+
+static gboolean
+reload_timeout (gpointer data)
+{
+  KubusWindow *self = data;
+
+  self->reload_id = 0;
+  kubus_window_reload (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_file_changed (GFileMonitor      *monitor,
+                 GFile             *file,
+                 GFile             *other,
+                 GFileMonitorEvent  event,
+                 gpointer           user_data)
+{
+  KubusWindow *self = user_data;
+
+  (void) monitor, (void) file, (void) other;
+  if (event != G_FILE_MONITOR_EVENT_CHANGES_DONE_HINT && event != G_FILE_MONITOR_EVENT_CREATED
+      && event != G_FILE_MONITOR_EVENT_RENAMED && event != G_FILE_MONITOR_EVENT_MOVED_IN)
+    return;
+  /* Writers replace files in several steps (temp file + rename): wait until it settles. */
+  g_clear_handle_id (&self->reload_id, g_source_remove);
+  self->reload_id = g_timeout_add (700, reload_timeout, self);
+}
+
+static void
+on_external_loaded (GObject      *source,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  g_autoptr (KubusWindow) self = user_data;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (KubusLoadResult) loaded = kubus_load_finish (result, &error);
+
+  (void) source;
+  if (loaded == NULL || self->browser == NULL)
+    {
+      if (error != NULL)
+        kubus_window_error_dialog (self, _("Could not open the external report"), error->message);
+      return;
+    }
+  if (!kubus_browser_set_external (self->browser, g_steal_pointer (&loaded->report), &error))
+    {
+      kubus_window_error_dialog (self, _("Could not open the external report"), error->message);
+      return;
+    }
+  kubus_window_set_mode (self, KUBUS_MODE_EXTERNAL);
+  kubus_window_update_actions (self);
+  g_signal_emit (self, signals[LOADED], 0);
+}
+
+void
+kubus_window_open_external (KubusWindow *self,
+                            GFile       *file)
+{
+  g_autofree char *path = g_file_get_path (file);
+  g_autoptr (GTask) task = NULL;
+
+  if (self->browser == NULL || path == NULL)
+    return;
+  task = kubus_load_async (path, NULL, NULL, on_external_loaded, g_object_ref (self));
+}
+
+/* ---- drag and drop ----------------------------------------------------------------------- */
+
+static gboolean
+on_drop (GtkDropTarget *target,
+         const GValue  *value,
+         double         x,
+         double         y,
+         gpointer       user_data)
+{
+  KubusWindow *self = user_data;
+  GSList *files;
+
+  (void) target, (void) x, (void) y;
+  if (!G_VALUE_HOLDS (value, GDK_TYPE_FILE_LIST))
+    return FALSE;
+  files = gdk_file_list_get_files (g_value_get_boxed (value));
+  for (GSList *l = files; l != NULL; l = l->next)
+    {
+      if (l == files && self->browser == NULL && self->task == NULL)
+        kubus_window_open (self, l->data);
+      else
+        {
+          KubusWindow *other = kubus_window_new (gtk_window_get_application (GTK_WINDOW (self)));
+          kubus_window_open (other, l->data);
+          gtk_window_present (GTK_WINDOW (other));
+        }
+    }
+  g_slist_free (files);
+  return TRUE;
+}
+
+/* ---- recent files -------------------------------------------------------------------------- */
+
+static gboolean
+is_report_name (const char *uri)
+{
+  return g_str_has_suffix (uri, ".cube") || g_str_has_suffix (uri, ".cube.gz")
+         || g_str_has_suffix (uri, ".cubex");
+}
+
+static void
+fill_recent (GtkRecentManager *manager,
+             gpointer          user_data)
+{
+  KubusWindow *self = user_data;
+  GList *items = gtk_recent_manager_get_items (manager);
+  guint n = 0;
+
+  g_menu_remove_all (self->recent_section);
+  for (GList *l = items; l != NULL && n < 10; l = l->next)
+    {
+      GtkRecentInfo *info = l->data;
+      const char *uri = gtk_recent_info_get_uri (info);
+      g_autoptr (GMenuItem) item = NULL;
+
+      if (!is_report_name (uri) || !gtk_recent_info_exists (info))
+        continue;
+      item = g_menu_item_new (gtk_recent_info_get_display_name (info), NULL);
+      g_menu_item_set_action_and_target (item, "app.open-uri", "s", uri);
+      g_menu_append_item (self->recent_section, item);
+      n++;
+    }
+  g_list_free_full (items, (GDestroyNotify) gtk_recent_info_unref);
+}
+
+/* ---- panes ------------------------------------------------------------------------------- */
+
+static void
+on_pane_focus (GtkEventControllerFocus *controller,
+               gpointer                 user_data)
+{
+  KubusWindow *self = user_data;
+  GtkWidget *pane = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (controller));
+
+  self->active_pane = kubus_pane_view_get_kind (KUBUS_PANE_VIEW (pane));
+  kubus_window_update_actions (self);
+}
+
+static void
+kubus_window_init (KubusWindow *self)
+{
+  GtkDropTarget *drop;
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr (GSettingsSchema) schema = source != NULL
+    ? g_settings_schema_source_lookup (source, "org.kubus.Kubus", TRUE) : NULL;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+  self->active_pane = KUBUS_PANE_CALL;
+  if (schema != NULL)
+    self->settings = g_settings_new ("org.kubus.Kubus");
+
+  g_signal_connect (self->cancel_button, "clicked", G_CALLBACK (on_cancel_clicked), self);
+  gtk_search_bar_connect_entry (GTK_SEARCH_BAR (self->search_bar), GTK_EDITABLE (self->search_entry));
+  gtk_search_bar_set_key_capture_widget (GTK_SEARCH_BAR (self->search_bar), NULL);
+
+  for (guint i = 0; i < KUBUS_N_PANES; i++)
+    {
+      GtkEventController *focus = gtk_event_controller_focus_new ();
+      g_signal_connect (focus, "enter", G_CALLBACK (on_pane_focus), self);
+      gtk_widget_add_controller (GTK_WIDGET (self->panes[i]), focus);
+      kubus_pane_view_set_row_menu (self->panes[i], self->row_menu);
+      gtk_widget_set_size_request (GTK_WIDGET (self->panes[i]), 200, -1);
+    }
+  kubus_window_add_actions (self);
+  fill_recent (gtk_recent_manager_get_default (), self);
+  g_signal_connect_object (gtk_recent_manager_get_default (), "changed", G_CALLBACK (fill_recent),
+                           self, 0);
+  gtk_paned_set_position (GTK_PANED (self->outer_paned), 360);
+  gtk_paned_set_position (GTK_PANED (self->inner_paned), 460);
+
+  drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
+  g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
+
+  kubus_window_update_actions (self);
+}
+
+KubusWindow *
+kubus_window_new (GtkApplication *app)
+{
+  return g_object_new (KUBUS_TYPE_WINDOW, "application", app, NULL);
+}
+
+KubusBrowser *
+kubus_window_get_browser (KubusWindow *self)
+{
+  return self->browser;
+}
+
+gboolean
+kubus_window_is_busy (KubusWindow *self)
+{
+  return self->task != NULL;
+}
+
+void
+kubus_window_set_batch (KubusWindow *self,
+                        gboolean     batch)
+{
+  self->batch = batch;
+}
+
+void
+kubus_window_set_call_view (KubusWindow  *self,
+                            KubusCallView view)
+{
+  if (self->browser == NULL)
+    return;
+  kubus_browser_set_call_view (self->browser, view);
+  kubus_pane_view_set_call_view (self->panes[KUBUS_PANE_CALL], view);
+  kubus_browser_select_position (self->browser, KUBUS_PANE_CALL, 0);
+  kubus_browser_flush (self->browser);
+  kubus_window_update_actions (self);
+}
+
+gboolean
+kubus_window_set_mode (KubusWindow   *self,
+                       KubusValueMode mode)
+{
+  gboolean any = FALSE;
+
+  if (self->browser == NULL)
+    return FALSE;
+  for (guint i = 0; i < KUBUS_N_PANES; i++)
+    {
+      KubusPaneModel *pane = kubus_browser_get_pane (self->browser, i);
+      if (kubus_pane_model_mode_available (pane, mode))
+        {
+          kubus_pane_model_set_mode (pane, mode);
+          any = TRUE;
+        }
+    }
+  kubus_window_update_actions (self);
+  return any;
+}

@@ -1,0 +1,131 @@
+/* ws-collective.c — collective wait states: Wait at Barrier, Wait at N x N (MPI_Allreduce),
+ * Late Broadcast, Early Reduce, Early Scan and Wait at Finalize. Ranks arrive staggered
+ * (nanosleep); every rank records enter/leave of each collective, one MPI_Allgather at the end
+ * shares them, and each rank applies the PATTERNS.md formula to its own calls. */
+#include "ws-common.h"
+
+enum
+{
+  I_BARRIER1,
+  I_BARRIER2,
+  I_ALLREDUCE1,
+  I_ALLREDUCE2,
+  I_BCAST_ROOT0,
+  I_BCAST_ROOTLAST,
+  I_REDUCE_ROOT0,
+  I_SCAN,
+  N_INST
+};
+
+static int rank, size;
+static double mine[2 * N_INST];
+
+#define E(i) mine[2 * (i)]
+#define L(i) mine[2 * (i) + 1]
+
+int
+main (int argc, char **argv)
+{
+  double d, x = 1, y, t0;
+  double *all;
+
+  MPI_Init (&argc, &argv);
+  MPI_Comm_rank (MPI_COMM_WORLD, &rank);
+  MPI_Comm_size (MPI_COMM_WORLD, &size);
+  d = size > 1 ? 0.240 / (size - 1) : 0;   /* the last rank arrives 240 ms late */
+
+  MPI_Barrier (MPI_COMM_WORLD);
+  ws_sleep_ms (1e3 * d * rank);
+  E (I_BARRIER1) = ws_now ();
+  MPI_Barrier (MPI_COMM_WORLD);
+  L (I_BARRIER1) = ws_now ();
+
+  ws_sleep_ms (1e3 * d * (size - 1 - rank));
+  E (I_BARRIER2) = ws_now ();
+  MPI_Barrier (MPI_COMM_WORLD);
+  L (I_BARRIER2) = ws_now ();
+
+  ws_sleep_ms (1e3 * d * rank);
+  E (I_ALLREDUCE1) = ws_now ();
+  MPI_Allreduce (&x, &y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  L (I_ALLREDUCE1) = ws_now ();
+
+  ws_sleep_ms (rank == 0 ? 200 : 0);
+  E (I_ALLREDUCE2) = ws_now ();
+  MPI_Allreduce (&x, &y, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  L (I_ALLREDUCE2) = ws_now ();
+
+  /* root late: the others wait */
+  ws_sleep_ms (rank == 0 ? 150 : 0);
+  E (I_BCAST_ROOT0) = ws_now ();
+  MPI_Bcast (&x, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  L (I_BCAST_ROOT0) = ws_now ();
+
+  MPI_Barrier (MPI_COMM_WORLD);
+  ws_sleep_ms (rank == size - 1 ? 120 : 0);
+  E (I_BCAST_ROOTLAST) = ws_now ();
+  MPI_Bcast (&x, 1, MPI_DOUBLE, size - 1, MPI_COMM_WORLD);
+  L (I_BCAST_ROOTLAST) = ws_now ();
+
+  /* root early: it waits for the senders */
+  MPI_Barrier (MPI_COMM_WORLD);
+  ws_sleep_ms (rank == 0 ? 0 : 100 + 20 * rank);
+  E (I_REDUCE_ROOT0) = ws_now ();
+  MPI_Reduce (&x, &y, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+  L (I_REDUCE_ROOT0) = ws_now ();
+
+  /* higher ranks early: they wait for the lower ones */
+  MPI_Barrier (MPI_COMM_WORLD);
+  ws_sleep_ms (1e3 * d * (size - 1 - rank));
+  E (I_SCAN) = ws_now ();
+  MPI_Scan (&x, &y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  L (I_SCAN) = ws_now ();
+
+  all = malloc (sizeof (double) * 2 * N_INST * size);
+  MPI_Allgather (mine, 2 * N_INST, MPI_DOUBLE, all, 2 * N_INST, MPI_DOUBLE, MPI_COMM_WORLD);
+#define AE(r, i) all[(r) * 2 * N_INST + 2 * (i)]
+  {
+    double maxe;
+    int bar[] = { I_BARRIER1, I_BARRIER2 };
+    int nxn[] = { I_ALLREDUCE1, I_ALLREDUCE2 };
+    for (int k = 0; k < 2; k++)
+      {
+        maxe = 0;
+        for (int r = 0; r < size; r++)
+          maxe = ws_max (maxe, AE (r, bar[k]));
+        ws_add (WS_BARRIER_WAIT, ws_min (maxe, L (bar[k])) - E (bar[k]));
+        maxe = 0;
+        for (int r = 0; r < size; r++)
+          maxe = ws_max (maxe, AE (r, nxn[k]));
+        ws_add (WS_WAIT_NXN, ws_min (maxe, L (nxn[k])) - E (nxn[k]));
+      }
+    if (rank != 0)
+      ws_add (WS_LATEBROADCAST, ws_min (AE (0, I_BCAST_ROOT0), L (I_BCAST_ROOT0)) - E (I_BCAST_ROOT0));
+    if (rank != size - 1)
+      ws_add (WS_LATEBROADCAST,
+              ws_min (AE (size - 1, I_BCAST_ROOTLAST), L (I_BCAST_ROOTLAST)) - E (I_BCAST_ROOTLAST));
+    ws_declare (WS_LATEBROADCAST);
+    if (rank == 0)
+      {
+        maxe = 0;
+        for (int r = 1; r < size; r++)
+          maxe = ws_max (maxe, AE (r, I_REDUCE_ROOT0));
+        ws_add (WS_EARLYREDUCE, ws_min (maxe, L (I_REDUCE_ROOT0)) - E (I_REDUCE_ROOT0));
+      }
+    ws_declare (WS_EARLYREDUCE);
+    maxe = 0;
+    for (int r = 0; r <= rank; r++)
+      maxe = ws_max (maxe, AE (r, I_SCAN));
+    ws_add (WS_EARLYSCAN, ws_min (maxe, L (I_SCAN)) - E (I_SCAN));
+  }
+  free (all);
+
+  /* Wait at Finalize: rank r enters at t0 + r·d; the planned waits are (size−1−r)·d */
+  t0 = ws_now () + 0.1;
+  MPI_Bcast (&t0, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  ws_add (WS_FINALIZE_WAIT, d * (size - 1 - rank));
+  ws_write (argc > 1 ? argv[1] : NULL);
+  ws_sleep_until (t0 + d * rank);
+  MPI_Finalize ();
+  return 0;
+}

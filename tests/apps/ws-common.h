@@ -1,0 +1,122 @@
+/* ws-common.h — helpers for the wait-state test programs (tests/apps/ws-*.c).
+ *
+ * The programs create wait states of known size with nanosleep and measure the truth
+ * themselves: CLOCK_MONOTONIC right before and after each MPI call (one clock for every process
+ * on the machine, unlike MPI_Wtime, whose origin may differ between processes). Where a rank
+ * needs another rank's time, it travels in the message payload or in one exchange at the end.
+ * Rank 0 writes "metric seconds" lines to the file named by argv[1]. */
+#pragma once
+
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum
+{
+  WS_LATESENDER,
+  WS_LATESENDER_WO,
+  WS_LSWO_SAME,
+  WS_LSWO_DIFFERENT,
+  WS_LATERECEIVER,
+  WS_BARRIER_WAIT,
+  WS_WAIT_NXN,
+  WS_LATEBROADCAST,
+  WS_EARLYREDUCE,
+  WS_EARLYSCAN,
+  WS_FINALIZE_WAIT,
+  WS_N
+};
+
+static const char *ws_names[WS_N] = {
+  "mpi_latesender", "mpi_latesender_wo", "mpi_lswo_same", "mpi_lswo_different",
+  "mpi_latereceiver", "mpi_barrier_wait", "mpi_wait_nxn", "mpi_latebroadcast",
+  "mpi_earlyreduce", "mpi_earlyscan", "mpi_finalize_wait",
+};
+
+static double ws_expect[WS_N];
+static int ws_used[WS_N];
+
+static inline double
+ws_now (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Sleeps @ms milliseconds (resumes after signals). */
+static inline void
+ws_sleep_ms (double ms)
+{
+  double until = ws_now () + ms * 1e-3;
+  double left;
+  while ((left = until - ws_now ()) > 0)
+    {
+      struct timespec ts;
+      ts.tv_sec = (time_t) left;
+      ts.tv_nsec = (long) ((left - ts.tv_sec) * 1e9);
+      nanosleep (&ts, NULL);
+    }
+}
+
+static inline void
+ws_sleep_until (double t)
+{
+  double left = t - ws_now ();
+  if (left > 0)
+    ws_sleep_ms (left * 1e3);
+}
+
+static inline double
+ws_max (double a, double b)
+{
+  return a > b ? a : b;
+}
+
+static inline double
+ws_min (double a, double b)
+{
+  return a < b ? a : b;
+}
+
+static inline void
+ws_add (int metric, double seconds)
+{
+  ws_used[metric] = 1;
+  if (seconds > 0)
+    ws_expect[metric] += seconds;
+}
+
+static inline void
+ws_declare (int metric)
+{
+  ws_used[metric] = 1;
+}
+
+/* Sums the expectations to rank 0, which writes them to @path. Call before MPI_Finalize. */
+static inline void
+ws_write (const char *path)
+{
+  double sum[WS_N];
+  int used[WS_N];
+  int rank;
+
+  MPI_Comm_rank (MPI_COMM_WORLD, &rank);
+  MPI_Reduce (ws_expect, sum, WS_N, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+  MPI_Reduce (ws_used, used, WS_N, MPI_INT, MPI_MAX, 0, MPI_COMM_WORLD);
+  if (rank == 0 && path)
+    {
+      FILE *f = fopen (path, "w");
+      if (!f)
+        {
+          perror (path);
+          MPI_Abort (MPI_COMM_WORLD, 1);
+        }
+      for (int m = 0; m < WS_N; m++)
+        if (used[m])
+          fprintf (f, "%s %.9f\n", ws_names[m], sum[m]);
+      fclose (f);
+    }
+}

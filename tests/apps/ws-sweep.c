@@ -1,0 +1,62 @@
+/* ws-sweep.c — a SWEEP3D-like 2-D wavefront on a Cartesian grid (MPI_Cart_create, dims from
+ * MPI_Dims_create: 2x2 on 4 ranks). Dimension 0 runs west → east, dimension 1 north → south.
+ * Sweeps start from the corners NW, NE, SW, SE in turn: each rank receives from its upstream
+ * neighbours, computes 40 ms (nanosleep) and sends downstream. The rank a wavefront reaches
+ * last waits longest at the refill. A barrier separates the sweeps. */
+#include "ws-common.h"
+
+int
+main (int argc, char **argv)
+{
+  int size, rank, dims[2] = { 0, 0 }, periods[2] = { 0, 0 }, coords[2];
+  MPI_Comm cart;
+  /* upstream direction per corner: {dx, dy} the wave travels */
+  const int corners[4][2] = { { +1, +1 } /* NW */, { -1, +1 } /* NE */,
+                              { +1, -1 } /* SW */, { -1, -1 } /* SE */ };
+  int rounds = argc > 2 ? atoi (argv[2]) : 2;
+  double buf = 0;
+
+  MPI_Init (&argc, &argv);
+  MPI_Comm_size (MPI_COMM_WORLD, &size);
+  MPI_Dims_create (size, 2, dims);
+  MPI_Cart_create (MPI_COMM_WORLD, 2, dims, periods, 0, &cart);
+  MPI_Comm_rank (cart, &rank);
+  MPI_Cart_coords (cart, rank, 2, coords);
+
+  for (int round = 0; round < rounds; round++)
+    for (int c = 0; c < 4; c++)
+      {
+        int dx = corners[c][0], dy = corners[c][1];
+        int up[2], down[2];
+        /* upstream neighbours: against the travel direction */
+        for (int d = 0; d < 2; d++)
+          {
+            int step = d == 0 ? dx : dy;
+            int src, dst;
+            MPI_Cart_shift (cart, d, step, &src, &dst);
+            up[d] = src;
+            down[d] = dst;
+          }
+        MPI_Barrier (cart);
+        for (int d = 0; d < 2; d++)
+          if (up[d] != MPI_PROC_NULL)
+            MPI_Recv (&buf, 1, MPI_DOUBLE, up[d], 10 + d, cart, MPI_STATUS_IGNORE);
+        ws_sleep_ms (40);
+        for (int d = 0; d < 2; d++)
+          if (down[d] != MPI_PROC_NULL)
+            MPI_Send (&buf, 1, MPI_DOUBLE, down[d], 10 + d, cart);
+      }
+  MPI_Barrier (cart);
+  if (rank == 0 && argc > 1)
+    {
+      FILE *f = fopen (argv[1], "w");
+      if (f)
+        {
+          fprintf (f, "dims %d %d\n", dims[0], dims[1]);
+          fclose (f);
+        }
+    }
+  MPI_Comm_free (&cart);
+  MPI_Finalize ();
+  return 0;
+}

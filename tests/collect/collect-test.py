@@ -1,0 +1,399 @@
+#!/usr/bin/env python3
+"""Collector tests: run an MPI test program under kubus-run, read the trace
+back with collect-check (OTF2 reader API) and otf2-print, and compare with
+what the program did by construction.
+
+usage: collect-test.py CASE --run KUBUS_RUN --check COLLECT_CHECK --app APP
+Exit 0 = pass, 1 = fail, 77 = skip.
+"""
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+failures = []
+
+
+def expect(cond, what):
+    if not cond:
+        failures.append(what)
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=240,
+                          **kw)
+
+
+def env_for_mpi():
+    env = dict(os.environ)
+    env.setdefault('OMPI_ALLOW_RUN_AS_ROOT', '1')
+    env.setdefault('OMPI_ALLOW_RUN_AS_ROOT_CONFIRM', '1')
+    env.setdefault('OMPI_MCA_rmaps_base_oversubscribe', '1')
+    env['KUBUS_VERBOSE'] = '0'
+    # Open MPI leaks at exit; sanitizer builds must not fail on that
+    ao = env.get('ASAN_OPTIONS', '')
+    env['ASAN_OPTIONS'] = (ao + ':' if ao else '') + 'detect_leaks=0'
+    return env
+
+
+def kubus_run(a, expdir, nranks, app_args=(), opts=(), expect_rc=0,
+              mpi_opts=()):
+    cmd = [a.run, '-o', expdir, *opts, '--', 'mpirun', '-n', str(nranks),
+           '--oversubscribe', *mpi_opts, a.app, *app_args]
+    p = run(cmd, env=env_for_mpi())
+    if expect_rc is not None and p.returncode != expect_rc:
+        failures.append(f'{" ".join(cmd)}: exit {p.returncode}, expected '
+                        f'{expect_rc}\nstdout:\n{p.stdout}\nstderr:\n{p.stderr}')
+    return p
+
+
+def check_trace(a, expdir):
+    """Returns the collect-check lines as a dict line-prefix -> last field
+    and the raw list; also requires otf2-print to run clean."""
+    anchor = os.path.join(expdir, 'traces.otf2')
+    p = run(['otf2-print', anchor])
+    expect(p.returncode == 0, f'otf2-print failed ({p.returncode}): {p.stderr[-2000:]}')
+    expect('warning' not in p.stderr.lower() and 'error' not in p.stderr.lower(),
+           f'otf2-print complained: {p.stderr[-2000:]}')
+    p = run(['otf2-print', '-G', anchor])
+    expect(p.returncode == 0, 'otf2-print -G failed')
+    p = run([a.check, anchor])
+    if p.returncode != 0:
+        failures.append(f'collect-check failed: {p.stderr}')
+        return []
+    return p.stdout.splitlines()
+
+
+def has(lines, line):
+    expect(line in lines, f'missing line: {line!r}')
+
+
+def has_not_prefix(lines, prefix):
+    bad = [l for l in lines if l.startswith(prefix)]
+    expect(not bad, f'unexpected lines: {bad[:5]}')
+
+
+def balanced(lines, n):
+    for r in range(n):
+        has(lines, f'balance {r} ok')
+        has(lines, f'order {r} ok')
+        has(lines, f'clockoffsets {r} 2')
+    has(lines, f'locations {n}')
+
+
+def lines_with(lines, prefix):
+    return [l for l in lines if l.startswith(prefix)]
+
+
+# ---------------------------------------------------------------- cases
+
+def case_p2p(a, tmp):
+    n = a.ranks
+    exp = os.path.join(tmp, 'exp')
+    p = kubus_run(a, exp, n)
+    expect(p.stdout.count(f'collect-p2p: done on {n} ranks') == 1,
+           f'application output changed: {p.stdout!r}')
+    expect(os.path.isfile(os.path.join(exp, 'kubus.json')), 'no kubus.json')
+    L = check_trace(a, exp)
+    balanced(L, n)
+    W = 'MPI_COMM_WORLD'
+    nxt = lambda r: (r + 1) % n
+    prv = lambda r: (r + n - 1) % n
+    # blocking sends with wildcard receive, probe, persistent, Ssend
+    has(L, f'send 0 1 {W} 5 10 4000')
+    has(L, f'recv 1 0 {W} 5 10 4000')
+    has(L, f'send 0 1 {W} 30 1 4')
+    has(L, f'recv 1 0 {W} 30 1 4')
+    has(L, f'isend 0 1 {W} 13 3 24')
+    has(L, f'irecv 1 0 {W} 13 3 24')
+    has(L, f'send 2 3 {W} 3 1 12')
+    has(L, f'irecv 3 2 {W} 3 1 12')
+    has(L, 'enter MPI_Send 0 11')
+    has(L, 'enter MPI_Recv 1 11')
+    has(L, 'enter MPI_Probe 1 1')
+    has(L, 'enter MPI_Start 0 3')
+    has(L, 'enter MPI_Start 1 3')
+    has(L, 'enter MPI_Ssend 2 1')
+    for r in range(n):
+        has(L, f'isend {r} {nxt(r)} {W} 9 1 64')
+        has(L, f'irecv {r} {prv(r)} {W} 9 1 64')
+        has(L, f'send {r} {nxt(r)} {W} 11 1 16')
+        has(L, f'recv {r} {prv(r)} {W} 11 1 16')
+        has(L, f'isendcomplete {r} {4 if r == 0 else 1}')
+        has(L, f'irecvrequest {r} {4 if r == 1 else 2 if r == 3 else 1}')
+        for region, count in [('MPI_Init', 1), ('MPI_Finalize', 1),
+                              ('MPI_Isend', 1), ('MPI_Waitall', 1),
+                              ('MPI_Sendrecv', 1), ('MPI_Barrier', 3),
+                              ('MPI_Bcast', 2), ('MPI_Comm_split', 1),
+                              ('MPI_Comm_dup', 1), ('MPI_Comm_free', 2),
+                              ('MPI_Ibarrier', 1), ('MPI_Iallreduce', 1),
+                              ('MPI_Alltoallw', 1), ('MPI_Exscan', 1)]:
+            has(L, f'enter {region} {r} {count}')
+        # collectives: count, bytes sent, bytes received (see mpi-functions.def)
+        I = 4
+        coll = {
+            'BARRIER': ('none', 2, 0, 0),
+            'BCAST': ('1', 1, n * 10 * I if r == 1 else 0, 10 * I),
+            'REDUCE': ('2', 1, 3 * 8, n * 3 * 8 if r == 2 else 0),
+            'ALLREDUCE': ('none', 1, n * 5 * I, n * 5 * I),
+            'GATHER': ('0', 1, 2 * I, n * 2 * I if r == 0 else 0),
+            'GATHERV': ('0', 1, I, n * I if r == 0 else 0),
+            'SCATTER': ('3', 1, n * I if r == 3 else 0, I),
+            'SCATTERV': ('3', 1, n * I if r == 3 else 0, I),
+            'ALLGATHER': ('none', 1, n * I, n * I),
+            'ALLGATHERV': ('none', 1, n * I, n * I),
+            'ALLTOALL': ('none', 1, n * I, n * I),
+            'ALLTOALLV': ('none', 1, n * I, n * I),
+            'ALLTOALLW': ('none', 1, n * I, n * I),
+            'REDUCE_SCATTER': ('none', 1, n * I, n * I),
+            'REDUCE_SCATTER_BLOCK': ('none', 1, n * I, n * I),
+            'SCAN': ('none', 1, (n - r) * I, (r + 1) * I),
+            'EXSCAN': ('none', 1, (n - r - 1) * I, r * I),
+        }
+        for op, (root, cnt, sent, recv) in coll.items():
+            has(L, f'coll {op} {W} {r} {root} {cnt} {sent} {recv}')
+        # barrier on the duplicate, bcast on the half communicator
+        dup = [l for l in lines_with(L, 'coll BARRIER ')
+               if W not in l and f' {r} none 1 0 0' in l]
+        expect(len(dup) == 1, f'rank {r}: barrier on the duplicate: {dup}')
+        half = [l for l in lines_with(L, 'coll BCAST ') if W not in l
+                and l.split()[-5] == str(r)]
+        size_half = (n + 1 - r % 2) // 2
+        expect(len(half) == 1 and half[0].endswith(
+            f' 0 1 {size_half * 4 if r < 2 else 0} 4'),
+            f'rank {r}: bcast on the half communicator: {half}')
+    has(L, f'comm {W} {n} ' + ' '.join(str(r) for r in range(n)))
+    evens = ' '.join(str(r) for r in range(0, n, 2))
+    odds = ' '.join(str(r) for r in range(1, n, 2))
+    expect(any(l.startswith('comm MPI communicator') and l.endswith(
+        f' {(n + 1) // 2} {evens}') for l in L), 'even half communicator')
+    expect(any(l.startswith('comm MPI communicator') and l.endswith(
+        f' {n // 2} {odds}') for l in L), 'odd half communicator')
+    has(L, 'region MPI_Send role 28 file MPI')
+    has(L, 'region MPI_Barrier role 15 file MPI')
+    has(L, 'region MPI_Bcast role 23 file MPI')
+    has(L, 'region MPI_Reduce role 24 file MPI')
+    has(L, 'region MPI_Allreduce role 25 file MPI')
+    has_not_prefix(L, 'enter MPI_Testall')
+
+
+def case_topology(a, tmp):
+    """Linked with -lkubus-collect: plain mpirun, KUBUS_EXPDIR only."""
+    exp = os.path.join(tmp, 'exp')
+    env = env_for_mpi()
+    env['KUBUS_EXPDIR'] = exp
+    p = run(['mpirun', '-n', '6', '--oversubscribe', a.app], env=env)
+    expect(p.returncode == 0, f'collect-topo failed: {p.stderr}')
+    expect('collect-topo: id 2 set 0 bad -1' in p.stdout,
+           f'topology API results: {p.stdout!r}')
+    L = check_trace(a, exp)
+    balanced(L, 6)
+    cart = lines_with(L, 'cart MPI_Cart_create ')
+    expect(len(cart) == 1 and cart[0].endswith(' 2x3 1,0'), f'cart: {cart}')
+    for r in range(6):
+        has(L, f'coord MPI_Cart_create {r} {r // 3} {r % 3}')
+        has(L, f'coord grid {r} {r % 3} {r // 3}')
+        has(L, f'enter setup {r} 1')
+    sub = lines_with(L, 'cart MPI_Cart_sub ')
+    expect(len(sub) == 2 and all(l.endswith(' 3 0') for l in sub),
+           f'cart sub: {sub}')
+    for c in range(3):
+        expect(L.count(f'coord MPI_Cart_sub {c} {c}') == 2,
+               f'Cart_sub coordinate {c}')
+    has(L, 'cart grid MPI_COMM_WORLD 3x2 0,1')
+    expect(len(lines_with(L, 'coord ')) == 6 + 6 + 6, 'number of coordinates')
+    p = run(['otf2-print', '-G', os.path.join(exp, 'traces.otf2')])
+    expect(p.stdout.count('CART_COORDINATE') == 18, 'otf2-print -G coordinates')
+    expect(p.stdout.count('CART_TOPOLOGY') == 4, 'otf2-print -G topologies')
+
+
+def case_user(a, tmp):
+    exp = os.path.join(tmp, 'exp')
+    p = kubus_run(a, exp, 2)
+    expect('collect-user: total 500' in p.stdout, 'application output')
+    L = check_trace(a, exp)
+    balanced(L, 2)
+    for r in range(2):
+        has(L, f'enter main {r} 1')
+        has(L, f'enter compute_static {r} 5')
+        has(L, f'enter tiny_hot {r} 500')
+        has(L, f'enter exchange {r} 5')
+        has(L, f'enter phase {r} 5')
+    # filter: later lines win
+    filt = os.path.join(tmp, 'filter.txt')
+    with open(filt, 'w') as f:
+        f.write('# keep the hot path out\nEXCLUDE *\nINCLUDE compute_*\n'
+                'INCLUDE main\n')
+    exp2 = os.path.join(tmp, 'exp2')
+    kubus_run(a, exp2, 2, opts=['--filter', filt])
+    L = check_trace(a, exp2)
+    balanced(L, 2)
+    for r in range(2):
+        has(L, f'enter main {r} 1')
+        has(L, f'enter compute_static {r} 5')
+        has(L, f'enter phase {r} 5')
+        has(L, f'send {r} {1 - r} MPI_COMM_WORLD 1 5 20')
+    has_not_prefix(L, 'enter tiny_hot')
+    has_not_prefix(L, 'enter exchange')
+
+
+def case_abort(a, tmp):
+    exp = os.path.join(tmp, 'exp')
+    p = kubus_run(a, exp, 4, expect_rc=3)
+    expect('collect-abort: rank 1 aborts' in p.stdout, 'application output')
+    L = check_trace(a, exp)
+    has(L, 'locations 4')
+    has(L, 'enter MPI_Abort 1 1')
+    has(L, 'balance 1 ok')
+    # the aborting rank always has its data; the others are killed by
+    # mpirun and flush from their SIGTERM handler
+    has(L, 'enter MPI_Sendrecv 1 20')
+    has(L, 'send 1 2 MPI_COMM_WORLD 4 20 80')
+    has(L, 'coll BARRIER MPI_COMM_WORLD 1 none 1 0 0')
+    for r in (0, 2, 3):
+        has(L, f'enter MPI_Sendrecv {r} 20')
+
+
+def case_abort_killed(a, tmp):
+    """Ranks killed right after saving their events (test hook in the
+    library): kubus-run writes valid stand-ins for their definitions."""
+    exp = os.path.join(tmp, 'exp')
+    p = kubus_run(a, exp, 4, expect_rc=None,
+                  mpi_opts=['-x', 'KUBUS_TEST_DIE_AFTER_EVENTS=1'])
+    expect(p.returncode != 0, 'aborted run exited 0')
+    # 3 definition files at least; a slow rank may be killed before it
+    # saved its events too (then its event file is a stand-in as well)
+    import re
+    m = re.search(r'wrote (\d+) stand-in trace files', p.stderr)
+    expect(m is not None and 3 <= int(m.group(1)) <= 6,
+           f'no stand-in files: {p.stderr[-1500:]!r}')
+    L = check_trace(a, exp)
+    has(L, 'locations 4')
+    for r in range(4):
+        has(L, f'balance {r} ok')
+        got = lines_with(L, f'enter MPI_Sendrecv {r} ')
+        expect(got in ([f'enter MPI_Sendrecv {r} 20'], []) and
+               (r != 1 or got), f'rank {r} events: {got}')
+    has(L, 'enter MPI_Abort 1 1')
+    has(L, 'clockoffsets 1 2')
+
+
+def case_buffer(a, tmp):
+    exp = os.path.join(tmp, 'exp')
+    p = kubus_run(a, exp, 2, app_args=['30000'], opts=['--buffer', '512K'])
+    expect('collect-flood: 30000 messages' in p.stdout, 'application output')
+    L = check_trace(a, exp)
+    balanced(L, 2)
+    has(L, 'enter MPI_Send 0 30000')
+    has(L, 'enter MPI_Recv 1 30000')
+    has(L, 'send 0 1 MPI_COMM_WORLD 0 30000 120000')
+    has(L, 'recv 1 0 MPI_COMM_WORLD 0 30000 120000')
+    fl = lines_with(L, 'enter KUBUS_FLUSH 0 ')
+    expect(len(fl) == 1 and int(fl[0].split()[-1]) >= 1,
+           f'no flush recorded: {fl}')
+
+
+def case_badinput(a, tmp):
+    env = env_for_mpi()
+    # missing program
+    p = run([a.run, '-o', os.path.join(tmp, 'x'), '--', 'mpirun', '-n', '2',
+             './no-such-program'], env=env)
+    expect(p.returncode == 127 and "program './no-such-program' not found"
+           in p.stderr, f'missing program: {p.returncode} {p.stderr!r}')
+    expect(not os.path.exists(os.path.join(tmp, 'x', 'traces.otf2')),
+           'trace for a missing program')
+    # missing launcher
+    p = run([a.run, '-o', os.path.join(tmp, 'x'), '--', 'no-such-mpirun',
+             a.app], env=env)
+    expect(p.returncode == 127 and "'no-such-mpirun' not found" in p.stderr,
+           f'missing launcher: {p.stderr!r}')
+    # unwritable experiment directory (root ignores modes: use a file as
+    # the parent)
+    blocker = os.path.join(tmp, 'file')
+    open(blocker, 'w').close()
+    p = run([a.run, '-o', os.path.join(blocker, 'exp'), '--', 'mpirun', '-n',
+             '2', a.app], env=env)
+    expect(p.returncode == 1 and 'cannot create experiment directory'
+           in p.stderr, f'unwritable: {p.returncode} {p.stderr!r}')
+    if os.geteuid() != 0:
+        ro = os.path.join(tmp, 'ro')
+        os.mkdir(ro, 0o555)
+        p = run([a.run, '-o', ro, '--force', '--', 'mpirun', '-n', '2', a.app],
+                env=env)
+        expect(p.returncode == 1 and 'cannot write' in p.stderr,
+               f'read-only: {p.stderr!r}')
+    # existing experiment: refused, then --force
+    exp = os.path.join(tmp, 'exp')
+    kubus_run(a, exp, 2, app_args=['10'])
+    p = kubus_run(a, exp, 2, app_args=['10'], expect_rc=1)
+    expect('already exists' in p.stderr and '--force' in p.stderr,
+           f'existing experiment: {p.stderr!r}')
+    expect(p.stdout == '', 'program ran although the experiment exists')
+    p = kubus_run(a, exp, 2, app_args=['20'], opts=['--force'])
+    L = check_trace(a, exp)
+    has(L, 'enter MPI_Send 0 20')
+    # bad options
+    p = run([a.run, '--buffer', 'lots', '--', 'mpirun', a.app], env=env)
+    expect(p.returncode == 2 and 'not a size' in p.stderr, 'bad --buffer')
+    p = run([a.run, '--filter', os.path.join(tmp, 'nofilter'), '--',
+             'mpirun', a.app], env=env)
+    expect(p.returncode == 2 and 'cannot read filter file' in p.stderr,
+           'bad --filter')
+    # default experiment name kubus_<program>_<ranks>, in the working dir
+    wd = os.path.join(tmp, 'wd')
+    os.mkdir(wd)
+    p = run([a.run, '--', 'mpirun', '-np', '2', '--oversubscribe', a.app,
+             '5'], env=env, cwd=wd)
+    name = f'kubus_{os.path.basename(a.app)}_2'
+    expect(p.returncode == 0 and os.path.isfile(
+        os.path.join(wd, name, 'traces.otf2')), f'default name {name}')
+    with open(os.path.join(wd, name, 'kubus.json')) as f:
+        import json
+        meta = json.load(f)
+    expect(meta['ranks'] == 2 and meta['exit_status'] == 0
+           and meta['command'][0] == 'mpirun' and len(meta['hosts']) >= 1
+           and meta['kubus_version'], f'kubus.json: {meta}')
+
+
+CASES = {
+    'p2p': case_p2p,
+    'topology': case_topology,
+    'user': case_user,
+    'abort': case_abort,
+    'abortkilled': case_abort_killed,
+    'buffer': case_buffer,
+    'badinput': case_badinput,
+}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('case', choices=sorted(CASES))
+    ap.add_argument('--run', required=True)
+    ap.add_argument('--check', required=True)
+    ap.add_argument('--app', required=True)
+    ap.add_argument('--ranks', type=int, default=4)
+    a = ap.parse_args()
+    a.run, a.check, a.app = (os.path.abspath(x) for x in (a.run, a.check, a.app))
+    if shutil.which('mpirun') is None or shutil.which('otf2-print') is None:
+        print('mpirun or otf2-print missing: skipped')
+        return 77
+    tmp = tempfile.mkdtemp(prefix='kubus-collect-')
+    try:
+        CASES[a.case](a, tmp)
+    finally:
+        if not failures:
+            shutil.rmtree(tmp, ignore_errors=True)
+    if failures:
+        for f in failures:
+            print('FAIL:', f)
+        print(f'(files kept in {tmp})')
+        return 1
+    print(f'{a.case}: ok')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
