@@ -2,9 +2,10 @@
  *
  *   cube-load-bench [--eager] FILE
  *
- * Prints one line: "open_s=… open_rss_kb=… touch_s=… peak_rss_kb=… values=…", where open_rss is
- * the peak resident set after opening and peak_rss after reading every (metric, call path) row
- * through cube_report_get_row. Lets load-bench compare lazy and eager .cubex opening. */
+ * Prints one line: "open_s=… open_rss_kb=… open_cur_rss_kb=… touch_s=… peak_rss_kb=… values=…",
+ * where open_rss is the peak resident set after opening, open_cur_rss the resident set right
+ * after opening, and peak_rss the peak after reading every (metric, call path) row through
+ * cube_report_get_row. Lets load-bench compare lazy and eager .cubex opening. */
 #include "cube.h"
 
 #include <glib/gi18n.h>
@@ -13,15 +14,21 @@
 #include <string.h>
 
 static long
-peak_rss_kb (void)
+status_kb (const char *field)
 {
   g_autofree char *status = NULL;
   const char      *p;
 
   if (!g_file_get_contents ("/proc/self/status", &status, NULL, NULL))
     return -1;
-  p = strstr (status, "VmHWM:");
-  return p ? strtol (p + 6, NULL, 10) : -1;
+  p = strstr (status, field);
+  return p ? strtol (p + strlen (field), NULL, 10) : -1;
+}
+
+static long
+peak_rss_kb (void)
+{
+  return status_kb ("VmHWM:");
 }
 
 int
@@ -33,7 +40,7 @@ main (int argc, char **argv)
   g_autoptr (CubeReport) r = NULL;
   g_autofree double *row = NULL;
   gint64             t0, t1, t2;
-  long               open_rss;
+  long               open_rss, open_cur_rss;
   guint64            values = 0;
   double             checksum = 0.0;
 
@@ -58,6 +65,7 @@ main (int argc, char **argv)
       return 1;
     }
   open_rss = peak_rss_kb ();
+  open_cur_rss = status_kb ("VmRSS:");
 
   row = g_new (double, MAX (r->locations->len, 1));
   for (guint m = 0; m < r->metrics->len; m++)
@@ -75,8 +83,8 @@ main (int argc, char **argv)
       }
   t2 = g_get_monotonic_time ();
 
-  printf ("open_s=%.3f open_rss_kb=%ld touch_s=%.3f peak_rss_kb=%ld values=%" G_GUINT64_FORMAT
+  printf ("open_s=%.3f open_rss_kb=%ld open_cur_rss_kb=%ld touch_s=%.3f peak_rss_kb=%ld values=%" G_GUINT64_FORMAT
           " checksum=%.6e\n",
-          (t1 - t0) / 1e6, open_rss, (t2 - t1) / 1e6, peak_rss_kb (), values, checksum);
+          (t1 - t0) / 1e6, open_rss, open_cur_rss, (t2 - t1) / 1e6, peak_rss_kb (), values, checksum);
   return 0;
 }

@@ -160,7 +160,6 @@ choose_expdir (void)
   PMPI_Bcast (expdir, sizeof expdir, MPI_CHAR, 0, MPI_COMM_WORLD);
 }
 
-static void abort_from_signal (int sig);
 
 /* The distinct host names, for kubus-run's kubus.json. */
 static void
@@ -203,28 +202,53 @@ install_save_handler (void)
   return sigaction (KUBUS_SAVE_SIGNAL, &sa, NULL) == 0;
 }
 
+static const int fatal_signals[] = { SIGSEGV, SIGABRT, SIGTERM, SIGBUS,
+                                     SIGFPE };
+#define N_FATAL (sizeof fatal_signals / sizeof fatal_signals[0])
+static struct sigaction previous[N_FATAL];
+
+static void abort_from_signal (int sig, siginfo_t *info, void *ctx);
+
+/* Our handlers go first and then hand over to whatever was installed
+ * before (Open MPI's backtrace printer, AddressSanitizer, the program's
+ * own), so the program's behaviour on a fatal signal stays its own. */
 static void
 install_signal_handlers (void)
 {
-  static const int sigs[] = { SIGSEGV, SIGABRT, SIGTERM, SIGBUS, SIGFPE };
-  for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+  for (size_t i = 0; i < N_FATAL; i++)
     {
-      struct sigaction old;
-      if (sigaction (sigs[i], NULL, &old) != 0)
-        continue;
-      /* Respect handlers the application (or MPI) installed itself. */
-      if (old.sa_handler != SIG_DFL || (old.sa_flags & SA_SIGINFO))
+      if (sigaction (fatal_signals[i], NULL, &previous[i]) != 0
+          || previous[i].sa_handler == SIG_IGN)
         continue;
       /* mpirun may send SIGTERM more than once: keep all of them blocked
        * while the handler writes, so a second one cannot cut it short. */
       struct sigaction sa;
       memset (&sa, 0, sizeof sa);
-      sa.sa_handler = abort_from_signal;
+      sa.sa_sigaction = abort_from_signal;
+      sa.sa_flags = SA_SIGINFO;
       sigemptyset (&sa.sa_mask);
-      for (size_t k = 0; k < sizeof sigs / sizeof sigs[0]; k++)
-        sigaddset (&sa.sa_mask, sigs[k]);
-      sigaction (sigs[i], &sa, NULL);
+      for (size_t k = 0; k < N_FATAL; k++)
+        sigaddset (&sa.sa_mask, fatal_signals[k]);
+      sigaction (fatal_signals[i], &sa, NULL);
     }
+}
+
+static void
+chain_signal (int sig, siginfo_t *info, void *ctx)
+{
+  for (size_t i = 0; i < N_FATAL; i++)
+    if (fatal_signals[i] == sig)
+      {
+        struct sigaction old = previous[i];
+        sigaction (sig, &old, NULL);
+        if (old.sa_flags & SA_SIGINFO)
+          old.sa_sigaction (sig, info, ctx);
+        else if (old.sa_handler != SIG_DFL && old.sa_handler != SIG_IGN)
+          old.sa_handler (sig);
+        else
+          raise (sig);  /* delivered with the default action on return */
+        return;
+      }
 }
 
 void
@@ -555,7 +579,8 @@ write_after_abort (uint32_t open_region, int initiator)
   collectives->callbacks.otf2_scatter = local_scatter;
   collectives->callbacks.otf2_scatterv = local_scatterv;
   collectives->global->rank = global ? 0 : (kubus_world_rank == 0 ? 1 : kubus_world_rank);
-  kubus_write_local_only (archive, global);
+  if (kubus_write_local_only (archive, global) == 1)
+    return;  /* test hook: "killed" before saving its definitions */
   mark_saved ();
   kubus_log ("abort: trace written to %s%s", expdir,
              global ? " (with global definitions)" : "");
@@ -577,11 +602,12 @@ on_main_thread (void)
 }
 
 /* Fatal signals.  Not async-signal-safe (OTF2 allocates): a best effort
- * that runs once, after which the default action follows.  SIGTERM comes
- * from mpirun killing the job (somebody else failed); the others mean this
- * rank failed, so it asks its peers to save as well. */
+ * that runs once, after which the previous handler or the default action
+ * follows.  SIGTERM comes from mpirun killing the job (somebody else
+ * failed); the others mean this rank failed, so it asks its peers to save
+ * as well. */
 static void
-abort_from_signal (int sig)
+abort_from_signal (int sig, siginfo_t *info, void *ctx)
 {
   if (sig == SIGTERM && !on_main_thread () && main_tid > 0 && !in_abort)
     {
@@ -594,9 +620,7 @@ abort_from_signal (int sig)
       in_abort = 1;
       write_after_abort (kubus_current_mpi, sig != SIGTERM);
     }
-  /* default action once the handler returns and the signal unblocks */
-  signal (sig, SIG_DFL);
-  raise (sig);
+  chain_signal (sig, info, ctx);
 }
 
 /* Another rank on this host aborts: save now, keep running (mpirun will
@@ -613,7 +637,8 @@ save_from_signal (int sig)
   in_abort = 1;
   if (!was)
     write_after_abort (kubus_current_mpi, 0);
-  mark_saved ();
+  else
+    mark_saved ();
 }
 
 KUBUS_INTERNAL const char *

@@ -9,12 +9,12 @@
 #include <unistd.h>
 
 CubeReport *
-cube_report_load (const char       *path,
-                  CubeLoadFlags     flags,
-                  GCancellable     *cancellable,
-                  CubeProgressFunc  progress,
-                  gpointer          progress_data,
-                  GError          **error)
+cube_report_load (const char      *path,
+                  CubeLoadFlags    flags,
+                  GCancellable    *cancellable,
+                  CubeProgressFunc progress,
+                  gpointer         progress_data,
+                  GError         **error)
 {
   unsigned char head[512];
   gssize        n;
@@ -26,7 +26,7 @@ cube_report_load (const char       *path,
   fd = open (path, O_RDONLY | O_CLOEXEC);
   if (fd < 0)
     {
-      cube_set_error (error, CUBE_ERROR_IO, path, _("cannot open: %s"), g_strerror (errno));
+      cube_set_error (error, CUBE_ERROR_IO, path, _ ("cannot open: %s"), g_strerror (errno));
       return NULL;
     }
   do
@@ -36,14 +36,14 @@ cube_report_load (const char       *path,
     {
       int saved = errno;
       close (fd);
-      cube_set_error (error, CUBE_ERROR_IO, path, _("cannot read: %s"), g_strerror (saved));
+      cube_set_error (error, CUBE_ERROR_IO, path, _ ("cannot read: %s"), g_strerror (saved));
       return NULL;
     }
   close (fd);
 
   if (n == 0)
     {
-      cube_set_error (error, CUBE_ERROR_FORMAT, path, _("the file is empty"));
+      cube_set_error (error, CUBE_ERROR_FORMAT, path, _ ("the file is empty"));
       return NULL;
     }
   if (n >= 2 && head[0] == 0x1f && head[1] == 0x8b)
@@ -54,14 +54,15 @@ cube_report_load (const char       *path,
   /* XML, possibly after a UTF-8 byte order mark and blank space. */
   if (n >= 3 && head[0] == 0xef && head[1] == 0xbb && head[2] == 0xbf)
     skip = 3;
-  while (skip < (gsize) n && g_ascii_isspace (head[skip]))
+  while (skip < (gsize)n && g_ascii_isspace (head[skip]))
     skip++;
-  if ((gsize) n - skip >= 5 && memcmp (head + skip, "<?xml", 5) == 0)
+  if ((gsize)n - skip >= 5 && memcmp (head + skip, "<?xml", 5) == 0)
     return cube_xml_load_file (path, CUBE_XML_CUBE3, cancellable, progress, progress_data, error);
-  if ((gsize) n - skip >= 5 && memcmp (head + skip, "<cube", 5) == 0)
+  if ((gsize)n - skip >= 5 && memcmp (head + skip, "<cube", 5) == 0)
     return cube_xml_load_file (path, CUBE_XML_CUBE3, cancellable, progress, progress_data, error);
 
-  cube_set_error (error, CUBE_ERROR_FORMAT, path,
-                  _("not a CUBE report: neither CUBE XML, gzip-compressed XML nor a .cubex tar archive"));
+  cube_set_error (
+      error, CUBE_ERROR_FORMAT, path,
+      _ ("not a CUBE report: neither CUBE XML, gzip-compressed XML nor a .cubex tar archive"));
   return NULL;
 }

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-G_DEFINE_QUARK (cube-error-quark, cube_error)
+G_DEFINE_QUARK (cube - error - quark, cube_error)
 
 /* ---- small helpers ----------------------------------------------------------------------- */
 
@@ -47,7 +47,7 @@ cube_metric_set_string (char **field, const char *value)
 void
 cube_set_error (GError **error, CubeError code, const char *path, const char *format, ...)
 {
-  va_list     args;
+  va_list          args;
   g_autofree char *msg = NULL;
 
   if (error == NULL)
@@ -95,12 +95,11 @@ id_table_move (GHashTable *table, gint64 old_id, gint64 new_id, gpointer node)
 static gint64
 sys_key (CubeSysKind kind, gint64 id)
 {
-  return (gint64) (((guint64) kind << 56) | ((guint64) id & G_GUINT64_CONSTANT (0x00ffffffffffffff)));
+  return (gint64)(((guint64)kind << 56) | ((guint64)id & G_GUINT64_CONSTANT (0x00ffffffffffffff)));
 }
 
 /* CUBE 3 machine/node and Cube 4 system tree nodes share id spaces per kind; process and
  * location group share PROCESS, thread and location share THREAD. */
-
 
 /* ---- row memory -------------------------------------------------------------------------------
  *
@@ -119,7 +118,7 @@ sys_key (CubeSysKind kind, gint64 id)
 #endif
 #endif
 
-#define HUGE_SIZE ((gsize) 2 * 1024 * 1024)
+#define HUGE_SIZE ((gsize)2 * 1024 * 1024)
 
 typedef struct
 {
@@ -130,12 +129,12 @@ typedef struct
 
 typedef struct
 {
-  GArray  *blocks;     /* RowBlock */
+  GArray  *blocks; /* RowBlock */
   char    *cur;
   gsize    left;
-  gboolean cur_zero;   /* the rest of the current block is untouched zero memory */
-  guint    row_len;    /* row length the free list holds */
-  gpointer free_head;  /* dropped rows, linked through their first bytes */
+  gboolean cur_zero;  /* the rest of the current block is untouched zero memory */
+  guint    row_len;   /* row length the free list holds */
+  gpointer free_head; /* dropped rows, linked through their first bytes */
   gsize    next_size;
 } RowArena;
 
@@ -164,16 +163,16 @@ row_arena_new_block (RowArena *a, gsize need)
   gsize    size = MAX (a->next_size, need);
   RowBlock b = { 0 };
 
-  a->next_size = MIN (a->next_size * 2, (gsize) 32 * 1024 * 1024);
+  a->next_size = MIN (a->next_size * 2, (gsize)32 * 1024 * 1024);
   if (size >= 2 * HUGE_SIZE)
     {
       /* 2 MB aligned, so that the kernel can back it with huge pages. */
-      gsize  len = size + HUGE_SIZE;
-      char  *raw = mmap (NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      gsize len = size + HUGE_SIZE;
+      char *raw = mmap (NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
       if (raw != MAP_FAILED)
         {
-          char *start = (char *) (((guintptr) raw + HUGE_SIZE - 1) & ~(guintptr) (HUGE_SIZE - 1));
-          gsize head = (gsize) (start - raw);
+          char *start = (char *)(((guintptr)raw + HUGE_SIZE - 1) & ~(guintptr)(HUGE_SIZE - 1));
+          gsize head = (gsize)(start - raw);
           if (head > 0)
             munmap (raw, head);
           if (len - head > size)
@@ -202,10 +201,10 @@ row_arena_new_block (RowArena *a, gsize need)
 static double *
 row_new (CubeReport *report, guint len)
 {
-  gsize     bytes = (gsize) MAX (len, 1) * sizeof (double);
+  gsize bytes = (gsize)MAX (len, 1) * sizeof (double);
 
 #ifdef ROW_ARENA_HEAP
-  (void) report;
+  (void)report;
   return g_malloc0 (bytes);
 #else
   RowArena *a = report->priv->row_arena;
@@ -232,7 +231,7 @@ row_new (CubeReport *report, guint len)
     }
   if (a->left < bytes)
     row_arena_new_block (a, bytes);
-  row = (double *) a->cur;
+  row = (double *)a->cur;
   a->cur += bytes;
   a->left -= bytes;
   if (!a->cur_zero)
@@ -245,8 +244,8 @@ static void
 row_release (CubeReport *report, double *row, guint len)
 {
 #ifdef ROW_ARENA_HEAP
-  (void) report;
-  (void) len;
+  (void)report;
+  (void)len;
   g_free (row);
 #else
   RowArena *a = report->priv->row_arena;
@@ -296,7 +295,7 @@ metric_data_free (CubeReport *report, CubeMetricData *data)
   for (guint i = 0; i < data->n_rows; i++)
     row_release (report, data->rows[i], report->priv->row_len);
 #else
-  (void) report; /* the rows go with the arena */
+  (void)report; /* the rows go with the arena */
 #endif
   g_free (data->rows);
   g_free (data->row_loaded);
@@ -490,7 +489,7 @@ cube_report_add_metric (CubeReport *report,
   m->uniq_name = g_strdup (uniq_name);
   m->disp_name = g_strdup (disp_name ? disp_name : uniq_name);
   m->dtype = dtype;
-  m->dtype_name = g_strdup (dtype == CUBE_DTYPE_DOUBLE ? "FLOAT"
+  m->dtype_name = g_strdup (dtype == CUBE_DTYPE_DOUBLE  ? "FLOAT"
                             : dtype == CUBE_DTYPE_INT64 ? "INTEGER"
                                                         : cube_dtype_to_string (dtype));
   m->uom = g_strdup (uom ? uom : "");
@@ -521,7 +520,7 @@ cube_report_add_metric (CubeReport *report,
     }
   g_ptr_array_insert (report->metrics, pos, m);
   for (guint i = pos; i < report->metrics->len; i++)
-    ((CubeMetric *) g_ptr_array_index (report->metrics, i))->index = i;
+    ((CubeMetric *)g_ptr_array_index (report->metrics, i))->index = i;
 
   if (!g_hash_table_contains (report->priv->metric_by_uniq, m->uniq_name))
     g_hash_table_insert (report->priv->metric_by_uniq, m->uniq_name, m);
@@ -627,19 +626,16 @@ cube_metric_expand_url (const CubeReport *report, const CubeMetric *metric, guin
     return g_strdup (metric->url);
   if (mirror >= report->mirrors->len)
     return NULL;
-  return g_strdup_printf ("%.*s%s%s", (int) (at - metric->url), metric->url,
-                          (const char *) g_ptr_array_index (report->mirrors, mirror),
+  return g_strdup_printf ("%.*s%s%s", (int)(at - metric->url), metric->url,
+                          (const char *)g_ptr_array_index (report->mirrors, mirror),
                           at + strlen ("@mirror@"));
 }
 
 /* ---- regions and call tree ----------------------------------------------------------------- */
 
 CubeRegion *
-cube_report_add_region (CubeReport *report,
-                        const char *name,
-                        const char *mod,
-                        gint64      begin_line,
-                        gint64      end_line)
+cube_report_add_region (
+    CubeReport *report, const char *name, const char *mod, gint64 begin_line, gint64 end_line)
 {
   CubeRegion *r;
 
@@ -677,11 +673,8 @@ cube_report_region_by_file_id (const CubeReport *report, gint64 id)
 }
 
 CubeCnode *
-cube_report_add_cnode (CubeReport *report,
-                       CubeCnode  *parent,
-                       CubeRegion *callee,
-                       gint64      line,
-                       const char *mod)
+cube_report_add_cnode (
+    CubeReport *report, CubeCnode *parent, CubeRegion *callee, gint64 line, const char *mod)
 {
   CubeCnode *c;
   guint      pos;
@@ -715,12 +708,12 @@ cube_report_add_cnode (CubeReport *report,
     }
   g_ptr_array_insert (report->cnodes, pos, c);
   for (guint i = pos; i < report->cnodes->len; i++)
-    ((CubeCnode *) g_ptr_array_index (report->cnodes, i))->index = i;
+    ((CubeCnode *)g_ptr_array_index (report->cnodes, i))->index = i;
 
   /* Rows are indexed by call path: shift the ones behind the insertion point. */
   for (guint mi = 0; mi < report->metrics->len; mi++)
     {
-      CubeMetricData *d = ((CubeMetric *) g_ptr_array_index (report->metrics, mi))->data;
+      CubeMetricData *d = ((CubeMetric *)g_ptr_array_index (report->metrics, mi))->data;
       if (d == NULL || d->n_rows <= pos)
         continue;
       d->rows = g_renew (double *, d->rows, d->n_rows + 1);
@@ -770,7 +763,7 @@ resize_rows (CubeReport *report, guint new_len)
     return;
   for (guint mi = 0; mi < report->metrics->len; mi++)
     {
-      CubeMetricData *d = ((CubeMetric *) g_ptr_array_index (report->metrics, mi))->data;
+      CubeMetricData *d = ((CubeMetric *)g_ptr_array_index (report->metrics, mi))->data;
       for (guint r = 0; d != NULL && r < d->n_rows; r++)
         if (d->rows[r] != NULL)
           {
@@ -783,11 +776,8 @@ resize_rows (CubeReport *report, guint new_len)
 }
 
 CubeSysNode *
-cube_report_add_sysnode (CubeReport  *report,
-                         CubeSysNode *parent,
-                         CubeSysKind  kind,
-                         const char  *name,
-                         gint64       rank)
+cube_report_add_sysnode (
+    CubeReport *report, CubeSysNode *parent, CubeSysKind kind, const char *name, gint64 rank)
 {
   CubeSysNode *s;
 
@@ -847,8 +837,8 @@ cube_report_sysnode_by_file_id (const CubeReport *report, CubeSysKind kind, gint
 static int
 compare_location_ids (gconstpointer a, gconstpointer b)
 {
-  const CubeSysNode *x = *(CubeSysNode *const *) a;
-  const CubeSysNode *y = *(CubeSysNode *const *) b;
+  const CubeSysNode *x = *(CubeSysNode *const *)a;
+  const CubeSysNode *y = *(CubeSysNode *const *)b;
 
   return (x->file_id > y->file_id) - (x->file_id < y->file_id);
 }
@@ -860,12 +850,13 @@ cube_report_sort_locations (CubeReport *report, const char *path, GError **error
   for (guint i = 0; i < report->locations->len; i++)
     {
       CubeSysNode *s = g_ptr_array_index (report->locations, i);
-      if (s->file_id != (gint64) i)
+      if (s->file_id != (gint64)i)
         {
-          cube_set_error (error, CUBE_ERROR_FORMAT, path,
-                          _("thread/location ids must be 0 … %u without gaps, but id %u is missing "
-                            "(the next id is %" G_GINT64_FORMAT ")"),
-                          report->locations->len - 1, i, s->file_id);
+          cube_set_error (
+              error, CUBE_ERROR_FORMAT, path,
+              _ ("thread/location ids must be 0 … %u without gaps, but id %u is missing "
+                 "(the next id is %" G_GINT64_FORMAT ")"),
+              report->locations->len - 1, i, s->file_id);
           return FALSE;
         }
       s->location = i;
@@ -978,11 +969,11 @@ cube_metric_drop_row (CubeReport *report, CubeMetric *metric, guint cnode_index)
 }
 
 void
-cube_metric_set_loader (CubeReport     *report,
-                        CubeMetric     *metric,
-                        CubeRowLoader   loader,
-                        gpointer        data,
-                        GDestroyNotify  data_free)
+cube_metric_set_loader (CubeReport    *report,
+                        CubeMetric    *metric,
+                        CubeRowLoader  loader,
+                        gpointer       data,
+                        GDestroyNotify data_free)
 {
   CubeMetricData *d = metric->data;
 
@@ -997,11 +988,8 @@ cube_metric_set_loader (CubeReport     *report,
 }
 
 gboolean
-cube_metric_raw_row (CubeReport    *report,
-                     CubeMetric    *metric,
-                     guint          cnode_index,
-                     const double **row,
-                     GError       **error)
+cube_metric_raw_row (
+    CubeReport *report, CubeMetric *metric, guint cnode_index, const double **row, GError **error)
 {
   CubeMetricData *d = metric->data;
 
@@ -1010,7 +998,7 @@ cube_metric_raw_row (CubeReport    *report,
     return TRUE;
   if (d->loader != NULL && (cnode_index >= d->n_rows || !d->row_loaded[cnode_index]))
     {
-      double *buf;
+      double  *buf;
       gboolean nonzero = FALSE;
       guint    len = report->locations->len;
 
@@ -1038,11 +1026,8 @@ cube_metric_raw_row (CubeReport    *report,
 
 /* Exclusive-along-the-call-tree row of @metric as stored (metric dimension untouched). */
 static gboolean
-call_exclusive_row (CubeReport       *report,
-                    CubeMetric       *metric,
-                    const CubeCnode  *cnode,
-                    double           *out,
-                    GError          **error)
+call_exclusive_row (
+    CubeReport *report, CubeMetric *metric, const CubeCnode *cnode, double *out, GError **error)
 {
   guint         len = report->locations->len;
   const double *row;
@@ -1074,7 +1059,7 @@ cube_report_get_row (CubeReport       *report,
                      double           *out,
                      GError          **error)
 {
-  CubeMetric *m = (CubeMetric *) metric;
+  CubeMetric *m = (CubeMetric *)metric;
   guint       len;
 
   g_return_val_if_fail (report != NULL && metric != NULL && cnode != NULL && out != NULL, FALSE);
@@ -1110,22 +1095,18 @@ writable_row (CubeReport *report, CubeMetric *metric, CubeCnode *cnode, guint lo
   g_return_val_if_fail (report != NULL && metric != NULL && cnode != NULL, NULL);
   g_return_val_if_fail (location < report->locations->len, NULL);
   g_return_val_if_fail (cnode->index < report->cnodes->len
-                          && g_ptr_array_index (report->cnodes, cnode->index) == cnode,
+                            && g_ptr_array_index (report->cnodes, cnode->index) == cnode,
                         NULL);
   /* Values set through the API are CUBE 3 semantics: they cannot go into a row stored the
    * Cube 4 way without converting the whole metric. */
-  g_return_val_if_fail (!metric->data->stored_call_inclusive
-                          && !metric->data->stored_metric_exclusive,
-                        NULL);
+  g_return_val_if_fail (
+      !metric->data->stored_call_inclusive && !metric->data->stored_metric_exclusive, NULL);
   return cube_metric_alloc_row (report, metric, cnode->index);
 }
 
 void
-cube_report_set_value (CubeReport *report,
-                       CubeMetric *metric,
-                       CubeCnode  *cnode,
-                       guint       location,
-                       double      value)
+cube_report_set_value (
+    CubeReport *report, CubeMetric *metric, CubeCnode *cnode, guint location, double value)
 {
   double *row = writable_row (report, metric, cnode, location);
 
@@ -1136,11 +1117,8 @@ cube_report_set_value (CubeReport *report,
 }
 
 void
-cube_report_add_value (CubeReport *report,
-                       CubeMetric *metric,
-                       CubeCnode  *cnode,
-                       guint       location,
-                       double      value)
+cube_report_add_value (
+    CubeReport *report, CubeMetric *metric, CubeCnode *cnode, guint location, double value)
 {
   double *row = writable_row (report, metric, cnode, location);
 

@@ -61,7 +61,8 @@ get_cache (CubeReport *report)
 {
   ValueCache *cache = report->priv->value_cache;
 
-  if (cache != NULL && cache->n_metrics == report->metrics->len && cache->n_cnodes == report->cnodes->len)
+  if (cache != NULL && cache->n_metrics == report->metrics->len
+      && cache->n_cnodes == report->cnodes->len)
     return cache;
   cube_report_invalidate_values (report);
   cache = g_new0 (ValueCache, 1);
@@ -117,7 +118,12 @@ finish_values (double *v, guint n)
 /* The CUBE-3 row of (m, c): a pointer into the stored row when no conversion is needed
  * (NULL = absent), else computed into @scratch. */
 static gboolean
-e_row (CubeReport *report, CubeMetric *m, const CubeCnode *c, double *scratch, const double **row, GError **error)
+e_row (CubeReport      *report,
+       CubeMetric      *m,
+       const CubeCnode *c,
+       double          *scratch,
+       const double   **row,
+       GError         **error)
 {
   if (!cube_metric_has_data (m))
     {
@@ -175,7 +181,7 @@ selection_terms (const CubeMetricSel *msel, guint n_msel, Agg *agg)
   *agg = n_msel > 0 ? metric_agg (msel[0].metric) : AGG_SUM;
   for (guint i = 0; i < n_msel; i++)
     {
-      CubeMetric *m = (CubeMetric *) msel[i].metric;
+      CubeMetric *m = (CubeMetric *)msel[i].metric;
       Term        t = { m, 1.0 };
 
       if (m == NULL || !cube_metric_has_data (m))
@@ -217,16 +223,16 @@ location_weights (const CubeReport *report, const CubeSysSel *sys, guint n_sys)
         continue;
       if (sys[i].expanded)
         {
-          if (node->location >= 0 && (guint) node->location < len)
+          if (node->location >= 0 && (guint)node->location < len)
             w[node->location] += 1.0;
           continue;
         }
       todo = g_ptr_array_new ();
-      g_ptr_array_add (todo, (gpointer) node);
+      g_ptr_array_add (todo, (gpointer)node);
       while (todo->len > 0)
         {
           const CubeSysNode *s = g_ptr_array_steal_index_fast (todo, todo->len - 1);
-          if (s->location >= 0 && (guint) s->location < len)
+          if (s->location >= 0 && (guint)s->location < len)
             w[s->location] += 1.0;
           for (guint k = 0; k < s->children->len; k++)
             g_ptr_array_add (todo, g_ptr_array_index (s->children, k));
@@ -238,7 +244,8 @@ location_weights (const CubeReport *report, const CubeSysSel *sys, guint n_sys)
 /* Per call path, the exclusive value of the terms over the locations weighted by @w
  * (@w NULL = all locations, from the cache). */
 static gboolean
-cnode_exclusive (CubeReport *report, GArray *terms, Agg agg, const double *w, double *excl, GError **error)
+cnode_exclusive (
+    CubeReport *report, GArray *terms, Agg agg, const double *w, double *excl, GError **error)
 {
   guint              n = report->cnodes->len, len = report->locations->len;
   g_autofree double *scratch = NULL;
@@ -263,7 +270,8 @@ cnode_exclusive (CubeReport *report, GArray *terms, Agg agg, const double *w, do
         {
           const double *row;
           double        acc = agg_identity (agg);
-          if (!e_row (report, term->metric, g_ptr_array_index (report->cnodes, c), scratch, &row, error))
+          if (!e_row (report, term->metric, g_ptr_array_index (report->cnodes, c), scratch, &row,
+                      error))
             return FALSE;
           if (row == NULL)
             continue;
@@ -336,7 +344,7 @@ cube_values_metrics (CubeReport *report, double *incl, double *excl, GError **er
       CubeMetric *m = g_ptr_array_index (report->metrics, mi);
       for (int expanded = 0; expanded < 2; expanded++)
         {
-          double *out = expanded ? excl : incl;
+          double       *out = expanded ? excl : incl;
           CubeMetricSel sel = { m, expanded };
           g_autoptr (GArray) terms = NULL;
           Agg agg;
@@ -369,7 +377,7 @@ cube_values_cnodes (CubeReport          *report,
                     double              *excl,
                     GError             **error)
 {
-  guint              n = report->cnodes->len;
+  guint n = report->cnodes->len;
   g_autoptr (GArray) terms = NULL;
   g_autofree double *w = NULL;
   g_autofree double *ex = NULL;
@@ -398,12 +406,8 @@ cube_values_cnodes (CubeReport          *report,
 
 /* Adds (or min/max-es) sum over terms of w[c] * E[term][c][l] into @out (per location). */
 static gboolean
-locations_for_cnodes (CubeReport   *report,
-                      GArray       *terms,
-                      Agg           agg,
-                      const double *cw,
-                      double       *out,
-                      GError      **error)
+locations_for_cnodes (
+    CubeReport *report, GArray *terms, Agg agg, const double *cw, double *out, GError **error)
 {
   guint              n = report->cnodes->len, len = report->locations->len;
   g_autofree double *scratch = g_new (double, MAX (len, 1));
@@ -416,7 +420,8 @@ locations_for_cnodes (CubeReport   *report,
           const double *row;
           if (cw[c] == 0.0)
             continue;
-          if (!e_row (report, term->metric, g_ptr_array_index (report->cnodes, c), scratch, &row, error))
+          if (!e_row (report, term->metric, g_ptr_array_index (report->cnodes, c), scratch, &row,
+                      error))
             return FALSE;
           if (row == NULL)
             continue;
@@ -453,7 +458,7 @@ values_locations_raw (CubeReport          *report,
                       Agg                 *agg_out,
                       GError             **error)
 {
-  guint              n = report->cnodes->len, len = report->locations->len;
+  guint n = report->cnodes->len, len = report->locations->len;
   g_autoptr (GArray) terms = NULL;
   g_autofree double *cw = g_new0 (double, MAX (n, 1));
   Agg                agg;
@@ -534,7 +539,7 @@ cube_values_sysnodes (const CubeReport *report,
     {
       const CubeSysNode *s = g_ptr_array_index (report->sysnodes, i);
       double             own = agg_identity (agg);
-      if (s->location >= 0 && (guint) s->location < report->locations->len)
+      if (s->location >= 0 && (guint)s->location < report->locations->len)
         own = per_location[s->location];
       in[i] = own;
       if (excl != NULL)
@@ -567,8 +572,8 @@ cube_value (CubeReport          *report,
   g_autofree double *per = NULL;
   g_autofree double *w = NULL;
   g_autoptr (GError) error = NULL;
-  Agg                agg;
-  double             total;
+  Agg    agg;
+  double total;
 
   g_return_val_if_fail (report != NULL, NAN);
 
@@ -578,7 +583,8 @@ cube_value (CubeReport          *report,
   g_array_unref (selection_terms (msel, n_msel, &agg)); /* only to learn the aggregation */
   /* The whole call tree with CUBE_CT_AGGR = MAX: the largest root, each root taken over the
    * system selection (as cube_values_metrics does over all locations). */
-  if ((csel == NULL || n_csel == 0) && agg == AGG_SUM && report->ct_aggr_max && report->cnode_roots->len > 1)
+  if ((csel == NULL || n_csel == 0) && agg == AGG_SUM && report->ct_aggr_max
+      && report->cnode_roots->len > 1)
     {
       total = 0.0;
       for (guint r = 0; r < report->cnode_roots->len; r++)

@@ -21,7 +21,7 @@
 
 typedef struct
 {
-  const char *path;     /* final name, for messages */
+  const char *path; /* final name, for messages */
   int         fd;
   gzFile      gz;
   GString    *buf;
@@ -43,19 +43,19 @@ out_flush (Out *o)
     {
       gssize n;
       if (o->gz != NULL)
-        n = gzwrite (o->gz, p, (unsigned) MIN (left, G_MAXINT / 2));
+        n = gzwrite (o->gz, p, (unsigned)MIN (left, G_MAXINT / 2));
       else
         n = write (o->fd, p, left);
       if (n < 0 && errno == EINTR && o->gz == NULL)
         continue;
       if (n <= 0)
         {
-          cube_set_error (&o->error, CUBE_ERROR_IO, o->path, _("cannot write: %s"),
+          cube_set_error (&o->error, CUBE_ERROR_IO, o->path, _ ("cannot write: %s"),
                           g_strerror (n < 0 ? errno : ENOSPC));
           break;
         }
       p += n;
-      left -= (gsize) n;
+      left -= (gsize)n;
     }
   g_string_truncate (o->buf, 0);
 }
@@ -117,7 +117,7 @@ out_escaped (Out *o, const char *text)
           g_string_append (o->buf, "&apos;");
           break;
         default:
-          if ((guchar) *p >= 0x20 || *p == '\t' || *p == '\n' || *p == '\r')
+          if ((guchar)*p >= 0x20 || *p == '\t' || *p == '\n' || *p == '\r')
             g_string_append_c (o->buf, *p);
           break;
         }
@@ -133,7 +133,8 @@ out_element (Out *o, int indent, const char *name, const char *text)
   out_printf (o, "</%s>\n", name);
 }
 
-/* ---- metrics ------------------------------------------------------------------------------------ */
+/* ---- metrics ------------------------------------------------------------------------------------
+ */
 
 static gboolean
 metric_written (const CubeMetric *m)
@@ -180,7 +181,8 @@ write_metric (Out *o, const CubeMetric *m, int indent)
   out_printf (o, "%*s</metric>\n", indent, "");
 }
 
-/* ---- program ------------------------------------------------------------------------------------ */
+/* ---- program ------------------------------------------------------------------------------------
+ */
 
 static void
 write_cnode (Out *o, const CubeCnode *c, int indent)
@@ -188,20 +190,25 @@ write_cnode (Out *o, const CubeCnode *c, int indent)
   out_printf (o, "%*s<cnode id=\"%" G_GINT64_FORMAT "\"", indent, "", c->file_id);
   if (c->line >= 0)
     out_printf (o, " line=\"%" G_GINT64_FORMAT "\"", c->line);
-  out_puts (o, " mod=\"");
-  out_escaped (o, c->mod ? c->mod : "");
-  out_printf (o, "\" calleeId=\"%" G_GINT64_FORMAT "\">\n", c->callee->file_id);
+  if (c->mod != NULL && c->mod[0] != '\0')
+    {
+      out_puts (o, " mod=\"");
+      out_escaped (o, c->mod);
+      out_puts (o, "\"");
+    }
+  out_printf (o, " calleeId=\"%" G_GINT64_FORMAT "\">\n", c->callee->file_id);
   for (guint k = 0; k < c->children->len; k++)
     write_cnode (o, g_ptr_array_index (c->children, k), indent + 2);
   out_printf (o, "%*s</cnode>\n", indent, "");
 }
 
-/* ---- system ------------------------------------------------------------------------------------- */
+/* ---- system -------------------------------------------------------------------------------------
+ */
 
 /* The CUBE 3 shape built from whatever system tree the report has. */
 typedef struct
 {
-  const CubeSysNode *src;   /* NULL: synthesized */
+  const CubeSysNode *src;    /* NULL: synthesized */
   const CubeSysNode *thread; /* for a synthesized process: the thread it wraps */
   GPtrArray         *children;
   gint64             id;
@@ -234,7 +241,7 @@ group_get (GHashTable        *index,
       g->src = src;
       g->children = g_ptr_array_new ();
       g->id = (*next_id)++;
-      g_hash_table_insert (index, (gpointer) key, g);
+      g_hash_table_insert (index, (gpointer)key, g);
       g_ptr_array_add (list, g);
       g_ptr_array_add (all, g);
     }
@@ -243,9 +250,9 @@ group_get (GHashTable        *index,
 
 typedef struct
 {
-  GPtrArray  *machines;     /* Group*, children = node Groups */
-  GPtrArray  *all;          /* owns every Group */
-  GHashTable *machine_of;   /* src (or sentinel) → Group */
+  GPtrArray  *machines;   /* Group*, children = node Groups */
+  GPtrArray  *all;        /* owns every Group */
+  GHashTable *machine_of; /* src (or sentinel) → Group */
   GHashTable *node_of;
   GHashTable *process_of;
 } SysShape;
@@ -269,7 +276,8 @@ shape_build (const CubeReport *report, SysShape *sh)
   for (guint l = 0; l < report->locations->len; l++)
     {
       const CubeSysNode *t = g_ptr_array_index (report->locations, l);
-      const CubeSysNode *proc = t->parent != NULL && t->parent->kind == CUBE_SYS_PROCESS ? t->parent : NULL;
+      const CubeSysNode *proc
+          = t->parent != NULL && t->parent->kind == CUBE_SYS_PROCESS ? t->parent : NULL;
       const CubeSysNode *node = proc != NULL ? proc->parent : t->parent;
       const CubeSysNode *machine = node;
       Group             *gm, *gn, *gp;
@@ -277,15 +285,17 @@ shape_build (const CubeReport *report, SysShape *sh)
 
       while (machine != NULL && machine->parent != NULL)
         machine = machine->parent;
-      gm = group_get (sh->machine_of, sh->machines, sh->all, machine ? (gconstpointer) machine : &sentinel_machine,
-                      machine, &next_machine, &created);
-      gn = group_get (sh->node_of, gm->children, sh->all, node ? (gconstpointer) node : (gconstpointer) &sentinel_node,
-                      node, &next_node, &created);
-      gp = group_get (sh->process_of, gn->children, sh->all, proc ? (gconstpointer) proc : (gconstpointer) t, proc,
-                      &next_process, &created);
+      gm = group_get (sh->machine_of, sh->machines, sh->all,
+                      machine ? (gconstpointer)machine : &sentinel_machine, machine, &next_machine,
+                      &created);
+      gn = group_get (sh->node_of, gm->children, sh->all,
+                      node ? (gconstpointer)node : (gconstpointer)&sentinel_node, node, &next_node,
+                      &created);
+      gp = group_get (sh->process_of, gn->children, sh->all,
+                      proc ? (gconstpointer)proc : (gconstpointer)t, proc, &next_process, &created);
       if (created && proc == NULL)
         gp->thread = t;
-      g_ptr_array_add (gp->children, (gpointer) t);
+      g_ptr_array_add (gp->children, (gpointer)t);
     }
 }
 
@@ -327,7 +337,8 @@ write_system (Out *o, const CubeReport *report, SysShape *sh)
                   const CubeSysNode *th = g_ptr_array_index (gp->children, t);
                   out_printf (o, "          <thread Id=\"%d\">\n", th->location);
                   out_element (o, 12, "name", th->name);
-                  out_printf (o, "            <rank>%" G_GINT64_FORMAT "</rank>\n", th->rank >= 0 ? th->rank : (gint64) t);
+                  out_printf (o, "            <rank>%" G_GINT64_FORMAT "</rank>\n",
+                              th->rank >= 0 ? th->rank : (gint64)t);
                   out_puts (o, "          </thread>\n");
                 }
               out_puts (o, "        </process>\n");
@@ -386,7 +397,8 @@ write_system (Out *o, const CubeReport *report, SysShape *sh)
   out_puts (o, "    </topologies>\n");
 }
 
-/* ---- severity ------------------------------------------------------------------------------------- */
+/* ---- severity
+ * ------------------------------------------------------------------------------------- */
 
 static gboolean
 write_severity (Out *o, CubeReport *report)
@@ -423,7 +435,8 @@ write_severity (Out *o, CubeReport *report)
               if (!isfinite (row[l]))
                 {
                   cube_set_error (&o->error, CUBE_ERROR_USAGE, o->path,
-                                  _("metric “%s”, call path %" G_GINT64_FORMAT ", location %u: the value is not a finite number"),
+                                  _ ("metric “%s”, call path %" G_GINT64_FORMAT
+                                     ", location %u: the value is not a finite number"),
                                   m->uniq_name, c->file_id, l);
                   return FALSE;
                 }
@@ -469,8 +482,8 @@ write_document (Out *o, CubeReport *report)
       const CubeRegion *r = g_ptr_array_index (report->regions, i);
       out_printf (o, "    <region id=\"%" G_GINT64_FORMAT "\" mod=\"", r->file_id);
       out_escaped (o, r->mod ? r->mod : "");
-      out_printf (o, "\" begin=\"%" G_GINT64_FORMAT "\" end=\"%" G_GINT64_FORMAT "\">\n", r->begin_line,
-                  r->end_line);
+      out_printf (o, "\" begin=\"%" G_GINT64_FORMAT "\" end=\"%" G_GINT64_FORMAT "\">\n",
+                  r->begin_line, r->end_line);
       out_element (o, 6, "name", r->name);
       out_element (o, 6, "url", r->url);
       out_element (o, 6, "descr", r->descr);
@@ -506,7 +519,8 @@ cube_report_write (CubeReport *report, const char *path, GError **error)
   o.fd = g_mkstemp_full (tmpl, O_WRONLY | O_CLOEXEC, 0600);
   if (o.fd < 0)
     {
-      cube_set_error (error, CUBE_ERROR_IO, path, _("cannot create a file next to it: %s"), g_strerror (errno));
+      cube_set_error (error, CUBE_ERROR_IO, path, _ ("cannot create a file next to it: %s"),
+                      g_strerror (errno));
       return FALSE;
     }
   /* mkstemp makes 0600 files; a report is an ordinary document. */
@@ -519,21 +533,22 @@ cube_report_write (CubeReport *report, const char *path, GError **error)
     {
       o.gz = gzdopen (dup (o.fd), "wb6");
       if (o.gz == NULL)
-        cube_set_error (&o.error, CUBE_ERROR_IO, path, _("cannot start gzip compression"));
+        cube_set_error (&o.error, CUBE_ERROR_IO, path, _ ("cannot start gzip compression"));
     }
   o.buf = g_string_sized_new (1024 * 1024 + 4096);
   if (o.error == NULL)
     write_document (&o, report);
   if (o.gz != NULL && (rc = gzclose (o.gz)) != Z_OK && o.error == NULL)
-    cube_set_error (&o.error, CUBE_ERROR_IO, path, _("cannot finish gzip compression (zlib error %d)"), rc);
+    cube_set_error (&o.error, CUBE_ERROR_IO, path,
+                    _ ("cannot finish gzip compression (zlib error %d)"), rc);
   if (o.error == NULL && fsync (o.fd) != 0 && errno != EINVAL)
-    cube_set_error (&o.error, CUBE_ERROR_IO, path, _("cannot write: %s"), g_strerror (errno));
+    cube_set_error (&o.error, CUBE_ERROR_IO, path, _ ("cannot write: %s"), g_strerror (errno));
   if (close (o.fd) != 0 && o.error == NULL)
-    cube_set_error (&o.error, CUBE_ERROR_IO, path, _("cannot write: %s"), g_strerror (errno));
+    cube_set_error (&o.error, CUBE_ERROR_IO, path, _ ("cannot write: %s"), g_strerror (errno));
   g_string_free (o.buf, TRUE);
   if (o.error == NULL && g_rename (tmpl, path) != 0)
-    cube_set_error (&o.error, CUBE_ERROR_IO, path, _("cannot rename the finished file into place: %s"),
-                    g_strerror (errno));
+    cube_set_error (&o.error, CUBE_ERROR_IO, path,
+                    _ ("cannot rename the finished file into place: %s"), g_strerror (errno));
   if (o.error != NULL)
     {
       g_unlink (tmpl);

@@ -123,24 +123,24 @@ typedef struct
   xmlParserCtxtPtr ctxt;
   GError          *error;
 
-  GByteArray *tags;          /* open elements, innermost last */
+  GByteArray *tags; /* open elements, innermost last */
   gboolean    seen_root;
   gboolean    system_done;
   GString    *text;
   gboolean    collecting;
 
-  GPtrArray  *metric_stack;  /* CubeMetric* */
-  GPtrArray  *cnode_stack;   /* CubeCnode* */
-  GPtrArray  *sys_stack;     /* CubeSysNode* */
-  CubeRegion *region;
-  CubeCart   *cart;
-  guint       cart_dims_seen;
+  GPtrArray   *metric_stack; /* CubeMetric* */
+  GPtrArray   *cnode_stack;  /* CubeCnode* */
+  GPtrArray   *sys_stack;    /* CubeSysNode* */
+  CubeRegion  *region;
+  CubeCart    *cart;
+  guint        cart_dims_seen;
   CubeSysNode *coord_node;
-  GArray     *pending;       /* PendingCallee: calleeId resolved at the end */
+  GArray      *pending; /* PendingCallee: calleeId resolved at the end */
 
   /* severity */
-  CubeMetric *matrix_metric;  /* NULL outside a matrix or for a metric that stores no data */
-  double     *row;            /* row being filled, or NULL */
+  CubeMetric *matrix_metric; /* NULL outside a matrix or for a metric that stores no data */
+  double     *row;           /* row being filled, or NULL */
   guint       row_cnode;
   guint       row_count;
   guint       row_len;
@@ -157,7 +157,7 @@ static Tag
 tag_from_name (const xmlChar *name)
 {
   for (guint i = 0; i < G_N_ELEMENTS (tag_names); i++)
-    if (strcmp ((const char *) name, tag_names[i].name) == 0)
+    if (strcmp ((const char *)name, tag_names[i].name) == 0)
       return tag_names[i].tag;
   return T_OTHER;
 }
@@ -168,14 +168,13 @@ current_line (ParseState *st)
   return xmlSAX2GetLineNumber (st->ctxt);
 }
 
-static void
-fail (ParseState *st, CubeError code, const char *format, ...) G_GNUC_PRINTF (3, 4);
+static void fail (ParseState *st, CubeError code, const char *format, ...) G_GNUC_PRINTF (3, 4);
 
 /* Records the first error with file and line, and stops the parser. */
 static void
 fail (ParseState *st, CubeError code, const char *format, ...)
 {
-  va_list args;
+  va_list          args;
   g_autofree char *msg = NULL;
 
   if (st->error == NULL)
@@ -193,7 +192,7 @@ parent_tag (ParseState *st, guint up)
 {
   if (st->tags->len < up + 1)
     return T_OTHER;
-  return (Tag) st->tags->data[st->tags->len - 1 - up];
+  return (Tag)st->tags->data[st->tags->len - 1 - up];
 }
 
 /* ---- attributes -------------------------------------------------------------------------- */
@@ -206,9 +205,9 @@ static char *
 attr_dup (int nb, const xmlChar **attrs, const char *name)
 {
   for (int i = 0; i < nb; i++)
-    if (strcmp ((const char *) attrs[5 * i], name) == 0)
+    if (strcmp ((const char *)attrs[5 * i], name) == 0)
       {
-        char *v = g_strndup ((const char *) attrs[5 * i + 3], attrs[5 * i + 4] - attrs[5 * i + 3]);
+        char *v = g_strndup ((const char *)attrs[5 * i + 3], attrs[5 * i + 4] - attrs[5 * i + 3]);
         char *r = v, *w = v;
         if (strchr (v, '&') == NULL)
           return v;
@@ -232,7 +231,7 @@ static gboolean
 attr_present (int nb, const xmlChar **attrs, const char *name)
 {
   for (int i = 0; i < nb; i++)
-    if (strcmp ((const char *) attrs[5 * i], name) == 0)
+    if (strcmp ((const char *)attrs[5 * i], name) == 0)
       return TRUE;
   return FALSE;
 }
@@ -278,7 +277,7 @@ int_attr (ParseState     *st,
     {
       if (required)
         {
-          fail (st, CUBE_ERROR_FORMAT, _("<%s> lacks the attribute “%s”"), element, name);
+          fail (st, CUBE_ERROR_FORMAT, _ ("<%s> lacks the attribute “%s”"), element, name);
           return FALSE;
         }
       *out = def;
@@ -286,7 +285,7 @@ int_attr (ParseState     *st,
     }
   if (!parse_int (text, out))
     {
-      fail (st, CUBE_ERROR_FORMAT, _("<%s %s=\"%s\">: not an integer"), element, name, text);
+      fail (st, CUBE_ERROR_FORMAT, _ ("<%s %s=\"%s\">: not an integer"), element, name, text);
       return FALSE;
     }
   return TRUE;
@@ -325,7 +324,7 @@ parse_number (const char *s, gsize n, double *out)
     {
       any = TRUE;
       if (mant < G_GUINT64_CONSTANT (900000000000000000))
-        mant = mant * 10 + (guint64) (*p - '0');
+        mant = mant * 10 + (guint64)(*p - '0');
       else
         exact = FALSE;
     }
@@ -335,7 +334,7 @@ parse_number (const char *s, gsize n, double *out)
         any = TRUE;
         if (mant < G_GUINT64_CONSTANT (900000000000000000))
           {
-            mant = mant * 10 + (guint64) (*p - '0');
+            mant = mant * 10 + (guint64)(*p - '0');
             exp10--;
           }
         else
@@ -363,7 +362,7 @@ parse_number (const char *s, gsize n, double *out)
   if (any && p == e && exact && mant <= (G_GUINT64_CONSTANT (1) << 53) && exp10 >= -22
       && exp10 <= 22)
     {
-      double v = (double) mant;
+      double v = (double)mant;
       v = exp10 < 0 ? v / pow10_table[-exp10] : v * pow10_table[exp10];
       *out = neg ? -v : v;
       return TRUE;
@@ -393,16 +392,17 @@ row_value (ParseState *st, const char *tok, gsize n)
 
   if (!parse_number (tok, n, &v))
     {
-      fail (st, CUBE_ERROR_FORMAT, _("row of call path %" G_GINT64_FORMAT ": “%.*s” is not a finite number"),
-            ((CubeCnode *) g_ptr_array_index (st->report->cnodes, st->row_cnode))->file_id,
-            (int) MIN (n, 40), tok);
+      fail (st, CUBE_ERROR_FORMAT,
+            _ ("row of call path %" G_GINT64_FORMAT ": “%.*s” is not a finite number"),
+            ((CubeCnode *)g_ptr_array_index (st->report->cnodes, st->row_cnode))->file_id,
+            (int)MIN (n, 40), tok);
       return;
     }
   if (st->row_count >= st->row_len)
     {
       fail (st, CUBE_ERROR_FORMAT,
-            _("row of call path %" G_GINT64_FORMAT " has more values than the %u locations"),
-            ((CubeCnode *) g_ptr_array_index (st->report->cnodes, st->row_cnode))->file_id,
+            _ ("row of call path %" G_GINT64_FORMAT " has more values than the %u locations"),
+            ((CubeCnode *)g_ptr_array_index (st->report->cnodes, st->row_cnode))->file_id,
             st->row_len);
       return;
     }
@@ -415,11 +415,10 @@ is_space (char c)
   return c == ' ' || c == '\n' || c == '\t' || c == '\r';
 }
 
-
 static const guint64 pow10_int[] = {
-  G_GUINT64_CONSTANT (1),         G_GUINT64_CONSTANT (10),        G_GUINT64_CONSTANT (100),
-  G_GUINT64_CONSTANT (1000),      G_GUINT64_CONSTANT (10000),     G_GUINT64_CONSTANT (100000),
-  G_GUINT64_CONSTANT (1000000),   G_GUINT64_CONSTANT (10000000),  G_GUINT64_CONSTANT (100000000),
+  G_GUINT64_CONSTANT (1),       G_GUINT64_CONSTANT (10),       G_GUINT64_CONSTANT (100),
+  G_GUINT64_CONSTANT (1000),    G_GUINT64_CONSTANT (10000),    G_GUINT64_CONSTANT (100000),
+  G_GUINT64_CONSTANT (1000000), G_GUINT64_CONSTANT (10000000), G_GUINT64_CONSTANT (100000000),
 };
 
 /* Digits from *pp into *mant; returns how many (more than 19 overflow: caller falls back). */
@@ -439,7 +438,8 @@ scan_digits (const char **pp, const char *end, guint64 *mant)
       int     k;
 
       memcpy (&v, p, 8);
-      mask = ((v + G_GUINT64_CONSTANT (0x4646464646464646)) | (v - G_GUINT64_CONSTANT (0x3030303030303030)) | v)
+      mask = ((v + G_GUINT64_CONSTANT (0x4646464646464646))
+              | (v - G_GUINT64_CONSTANT (0x3030303030303030)) | v)
              & G_GUINT64_CONSTANT (0x8080808080808080);
       k = mask == 0 ? 8 : __builtin_ctzll (mask) >> 3;
       if (k == 0)
@@ -447,7 +447,8 @@ scan_digits (const char **pp, const char *end, guint64 *mant)
       d = (v - G_GUINT64_CONSTANT (0x3030303030303030)) << (8 * (8 - k));
       d = (d * 10) + (d >> 8);
       d = (((d & G_GUINT64_CONSTANT (0x000000FF000000FF)) * G_GUINT64_CONSTANT (0x000F424000000064))
-           + (((d >> 16) & G_GUINT64_CONSTANT (0x000000FF000000FF)) * G_GUINT64_CONSTANT (0x0000271000000001)))
+           + (((d >> 16) & G_GUINT64_CONSTANT (0x000000FF000000FF))
+              * G_GUINT64_CONSTANT (0x0000271000000001)))
           >> 32;
       m = m * pow10_int[k] + d;
       p += k;
@@ -460,10 +461,10 @@ scan_digits (const char **pp, const char *end, guint64 *mant)
         }
     }
 #endif
-  while (p < end && (guchar) (*p - '0') < 10)
+  while (p < end && (guchar)(*p - '0') < 10)
     {
       if (n < 19)
-        m = m * 10 + (guint64) (*p - '0');
+        m = m * 10 + (guint64)(*p - '0');
       p++;
       n++;
     }
@@ -491,7 +492,8 @@ row_characters (ParseState *st, const char *p, const char *end)
         return;
       if (st->carry_overflow)
         {
-          fail (st, CUBE_ERROR_FORMAT, _("a value in a row is longer than %d characters"), CARRY_MAX);
+          fail (st, CUBE_ERROR_FORMAT, _ ("a value in a row is longer than %d characters"),
+                CARRY_MAX);
           return;
         }
       row_value (st, st->carry, st->carry_len);
@@ -516,7 +518,7 @@ row_characters (ParseState *st, const char *p, const char *end)
         {
           const char *frac = ++p;
           ndig += scan_digits (&p, end, &mant);
-          exp10 = -(int) (p - frac);
+          exp10 = -(int)(p - frac);
         }
       if (p < end && (*p == 'e' || *p == 'E') && ndig > 0)
         {
@@ -525,7 +527,7 @@ row_characters (ParseState *st, const char *p, const char *end)
           p++;
           if (p < end && (*p == '-' || *p == '+'))
             eneg = *p++ == '-';
-          while (p < end && (guchar) (*p - '0') < 10)
+          while (p < end && (guchar)(*p - '0') < 10)
             {
               if (ev < 100000)
                 ev = ev * 10 + (*p - '0');
@@ -533,11 +535,12 @@ row_characters (ParseState *st, const char *p, const char *end)
             }
           exp10 += eneg ? -ev : ev;
         }
-      if (p < end && is_space (*p) && ndig > 0 && ndig <= 19 && mant <= (G_GUINT64_CONSTANT (1) << 53)
-          && exp10 >= -22 && exp10 <= 22 && st->row_count < st->row_len)
+      if (p < end && is_space (*p) && ndig > 0 && ndig <= 19
+          && mant <= (G_GUINT64_CONSTANT (1) << 53) && exp10 >= -22 && exp10 <= 22
+          && st->row_count < st->row_len)
         {
           /* Exact operands, one rounding: the same double strtod gives. */
-          double v = (double) mant;
+          double v = (double)mant;
           v = exp10 < 0 ? v / pow10_table[-exp10] : v * pow10_table[exp10];
           st->row[st->row_count++] = neg ? -v : v;
           continue;
@@ -547,13 +550,13 @@ row_characters (ParseState *st, const char *p, const char *end)
         p++;
       if (p == end)
         {
-          gsize n = (gsize) (p - tok);
+          gsize n = (gsize)(p - tok);
           st->carry_overflow = n > CARRY_MAX;
           st->carry_len = MIN (n, CARRY_MAX);
           memcpy (st->carry, tok, st->carry_len);
           return;
         }
-      row_value (st, tok, (gsize) (p - tok));
+      row_value (st, tok, (gsize)(p - tok));
     }
 }
 
@@ -608,7 +611,7 @@ start_cube (ParseState *st, int nb, const xmlChar **attrs)
 
   if (version == NULL)
     {
-      fail (st, CUBE_ERROR_FORMAT, _("<cube> has no version attribute"));
+      fail (st, CUBE_ERROR_FORMAT, _ ("<cube> has no version attribute"));
       return;
     }
   if (st->mode == CUBE_XML_CUBE3)
@@ -619,8 +622,8 @@ start_cube (ParseState *st, int nb, const xmlChar **attrs)
     {
       fail (st, CUBE_ERROR_UNSUPPORTED,
             st->mode == CUBE_XML_CUBE3
-              ? _("CUBE version “%s” is not supported here (expected 3.x for a .cube file)")
-              : _("Cube anchor version “%s” is not supported (expected 4.x)"),
+                ? _ ("CUBE version “%s” is not supported here (expected 3.x for a .cube file)")
+                : _ ("Cube anchor version “%s” is not supported (expected 4.x)"),
             version);
       return;
     }
@@ -636,7 +639,7 @@ start_attr (ParseState *st, Tag parent, int nb, const xmlChar **attrs)
 
   if (key == NULL)
     {
-      fail (st, CUBE_ERROR_FORMAT, _("<attr> lacks the attribute “key”"));
+      fail (st, CUBE_ERROR_FORMAT, _ ("<attr> lacks the attribute “key”"));
       return;
     }
   if (parent == T_CUBE)
@@ -645,13 +648,13 @@ start_attr (ParseState *st, Tag parent, int nb, const xmlChar **attrs)
       return;
     }
   if (parent == T_METRIC)
-    target = &((CubeMetric *) stack_top (st->metric_stack))->attrs;
+    target = &((CubeMetric *)stack_top (st->metric_stack))->attrs;
   else if (parent == T_REGION && st->region != NULL)
     target = &st->region->attrs;
   else if (parent == T_CNODE)
-    target = &((CubeCnode *) stack_top (st->cnode_stack))->attrs;
+    target = &((CubeCnode *)stack_top (st->cnode_stack))->attrs;
   else if (is_sys_tag (parent))
-    target = &((CubeSysNode *) stack_top (st->sys_stack))->attrs;
+    target = &((CubeSysNode *)stack_top (st->sys_stack))->attrs;
   if (target != NULL)
     cube_node_add_attr (target, key, value);
 }
@@ -673,7 +676,7 @@ start_metric (ParseState *st, int nb, const xmlChar **attrs)
   g_ptr_array_add (st->metric_stack, m);
   if (!cube_metric_set_file_id (st->report, m, id))
     {
-      fail (st, CUBE_ERROR_FORMAT, _("metric id %" G_GINT64_FORMAT " is defined twice"), id);
+      fail (st, CUBE_ERROR_FORMAT, _ ("metric id %" G_GINT64_FORMAT " is defined twice"), id);
       return;
     }
   if (type != NULL)
@@ -693,8 +696,8 @@ start_metric (ParseState *st, int nb, const xmlChar **attrs)
         m->kind = CUBE_METRIC_PREDERIVED_EXCLUSIVE;
       else
         {
-          fail (st, CUBE_ERROR_UNSUPPORTED, _("metric id %" G_GINT64_FORMAT ": unknown metric type “%s”"),
-                id, type);
+          fail (st, CUBE_ERROR_UNSUPPORTED,
+                _ ("metric id %" G_GINT64_FORMAT ": unknown metric type “%s”"), id, type);
           return;
         }
     }
@@ -723,7 +726,7 @@ start_region (ParseState *st, int nb, const xmlChar **attrs)
     return;
   st->region = cube_report_add_region (st->report, "", mod, begin, end);
   if (!cube_region_set_file_id (st->report, st->region, id))
-    fail (st, CUBE_ERROR_FORMAT, _("region id %" G_GINT64_FORMAT " is defined twice"), id);
+    fail (st, CUBE_ERROR_FORMAT, _ ("region id %" G_GINT64_FORMAT " is defined twice"), id);
 }
 
 static void
@@ -742,7 +745,8 @@ start_cnode (ParseState *st, int nb, const xmlChar **attrs)
   g_ptr_array_add (st->cnode_stack, c);
   if (!cube_cnode_set_file_id (st->report, c, id))
     {
-      fail (st, CUBE_ERROR_FORMAT, _("call path (cnode) id %" G_GINT64_FORMAT " is defined twice"), id);
+      fail (st, CUBE_ERROR_FORMAT, _ ("call path (cnode) id %" G_GINT64_FORMAT " is defined twice"),
+            id);
       return;
     }
   pc.cnode = c;
@@ -762,7 +766,7 @@ start_parameter (ParseState *st, int nb, const xmlChar **attrs)
     return;
   if (key == NULL)
     {
-      fail (st, CUBE_ERROR_FORMAT, _("<parameter> lacks the attribute “parkey”"));
+      fail (st, CUBE_ERROR_FORMAT, _ ("<parameter> lacks the attribute “parkey”"));
       return;
     }
   cube_node_add_attr (&c->params, key, value);
@@ -799,13 +803,14 @@ start_sysnode (ParseState *st, Tag tag, const char *element, int nb, const xmlCh
     return;
   if (st->system_done)
     {
-      fail (st, CUBE_ERROR_FORMAT, _("<%s> after the end of the system tree"), element);
+      fail (st, CUBE_ERROR_FORMAT, _ ("<%s> after the end of the system tree"), element);
       return;
     }
   s = cube_report_add_sysnode (st->report, stack_top (st->sys_stack), kind, "", -1);
   g_ptr_array_add (st->sys_stack, s);
   if (!cube_sysnode_set_file_id (st->report, s, id))
-    fail (st, CUBE_ERROR_FORMAT, _("<%s Id=\"%" G_GINT64_FORMAT "\"> is defined twice"), element, id);
+    fail (st, CUBE_ERROR_FORMAT, _ ("<%s Id=\"%" G_GINT64_FORMAT "\"> is defined twice"), element,
+          id);
 }
 
 static gboolean
@@ -835,11 +840,11 @@ start_cart (ParseState *st, int nb, const xmlChar **attrs)
     return;
   if (ndims < 1 || ndims > MAX_DIMS)
     {
-      fail (st, CUBE_ERROR_FORMAT, _("topology has %" G_GINT64_FORMAT " dimensions (1 … %d supported)"),
-            ndims, MAX_DIMS);
+      fail (st, CUBE_ERROR_FORMAT,
+            _ ("topology has %" G_GINT64_FORMAT " dimensions (1 … %d supported)"), ndims, MAX_DIMS);
       return;
     }
-  st->cart = cube_report_add_cart (st->report, name, (guint) ndims, NULL, NULL);
+  st->cart = cube_report_add_cart (st->report, name, (guint)ndims, NULL, NULL);
   st->cart_dims_seen = 0;
 }
 
@@ -857,17 +862,20 @@ start_dim (ParseState *st, int nb, const xmlChar **attrs)
     return;
   if (st->cart_dims_seen >= st->cart->ndims)
     {
-      fail (st, CUBE_ERROR_FORMAT, _("topology has more <dim> elements than ndims=%u"), st->cart->ndims);
+      fail (st, CUBE_ERROR_FORMAT, _ ("topology has more <dim> elements than ndims=%u"),
+            st->cart->ndims);
       return;
     }
   if (size < 0)
     {
-      fail (st, CUBE_ERROR_FORMAT, _("topology dimension size %" G_GINT64_FORMAT " is negative"), size);
+      fail (st, CUBE_ERROR_FORMAT, _ ("topology dimension size %" G_GINT64_FORMAT " is negative"),
+            size);
       return;
     }
   dim = &st->cart->dims[st->cart_dims_seen++];
   dim->size = size;
-  dim->periodic = periodic != NULL && (g_ascii_strcasecmp (periodic, "true") == 0 || strcmp (periodic, "1") == 0);
+  dim->periodic = periodic != NULL
+                  && (g_ascii_strcasecmp (periodic, "true") == 0 || strcmp (periodic, "1") == 0);
   cube_metric_set_string (&dim->name, name);
 }
 
@@ -879,8 +887,8 @@ start_coord (ParseState *st, int nb, const xmlChar **attrs)
     const char *attr;
     CubeSysKind kind;
   } kinds[] = {
-    { "thrdId", CUBE_SYS_THREAD },  { "locId", CUBE_SYS_THREAD },  { "procId", CUBE_SYS_PROCESS },
-    { "lgId", CUBE_SYS_PROCESS },   { "nodeId", CUBE_SYS_NODE },   { "machId", CUBE_SYS_MACHINE },
+    { "thrdId", CUBE_SYS_THREAD },  { "locId", CUBE_SYS_THREAD }, { "procId", CUBE_SYS_PROCESS },
+    { "lgId", CUBE_SYS_PROCESS },   { "nodeId", CUBE_SYS_NODE },  { "machId", CUBE_SYS_MACHINE },
     { "stnId", CUBE_SYS_TREENODE },
   };
 
@@ -895,11 +903,12 @@ start_coord (ParseState *st, int nb, const xmlChar **attrs)
           return;
         st->coord_node = cube_report_sysnode_by_file_id (st->report, kinds[i].kind, id);
         if (st->coord_node == NULL)
-          fail (st, CUBE_ERROR_FORMAT, _("<coord %s=\"%" G_GINT64_FORMAT "\"> refers to an unknown system tree node"),
+          fail (st, CUBE_ERROR_FORMAT,
+                _ ("<coord %s=\"%" G_GINT64_FORMAT "\"> refers to an unknown system tree node"),
                 kinds[i].attr, id);
         return;
       }
-  fail (st, CUBE_ERROR_FORMAT, _("<coord> names no thread, process, node or location"));
+  fail (st, CUBE_ERROR_FORMAT, _ ("<coord> names no thread, process, node or location"));
 }
 
 static void
@@ -925,17 +934,18 @@ end_coord (ParseState *st, const char *text)
       v = g_ascii_strtoll (p, &end, 10);
       if (end == p || errno != 0 || (*end != '\0' && !g_ascii_isspace (*end)))
         {
-          fail (st, CUBE_ERROR_FORMAT, _("coordinate “%s” is not a list of integers"), text);
+          fail (st, CUBE_ERROR_FORMAT, _ ("coordinate “%s” is not a list of integers"), text);
           return;
         }
       if (n >= st->cart->ndims)
         {
-          fail (st, CUBE_ERROR_FORMAT, _("coordinate “%s” has more than %u entries"), text, st->cart->ndims);
+          fail (st, CUBE_ERROR_FORMAT, _ ("coordinate “%s” has more than %u entries"), text,
+                st->cart->ndims);
           return;
         }
       if (v < 0 || (st->cart->dims[n].size > 0 && v >= st->cart->dims[n].size))
         {
-          fail (st, CUBE_ERROR_FORMAT, _("coordinate “%s” lies outside the topology"), text);
+          fail (st, CUBE_ERROR_FORMAT, _ ("coordinate “%s” lies outside the topology"), text);
           return;
         }
       coord[n++] = v;
@@ -943,8 +953,8 @@ end_coord (ParseState *st, const char *text)
     }
   if (n != st->cart->ndims)
     {
-      fail (st, CUBE_ERROR_FORMAT, _("coordinate “%s” has %u entries, the topology %u dimensions"), text,
-            n, st->cart->ndims);
+      fail (st, CUBE_ERROR_FORMAT, _ ("coordinate “%s” has %u entries, the topology %u dimensions"),
+            text, n, st->cart->ndims);
       return;
     }
   cube_cart_set_coord (st->cart, st->coord_node, coord);
@@ -960,7 +970,8 @@ start_matrix (ParseState *st, int nb, const xmlChar **attrs)
   st->matrix_metric = cube_report_metric_by_file_id (st->report, id);
   if (st->matrix_metric == NULL)
     {
-      fail (st, CUBE_ERROR_FORMAT, _("<matrix metricId=\"%" G_GINT64_FORMAT "\"> refers to an unknown metric"), id);
+      fail (st, CUBE_ERROR_FORMAT,
+            _ ("<matrix metricId=\"%" G_GINT64_FORMAT "\"> refers to an unknown metric"), id);
       return;
     }
   if (!cube_metric_has_data (st->matrix_metric))
@@ -979,7 +990,8 @@ start_row (ParseState *st, int nb, const xmlChar **attrs)
   c = cube_report_cnode_by_file_id (st->report, id);
   if (c == NULL)
     {
-      fail (st, CUBE_ERROR_FORMAT, _("<row cnodeId=\"%" G_GINT64_FORMAT "\"> refers to an unknown call path"), id);
+      fail (st, CUBE_ERROR_FORMAT,
+            _ ("<row cnodeId=\"%" G_GINT64_FORMAT "\"> refers to an unknown call path"), id);
       return;
     }
   if (st->matrix_metric == NULL)
@@ -988,7 +1000,7 @@ start_row (ParseState *st, int nb, const xmlChar **attrs)
     return;
   if (c->index < st->matrix_metric->data->n_rows && st->matrix_metric->data->rows[c->index] != NULL)
     {
-      fail (st, CUBE_ERROR_FORMAT, _("metric “%s” has two rows for call path %" G_GINT64_FORMAT),
+      fail (st, CUBE_ERROR_FORMAT, _ ("metric “%s” has two rows for call path %" G_GINT64_FORMAT),
             st->matrix_metric->uniq_name, id);
       return;
     }
@@ -1011,7 +1023,8 @@ end_row (ParseState *st)
     {
       if (st->carry_overflow)
         {
-          fail (st, CUBE_ERROR_FORMAT, _("a value in a row is longer than %d characters"), CARRY_MAX);
+          fail (st, CUBE_ERROR_FORMAT, _ ("a value in a row is longer than %d characters"),
+                CARRY_MAX);
           return;
         }
       row_value (st, st->carry, st->carry_len);
@@ -1022,8 +1035,9 @@ end_row (ParseState *st)
   if (st->row_count != st->row_len)
     {
       fail (st, CUBE_ERROR_FORMAT,
-            _("row of call path %" G_GINT64_FORMAT " in metric “%s” has %u values, but there are %u locations"),
-            ((CubeCnode *) g_ptr_array_index (st->report->cnodes, st->row_cnode))->file_id,
+            _ ("row of call path %" G_GINT64_FORMAT
+               " in metric “%s” has %u values, but there are %u locations"),
+            ((CubeCnode *)g_ptr_array_index (st->report->cnodes, st->row_cnode))->file_id,
             st->matrix_metric->uniq_name, st->row_count, st->row_len);
       return;
     }
@@ -1051,11 +1065,11 @@ on_start_element (void           *ctx,
   Tag         tag = tag_from_name (localname);
   Tag         parent = parent_tag (st, 0);
 
-  (void) prefix;
-  (void) uri;
-  (void) nb_namespaces;
-  (void) namespaces;
-  (void) nb_defaulted;
+  (void)prefix;
+  (void)uri;
+  (void)nb_namespaces;
+  (void)namespaces;
+  (void)nb_defaulted;
 
   if (st->error != NULL)
     return;
@@ -1064,15 +1078,15 @@ on_start_element (void           *ctx,
       st->seen_root = TRUE;
       if (tag != T_CUBE)
         {
-          fail (st, CUBE_ERROR_FORMAT, _("not a CUBE file: the root element is <%s>, not <cube>"),
-                (const char *) localname);
+          fail (st, CUBE_ERROR_FORMAT, _ ("not a CUBE file: the root element is <%s>, not <cube>"),
+                (const char *)localname);
           return;
         }
     }
-  g_byte_array_append (st->tags, (const guint8 *) &(guint8){ (guint8) tag }, 1);
+  g_byte_array_append (st->tags, (const guint8 *)&(guint8){ (guint8)tag }, 1);
   if (st->row != NULL)
     {
-      fail (st, CUBE_ERROR_FORMAT, _("unexpected <%s> inside a <row>"), (const char *) localname);
+      fail (st, CUBE_ERROR_FORMAT, _ ("unexpected <%s> inside a <row>"), (const char *)localname);
       return;
     }
   if (is_text_tag (tag))
@@ -1110,7 +1124,7 @@ on_start_element (void           *ctx,
     case T_TREENODE:
     case T_LOCATIONGROUP:
     case T_LOCATION:
-      start_sysnode (st, tag, (const char *) localname, nb_attributes, attributes);
+      start_sysnode (st, tag, (const char *)localname, nb_attributes, attributes);
       break;
     case T_CART:
       if (finish_system (st))
@@ -1147,7 +1161,7 @@ set_rank (ParseState *st, CubeSysNode *s, const char *text)
 
   if (!parse_int (text, &rank))
     {
-      fail (st, CUBE_ERROR_FORMAT, _("rank “%s” is not an integer"), text);
+      fail (st, CUBE_ERROR_FORMAT, _ ("rank “%s” is not an integer"), text);
       return;
     }
   s->rank = rank;
@@ -1180,7 +1194,7 @@ end_text (ParseState *st, Tag tag, Tag parent)
           break;
         case T_UNIQ_NAME:
           if (!cube_metric_set_uniq_name (st->report, m, text))
-            fail (st, CUBE_ERROR_FORMAT, _("two metrics have the unique name “%s”"), text);
+            fail (st, CUBE_ERROR_FORMAT, _ ("two metrics have the unique name “%s”"), text);
           break;
         case T_DTYPE:
           cube_metric_set_dtype (m, g_strstrip (st->text->str));
@@ -1263,9 +1277,9 @@ on_end_element (void *ctx, const xmlChar *localname, const xmlChar *prefix, cons
   ParseState *st = ctx;
   Tag         tag, parent;
 
-  (void) localname;
-  (void) prefix;
-  (void) uri;
+  (void)localname;
+  (void)prefix;
+  (void)uri;
 
   if (st->error != NULL || st->tags->len == 0)
     return;
@@ -1301,8 +1315,8 @@ on_end_element (void *ctx, const xmlChar *localname, const xmlChar *prefix, cons
       break;
     case T_CART:
       if (st->cart != NULL && st->cart_dims_seen != st->cart->ndims)
-        fail (st, CUBE_ERROR_FORMAT, _("topology has %u <dim> elements but ndims=%u"), st->cart_dims_seen,
-              st->cart->ndims);
+        fail (st, CUBE_ERROR_FORMAT, _ ("topology has %u <dim> elements but ndims=%u"),
+              st->cart_dims_seen, st->cart->ndims);
       st->cart = NULL;
       break;
     case T_MATRIX:
@@ -1325,21 +1339,25 @@ on_characters (void *ctx, const xmlChar *ch, int len)
   if (st->error != NULL)
     return;
   if (st->row != NULL)
-    row_characters (st, (const char *) ch, (const char *) ch + len);
+    row_characters (st, (const char *)ch, (const char *)ch + len);
   else if (st->collecting)
-    g_string_append_len (st->text, (const char *) ch, len);
+    g_string_append_len (st->text, (const char *)ch, len);
 }
 
 static void
-on_internal_subset (void *ctx, const xmlChar *name, const xmlChar *external_id, const xmlChar *system_id)
+on_internal_subset (void          *ctx,
+                    const xmlChar *name,
+                    const xmlChar *external_id,
+                    const xmlChar *system_id)
 {
   ParseState *st = ctx;
 
-  (void) name;
-  (void) external_id;
-  (void) system_id;
+  (void)name;
+  (void)external_id;
+  (void)system_id;
   /* CUBE files never carry a DTD; refusing it is the simplest defence against entity tricks. */
-  fail (st, CUBE_ERROR_FORMAT, _("document type declarations (DOCTYPE) are not allowed in CUBE files"));
+  fail (st, CUBE_ERROR_FORMAT,
+        _ ("document type declarations (DOCTYPE) are not allowed in CUBE files"));
 }
 
 static void
@@ -1347,7 +1365,7 @@ on_reference (void *ctx, const xmlChar *name)
 {
   ParseState *st = ctx;
 
-  fail (st, CUBE_ERROR_FORMAT, _("undefined entity “&%s;”"), (const char *) name);
+  fail (st, CUBE_ERROR_FORMAT, _ ("undefined entity “&%s;”"), (const char *)name);
 }
 
 static void
@@ -1360,8 +1378,8 @@ on_structured_error (void *ctx, xmlErrorPtr err)
     return;
   msg = g_strdup (err->message ? err->message : "XML error");
   g_strchomp (msg);
-  st->error = g_error_new (CUBE_ERROR, CUBE_ERROR_FORMAT, _("%s:%d: malformed XML: %s"), st->path, err->line,
-                           msg);
+  st->error = g_error_new (CUBE_ERROR, CUBE_ERROR_FORMAT, _ ("%s:%d: malformed XML: %s"), st->path,
+                           err->line, msg);
 }
 
 /* ---- driving the parser --------------------------------------------------------------------- */
@@ -1398,8 +1416,8 @@ finish_document (ParseState *st)
       if (r == NULL)
         {
           st->error = g_error_new (CUBE_ERROR, CUBE_ERROR_FORMAT,
-                                   _("%s:%d: call path %" G_GINT64_FORMAT " has calleeId=\"%" G_GINT64_FORMAT
-                                     "\", which is no region"),
+                                   _ ("%s:%d: call path %" G_GINT64_FORMAT
+                                      " has calleeId=\"%" G_GINT64_FORMAT "\", which is no region"),
                                    st->path, pc->line, pc->cnode->file_id, pc->callee_id);
           return FALSE;
         }
@@ -1407,7 +1425,7 @@ finish_document (ParseState *st)
     }
   if (!st->seen_root)
     {
-      st->error = g_error_new (CUBE_ERROR, CUBE_ERROR_FORMAT, _("%s: no XML content"), st->path);
+      st->error = g_error_new (CUBE_ERROR, CUBE_ERROR_FORMAT, _ ("%s: no XML content"), st->path);
       return FALSE;
     }
   if (!st->system_done)
@@ -1423,22 +1441,22 @@ finish_document (ParseState *st)
 }
 
 static CubeReport *
-parse_stream (ReadFunc          read_func,
-              gpointer          source,
-              const char       *path,
-              CubeXmlMode       mode,
-              gsize             cap,
-              GCancellable     *cancellable,
-              void            (*progress_tick) (gpointer source, gpointer data),
-              gpointer          progress_data,
-              GError          **error)
+parse_stream (ReadFunc      read_func,
+              gpointer      source,
+              const char   *path,
+              CubeXmlMode   mode,
+              gsize         cap,
+              GCancellable *cancellable,
+              void (*progress_tick) (gpointer source, gpointer data),
+              gpointer progress_data,
+              GError **error)
 {
-  xmlSAXHandler      sax;
-  ParseState         st = { 0 };
-  g_autofree char   *buf = NULL;
-  gssize             n;
-  gboolean           any = FALSE;
-  CubeReport        *report;
+  xmlSAXHandler    sax;
+  ParseState       st = { 0 };
+  g_autofree char *buf = NULL;
+  gssize           n;
+  gboolean         any = FALSE;
+  CubeReport      *report;
 
   /* libxml2 wants its global set-up done once before parsers run in several threads. */
   static gsize libxml_ready = 0;
@@ -1472,7 +1490,7 @@ parse_stream (ReadFunc          read_func,
   st.ctxt = xmlCreatePushParserCtxt (&sax, &st, NULL, 0, path);
   if (st.ctxt == NULL)
     {
-      cube_set_error (error, CUBE_ERROR_IO, path, _("cannot create an XML parser"));
+      cube_set_error (error, CUBE_ERROR_IO, path, _ ("cannot create an XML parser"));
       parse_state_clear (&st);
       return NULL;
     }
@@ -1499,7 +1517,7 @@ parse_stream (ReadFunc          read_func,
         }
       if (n == 0 && !any)
         {
-          cube_set_error (error, CUBE_ERROR_FORMAT, path, _("the file is empty"));
+          cube_set_error (error, CUBE_ERROR_FORMAT, path, _ ("the file is empty"));
           parse_state_clear (&st);
           return NULL;
         }
@@ -1507,13 +1525,14 @@ parse_stream (ReadFunc          read_func,
       if (n == 0 && st.error == NULL && st.tags->len > 0)
         {
           /* Whatever libxml2 says about a document that stops in the middle, this is clearer. */
-          st.error = g_error_new (CUBE_ERROR, CUBE_ERROR_FORMAT,
-                                  _("%s:%d: the file ends in the middle of the XML document (truncated?)"), path,
-                                  current_line (&st));
+          st.error = g_error_new (
+              CUBE_ERROR, CUBE_ERROR_FORMAT,
+              _ ("%s:%d: the file ends in the middle of the XML document (truncated?)"), path,
+              current_line (&st));
           break;
         }
-      if (xmlParseChunk (st.ctxt, buf, (int) n, n == 0) != 0 && st.error == NULL)
-        st.error = g_error_new (CUBE_ERROR, CUBE_ERROR_FORMAT, _("%s:%d: malformed XML"), path,
+      if (xmlParseChunk (st.ctxt, buf, (int)n, n == 0) != 0 && st.error == NULL)
+        st.error = g_error_new (CUBE_ERROR, CUBE_ERROR_FORMAT, _ ("%s:%d: malformed XML"), path,
                                 current_line (&st));
       if (progress_tick != NULL)
         progress_tick (source, progress_data);
@@ -1521,7 +1540,8 @@ parse_stream (ReadFunc          read_func,
         break;
     }
   if (st.error == NULL && !st.ctxt->wellFormed)
-    st.error = g_error_new (CUBE_ERROR, CUBE_ERROR_FORMAT, _("%s:%d: malformed XML"), path, current_line (&st));
+    st.error = g_error_new (CUBE_ERROR, CUBE_ERROR_FORMAT, _ ("%s:%d: malformed XML"), path,
+                            current_line (&st));
   if (st.error == NULL)
     finish_document (&st);
   if (st.error != NULL)
@@ -1560,12 +1580,12 @@ mem_read (gpointer source, char *buf, gsize cap, GError **error)
       gsize n = MIN (cap, m->len - m->pos);
       memcpy (buf, m->data + m->pos, n);
       m->pos += n;
-      return (gssize) n;
+      return (gssize)n;
     }
   if (m->done)
     return 0;
-  m->z.next_out = (Bytef *) buf;
-  m->z.avail_out = (uInt) cap;
+  m->z.next_out = (Bytef *)buf;
+  m->z.avail_out = (uInt)cap;
   while (m->z.avail_out > 0)
     {
       int rc = inflate (&m->z, Z_NO_FLUSH);
@@ -1576,36 +1596,33 @@ mem_read (gpointer source, char *buf, gsize cap, GError **error)
         }
       if (rc != Z_OK)
         {
-          cube_set_error (error, CUBE_ERROR_FORMAT, m->path, _("corrupt gzip data (%s)"),
+          cube_set_error (error, CUBE_ERROR_FORMAT, m->path, _ ("corrupt gzip data (%s)"),
                           m->z.msg ? m->z.msg : "inflate failed");
           return -1;
         }
       if (m->z.avail_in == 0)
         {
-          cube_set_error (error, CUBE_ERROR_FORMAT, m->path, _("gzip data is truncated"));
+          cube_set_error (error, CUBE_ERROR_FORMAT, m->path, _ ("gzip data is truncated"));
           return -1;
         }
     }
-  return (gssize) (cap - m->z.avail_out);
+  return (gssize)(cap - m->z.avail_out);
 }
 
 CubeReport *
-cube_xml_parse_memory (const char  *buf,
-                       gsize        len,
-                       const char  *path_for_errors,
-                       CubeXmlMode  mode,
-                       GError     **error)
+cube_xml_parse_memory (
+    const char *buf, gsize len, const char *path_for_errors, CubeXmlMode mode, GError **error)
 {
   return cube_xml_parse_memory_chunked (buf, len, path_for_errors, mode, 256 * 1024, error);
 }
 
 CubeReport *
-cube_xml_parse_memory_chunked (const char  *buf,
-                               gsize        len,
-                               const char  *path_for_errors,
-                               CubeXmlMode  mode,
-                               gsize        chunk,
-                               GError     **error)
+cube_xml_parse_memory_chunked (const char *buf,
+                               gsize       len,
+                               const char *path_for_errors,
+                               CubeXmlMode mode,
+                               gsize       chunk,
+                               GError    **error)
 {
   MemSource   m = { 0 };
   CubeReport *report;
@@ -1616,16 +1633,16 @@ cube_xml_parse_memory_chunked (const char  *buf,
   m.data = buf;
   m.len = len;
   m.path = path;
-  m.gzip = len >= 2 && (guchar) buf[0] == 0x1f && (guchar) buf[1] == 0x8b;
+  m.gzip = len >= 2 && (guchar)buf[0] == 0x1f && (guchar)buf[1] == 0x8b;
   if (m.gzip)
     {
       if (inflateInit2 (&m.z, 16 + MAX_WBITS) != Z_OK)
         {
-          cube_set_error (error, CUBE_ERROR_IO, path, _("cannot start zlib"));
+          cube_set_error (error, CUBE_ERROR_IO, path, _ ("cannot start zlib"));
           return NULL;
         }
-      m.z.next_in = (Bytef *) buf;
-      m.z.avail_in = (uInt) len;
+      m.z.next_in = (Bytef *)buf;
+      m.z.avail_in = (uInt)len;
     }
   report = parse_stream (mem_read, &m, path, mode, MAX (chunk, 1), NULL, NULL, NULL, error);
   if (m.gzip)
@@ -1653,14 +1670,16 @@ file_read (gpointer source, char *buf, gsize cap, GError **error)
   if (f->gz != NULL)
     {
       int errnum = 0;
-      n = gzread (f->gz, buf, (unsigned) cap);
+      n = gzread (f->gz, buf, (unsigned)cap);
       if (n < 0)
         {
           gzerror (f->gz, &errnum);
           if (errnum == Z_ERRNO)
-            cube_set_error (error, CUBE_ERROR_IO, f->path, _("cannot read: %s"), g_strerror (errno));
+            cube_set_error (error, CUBE_ERROR_IO, f->path, _ ("cannot read: %s"),
+                            g_strerror (errno));
           else
-            cube_set_error (error, CUBE_ERROR_FORMAT, f->path, _("the gzip data is corrupt (zlib error %d)"), errnum);
+            cube_set_error (error, CUBE_ERROR_FORMAT, f->path,
+                            _ ("the gzip data is corrupt (zlib error %d)"), errnum);
           return -1;
         }
       if (n == 0)
@@ -1670,7 +1689,7 @@ file_read (gpointer source, char *buf, gsize cap, GError **error)
           if (errnum != Z_OK)
             {
               cube_set_error (error, CUBE_ERROR_FORMAT, f->path,
-                              _("the gzip data ends early or is corrupt (truncated file?)"));
+                              _ ("the gzip data ends early or is corrupt (truncated file?)"));
               return -1;
             }
         }
@@ -1681,7 +1700,7 @@ file_read (gpointer source, char *buf, gsize cap, GError **error)
   while (n < 0 && errno == EINTR);
   if (n < 0)
     {
-      cube_set_error (error, CUBE_ERROR_IO, f->path, _("cannot read: %s"), g_strerror (errno));
+      cube_set_error (error, CUBE_ERROR_IO, f->path, _ ("cannot read: %s"), g_strerror (errno));
       return -1;
     }
   return n;
@@ -1696,16 +1715,16 @@ file_tick (gpointer source, gpointer data)
   if (f->progress == NULL || f->size <= 0)
     return;
   pos = f->gz != NULL ? gzoffset (f->gz) : lseek (f->fd, 0, SEEK_CUR);
-  f->progress (CLAMP ((double) pos / (double) f->size, 0.0, 1.0), data);
+  f->progress (CLAMP ((double)pos / (double)f->size, 0.0, 1.0), data);
 }
 
 CubeReport *
-cube_xml_load_file (const char       *path,
-                    CubeXmlMode       mode,
-                    GCancellable     *cancellable,
-                    CubeProgressFunc  progress,
-                    gpointer          progress_data,
-                    GError          **error)
+cube_xml_load_file (const char      *path,
+                    CubeXmlMode      mode,
+                    GCancellable    *cancellable,
+                    CubeProgressFunc progress,
+                    gpointer         progress_data,
+                    GError         **error)
 {
   FileSource    f = { 0 };
   struct stat   sb;
@@ -1719,14 +1738,14 @@ cube_xml_load_file (const char       *path,
   f.fd = open (path, O_RDONLY | O_CLOEXEC);
   if (f.fd < 0)
     {
-      cube_set_error (error, CUBE_ERROR_IO, path, _("cannot open: %s"), g_strerror (errno));
+      cube_set_error (error, CUBE_ERROR_IO, path, _ ("cannot open: %s"), g_strerror (errno));
       return NULL;
     }
   if (fstat (f.fd, &sb) == 0)
     f.size = sb.st_size;
   if (S_ISDIR (sb.st_mode))
     {
-      cube_set_error (error, CUBE_ERROR_IO, path, _("is a folder, not a report"));
+      cube_set_error (error, CUBE_ERROR_IO, path, _ ("is a folder, not a report"));
       close (f.fd);
       return NULL;
     }
@@ -1737,7 +1756,7 @@ cube_xml_load_file (const char       *path,
       f.gz = gzdopen (f.fd, "rb");
       if (f.gz == NULL)
         {
-          cube_set_error (error, CUBE_ERROR_IO, path, _("cannot open gzip stream"));
+          cube_set_error (error, CUBE_ERROR_IO, path, _ ("cannot open gzip stream"));
           close (f.fd);
           return NULL;
         }
@@ -1746,7 +1765,8 @@ cube_xml_load_file (const char       *path,
   else
     posix_fadvise (f.fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 
-  report = parse_stream (file_read, &f, path, mode, 256 * 1024, cancellable, file_tick, progress_data, error);
+  report = parse_stream (file_read, &f, path, mode, 256 * 1024, cancellable, file_tick,
+                         progress_data, error);
   if (f.gz != NULL)
     gzclose (f.gz); /* closes fd */
   else

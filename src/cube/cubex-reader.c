@@ -986,6 +986,15 @@ cube_cubex_load (const char       *path,
         progress (0.1 + 0.9 * (i + 1) / report->metrics->len, progress_data);
     }
 
+#ifdef MADV_DONTNEED
+  /* Opening touched every tar header, the index members and the anchor; the kernel maps large
+   * folios around each of them (about 0.5 MB per member on ext4), which is row data nobody has
+   * asked for yet. Drop those pages from this process: rows fault back in from the file when
+   * read (lazy open of a 100 MB archive: 30 MB → a few MB resident). */
+  if (cx->size > 0)
+    madvise ((void *) cx->base, cx->size, MADV_DONTNEED);
+#endif
+
   if (!(flags & CUBE_LOAD_EAGER))
     {
       /* Loaders hold their own references; the report's reference keeps the map for the

@@ -22,20 +22,19 @@ static void
 usage (FILE *out)
 {
   fprintf (out, "%s",
-           _("Usage:\n"
-             "  kubus-cube info FILE\n"
-             "  kubus-cube dump [--csv] [--metric UNIQ_NAME] FILE\n"
-             "  kubus-cube diff A B -o OUT\n"
-             "  kubus-cube merge A B … -o OUT\n"
-             "  kubus-cube mean A B … -o OUT\n"
-             "  kubus-cube convert IN -o OUT.cube\n"
-             "\n"
-             "FILE may be a CUBE 3 XML report (.cube, .cube.gz) or a Cube 4 archive (.cubex).\n"
-             "Results are written as CUBE 3 XML.\n"));
+           _ ("Usage:\n"
+              "  kubus-cube info FILE\n"
+              "  kubus-cube dump [--csv] [--metric UNIQ_NAME] FILE\n"
+              "  kubus-cube diff A B -o OUT\n"
+              "  kubus-cube merge A B … -o OUT\n"
+              "  kubus-cube mean A B … -o OUT\n"
+              "  kubus-cube convert IN -o OUT.cube\n"
+              "\n"
+              "FILE may be a CUBE 3 XML report (.cube, .cube.gz) or a Cube 4 archive (.cubex).\n"
+              "Results are written as CUBE 3 XML.\n"));
 }
 
-static int
-usage_error (const char *format, ...) G_GNUC_PRINTF (1, 2);
+static int usage_error (const char *format, ...) G_GNUC_PRINTF (1, 2);
 
 static int
 usage_error (const char *format, ...)
@@ -99,20 +98,23 @@ cmd_info (const char *path)
   for (guint t = 0; t < report->topologies->len; t++)
     {
       const CubeCart *cart = g_ptr_array_index (report->topologies, t);
-      printf ("topology %u: name \"%s\", %u dimensions,", t, cart->name ? cart->name : "", cart->ndims);
+      printf ("topology %u: name \"%s\", %u dimensions,", t, cart->name ? cart->name : "",
+              cart->ndims);
       for (guint d = 0; d < cart->ndims; d++)
-        printf ("%s%s%s%" G_GINT64_FORMAT "%s", d == 0 ? " " : " x ", cart->dims[d].name ? cart->dims[d].name : "",
-                cart->dims[d].name ? "=" : "", cart->dims[d].size, cart->dims[d].periodic ? "(periodic)" : "");
+        printf ("%s%s%s%" G_GINT64_FORMAT "%s", d == 0 ? " " : " x ",
+                cart->dims[d].name ? cart->dims[d].name : "", cart->dims[d].name ? "=" : "",
+                cart->dims[d].size, cart->dims[d].periodic ? "(periodic)" : "");
       printf (", %u coordinates\n", cart->coords->len);
     }
   for (guint i = 0; i < report->metrics->len; i++)
     {
       const CubeMetric *m = g_ptr_array_index (report->metrics, i);
       if (m->dtype == CUBE_DTYPE_UNSUPPORTED)
-        printf (_("unsupported: metric %s has data type %s; its values are not read\n"), m->uniq_name,
-                m->dtype_name ? m->dtype_name : "?");
+        printf (_ ("unsupported: metric %s has data type %s; its values are not read\n"),
+                m->uniq_name, m->dtype_name ? m->dtype_name : "?");
       else if (!cube_metric_has_data (m))
-        printf (_("derived: metric %s (%s) stores no data\n"), m->uniq_name, cube_metric_kind_to_string (m->kind));
+        printf (_ ("derived: metric %s (%s) stores no data\n"), m->uniq_name,
+                cube_metric_kind_to_string (m->kind));
     }
 
   incl = g_new0 (double, MAX (report->metrics->len, 1));
@@ -169,7 +171,11 @@ cmd_dump (const char *path, const char *metric_name)
     {
       only = cube_report_find_metric (report, metric_name);
       if (only == NULL)
-        return usage_error (_("%s: there is no metric with the unique name “%s”"), path, metric_name);
+        {
+          fprintf (stderr, _ ("kubus-cube: %s: there is no metric with the unique name “%s”\n"),
+                   path, metric_name);
+          return EXIT_USAGE;
+        }
     }
   setvbuf (stdout, outbuf, _IOFBF, sizeof outbuf);
   row = g_new0 (double, MAX (report->locations->len, 1));
@@ -201,13 +207,14 @@ cmd_dump (const char *path, const char *metric_name)
     }
   if (fflush (stdout) != 0 || ferror (stdout))
     {
-      fprintf (stderr, _("kubus-cube: cannot write the dump to standard output\n"));
+      fprintf (stderr, _ ("kubus-cube: cannot write the dump to standard output\n"));
       return EXIT_OUTPUT;
     }
   return EXIT_OK;
 }
 
-/* ---- writing results -------------------------------------------------------------------------- */
+/* ---- writing results --------------------------------------------------------------------------
+ */
 
 static int
 write_result (CubeReport *report, const char *out)
@@ -236,7 +243,7 @@ cmd_convert (const char *in, const char *out)
 static int
 cmd_algebra (const char *op, GPtrArray *inputs, const char *out)
 {
-  g_autoptr (GPtrArray) reports = g_ptr_array_new_with_free_func ((GDestroyNotify) cube_report_free);
+  g_autoptr (GPtrArray) reports = g_ptr_array_new_with_free_func ((GDestroyNotify)cube_report_free);
   g_autoptr (CubeReport) result = NULL;
   g_autoptr (GError) error = NULL;
   int status = EXIT_OK;
@@ -249,20 +256,23 @@ cmd_algebra (const char *op, GPtrArray *inputs, const char *out)
       g_ptr_array_add (reports, r);
     }
   if (strcmp (op, "diff") == 0)
-    result = cube_algebra_diff (g_ptr_array_index (reports, 0), g_ptr_array_index (reports, 1), &error);
+    result = cube_algebra_diff (g_ptr_array_index (reports, 0), g_ptr_array_index (reports, 1),
+                                &error);
   else if (strcmp (op, "merge") == 0)
-    result = cube_algebra_merge ((CubeReport **) reports->pdata, reports->len, &error);
+    result = cube_algebra_merge ((CubeReport **)reports->pdata, reports->len, &error);
   else
-    result = cube_algebra_mean ((CubeReport **) reports->pdata, reports->len, &error);
+    result = cube_algebra_mean ((CubeReport **)reports->pdata, reports->len, &error);
   if (result == NULL)
     {
-      fprintf (stderr, "kubus-cube: %s: %s\n", op, error ? error->message : _("failed"));
-      return error != NULL && g_error_matches (error, CUBE_ERROR, CUBE_ERROR_USAGE) ? EXIT_USAGE : EXIT_OUTPUT;
+      fprintf (stderr, "kubus-cube: %s: %s\n", op, error ? error->message : _ ("failed"));
+      return error != NULL && g_error_matches (error, CUBE_ERROR, CUBE_ERROR_USAGE) ? EXIT_USAGE
+                                                                                    : EXIT_OUTPUT;
     }
   return write_result (result, out);
 }
 
-/* ---- main --------------------------------------------------------------------------------------- */
+/* ---- main ---------------------------------------------------------------------------------------
+ */
 
 int
 main (int argc, char **argv)
@@ -279,7 +289,7 @@ main (int argc, char **argv)
   textdomain (GETTEXT_PACKAGE);
 
   if (argc < 2)
-    return usage_error (_("no command given"));
+    return usage_error (_ ("no command given"));
   cmd = argv[1];
   if (strcmp (cmd, "-h") == 0 || strcmp (cmd, "--help") == 0 || strcmp (cmd, "help") == 0)
     {
@@ -303,7 +313,7 @@ main (int argc, char **argv)
       else if (strcmp (a, "-o") == 0 || strcmp (a, "--output") == 0)
         {
           if (i + 1 >= argc)
-            return usage_error (_("%s needs a file name"), a);
+            return usage_error (_ ("%s needs a file name"), a);
           out = argv[++i];
         }
       else if (g_str_has_prefix (a, "--output="))
@@ -311,7 +321,7 @@ main (int argc, char **argv)
       else if (strcmp (a, "--metric") == 0)
         {
           if (i + 1 >= argc)
-            return usage_error (_("%s needs a metric unique name"), a);
+            return usage_error (_ ("%s needs a metric unique name"), a);
           metric = argv[++i];
         }
       else if (g_str_has_prefix (a, "--metric="))
@@ -324,41 +334,41 @@ main (int argc, char **argv)
             g_ptr_array_add (files, argv[i]);
         }
       else if (a[0] == '-' && a[1] != '\0')
-        return usage_error (_("unknown option “%s”"), a);
+        return usage_error (_ ("unknown option “%s”"), a);
       else
-        g_ptr_array_add (files, (gpointer) a);
+        g_ptr_array_add (files, (gpointer)a);
     }
 
   if (strcmp (cmd, "info") == 0)
     {
       if (files->len != 1 || out != NULL || metric != NULL || csv)
-        return usage_error (_("info takes exactly one FILE and no options"));
+        return usage_error (_ ("info takes exactly one FILE and no options"));
       return cmd_info (g_ptr_array_index (files, 0));
     }
   if (strcmp (cmd, "dump") == 0)
     {
       if (files->len != 1 || out != NULL)
-        return usage_error (_("dump takes exactly one FILE"));
-      (void) csv; /* CSV is the only dump format */
+        return usage_error (_ ("dump takes exactly one FILE"));
+      (void)csv; /* CSV is the only dump format */
       return cmd_dump (g_ptr_array_index (files, 0), metric);
     }
   if (metric != NULL || csv)
-    return usage_error (_("--metric and --csv belong to dump"));
+    return usage_error (_ ("--metric and --csv belong to dump"));
   if (strcmp (cmd, "convert") == 0)
     {
       if (files->len != 1 || out == NULL)
-        return usage_error (_("convert takes one input FILE and -o OUT"));
+        return usage_error (_ ("convert takes one input FILE and -o OUT"));
       return cmd_convert (g_ptr_array_index (files, 0), out);
     }
   if (strcmp (cmd, "diff") == 0 || strcmp (cmd, "merge") == 0 || strcmp (cmd, "mean") == 0)
     {
       if (out == NULL)
-        return usage_error (_("%s needs -o OUT"), cmd);
+        return usage_error (_ ("%s needs -o OUT"), cmd);
       if (strcmp (cmd, "diff") == 0 && files->len != 2)
-        return usage_error (_("diff takes exactly two reports"));
+        return usage_error (_ ("diff takes exactly two reports"));
       if (files->len < 2)
-        return usage_error (_("%s takes two or more reports"), cmd);
+        return usage_error (_ ("%s takes two or more reports"), cmd);
       return cmd_algebra (cmd, files, out);
     }
-  return usage_error (_("unknown command “%s”"), cmd);
+  return usage_error (_ ("unknown command “%s”"), cmd);
 }

@@ -280,6 +280,31 @@ def case_abort_killed(a, tmp):
     has(L, 'clockoffsets 1 2')
 
 
+def case_crash(a, tmp):
+    """SIGSEGV on rank 2: the exit status and output are those of the
+    program without Kubus, and every rank's events up to the crash are in
+    the trace."""
+    env = env_for_mpi()
+    plain = run(['mpirun', '-n', '4', '--oversubscribe', a.app], env=env)
+    exp = os.path.join(tmp, 'exp')
+    p = run([a.run, '-o', exp, '--', 'mpirun', '-n', '4', '--oversubscribe',
+             a.app], env=env)
+    expect(p.returncode == plain.returncode and p.returncode != 0,
+           f'exit status {p.returncode}, without Kubus {plain.returncode}')
+    expect(p.stdout == plain.stdout, f'output changed: {p.stdout!r} vs '
+           f'{plain.stdout!r}')
+    L = check_trace(a, exp)
+    has(L, 'locations 4')
+    for r in range(4):
+        has(L, f'balance {r} ok')
+        has(L, f'enter MPI_Sendrecv {r} 10')
+        has(L, f'enter MPI_Barrier {r} 1')
+    # rank 2 left the barrier; the others may still have been inside it
+    # when rank 2 crashed (then the barrier is closed by a Leave)
+    has(L, 'coll BARRIER MPI_COMM_WORLD 2 none 1 0 0')
+    has_not_prefix(L, 'enter MPI_Recv 2 ')
+
+
 def case_buffer(a, tmp):
     exp = os.path.join(tmp, 'exp')
     p = kubus_run(a, exp, 2, app_args=['30000'], opts=['--buffer', '512K'])
@@ -363,6 +388,7 @@ CASES = {
     'user': case_user,
     'abort': case_abort,
     'abortkilled': case_abort_killed,
+    'crash': case_crash,
     'buffer': case_buffer,
     'badinput': case_badinput,
 }

@@ -31,15 +31,19 @@ typedef struct
 static void
 fixture_build (Fixture *f)
 {
-  CubeRegion *main_r, *foo, *bar;
-  static const double time_v[4][3] = { { 1, 2, 3 }, { 10, 20, 30 }, { 100, 200, 300 }, { 1000, 2000, 3000 } };
+  CubeRegion         *main_r, *foo, *bar;
+  static const double time_v[4][3]
+      = { { 1, 2, 3 }, { 10, 20, 30 }, { 100, 200, 300 }, { 1000, 2000, 3000 } };
   static const double wait_v[3][3] = { { .5, 0, 0 }, { 5, 0, 0 }, { 0, 0, 50 } };
   static const double minm_v[2][3] = { { 4, 2, 8 }, { 3, 9, 7 } };
 
   f->r = cube_report_new ();
-  f->time = cube_report_add_metric (f->r, NULL, "time", "Time", CUBE_DTYPE_DOUBLE, "sec", "@mirror@t.html", "all");
-  f->wait = cube_report_add_metric (f->r, f->time, "wait", "Wait", CUBE_DTYPE_DOUBLE, "sec", "", "");
-  f->visits = cube_report_add_metric (f->r, NULL, "visits", "Visits", CUBE_DTYPE_INT64, "occ", "", "");
+  f->time = cube_report_add_metric (f->r, NULL, "time", "Time", CUBE_DTYPE_DOUBLE, "sec",
+                                    "@mirror@t.html", "all");
+  f->wait
+      = cube_report_add_metric (f->r, f->time, "wait", "Wait", CUBE_DTYPE_DOUBLE, "sec", "", "");
+  f->visits
+      = cube_report_add_metric (f->r, NULL, "visits", "Visits", CUBE_DTYPE_INT64, "occ", "", "");
   f->minm = cube_report_add_metric (f->r, NULL, "minm", "Min", CUBE_DTYPE_MINDOUBLE, "sec", "", "");
   main_r = cube_report_add_region (f->r, "main", "a.c", 1, 50);
   foo = cube_report_add_region (f->r, "foo", "a.c", 60, 70);
@@ -101,7 +105,8 @@ render_cnodes (Fixture *f, const CubeMetricSel *msel, guint n, const CubeSysSel 
 }
 
 static char *
-render_system (Fixture *f, const CubeMetricSel *msel, guint n, const CubeCnodeSel *csel, guint n_csel)
+render_system (
+    Fixture *f, const CubeMetricSel *msel, guint n, const CubeCnodeSel *csel, guint n_csel)
 {
   GString           *s = g_string_new (NULL);
   g_autofree double *per = g_new (double, f->r->locations->len);
@@ -298,9 +303,9 @@ test_values_system (void)
     CubeSysSel    two[] = { { f.p0, FALSE }, { f.t0, TRUE } };
 
     g_assert_cmpfloat (cube_value (f.r, m1, 1, c0, 1, NULL, 0), ==, 6666);
-    g_assert_cmpfloat (cube_value (f.r, m2, 1, c1, 1, t0, 1), ==, 5);    /* 10 - 5 */
-    g_assert_cmpfloat (cube_value (f.r, m3, 1, c0, 1, p0, 1), ==, 2);    /* visits of t0 + t1 */
-    g_assert_cmpfloat (cube_value (f.r, m1, 1, c1, 1, two, 2), ==, 40);  /* (10 + 20) + 10 */
+    g_assert_cmpfloat (cube_value (f.r, m2, 1, c1, 1, t0, 1), ==, 5);   /* 10 - 5 */
+    g_assert_cmpfloat (cube_value (f.r, m3, 1, c0, 1, p0, 1), ==, 2);   /* visits of t0 + t1 */
+    g_assert_cmpfloat (cube_value (f.r, m1, 1, c1, 1, two, 2), ==, 40); /* (10 + 20) + 10 */
   }
   cube_report_free (f.r);
 }
@@ -329,7 +334,7 @@ test_ct_aggr_max (void)
     CubeMetricSel m[] = { { f.time, FALSE } };
     CubeSysSel    t2[] = { { f.t2, TRUE } };
     CubeSysSel    all[] = { { f.machine, FALSE } };
-    g_assert_cmpfloat (cube_value (f.r, m, 1, NULL, 0, t2, 1), ==, 3333); /* max (3333, 5) */
+    g_assert_cmpfloat (cube_value (f.r, m, 1, NULL, 0, t2, 1), ==, 3333);  /* max (3333, 5) */
     g_assert_cmpfloat (cube_value (f.r, m, 1, NULL, 0, all, 1), ==, 6666); /* max (6666, 15) */
     g_assert_cmpfloat (cube_value (f.r, m, 1, NULL, 0, NULL, 0), ==, 6666);
   }
@@ -342,10 +347,10 @@ static void
 test_builder_preorder (void)
 {
   g_autoptr (CubeReport) r = cube_report_new ();
-  CubeMetric  *a, *b, *a1;
-  CubeRegion  *reg;
-  CubeCnode   *x, *y, *x1;
-  double       row[2];
+  CubeMetric *a, *b, *a1;
+  CubeRegion *reg;
+  CubeCnode  *x, *y, *x1;
+  double      row[2];
   g_autoptr (GError) error = NULL;
 
   a = cube_report_add_metric (r, NULL, "a", NULL, CUBE_DTYPE_DOUBLE, "sec", NULL, NULL);
@@ -382,7 +387,8 @@ test_builder_preorder (void)
   g_assert_cmpint (cube_dtype_from_string ("HISTOGRAM(10)"), ==, CUBE_DTYPE_UNSUPPORTED);
 }
 
-/* ---- Cube 4 storage conversion ------------------------------------------------------------------ */
+/* ---- Cube 4 storage conversion ------------------------------------------------------------------
+ */
 
 static void
 test_stored_conversion (void)
@@ -392,8 +398,9 @@ test_stored_conversion (void)
   g_autoptr (GError) error = NULL;
   /* Store time the Cube 4 way: inclusive along the call tree, exclusive along the metric
    * tree (time minus wait). get_row must give back the CUBE 3 values. */
-  double incl_excl[4][3];
-  static const double time_v[4][3] = { { 1, 2, 3 }, { 10, 20, 30 }, { 100, 200, 300 }, { 1000, 2000, 3000 } };
+  double              incl_excl[4][3];
+  static const double time_v[4][3]
+      = { { 1, 2, 3 }, { 10, 20, 30 }, { 100, 200, 300 }, { 1000, 2000, 3000 } };
   static const double wait_v[4][3] = { { .5, 0, 0 }, { 5, 0, 0 }, { 0, 0, 50 }, { 0, 0, 0 } };
   int                 sub[4][2] = { { 1, 3 }, { 2, -1 }, { -1, -1 }, { -1, -1 } }; /* children */
 
@@ -431,7 +438,8 @@ test_stored_conversion (void)
   cube_report_free (f.r);
 }
 
-/* ---- writer round trip -------------------------------------------------------------------------- */
+/* ---- writer round trip --------------------------------------------------------------------------
+ */
 
 static void
 append_attrs (GString *s, GPtrArray *attrs)
@@ -455,20 +463,20 @@ render_report (CubeReport *r)
   append_attrs (s, r->attrs);
   g_string_append_printf (s, "\nct_aggr_max %d\n", r->ct_aggr_max);
   for (guint i = 0; i < r->mirrors->len; i++)
-    g_string_append_printf (s, "mirror %s\n", (char *) g_ptr_array_index (r->mirrors, i));
+    g_string_append_printf (s, "mirror %s\n", (char *)g_ptr_array_index (r->mirrors, i));
   for (guint i = 0; i < r->metrics->len; i++)
     {
       CubeMetric      *m = g_ptr_array_index (r->metrics, i);
       g_autofree char *url = cube_metric_expand_url (r, m, 0);
       g_string_append_printf (s, "%*smetric %s|%s|%s|%s|%s|%s|%s\n", 2 * m->depth, "", m->uniq_name,
-                              m->disp_name, cube_dtype_to_string (m->dtype), m->uom, m->url, url ? url : "(null)",
-                              m->descr);
+                              m->disp_name, cube_dtype_to_string (m->dtype), m->uom, m->url,
+                              url ? url : "(null)", m->descr);
     }
   for (guint i = 0; i < r->regions->len; i++)
     {
       CubeRegion *g = g_ptr_array_index (r->regions, i);
-      g_string_append_printf (s, "region %s|%s|%" G_GINT64_FORMAT "|%" G_GINT64_FORMAT "\n", g->name, g->mod,
-                              g->begin_line, g->end_line);
+      g_string_append_printf (s, "region %s|%s|%" G_GINT64_FORMAT "|%" G_GINT64_FORMAT "\n",
+                              g->name, g->mod, g->begin_line, g->end_line);
     }
   for (guint i = 0; i < r->cnodes->len; i++)
     {
@@ -479,16 +487,18 @@ render_report (CubeReport *r)
   for (guint i = 0; i < r->sysnodes->len; i++)
     {
       CubeSysNode *n = g_ptr_array_index (r->sysnodes, i);
-      g_string_append_printf (s, "%*ssys %d %s rank %" G_GINT64_FORMAT " loc %d\n", 2 * n->depth, "", n->kind,
-                              n->name, n->rank, n->location);
+      g_string_append_printf (s, "%*ssys %d %s rank %" G_GINT64_FORMAT " loc %d\n", 2 * n->depth,
+                              "", n->kind, n->name, n->rank, n->location);
     }
   for (guint t = 0; t < r->topologies->len; t++)
     {
       CubeCart *cart = g_ptr_array_index (r->topologies, t);
-      g_string_append_printf (s, "cart %s ndims %u:", cart->name ? cart->name : "(unnamed)", cart->ndims);
+      g_string_append_printf (s, "cart %s ndims %u:", cart->name ? cart->name : "(unnamed)",
+                              cart->ndims);
       for (guint d = 0; d < cart->ndims; d++)
-        g_string_append_printf (s, " %s=%" G_GINT64_FORMAT "%s", cart->dims[d].name ? cart->dims[d].name : "_",
-                                cart->dims[d].size, cart->dims[d].periodic ? "p" : "");
+        g_string_append_printf (s, " %s=%" G_GINT64_FORMAT "%s",
+                                cart->dims[d].name ? cart->dims[d].name : "_", cart->dims[d].size,
+                                cart->dims[d].periodic ? "p" : "");
       g_string_append_c (s, '\n');
       for (guint i = 0; i < cart->coords->len; i++)
         {
@@ -513,6 +523,16 @@ render_report (CubeReport *r)
 }
 
 static void
+record_progress (double fraction, gpointer data)
+{
+  double *last = data;
+
+  g_assert_cmpfloat (fraction, >=, *last);
+  g_assert_cmpfloat (fraction, <=, 1.0);
+  *last = fraction;
+}
+
+static void
 test_writer_roundtrip (void)
 {
   Fixture          f;
@@ -521,9 +541,9 @@ test_writer_roundtrip (void)
   g_autofree char *gzpath = g_build_filename (dir, "rt.cube.gz", NULL);
   g_autofree char *before = NULL;
   g_autoptr (GError) error = NULL;
-  gint64           sizes14[14], coord14[14];
-  gboolean         periodic14[14] = { TRUE };
-  CubeCart        *cart;
+  gint64    sizes14[14], coord14[14];
+  gboolean  periodic14[14] = { TRUE };
+  CubeCart *cart;
 
   fixture_build (&f);
   /* Names with every character XML escapes, attributes, mirrors, and topologies. */
@@ -531,9 +551,11 @@ test_writer_roundtrip (void)
   cube_report_set_attr (f.r, "key <&> \"q\" 'a'", "value <&> \"q\" 'a'");
   cube_report_add_mirror (f.r, "http://example.org/doc/");
   cube_metric_set_string (&f.wait->disp_name, "Wait <&> \"quoted\"");
-  cube_metric_set_string (&((CubeRegion *) g_ptr_array_index (f.r->regions, 1))->name, "foo<int>&'x'");
+  cube_metric_set_string (&((CubeRegion *)g_ptr_array_index (f.r->regions, 1))->name,
+                          "foo<int>&'x'");
   cube_metric_set_string (&f.t1->name, "Thread 1 <<worker>>");
-  cart = cube_report_add_cart (f.r, "grid & co", 2, (gint64[]){ 2, 2 }, (gboolean[]){ TRUE, FALSE });
+  cart
+      = cube_report_add_cart (f.r, "grid & co", 2, (gint64[]){ 2, 2 }, (gboolean[]){ TRUE, FALSE });
   cube_cart_set_dim_name (cart, 0, "X<");
   cube_cart_set_coord (cart, f.t0, (gint64[]){ 0, 1 });
   cube_cart_set_coord (cart, f.t2, (gint64[]){ 1, 1 });
@@ -544,7 +566,7 @@ test_writer_roundtrip (void)
     }
   cart = cube_report_add_cart (f.r, NULL, 14, sizes14, periodic14);
   cube_cart_set_coord (cart, f.t1, coord14);
-  cube_report_set_value (f.r, f.time, f.c[2], 1, 1.0 / 3.0);     /* needs all 17 digits */
+  cube_report_set_value (f.r, f.time, f.c[2], 1, 1.0 / 3.0); /* needs all 17 digits */
   cube_report_set_value (f.r, f.visits, f.c[3], 2, 123456789012345.0);
   cube_report_set_value (f.r, f.wait, f.c[3], 0, -2.5e-300);
 
@@ -554,7 +576,8 @@ test_writer_roundtrip (void)
   g_assert_true (cube_report_write (f.r, gzpath, &error));
   for (guint k = 0; k < 2; k++)
     {
-      g_autoptr (CubeReport) back = cube_report_load (k ? gzpath : path, 0, NULL, NULL, NULL, &error);
+      g_autoptr (CubeReport) back
+          = cube_report_load (k ? gzpath : path, 0, NULL, NULL, NULL, &error);
       g_autofree char *after = NULL;
       g_assert_no_error (error);
       g_assert_nonnull (back);
@@ -562,7 +585,20 @@ test_writer_roundtrip (void)
       after = render_report (back);
       g_assert_cmpstr (after, ==, before);
     }
-  g_assert_nonnull (strstr (before, "metric time|Time|DOUBLE|sec|@mirror@t.html|http://example.org/doc/t.html|all"));
+  g_assert_nonnull (strstr (
+      before, "metric time|Time|DOUBLE|sec|@mirror@t.html|http://example.org/doc/t.html|all"));
+  /* progress reaches 1; a cancelled load stops with G_IO_ERROR_CANCELLED */
+  {
+    double last = -1;
+    g_autoptr (GCancellable) cancel = g_cancellable_new ();
+    g_autoptr (GError) cerr = NULL;
+    g_autoptr (CubeReport) again = cube_report_load (path, 0, NULL, record_progress, &last, &error);
+    g_assert_no_error (error);
+    g_assert_cmpfloat (last, ==, 1.0);
+    g_cancellable_cancel (cancel);
+    g_assert_null (cube_report_load (path, 0, cancel, NULL, NULL, &cerr));
+    g_assert_error (cerr, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  }
   /* writing over an existing file replaces it atomically and leaves no temporary behind */
   g_assert_true (cube_report_write (f.r, path, &error));
   {
@@ -590,57 +626,70 @@ test_writer_roundtrip (void)
   cube_report_free (f.r);
 }
 
-/* ---- anchor parsing (Cube 4 additions) ------------------------------------------------------------ */
+/* ---- anchor parsing (Cube 4 additions)
+ * ------------------------------------------------------------ */
 
-static const char anchor[] =
-  "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-  "<cube version=\"4.5\">\n"
-  "<attr key=\"CUBE_CT_AGGR\" value=\"MAX\"/>\n"
-  "<doc><mirrors><murl>http://m/</murl></mirrors></doc>\n"
-  "<metrics title=\"x\">\n"
-  " <metric id=\"0\" type=\"INCLUSIVE\" convertible=\"false\">\n"
-  "  <disp_name>Time</disp_name><uniq_name>time</uniq_name><dtype>DOUBLE</dtype><uom>sec</uom>\n"
-  "  <url>@mirror@a.html</url><descr>d</descr><attr key=\"k\" value=\"v\"/>\n"
-  "  <metric id=\"1\" viztype=\"GHOST\" cacheable=\"false\">\n"
-  "   <disp_name>C</disp_name><uniq_name>c</uniq_name><dtype>HISTOGRAM(10)</dtype><uom></uom><url></url><descr></descr>\n"
-  "  </metric>\n"
-  " </metric>\n"
-  " <metric id=\"2\" type=\"POSTDERIVED\">\n"
-  "  <disp_name>D</disp_name><uniq_name>d</uniq_name><dtype>DOUBLE</dtype><uom>sec</uom><url></url><descr></descr>\n"
-  "  <cubepl>metric::time() * 2</cubepl>\n"
-  " </metric>\n"
-  " <metric id=\"3\"><disp_name>V</disp_name><uniq_name>v</uniq_name><dtype>UINT64</dtype><uom>occ</uom></metric>\n"
-  "</metrics>\n"
-  "<program>\n"
-  " <cnode id=\"5\" calleeId=\"1\">\n"
-  "  <parameter partype=\"numeric\" parkey=\"n\" parvalue=\"42\"/>\n"
-  "  <attr key=\"ca\" value=\"cv\"/>\n"
-  "  <cnode id=\"3\" calleeId=\"0\" line=\"7\" mod=\"m.c\"></cnode>\n"
-  " </cnode>\n"
-  " <region id=\"0\" mod=\"m.c\" begin=\"1\" end=\"2\"><name>f&amp;g</name><mangled_name>_Z1fv</mangled_name>"
-  "<paradigm>compiler</paradigm><role>function</role><url></url><descr></descr><attr key=\"ra\" value=\"rv\"/></region>\n"
-  " <region id=\"1\" mod=\"\" begin=\"-1\" end=\"-1\"><name>main</name></region>\n"
-  "</program>\n"
-  "<system>\n"
-  " <systemtreenode Id=\"0\"><name>machine</name><class>machine</class><attr key=\"platform\" value=\"Linux\"/>\n"
-  "  <systemtreenode Id=\"1\"><name>node0</name><class>node</class>\n"
-  "   <locationgroup Id=\"0\"><name>rank 0</name><rank>0</rank><type>process</type>\n"
-  "    <location Id=\"1\"><name>thread 1</name><rank>1</rank><type>thread</type></location>\n"
-  "    <location Id=\"0\"><name>thread 0</name><rank>0</rank><type>thread</type></location>\n"
-  "   </locationgroup>\n"
-  "  </systemtreenode>\n"
-  " </systemtreenode>\n"
-  " <topologies><cart name=\"PxT\" ndims=\"2\"><dim name=\"P\" size=\"1\" periodic=\"false\"/>"
-  "<dim size=\"2\" periodic=\"true\"/><coord locId=\"1\">0 1</coord><coord lgId=\"0\">0 0</coord>"
-  "<coord stnId=\"1\">0 0</coord></cart></topologies>\n"
-  "</system>\n"
-  "</cube>\n";
+static const char anchor[]
+    = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      "<cube version=\"4.5\">\n"
+      "<attr key=\"CUBE_CT_AGGR\" value=\"MAX\"/>\n"
+      "<doc><mirrors><murl>http://m/</murl></mirrors></doc>\n"
+      "<metrics title=\"x\">\n"
+      " <metric id=\"0\" type=\"INCLUSIVE\" convertible=\"false\">\n"
+      "  "
+      "<disp_name>Time</disp_name><uniq_name>time</uniq_name><dtype>DOUBLE</dtype><uom>sec</uom>\n"
+      "  <url>@mirror@a.html</url><descr>d</descr><attr key=\"k\" value=\"v\"/>\n"
+      "  <metric id=\"1\" viztype=\"GHOST\" cacheable=\"false\">\n"
+      "   "
+      "<disp_name>C</disp_name><uniq_name>c</uniq_name><dtype>HISTOGRAM(10)</dtype><uom></"
+      "uom><url></url><descr></descr>\n"
+      "  </metric>\n"
+      " </metric>\n"
+      " <metric id=\"2\" type=\"POSTDERIVED\">\n"
+      "  "
+      "<disp_name>D</disp_name><uniq_name>d</uniq_name><dtype>DOUBLE</dtype><uom>sec</uom><url></"
+      "url><descr></descr>\n"
+      "  <cubepl>metric::time() * 2</cubepl>\n"
+      " </metric>\n"
+      " <metric "
+      "id=\"3\"><disp_name>V</disp_name><uniq_name>v</uniq_name><dtype>UINT64</dtype><uom>occ</"
+      "uom></metric>\n"
+      "</metrics>\n"
+      "<program>\n"
+      " <cnode id=\"5\" calleeId=\"1\">\n"
+      "  <parameter partype=\"numeric\" parkey=\"n\" parvalue=\"42\"/>\n"
+      "  <attr key=\"ca\" value=\"cv\"/>\n"
+      "  <cnode id=\"3\" calleeId=\"0\" line=\"7\" mod=\"m.c\"></cnode>\n"
+      " </cnode>\n"
+      " <region id=\"0\" mod=\"m.c\" begin=\"1\" "
+      "end=\"2\"><name>f&amp;g</name><mangled_name>_Z1fv</mangled_name>"
+      "<paradigm>compiler</paradigm><role>function</role><url></url><descr></descr><attr "
+      "key=\"ra\" value=\"rv\"/></region>\n"
+      " <region id=\"1\" mod=\"\" begin=\"-1\" end=\"-1\"><name>main</name></region>\n"
+      "</program>\n"
+      "<system>\n"
+      " <systemtreenode Id=\"0\"><name>machine</name><class>machine</class><attr key=\"platform\" "
+      "value=\"Linux\"/>\n"
+      "  <systemtreenode Id=\"1\"><name>node0</name><class>node</class>\n"
+      "   <locationgroup Id=\"0\"><name>rank 0</name><rank>0</rank><type>process</type>\n"
+      "    <location Id=\"1\"><name>thread 1</name><rank>1</rank><type>thread</type></location>\n"
+      "    <location Id=\"0\"><name>thread 0</name><rank>0</rank><type>thread</type></location>\n"
+      "   </locationgroup>\n"
+      "  </systemtreenode>\n"
+      " </systemtreenode>\n"
+      " <topologies><cart name=\"PxT\" ndims=\"2\"><dim name=\"P\" size=\"1\" periodic=\"false\"/>"
+      "<dim size=\"2\" periodic=\"true\"/><coord locId=\"1\">0 1</coord><coord lgId=\"0\">0 "
+      "0</coord>"
+      "<coord stnId=\"1\">0 0</coord></cart></topologies>\n"
+      "</system>\n"
+      "</cube>\n";
 
 static void
 test_anchor (void)
 {
   g_autoptr (GError) error = NULL;
-  g_autoptr (CubeReport) r = cube_xml_parse_memory (anchor, strlen (anchor), "x.cubex:anchor.xml", CUBE_XML_ANCHOR, &error);
+  g_autoptr (CubeReport) r = cube_xml_parse_memory (anchor, strlen (anchor), "x.cubex:anchor.xml",
+                                                    CUBE_XML_ANCHOR, &error);
   CubeMetric  *time, *c, *d, *v;
   CubeCnode   *c5, *c3;
   CubeRegion  *f;
@@ -660,7 +709,7 @@ test_anchor (void)
   g_assert_true (time->cacheable);
   g_assert_true (time->data->stored_call_inclusive);
   g_assert_false (time->data->stored_metric_exclusive);
-  g_assert_cmpstr (((CubeAttr *) g_ptr_array_index (time->attrs, 0))->value, ==, "v");
+  g_assert_cmpstr (((CubeAttr *)g_ptr_array_index (time->attrs, 0))->value, ==, "v");
   g_assert_true (c->parent == time && c->ghost && !c->cacheable);
   g_assert_cmpint (c->dtype, ==, CUBE_DTYPE_UNSUPPORTED);
   g_assert_cmpstr (c->dtype_name, ==, "HISTOGRAM(10)");
@@ -685,23 +734,24 @@ test_anchor (void)
   g_assert_cmpstr (f->paradigm, ==, "compiler");
   g_assert_cmpstr (f->role, ==, "function");
   g_assert_cmpint (c3->line, ==, 7);
-  g_assert_cmpstr (((CubeAttr *) g_ptr_array_index (c5->params, 0))->key, ==, "n");
-  g_assert_cmpstr (((CubeAttr *) g_ptr_array_index (c5->params, 0))->value, ==, "42");
-  g_assert_cmpstr (((CubeAttr *) g_ptr_array_index (c5->attrs, 0))->key, ==, "ca");
-  g_assert_cmpstr (((CubeAttr *) g_ptr_array_index (f->attrs, 0))->value, ==, "rv");
+  g_assert_cmpstr (((CubeAttr *)g_ptr_array_index (c5->params, 0))->key, ==, "n");
+  g_assert_cmpstr (((CubeAttr *)g_ptr_array_index (c5->params, 0))->value, ==, "42");
+  g_assert_cmpstr (((CubeAttr *)g_ptr_array_index (c5->attrs, 0))->key, ==, "ca");
+  g_assert_cmpstr (((CubeAttr *)g_ptr_array_index (f->attrs, 0))->value, ==, "rv");
 
   /* locations sorted by id whatever the order of definition */
   g_assert_cmpuint (r->locations->len, ==, 2);
   l0 = g_ptr_array_index (r->locations, 0);
   g_assert_cmpstr (l0->name, ==, "thread 0");
   g_assert_cmpint (l0->location, ==, 0);
-  g_assert_cmpint (((CubeSysNode *) g_ptr_array_index (r->locations, 1))->location, ==, 1);
+  g_assert_cmpint (((CubeSysNode *)g_ptr_array_index (r->locations, 1))->location, ==, 1);
   g_assert_cmpint (l0->kind, ==, CUBE_SYS_THREAD);
   g_assert_cmpstr (l0->class_name, ==, "thread");
   g_assert_cmpint (l0->parent->kind, ==, CUBE_SYS_PROCESS);
   g_assert_cmpint (l0->parent->parent->kind, ==, CUBE_SYS_TREENODE);
   g_assert_cmpstr (l0->parent->parent->class_name, ==, "node");
-  g_assert_cmpstr (((CubeAttr *) g_ptr_array_index (l0->parent->parent->parent->attrs, 0))->key, ==, "platform");
+  g_assert_cmpstr (((CubeAttr *)g_ptr_array_index (l0->parent->parent->parent->attrs, 0))->key, ==,
+                   "platform");
 
   cart = g_ptr_array_index (r->topologies, 0);
   g_assert_cmpuint (cart->ndims, ==, 2);
@@ -709,21 +759,26 @@ test_anchor (void)
   g_assert_null (cart->dims[1].name);
   g_assert_true (cart->dims[1].periodic);
   g_assert_cmpuint (cart->coords->len, ==, 3);
-  g_assert_cmpstr (((CubeCartCoord *) g_ptr_array_index (cart->coords, 0))->node->name, ==, "thread 1");
-  g_assert_cmpint (((CubeCartCoord *) g_ptr_array_index (cart->coords, 1))->node->kind, ==, CUBE_SYS_PROCESS);
-  g_assert_cmpint (((CubeCartCoord *) g_ptr_array_index (cart->coords, 2))->node->kind, ==, CUBE_SYS_TREENODE);
+  g_assert_cmpstr (((CubeCartCoord *)g_ptr_array_index (cart->coords, 0))->node->name, ==,
+                   "thread 1");
+  g_assert_cmpint (((CubeCartCoord *)g_ptr_array_index (cart->coords, 1))->node->kind, ==,
+                   CUBE_SYS_PROCESS);
+  g_assert_cmpint (((CubeCartCoord *)g_ptr_array_index (cart->coords, 2))->node->kind, ==,
+                   CUBE_SYS_TREENODE);
 
   /* the same anchor, gzip-compressed, and with the wrong version */
   {
     g_autoptr (GError) e2 = NULL;
-    g_autoptr (CubeReport) r3 = cube_xml_parse_memory (anchor, strlen (anchor), "a.xml", CUBE_XML_CUBE3, &e2);
+    g_autoptr (CubeReport) r3
+        = cube_xml_parse_memory (anchor, strlen (anchor), "a.xml", CUBE_XML_CUBE3, &e2);
     g_assert_null (r3);
     g_assert_error (e2, CUBE_ERROR, CUBE_ERROR_UNSUPPORTED);
     g_assert_nonnull (strstr (e2->message, "a.xml:2:"));
   }
   {
     g_autoptr (GError) e3 = NULL;
-    g_autoptr (CubeReport) r4 = cube_xml_parse_memory (anchor, strlen (anchor) / 2, "half.xml", CUBE_XML_ANCHOR, &e3);
+    g_autoptr (CubeReport) r4
+        = cube_xml_parse_memory (anchor, strlen (anchor) / 2, "half.xml", CUBE_XML_ANCHOR, &e3);
     g_assert_null (r4);
     g_assert_error (e3, CUBE_ERROR, CUBE_ERROR_FORMAT);
     g_assert_nonnull (strstr (e3->message, "half.xml:"));
@@ -734,26 +789,29 @@ static void
 test_anchor_gzip (void)
 {
   g_autoptr (GConverter) z = G_CONVERTER (g_zlib_compressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP, 6));
-  g_autoptr (GInputStream) mem = g_memory_input_stream_new_from_data (anchor, strlen (anchor), NULL);
+  g_autoptr (GInputStream) mem
+      = g_memory_input_stream_new_from_data (anchor, strlen (anchor), NULL);
   g_autoptr (GInputStream) zs = g_converter_input_stream_new (mem, z);
   g_autoptr (GOutputStream) out = g_memory_output_stream_new_resizable ();
   g_autoptr (GError) error = NULL;
   g_autoptr (CubeReport) r = NULL;
   gsize len;
 
-  g_output_stream_splice (out, zs, G_OUTPUT_STREAM_SPLICE_CLOSE_SOURCE | G_OUTPUT_STREAM_SPLICE_CLOSE_TARGET, NULL,
-                          &error);
+  g_output_stream_splice (out, zs,
+                          G_OUTPUT_STREAM_SPLICE_CLOSE_SOURCE | G_OUTPUT_STREAM_SPLICE_CLOSE_TARGET,
+                          NULL, &error);
   g_assert_no_error (error);
   len = g_memory_output_stream_get_data_size (G_MEMORY_OUTPUT_STREAM (out));
-  r = cube_xml_parse_memory (g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (out)), len, "z.xml",
-                             CUBE_XML_ANCHOR, &error);
+  r = cube_xml_parse_memory (g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (out)), len,
+                             "z.xml", CUBE_XML_ANCHOR, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (r->metrics->len, ==, 4);
   /* cut-off gzip: an error, not a crash */
   {
     g_autoptr (GError) e2 = NULL;
-    g_autoptr (CubeReport) r2 = cube_xml_parse_memory (g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (out)),
-                                                       len / 2, "z.xml", CUBE_XML_ANCHOR, &e2);
+    g_autoptr (CubeReport) r2
+        = cube_xml_parse_memory (g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (out)),
+                                 len / 2, "z.xml", CUBE_XML_ANCHOR, &e2);
     g_assert_null (r2);
     g_assert_nonnull (e2);
     g_assert_nonnull (strstr (e2->message, "z.xml"));
@@ -764,33 +822,48 @@ test_anchor_gzip (void)
 static void
 test_number_forms (void)
 {
-  static const char *values[] = { "0", "1.5e-06", "-1123.4", "3567.9", "12345678901234567890", "1E+3",
-                                  "0.000181790997885", "6.77700001006e-05", "+2", "1e-320", "123456789.123456789" };
-  GString *doc = g_string_new (NULL);
-  guint    n = G_N_ELEMENTS (values);
+  static const char *values[] = { "0",
+                                  "1.5e-06",
+                                  "-1123.4",
+                                  "3567.9",
+                                  "12345678901234567890",
+                                  "1E+3",
+                                  "0.000181790997885",
+                                  "6.77700001006e-05",
+                                  "+2",
+                                  "1e-320",
+                                  "123456789.123456789" };
+  GString           *doc = g_string_new (NULL);
+  guint              n = G_N_ELEMENTS (values);
 
-  g_string_append (doc, "<?xml version=\"1.0\"?><cube version=\"3.1\"><metrics><metric id=\"0\"><uniq_name>m</uniq_name>"
-                        "<dtype>FLOAT</dtype></metric></metrics><program><region id=\"0\"><name>r</name></region>"
-                        "<cnode id=\"0\" calleeId=\"0\"/></program><system><machine Id=\"0\"><node Id=\"0\">"
-                        "<process Id=\"0\">");
+  g_string_append (
+      doc,
+      "<?xml version=\"1.0\"?><cube version=\"3.1\"><metrics><metric "
+      "id=\"0\"><uniq_name>m</uniq_name>"
+      "<dtype>FLOAT</dtype></metric></metrics><program><region id=\"0\"><name>r</name></region>"
+      "<cnode id=\"0\" calleeId=\"0\"/></program><system><machine Id=\"0\"><node Id=\"0\">"
+      "<process Id=\"0\">");
   for (guint i = 0; i < n; i++)
     g_string_append_printf (doc, "<thread id=\"%u\"/>", n - 1 - i);
-  g_string_append (doc, "</process></node></machine></system><severity><matrix metricId=\"0\"><row cnodeId=\"0\">");
+  g_string_append (
+      doc,
+      "</process></node></machine></system><severity><matrix metricId=\"0\"><row cnodeId=\"0\">");
   for (guint i = 0; i < n; i++)
     g_string_append_printf (doc, "%s%s", values[i], i % 2 ? "\n" : " \t ");
   g_string_append (doc, "</row></matrix></severity></cube>");
 
   for (gsize chunk = 1; chunk <= doc->len; chunk = chunk < 64 ? chunk + 1 : chunk * 2)
     {
-    g_autoptr (GError) error = NULL;
-    g_autoptr (CubeReport) r = cube_xml_parse_memory_chunked (doc->str, doc->len, "n.cube", CUBE_XML_CUBE3, chunk, &error);
-    double row[G_N_ELEMENTS (values)];
-    g_assert_no_error (error);
-    g_assert_true (cube_report_get_row (r, g_ptr_array_index (r->metrics, 0), g_ptr_array_index (r->cnodes, 0), row,
-                                        &error));
-    for (guint i = 0; i < n; i++)
-      g_assert_true (row[i] == g_ascii_strtod (values[i], NULL)); /* bit-exact */
-  }
+      g_autoptr (GError) error = NULL;
+      g_autoptr (CubeReport) r = cube_xml_parse_memory_chunked (doc->str, doc->len, "n.cube",
+                                                                CUBE_XML_CUBE3, chunk, &error);
+      double row[G_N_ELEMENTS (values)];
+      g_assert_no_error (error);
+      g_assert_true (cube_report_get_row (r, g_ptr_array_index (r->metrics, 0),
+                                          g_ptr_array_index (r->cnodes, 0), row, &error));
+      for (guint i = 0; i < n; i++)
+        g_assert_true (row[i] == g_ascii_strtod (values[i], NULL)); /* bit-exact */
+    }
   g_string_free (doc, TRUE);
 }
 

@@ -1,0 +1,30 @@
+/* collect-crash: rank 2 dies of SIGSEGV while the others wait for it.
+ * 4 ranks. */
+#include <mpi.h>
+#include <stdio.h>
+
+int
+main (int argc, char **argv)
+{
+  MPI_Init (&argc, &argv);
+  int rank, size;
+  MPI_Comm_rank (MPI_COMM_WORLD, &rank);
+  MPI_Comm_size (MPI_COMM_WORLD, &size);
+  int next = (rank + 1) % size, prev = (rank + size - 1) % size;
+  int v = rank, w = 0;
+  for (int i = 0; i < 10; i++)
+    MPI_Sendrecv (&v, 1, MPI_INT, next, 4, &w, 1, MPI_INT, prev, 4,
+                  MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  MPI_Barrier (MPI_COMM_WORLD);
+  if (rank == 2)
+    {
+      printf ("collect-crash: rank 2 crashes\n");
+      fflush (stdout);
+      volatile int *nowhere = NULL;
+      *nowhere = 1;
+    }
+  else
+    MPI_Recv (&w, 1, MPI_INT, 2, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  MPI_Finalize ();
+  return 0;
+}

@@ -1,0 +1,77 @@
+#!/bin/sh
+# kubus-cube on small hand-written reports: exact info and dump output, --metric, CSV quoting,
+# unsupported dtypes, CUBE_CT_AGGR, convert (plain and .gz) round trip.
+# Usage: test-cli.sh KUBUS_CUBE TEST_DIR
+kc=$1
+dir=$2
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+check() { # name expected-file actual-file
+  if ! cmp -s "$2" "$3"; then
+    echo "FAIL $1:"; diff "$2" "$3"; fail=1
+  else
+    echo "ok $1"
+  fi
+}
+
+cat >"$tmp/info.exp" <<'EOT'
+format: CUBE 3 XML
+version: 3.0
+metrics: 3
+regions: 1
+call paths: 1
+system tree nodes: 5
+locations: 2
+topologies: 0
+call tree aggregation: MAX
+unsupported: metric hist has data type HISTOGRAM(4); its values are not read
+total time: 3.5 sec
+EOT
+"$kc" info "$dir/good-cli.cube" | sed 1d >"$tmp/info.out"
+check info "$tmp/info.exp" "$tmp/info.out"
+
+# time (1.5 + 2; inclusive of its child), wait (0.25), the histogram skipped
+cat >"$tmp/dump.exp" <<'EOT'
+metric,cnode,location,value
+time,0,0,1.5
+time,0,1,2
+"wait,""late""",0,1,0.25
+EOT
+"$kc" dump --csv "$dir/good-cli.cube" >"$tmp/dump.out"
+check dump "$tmp/dump.exp" "$tmp/dump.out"
+
+printf 'metric,cnode,location,value\n"wait,""late""",0,1,0.25\n' >"$tmp/one.exp"
+"$kc" dump --csv --metric 'wait,"late"' "$dir/good-cli.cube" >"$tmp/one.out"
+check dump-metric "$tmp/one.exp" "$tmp/one.out"
+
+"$kc" dump --metric nope "$dir/good-cli.cube" >/dev/null 2>"$tmp/err"
+rc=$?
+if [ $rc != 1 ] || ! grep -q 'good-cli.cube: there is no metric with the unique name “nope”' "$tmp/err"; then
+  echo "FAIL unknown metric: exit $rc: $(cat "$tmp/err")"; fail=1
+fi
+
+for out in "$tmp/c.cube" "$tmp/c.cube.gz"; do
+  "$kc" convert "$dir/good-cli.cube" -o "$out" || { echo "FAIL convert $out"; fail=1; }
+  "$kc" dump --csv "$out" >"$tmp/rt.out"
+  check "roundtrip $(basename "$out")" "$tmp/dump.exp" "$tmp/rt.out"
+  "$kc" info "$out" | sed -e 1,2d >"$tmp/rtinfo.out"
+  sed 1d "$tmp/info.exp" >"$tmp/rtinfo.exp"
+  check "roundtrip info $(basename "$out")" "$tmp/rtinfo.exp" "$tmp/rtinfo.out"
+done
+case $(head -c 2 "$tmp/c.cube.gz" | od -An -tx1 | tr -d ' ') in
+  1f8b) echo "ok gzip output" ;;
+  *) echo "FAIL .gz output is not gzip"; fail=1 ;;
+esac
+
+# converting onto an existing file replaces it; a folder that does not exist is an error (3)
+"$kc" convert "$dir/good-small.cube" -o "$tmp/c.cube" && "$kc" dump "$tmp/c.cube" | grep -q '^time,0,1,2$' \
+  || { echo "FAIL overwrite"; fail=1; }
+"$kc" convert "$dir/good-small.cube" -o "$tmp/none/x.cube" 2>"$tmp/err"
+rc=$?
+[ $rc = 3 ] && grep -q 'none/x.cube' "$tmp/err" || { echo "FAIL unwritable output: $rc $(cat "$tmp/err")"; fail=1; }
+ls "$tmp" | grep -q 'tmp-' && { echo "FAIL temporary file left"; fail=1; }
+
+"$kc" --help | grep -q '^Usage:' || { echo "FAIL --help"; fail=1; }
+exit $fail
