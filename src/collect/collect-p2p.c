@@ -148,7 +148,7 @@ kubus_ev_send (int peer, int tag, MPI_Comm comm, int count, MPI_Datatype type)
   if (peer == MPI_PROC_NULL || !kubus_recording)
     return;
   uint64_t bytes = (uint64_t) (count > 0 ? count : 0) * kubus_type_size (type);
-  kubus_check (OTF2_EvtWriter_MpiSend (kubus_evt, NULL, kubus_now (),
+  kubus_check (OTF2_EvtWriter_MpiSend (kubus_evt, NULL, kubus_stamp,
                                        (uint32_t) peer, kubus_comm_id (comm),
                                        (uint32_t) tag, bytes),
                "MpiSend");
@@ -167,7 +167,7 @@ kubus_ev_isend (int peer, int tag, MPI_Comm comm, int count,
   e->active = 1;
   e->id = next_request_id++;
   uint64_t bytes = (uint64_t) (count > 0 ? count : 0) * kubus_type_size (type);
-  kubus_check (OTF2_EvtWriter_MpiIsend (kubus_evt, NULL, kubus_now (),
+  kubus_check (OTF2_EvtWriter_MpiIsend (kubus_evt, NULL, kubus_time_after_call (),
                                         (uint32_t) peer, kubus_comm_id (comm),
                                         (uint32_t) tag, bytes, e->id),
                "MpiIsend");
@@ -188,7 +188,7 @@ kubus_ev_recv (MPI_Comm comm, const MPI_Status *status)
   if (!kubus_recording || status->MPI_SOURCE == MPI_PROC_NULL
       || status->MPI_SOURCE < 0)
     return;
-  kubus_check (OTF2_EvtWriter_MpiRecv (kubus_evt, NULL, kubus_now (),
+  kubus_check (OTF2_EvtWriter_MpiRecv (kubus_evt, NULL, kubus_time_after_call (),
                                        (uint32_t) status->MPI_SOURCE,
                                        kubus_comm_id (comm),
                                        (uint32_t) status->MPI_TAG,
@@ -208,7 +208,7 @@ kubus_ev_irecv_request (MPI_Comm comm, MPI_Request req)
   e->active = 1;
   e->comm = kubus_comm_id (comm);
   e->id = next_request_id++;
-  kubus_check (OTF2_EvtWriter_MpiIrecvRequest (kubus_evt, NULL, kubus_now (),
+  kubus_check (OTF2_EvtWriter_MpiIrecvRequest (kubus_evt, NULL, kubus_time_after_call (),
                                                e->id),
                "MpiIrecvRequest");
 }
@@ -240,13 +240,13 @@ kubus_ev_start (MPI_Request req)
   e->active = 1;
   e->id = next_request_id++;
   if (e->kind == REQ_SEND)
-    kubus_check (OTF2_EvtWriter_MpiIsend (kubus_evt, NULL, kubus_now (),
+    kubus_check (OTF2_EvtWriter_MpiIsend (kubus_evt, NULL, kubus_time_after_call (),
                                           e->peer, e->comm, e->tag, e->bytes,
                                           e->id),
                  "MpiIsend");
   else
     kubus_check (OTF2_EvtWriter_MpiIrecvRequest (kubus_evt, NULL,
-                                                 kubus_now (), e->id),
+                                                 kubus_time_after_call (), e->id),
                  "MpiIrecvRequest");
 }
 
@@ -268,10 +268,10 @@ kubus_ev_complete (MPI_Request req, const MPI_Status *status)
     {
       if (e->kind == REQ_SEND)
         kubus_check (OTF2_EvtWriter_MpiIsendComplete (kubus_evt, NULL,
-                                                      kubus_now (), e->id),
+                                                      kubus_time_after_call (), e->id),
                      "MpiIsendComplete");
       else if (status->MPI_SOURCE >= 0)
-        kubus_check (OTF2_EvtWriter_MpiIrecv (kubus_evt, NULL, kubus_now (),
+        kubus_check (OTF2_EvtWriter_MpiIrecv (kubus_evt, NULL, kubus_time_after_call (),
                                               (uint32_t) status->MPI_SOURCE,
                                               e->comm,
                                               (uint32_t) status->MPI_TAG,
@@ -332,7 +332,7 @@ kubus_ev_coll_begin (void)
   if (!kubus_recording)
     return;
   kubus_check (OTF2_EvtWriter_MpiCollectiveBegin (kubus_evt, NULL,
-                                                  kubus_now ()),
+                                                  kubus_stamp),
                "MpiCollectiveBegin");
 }
 
@@ -342,7 +342,7 @@ kubus_ev_coll_end (OTF2_CollectiveOp op, uint32_t comm, uint32_t root,
 {
   if (!kubus_recording)
     return;
-  kubus_check (OTF2_EvtWriter_MpiCollectiveEnd (kubus_evt, NULL, kubus_now (),
+  kubus_check (OTF2_EvtWriter_MpiCollectiveEnd (kubus_evt, NULL, kubus_time_after_call (),
                                                 op, comm, root, sent,
                                                 received),
                "MpiCollectiveEnd");

@@ -121,6 +121,7 @@ void
 kubus_record_flush (void)
 {
   kubus_flush_pending = 0;
+  kubus_stamp_fresh = 0;  /* events after the flush need a later time */
   uint64_t b = flush_begin, e = flush_end;
   flush_begin = 0;
   if (!kubus_recording)
@@ -343,6 +344,7 @@ kubus_measurement_start (uint64_t t0, uint32_t init_region)
 
   kubus_comm_init ();
   kubus_user_init ();
+  kubus_clock_calibrate_end ();
   kubus_clock.offset_begin = kubus_clock_offset ();
   kubus_clock.time_begin = kubus_now ();
   kubus_clock.start_time = t0;

@@ -78,7 +78,7 @@ analysis_serialize (RankData *rd)
     }
   for (int m = 0; m < N_METRICS; m++)
     {
-      guint32 n = rd->n_top[m];
+      guint64 n = rd->n_top[m];   /* 8 bytes: keeps the Instances aligned */
       g_byte_array_append (b, (guint8 *) &n, sizeof n);
       g_byte_array_append (b, (guint8 *) rd->top[m], n * sizeof (Instance));
     }
@@ -123,10 +123,12 @@ parse_blob (GByteArray *b,
   off += (gsize) out->h->n_entries * sizeof (BlobEntry);
   for (int m = 0; m < N_METRICS; m++)
     {
-      if (off + sizeof (guint32) > b->len)
+      guint64 n;
+      if (off + sizeof (guint64) > b->len)
         return FALSE;
-      memcpy (&out->n_top[m], b->data + off, sizeof (guint32));
-      off += sizeof (guint32);
+      memcpy (&n, b->data + off, sizeof (guint64));
+      out->n_top[m] = (guint32) MIN (n, G_MAXUINT32);
+      off += sizeof (guint64);
       if (out->n_top[m] > TOP_N || off + out->n_top[m] * sizeof (Instance) > b->len)
         return FALSE;
       out->top[m] = (const Instance *) (b->data + off);

@@ -138,7 +138,9 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (TraceDefs, trace_defs_free)
 
 /* ---- per-rank compact records -------------------------------------------------------------- */
 
-/* One MPI call that holds communication (or is MPI_Init / MPI_Finalize). */
+/* One MPI call that may wait: completes a receive, a blocking send, a request completion, a
+ * collective, or is MPI_Init / MPI_Finalize. Calls that only post (MPI_Isend, MPI_Irecv) leave
+ * their enter time in the send / receive record instead. */
 typedef struct
 {
   Tick    enter;
@@ -150,23 +152,23 @@ typedef struct
 typedef struct
 {
   Tick    time;          /* the send event (byte counts go to the severities while reading) */
-  guint32 call;          /* the call that posted the send (MPI_Send, MPI_Isend, …) */
+  Tick    enter;         /* E(send): enter of the call that holds the send event */
+  guint32 call;          /* the blocking send call that may wait (MPI_Send, MPI_Ssend), else NO_INDEX */
   guint32 complete_call; /* the call holding MpiIsendComplete, NO_INDEX if none */
   gint32  peer;          /* world rank of the receiver */
   guint32 comm;          /* comm index */
   guint32 tag;
-  guint32 pad;
+  guint32 order;         /* number of call records when the send happened: orders sends and receives */
 } SendRec;
 
 typedef struct
 {
   Tick    time;          /* the receive completion event */
+  Tick    post_enter;    /* E(recv request): enter of MPI_Recv or of the MPI_Irecv that posted it */
   guint32 call;          /* the call that completed the message */
-  guint32 post_call;     /* the call that posted the receive (MPI_Recv or MPI_Irecv) */
   gint32  peer;          /* world rank of the sender */
   guint32 comm;
   guint32 tag;
-  guint32 pad;
 } RecvRec;
 
 typedef struct

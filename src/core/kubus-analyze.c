@@ -46,9 +46,15 @@ phase (Progress   *p,
        double      hi,
        const char *what)
 {
+  static gint64 start;
+  if (!start)
+    start = g_get_monotonic_time ();
+  if (p->root && g_getenv ("KUBUS_ANALYZE_TIMING"))
+    fprintf (stderr, "kubus-analyze: %.3f s: %s\n", (g_get_monotonic_time () - start) / 1e6, what);
   p->phase_lo = lo;
   p->phase_hi = hi;
   p->phase = what;
+  p->last_pct = -1;   /* every phase gets its line */
   progress_line (p, 0.0, what);
 }
 
@@ -305,6 +311,14 @@ main (int    argc,
             phase (&prog, 1.0, 1.0, _("done"));
             if (!quiet)
               fprintf (stderr, "%s", summary->str);
+            else
+              {
+                /* warnings are never quiet */
+                g_auto (GStrv) lines = g_strsplit (summary->str, "\n", -1);
+                for (guint k = 0; lines[k]; k++)
+                  if (g_str_has_prefix (lines[k], "warning:") || g_str_has_prefix (lines[k], _("warning:")))
+                    fprintf (stderr, "%s\n", lines[k]);
+              }
             fprintf (stderr, _("Analysis time: %.3f s\n"), (g_get_monotonic_time () - t0) / 1e6);
           }
         g_ptr_array_unref (all);

@@ -119,7 +119,7 @@ late_sender (RankData     *rd,
   /* bursts: runs of receives with no send in between */
   for (guint i = 0; i < n; i++)
     {
-      while (j < rd->sends->len && sends[j].call < recvs[i].call)
+      while (j < rd->sends->len && sends[j].order <= recvs[i].call)
         {
           j++;
           saw_send = TRUE;
@@ -241,25 +241,21 @@ pattern_p2p_run (Transport  *t,
         count[g_array_index (rd->sends, SendRec, s).peer]++;
       for (int r = 0; r < t->n_ranks; r++)
         if (count[r])
-          out[i][r] = g_byte_array_sized_new (count[r] * sizeof (FwdMsg));
+          {
+            out[i][r] = g_byte_array_sized_new (count[r] * sizeof (FwdMsg));
+            g_byte_array_set_size (out[i][r], count[r] * sizeof (FwdMsg));
+            count[r] = 0;   /* from here: messages written so far */
+          }
       for (guint s = 0; s < rd->sends->len; s++)
         {
           SendRec *sr = &g_array_index (rd->sends, SendRec, s);
           FwdMsg m = { 0 };
-          if (!out[i][sr->peer])
-            out[i][sr->peer] = g_byte_array_new ();
           m.comm = sr->comm;
           m.tag = sr->tag;
           m.send_idx = s;
-          m.enter = g_array_index (rd->calls, CallRec, sr->call).enter;
+          m.enter = sr->enter;
           m.time = sr->time;
-          {
-            /* pre-sized above: append in place */
-            GByteArray *o = out[i][sr->peer];
-            guint len = o->len;
-            g_byte_array_set_size (o, len + sizeof m);
-            memcpy (o->data + len, &m, sizeof m);
-          }
+          ((FwdMsg *) out[i][sr->peer]->data)[count[sr->peer]++] = m;
         }
     }
   ok = t->alltoallv (t, out, in, error);
@@ -291,6 +287,7 @@ pattern_p2p_run (Transport  *t,
       for (int r = 0; r < t->n_ranks; r++)
         if (count[r])
           bout[i][r] = g_byte_array_sized_new (count[r] * sizeof (BwdMsg));
+      memset (count, 0, sizeof (guint) * t->n_ranks);
 
       for (int src = 0; src < t->n_ranks; src++)
         {
@@ -344,15 +341,12 @@ pattern_p2p_run (Transport  *t,
           if (rr->time < m->time)
             rd->clock_violations++;
           bm.send_idx = m->send_idx;
-          bm.post_enter = g_array_index (rd->calls, CallRec, rr->post_call).enter;
+          bm.post_enter = rr->post_enter;
           if (!bout[i][rr->peer])
             bout[i][rr->peer] = g_byte_array_new ();
-          {
-            GByteArray *o = bout[i][rr->peer];
-            guint len = o->len;
-            g_byte_array_set_size (o, len + sizeof bm);
-            memcpy (o->data + len, &bm, sizeof bm);
-          }
+          /* within the capacity reserved above: no reallocation */
+          g_byte_array_set_size (bout[i][rr->peer], (count[rr->peer] + 1) * sizeof (BwdMsg));
+          ((BwdMsg *) bout[i][rr->peer]->data)[count[rr->peer]++] = bm;
         }
       for (int src = 0; src < t->n_ranks; src++)
         {
@@ -394,8 +388,7 @@ pattern_p2p_run (Transport  *t,
               if (m->send_idx >= rd->sends->len)
                 continue;
               sr = &g_array_index (rd->sends, SendRec, m->send_idx);
-              reg = call_region (rd, sr->call);
-              if (reg && (reg->flags & RF_LR_SEND))
+              if (sr->call != NO_INDEX)   /* a blocking MPI_Send / MPI_Ssend */
                 call = &g_array_index (rd->calls, CallRec, sr->call);
               else if (sr->complete_call != NO_INDEX)
                 {

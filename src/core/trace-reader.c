@@ -22,7 +22,7 @@ typedef struct
 typedef struct
 {
   guint64 *keys;
-  guint32 *vals;       /* value + 1; 0 = empty slot */
+  guint64 *vals;       /* value + 1; 0 = empty slot */
   guint    mask;
   guint    n;
 } ReqMap;
@@ -33,7 +33,7 @@ reqmap_init (ReqMap *m)
   m->mask = 63;
   m->n = 0;
   m->keys = g_new0 (guint64, m->mask + 1);
-  m->vals = g_new0 (guint32, m->mask + 1);
+  m->vals = g_new0 (guint64, m->mask + 1);
 }
 
 static void
@@ -50,7 +50,7 @@ reqmap_slot (const ReqMap *m,
   return (guint) ((key * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >> 40) & m->mask;
 }
 
-static void reqmap_put (ReqMap *m, guint64 key, guint32 val);
+static void reqmap_put (ReqMap *m, guint64 key, guint64 val);
 
 static void
 reqmap_grow (ReqMap *m)
@@ -59,7 +59,7 @@ reqmap_grow (ReqMap *m)
   m->mask = m->mask * 2 + 1;
   m->n = 0;
   m->keys = g_new0 (guint64, m->mask + 1);
-  m->vals = g_new0 (guint32, m->mask + 1);
+  m->vals = g_new0 (guint64, m->mask + 1);
   for (guint i = 0; i <= old.mask; i++)
     if (old.vals[i])
       reqmap_put (m, old.keys[i], old.vals[i] - 1);
@@ -69,7 +69,7 @@ reqmap_grow (ReqMap *m)
 static void
 reqmap_put (ReqMap  *m,
             guint64  key,
-            guint32  val)
+            guint64  val)
 {
   guint i;
   if ((m->n + 1) * 2 > m->mask)
@@ -82,19 +82,19 @@ reqmap_put (ReqMap  *m,
   m->vals[i] = val + 1;
 }
 
-/* Removes @key; returns its value or NO_INDEX. */
-static guint32
+/* Removes @key; returns its value or G_MAXUINT64. */
+static guint64
 reqmap_take (ReqMap  *m,
              guint64  key)
 {
   guint i, j;
-  guint32 val;
+  guint64 val;
 
   for (i = reqmap_slot (m, key); m->vals[i]; i = (i + 1) & m->mask)
     if (m->keys[i] == key)
       break;
   if (!m->vals[i])
-    return NO_INDEX;
+    return G_MAXUINT64;
   val = m->vals[i] - 1;
   m->vals[i] = 0;
   m->n--;
@@ -117,9 +117,11 @@ typedef struct
 {
   RankData   *rd;
   TraceDefs  *defs;
-  GArray     *stack;          /* Frame */
+  Frame      *stack;          /* the open calls, innermost last */
+  guint       depth;
+  guint       cap;
   ReqMap      isend_req;      /* request -> send index */
-  ReqMap      irecv_req;      /* request -> post call */
+  ReqMap      irecv_req;      /* request -> enter time of the posting MPI_Irecv */
   guint64     bad_leaves;
   guint64     orphan_events;
   Tick        last_time;
@@ -282,7 +284,7 @@ cnode_child (RankData *rd,
 static Frame *
 top_frame (ReadState *st)
 {
-  return st->stack->len ? &g_array_index (st->stack, Frame, st->stack->len - 1) : NULL;
+  return st->depth ? &st->stack[st->depth - 1] : NULL;
 }
 
 /* The call record of the MPI call now running, created on its first communication event. */
@@ -314,16 +316,23 @@ on_enter (OTF2_LocationRef    loc G_GNUC_UNUSED,
 {
   ReadState *st = ud;
   Frame *parent = top_frame (st);
-  Frame f;
+  Frame *f;
+  guint32 cnode;
   TraceRegion *r;
 
   st->n_events++;
-  f.cnode = cnode_child (st->rd, parent ? parent->cnode : NO_INDEX, region);
-  f.region = region;
-  f.call = NO_INDEX;
-  f.enter = (Tick) time;
-  g_array_append_val (st->stack, f);
-  rank_data_row (st->rd, f.cnode)[M_VISITS]++;
+  cnode = cnode_child (st->rd, parent ? parent->cnode : NO_INDEX, region);
+  if (st->depth == st->cap)
+    {
+      st->cap *= 2;
+      st->stack = g_renew (Frame, st->stack, st->cap);
+    }
+  f = &st->stack[st->depth++];
+  f->cnode = cnode;
+  f->region = region;
+  f->call = NO_INDEX;
+  f->enter = (Tick) time;
+  rank_data_row (st->rd, cnode)[M_VISITS]++;
   r = trace_defs_region (st->defs, region);
   if (r && (r->klass == RC_MPI_INIT || r->klass == RC_MPI_FINALIZE))
     {
@@ -358,7 +367,7 @@ on_leave (OTF2_LocationRef    loc G_GNUC_UNUSED,
   rank_data_row (st->rd, f->cnode)[M_TIME] += dur;
   if (f->call != NO_INDEX)
     g_array_index (st->rd->calls, CallRec, f->call).leave = (Tick) time;
-  g_array_set_size (st->stack, st->stack->len - 1);
+  st->depth--;
   parent = top_frame (st);
   if (parent)
     rank_data_row (st->rd, parent->cnode)[M_TIME] -= dur;
@@ -383,11 +392,10 @@ peer_rank (ReadState *st,
 
 static void
 count_p2p (ReadState *st,
-           guint32    call,
+           guint32    cnode,
            guint64    bytes,
            gboolean   send)
 {
-  guint32 cnode = g_array_index (st->rd->calls, CallRec, call).cnode;
   gint64 *row = rank_data_row (st->rd, cnode);
 
   if (send)
@@ -412,12 +420,13 @@ add_send (ReadState *st,
           gboolean   nonblocking,
           guint64    request)
 {
-  guint32 call = current_call (st);
+  Frame *f = top_frame (st);
+  const TraceRegion *reg;
   TraceComm *c;
   SendRec s = { 0 };
 
   st->n_events++;
-  if (call == NO_INDEX)
+  if (!f)
     {
       st->orphan_events++;
       return;
@@ -428,13 +437,17 @@ add_send (ReadState *st,
       st->orphan_events++;
       return;
     }
+  reg = trace_defs_region (st->defs, f->region);
   s.time = time;
-  s.call = call;
+  s.enter = f->enter;
+  /* only a blocking send can wait for its receiver: it needs its leave time, so a call record */
+  s.call = reg && (reg->flags & RF_LR_SEND) ? current_call (st) : NO_INDEX;
   s.complete_call = NO_INDEX;
   s.comm = c->index;
   s.tag = tag;
+  s.order = st->rd->calls->len;
   g_array_append_val (st->rd->sends, s);
-  count_p2p (st, call, len, TRUE);
+  count_p2p (st, f->cnode, len, TRUE);
   if (nonblocking)
     reqmap_put (&st->isend_req, request, st->rd->sends->len - 1);
 }
@@ -462,10 +475,10 @@ on_isend_complete (OTF2_LocationRef loc G_GNUC_UNUSED, OTF2_TimeStamp time G_GNU
                    void *ud, OTF2_AttributeList *al G_GNUC_UNUSED, uint64_t request)
 {
   ReadState *st = ud;
-  guint32 idx = reqmap_take (&st->isend_req, request);
+  guint64 idx = reqmap_take (&st->isend_req, request);
 
   st->n_events++;
-  if (idx != NO_INDEX)
+  if (idx != G_MAXUINT64 && idx < st->rd->sends->len)
     g_array_index (st->rd->sends, SendRec, idx).complete_call = current_call (st);
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -475,11 +488,11 @@ on_irecv_request (OTF2_LocationRef loc G_GNUC_UNUSED, OTF2_TimeStamp time G_GNUC
                   void *ud, OTF2_AttributeList *al G_GNUC_UNUSED, uint64_t request)
 {
   ReadState *st = ud;
-  guint32 call = current_call (st);
+  Frame *f = top_frame (st);
 
   st->n_events++;
-  if (call != NO_INDEX)
-    reqmap_put (&st->irecv_req, request, call);
+  if (f)
+    reqmap_put (&st->irecv_req, request, (guint64) f->enter);
   return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -522,17 +535,17 @@ add_recv (ReadState *st,
     }
   r.time = time;
   r.call = call;
-  r.post_call = call;
+  r.post_enter = g_array_index (st->rd->calls, CallRec, call).enter;
   if (nonblocking)
     {
-      guint32 post = reqmap_take (&st->irecv_req, request);
-      if (post != NO_INDEX)
-        r.post_call = post;
+      guint64 post = reqmap_take (&st->irecv_req, request);
+      if (post != G_MAXUINT64)
+        r.post_enter = (Tick) post;
     }
   r.comm = c->index;
   r.tag = tag;
   g_array_append_val (st->rd->recvs, r);
-  count_p2p (st, call, len, FALSE);
+  count_p2p (st, g_array_index (st->rd->calls, CallRec, call).cnode, len, FALSE);
 }
 
 static OTF2_CallbackCode
@@ -702,14 +715,15 @@ trace_read_rank (const char   *anchor,
   /* reserve from the event count: untouched reserve costs address space, not memory */
   if (loc->n_events > 0 && rd->calls->len == 0)
     {
-      g_array_set_size (rd->calls, loc->n_events / 2);
+      g_array_set_size (rd->calls, loc->n_events / 3);
       g_array_set_size (rd->calls, 0);
       g_array_set_size (rd->sends, loc->n_events / 3);
       g_array_set_size (rd->sends, 0);
       g_array_set_size (rd->recvs, loc->n_events / 3);
       g_array_set_size (rd->recvs, 0);
     }
-  st.stack = g_array_sized_new (FALSE, FALSE, sizeof (Frame), 64);
+  st.cap = 64;
+  st.stack = g_new (Frame, st.cap);
   reqmap_init (&st.isend_req);
   reqmap_init (&st.irecv_req);
 
@@ -746,7 +760,7 @@ trace_read_rank (const char   *anchor,
       ok = FALSE;
     }
   /* Calls still open at the end (aborted run): close them at their last known time. */
-  while (ok && st.stack->len)
+  while (ok && st.depth)
     {
       Frame *f = top_frame (&st);
       if (f->call != NO_INDEX)
@@ -755,13 +769,13 @@ trace_read_rank (const char   *anchor,
           if (c->leave < c->enter)
             c->leave = c->enter;
         }
-      g_array_set_size (st.stack, st.stack->len - 1);
+      st.depth--;
     }
   rd->n_events = done;
   OTF2_Reader_CloseEvtReader (reader, evr);
   OTF2_Reader_CloseEvtFiles (reader);
   OTF2_Reader_Close (reader);
-  g_array_unref (st.stack);
+  g_free (st.stack);
   reqmap_clear (&st.isend_req);
   reqmap_clear (&st.irecv_req);
   return ok;

@@ -5,6 +5,7 @@
 
 #include <mpi.h>
 #include <string.h>
+#include <time.h>
 
 #define CHUNK (1u << 20)
 
@@ -13,6 +14,24 @@ typedef struct
   int         me;
   GHashTable *comms;   /* key + 1 -> MPI_Comm* (MPI_COMM_NULL for non-members) */
 } MpiPriv;
+
+/* Waits for every rank without spinning: analysis ranks often outnumber cores (one per traced
+ * rank), and a rank busy-polling in a collective steals the CPU from the ranks still reading. */
+static void
+lazy_barrier (void)
+{
+  MPI_Request req;
+  int done = 0;
+  struct timespec ts = { 0, 200000 };
+
+  MPI_Ibarrier (MPI_COMM_WORLD, &req);
+  MPI_Test (&req, &done, MPI_STATUS_IGNORE);
+  while (!done)
+    {
+      nanosleep (&ts, NULL);
+      MPI_Test (&req, &done, MPI_STATUS_IGNORE);
+    }
+}
 
 static gboolean
 mpi_alltoallv (Transport   *t,
@@ -42,6 +61,7 @@ mpi_alltoallv (Transport   *t,
       sdisp[d] = (int) stotal;
       stotal += len;
     }
+  lazy_barrier ();
   MPI_Alltoall (scount, 1, MPI_INT, rcount, 1, MPI_INT, MPI_COMM_WORLD);
   for (int s = 0; s < n; s++)
     {
@@ -132,6 +152,7 @@ mpi_gather (Transport   *t,
   g_autofree guint8 *buf = NULL;
   gsize total = 0;
 
+  lazy_barrier ();
   MPI_Gather (&len, 1, MPI_INT, lens, 1, MPI_INT, 0, MPI_COMM_WORLD);
   if (p->me == 0)
     {

@@ -14,6 +14,7 @@ enum
   I_BCAST_ROOTLAST,
   I_REDUCE_ROOT0,
   I_SCAN,
+  I_SUB_BCAST,
   N_INST
 };
 
@@ -81,6 +82,23 @@ main (int argc, char **argv)
   MPI_Scan (&x, &y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   L (I_SCAN) = ws_now ();
 
+  /* a sub-communicator whose local ranks run against the world order (key −rank): local rank 0,
+   * the root, is the highest world rank of its colour; it arrives 100 ms late. With 2 ranks
+   * the communicators have one member and carry no wait state. */
+  {
+    MPI_Comm sub;
+    int srank, ssize;
+    MPI_Comm_split (MPI_COMM_WORLD, rank % 2, -rank, &sub);
+    MPI_Comm_rank (sub, &srank);
+    MPI_Comm_size (sub, &ssize);
+    MPI_Barrier (MPI_COMM_WORLD);
+    ws_sleep_ms (srank == 0 ? 100 : 0);
+    E (I_SUB_BCAST) = ws_now ();
+    MPI_Bcast (&x, 1, MPI_DOUBLE, 0, sub);
+    L (I_SUB_BCAST) = ws_now ();
+    MPI_Comm_free (&sub);
+  }
+
   all = malloc (sizeof (double) * 2 * N_INST * size);
   MPI_Allgather (mine, 2 * N_INST, MPI_DOUBLE, all, 2 * N_INST, MPI_DOUBLE, MPI_COMM_WORLD);
 #define AE(r, i) all[(r) * 2 * N_INST + 2 * (i)]
@@ -104,6 +122,14 @@ main (int argc, char **argv)
     if (rank != size - 1)
       ws_add (WS_LATEBROADCAST,
               ws_min (AE (size - 1, I_BCAST_ROOTLAST), L (I_BCAST_ROOTLAST)) - E (I_BCAST_ROOTLAST));
+    {
+      /* the sub-communicator root: the highest world rank with my parity */
+      int root = rank;
+      while (root + 2 < size)
+        root += 2;
+      if (root != rank)
+        ws_add (WS_LATEBROADCAST, ws_min (AE (root, I_SUB_BCAST), L (I_SUB_BCAST)) - E (I_SUB_BCAST));
+    }
     ws_declare (WS_LATEBROADCAST);
     if (rank == 0)
       {

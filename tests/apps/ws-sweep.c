@@ -2,19 +2,38 @@
  * MPI_Dims_create: 2x2 on 4 ranks). Dimension 0 runs west → east, dimension 1 north → south.
  * Sweeps start from the corners NW, NE, SW, SE in turn: each rank receives from its upstream
  * neighbours, computes 40 ms (nanosleep) and sends downstream. The rank a wavefront reaches
- * last waits longest at the refill. A barrier separates the sweeps. */
+ * last waits longest at the refill. A barrier separates the sweeps. Built with
+ * -finstrument-functions so the call tree shows main › sweep › MPI_Recv.
+ * usage: ws-sweep [INFO_FILE [ROUNDS]] (rank 0 writes the grid dimensions to INFO_FILE) */
 #include "ws-common.h"
+
+static MPI_Comm cart;
+static double buf;
+
+/* one sweep from a corner: receive from upstream, compute, send downstream */
+static void __attribute__ ((noinline))
+sweep (int dx, int dy)
+{
+  int up[2], down[2];
+  for (int d = 0; d < 2; d++)
+    MPI_Cart_shift (cart, d, d == 0 ? dx : dy, &up[d], &down[d]);
+  for (int d = 0; d < 2; d++)
+    if (up[d] != MPI_PROC_NULL)
+      MPI_Recv (&buf, 1, MPI_DOUBLE, up[d], 10 + d, cart, MPI_STATUS_IGNORE);
+  ws_sleep_ms (40);
+  for (int d = 0; d < 2; d++)
+    if (down[d] != MPI_PROC_NULL)
+      MPI_Send (&buf, 1, MPI_DOUBLE, down[d], 10 + d, cart);
+}
 
 int
 main (int argc, char **argv)
 {
   int size, rank, dims[2] = { 0, 0 }, periods[2] = { 0, 0 }, coords[2];
-  MPI_Comm cart;
   /* upstream direction per corner: {dx, dy} the wave travels */
   const int corners[4][2] = { { +1, +1 } /* NW */, { -1, +1 } /* NE */,
                               { +1, -1 } /* SW */, { -1, -1 } /* SE */ };
   int rounds = argc > 2 ? atoi (argv[2]) : 2;
-  double buf = 0;
 
   MPI_Init (&argc, &argv);
   MPI_Comm_size (MPI_COMM_WORLD, &size);
@@ -26,25 +45,8 @@ main (int argc, char **argv)
   for (int round = 0; round < rounds; round++)
     for (int c = 0; c < 4; c++)
       {
-        int dx = corners[c][0], dy = corners[c][1];
-        int up[2], down[2];
-        /* upstream neighbours: against the travel direction */
-        for (int d = 0; d < 2; d++)
-          {
-            int step = d == 0 ? dx : dy;
-            int src, dst;
-            MPI_Cart_shift (cart, d, step, &src, &dst);
-            up[d] = src;
-            down[d] = dst;
-          }
         MPI_Barrier (cart);
-        for (int d = 0; d < 2; d++)
-          if (up[d] != MPI_PROC_NULL)
-            MPI_Recv (&buf, 1, MPI_DOUBLE, up[d], 10 + d, cart, MPI_STATUS_IGNORE);
-        ws_sleep_ms (40);
-        for (int d = 0; d < 2; d++)
-          if (down[d] != MPI_PROC_NULL)
-            MPI_Send (&buf, 1, MPI_DOUBLE, down[d], 10 + d, cart);
+        sweep (corners[c][0], corners[c][1]);
       }
   MPI_Barrier (cart);
   if (rank == 0 && argc > 1)
