@@ -594,6 +594,7 @@ test_writer_roundtrip (void)
     g_autoptr (GError) cerr = NULL;
     g_autoptr (CubeReport) again = cube_report_load (path, 0, NULL, record_progress, &last, &error);
     g_assert_no_error (error);
+    g_assert_nonnull (again);
     g_assert_cmpfloat (last, ==, 1.0);
     g_cancellable_cancel (cancel);
     g_assert_null (cube_report_load (path, 0, cancel, NULL, NULL, &cerr));
