@@ -31,14 +31,14 @@ main (int argc, char **argv)
     }
   double t1 = MPI_Wtime ();
   MPI_Barrier (MPI_COMM_WORLD);
-  int flag;
+  int    flag;
   double t2 = MPI_Wtime ();
   for (long i = 0; i < n; i++)
     MPI_Iprobe (MPI_ANY_SOURCE, 77, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
   double t3 = MPI_Wtime ();
   if (rank == 0)
     printf ("pingpong_ns_per_roundtrip %.1f\niprobe_ns_per_call %.1f\n",
-            (t1 - t0) / (double) n * 1e9, (t3 - t2) / (double) n * 1e9);
+            (t1 - t0) / (double)n * 1e9, (t3 - t2) / (double)n * 1e9);
   MPI_Finalize ();
   return 0;
 }

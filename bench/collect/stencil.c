@@ -13,11 +13,11 @@ main (int argc, char **argv)
   int rank, size;
   MPI_Comm_rank (MPI_COMM_WORLD, &rank);
   MPI_Comm_size (MPI_COMM_WORLD, &size);
-  int rows = argc > 1 ? atoi (argv[1]) : 512;
-  int cols = argc > 2 ? atoi (argv[2]) : 512;
-  int iters = argc > 3 ? atoi (argv[3]) : 400;
-  double *a = calloc ((size_t) (rows + 2) * (size_t) cols, sizeof *a);
-  double *b = calloc ((size_t) (rows + 2) * (size_t) cols, sizeof *b);
+  int     rows = argc > 1 ? atoi (argv[1]) : 512;
+  int     cols = argc > 2 ? atoi (argv[2]) : 512;
+  int     iters = argc > 3 ? atoi (argv[3]) : 400;
+  double *a = calloc ((size_t)(rows + 2) * (size_t)cols, sizeof *a);
+  double *b = calloc ((size_t)(rows + 2) * (size_t)cols, sizeof *b);
   for (int j = 0; j < cols; j++)
     a[j] = b[j] = rank == 0 ? 1.0 : 0.0;
   int up = rank > 0 ? rank - 1 : MPI_PROC_NULL;
@@ -27,17 +27,15 @@ main (int argc, char **argv)
   double res = 0;
   for (int it = 0; it < iters; it++)
     {
-      MPI_Sendrecv (a + cols, cols, MPI_DOUBLE, up, 1,
-                    a + (size_t) (rows + 1) * cols, cols, MPI_DOUBLE, down, 1,
+      MPI_Sendrecv (a + cols, cols, MPI_DOUBLE, up, 1, a + (size_t)(rows + 1) * cols, cols,
+                    MPI_DOUBLE, down, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Sendrecv (a + (size_t)rows * cols, cols, MPI_DOUBLE, down, 2, a, cols, MPI_DOUBLE, up, 2,
                     MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      MPI_Sendrecv (a + (size_t) rows * cols, cols, MPI_DOUBLE, down, 2, a,
-                    cols, MPI_DOUBLE, up, 2, MPI_COMM_WORLD,
-                    MPI_STATUS_IGNORE);
       double local = 0;
       for (int i = 1; i <= rows; i++)
         for (int j = 1; j < cols - 1; j++)
           {
-            size_t k = (size_t) i * cols + j;
+            size_t k = (size_t)i * cols + j;
             b[k] = 0.25 * (a[k - cols] + a[k + cols] + a[k - 1] + a[k + 1]);
             double d = b[k] - a[k];
             local += d * d;

@@ -12,7 +12,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 
-static char *pool;
+static char    *pool;
 static uint64_t pool_chunks;
 static uint64_t pool_next;
 static uint64_t pool_chunk_size;
@@ -22,61 +22,69 @@ parse_size (const char *spec)
 {
   if (spec == NULL || spec[0] == '\0')
     return 64ull << 20;
-  char *end = NULL;
+  char  *end = NULL;
   double v = strtod (spec, &end);
   if (end == spec || v <= 0)
     return 64ull << 20;
-  switch (toupper ((unsigned char) *end))
+  switch (toupper ((unsigned char)*end))
     {
-    case 'K': v *= 1024.0; break;
-    case 'M': v *= 1024.0 * 1024.0; break;
-    case 'G': v *= 1024.0 * 1024.0 * 1024.0; break;
-    default: break;
+    case 'K':
+      v *= 1024.0;
+      break;
+    case 'M':
+      v *= 1024.0 * 1024.0;
+      break;
+    case 'G':
+      v *= 1024.0 * 1024.0 * 1024.0;
+      break;
+    default:
+      break;
     }
-  return (uint64_t) v;
+  return (uint64_t)v;
 }
 
 static void *
-pool_allocate (void *user, OTF2_FileType type, OTF2_LocationRef location,
-               void **per_buffer, uint64_t chunk_size)
+pool_allocate (void            *user,
+               OTF2_FileType    type,
+               OTF2_LocationRef location,
+               void           **per_buffer,
+               uint64_t         chunk_size)
 {
-  (void) user;
-  (void) location;
-  (void) per_buffer;
+  (void)user;
+  (void)location;
+  (void)per_buffer;
   if (type != OTF2_FILETYPE_EVENTS)
     return malloc (chunk_size);
   if (chunk_size != pool_chunk_size || pool_next >= pool_chunks)
-    return NULL;  /* full: OTF2 flushes, then calls free_all */
+    return NULL; /* full: OTF2 flushes, then calls free_all */
   return pool + (pool_next++) * pool_chunk_size;
 }
 
 static void
-pool_free_all (void *user, OTF2_FileType type, OTF2_LocationRef location,
-               void **per_buffer, bool final)
+pool_free_all (
+    void *user, OTF2_FileType type, OTF2_LocationRef location, void **per_buffer, bool final)
 {
-  (void) user;
-  (void) location;
-  (void) per_buffer;
+  (void)user;
+  (void)location;
+  (void)per_buffer;
   (void) final;
   if (type == OTF2_FILETYPE_EVENTS)
     pool_next = 0;
 }
 
-static const OTF2_MemoryCallbacks memory_callbacks = { pool_allocate,
-                                                        pool_free_all };
+static const OTF2_MemoryCallbacks memory_callbacks = { pool_allocate, pool_free_all };
 
 /* First call (archive NULL): only compute the chunk size.  Second call:
  * reserve the block and register the allocator. */
 int
-kubus_buffer_setup (OTF2_Archive *archive, const char *spec,
-                    uint64_t *chunk_size)
+kubus_buffer_setup (OTF2_Archive *archive, const char *spec, uint64_t *chunk_size)
 {
   uint64_t total = parse_size (spec);
   uint64_t chunk = OTF2_CHUNK_SIZE_EVENTS_DEFAULT;
   while (chunk > OTF2_CHUNK_SIZE_MIN && total / chunk < 8)
     chunk /= 2;
   if (total < 2 * chunk)
-    total = 2 * chunk;  /* OTF2 needs at least two chunks to flush */
+    total = 2 * chunk; /* OTF2 needs at least two chunks to flush */
   *chunk_size = chunk;
   if (archive == NULL)
     return 0;
@@ -88,8 +96,6 @@ kubus_buffer_setup (OTF2_Archive *archive, const char *spec,
       if (pool == NULL)
         return -1;
     }
-  return OTF2_Archive_SetMemoryCallbacks (archive, &memory_callbacks, NULL)
-             == OTF2_SUCCESS
-           ? 0
-           : -1;
+  return OTF2_Archive_SetMemoryCallbacks (archive, &memory_callbacks, NULL) == OTF2_SUCCESS ? 0
+                                                                                            : -1;
 }

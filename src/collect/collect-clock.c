@@ -26,8 +26,7 @@ kubus_clock_offset (void)
         for (int k = 0; k < PINGS; k++)
           {
             char ping;
-            PMPI_Recv (&ping, 1, MPI_CHAR, r, 77, kubus_internal_comm,
-                       MPI_STATUS_IGNORE);
+            PMPI_Recv (&ping, 1, MPI_CHAR, r, 77, kubus_internal_comm, MPI_STATUS_IGNORE);
             uint64_t t = kubus_now ();
             PMPI_Send (&t, 1, MPI_UINT64_T, r, 78, kubus_internal_comm);
           }
@@ -37,17 +36,16 @@ kubus_clock_offset (void)
       uint64_t best = UINT64_MAX;
       for (int k = 0; k < PINGS; k++)
         {
-          char ping = 0;
+          char     ping = 0;
           uint64_t t_root = 0;
           uint64_t t1 = kubus_now ();
           PMPI_Send (&ping, 1, MPI_CHAR, 0, 77, kubus_internal_comm);
-          PMPI_Recv (&t_root, 1, MPI_UINT64_T, 0, 78, kubus_internal_comm,
-                     MPI_STATUS_IGNORE);
+          PMPI_Recv (&t_root, 1, MPI_UINT64_T, 0, 78, kubus_internal_comm, MPI_STATUS_IGNORE);
           uint64_t t2 = kubus_now ();
           if (t2 - t1 < best)
             {
               best = t2 - t1;
-              offset = (int64_t) t_root - (int64_t) (t1 + (t2 - t1) / 2);
+              offset = (int64_t)t_root - (int64_t)(t1 + (t2 - t1) / 2);
             }
         }
     }
@@ -60,7 +58,7 @@ uint64_t kubus_tsc_mult;
 uint64_t kubus_tsc_base;
 uint64_t kubus_tsc_base_ns;
 uint64_t kubus_stamp;
-int kubus_stamp_fresh;
+int      kubus_stamp_fresh;
 
 #if defined(__x86_64__)
 static uint64_t cal_ns, cal_tsc;
@@ -80,11 +78,11 @@ file_has (const char *path, const char *word)
   if (f == NULL)
     return 0;
   char line[4096];
-  int found = 0;
+  int  found = 0;
   while (!found && fgets (line, sizeof line, f) != NULL)
     {
       const char *p = line;
-      size_t n = strlen (word);
+      size_t      n = strlen (word);
       while ((p = strstr (p, word)) != NULL)
         {
           if ((p == line || p[-1] == ' ' || p[-1] == '\t')
@@ -122,10 +120,8 @@ kubus_clock_calibrate_end (void)
   const char *force = getenv ("KUBUS_CLOCK");
   if (force != NULL && strcmp (force, "monotonic") == 0)
     return;
-  if (!file_has ("/sys/devices/system/clocksource/clocksource0/current_clocksource",
-                 "tsc")
-      || !file_has ("/proc/cpuinfo", "constant_tsc")
-      || !file_has ("/proc/cpuinfo", "nonstop_tsc"))
+  if (!file_has ("/sys/devices/system/clocksource/clocksource0/current_clocksource", "tsc")
+      || !file_has ("/proc/cpuinfo", "constant_tsc") || !file_has ("/proc/cpuinfo", "nonstop_tsc"))
     return;
   uint64_t ns = kubus_monotonic_ns ();
   uint64_t tsc = __rdtsc ();
@@ -139,11 +135,11 @@ kubus_clock_calibrate_end (void)
     }
   if (tsc <= cal_tsc)
     return;
-  double ns_per_tick = (double) (ns - cal_ns) / (double) (tsc - cal_tsc);
+  double ns_per_tick = (double)(ns - cal_ns) / (double)(tsc - cal_tsc);
   if (ns_per_tick <= 0.01 || ns_per_tick > 100.0)
     return;
   kubus_tsc_base = tsc;
   kubus_tsc_base_ns = ns;
-  kubus_tsc_mult = (uint64_t) (ns_per_tick * 4294967296.0);
+  kubus_tsc_mult = (uint64_t)(ns_per_tick * 4294967296.0);
 #endif
 }

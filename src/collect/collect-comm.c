@@ -13,10 +13,10 @@
 #include <string.h>
 
 #define MAX_COMMS 4096
-#define HASH_SLOTS 8192  /* power of two, > MAX_COMMS */
+#define HASH_SLOTS 8192 /* power of two, > MAX_COMMS */
 
 static KubusComm comms[MAX_COMMS];
-static int n_comms;
+static int       n_comms;
 /* handle -> local id + 1 (0 = empty), linear probing, backward-shift delete */
 static MPI_Comm slot_comm[HASH_SLOTS];
 static uint32_t slot_id[HASH_SLOTS];
@@ -25,8 +25,8 @@ static uint32_t lazy_counter;
 static inline uint32_t
 slot_of (MPI_Comm c)
 {
-  uint64_t h = (uint64_t) (uintptr_t) c * 0x9E3779B97F4A7C15ull;
-  return (uint32_t) (h >> 40) & (HASH_SLOTS - 1);
+  uint64_t h = (uint64_t)(uintptr_t)c * 0x9E3779B97F4A7C15ull;
+  return (uint32_t)(h >> 40) & (HASH_SLOTS - 1);
 }
 
 static uint64_t
@@ -40,7 +40,7 @@ mix (uint64_t a, uint64_t b, uint64_t c)
         h ^= (v[i] >> (8 * k)) & 0xff;
         h *= 0x100000001b3ull;
       }
-  return h < 16 ? h + 16 : h;  /* small keys are reserved */
+  return h < 16 ? h + 16 : h; /* small keys are reserved */
 }
 
 static void
@@ -89,8 +89,8 @@ add_comm (MPI_Comm c, uint64_t key, uint64_t parent_key)
   int size = 0, rank = 0;
   PMPI_Comm_size (c, &size);
   PMPI_Comm_rank (c, &rank);
-  int *members = malloc (sizeof (int) * (size_t) (size > 0 ? size : 1));
-  int *idx = malloc (sizeof (int) * (size_t) (size > 0 ? size : 1));
+  int *members = malloc (sizeof (int) * (size_t)(size > 0 ? size : 1));
+  int *idx = malloc (sizeof (int) * (size_t)(size > 0 ? size : 1));
   if (members == NULL || idx == NULL)
     {
       free (members);
@@ -114,7 +114,7 @@ add_comm (MPI_Comm c, uint64_t key, uint64_t parent_key)
   e->size = size;
   e->rank = rank;
   e->members = members;
-  hash_insert (c, (uint32_t) n_comms);
+  hash_insert (c, (uint32_t)n_comms);
   return n_comms++;
 }
 
@@ -122,7 +122,7 @@ void
 kubus_comm_init (void)
 {
   add_comm (MPI_COMM_WORLD, 1, 0);
-  add_comm (MPI_COMM_SELF, mix (2, (uint64_t) kubus_world_rank, 0), 0);
+  add_comm (MPI_COMM_SELF, mix (2, (uint64_t)kubus_world_rank, 0), 0);
 }
 
 /* A communicator we did not see being created (inter-communicators, MPI
@@ -131,9 +131,9 @@ kubus_comm_init (void)
 static uint32_t
 lazy_register (MPI_Comm comm)
 {
-  uint64_t key = mix (3, (uint64_t) kubus_world_rank, lazy_counter++);
-  int id = add_comm (comm, key, 0);
-  return id < 0 ? KUBUS_COMM_WORLD_ID : (uint32_t) id;
+  uint64_t key = mix (3, (uint64_t)kubus_world_rank, lazy_counter++);
+  int      id = add_comm (comm, key, 0);
+  return id < 0 ? KUBUS_COMM_WORLD_ID : (uint32_t)id;
 }
 
 static inline uint32_t
@@ -154,8 +154,8 @@ lookup (MPI_Comm comm)
 uint32_t
 kubus_comm_id (MPI_Comm comm)
 {
-  if (comm == MPI_COMM_WORLD)
-    return KUBUS_COMM_WORLD_ID;
+  if (comm == MPI_COMM_WORLD || comm == MPI_COMM_NULL)
+    return KUBUS_COMM_WORLD_ID; /* NULL: an erroneous call MPI will reject */
   uint32_t id = lookup (comm);
   return id != UINT32_MAX ? id : lazy_register (comm);
 }
@@ -174,20 +174,20 @@ kubus_comm_created (MPI_Comm parent, MPI_Comm comm, const char *cart)
 {
   if (!kubus_recording)
     return;
-  uint32_t pid = kubus_comm_id (parent);
+  uint32_t   pid = kubus_comm_id (parent);
   KubusComm *p = &comms[pid];
-  uint32_t seq = p->children++;
+  uint32_t   seq = p->children++;
   if (comm == MPI_COMM_NULL)
     return;
-  int leader = 0;
+  int       leader = 0;
   MPI_Group g, wg;
-  int zero = 0;
+  int       zero = 0;
   PMPI_Comm_group (comm, &g);
   PMPI_Comm_group (MPI_COMM_WORLD, &wg);
   PMPI_Group_translate_ranks (g, 1, &zero, wg, &leader);
   PMPI_Group_free (&g);
   PMPI_Group_free (&wg);
-  uint64_t key = mix (p->key, seq, (uint64_t) (uint32_t) leader);
+  uint64_t key = mix (p->key, seq, (uint64_t)(uint32_t)leader);
   if (add_comm (comm, key, p->key) < 0)
     return;
   if (cart != NULL)

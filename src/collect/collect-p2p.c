@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define REQ_SLOTS 16384  /* power of two */
+#define REQ_SLOTS 16384 /* power of two */
 
 enum
 {
@@ -22,29 +22,28 @@ enum
 typedef struct
 {
   MPI_Request handle;
-  uint8_t kind;        /* 0 = empty slot */
-  uint8_t persistent;
-  uint8_t active;
-  uint8_t ignore;      /* peer is MPI_PROC_NULL */
-  uint32_t comm;
-  uint32_t peer;
-  uint32_t tag;
-  uint64_t bytes;
-  uint64_t id;
+  uint8_t     kind; /* 0 = empty slot */
+  uint8_t     persistent;
+  uint8_t     active;
+  uint8_t     ignore; /* peer is MPI_PROC_NULL */
+  uint32_t    comm;
+  uint32_t    peer;
+  uint32_t    tag;
+  uint64_t    bytes;
+  uint64_t    id;
 } Req;
 
-static Req reqs[REQ_SLOTS];
+static Req      reqs[REQ_SLOTS];
 static uint64_t next_request_id = 1;
-static int table_full_reported;
+static int      table_full_reported;
 
 uint64_t
 kubus_type_size (MPI_Datatype type)
 {
   int size = 0;
-  if (type == MPI_DATATYPE_NULL || PMPI_Type_size (type, &size) != MPI_SUCCESS
-      || size < 0)
+  if (type == MPI_DATATYPE_NULL || PMPI_Type_size (type, &size) != MPI_SUCCESS || size < 0)
     return 0;
-  return (uint64_t) size;
+  return (uint64_t)size;
 }
 
 uint64_t
@@ -54,7 +53,7 @@ kubus_sum_counts (const int *counts, int n)
   if (counts == NULL)
     return 0;
   for (int i = 0; i < n; i++)
-    s += counts[i] > 0 ? (uint64_t) counts[i] : 0;
+    s += counts[i] > 0 ? (uint64_t)counts[i] : 0;
   return s;
 }
 
@@ -66,15 +65,15 @@ kubus_sum_typed (const int *counts, const MPI_Datatype *types, int n)
     return 0;
   for (int i = 0; i < n; i++)
     if (counts[i] > 0)
-      s += (uint64_t) counts[i] * kubus_type_size (types[i]);
+      s += (uint64_t)counts[i] * kubus_type_size (types[i]);
   return s;
 }
 
 static inline uint32_t
 req_slot (MPI_Request r)
 {
-  uint64_t h = (uint64_t) (uintptr_t) r * 0x9E3779B97F4A7C15ull;
-  return (uint32_t) (h >> 40) & (REQ_SLOTS - 1);
+  uint64_t h = (uint64_t)(uintptr_t)r * 0x9E3779B97F4A7C15ull;
+  return (uint32_t)(h >> 40) & (REQ_SLOTS - 1);
 }
 
 static Req *
@@ -104,7 +103,11 @@ req_insert (MPI_Request r)
   for (uint32_t n = 0; n < REQ_SLOTS - 1; n++)
     {
       Req *e = &reqs[s];
-      if (e->kind == 0 || e->handle == r)
+      /* Equal handles may be live at once: Open MPI hands out one shared
+       * pre-completed request for sends it finished inline.  Entries with
+       * the same handle stay in insertion order along the probe chain, so
+       * completions are matched first in, first out. */
+      if (e->kind == 0)
         {
           memset (e, 0, sizeof *e);
           e->handle = r;
@@ -113,8 +116,7 @@ req_insert (MPI_Request r)
       s = (s + 1) & (REQ_SLOTS - 1);
     }
   if (!table_full_reported)
-    kubus_log ("more than %d requests in flight: some are not recorded",
-               REQ_SLOTS);
+    kubus_log ("more than %d requests in flight: some are not recorded", REQ_SLOTS);
   table_full_reported = 1;
   return NULL;
 }
@@ -123,7 +125,7 @@ req_insert (MPI_Request r)
 static void
 req_remove (Req *e)
 {
-  uint32_t s = (uint32_t) (e - reqs);
+  uint32_t s = (uint32_t)(e - reqs);
   reqs[s].kind = 0;
   uint32_t j = s;
   for (;;)
@@ -132,7 +134,7 @@ req_remove (Req *e)
       if (reqs[j].kind == 0)
         return;
       uint32_t home = req_slot (reqs[j].handle);
-      int keep = (s <= j) ? (s < home && home <= j) : (s < home || home <= j);
+      int      keep = (s <= j) ? (s < home && home <= j) : (s < home || home <= j);
       if (!keep)
         {
           reqs[s] = reqs[j];
@@ -147,16 +149,14 @@ kubus_ev_send (int peer, int tag, MPI_Comm comm, int count, MPI_Datatype type)
 {
   if (peer == MPI_PROC_NULL || !kubus_recording)
     return;
-  uint64_t bytes = (uint64_t) (count > 0 ? count : 0) * kubus_type_size (type);
-  kubus_check (OTF2_EvtWriter_MpiSend (kubus_evt, NULL, kubus_stamp,
-                                       (uint32_t) peer, kubus_comm_id (comm),
-                                       (uint32_t) tag, bytes),
+  uint64_t bytes = (uint64_t)(count > 0 ? count : 0) * kubus_type_size (type);
+  kubus_check (OTF2_EvtWriter_MpiSend (kubus_evt, NULL, kubus_stamp, (uint32_t)peer,
+                                       kubus_comm_id (comm), (uint32_t)tag, bytes),
                "MpiSend");
 }
 
 void
-kubus_ev_isend (int peer, int tag, MPI_Comm comm, int count,
-                MPI_Datatype type, MPI_Request req)
+kubus_ev_isend (int peer, int tag, MPI_Comm comm, int count, MPI_Datatype type, MPI_Request req)
 {
   if (peer == MPI_PROC_NULL || !kubus_recording)
     return;
@@ -166,10 +166,9 @@ kubus_ev_isend (int peer, int tag, MPI_Comm comm, int count,
   e->kind = REQ_SEND;
   e->active = 1;
   e->id = next_request_id++;
-  uint64_t bytes = (uint64_t) (count > 0 ? count : 0) * kubus_type_size (type);
-  kubus_check (OTF2_EvtWriter_MpiIsend (kubus_evt, NULL, kubus_time_after_call (),
-                                        (uint32_t) peer, kubus_comm_id (comm),
-                                        (uint32_t) tag, bytes, e->id),
+  uint64_t bytes = (uint64_t)(count > 0 ? count : 0) * kubus_type_size (type);
+  kubus_check (OTF2_EvtWriter_MpiIsend (kubus_evt, NULL, kubus_time_after_call (), (uint32_t)peer,
+                                        kubus_comm_id (comm), (uint32_t)tag, bytes, e->id),
                "MpiIsend");
 }
 
@@ -179,20 +178,17 @@ status_bytes (const MPI_Status *status)
   int n = 0;
   if (PMPI_Get_count (status, MPI_BYTE, &n) != MPI_SUCCESS || n < 0)
     return 0;
-  return (uint64_t) n;
+  return (uint64_t)n;
 }
 
 void
 kubus_ev_recv (MPI_Comm comm, const MPI_Status *status)
 {
-  if (!kubus_recording || status->MPI_SOURCE == MPI_PROC_NULL
-      || status->MPI_SOURCE < 0)
+  if (!kubus_recording || status->MPI_SOURCE == MPI_PROC_NULL || status->MPI_SOURCE < 0)
     return;
   kubus_check (OTF2_EvtWriter_MpiRecv (kubus_evt, NULL, kubus_time_after_call (),
-                                       (uint32_t) status->MPI_SOURCE,
-                                       kubus_comm_id (comm),
-                                       (uint32_t) status->MPI_TAG,
-                                       status_bytes (status)),
+                                       (uint32_t)status->MPI_SOURCE, kubus_comm_id (comm),
+                                       (uint32_t)status->MPI_TAG, status_bytes (status)),
                "MpiRecv");
 }
 
@@ -208,14 +204,13 @@ kubus_ev_irecv_request (MPI_Comm comm, MPI_Request req)
   e->active = 1;
   e->comm = kubus_comm_id (comm);
   e->id = next_request_id++;
-  kubus_check (OTF2_EvtWriter_MpiIrecvRequest (kubus_evt, NULL, kubus_time_after_call (),
-                                               e->id),
+  kubus_check (OTF2_EvtWriter_MpiIrecvRequest (kubus_evt, NULL, kubus_time_after_call (), e->id),
                "MpiIrecvRequest");
 }
 
 void
-kubus_req_persistent (MPI_Request req, int is_send, int peer, int tag,
-                      MPI_Comm comm, int count, MPI_Datatype type)
+kubus_req_persistent (
+    MPI_Request req, int is_send, int peer, int tag, MPI_Comm comm, int count, MPI_Datatype type)
 {
   Req *e = req_insert (req);
   if (e == NULL)
@@ -224,11 +219,9 @@ kubus_req_persistent (MPI_Request req, int is_send, int peer, int tag,
   e->persistent = 1;
   e->ignore = is_send && peer == MPI_PROC_NULL;
   e->comm = kubus_comm_id (comm);
-  e->peer = (uint32_t) peer;
-  e->tag = (uint32_t) tag;
-  e->bytes = is_send ? (uint64_t) (count > 0 ? count : 0)
-                         * kubus_type_size (type)
-                     : 0;
+  e->peer = (uint32_t)peer;
+  e->tag = (uint32_t)tag;
+  e->bytes = is_send ? (uint64_t)(count > 0 ? count : 0) * kubus_type_size (type) : 0;
 }
 
 void
@@ -240,13 +233,11 @@ kubus_ev_start (MPI_Request req)
   e->active = 1;
   e->id = next_request_id++;
   if (e->kind == REQ_SEND)
-    kubus_check (OTF2_EvtWriter_MpiIsend (kubus_evt, NULL, kubus_time_after_call (),
-                                          e->peer, e->comm, e->tag, e->bytes,
-                                          e->id),
+    kubus_check (OTF2_EvtWriter_MpiIsend (kubus_evt, NULL, kubus_time_after_call (), e->peer,
+                                          e->comm, e->tag, e->bytes, e->id),
                  "MpiIsend");
   else
-    kubus_check (OTF2_EvtWriter_MpiIrecvRequest (kubus_evt, NULL,
-                                                 kubus_time_after_call (), e->id),
+    kubus_check (OTF2_EvtWriter_MpiIrecvRequest (kubus_evt, NULL, kubus_time_after_call (), e->id),
                  "MpiIrecvRequest");
 }
 
@@ -267,15 +258,13 @@ kubus_ev_complete (MPI_Request req, const MPI_Status *status)
   if (e->active && kubus_recording)
     {
       if (e->kind == REQ_SEND)
-        kubus_check (OTF2_EvtWriter_MpiIsendComplete (kubus_evt, NULL,
-                                                      kubus_time_after_call (), e->id),
-                     "MpiIsendComplete");
+        kubus_check (
+            OTF2_EvtWriter_MpiIsendComplete (kubus_evt, NULL, kubus_time_after_call (), e->id),
+            "MpiIsendComplete");
       else if (status->MPI_SOURCE >= 0)
-        kubus_check (OTF2_EvtWriter_MpiIrecv (kubus_evt, NULL, kubus_time_after_call (),
-                                              (uint32_t) status->MPI_SOURCE,
-                                              e->comm,
-                                              (uint32_t) status->MPI_TAG,
-                                              status_bytes (status), e->id),
+        kubus_check (OTF2_EvtWriter_MpiIrecv (
+                         kubus_evt, NULL, kubus_time_after_call (), (uint32_t)status->MPI_SOURCE,
+                         e->comm, (uint32_t)status->MPI_TAG, status_bytes (status), e->id),
                      "MpiIrecv");
     }
   e->active = 0;
@@ -287,9 +276,9 @@ kubus_ev_complete (MPI_Request req, const MPI_Status *status)
  * requests to MPI_REQUEST_NULL, so the handles are saved first.  The buffers
  * only grow, so steady state allocates nothing. */
 static MPI_Request *scratch_req;
-static int scratch_req_cap;
-static MPI_Status *scratch_st;
-static int scratch_st_cap;
+static int          scratch_req_cap;
+static MPI_Status  *scratch_st;
+static int          scratch_st_cap;
 
 MPI_Request *
 kubus_scratch_requests (const MPI_Request *r, int count)
@@ -298,14 +287,14 @@ kubus_scratch_requests (const MPI_Request *r, int count)
     return NULL;
   if (count > scratch_req_cap)
     {
-      int cap = count < 256 ? 256 : count;
-      MPI_Request *n = realloc (scratch_req, sizeof (MPI_Request) * (size_t) cap);
+      int          cap = count < 256 ? 256 : count;
+      MPI_Request *n = realloc (scratch_req, sizeof (MPI_Request) * (size_t)cap);
       if (n == NULL)
         return NULL;
       scratch_req = n;
       scratch_req_cap = cap;
     }
-  memcpy (scratch_req, r, sizeof (MPI_Request) * (size_t) count);
+  memcpy (scratch_req, r, sizeof (MPI_Request) * (size_t)count);
   return scratch_req;
 }
 
@@ -316,8 +305,8 @@ kubus_scratch_statuses (int count)
     return MPI_STATUSES_IGNORE;
   if (count > scratch_st_cap)
     {
-      int cap = count < 256 ? 256 : count;
-      MPI_Status *n = realloc (scratch_st, sizeof (MPI_Status) * (size_t) cap);
+      int         cap = count < 256 ? 256 : count;
+      MPI_Status *n = realloc (scratch_st, sizeof (MPI_Status) * (size_t)cap);
       if (n == NULL)
         return MPI_STATUSES_IGNORE;
       scratch_st = n;
@@ -331,19 +320,17 @@ kubus_ev_coll_begin (void)
 {
   if (!kubus_recording)
     return;
-  kubus_check (OTF2_EvtWriter_MpiCollectiveBegin (kubus_evt, NULL,
-                                                  kubus_stamp),
+  kubus_check (OTF2_EvtWriter_MpiCollectiveBegin (kubus_evt, NULL, kubus_stamp),
                "MpiCollectiveBegin");
 }
 
 void
-kubus_ev_coll_end (OTF2_CollectiveOp op, uint32_t comm, uint32_t root,
-                   uint64_t sent, uint64_t received)
+kubus_ev_coll_end (
+    OTF2_CollectiveOp op, uint32_t comm, uint32_t root, uint64_t sent, uint64_t received)
 {
   if (!kubus_recording)
     return;
-  kubus_check (OTF2_EvtWriter_MpiCollectiveEnd (kubus_evt, NULL, kubus_time_after_call (),
-                                                op, comm, root, sent,
-                                                received),
+  kubus_check (OTF2_EvtWriter_MpiCollectiveEnd (kubus_evt, NULL, kubus_time_after_call (), op, comm,
+                                                root, sent, received),
                "MpiCollectiveEnd");
 }

@@ -7,18 +7,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SLOTS 65536  /* power of two: upper bound on distinct user regions */
+#define SLOTS 65536 /* power of two: upper bound on distinct user regions */
 
-static char *names[SLOTS];
-static uint32_t count;
-static uint32_t slot_region[SLOTS];  /* region index + 1 */
+static char         *names[SLOTS];
+static unsigned char manual[SLOTS]; /* from kubus_region_begin, not -finstrument-functions */
+static uint32_t      count;
+static uint32_t      slot_region[SLOTS]; /* region index + 1 */
 
 static uint32_t
 hash (const char *s)
 {
   uint32_t h = 2166136261u;
   for (; *s; s++)
-    h = (h ^ (unsigned char) *s) * 16777619u;
+    h = (h ^ (unsigned char)*s) * 16777619u;
   return h;
 }
 
@@ -55,4 +56,17 @@ const char *
 kubus_region_name (uint32_t local_id)
 {
   return names[local_id - KUBUS_R_USER_BASE];
+}
+
+void
+kubus_region_set_manual (uint32_t local_id)
+{
+  if (local_id >= KUBUS_R_USER_BASE && local_id - KUBUS_R_USER_BASE < count)
+    manual[local_id - KUBUS_R_USER_BASE] = 1;
+}
+
+int
+kubus_region_is_manual (uint32_t local_id)
+{
+  return manual[local_id - KUBUS_R_USER_BASE];
 }

@@ -20,26 +20,26 @@
 
 #include <otf2/OTF2_MPI_Collectives.h>
 
-int kubus_recording;
-__thread int kubus_main_thread __attribute__ ((tls_model ("initial-exec")));
+int             kubus_recording;
+__thread int    kubus_main_thread __attribute__ ((tls_model ("initial-exec")));
 OTF2_EvtWriter *kubus_evt;
-int kubus_flush_pending;
-uint32_t kubus_current_mpi = OTF2_UNDEFINED_REGION;
-int kubus_world_rank;
-int kubus_world_size;
-MPI_Comm kubus_internal_comm = MPI_COMM_NULL;
+int             kubus_flush_pending;
+uint32_t        kubus_current_mpi = OTF2_UNDEFINED_REGION;
+int             kubus_world_rank;
+int             kubus_world_size;
+MPI_Comm        kubus_internal_comm = MPI_COMM_NULL;
 
-static OTF2_Archive *archive;
-static int verbose;
-static int finished;
-static char expdir[PATH_MAX];
-static OTF2_MPI_UserData *collectives;  /* freed by OTF2 at close */
+static OTF2_Archive         *archive;
+static int                   verbose;
+static int                   finished;
+static char                  expdir[PATH_MAX];
+static OTF2_MPI_UserData    *collectives; /* freed by OTF2 at close */
 static volatile sig_atomic_t in_abort;
 /* Peers on the same host are asked to save their trace (a real-time signal)
  * before MPI_Abort lets mpirun kill them within milliseconds. */
 #define KUBUS_SAVE_SIGNAL (SIGRTMIN + 7)
-static int *peer_ids;  /* world_size x { pid, tid }, pid 0 = do not signal */
-static pid_t main_tid;
+static int     *peer_ids; /* world_size x { pid, tid }, pid 0 = do not signal */
+static pid_t    main_tid;
 static uint64_t flush_begin, flush_end;
 
 void
@@ -47,17 +47,17 @@ kubus_log (const char *fmt, ...)
 {
   if (!verbose)
     return;
-  char line[512];
+  char    line[512];
   va_list ap;
   va_start (ap, fmt);
   int n = snprintf (line, sizeof line, "kubus[%d]: ", kubus_world_rank);
-  vsnprintf (line + n, sizeof line - (size_t) n, fmt, ap);
+  vsnprintf (line + n, sizeof line - (size_t)n, fmt, ap);
   va_end (ap);
   size_t len = strlen (line);
   if (len < sizeof line - 1)
     line[len++] = '\n';
   ssize_t w = write (STDERR_FILENO, line, len);
-  (void) w;
+  (void)w;
 }
 
 /* Any internal error: stop recording; the application carries on. */
@@ -70,14 +70,18 @@ kubus_fail (const char *what)
 }
 
 static OTF2_ErrorCode
-otf2_error_quiet (void *user_data, const char *file, uint64_t line,
-                  const char *function, OTF2_ErrorCode code,
-                  const char *msg_format, va_list va)
+otf2_error_quiet (void          *user_data,
+                  const char    *file,
+                  uint64_t       line,
+                  const char    *function,
+                  OTF2_ErrorCode code,
+                  const char    *msg_format,
+                  va_list        va)
 {
-  (void) user_data;
-  (void) file;
-  (void) line;
-  (void) function;
+  (void)user_data;
+  (void)file;
+  (void)line;
+  (void)function;
   if (verbose)
     {
       char msg[256];
@@ -90,12 +94,11 @@ otf2_error_quiet (void *user_data, const char *file, uint64_t line,
 /* Flush callbacks: the flush itself is recorded as region KUBUS_FLUSH by
  * the next event (writing from inside the callback would re-enter OTF2). */
 static OTF2_FlushType
-pre_flush (void *user_data, OTF2_FileType type, OTF2_LocationRef location,
-           void *caller, bool final)
+pre_flush (void *user_data, OTF2_FileType type, OTF2_LocationRef location, void *caller, bool final)
 {
-  (void) user_data;
-  (void) location;
-  (void) caller;
+  (void)user_data;
+  (void)location;
+  (void)caller;
   if (type == OTF2_FILETYPE_EVENTS && !final)
     flush_begin = kubus_now ();
   return OTF2_FLUSH;
@@ -104,8 +107,8 @@ pre_flush (void *user_data, OTF2_FileType type, OTF2_LocationRef location,
 static OTF2_TimeStamp
 post_flush (void *user_data, OTF2_FileType type, OTF2_LocationRef location)
 {
-  (void) user_data;
-  (void) location;
+  (void)user_data;
+  (void)location;
   uint64_t t = kubus_now ();
   if (type == OTF2_FILETYPE_EVENTS && flush_begin != 0)
     {
@@ -121,16 +124,14 @@ void
 kubus_record_flush (void)
 {
   kubus_flush_pending = 0;
-  kubus_stamp_fresh = 0;  /* events after the flush need a later time */
+  kubus_stamp_fresh = 0; /* events after the flush need a later time */
   uint64_t b = flush_begin, e = flush_end;
   flush_begin = 0;
   if (!kubus_recording)
     return;
-  kubus_log ("buffer flushed to disk (%.3f ms)", (double) (e - b) / 1e6);
-  kubus_check (OTF2_EvtWriter_Enter (kubus_evt, NULL, b, KUBUS_R_FLUSH),
-               "flush Enter");
-  kubus_check (OTF2_EvtWriter_Leave (kubus_evt, NULL, e, KUBUS_R_FLUSH),
-               "flush Leave");
+  kubus_log ("buffer flushed to disk (%.3f ms)", (double)(e - b) / 1e6);
+  kubus_check (OTF2_EvtWriter_Enter (kubus_evt, NULL, b, KUBUS_R_FLUSH), "flush Enter");
+  kubus_check (OTF2_EvtWriter_Leave (kubus_evt, NULL, e, KUBUS_R_FLUSH), "flush Leave");
 }
 
 /* Default experiment directory when not started by kubus-run:
@@ -144,7 +145,7 @@ choose_expdir (void)
       snprintf (expdir, sizeof expdir, "%s", env);
       return;
     }
-  char exe[PATH_MAX] = "program";
+  char    exe[PATH_MAX] = "program";
   ssize_t n = readlink ("/proc/self/exe", exe, sizeof exe - 1);
   if (n > 0)
     exe[n] = '\0';
@@ -161,7 +162,6 @@ choose_expdir (void)
   PMPI_Bcast (expdir, sizeof expdir, MPI_CHAR, 0, MPI_COMM_WORLD);
 }
 
-
 /* The distinct host names, for kubus-run's kubus.json. */
 static void
 write_hosts (void)
@@ -173,10 +173,10 @@ write_hosts (void)
     return;
   for (int r = 0; r < kubus_world_size; r++)
     {
-      const char *h = kubus_hostnames + (size_t) r * KUBUS_HOST_LEN;
-      int q;
+      const char *h = kubus_hostnames + (size_t)r * KUBUS_HOST_LEN;
+      int         q;
       for (q = 0; q < r; q++)
-        if (strcmp (h, kubus_hostnames + (size_t) q * KUBUS_HOST_LEN) == 0)
+        if (strcmp (h, kubus_hostnames + (size_t)q * KUBUS_HOST_LEN) == 0)
           break;
       if (q == r)
         fprintf (f, "%s\n", h);
@@ -191,8 +191,8 @@ static int
 install_save_handler (void)
 {
   struct sigaction old;
-  if (sigaction (KUBUS_SAVE_SIGNAL, NULL, &old) != 0
-      || old.sa_handler != SIG_DFL || (old.sa_flags & SA_SIGINFO))
+  if (sigaction (KUBUS_SAVE_SIGNAL, NULL, &old) != 0 || old.sa_handler != SIG_DFL
+      || (old.sa_flags & SA_SIGINFO))
     return 0;
   struct sigaction sa;
   memset (&sa, 0, sizeof sa);
@@ -203,8 +203,7 @@ install_save_handler (void)
   return sigaction (KUBUS_SAVE_SIGNAL, &sa, NULL) == 0;
 }
 
-static const int fatal_signals[] = { SIGSEGV, SIGABRT, SIGTERM, SIGBUS,
-                                     SIGFPE };
+static const int fatal_signals[] = { SIGSEGV, SIGABRT, SIGTERM, SIGBUS, SIGFPE };
 #define N_FATAL (sizeof fatal_signals / sizeof fatal_signals[0])
 static struct sigaction previous[N_FATAL];
 
@@ -247,9 +246,23 @@ chain_signal (int sig, siginfo_t *info, void *ctx)
         else if (old.sa_handler != SIG_DFL && old.sa_handler != SIG_IGN)
           old.sa_handler (sig);
         else
-          raise (sig);  /* delivered with the default action on return */
+          raise (sig); /* delivered with the default action on return */
         return;
       }
+}
+
+static void write_after_abort (uint32_t open_region, int initiator);
+
+/* exit() without MPI_Finalize (an error path in the program): save like an
+ * abort, so the trace is readable up to that point. */
+static void
+save_at_exit (void)
+{
+  if (!finished && !in_abort && kubus_main_thread)
+    {
+      in_abort = 1;
+      write_after_abort (kubus_current_mpi, 1);
+    }
 }
 
 void
@@ -270,7 +283,7 @@ kubus_measurement_start (uint64_t t0, uint32_t init_region)
 
   /* Host names: known to every rank so that whoever writes the global
    * definitions (rank 0, or the aborting rank) can build the system tree. */
-  kubus_hostnames = calloc ((size_t) kubus_world_size, KUBUS_HOST_LEN);
+  kubus_hostnames = calloc ((size_t)kubus_world_size, KUBUS_HOST_LEN);
   char host[KUBUS_HOST_LEN] = "localhost";
   gethostname (host, sizeof host - 1);
   int ok = kubus_hostnames != NULL;
@@ -278,51 +291,48 @@ kubus_measurement_start (uint64_t t0, uint32_t init_region)
   PMPI_Allreduce (&ok, &all_ok, 1, MPI_INT, MPI_LAND, kubus_internal_comm);
   if (!all_ok)
     return;
-  PMPI_Allgather (host, KUBUS_HOST_LEN, MPI_CHAR, kubus_hostnames,
-                  KUBUS_HOST_LEN, MPI_CHAR, kubus_internal_comm);
-  main_tid = (pid_t) syscall (SYS_gettid);
-  int ids[2] = { install_save_handler () ? (int) getpid () : 0,
-                 (int) main_tid };
-  peer_ids = calloc ((size_t) kubus_world_size * 2, sizeof *peer_ids);
+  PMPI_Allgather (host, KUBUS_HOST_LEN, MPI_CHAR, kubus_hostnames, KUBUS_HOST_LEN, MPI_CHAR,
+                  kubus_internal_comm);
+  main_tid = (pid_t)syscall (SYS_gettid);
+  int ids[2] = { install_save_handler () ? (int)getpid () : 0, (int)main_tid };
+  peer_ids = calloc ((size_t)kubus_world_size * 2, sizeof *peer_ids);
   if (peer_ids != NULL)
-    PMPI_Allgather (ids, 2, MPI_INT, peer_ids, 2, MPI_INT,
-                    kubus_internal_comm);
+    PMPI_Allgather (ids, 2, MPI_INT, peer_ids, 2, MPI_INT, kubus_internal_comm);
   else
     PMPI_Allgather (ids, 2, MPI_INT, NULL, 0, MPI_INT, kubus_internal_comm);
 
   if (kubus_world_rank == 0)
     write_hosts ();
+  /* the writer of an abort trace knows when the others started */
+  PMPI_Allreduce (&t0, &kubus_clock.global_start, 1, MPI_UINT64_T, MPI_MIN, kubus_internal_comm);
 
   OTF2_Error_RegisterCallback (otf2_error_quiet, NULL);
-  uint64_t chunk = OTF2_CHUNK_SIZE_EVENTS_DEFAULT;
+  uint64_t    chunk = OTF2_CHUNK_SIZE_EVENTS_DEFAULT;
   const char *buf_spec = getenv ("KUBUS_BUFFER");
   /* The chunk size must be known before opening; compute it from the spec. */
   kubus_buffer_setup (NULL, buf_spec, &chunk);
+  /* Same as OTF2_MPI_Archive_SetCollectiveCallbacks, but with the user
+   * data in our hands so that the abort path can make them local.  Every
+   * rank takes part (the context duplicates MPI_COMM_WORLD). */
+  collectives = calloc (1, sizeof *collectives);
+  if (collectives != NULL)
+    otf2_mpi_get_collectives (&collectives->callbacks);
+  OTF2_CollectiveContext *context = otf2_mpi_create_context (MPI_COMM_WORLD, true);
+  if (collectives != NULL)
+    collectives->global = context;
   archive = OTF2_Archive_Open (expdir, "traces", OTF2_FILEMODE_WRITE, chunk,
-                               OTF2_CHUNK_SIZE_MIN,  /* small: written fast on abort */
+                               OTF2_CHUNK_SIZE_MIN, /* small: written fast on abort */
                                OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
   ok = archive != NULL;
   if (ok)
     {
-      ok = OTF2_Archive_SetFlushCallbacks (archive, &flush_callbacks, NULL)
-           == OTF2_SUCCESS;
+      ok = OTF2_Archive_SetFlushCallbacks (archive, &flush_callbacks, NULL) == OTF2_SUCCESS;
       ok = ok && kubus_buffer_setup (archive, buf_spec, &chunk) == 0;
-      /* Same as OTF2_MPI_Archive_SetCollectiveCallbacks, but with the user
-       * data in our hands so that the abort path can make them local. */
-      collectives = calloc (1, sizeof *collectives);
-      if (collectives != NULL)
-        {
-          otf2_mpi_get_collectives (&collectives->callbacks);
-          collectives->global = otf2_mpi_create_context (MPI_COMM_WORLD, true);
-        }
       ok = ok && collectives != NULL && collectives->global != NULL
-           && OTF2_Archive_SetCollectiveCallbacks (archive,
-                                                   &collectives->callbacks,
-                                                   collectives,
+           && OTF2_Archive_SetCollectiveCallbacks (archive, &collectives->callbacks, collectives,
                                                    collectives->global, NULL)
-                == OTF2_SUCCESS;
-      ok = ok && OTF2_Archive_SetCreator (archive, "Kubus " KUBUS_VERSION)
-                 == OTF2_SUCCESS;
+                  == OTF2_SUCCESS;
+      ok = ok && OTF2_Archive_SetCreator (archive, "Kubus " KUBUS_VERSION) == OTF2_SUCCESS;
     }
   PMPI_Allreduce (&ok, &all_ok, 1, MPI_INT, MPI_LAND, kubus_internal_comm);
   if (!all_ok)
@@ -331,9 +341,7 @@ kubus_measurement_start (uint64_t t0, uint32_t init_region)
       return;
     }
   ok = OTF2_Archive_OpenEvtFiles (archive) == OTF2_SUCCESS;
-  kubus_evt = ok ? OTF2_Archive_GetEvtWriter (archive,
-                                              (OTF2_LocationRef) kubus_world_rank)
-                 : NULL;
+  kubus_evt = ok ? OTF2_Archive_GetEvtWriter (archive, (OTF2_LocationRef)kubus_world_rank) : NULL;
   ok = kubus_evt != NULL;
   PMPI_Allreduce (&ok, &all_ok, 1, MPI_INT, MPI_LAND, kubus_internal_comm);
   if (!all_ok)
@@ -352,9 +360,9 @@ kubus_measurement_start (uint64_t t0, uint32_t init_region)
   kubus_main_thread = 1;
   kubus_recording = 1;
   install_signal_handlers ();
+  atexit (save_at_exit);
   kubus_user_open_frames (t0);
-  kubus_check (OTF2_EvtWriter_Enter (kubus_evt, NULL, t0, init_region),
-               "Enter");
+  kubus_check (OTF2_EvtWriter_Enter (kubus_evt, NULL, t0, init_region), "Enter");
   kubus_ev_leave (init_region);
   kubus_log ("tracing to %s/traces.otf2", expdir);
 }
@@ -370,8 +378,7 @@ kubus_measurement_finish (uint32_t finalize_region)
   uint64_t t = kubus_now ();
   if (kubus_recording)
     {
-      kubus_check (OTF2_EvtWriter_Leave (kubus_evt, NULL, t, finalize_region),
-                   "Leave");
+      kubus_check (OTF2_EvtWriter_Leave (kubus_evt, NULL, t, finalize_region), "Leave");
       kubus_user_close_frames (t);
     }
   kubus_clock.end_time = t;
@@ -382,7 +389,7 @@ kubus_measurement_finish (uint32_t finalize_region)
 
   /* Every rank must take part in the collective steps even when its own
    * recording failed; unification tolerates ranks that lost events. */
-  (void) was_recording;
+  (void)was_recording;
   if (kubus_unify_and_write (archive) != 0)
     kubus_log ("writing the definitions failed; the trace may be incomplete");
   kubus_log ("trace written to %s", expdir);
@@ -393,29 +400,29 @@ kubus_measurement_finish (uint32_t finalize_region)
 static void
 local_release (void *u, OTF2_CollectiveContext *g, OTF2_CollectiveContext *l)
 {
-  (void) u;
-  (void) g;
-  (void) l;  /* freeing the MPI communicator would need the other ranks */
+  (void)u;
+  (void)g;
+  (void)l; /* freeing the MPI communicator would need the other ranks */
 }
 
 static OTF2_CallbackCode
 local_barrier (void *u, OTF2_CollectiveContext *c)
 {
-  (void) u;
-  (void) c;
+  (void)u;
+  (void)c;
   return OTF2_CALLBACK_SUCCESS;
 }
 
 static OTF2_CallbackCode
-local_bcast (void *u, OTF2_CollectiveContext *c, void *data,
-             uint32_t n, OTF2_Type type, uint32_t root)
+local_bcast (
+    void *u, OTF2_CollectiveContext *c, void *data, uint32_t n, OTF2_Type type, uint32_t root)
 {
-  (void) u;
-  (void) c;
-  (void) data;
-  (void) n;
-  (void) type;
-  (void) root;
+  (void)u;
+  (void)c;
+  (void)data;
+  (void)n;
+  (void)type;
+  (void)root;
   return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -424,46 +431,66 @@ otf2_type_size (OTF2_Type type)
 {
   int size = 1;
   PMPI_Type_size (otf2_mpi_get_type (type), &size);
-  return (size_t) size;
+  return (size_t)size;
 }
 
 static OTF2_CallbackCode
-local_gather (void *u, OTF2_CollectiveContext *c, const void *in, void *out,
-              uint32_t n, OTF2_Type type, uint32_t root)
+local_gather (void                   *u,
+              OTF2_CollectiveContext *c,
+              const void             *in,
+              void                   *out,
+              uint32_t                n,
+              OTF2_Type               type,
+              uint32_t                root)
 {
-  (void) u;
-  (void) root;
+  (void)u;
+  (void)root;
   if (c->rank == 0 && out != NULL && in != NULL)
-    memcpy (out, in, (size_t) n * otf2_type_size (type));
+    memcpy (out, in, (size_t)n * otf2_type_size (type));
   return OTF2_CALLBACK_SUCCESS;
 }
 
 static OTF2_CallbackCode
-local_gatherv (void *u, OTF2_CollectiveContext *c, const void *in,
-               uint32_t n, void *out, const uint32_t *counts, OTF2_Type type,
-               uint32_t root)
+local_gatherv (void                   *u,
+               OTF2_CollectiveContext *c,
+               const void             *in,
+               uint32_t                n,
+               void                   *out,
+               const uint32_t         *counts,
+               OTF2_Type               type,
+               uint32_t                root)
 {
-  (void) counts;
+  (void)counts;
   return local_gather (u, c, in, out, n, type, root);
 }
 
 static OTF2_CallbackCode
-local_scatter (void *u, OTF2_CollectiveContext *c, const void *in, void *out,
-               uint32_t n, OTF2_Type type, uint32_t root)
+local_scatter (void                   *u,
+               OTF2_CollectiveContext *c,
+               const void             *in,
+               void                   *out,
+               uint32_t                n,
+               OTF2_Type               type,
+               uint32_t                root)
 {
-  (void) u;
-  (void) root;
+  (void)u;
+  (void)root;
   if (c->rank == 0 && out != NULL && in != NULL)
-    memcpy (out, in, (size_t) n * otf2_type_size (type));
+    memcpy (out, in, (size_t)n * otf2_type_size (type));
   return OTF2_CALLBACK_SUCCESS;
 }
 
 static OTF2_CallbackCode
-local_scatterv (void *u, OTF2_CollectiveContext *c, const void *in,
-                const uint32_t *counts, void *out, uint32_t n, OTF2_Type type,
-                uint32_t root)
+local_scatterv (void                   *u,
+                OTF2_CollectiveContext *c,
+                const void             *in,
+                const uint32_t         *counts,
+                void                   *out,
+                uint32_t                n,
+                OTF2_Type               type,
+                uint32_t                root)
 {
-  (void) counts;
+  (void)counts;
   return local_scatter (u, c, in, out, n, type, root);
 }
 
@@ -475,10 +502,10 @@ win_global_lock (void)
   int fd = open (path, O_WRONLY | O_CREAT | O_EXCL, 0644);
   if (fd < 0)
     return 0;
-  char line[32];
-  int n = snprintf (line, sizeof line, "%d\n", kubus_world_rank);
-  ssize_t w = write (fd, line, (size_t) n);
-  (void) w;
+  char    line[32];
+  int     n = snprintf (line, sizeof line, "%d\n", kubus_world_rank);
+  ssize_t w = write (fd, line, (size_t)n);
+  (void)w;
   close (fd);
   return 1;
 }
@@ -486,8 +513,8 @@ win_global_lock (void)
 static int
 same_host (int r)
 {
-  return strcmp (kubus_hostnames + (size_t) r * KUBUS_HOST_LEN,
-                 kubus_hostnames + (size_t) kubus_world_rank * KUBUS_HOST_LEN)
+  return strcmp (kubus_hostnames + (size_t)r * KUBUS_HOST_LEN,
+                 kubus_hostnames + (size_t)kubus_world_rank * KUBUS_HOST_LEN)
          == 0;
 }
 
@@ -515,8 +542,7 @@ notify_peers (void)
     return;
   for (int r = 0; r < kubus_world_size; r++)
     if (r != kubus_world_rank && peer_ids[2 * r] != 0 && same_host (r))
-      syscall (SYS_tgkill, peer_ids[2 * r], peer_ids[2 * r + 1],
-               KUBUS_SAVE_SIGNAL);
+      syscall (SYS_tgkill, peer_ids[2 * r], peer_ids[2 * r + 1], KUBUS_SAVE_SIGNAL);
 }
 
 /* … and waits (at most 5 s) until each has saved or is gone. */
@@ -534,8 +560,7 @@ wait_for_peers (void)
             continue;
           char path[PATH_MAX + 32];
           saved_marker_path (path, sizeof path, r);
-          if (access (path, F_OK) != 0
-              && !(kill (peer_ids[2 * r], 0) != 0 && errno == ESRCH))
+          if (access (path, F_OK) != 0 && !(kill (peer_ids[2 * r], 0) != 0 && errno == ESRCH))
             pending = 1;
         }
       if (!pending)
@@ -582,10 +607,9 @@ write_after_abort (uint32_t open_region, int initiator)
   collectives->callbacks.otf2_scatterv = local_scatterv;
   collectives->global->rank = global ? 0 : (kubus_world_rank == 0 ? 1 : kubus_world_rank);
   if (kubus_write_local_only (archive, global) == 1)
-    return;  /* test hook: "killed" before saving its definitions */
+    return; /* test hook: "killed" before saving its definitions */
   mark_saved ();
-  kubus_log ("abort: trace written to %s%s", expdir,
-             global ? " (with global definitions)" : "");
+  kubus_log ("abort: trace written to %s%s", expdir, global ? " (with global definitions)" : "");
   if (initiator)
     wait_for_peers ();
 }
@@ -600,7 +624,7 @@ kubus_measurement_abort (uint32_t abort_region)
 static int
 on_main_thread (void)
 {
-  return (pid_t) syscall (SYS_gettid) == main_tid;
+  return (pid_t)syscall (SYS_gettid) == main_tid;
 }
 
 /* Fatal signals.  Not async-signal-safe (OTF2 allocates): a best effort
@@ -650,8 +674,7 @@ kubus_expdir (void)
 }
 
 /* Keep the helpers of OTF2_MPI_Collectives.h that we do not call quiet. */
-static void __attribute__ ((unused))
-kubus_unused_otf2_helpers (void)
+static void __attribute__ ((unused)) kubus_unused_otf2_helpers (void)
 {
-  (void) OTF2_MPI_Archive_SetCollectiveCallbacks;
+  (void)OTF2_MPI_Archive_SetCollectiveCallbacks;
 }

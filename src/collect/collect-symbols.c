@@ -19,15 +19,15 @@
 typedef struct
 {
   uintptr_t addr;
-  uint64_t size;
-  size_t name;   /* offset into arena */
+  uint64_t  size;
+  size_t    name; /* offset into arena */
 } Sym;
 
-static Sym *syms;
+static Sym   *syms;
 static size_t n_syms, cap_syms;
-static char *arena;
+static char  *arena;
 static size_t arena_len, arena_cap;
-static int loaded;
+static int    loaded;
 
 static int
 add_sym (uintptr_t addr, uint64_t size, const char *name)
@@ -36,7 +36,7 @@ add_sym (uintptr_t addr, uint64_t size, const char *name)
   if (n_syms == cap_syms)
     {
       size_t cap = cap_syms ? 2 * cap_syms : 4096;
-      Sym *n = realloc (syms, cap * sizeof *n);
+      Sym   *n = realloc (syms, cap * sizeof *n);
       if (n == NULL)
         return -1;
       syms = n;
@@ -69,23 +69,22 @@ read_object (const char *path, uintptr_t bias)
   if (fd < 0)
     return;
   struct stat st;
-  if (fstat (fd, &st) != 0 || (size_t) st.st_size < sizeof (Elf64_Ehdr))
+  if (fstat (fd, &st) != 0 || (size_t)st.st_size < sizeof (Elf64_Ehdr))
     {
       close (fd);
       return;
     }
-  size_t len = (size_t) st.st_size;
+  size_t               len = (size_t)st.st_size;
   const unsigned char *map = mmap (NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
   close (fd);
   if (map == MAP_FAILED)
     return;
-  const Elf64_Ehdr *eh = (const Elf64_Ehdr *) map;
-  if (memcmp (eh->e_ident, ELFMAG, SELFMAG) != 0
-      || eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_shoff == 0
-      || eh->e_shentsize != sizeof (Elf64_Shdr)
-      || eh->e_shoff + (uint64_t) eh->e_shnum * sizeof (Elf64_Shdr) > len)
+  const Elf64_Ehdr *eh = (const Elf64_Ehdr *)map;
+  if (memcmp (eh->e_ident, ELFMAG, SELFMAG) != 0 || eh->e_ident[EI_CLASS] != ELFCLASS64
+      || eh->e_shoff == 0 || eh->e_shentsize != sizeof (Elf64_Shdr)
+      || eh->e_shoff + (uint64_t)eh->e_shnum * sizeof (Elf64_Shdr) > len)
     goto out;
-  const Elf64_Shdr *sh = (const Elf64_Shdr *) (map + eh->e_shoff);
+  const Elf64_Shdr *sh = (const Elf64_Shdr *)(map + eh->e_shoff);
   const Elf64_Shdr *tab = NULL;
   for (int pass = 0; pass < 2 && tab == NULL; pass++)
     for (unsigned i = 0; i < eh->e_shnum; i++)
@@ -94,41 +93,38 @@ read_object (const char *path, uintptr_t bias)
           tab = &sh[i];
           break;
         }
-  if (tab == NULL || tab->sh_link >= eh->e_shnum
-      || tab->sh_offset + tab->sh_size > len)
+  if (tab == NULL || tab->sh_link >= eh->e_shnum || tab->sh_offset + tab->sh_size > len)
     goto out;
   const Elf64_Shdr *strs = &sh[tab->sh_link];
   if (strs->sh_offset + strs->sh_size > len)
     goto out;
-  const char *strtab = (const char *) map + strs->sh_offset;
-  const Elf64_Sym *s = (const Elf64_Sym *) (map + tab->sh_offset);
-  size_t n = tab->sh_size / sizeof (Elf64_Sym);
+  const char      *strtab = (const char *)map + strs->sh_offset;
+  const Elf64_Sym *s = (const Elf64_Sym *)(map + tab->sh_offset);
+  size_t           n = tab->sh_size / sizeof (Elf64_Sym);
   for (size_t i = 0; i < n; i++)
     {
       int type = ELF64_ST_TYPE (s[i].st_info);
-      if ((type != STT_FUNC && type != STT_GNU_IFUNC)
-          || s[i].st_shndx == SHN_UNDEF || s[i].st_value == 0
-          || s[i].st_name >= strs->sh_size)
+      if ((type != STT_FUNC && type != STT_GNU_IFUNC) || s[i].st_shndx == SHN_UNDEF
+          || s[i].st_value == 0 || s[i].st_name >= strs->sh_size)
         continue;
-      if (add_sym (bias + s[i].st_value, s[i].st_size,
-                   strtab + s[i].st_name) != 0)
+      if (add_sym (bias + s[i].st_value, s[i].st_size, strtab + s[i].st_name) != 0)
         break;
     }
 out:
-  munmap ((void *) map, len);
+  munmap ((void *)map, len);
 }
 
 static int
 each_object (struct dl_phdr_info *info, size_t size, void *data)
 {
-  (void) size;
-  (void) data;
+  (void)size;
+  (void)data;
   const char *path = info->dlpi_name;
   if (path == NULL || path[0] == '\0')
     path = "/proc/self/exe";
   else if (strstr (path, "linux-vdso") != NULL || path[0] != '/')
     return 0;
-  read_object (path, (uintptr_t) info->dlpi_addr);
+  read_object (path, (uintptr_t)info->dlpi_addr);
   return 0;
 }
 

@@ -14,15 +14,14 @@
 #define MAX_TOPOLOGIES 64
 
 static KubusTopology topologies[MAX_TOPOLOGIES];
-static int n_topologies;
+static int           n_topologies;
 
 void
 kubus_topology_record_cart (MPI_Comm comm, uint64_t key, const char *name)
 {
   int status = MPI_UNDEFINED, ndims = 0;
-  if (n_topologies >= MAX_TOPOLOGIES
-      || PMPI_Topo_test (comm, &status) != MPI_SUCCESS || status != MPI_CART
-      || PMPI_Cartdim_get (comm, &ndims) != MPI_SUCCESS || ndims < 1
+  if (n_topologies >= MAX_TOPOLOGIES || PMPI_Topo_test (comm, &status) != MPI_SUCCESS
+      || status != MPI_CART || PMPI_Cartdim_get (comm, &ndims) != MPI_SUCCESS || ndims < 1
       || ndims > 16)
     return;
   KubusTopology *t = &topologies[n_topologies];
@@ -30,8 +29,7 @@ kubus_topology_record_cart (MPI_Comm comm, uint64_t key, const char *name)
   t->comm_key = key;
   snprintf (t->name, sizeof t->name, "%s", name);
   t->ndims = ndims;
-  if (PMPI_Cart_get (comm, ndims, t->dims, t->periods, t->coords)
-      != MPI_SUCCESS)
+  if (PMPI_Cart_get (comm, ndims, t->dims, t->periods, t->coords) != MPI_SUCCESS)
     return;
   PMPI_Comm_rank (comm, &t->rank);
   t->have_coords = 1;
@@ -39,15 +37,14 @@ kubus_topology_record_cart (MPI_Comm comm, uint64_t key, const char *name)
 }
 
 int
-kubus_topology_define (const char *name, int ndims, const int *dims,
-                       const int *periods)
+kubus_topology_define (const char *name, int ndims, const int *dims, const int *periods)
 {
   if (!KUBUS_ON () || name == NULL || ndims < 1 || ndims > 16 || dims == NULL
       || n_topologies >= MAX_TOPOLOGIES)
     return -1;
   KubusTopology *t = &topologies[n_topologies];
   memset (t, 0, sizeof *t);
-  t->comm_key = 1;  /* MPI_COMM_WORLD */
+  t->comm_key = 1; /* MPI_COMM_WORLD */
   snprintf (t->name, sizeof t->name, "%s", name);
   t->ndims = ndims;
   for (int i = 0; i < ndims; i++)

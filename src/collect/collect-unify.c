@@ -14,15 +14,15 @@
 #include <string.h>
 
 KubusClock kubus_clock;
-char *kubus_hostnames;
+char      *kubus_hostnames;
 
 /* ---- word buffers ---------------------------------------------------- */
 
 typedef struct
 {
   uint64_t *w;
-  size_t n, cap;
-  int failed;
+  size_t    n, cap;
+  int       failed;
 } Buf;
 
 static void
@@ -30,7 +30,7 @@ put (Buf *b, uint64_t v)
 {
   if (b->n == b->cap)
     {
-      size_t cap = b->cap ? 2 * b->cap : 1024;
+      size_t    cap = b->cap ? 2 * b->cap : 1024;
       uint64_t *n = realloc (b->w, cap * sizeof *n);
       if (n == NULL)
         {
@@ -59,8 +59,8 @@ put_str (Buf *b, const char *s)
 typedef struct
 {
   const uint64_t *w;
-  size_t n, pos;
-  int bad;
+  size_t          n, pos;
+  int             bad;
 } Reader;
 
 static uint64_t
@@ -102,57 +102,60 @@ pack_local (Buf *b, uint64_t n_events)
   put (b, n_events);
   put (b, kubus_clock.start_time);
   put (b, kubus_clock.end_time);
-  put (b, (uint64_t) kubus_clock.offset_begin);
-  put (b, (uint64_t) kubus_clock.offset_end);
+  put (b, (uint64_t)kubus_clock.offset_begin);
+  put (b, (uint64_t)kubus_clock.offset_end);
   int nc = kubus_comm_count ();
-  put (b, (uint64_t) nc);
+  put (b, (uint64_t)nc);
   for (int i = 0; i < nc; i++)
     {
       const KubusComm *c = kubus_comm_get (i);
       put (b, c->key);
       put (b, c->parent_key);
-      put (b, (uint64_t) c->size);
+      put (b, (uint64_t)c->size);
       for (int k = 0; k < c->size; k++)
-        put (b, (uint64_t) c->members[k]);
+        put (b, (uint64_t)c->members[k]);
     }
   int nt = kubus_topology_count ();
-  put (b, (uint64_t) nt);
+  put (b, (uint64_t)nt);
   for (int i = 0; i < nt; i++)
     {
       const KubusTopology *t = kubus_topology_get (i);
       put (b, t->comm_key);
       put_str (b, t->name);
-      put (b, (uint64_t) t->ndims);
-      put (b, (uint64_t) t->rank);
-      put (b, (uint64_t) t->have_coords);
+      put (b, (uint64_t)t->ndims);
+      put (b, (uint64_t)t->rank);
+      put (b, (uint64_t)t->have_coords);
       for (int k = 0; k < t->ndims; k++)
         {
-          put (b, (uint64_t) t->dims[k]);
-          put (b, (uint64_t) t->periods[k]);
-          put (b, (uint64_t) t->coords[k]);
+          put (b, (uint64_t)t->dims[k]);
+          put (b, (uint64_t)t->periods[k]);
+          put (b, (uint64_t)t->coords[k]);
         }
     }
   uint32_t nr = kubus_region_count ();
   put (b, nr);
   for (uint32_t i = 0; i < nr; i++)
-    put_str (b, kubus_region_name (KUBUS_R_USER_BASE + i));
+    {
+      put_str (b, kubus_region_name (KUBUS_R_USER_BASE + i));
+      put (b, (uint64_t)kubus_region_is_manual (KUBUS_R_USER_BASE + i));
+    }
 }
 
 /* ---- rank 0: unification --------------------------------------------- */
 
 typedef struct
 {
-  uint64_t key, parent_key;
-  int size;
+  uint64_t        key, parent_key;
+  int             size;
   const uint64_t *members;
 } GComm;
 
 typedef struct
 {
   uint64_t comm_key;
-  char *name;
-  int ndims;
-  int dims[16], periods[16];
+  char    *name;
+  int      ndims;
+  int      dims[16], periods[16];
   uint32_t id;
   uint32_t dim_base;
 } GTopo;
@@ -160,21 +163,22 @@ typedef struct
 typedef struct
 {
   /* inputs, per rank (NULL data = rank unknown, e.g. after an abort) */
-  int nranks;
+  int              nranks;
   const uint64_t **data;
-  const size_t *len;
+  const size_t    *len;
   /* results */
-  GComm *comms;
-  size_t n_comms;
-  char **regions;
-  size_t n_regions;
-  uint64_t **comm_map;    /* per rank: local comm id -> global */
-  size_t *comm_map_len;
-  uint64_t **region_map;  /* per rank: local user region index -> global */
-  size_t *region_map_len;
-  uint64_t *n_events;
-  uint64_t start, end;
-  int bad;
+  GComm     *comms;
+  size_t     n_comms;
+  char     **regions;
+  char      *region_manual; /* paradigm USER rather than COMPILER */
+  size_t     n_regions;
+  uint64_t **comm_map; /* per rank: local comm id -> global */
+  size_t    *comm_map_len;
+  uint64_t **region_map; /* per rank: local user region index -> global */
+  size_t    *region_map_len;
+  uint64_t  *n_events;
+  uint64_t   start, end;
+  int        bad;
 } Unify;
 
 static size_t
@@ -191,7 +195,7 @@ hash_str (const char *s)
 {
   uint64_t h = 0xcbf29ce484222325ull;
   for (; *s; s++)
-    h = (h ^ (unsigned char) *s) * 0x100000001b3ull;
+    h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
   return h;
 }
 
@@ -204,25 +208,25 @@ unify (Unify *u, GTopo **topos_out, size_t *n_topos_out)
   for (int r = 0; r < u->nranks; r++)
     if (u->data[r] != NULL)
       {
-        total_comms += u->len[r];  /* generous upper bounds */
+        total_comms += u->len[r]; /* generous upper bounds */
         total_regions += u->len[r];
         total_topos += u->len[r];
       }
-  size_t cslots = pow2_above (total_comms), rslots = pow2_above (total_regions);
-  uint32_t *chash = calloc (cslots, sizeof *chash);     /* global comm id + 1 */
-  uint32_t *rhash = calloc (rslots, sizeof *rhash);     /* region index + 1 */
+  size_t    cslots = pow2_above (total_comms), rslots = pow2_above (total_regions);
+  uint32_t *chash = calloc (cslots, sizeof *chash); /* global comm id + 1 */
+  uint32_t *rhash = calloc (rslots, sizeof *rhash); /* region index + 1 */
   u->comms = calloc (total_comms + 1, sizeof *u->comms);
   u->regions = calloc (total_regions + 1, sizeof *u->regions);
+  u->region_manual = calloc (total_regions + 1, 1);
   GTopo *topos = calloc (total_topos + 1, sizeof *topos);
   size_t n_topos = 0;
-  u->comm_map = calloc ((size_t) u->nranks, sizeof *u->comm_map);
-  u->comm_map_len = calloc ((size_t) u->nranks, sizeof *u->comm_map_len);
-  u->region_map = calloc ((size_t) u->nranks, sizeof *u->region_map);
-  u->region_map_len = calloc ((size_t) u->nranks, sizeof *u->region_map_len);
-  u->n_events = calloc ((size_t) u->nranks, sizeof *u->n_events);
-  if (!chash || !rhash || !u->comms || !u->regions || !topos || !u->comm_map
-      || !u->comm_map_len || !u->region_map || !u->region_map_len
-      || !u->n_events)
+  u->comm_map = calloc ((size_t)u->nranks, sizeof *u->comm_map);
+  u->comm_map_len = calloc ((size_t)u->nranks, sizeof *u->comm_map_len);
+  u->region_map = calloc ((size_t)u->nranks, sizeof *u->region_map);
+  u->region_map_len = calloc ((size_t)u->nranks, sizeof *u->region_map_len);
+  u->n_events = calloc ((size_t)u->nranks, sizeof *u->n_events);
+  if (!chash || !rhash || !u->comms || !u->regions || !u->region_manual || !topos || !u->comm_map
+      || !u->comm_map_len || !u->region_map || !u->region_map_len || !u->n_events)
     {
       free (chash);
       free (rhash);
@@ -238,9 +242,9 @@ unify (Unify *u, GTopo **topos_out, size_t *n_topos_out)
       Reader rd = { u->data[r], u->len[r], 0, 0 };
       u->n_events[r] = get (&rd);
       uint64_t start = get (&rd), end = get (&rd);
-      int64_t ob = (int64_t) get (&rd), oe = (int64_t) get (&rd);
-      uint64_t s = start + (uint64_t) (ob < 0 ? ob : 0);
-      uint64_t e = end + (uint64_t) (oe > 0 ? oe : 0);
+      int64_t  ob = (int64_t)get (&rd), oe = (int64_t)get (&rd);
+      uint64_t s = start + (uint64_t)(ob < 0 ? ob : 0);
+      uint64_t e = end + (uint64_t)(oe > 0 ? oe : 0);
       if (s < u->start)
         u->start = s;
       if (e > u->end)
@@ -254,14 +258,14 @@ unify (Unify *u, GTopo **topos_out, size_t *n_topos_out)
         {
           uint64_t key = get (&rd), parent = get (&rd);
           uint64_t size = get (&rd);
-          if (size > (uint64_t) u->nranks || rd.pos + size > rd.n)
+          if (size > (uint64_t)u->nranks || rd.pos + size > rd.n)
             {
               rd.bad = 1;
               break;
             }
           const uint64_t *members = rd.w + rd.pos;
           rd.pos += size;
-          size_t h = (size_t) (key * 0x9E3779B97F4A7C15ull) & (cslots - 1);
+          size_t h = (size_t)(key * 0x9E3779B97F4A7C15ull) & (cslots - 1);
           while (chash[h] != 0 && u->comms[chash[h] - 1].key != key)
             h = (h + 1) & (cslots - 1);
           if (chash[h] == 0)
@@ -269,9 +273,9 @@ unify (Unify *u, GTopo **topos_out, size_t *n_topos_out)
               GComm *g = &u->comms[u->n_comms];
               g->key = key;
               g->parent_key = parent;
-              g->size = (int) size;
+              g->size = (int)size;
               g->members = members;
-              chash[h] = (uint32_t) ++u->n_comms;
+              chash[h] = (uint32_t)++u->n_comms;
             }
           if (u->comm_map[r] != NULL)
             u->comm_map[r][i] = chash[h] - 1;
@@ -280,23 +284,23 @@ unify (Unify *u, GTopo **topos_out, size_t *n_topos_out)
       for (uint64_t i = 0; i < nt && !rd.bad; i++)
         {
           uint64_t key = get (&rd);
-          char *name = get_str (&rd);
-          int ndims = (int) get (&rd);
-          uint32_t rank = (uint32_t) get (&rd);
-          int have = (int) get (&rd);
+          char    *name = get_str (&rd);
+          int      ndims = (int)get (&rd);
+          uint32_t rank = (uint32_t)get (&rd);
+          int      have = (int)get (&rd);
           if (name == NULL || ndims < 1 || ndims > 16)
             {
               free (name);
               rd.bad = 1;
               break;
             }
-          int dims[16], periods[16];
+          int      dims[16], periods[16];
           uint32_t coords[16];
           for (int k = 0; k < ndims; k++)
             {
-              dims[k] = (int) get (&rd);
-              periods[k] = (int) get (&rd);
-              coords[k] = (uint32_t) get (&rd);
+              dims[k] = (int)get (&rd);
+              periods[k] = (int)get (&rd);
+              coords[k] = (uint32_t)get (&rd);
             }
           size_t t;
           for (t = 0; t < n_topos; t++)
@@ -313,9 +317,9 @@ unify (Unify *u, GTopo **topos_out, size_t *n_topos_out)
             }
           else
             free (name);
-          (void) rank;
-          (void) have;
-          (void) coords;
+          (void)rank;
+          (void)have;
+          (void)coords;
         }
       uint64_t nr = get (&rd);
       if (nr > rd.n)
@@ -327,13 +331,15 @@ unify (Unify *u, GTopo **topos_out, size_t *n_topos_out)
           char *name = get_str (&rd);
           if (name == NULL)
             break;
-          size_t h = (size_t) hash_str (name) & (rslots - 1);
+          int    is_manual = get (&rd) != 0;
+          size_t h = (size_t)hash_str (name) & (rslots - 1);
           while (rhash[h] != 0 && strcmp (u->regions[rhash[h] - 1], name) != 0)
             h = (h + 1) & (rslots - 1);
           if (rhash[h] == 0)
             {
               u->regions[u->n_regions] = name;
-              rhash[h] = (uint32_t) ++u->n_regions;
+              u->region_manual[u->n_regions] = (char)is_manual;
+              rhash[h] = (uint32_t)++u->n_regions;
             }
           else
             free (name);
@@ -355,16 +361,16 @@ unify (Unify *u, GTopo **topos_out, size_t *n_topos_out)
 typedef struct
 {
   OTF2_GlobalDefWriter *gw;
-  char **s;
-  uint32_t *slot;  /* string id + 1 */
-  size_t n, slots;
-  int err;
+  char                **s;
+  uint32_t             *slot; /* string id + 1 */
+  size_t                n, slots;
+  int                   err;
 } Strings;
 
 static uint32_t
 str (Strings *st, const char *s)
 {
-  size_t h = (size_t) hash_str (s) & (st->slots - 1);
+  size_t h = (size_t)hash_str (s) & (st->slots - 1);
   while (st->slot[h] != 0)
     {
       if (strcmp (st->s[st->slot[h] - 1], s) == 0)
@@ -376,8 +382,8 @@ str (Strings *st, const char *s)
       st->err = 1;
       return 0;
     }
-  uint32_t id = (uint32_t) st->n;
-  st->s[st->n++] = (char *) s;
+  uint32_t id = (uint32_t)st->n;
+  st->s[st->n++] = (char *)s;
   st->slot[h] = id + 1;
   if (OTF2_GlobalDefWriter_WriteString (st->gw, id, s) != OTF2_SUCCESS)
     st->err = 1;
@@ -389,7 +395,7 @@ comm_gid (const Unify *u, uint64_t key)
 {
   for (size_t i = 0; i < u->n_comms; i++)
     if (u->comms[i].key == key)
-      return (int) i;
+      return (int)i;
   return -1;
 }
 
@@ -401,12 +407,11 @@ write_global (OTF2_Archive *archive, Unify *u, GTopo *topos, size_t n_topos)
     return -1;
   int n = u->nranks;
   /* strings we build here must live until the writer is done */
-  size_t n_names = (size_t) n * 2 + u->n_comms + 64;
-  char **owned = calloc (n_names, sizeof *owned);
-  size_t n_owned = 0;
+  size_t  n_names = (size_t)n * 2 + u->n_comms + 64;
+  char  **owned = calloc (n_names, sizeof *owned);
+  size_t  n_owned = 0;
   Strings st = { gw, NULL, NULL, 0, 0, 0 };
-  st.slots = pow2_above (KUBUS_R_USER_BASE + u->n_regions + n_names
-                         + 16 * n_topos + 64);
+  st.slots = pow2_above (KUBUS_R_USER_BASE + u->n_regions + n_names + 16 * n_topos + 64);
   st.s = calloc (st.slots, sizeof *st.s);
   st.slot = calloc (st.slots, sizeof *st.slot);
   if (owned == NULL || st.s == NULL || st.slot == NULL)
@@ -417,23 +422,22 @@ write_global (OTF2_Archive *archive, Unify *u, GTopo *topos, size_t n_topos)
       OTF2_Archive_CloseGlobalDefWriter (archive, gw);
       return -1;
     }
-#define OWN(expr)                                                       \
-  ({                                                                    \
-    char *_s = (expr);                                                  \
-    if (_s != NULL && n_owned < n_names)                                \
-      owned[n_owned++] = _s;                                            \
-    _s != NULL ? _s : "?";                                              \
+#define OWN(expr)                                                                                  \
+  ({                                                                                               \
+    char *_s = (expr);                                                                             \
+    if (_s != NULL && n_owned < n_names)                                                           \
+      owned[n_owned++] = _s;                                                                       \
+    _s != NULL ? _s : "?";                                                                         \
   })
 
   /* clock: nanoseconds of CLOCK_MONOTONIC; realtime of the first event */
   struct timespec rt;
   clock_gettime (CLOCK_REALTIME, &rt);
   uint64_t now_mono = kubus_now ();
-  uint64_t now_real = (uint64_t) rt.tv_sec * 1000000000u + (uint64_t) rt.tv_nsec;
+  uint64_t now_real = (uint64_t)rt.tv_sec * 1000000000u + (uint64_t)rt.tv_nsec;
   uint64_t start = u->start == UINT64_MAX ? 0 : u->start;
   uint64_t end = u->end > start ? u->end : start;
-  OTF2_GlobalDefWriter_WriteClockProperties (gw, 1000000000u, start,
-                                             end - start + 1,
+  OTF2_GlobalDefWriter_WriteClockProperties (gw, 1000000000u, start, end - start + 1,
                                              now_real - (now_mono - start));
 
   uint32_t empty = str (&st, "");
@@ -441,25 +445,23 @@ write_global (OTF2_Archive *archive, Unify *u, GTopo *topos, size_t n_topos)
                                       OTF2_PARADIGM_CLASS_PROCESS);
 
   /* system tree: machine > node(host name) > process */
-  OTF2_GlobalDefWriter_WriteSystemTreeNode (gw, 0, str (&st, "machine"),
-                                            str (&st, "machine"),
+  OTF2_GlobalDefWriter_WriteSystemTreeNode (gw, 0, str (&st, "machine"), str (&st, "machine"),
                                             OTF2_UNDEFINED_SYSTEM_TREE_NODE);
-  uint32_t *node_of = calloc ((size_t) n, sizeof *node_of);
-  uint32_t n_nodes = 0;
+  uint32_t *node_of = calloc ((size_t)n, sizeof *node_of);
+  uint32_t  n_nodes = 0;
   for (int r = 0; r < n && node_of != NULL; r++)
     {
-      const char *host = kubus_hostnames + (size_t) r * KUBUS_HOST_LEN;
-      int q;
+      const char *host = kubus_hostnames + (size_t)r * KUBUS_HOST_LEN;
+      int         q;
       for (q = 0; q < r; q++)
-        if (strcmp (host, kubus_hostnames + (size_t) q * KUBUS_HOST_LEN) == 0)
+        if (strcmp (host, kubus_hostnames + (size_t)q * KUBUS_HOST_LEN) == 0)
           break;
       if (q < r)
         node_of[r] = node_of[q];
       else
         {
           node_of[r] = ++n_nodes;
-          OTF2_GlobalDefWriter_WriteSystemTreeNode (gw, node_of[r],
-                                                    str (&st, host),
+          OTF2_GlobalDefWriter_WriteSystemTreeNode (gw, node_of[r], str (&st, host),
                                                     str (&st, "node"), 0);
         }
     }
@@ -467,15 +469,12 @@ write_global (OTF2_Archive *archive, Unify *u, GTopo *topos, size_t n_topos)
     {
       char name[32];
       snprintf (name, sizeof name, "MPI Rank %d", r);
-      OTF2_GlobalDefWriter_WriteLocationGroup (gw, (uint32_t) r,
-                                               str (&st, OWN (strdup (name))),
-                                               OTF2_LOCATION_GROUP_TYPE_PROCESS,
-                                               node_of ? node_of[r] : 0,
-                                               OTF2_UNDEFINED_LOCATION_GROUP);
-      OTF2_GlobalDefWriter_WriteLocation (gw, (uint64_t) r,
-                                          str (&st, "Master thread"),
-                                          OTF2_LOCATION_TYPE_CPU_THREAD,
-                                          u->n_events[r], (uint32_t) r);
+      OTF2_GlobalDefWriter_WriteLocationGroup (
+          gw, (uint32_t)r, str (&st, OWN (strdup (name))), OTF2_LOCATION_GROUP_TYPE_PROCESS,
+          node_of ? node_of[r] : 0, OTF2_UNDEFINED_LOCATION_GROUP);
+      OTF2_GlobalDefWriter_WriteLocation (gw, (uint64_t)r, str (&st, "Master thread"),
+                                          OTF2_LOCATION_TYPE_CPU_THREAD, u->n_events[r],
+                                          (uint32_t)r);
     }
   free (node_of);
 
@@ -484,57 +483,47 @@ write_global (OTF2_Archive *archive, Unify *u, GTopo *topos, size_t n_topos)
   for (uint32_t i = 0; i < KUBUS_R_MPI_COUNT; i++)
     {
       uint32_t name = str (&st, kubus_mpi_regions[i].name);
-      OTF2_GlobalDefWriter_WriteRegion (gw, i, name, name, empty,
-                                        kubus_mpi_regions[i].role,
-                                        OTF2_PARADIGM_MPI,
-                                        OTF2_REGION_FLAG_NONE, mpi_file, 0, 0);
+      OTF2_GlobalDefWriter_WriteRegion (gw, i, name, name, empty, kubus_mpi_regions[i].role,
+                                        OTF2_PARADIGM_MPI, OTF2_REGION_FLAG_NONE, mpi_file, 0, 0);
     }
   uint32_t kubus_file = str (&st, "KUBUS");
-  OTF2_GlobalDefWriter_WriteRegion (gw, KUBUS_R_FLUSH, str (&st, "KUBUS_FLUSH"),
-                                    str (&st, "KUBUS_FLUSH"),
-                                    str (&st, "trace buffer written to disk"),
-                                    OTF2_REGION_ROLE_ARTIFICIAL,
-                                    OTF2_PARADIGM_MEASUREMENT_SYSTEM,
-                                    OTF2_REGION_FLAG_NONE, kubus_file, 0, 0);
-  OTF2_GlobalDefWriter_WriteRegion (gw, KUBUS_R_UNKNOWN,
-                                    str (&st, "KUBUS_UNKNOWN_REGION"),
-                                    str (&st, "KUBUS_UNKNOWN_REGION"),
-                                    str (&st, "user region of a rank whose names were lost in an abort"),
-                                    OTF2_REGION_ROLE_ARTIFICIAL,
-                                    OTF2_PARADIGM_MEASUREMENT_SYSTEM,
-                                    OTF2_REGION_FLAG_NONE, kubus_file, 0, 0);
+  OTF2_GlobalDefWriter_WriteRegion (
+      gw, KUBUS_R_FLUSH, str (&st, "KUBUS_FLUSH"), str (&st, "KUBUS_FLUSH"),
+      str (&st, "trace buffer written to disk"), OTF2_REGION_ROLE_ARTIFICIAL,
+      OTF2_PARADIGM_MEASUREMENT_SYSTEM, OTF2_REGION_FLAG_NONE, kubus_file, 0, 0);
+  OTF2_GlobalDefWriter_WriteRegion (
+      gw, KUBUS_R_UNKNOWN, str (&st, "KUBUS_UNKNOWN_REGION"), str (&st, "KUBUS_UNKNOWN_REGION"),
+      str (&st, "user region of a rank whose names were lost in an abort"),
+      OTF2_REGION_ROLE_ARTIFICIAL, OTF2_PARADIGM_MEASUREMENT_SYSTEM, OTF2_REGION_FLAG_NONE,
+      kubus_file, 0, 0);
   for (size_t i = 0; i < u->n_regions; i++)
     {
       uint32_t name = str (&st, u->regions[i]);
-      OTF2_GlobalDefWriter_WriteRegion (gw, (uint32_t) (KUBUS_R_USER_BASE + i),
-                                        name, name, empty,
-                                        OTF2_REGION_ROLE_FUNCTION,
-                                        OTF2_PARADIGM_COMPILER,
-                                        OTF2_REGION_FLAG_NONE, empty, 0, 0);
+      OTF2_GlobalDefWriter_WriteRegion (
+          gw, (uint32_t)(KUBUS_R_USER_BASE + i), name, name, empty, OTF2_REGION_ROLE_FUNCTION,
+          u->region_manual[i] ? OTF2_PARADIGM_USER : OTF2_PARADIGM_COMPILER, OTF2_REGION_FLAG_NONE,
+          empty, 0, 0);
     }
 
   /* groups and communicators: group 0 lists the locations, group 1+c the
    * world ranks of communicator c */
-  uint64_t *all = malloc (sizeof (uint64_t) * (size_t) n);
+  uint64_t *all = malloc (sizeof (uint64_t) * (size_t)n);
   for (int r = 0; r < n && all != NULL; r++)
-    all[r] = (uint64_t) r;
-  OTF2_GlobalDefWriter_WriteGroup (gw, 0, empty,
-                                   OTF2_GROUP_TYPE_COMM_LOCATIONS,
-                                   OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
-                                   all ? (uint32_t) n : 0, all);
+    all[r] = (uint64_t)r;
+  OTF2_GlobalDefWriter_WriteGroup (gw, 0, empty, OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
+                                   OTF2_GROUP_FLAG_NONE, all ? (uint32_t)n : 0, all);
   free (all);
   for (size_t c = 0; c < u->n_comms; c++)
     {
       const GComm *g = &u->comms[c];
-      OTF2_GlobalDefWriter_WriteGroup (gw, (uint32_t) (c + 1), empty,
-                                       OTF2_GROUP_TYPE_COMM_GROUP,
-                                       OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
-                                       (uint32_t) g->size, g->members);
+      OTF2_GlobalDefWriter_WriteGroup (gw, (uint32_t)(c + 1), empty, OTF2_GROUP_TYPE_COMM_GROUP,
+                                       OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, (uint32_t)g->size,
+                                       g->members);
     }
   for (size_t c = 0; c < u->n_comms; c++)
     {
       const GComm *g = &u->comms[c];
-      char name[64];
+      char         name[64];
       if (g->key == 1)
         snprintf (name, sizeof name, "MPI_COMM_WORLD");
       else if (g->parent_key == 0 && g->size == 1)
@@ -542,12 +531,9 @@ write_global (OTF2_Archive *archive, Unify *u, GTopo *topos, size_t n_topos)
       else
         snprintf (name, sizeof name, "MPI communicator %zu", c);
       int parent = g->parent_key ? comm_gid (u, g->parent_key) : -1;
-      OTF2_GlobalDefWriter_WriteComm (gw, (uint32_t) c,
-                                      str (&st, OWN (strdup (name))),
-                                      (uint32_t) (c + 1),
-                                      parent >= 0 ? (uint32_t) parent
-                                                  : OTF2_UNDEFINED_COMM,
-                                      OTF2_COMM_FLAG_NONE);
+      OTF2_GlobalDefWriter_WriteComm (
+          gw, (uint32_t)c, str (&st, OWN (strdup (name))), (uint32_t)(c + 1),
+          parent >= 0 ? (uint32_t)parent : OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
     }
 
   /* Cartesian topologies: dimensions, topology, then one coordinate per
@@ -556,8 +542,8 @@ write_global (OTF2_Archive *archive, Unify *u, GTopo *topos, size_t n_topos)
   for (size_t t = 0; t < n_topos; t++)
     {
       GTopo *tp = &topos[t];
-      int comm = comm_gid (u, tp->comm_key);
-      tp->id = (uint32_t) t;
+      int    comm = comm_gid (u, tp->comm_key);
+      tp->id = (uint32_t)t;
       tp->dim_base = dim_id;
       OTF2_CartDimensionRef dims[16];
       for (int k = 0; k < tp->ndims; k++)
@@ -565,22 +551,19 @@ write_global (OTF2_Archive *archive, Unify *u, GTopo *topos, size_t n_topos)
           char name[96];
           snprintf (name, sizeof name, "%s dimension %d", tp->name, k);
           dims[k] = dim_id++;
-          OTF2_GlobalDefWriter_WriteCartDimension (gw, dims[k],
-                                                   str (&st, OWN (strdup (name))),
-                                                   (uint32_t) tp->dims[k],
-                                                   tp->periods[k]
-                                                     ? OTF2_CART_PERIODIC_TRUE
-                                                     : OTF2_CART_PERIODIC_FALSE);
+          OTF2_GlobalDefWriter_WriteCartDimension (
+              gw, dims[k], str (&st, OWN (strdup (name))), (uint32_t)tp->dims[k],
+              tp->periods[k] ? OTF2_CART_PERIODIC_TRUE : OTF2_CART_PERIODIC_FALSE);
         }
       OTF2_GlobalDefWriter_WriteCartTopology (gw, tp->id, str (&st, tp->name),
-                                              comm >= 0 ? (uint32_t) comm : 0,
-                                              (uint8_t) tp->ndims, dims);
+                                              comm >= 0 ? (uint32_t)comm : 0, (uint8_t)tp->ndims,
+                                              dims);
     }
   for (int r = 0; r < n; r++)
     {
       if (u->data[r] == NULL)
         continue;
-      Reader rd = { u->data[r], u->len[r], 5, 0 };
+      Reader   rd = { u->data[r], u->len[r], 5, 0 };
       uint64_t nc = get (&rd);
       for (uint64_t i = 0; i < nc && !rd.bad; i++)
         {
@@ -592,21 +575,20 @@ write_global (OTF2_Archive *archive, Unify *u, GTopo *topos, size_t n_topos)
       for (uint64_t i = 0; i < nt && !rd.bad; i++)
         {
           uint64_t key = get (&rd);
-          char *name = get_str (&rd);
-          int ndims = (int) get (&rd);
-          uint32_t rank = (uint32_t) get (&rd);
-          int have = (int) get (&rd);
+          char    *name = get_str (&rd);
+          int      ndims = (int)get (&rd);
+          uint32_t rank = (uint32_t)get (&rd);
+          int      have = (int)get (&rd);
           uint32_t coords[16];
           for (int k = 0; k < ndims && k < 16; k++)
             {
               get (&rd);
               get (&rd);
-              coords[k] = (uint32_t) get (&rd);
+              coords[k] = (uint32_t)get (&rd);
             }
           for (size_t t = 0; t < n_topos && name != NULL && have; t++)
             if (topos[t].comm_key == key && strcmp (topos[t].name, name) == 0)
-              OTF2_GlobalDefWriter_WriteCartCoordinate (gw, topos[t].id, rank,
-                                                        (uint8_t) ndims,
+              OTF2_GlobalDefWriter_WriteCartCoordinate (gw, topos[t].id, rank, (uint8_t)ndims,
                                                         coords);
           free (name);
         }
@@ -625,16 +607,18 @@ write_global (OTF2_Archive *archive, Unify *u, GTopo *topos, size_t n_topos)
 /* ---- local definitions ----------------------------------------------- */
 
 static void
-write_local (OTF2_Archive *archive, const uint64_t *comm_map, size_t n_comm,
-             const uint64_t *region_map, size_t n_region)
+write_local (OTF2_Archive   *archive,
+             const uint64_t *comm_map,
+             size_t          n_comm,
+             const uint64_t *region_map,
+             size_t          n_region)
 {
-  OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter (archive,
-                                                  (OTF2_LocationRef) kubus_world_rank);
+  OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter (archive, (OTF2_LocationRef)kubus_world_rank);
   if (dw == NULL)
     return;
   if (n_region > 0)
     {
-      size_t len = KUBUS_R_USER_BASE + n_region;
+      size_t    len = KUBUS_R_USER_BASE + n_region;
       uint64_t *m = malloc (len * sizeof *m);
       if (m != NULL)
         {
@@ -653,18 +637,15 @@ write_local (OTF2_Archive *archive, const uint64_t *comm_map, size_t n_comm,
     }
   if (n_comm > 0)
     {
-      OTF2_IdMap *map = OTF2_IdMap_CreateFromUint64Array (n_comm, comm_map,
-                                                          true);
+      OTF2_IdMap *map = OTF2_IdMap_CreateFromUint64Array (n_comm, comm_map, true);
       if (map != NULL)
         {
           OTF2_DefWriter_WriteMappingTable (dw, OTF2_MAPPING_COMM, map);
           OTF2_IdMap_Free (map);
         }
     }
-  OTF2_DefWriter_WriteClockOffset (dw, kubus_clock.time_begin,
-                                   kubus_clock.offset_begin, 0.0);
-  OTF2_DefWriter_WriteClockOffset (dw, kubus_clock.time_end,
-                                   kubus_clock.offset_end, 0.0);
+  OTF2_DefWriter_WriteClockOffset (dw, kubus_clock.time_begin, kubus_clock.offset_begin, 0.0);
+  OTF2_DefWriter_WriteClockOffset (dw, kubus_clock.time_end, kubus_clock.offset_end, 0.0);
   OTF2_Archive_CloseDefWriter (archive, dw);
 }
 
@@ -691,6 +672,7 @@ free_unify (Unify *u, GTopo *topos, size_t n_topos)
   for (size_t i = 0; i < u->n_regions; i++)
     free (u->regions[i]);
   free (u->regions);
+  free (u->region_manual);
   free (u->comms);
   for (int r = 0; r < u->nranks; r++)
     {
@@ -709,19 +691,19 @@ free_unify (Unify *u, GTopo *topos, size_t n_topos)
 int
 kubus_unify_and_write (OTF2_Archive *archive)
 {
-  int n = kubus_world_size, me = kubus_world_rank;
+  int      n = kubus_world_size, me = kubus_world_rank;
   MPI_Comm comm = kubus_internal_comm;
   uint64_t n_events = close_events (archive);
 
   Buf b = { 0 };
   pack_local (&b, n_events);
-  int my_len = b.failed ? 0 : (int) b.n;
-  int *lens = NULL, *displs = NULL;
+  int       my_len = b.failed ? 0 : (int)b.n;
+  int      *lens = NULL, *displs = NULL;
   uint64_t *all = NULL;
   if (me == 0)
     {
-      lens = calloc ((size_t) n, sizeof *lens);
-      displs = calloc ((size_t) n, sizeof *displs);
+      lens = calloc ((size_t)n, sizeof *lens);
+      displs = calloc ((size_t)n, sizeof *displs);
     }
   PMPI_Gather (&my_len, 1, MPI_INT, lens, 1, MPI_INT, 0, comm);
   size_t total = 0;
@@ -729,50 +711,49 @@ kubus_unify_and_write (OTF2_Archive *archive)
     {
       for (int r = 0; r < n; r++)
         {
-          displs[r] = (int) total;
-          total += (size_t) lens[r];
+          displs[r] = (int)total;
+          total += (size_t)lens[r];
         }
       all = malloc ((total + 1) * sizeof *all);
     }
-  PMPI_Gatherv (b.w, my_len, MPI_UINT64_T, all, lens, displs, MPI_UINT64_T, 0,
-                comm);
+  PMPI_Gatherv (b.w, my_len, MPI_UINT64_T, all, lens, displs, MPI_UINT64_T, 0, comm);
   free (b.w);
 
   /* rank 0 unifies and prepares each rank's maps */
-  Unify u = { 0 };
+  Unify  u = { 0 };
   GTopo *topos = NULL;
   size_t n_topos = 0;
-  int ok = 1;
-  Buf maps = { 0 };
-  int *map_lens = NULL, *map_displs = NULL;
+  int    ok = 1;
+  Buf    maps = { 0 };
+  int   *map_lens = NULL, *map_displs = NULL;
   if (me == 0)
     {
-      const uint64_t **data = calloc ((size_t) n, sizeof *data);
-      size_t *len = calloc ((size_t) n, sizeof *len);
+      const uint64_t **data = calloc ((size_t)n, sizeof *data);
+      size_t          *len = calloc ((size_t)n, sizeof *len);
       ok = all != NULL && data != NULL && len != NULL;
       for (int r = 0; ok && r < n; r++)
         {
           data[r] = lens[r] > 0 ? all + displs[r] : NULL;
-          len[r] = (size_t) lens[r];
+          len[r] = (size_t)lens[r];
         }
       u.nranks = n;
       u.data = data;
       u.len = len;
       ok = ok && unify (&u, &topos, &n_topos) == 0;
-      map_lens = calloc ((size_t) n, sizeof *map_lens);
-      map_displs = calloc ((size_t) n, sizeof *map_displs);
+      map_lens = calloc ((size_t)n, sizeof *map_lens);
+      map_displs = calloc ((size_t)n, sizeof *map_displs);
       ok = ok && map_lens && map_displs;
       for (int r = 0; ok && r < n; r++)
         {
           size_t before = maps.n;
-          map_displs[r] = (int) before;
+          map_displs[r] = (int)before;
           put (&maps, u.comm_map_len[r]);
           for (size_t i = 0; i < u.comm_map_len[r]; i++)
             put (&maps, u.comm_map[r][i]);
           put (&maps, u.region_map_len[r]);
           for (size_t i = 0; i < u.region_map_len[r]; i++)
             put (&maps, u.region_map[r][i]);
-          map_lens[r] = (int) (maps.n - before);
+          map_lens[r] = (int)(maps.n - before);
         }
       ok = ok && !maps.failed;
       if (!ok)
@@ -782,19 +763,19 @@ kubus_unify_and_write (OTF2_Archive *archive)
     }
   int my_map_len = 0;
   PMPI_Scatter (map_lens, 1, MPI_INT, &my_map_len, 1, MPI_INT, 0, comm);
-  uint64_t *my_map = malloc (((size_t) my_map_len + 1) * sizeof *my_map);
-  PMPI_Scatterv (maps.w, map_lens, map_displs, MPI_UINT64_T, my_map,
-                 my_map_len, MPI_UINT64_T, 0, comm);
+  uint64_t *my_map = malloc (((size_t)my_map_len + 1) * sizeof *my_map);
+  PMPI_Scatterv (maps.w, map_lens, map_displs, MPI_UINT64_T, my_map, my_map_len, MPI_UINT64_T, 0,
+                 comm);
 
   /* everybody: local definitions with the id maps and clock offsets */
   OTF2_Archive_OpenDefFiles (archive);
   if (my_map != NULL && my_map_len > 0)
     {
-      Reader rd = { my_map, (size_t) my_map_len, 0, 0 };
-      uint64_t nc = get (&rd);
+      Reader          rd = { my_map, (size_t)my_map_len, 0, 0 };
+      uint64_t        nc = get (&rd);
       const uint64_t *cm = my_map + rd.pos;
       rd.pos += nc;
-      uint64_t nr = get (&rd);
+      uint64_t        nr = get (&rd);
       const uint64_t *rm = my_map + rd.pos;
       if (!rd.bad && rd.pos + nr <= rd.n)
         write_local (archive, cm, nc, rm, nr);
@@ -811,8 +792,8 @@ kubus_unify_and_write (OTF2_Archive *archive)
         err = write_global (archive, &u, topos, n_topos);
       else
         err = -1;
-      free ((void *) u.data);
-      free ((void *) u.len);
+      free ((void *)u.data);
+      free ((void *)u.len);
       free_unify (&u, topos, n_topos);
       free (maps.w);
       free (map_lens);
@@ -842,13 +823,13 @@ kubus_write_local_only (OTF2_Archive *archive, int write_global_defs)
     return 1;
   Buf b = { 0 };
   pack_local (&b, n_events);
-  int n = kubus_world_size;
-  int err = 0;
-  Unify u = { 0 };
-  GTopo *topos = NULL;
-  size_t n_topos = 0;
-  const uint64_t **data = calloc ((size_t) n, sizeof *data);
-  size_t *len = calloc ((size_t) n, sizeof *len);
+  int              n = kubus_world_size;
+  int              err = 0;
+  Unify            u = { 0 };
+  GTopo           *topos = NULL;
+  size_t           n_topos = 0;
+  const uint64_t **data = calloc ((size_t)n, sizeof *data);
+  size_t          *len = calloc ((size_t)n, sizeof *len);
   if (b.failed || data == NULL || len == NULL)
     err = -1;
   else
@@ -872,10 +853,11 @@ kubus_write_local_only (OTF2_Archive *archive, int write_global_defs)
           for (size_t i = 0; i < u.region_map_len[r]; i++)
             u.region_map[r][i] = KUBUS_R_UNKNOWN;
         }
-      write_local (archive, u.comm_map[r], u.comm_map_len[r],
-                   u.region_map[r], u.region_map_len[r]);
+      write_local (archive, u.comm_map[r], u.comm_map_len[r], u.region_map[r], u.region_map_len[r]);
     }
   OTF2_Archive_CloseDefFiles (archive);
+  if (kubus_clock.global_start != 0 && kubus_clock.global_start < u.start)
+    u.start = kubus_clock.global_start;
   if (err == 0 && write_global_defs)
     err = write_global (archive, &u, topos, n_topos);
   OTF2_Archive_Close (archive);

@@ -20,23 +20,23 @@
 
 void __cyg_profile_func_enter (void *fn, void *site);
 void __cyg_profile_func_exit (void *fn, void *site);
-#define CACHE_SLOTS 65536      /* power of two */
+#define CACHE_SLOTS 65536 /* power of two */
 #define MAX_DEPTH 1024
 #define FILTERED UINT32_MAX
 #define MAX_RULES 256
 
 static uintptr_t cache_addr[CACHE_SLOTS];
-static uint32_t cache_region[CACHE_SLOTS];
-static uint32_t cache_used;
+static uint32_t  cache_region[CACHE_SLOTS];
+static uint32_t  cache_used;
 
 static uint32_t stack[MAX_DEPTH];
-static int depth;       /* may exceed MAX_DEPTH: deeper frames are not recorded */
-static int started;     /* MPI_Init seen */
-static int done;        /* MPI_Finalize seen */
+static int      depth;   /* may exceed MAX_DEPTH: deeper frames are not recorded */
+static int      started; /* MPI_Init seen */
+static int      done;    /* MPI_Finalize seen */
 
 static struct
 {
-  int include;
+  int  include;
   char pattern[256];
 } rules[MAX_RULES];
 static int n_rules;
@@ -59,12 +59,11 @@ load_filter (void)
       if (sscanf (line, "%15s %255s", word, pat) != 2 || word[0] == '#')
         continue;
       for (char *p = word; *p; p++)
-        *p = (char) toupper ((unsigned char) *p);
+        *p = (char)toupper ((unsigned char)*p);
       if (strcmp (word, "EXCLUDE") != 0 && strcmp (word, "INCLUDE") != 0)
         continue;
       rules[n_rules].include = word[0] == 'I';
-      snprintf (rules[n_rules].pattern, sizeof rules[n_rules].pattern, "%s",
-                pat);
+      snprintf (rules[n_rules].pattern, sizeof rules[n_rules].pattern, "%s", pat);
       n_rules++;
     }
   fclose (f);
@@ -85,8 +84,7 @@ included (const char *name)
 static uint32_t NO_INSTR
 resolve (uintptr_t addr)
 {
-  uint32_t s = (uint32_t) ((addr * 0x9E3779B97F4A7C15ull) >> 40)
-               & (CACHE_SLOTS - 1);
+  uint32_t s = (uint32_t)((addr * 0x9E3779B97F4A7C15ull) >> 40) & (CACHE_SLOTS - 1);
   while (cache_addr[s] != 0)
     {
       if (cache_addr[s] == addr)
@@ -95,10 +93,10 @@ resolve (uintptr_t addr)
     }
   /* first sighting: name it, filter it, remember the answer */
   const char *name = kubus_symbols_lookup (addr);
-  char buf[32];
+  char        buf[32];
   if (name == NULL)
     {
-      snprintf (buf, sizeof buf, "0x%lx", (unsigned long) addr);
+      snprintf (buf, sizeof buf, "0x%lx", (unsigned long)addr);
       name = buf;
     }
   uint32_t region = included (name) ? kubus_region_intern (name) : FILTERED;
@@ -116,9 +114,10 @@ push (uint32_t region, int record)
 {
   if (depth < MAX_DEPTH)
     stack[depth] = region;
+  if (record && __builtin_expect (kubus_flush_pending, 0))
+    kubus_record_flush ();
   if (record && depth < MAX_DEPTH)
-    kubus_check (OTF2_EvtWriter_Enter (kubus_evt, NULL, kubus_now (), region),
-                 "Enter");
+    kubus_check (OTF2_EvtWriter_Enter (kubus_evt, NULL, kubus_now (), region), "Enter");
   depth++;
 }
 
@@ -128,25 +127,25 @@ pop (int record)
   if (depth == 0)
     return;
   depth--;
+  if (record && __builtin_expect (kubus_flush_pending, 0))
+    kubus_record_flush ();
   if (record && depth < MAX_DEPTH)
-    kubus_check (OTF2_EvtWriter_Leave (kubus_evt, NULL, kubus_now (),
-                                       stack[depth]),
-                 "Leave");
+    kubus_check (OTF2_EvtWriter_Leave (kubus_evt, NULL, kubus_now (), stack[depth]), "Leave");
 }
 
 __attribute__ ((visibility ("default"))) void NO_INSTR
 __cyg_profile_func_enter (void *fn, void *site)
 {
-  (void) site;
+  (void)site;
   if (KUBUS_ON ())
     {
-      uint32_t r = resolve ((uintptr_t) fn);
+      uint32_t r = resolve ((uintptr_t)fn);
       if (r != FILTERED)
         push (r, 1);
     }
   else if (!started && !done)
     {
-      uint32_t r = resolve ((uintptr_t) fn);
+      uint32_t r = resolve ((uintptr_t)fn);
       if (r != FILTERED)
         push (r, 0);
     }
@@ -155,15 +154,15 @@ __cyg_profile_func_enter (void *fn, void *site)
 __attribute__ ((visibility ("default"))) void NO_INSTR
 __cyg_profile_func_exit (void *fn, void *site)
 {
-  (void) site;
+  (void)site;
   if (KUBUS_ON ())
     {
-      if (resolve ((uintptr_t) fn) != FILTERED)
+      if (resolve ((uintptr_t)fn) != FILTERED)
         pop (1);
     }
   else if (kubus_main_thread || !started)
     {
-      if (resolve ((uintptr_t) fn) != FILTERED)
+      if (resolve ((uintptr_t)fn) != FILTERED)
         pop (0);
     }
 }
@@ -173,7 +172,9 @@ kubus_region_begin (const char *name)
 {
   if (!KUBUS_ON () || name == NULL)
     return;
-  push (kubus_region_intern (name), 1);
+  uint32_t r = kubus_region_intern (name);
+  kubus_region_set_manual (r);
+  push (r, 1);
 }
 
 void
@@ -183,8 +184,7 @@ kubus_region_end (const char *name)
     return;
   uint32_t r = kubus_region_intern (name);
   if (depth <= MAX_DEPTH && stack[depth - 1] != r)
-    kubus_log ("kubus_region_end(\"%s\") does not match the open region",
-               name);
+    kubus_log ("kubus_region_end(\"%s\") does not match the open region", name);
   pop (1);
 }
 
@@ -198,8 +198,7 @@ void
 kubus_user_open_frames (uint64_t time)
 {
   for (int i = 0; i < depth && i < MAX_DEPTH; i++)
-    kubus_check (OTF2_EvtWriter_Enter (kubus_evt, NULL, time, stack[i]),
-                 "Enter");
+    kubus_check (OTF2_EvtWriter_Enter (kubus_evt, NULL, time, stack[i]), "Enter");
 }
 
 void
@@ -209,6 +208,5 @@ kubus_user_close_frames (uint64_t time)
   if (!kubus_recording)
     return;
   for (int i = (depth < MAX_DEPTH ? depth : MAX_DEPTH) - 1; i >= 0; i--)
-    kubus_check (OTF2_EvtWriter_Leave (kubus_evt, NULL, time, stack[i]),
-                 "Leave");
+    kubus_check (OTF2_EvtWriter_Leave (kubus_evt, NULL, time, stack[i]), "Leave");
 }

@@ -34,20 +34,19 @@ enum
  * finalize), the thread-local one limits recording to the thread that
  * initialised MPI, because one OTF2 event writer is not thread-safe. */
 extern int kubus_recording KUBUS_INTERNAL;
-extern __thread int kubus_main_thread
-  __attribute__ ((tls_model ("initial-exec"))) KUBUS_INTERNAL;
-extern OTF2_EvtWriter *kubus_evt KUBUS_INTERNAL;
-extern int kubus_flush_pending KUBUS_INTERNAL;
+extern __thread int kubus_main_thread __attribute__ ((tls_model ("initial-exec"))) KUBUS_INTERNAL;
+extern OTF2_EvtWriter *kubus_evt  KUBUS_INTERNAL;
+extern int kubus_flush_pending    KUBUS_INTERNAL;
 extern uint32_t kubus_current_mpi KUBUS_INTERNAL;
 
-#define KUBUS_ON() __builtin_expect (kubus_recording && kubus_main_thread, 1)
+#define KUBUS_ON() __builtin_expect (kubus_recording &&kubus_main_thread, 1)
 
 /* Time: CLOCK_MONOTONIC in ns.  Where the TSC is invariant and the
  * kernel itself uses it, the collector reads the TSC and scales it to the
  * same nanoseconds (calibrated against CLOCK_MONOTONIC over MPI_Init, see
  * collect-clock.c): 9 ns instead of 41 ns per reading in a KVM guest. */
-extern uint64_t kubus_tsc_mult KUBUS_INTERNAL;   /* ns per tick << 32, 0 = off */
-extern uint64_t kubus_tsc_base KUBUS_INTERNAL;
+extern uint64_t kubus_tsc_mult    KUBUS_INTERNAL; /* ns per tick << 32, 0 = off */
+extern uint64_t kubus_tsc_base    KUBUS_INTERNAL;
 extern uint64_t kubus_tsc_base_ns KUBUS_INTERNAL;
 
 static inline uint64_t
@@ -55,7 +54,7 @@ kubus_monotonic_ns (void)
 {
   struct timespec ts;
   clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 #if defined(__x86_64__)
@@ -65,8 +64,7 @@ kubus_now (void)
 {
   if (__builtin_expect (kubus_tsc_mult != 0, 1))
     return kubus_tsc_base_ns
-           + (uint64_t) (((unsigned __int128) (__rdtsc () - kubus_tsc_base)
-                          * kubus_tsc_mult) >> 32);
+           + (uint64_t)(((unsigned __int128)(__rdtsc () - kubus_tsc_base) * kubus_tsc_mult) >> 32);
   return kubus_monotonic_ns ();
 }
 #else
@@ -83,7 +81,7 @@ void kubus_clock_calibrate_end (void) KUBUS_INTERNAL;
 /* One reading serves the events of one moment: the Enter and the MpiSend
  * of a send share a timestamp, so do the events after the MPI call and its
  * Leave (kubus_stamp / kubus_stamp_fresh). */
-extern uint64_t kubus_stamp KUBUS_INTERNAL;
+extern uint64_t kubus_stamp  KUBUS_INTERNAL;
 extern int kubus_stamp_fresh KUBUS_INTERNAL;
 
 static inline uint64_t
@@ -99,14 +97,13 @@ kubus_time_after_call (void)
 
 /* collect-state.c */
 void kubus_fail (const char *what) KUBUS_INTERNAL;
-void kubus_log (const char *fmt, ...) KUBUS_INTERNAL
-  __attribute__ ((format (printf, 1, 2)));
+void kubus_log (const char *fmt, ...) KUBUS_INTERNAL __attribute__ ((format (printf, 1, 2)));
 void kubus_measurement_start (uint64_t t0, uint32_t init_region) KUBUS_INTERNAL;
 void kubus_measurement_finish (uint32_t finalize_region) KUBUS_INTERNAL;
 void kubus_measurement_abort (uint32_t abort_region) KUBUS_INTERNAL;
 void kubus_record_flush (void) KUBUS_INTERNAL;
-extern int kubus_world_rank KUBUS_INTERNAL;
-extern int kubus_world_size KUBUS_INTERNAL;
+extern int kubus_world_rank         KUBUS_INTERNAL;
+extern int kubus_world_size         KUBUS_INTERNAL;
 extern MPI_Comm kubus_internal_comm KUBUS_INTERNAL;
 
 static inline void
@@ -124,8 +121,7 @@ kubus_ev_enter (uint32_t region)
   kubus_current_mpi = region;
   kubus_stamp = kubus_now ();
   kubus_stamp_fresh = 0;
-  kubus_check (OTF2_EvtWriter_Enter (kubus_evt, NULL, kubus_stamp, region),
-               "Enter");
+  kubus_check (OTF2_EvtWriter_Enter (kubus_evt, NULL, kubus_stamp, region), "Enter");
 }
 
 static inline void
@@ -144,40 +140,44 @@ kubus_ev_leave (uint32_t region)
 /* collect-comm.c: communicators (local ids, dense, 0 = WORLD, 1 = SELF) */
 uint32_t kubus_comm_info (MPI_Comm comm, int *size, int *rank) KUBUS_INTERNAL;
 uint32_t kubus_comm_id (MPI_Comm comm) KUBUS_INTERNAL;
-void kubus_comm_init (void) KUBUS_INTERNAL;
-void kubus_comm_created (MPI_Comm parent, MPI_Comm comm, const char *cart)
-  KUBUS_INTERNAL;
-void kubus_comm_freed (MPI_Comm comm) KUBUS_INTERNAL;
+void     kubus_comm_init (void) KUBUS_INTERNAL;
+void     kubus_comm_created (MPI_Comm parent, MPI_Comm comm, const char *cart) KUBUS_INTERNAL;
+void     kubus_comm_freed (MPI_Comm comm) KUBUS_INTERNAL;
 
 /* collect-p2p.c: message events and request tracking */
 uint64_t kubus_type_size (MPI_Datatype type) KUBUS_INTERNAL;
 uint64_t kubus_sum_counts (const int *counts, int n) KUBUS_INTERNAL;
-uint64_t kubus_sum_typed (const int *counts, const MPI_Datatype *types, int n)
-  KUBUS_INTERNAL;
-void kubus_ev_send (int peer, int tag, MPI_Comm comm, int count,
-                    MPI_Datatype type) KUBUS_INTERNAL;
-void kubus_ev_isend (int peer, int tag, MPI_Comm comm, int count,
-                     MPI_Datatype type, MPI_Request req) KUBUS_INTERNAL;
-void kubus_ev_recv (MPI_Comm comm, const MPI_Status *status) KUBUS_INTERNAL;
-void kubus_ev_irecv_request (MPI_Comm comm, MPI_Request req) KUBUS_INTERNAL;
-void kubus_req_persistent (MPI_Request req, int is_send, int peer, int tag,
-                           MPI_Comm comm, int count, MPI_Datatype type)
-  KUBUS_INTERNAL;
-void kubus_ev_start (MPI_Request req) KUBUS_INTERNAL;
-void kubus_req_free (MPI_Request req) KUBUS_INTERNAL;
-void kubus_ev_complete (MPI_Request req, const MPI_Status *status)
-  KUBUS_INTERNAL;
-MPI_Request *kubus_scratch_requests (const MPI_Request *reqs, int count)
-  KUBUS_INTERNAL;
-MPI_Status *kubus_scratch_statuses (int count) KUBUS_INTERNAL;
-void kubus_ev_coll_begin (void) KUBUS_INTERNAL;
-void kubus_ev_coll_end (OTF2_CollectiveOp op, uint32_t comm, uint32_t root,
-                        uint64_t sent, uint64_t received) KUBUS_INTERNAL;
+uint64_t kubus_sum_typed (const int *counts, const MPI_Datatype *types, int n) KUBUS_INTERNAL;
+void kubus_ev_send (int peer, int tag, MPI_Comm comm, int count, MPI_Datatype type) KUBUS_INTERNAL;
+void kubus_ev_isend (
+    int peer, int tag, MPI_Comm comm, int count, MPI_Datatype type, MPI_Request req) KUBUS_INTERNAL;
+void         kubus_ev_recv (MPI_Comm comm, const MPI_Status *status) KUBUS_INTERNAL;
+void         kubus_ev_irecv_request (MPI_Comm comm, MPI_Request req) KUBUS_INTERNAL;
+void         kubus_req_persistent (MPI_Request  req,
+                                   int          is_send,
+                                   int          peer,
+                                   int          tag,
+                                   MPI_Comm     comm,
+                                   int          count,
+                                   MPI_Datatype type) KUBUS_INTERNAL;
+void         kubus_ev_start (MPI_Request req) KUBUS_INTERNAL;
+void         kubus_req_free (MPI_Request req) KUBUS_INTERNAL;
+void         kubus_ev_complete (MPI_Request req, const MPI_Status *status) KUBUS_INTERNAL;
+MPI_Request *kubus_scratch_requests (const MPI_Request *reqs, int count) KUBUS_INTERNAL;
+MPI_Status  *kubus_scratch_statuses (int count) KUBUS_INTERNAL;
+void         kubus_ev_coll_begin (void) KUBUS_INTERNAL;
+void         kubus_ev_coll_end (OTF2_CollectiveOp op,
+                                uint32_t          comm,
+                                uint32_t          root,
+                                uint64_t          sent,
+                                uint64_t          received) KUBUS_INTERNAL;
 
 /* collect-regions.c: user regions (local ids from KUBUS_R_USER_BASE) */
-uint32_t kubus_region_intern (const char *name) KUBUS_INTERNAL;
-uint32_t kubus_region_count (void) KUBUS_INTERNAL;
+uint32_t    kubus_region_intern (const char *name) KUBUS_INTERNAL;
+uint32_t    kubus_region_count (void) KUBUS_INTERNAL;
 const char *kubus_region_name (uint32_t local_id) KUBUS_INTERNAL;
+void        kubus_region_set_manual (uint32_t local_id) KUBUS_INTERNAL;
+int         kubus_region_is_manual (uint32_t local_id) KUBUS_INTERNAL;
 
 /* collect-user.c: call stack of user regions, so that frames opened before
  * MPI_Init and still open at MPI_Finalize get balanced events. */
@@ -188,51 +188,50 @@ void kubus_user_init (void) KUBUS_INTERNAL;
 /* collect-topology.c */
 typedef struct
 {
-  uint64_t comm_key;  /* communicator the coordinates refer to */
-  char name[64];
-  int ndims;
-  int dims[16];
-  int periods[16];
-  int rank;           /* rank in that communicator */
-  int coords[16];
-  int have_coords;
+  uint64_t comm_key; /* communicator the coordinates refer to */
+  char     name[64];
+  int      ndims;
+  int      dims[16];
+  int      periods[16];
+  int      rank; /* rank in that communicator */
+  int      coords[16];
+  int      have_coords;
 } KubusTopology;
-void kubus_topology_record_cart (MPI_Comm comm, uint64_t key, const char *name)
-  KUBUS_INTERNAL;
-int kubus_topology_count (void) KUBUS_INTERNAL;
+void kubus_topology_record_cart (MPI_Comm comm, uint64_t key, const char *name) KUBUS_INTERNAL;
+int  kubus_topology_count (void) KUBUS_INTERNAL;
 const KubusTopology *kubus_topology_get (int i) KUBUS_INTERNAL;
 
 /* collect-comm.c: what unification needs */
 typedef struct
 {
-  MPI_Comm handle;       /* MPI_COMM_NULL once freed */
-  uint64_t key;          /* same on every member rank */
+  MPI_Comm handle; /* MPI_COMM_NULL once freed */
+  uint64_t key;    /* same on every member rank */
   uint64_t parent_key;
-  uint32_t children;     /* communicators created from this one so far */
-  int size;
-  int rank;
-  int *members;          /* world ranks, size entries */
+  uint32_t children; /* communicators created from this one so far */
+  int      size;
+  int      rank;
+  int     *members; /* world ranks, size entries */
 } KubusComm;
-int kubus_comm_count (void) KUBUS_INTERNAL;
+int              kubus_comm_count (void) KUBUS_INTERNAL;
 const KubusComm *kubus_comm_get (int i) KUBUS_INTERNAL;
 
 /* collect-clock.c */
 int64_t kubus_clock_offset (void) KUBUS_INTERNAL;
 
 /* collect-buffer.c */
-int kubus_buffer_setup (OTF2_Archive *archive, const char *spec,
-                        uint64_t *chunk_size) KUBUS_INTERNAL;
+int
+kubus_buffer_setup (OTF2_Archive *archive, const char *spec, uint64_t *chunk_size) KUBUS_INTERNAL;
 
 /* collect-unify.c */
 typedef struct
 {
-  int64_t offset_begin, offset_end;
+  int64_t  offset_begin, offset_end;
   uint64_t time_begin, time_end;
-  uint64_t start_time, end_time;    /* first and last event */
+  uint64_t start_time, end_time; /* first and last event */
+  uint64_t global_start;         /* earliest MPI_Init of all ranks */
 } KubusClock;
 extern KubusClock kubus_clock KUBUS_INTERNAL;
-extern char *kubus_hostnames KUBUS_INTERNAL;  /* world_size x KUBUS_HOST_LEN */
+extern char *kubus_hostnames  KUBUS_INTERNAL; /* world_size x KUBUS_HOST_LEN */
 #define KUBUS_HOST_LEN 64
 int kubus_unify_and_write (OTF2_Archive *archive) KUBUS_INTERNAL;
-int kubus_write_local_only (OTF2_Archive *archive, int write_global)
-  KUBUS_INTERNAL;
+int kubus_write_local_only (OTF2_Archive *archive, int write_global) KUBUS_INTERNAL;

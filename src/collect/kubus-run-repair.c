@@ -27,10 +27,10 @@ enum
 static OTF2_FlushType
 pre_flush (void *u, OTF2_FileType t, OTF2_LocationRef l, void *c, bool final)
 {
-  (void) u;
-  (void) t;
-  (void) l;
-  (void) c;
+  (void)u;
+  (void)t;
+  (void)l;
+  (void)c;
   (void) final;
   return OTF2_FLUSH;
 }
@@ -38,9 +38,9 @@ pre_flush (void *u, OTF2_FileType t, OTF2_LocationRef l, void *c, bool final)
 static OTF2_TimeStamp
 post_flush (void *u, OTF2_FileType t, OTF2_LocationRef l)
 {
-  (void) u;
-  (void) t;
-  (void) l;
+  (void)u;
+  (void)t;
+  (void)l;
   return 0;
 }
 
@@ -76,8 +76,7 @@ write_maps (OTF2_DefWriter *dw)
   static uint64_t comms[REPAIR_MAX_COMMS];
   for (uint64_t i = 0; i < G_N_ELEMENTS (regions); i++)
     regions[i] = i < REPAIR_R_USER_BASE ? i : REPAIR_R_UNKNOWN;
-  OTF2_IdMap *m = OTF2_IdMap_CreateFromUint64Array (G_N_ELEMENTS (regions),
-                                                    regions, true);
+  OTF2_IdMap *m = OTF2_IdMap_CreateFromUint64Array (G_N_ELEMENTS (regions), regions, true);
   if (m)
     {
       OTF2_DefWriter_WriteMappingTable (dw, OTF2_MAPPING_REGION, m);
@@ -94,12 +93,9 @@ write_maps (OTF2_DefWriter *dw)
 int
 kubus_run_repair (const char *expdir, int ranks, GError **error)
 {
-  g_autofree char *marker = g_build_filename (expdir,
-                                              ".kubus-abort-definitions",
-                                              NULL);
+  g_autofree char *marker = g_build_filename (expdir, ".kubus-abort-definitions", NULL);
   g_autofree char *traces = g_build_filename (expdir, "traces", NULL);
-  if (!g_file_test (marker, G_FILE_TEST_EXISTS)
-      || !g_file_test (traces, G_FILE_TEST_IS_DIR))
+  if (!g_file_test (marker, G_FILE_TEST_EXISTS) || !g_file_test (traces, G_FILE_TEST_IS_DIR))
     return 0;
 
   g_autoptr (GArray) bad_evt = g_array_new (FALSE, FALSE, sizeof (int));
@@ -116,26 +112,22 @@ kubus_run_repair (const char *expdir, int ranks, GError **error)
   if (bad_evt->len == 0 && bad_def->len == 0)
     return 0;
 
-  g_autofree char *tmpl = g_build_filename (expdir, ".kubus-repair-XXXXXX",
-                                            NULL);
+  g_autofree char *tmpl = g_build_filename (expdir, ".kubus-repair-XXXXXX", NULL);
   if (g_mkdtemp (tmpl) == NULL)
     {
       int e = errno;
       g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (e),
-                   _("cannot create a scratch folder in %s: %s"), expdir,
-                   g_strerror (e));
+                   _ ("cannot create a scratch folder in %s: %s"), expdir, g_strerror (e));
       return -1;
     }
-  OTF2_Archive *ar = OTF2_Archive_Open (tmpl, "traces", OTF2_FILEMODE_WRITE,
-                                        OTF2_CHUNK_SIZE_MIN,
-                                        OTF2_CHUNK_SIZE_MIN,
-                                        OTF2_SUBSTRATE_POSIX,
-                                        OTF2_COMPRESSION_NONE);
+  OTF2_Archive *ar
+      = OTF2_Archive_Open (tmpl, "traces", OTF2_FILEMODE_WRITE, OTF2_CHUNK_SIZE_MIN,
+                           OTF2_CHUNK_SIZE_MIN, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
   if (ar == NULL)
     {
       remove_tree (tmpl);
       g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
-                   _("cannot write stand-in trace files in %s"), tmpl);
+                   _ ("cannot write stand-in trace files in %s"), tmpl);
       return -1;
     }
   OTF2_Archive_SetFlushCallbacks (ar, &flush_callbacks, NULL);
@@ -143,8 +135,8 @@ kubus_run_repair (const char *expdir, int ranks, GError **error)
   OTF2_Archive_OpenEvtFiles (ar);
   for (guint i = 0; i < bad_evt->len; i++)
     {
-      OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter (ar,
-                                                     (OTF2_LocationRef) g_array_index (bad_evt, int, i));
+      OTF2_EvtWriter *w
+          = OTF2_Archive_GetEvtWriter (ar, (OTF2_LocationRef)g_array_index (bad_evt, int, i));
       if (w)
         OTF2_Archive_CloseEvtWriter (ar, w);
     }
@@ -152,8 +144,8 @@ kubus_run_repair (const char *expdir, int ranks, GError **error)
   OTF2_Archive_OpenDefFiles (ar);
   for (guint i = 0; i < bad_def->len; i++)
     {
-      OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter (ar,
-                                                      (OTF2_LocationRef) g_array_index (bad_def, int, i));
+      OTF2_DefWriter *dw
+          = OTF2_Archive_GetDefWriter (ar, (OTF2_LocationRef)g_array_index (bad_def, int, i));
       if (dw == NULL)
         continue;
       write_maps (dw);
@@ -171,10 +163,9 @@ kubus_run_repair (const char *expdir, int ranks, GError **error)
       GArray *which = pass ? bad_def : bad_evt;
       for (guint i = 0; i < which->len; i++)
         {
-          int r = g_array_index (which, int, i);
-          const char *ext = pass ? "def" : "evt";
-          g_autofree char *from = g_strdup_printf ("%s/traces/%d.%s", tmpl, r,
-                                                   ext);
+          int              r = g_array_index (which, int, i);
+          const char      *ext = pass ? "def" : "evt";
+          g_autofree char *from = g_strdup_printf ("%s/traces/%d.%s", tmpl, r, ext);
           g_autofree char *to = g_strdup_printf ("%s/%d.%s", traces, r, ext);
           if (!g_file_test (from, G_FILE_TEST_EXISTS))
             {

@@ -8,6 +8,4 @@
  * traces/<rank>.def or .evt.  Writes valid stand-ins (see
  * docs/decisions/collect-abort.md).  Returns the number of files replaced,
  * or -1 with error set. */
-int kubus_run_repair (const char *expdir,
-                      int         ranks,
-                      GError    **error);
+int kubus_run_repair (const char *expdir, int ranks, GError **error);

@@ -22,26 +22,26 @@
 typedef struct
 {
   const char *expdir;
-  gboolean force;
+  gboolean    force;
   const char *filter;
   const char *buffer;
-  gboolean verbose;
+  gboolean    verbose;
 } Options;
 
 static void
 usage (FILE *out)
 {
   fprintf (out, "%s",
-           _("Usage: kubus-run [-o EXPDIR] [--force] [--filter FILE] "
-             "[--buffer SIZE] [-v] -- mpirun [mpirun options] PROGRAM [ARGS]\n"
-             "\n"
-             "  -o EXPDIR       experiment directory "
-             "(default kubus_<program>_<ranks>)\n"
-             "  --force         overwrite an existing experiment\n"
-             "  --filter FILE   EXCLUDE/INCLUDE glob lines for instrumented "
-             "functions\n"
-             "  --buffer SIZE   trace buffer per rank, e.g. 16M (default 64M)\n"
-             "  -v, --verbose   let the collector report what it does\n"));
+           _ ("Usage: kubus-run [-o EXPDIR] [--force] [--filter FILE] "
+              "[--buffer SIZE] [-v] -- mpirun [mpirun options] PROGRAM [ARGS]\n"
+              "\n"
+              "  -o EXPDIR       experiment directory "
+              "(default kubus_<program>_<ranks>)\n"
+              "  --force         overwrite an existing experiment\n"
+              "  --filter FILE   EXCLUDE/INCLUDE glob lines for instrumented "
+              "functions\n"
+              "  --buffer SIZE   trace buffer per rank, e.g. 16M (default 64M)\n"
+              "  -v, --verbose   let the collector report what it does\n"));
 }
 
 /* mpirun options that take a value (Open MPI 4); the first argument that is
@@ -49,18 +49,58 @@ usage (FILE *out)
 static int
 option_values (const char *opt)
 {
-  static const char *one[] = {
-    "-n", "--n", "-np", "--np", "-c", "-x", "-H", "--host", "-host",
-    "-hostfile", "--hostfile", "-machinefile", "--machinefile",
-    "--default-hostfile", "--map-by", "-map-by", "--rank-by", "-rank-by",
-    "--bind-to", "-bind-to", "-wdir", "--wdir", "-wd", "--wd", "-path",
-    "--path", "--prefix", "-N", "--npernode", "-npernode", "--npersocket",
-    "-npersocket", "--app", "-am", "--am", "--tune", "--output-filename",
-    "-output-filename", "--timeout", "--cpus-per-proc", "--cpus-per-rank",
-    "--report-uri", "--ompi-server", "--rankfile", "-rf", "--stdin",
-    "--preload-files", "--xml-file", "--launch-agent", "--personality",
-    "-s", NULL
-  };
+  static const char *one[] = { "-n",
+                               "--n",
+                               "-np",
+                               "--np",
+                               "-c",
+                               "-x",
+                               "-H",
+                               "--host",
+                               "-host",
+                               "-hostfile",
+                               "--hostfile",
+                               "-machinefile",
+                               "--machinefile",
+                               "--default-hostfile",
+                               "--map-by",
+                               "-map-by",
+                               "--rank-by",
+                               "-rank-by",
+                               "--bind-to",
+                               "-bind-to",
+                               "-wdir",
+                               "--wdir",
+                               "-wd",
+                               "--wd",
+                               "-path",
+                               "--path",
+                               "--prefix",
+                               "-N",
+                               "--npernode",
+                               "-npernode",
+                               "--npersocket",
+                               "-npersocket",
+                               "--app",
+                               "-am",
+                               "--am",
+                               "--tune",
+                               "--output-filename",
+                               "-output-filename",
+                               "--timeout",
+                               "--cpus-per-proc",
+                               "--cpus-per-rank",
+                               "--report-uri",
+                               "--ompi-server",
+                               "--rankfile",
+                               "-rf",
+                               "--stdin",
+                               "--preload-files",
+                               "--xml-file",
+                               "--launch-agent",
+                               "--personality",
+                               "-s",
+                               NULL };
   static const char *two[] = { "-mca", "--mca", "-gmca", "--gmca", NULL };
   for (int i = 0; two[i]; i++)
     if (strcmp (opt, two[i]) == 0)
@@ -106,9 +146,8 @@ find_program (char **cmd, int *ranks)
         *ranks = atoi (eq + 1);
       int nv = option_values (a);
       if (nv > 0 && cmd[i + 1] != NULL
-          && (strcmp (a, "-n") == 0 || strcmp (a, "--n") == 0
-              || strcmp (a, "-np") == 0 || strcmp (a, "--np") == 0
-              || strcmp (a, "-c") == 0))
+          && (strcmp (a, "-n") == 0 || strcmp (a, "--n") == 0 || strcmp (a, "-np") == 0
+              || strcmp (a, "--np") == 0 || strcmp (a, "-c") == 0))
         *ranks = atoi (cmd[i + 1]);
       i += nv;
     }
@@ -125,11 +164,11 @@ find_library (const char *argv0)
   if (self == NULL)
     self = g_canonicalize_filename (argv0, NULL);
   g_autofree char *dir = g_path_get_dirname (self);
-  const char *candidates[] = {
-    "%s/" KUBUS_COLLECT_LIBNAME,                     /* build tree */
-    "%s/../lib/" MULTIARCH "/" KUBUS_COLLECT_LIBNAME,
-    "%s/../lib64/" KUBUS_COLLECT_LIBNAME,
-    "%s/../lib/" KUBUS_COLLECT_LIBNAME,
+  const char      *candidates[] = {
+         "%s/" KUBUS_COLLECT_LIBNAME, /* build tree */
+         "%s/../lib/" MULTIARCH "/" KUBUS_COLLECT_LIBNAME,
+         "%s/../lib64/" KUBUS_COLLECT_LIBNAME,
+         "%s/../lib/" KUBUS_COLLECT_LIBNAME,
   };
   for (size_t i = 0; i < G_N_ELEMENTS (candidates); i++)
     {
@@ -137,8 +176,7 @@ find_library (const char *argv0)
       if (g_file_test (p, G_FILE_TEST_EXISTS))
         return g_canonicalize_filename (p, NULL);
     }
-  g_autofree char *baked = g_build_filename (KUBUS_COLLECT_LIBDIR,
-                                             KUBUS_COLLECT_LIBNAME, NULL);
+  g_autofree char *baked = g_build_filename (KUBUS_COLLECT_LIBDIR, KUBUS_COLLECT_LIBNAME, NULL);
   if (g_file_test (baked, G_FILE_TEST_EXISTS))
     return g_steal_pointer (&baked);
   return NULL;
@@ -148,22 +186,28 @@ static void
 json_string (GString *s, const char *v)
 {
   g_string_append_c (s, '"');
-  for (const unsigned char *p = (const unsigned char *) v; p && *p; p++)
+  for (const unsigned char *p = (const unsigned char *)v; p && *p; p++)
     {
       if (*p == '"' || *p == '\\')
         g_string_append_printf (s, "\\%c", *p);
       else if (*p < 0x20)
         g_string_append_printf (s, "\\u%04x", *p);
       else
-        g_string_append_c (s, (char) *p);
+        g_string_append_c (s, (char)*p);
     }
   g_string_append_c (s, '"');
 }
 
 static gboolean
-write_json (const char *expdir, char **cmd, const char *program, int ranks,
-            const char *start, const char *end, int status, const Options *o,
-            GError **error)
+write_json (const char    *expdir,
+            char         **cmd,
+            const char    *program,
+            int            ranks,
+            const char    *start,
+            const char    *end,
+            int            status,
+            const Options *o,
+            GError       **error)
 {
   g_autoptr (GString) s = g_string_new ("{\n  \"kubus_version\": ");
   json_string (s, KUBUS_VERSION);
@@ -206,19 +250,17 @@ write_json (const char *expdir, char **cmd, const char *program, int ranks,
     json_string (s, o->filter);
   else
     g_string_append (s, "null");
-  g_string_append_printf (s, ", \"force\": %s, \"verbose\": %s},\n",
-                          o->force ? "true" : "false",
+  g_string_append_printf (s, ", \"force\": %s, \"verbose\": %s},\n", o->force ? "true" : "false",
                           o->verbose ? "true" : "false");
   g_string_append (s, "  \"trace\": \"traces.otf2\"\n}\n");
   g_autofree char *path = g_build_filename (expdir, "kubus.json", NULL);
-  return g_file_set_contents (path, s->str, (gssize) s->len, error);
+  return g_file_set_contents (path, s->str, (gssize)s->len, error);
 }
 
 static gboolean
 remove_tree (const char *path)
 {
-  if (g_file_test (path, G_FILE_TEST_IS_DIR)
-      && !g_file_test (path, G_FILE_TEST_IS_SYMLINK))
+  if (g_file_test (path, G_FILE_TEST_IS_DIR) && !g_file_test (path, G_FILE_TEST_IS_SYMLINK))
     {
       g_autoptr (GDir) d = g_dir_open (path, 0, NULL);
       const char *name;
@@ -236,15 +278,60 @@ remove_tree (const char *path)
 static void
 clear_experiment (const char *expdir)
 {
-  static const char *ours[] = {
-    "traces.otf2", "traces.def", "traces", "kubus.json", "profile.cube",
-    "analysis.cube", ".kubus-hosts", ".kubus-abort-definitions", NULL
-  };
+  static const char *ours[] = { "traces.otf2",
+                                "traces.def",
+                                "traces",
+                                "kubus.json",
+                                "profile.cube",
+                                "analysis.cube",
+                                ".kubus-hosts",
+                                ".kubus-abort-definitions",
+                                NULL };
   for (int i = 0; ours[i]; i++)
     {
       g_autofree char *p = g_build_filename (expdir, ours[i], NULL);
       remove_tree (p);
     }
+}
+
+/* The collector reads the filter file inside every rank and cannot
+ * complain there; check it here, where a message can be shown. */
+static gboolean
+check_filter (const char *path, GError **error)
+{
+  g_autofree char *text = NULL;
+  if (!g_file_get_contents (path, &text, NULL, error))
+    return FALSE;
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  for (int i = 0; lines[i]; i++)
+    {
+      g_autofree char *line = g_strstrip (g_strdup (lines[i]));
+      if (line[0] == '\0' || line[0] == '#')
+        continue;
+      g_auto (GStrv) words = g_strsplit_set (line, " \t", -1);
+      int         n = 0;
+      const char *w[3] = { NULL, NULL, NULL };
+      for (int k = 0; words[k]; k++)
+        if (words[k][0] != '\0' && n < 3)
+          w[n++] = words[k];
+      if (n != 2
+          || (g_ascii_strcasecmp (w[0], "EXCLUDE") != 0
+              && g_ascii_strcasecmp (w[0], "INCLUDE") != 0))
+        {
+          g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                       _ ("%s:%d: expected 'EXCLUDE pattern' or 'INCLUDE "
+                          "pattern', found '%s'"),
+                       path, i + 1, line);
+          return FALSE;
+        }
+      if (strlen (w[1]) > 255)
+        {
+          g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                       _ ("%s:%d: pattern longer than 255 characters"), path, i + 1);
+          return FALSE;
+        }
+    }
+  return TRUE;
 }
 
 static char *
@@ -262,7 +349,7 @@ main (int argc, char **argv)
   textdomain (GETTEXT_PACKAGE);
 
   Options o = { 0 };
-  int i;
+  int     i;
   for (i = 1; i < argc; i++)
     {
       const char *a = argv[i];
@@ -295,14 +382,14 @@ main (int argc, char **argv)
         }
       else
         {
-          fprintf (stderr, _("kubus-run: unknown option '%s' (or missing value)\n"), a);
+          fprintf (stderr, _ ("kubus-run: unknown option '%s' (or missing value)\n"), a);
           usage (stderr);
           return 2;
         }
     }
   if (i >= argc)
     {
-      fprintf (stderr, _("kubus-run: no command given\n"));
+      fprintf (stderr, _ ("kubus-run: no command given\n"));
       usage (stderr);
       return 2;
     }
@@ -310,14 +397,15 @@ main (int argc, char **argv)
 
   if (o.buffer != NULL)
     {
-      char *end = NULL;
+      char  *end = NULL;
       double v = g_ascii_strtod (o.buffer, &end);
-      if (end == o.buffer || v <= 0
-          || (*end != '\0' && strchr ("kKmMgG", *end) == NULL)
+      if (end == o.buffer || v <= 0 || (*end != '\0' && strchr ("kKmMgG", *end) == NULL)
           || (*end != '\0' && end[1] != '\0'))
         {
-          fprintf (stderr, _("kubus-run: --buffer '%s' is not a size "
-                             "(examples: 512K, 64M, 1G)\n"), o.buffer);
+          fprintf (stderr,
+                   _ ("kubus-run: --buffer '%s' is not a size "
+                      "(examples: 512K, 64M, 1G)\n"),
+                   o.buffer);
           return 2;
         }
     }
@@ -325,11 +413,15 @@ main (int argc, char **argv)
   if (o.filter != NULL)
     {
       filter = g_canonicalize_filename (o.filter, NULL);
-      if (!g_file_test (filter, G_FILE_TEST_IS_REGULAR)
-          || g_access (filter, R_OK) != 0)
+      if (!g_file_test (filter, G_FILE_TEST_IS_REGULAR) || g_access (filter, R_OK) != 0)
         {
-          fprintf (stderr, _("kubus-run: cannot read filter file '%s'\n"),
-                   o.filter);
+          fprintf (stderr, _ ("kubus-run: cannot read filter file '%s'\n"), o.filter);
+          return 2;
+        }
+      g_autoptr (GError) ferr = NULL;
+      if (!check_filter (filter, &ferr))
+        {
+          fprintf (stderr, "kubus-run: %s\n", ferr->message);
           return 2;
         }
     }
@@ -337,48 +429,56 @@ main (int argc, char **argv)
   g_autofree char *launcher = g_find_program_in_path (cmd[0]);
   if (launcher == NULL)
     {
-      fprintf (stderr, _("kubus-run: '%s' not found (is MPI installed and in "
-                         "PATH?)\n"), cmd[0]);
+      fprintf (stderr,
+               _ ("kubus-run: '%s' not found (is MPI installed and in "
+                  "PATH?)\n"),
+               cmd[0]);
       return 127;
     }
   int ranks = 0;
   int prog_index = find_program (cmd, &ranks);
   if (prog_index < 0)
     {
-      fprintf (stderr, _("kubus-run: no program to run in the %s command "
-                         "line\n"), cmd[0]);
+      fprintf (stderr,
+               _ ("kubus-run: no program to run in the %s command "
+                  "line\n"),
+               cmd[0]);
       return 2;
     }
-  const char *program = cmd[prog_index];
-  g_autofree char *program_path = g_find_program_in_path (program);
+  const char      *program = cmd[prog_index];
+  g_autofree char *found = g_find_program_in_path (program);
+  g_autofree char *program_path = found ? g_canonicalize_filename (found, NULL) : NULL;
   if (program_path == NULL)
     {
-      fprintf (stderr, _("kubus-run: program '%s' not found or not "
-                         "executable\n"), program);
+      fprintf (stderr,
+               _ ("kubus-run: program '%s' not found or not "
+                  "executable\n"),
+               program);
       return 127;
     }
   if (ranks <= 0)
-    ranks = (int) g_get_num_processors ();
+    ranks = (int)g_get_num_processors ();
 
   g_autofree char *prog_base = g_path_get_basename (program);
-  g_autofree char *default_dir = g_strdup_printf ("kubus_%s_%d", prog_base,
-                                                  ranks);
-  g_autofree char *expdir = g_canonicalize_filename (o.expdir ? o.expdir
-                                                              : default_dir,
-                                                     NULL);
+  g_autofree char *default_dir = g_strdup_printf ("kubus_%s_%d", prog_base, ranks);
+  g_autofree char *expdir = g_canonicalize_filename (o.expdir ? o.expdir : default_dir, NULL);
   if (g_file_test (expdir, G_FILE_TEST_EXISTS))
     {
       if (!g_file_test (expdir, G_FILE_TEST_IS_DIR))
         {
-          fprintf (stderr, _("kubus-run: '%s' exists and is not a "
-                             "directory\n"), expdir);
+          fprintf (stderr,
+                   _ ("kubus-run: '%s' exists and is not a "
+                      "directory\n"),
+                   expdir);
           return 1;
         }
       if (!o.force)
         {
-          fprintf (stderr, _("kubus-run: experiment directory '%s' already "
-                             "exists; use --force to overwrite it or -o to "
-                             "choose another\n"), expdir);
+          fprintf (stderr,
+                   _ ("kubus-run: experiment directory '%s' already "
+                      "exists; use --force to overwrite it or -o to "
+                      "choose another\n"),
+                   expdir);
           return 1;
         }
       clear_experiment (expdir);
@@ -386,18 +486,22 @@ main (int argc, char **argv)
   if (g_mkdir_with_parents (expdir, 0777) != 0)
     {
       int e = errno;
-      fprintf (stderr, _("kubus-run: cannot create experiment directory "
-                         "'%s': %s\n"), expdir, g_strerror (e));
+      fprintf (stderr,
+               _ ("kubus-run: cannot create experiment directory "
+                  "'%s': %s\n"),
+               expdir, g_strerror (e));
       return 1;
     }
   {
     g_autofree char *probe = g_build_filename (expdir, ".kubus-XXXXXX", NULL);
-    int fd = g_mkstemp (probe);
+    int              fd = g_mkstemp (probe);
     if (fd < 0)
       {
         int e = errno;
-        fprintf (stderr, _("kubus-run: cannot write to experiment directory "
-                           "'%s': %s\n"), expdir, g_strerror (e));
+        fprintf (stderr,
+                 _ ("kubus-run: cannot write to experiment directory "
+                    "'%s': %s\n"),
+                 expdir, g_strerror (e));
         return 1;
       }
     close (fd);
@@ -407,8 +511,9 @@ main (int argc, char **argv)
   g_autofree char *lib = find_library (argv[0]);
   if (lib == NULL)
     {
-      fprintf (stderr, _("kubus-run: cannot find %s next to kubus-run or in "
-                         "%s; set KUBUS_COLLECT_LIB\n"),
+      fprintf (stderr,
+               _ ("kubus-run: cannot find %s next to kubus-run or in "
+                  "%s; set KUBUS_COLLECT_LIB\n"),
                KUBUS_COLLECT_LIBNAME, KUBUS_COLLECT_LIBDIR);
       return 1;
     }
@@ -432,12 +537,16 @@ main (int argc, char **argv)
   const char *verbose_env = g_getenv ("KUBUS_VERBOSE");
   if (o.verbose || (verbose_env && verbose_env[0] && strcmp (verbose_env, "0")))
     g_ptr_array_add (env, g_strdup ("KUBUS_VERBOSE=1"));
+  static const char *passed_on[] = { "KUBUS_CLOCK", "KUBUS_DISABLE", NULL };
+  for (int k = 0; passed_on[k]; k++)
+    if (g_getenv (passed_on[k]) != NULL)
+      g_ptr_array_add (env, g_strdup_printf ("%s=%s", passed_on[k], g_getenv (passed_on[k])));
   if (asan[0] != '\0')
     {
       /* Open MPI leaks at exit; leak reports would change exit codes */
       const char *ao = g_getenv ("ASAN_OPTIONS");
-      g_ptr_array_add (env, g_strdup_printf ("ASAN_OPTIONS=%s%sdetect_leaks=0",
-                                             ao ? ao : "", ao && *ao ? ":" : ""));
+      g_ptr_array_add (env, g_strdup_printf ("ASAN_OPTIONS=%s%sdetect_leaks=0", ao ? ao : "",
+                                             ao && *ao ? ":" : ""));
     }
 
   g_autoptr (GPtrArray) args = g_ptr_array_new ();
@@ -453,9 +562,9 @@ main (int argc, char **argv)
   else
     for (guint k = 0; k < env->len; k++)
       {
-        char *kv = env->pdata[k];
-        char *eq = strchr (kv, '=');
-        g_autofree char *key = g_strndup (kv, (gsize) (eq - kv));
+        char            *kv = env->pdata[k];
+        char            *eq = strchr (kv, '=');
+        g_autofree char *key = g_strndup (kv, (gsize)(eq - kv));
         child_env = g_environ_setenv (child_env, key, eq + 1, TRUE);
       }
   for (int k = 1; cmd[k]; k++)
@@ -464,27 +573,24 @@ main (int argc, char **argv)
 
   g_autofree char *start = now_iso ();
   g_autoptr (GError) error = NULL;
-  if (!write_json (expdir, cmd, program_path, ranks, start, NULL, 0, &o,
-                   &error))
+  if (!write_json (expdir, cmd, program_path, ranks, start, NULL, 0, &o, &error))
     {
-      fprintf (stderr, _("kubus-run: cannot write %s/kubus.json: %s\n"),
-               expdir, error->message);
+      fprintf (stderr, _ ("kubus-run: cannot write %s/kubus.json: %s\n"), expdir, error->message);
       return 1;
     }
   if (o.verbose)
     {
-      g_autofree char *line = g_strjoinv (" ", (char **) args->pdata);
+      g_autofree char *line = g_strjoinv (" ", (char **)args->pdata);
       fprintf (stderr, "kubus-run: %s\n", line);
     }
 
   int wait_status = 0;
   fflush (NULL);
-  if (!g_spawn_sync (NULL, (char **) args->pdata, child_env,
-                     G_SPAWN_SEARCH_PATH | G_SPAWN_CHILD_INHERITS_STDIN,
-                     NULL, NULL, NULL, NULL, &wait_status, &error))
+  if (!g_spawn_sync (NULL, (char **)args->pdata, child_env,
+                     G_SPAWN_SEARCH_PATH | G_SPAWN_CHILD_INHERITS_STDIN, NULL, NULL, NULL, NULL,
+                     &wait_status, &error))
     {
-      fprintf (stderr, _("kubus-run: cannot start %s: %s\n"), cmd[0],
-               error->message);
+      fprintf (stderr, _ ("kubus-run: cannot start %s: %s\n"), cmd[0], error->message);
       return 127;
     }
   int status;
@@ -497,17 +603,14 @@ main (int argc, char **argv)
 
   g_autofree char *end = now_iso ();
   g_clear_error (&error);
-  if (!write_json (expdir, cmd, program_path, ranks, start, end, status, &o,
-                   &error))
-    fprintf (stderr, _("kubus-run: cannot write %s/kubus.json: %s\n"),
-             expdir, error->message);
+  if (!write_json (expdir, cmd, program_path, ranks, start, end, status, &o, &error))
+    fprintf (stderr, _ ("kubus-run: cannot write %s/kubus.json: %s\n"), expdir, error->message);
   /* the collector's hand-over files are not part of the experiment */
   {
     g_autoptr (GDir) d = g_dir_open (expdir, 0, NULL);
     const char *name;
     while (d && (name = g_dir_read_name (d)) != NULL)
-      if (g_str_has_prefix (name, ".kubus-saved-")
-          || g_str_equal (name, ".kubus-hosts"))
+      if (g_str_has_prefix (name, ".kubus-saved-") || g_str_equal (name, ".kubus-hosts"))
         {
           g_autofree char *p = g_build_filename (expdir, name, NULL);
           g_remove (p);
@@ -517,13 +620,17 @@ main (int argc, char **argv)
   if (repaired < 0)
     fprintf (stderr, "kubus-run: %s\n", error->message);
   else if (repaired > 0)
-    fprintf (stderr, _("kubus-run: the run was aborted; wrote %d stand-in "
-                       "trace files for ranks killed while saving their "
-                       "trace\n"), repaired);
+    fprintf (stderr,
+             _ ("kubus-run: the run was aborted; wrote %d stand-in "
+                "trace files for ranks killed while saving their "
+                "trace\n"),
+             repaired);
   g_clear_error (&error);
   g_autofree char *anchor = g_build_filename (expdir, "traces.otf2", NULL);
   if (!g_file_test (anchor, G_FILE_TEST_EXISTS))
-    fprintf (stderr, _("kubus-run: no trace was written to %s (did the "
-                       "program call MPI_Init?)\n"), expdir);
+    fprintf (stderr,
+             _ ("kubus-run: no trace was written to %s (did the "
+                "program call MPI_Init?)\n"),
+             expdir);
   return status;
 }

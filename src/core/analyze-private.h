@@ -246,8 +246,9 @@ struct _Transport
   int   n_ranks;
   int   n_local;          /* ranks analysed in this process */
   int  *local_ranks;
-  /* All-to-all personalised exchange: out[i][dst] are the bytes local rank i sends to dst;
-   * in[i][src] receives what src sent to local rank i (new GByteArrays). */
+  /* All-to-all personalised exchange: out[i][dst] are the bytes local rank i sends to dst
+   * (the transport may release them and set them to NULL); in[i][src] receives what src sent
+   * to local rank i (new references). */
   gboolean (*alltoallv) (Transport *t, GByteArray ***out, GByteArray ***in, GError **error);
   /* Elementwise max over the members of a communicator (world ranks, in comm order).
    * vals[i] is local rank i's array of @count values, NULL if it is not a member.

@@ -167,8 +167,16 @@ main (int    argc,
 
   saved_argv = g_new0 (char *, argc + 1);
   memcpy (saved_argv, argv, sizeof (char *) * argc);
-  ctx = g_option_context_new (_("EXPDIR | TRACE.otf2 — find wait states in an MPI trace"));
+  ctx = g_option_context_new (_("— find wait states in an MPI trace"));
   g_option_context_set_translation_domain (ctx, GETTEXT_PACKAGE);
+  g_option_context_set_description (
+    ctx, _("kubus-analyze EXPDIR writes EXPDIR/analysis.cube and EXPDIR/analysis.stats.json.\n"
+           "kubus-analyze TRACE.otf2 -o OUT.cube writes OUT.cube and OUT.stats.json (default: the\n"
+           "trace's name with .cube in the current folder).\n\n"
+           "The analysis runs one MPI rank per traced rank: outside an MPI launcher the program\n"
+           "starts itself with \"mpirun -n RANKS --oversubscribe\"; --serial analyses in this process\n"
+           "with the same results. Progress and the summary go to standard error;\n"
+           "KUBUS_ANALYZE_TIMING=1 adds the elapsed time of each phase."));
   g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
   if (!g_option_context_parse (ctx, &argc, &argv, &error))
     {

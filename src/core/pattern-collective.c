@@ -232,11 +232,26 @@ pattern_collective_run (Transport  *t,
                         RankData  **rds)
 {
   TraceDefs *defs = rds[0]->defs;
+  guint n_comms = defs->comms->len;
+  g_autofree int *world = g_new (int, t->n_ranks);
+  g_autofree gint64 **used = g_new0 (gint64 *, t->n_local);
 
-  for (guint c = 0; c < defs->comms->len; c++)
+  /* which communicators carry collectives at all: one reduction over all ranks, so that
+   * communicators without any (MPI_COMM_SELF, measurement-system ones) cost nothing */
+  for (int r = 0; r < t->n_ranks; r++)
+    world[r] = r;
+  for (int i = 0; i < t->n_local; i++)
+    {
+      used[i] = g_new0 (gint64, MAX (n_comms, 1));
+      for (guint k = 0; k < rds[i]->colls->len; k++)
+        used[i][g_array_index (rds[i]->colls, CollRec, k).comm] = 1;
+    }
+  t->allreduce_max (t, n_comms + 1, world, t->n_ranks, used, MAX (n_comms, 1));
+
+  for (guint c = 0; c < n_comms; c++)
     {
       TraceComm *comm = defs->comms->pdata[c];
-      gboolean usable = comm->size > 1 && comm->world;
+      gboolean usable = comm->size > 1 && comm->world && used[0][c] > 0;
       /* communicators of size one carry no wait state; unmapped members cannot be replayed */
       for (int m = 0; usable && m < comm->size; m++)
         if (comm->world[m] < 0 || comm->world[m] >= t->n_ranks)
@@ -244,5 +259,7 @@ pattern_collective_run (Transport  *t,
       if (usable)
         run_comm (t, rds, comm);
     }
-  run_init_finalize (t, rds, defs->comms->len);
+  for (int i = 0; i < t->n_local; i++)
+    g_free (used[i]);
+  run_init_finalize (t, rds, n_comms);
 }

@@ -71,9 +71,15 @@ mpi_alltoallv (Transport   *t,
   sbuf = g_malloc (MAX (stotal, 1));
   rbuf = g_malloc (MAX (rtotal, 1));
   for (int d = 0; d < n; d++)
-    if (scount[d])
-      memcpy (sbuf + sdisp[d], out[0][d]->data, scount[d]);
+    {
+      if (scount[d])
+        memcpy (sbuf + sdisp[d], out[0][d]->data, scount[d]);
+      /* the caller is done with its buffers: release them now to keep the peak low */
+      if (out[0][d])
+        g_clear_pointer (&out[0][d], g_byte_array_unref);
+    }
   MPI_Alltoallv (sbuf, scount, sdisp, MPI_BYTE, rbuf, rcount, rdisp, MPI_BYTE, MPI_COMM_WORLD);
+  g_clear_pointer (&sbuf, g_free);
   for (int s = 0; s < n; s++)
     {
       GByteArray *b = g_byte_array_sized_new (rcount[s]);

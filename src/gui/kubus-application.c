@@ -286,6 +286,9 @@ on_batch_loaded (KubusWindow *window,
       guint pos = kubus_pane_model_expand_largest (call, kubus_pane_view_get_selected (window->panes[KUBUS_PANE_CALL]));
       if (pos != G_MAXUINT)
         kubus_browser_select_position (browser, KUBUS_PANE_CALL, pos);
+      kubus_browser_flush (browser);
+      /* Also open the system tree down to its largest location. */
+      kubus_pane_model_expand_largest (kubus_browser_get_pane (browser, KUBUS_PANE_SYSTEM), G_MAXUINT);
     }
   if (self->have_mode && !kubus_window_set_mode (window, self->mode))
     {

@@ -546,7 +546,10 @@ kubus_pane_model_values_changed (KubusPaneModel *self)
     for (guint i = 0; i < self->n_values; i++)
       {
         update_range_one (self, self->incl[i]);
-        update_range_one (self, self->excl[i]);
+        /* Metric-exclusive values of derived or mixed metrics may dip below zero without
+         * the report being a difference: only collapsed values decide the sign there. */
+        if (self->kind != KUBUS_PANE_METRIC)
+          update_range_one (self, self->excl[i]);
       }
 
   self->exponent = self->max_abs > 0 ? (int) floor (log10 (self->max_abs)) : 0;
@@ -802,22 +805,24 @@ kubus_pane_model_expand_largest (KubusPaneModel *self,
 
   while (gtk_tree_list_row_is_expandable (row))
     {
-      GListModel *children;
-      guint n, best = 0;
+      g_autoptr (KubusNodeRow) here = gtk_tree_list_row_get_item (row);
+      KubusNodeKind child_kind;
+      g_autoptr (GPtrArray) nodes = kubus_node_children (kubus_node_row_get_kind (here),
+                                                         kubus_node_row_get_node (here), &child_kind);
+      guint n = nodes != NULL ? nodes->len : 0, best = 0;
       double best_v = -1;
 
-      gtk_tree_list_row_set_expanded (row, TRUE);
-      children = gtk_tree_list_row_get_children (row);
-      n = children != NULL ? g_list_model_get_n_items (children) : 0;
-      if (n == 0)
-        break;
       for (guint i = 0; i < n; i++)
         {
-          g_autoptr (KubusNodeRow) r = g_list_model_get_item (children, i);
-          double v = fabs (row_incl (self, r));
+          double v = fabs (node_raw_value (self, child_kind, g_ptr_array_index (nodes, i), FALSE));
           if (v > best_v)
             best_v = v, best = i;
         }
+      /* Follow the hot path only while it carries a real share of the node: a path that ends
+       * in a child worth a few per mille of its parent is noise, not "largest". */
+      if (n == 0 || best_v <= 0.1 * fabs (row_incl (self, here)))
+        break;
+      gtk_tree_list_row_set_expanded (row, TRUE);
       {
         GtkTreeListRow *child = gtk_tree_list_row_get_child_row (row, best);
         g_object_unref (row);

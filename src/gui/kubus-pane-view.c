@@ -263,11 +263,9 @@ kubus_pane_view_constructed (GObject *object)
   self->header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   gtk_widget_add_css_class (self->header, "toolbar");
   gtk_widget_set_parent (self->header, GTK_WIDGET (self));
-  label = gtk_label_new (pane_title (kind));
-  gtk_widget_add_css_class (label, "heading");
+  /* The column header names the tree; the bar above only holds the switchers. */
+  label = gtk_label_new (NULL);
   gtk_widget_set_hexpand (label, TRUE);
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
   gtk_box_append (GTK_BOX (self->header), label);
 
   if (kind == KUBUS_PANE_CALL)

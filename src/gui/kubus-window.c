@@ -244,6 +244,12 @@ on_loaded (GObject      *source,
     }
   self->reloading = FALSE;
   watch_file (self);
+  {
+    /* kubus --external=FILE REPORT: the external report comes once the report is shown. */
+    g_autoptr (GFile) external = g_object_steal_data (G_OBJECT (self), "kubus-external");
+    if (external != NULL)
+      kubus_window_open_external (self, external);
+  }
   g_signal_emit (self, signals[LOADED], 0);
 }
 

@@ -14,8 +14,8 @@ main (int argc, char **argv)
   int next = (rank + 1) % size, prev = (rank + size - 1) % size;
   int v = rank, w = 0;
   for (int i = 0; i < 20; i++)
-    MPI_Sendrecv (&v, 1, MPI_INT, next, 4, &w, 1, MPI_INT, prev, 4,
-                  MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Sendrecv (&v, 1, MPI_INT, next, 4, &w, 1, MPI_INT, prev, 4, MPI_COMM_WORLD,
+                  MPI_STATUS_IGNORE);
   MPI_Barrier (MPI_COMM_WORLD);
   if (rank == 1)
     {

@@ -1,8 +1,10 @@
-/* collect-crash: rank 2 dies of SIGSEGV while the others wait for it.
- * 4 ranks. */
+/* collect-crash: rank 2 dies of SIGSEGV (or, with argument "exit", calls
+ * exit(5) without MPI_Finalize) while the others wait for it.  4 ranks. */
 #include <mpi.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 int
 main (int argc, char **argv)
@@ -14,13 +16,15 @@ main (int argc, char **argv)
   int next = (rank + 1) % size, prev = (rank + size - 1) % size;
   int v = rank, w = 0;
   for (int i = 0; i < 10; i++)
-    MPI_Sendrecv (&v, 1, MPI_INT, next, 4, &w, 1, MPI_INT, prev, 4,
-                  MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Sendrecv (&v, 1, MPI_INT, next, 4, &w, 1, MPI_INT, prev, 4, MPI_COMM_WORLD,
+                  MPI_STATUS_IGNORE);
   MPI_Barrier (MPI_COMM_WORLD);
   if (rank == 2)
     {
       printf ("collect-crash: rank 2 crashes\n");
       fflush (stdout);
+      if (argc > 1 && strcmp (argv[1], "exit") == 0)
+        exit (5);
       /* a real SIGSEGV; a NULL store would be caught by UBSan first */
       raise (SIGSEGV);
     }

@@ -1,5 +1,6 @@
 /* collect-flood: many small messages (argv[1], default 30000) from rank 0
- * to rank 1, enough to fill a small trace buffer several times. */
+ * to rank 1, enough to fill a small trace buffer several times.
+ * Starts with MPI_Init_thread to cover that wrapper. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,7 +8,8 @@
 int
 main (int argc, char **argv)
 {
-  MPI_Init (&argc, &argv);
+  int provided;
+  MPI_Init_thread (&argc, &argv, MPI_THREAD_FUNNELED, &provided);
   int rank;
   MPI_Comm_rank (MPI_COMM_WORLD, &rank);
   int n = argc > 1 ? atoi (argv[1]) : 30000;

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define K 10   /* blocking sends 0 -> 1 */
+#define K 10 /* blocking sends 0 -> 1 */
 
 int
 main (int argc, char **argv)
@@ -21,9 +21,9 @@ main (int argc, char **argv)
       MPI_Finalize ();
       return 2;
     }
-  int next = (rank + 1) % size, prev = (rank + size - 1) % size;
-  int buf[100] = { 0 };
-  double d[8] = { 0 }, e[8];
+  int        next = (rank + 1) % size, prev = (rank + size - 1) % size;
+  int        buf[100] = { 0 };
+  double     d[8] = { 0 }, e[8];
   MPI_Status st;
 
   /* K blocking sends of 100 ints, received with wildcards and no status */
@@ -32,8 +32,8 @@ main (int argc, char **argv)
       if (rank == 0)
         MPI_Send (buf, 100, MPI_INT, 1, 5, MPI_COMM_WORLD);
       else if (rank == 1)
-        MPI_Recv (buf, 100, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG,
-                  MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Recv (buf, 100, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD,
+                  MPI_STATUS_IGNORE);
     }
 
   /* ring of Isend/Irecv of 8 doubles, completed by Waitall without status */
@@ -44,8 +44,7 @@ main (int argc, char **argv)
 
   /* Sendrecv ring of 4 ints */
   int s4[4] = { 0 }, r4[4];
-  MPI_Sendrecv (s4, 4, MPI_INT, next, 11, r4, 4, MPI_INT, prev, 11,
-                MPI_COMM_WORLD, &st);
+  MPI_Sendrecv (s4, 4, MPI_INT, next, 11, r4, 4, MPI_INT, prev, 11, MPI_COMM_WORLD, &st);
 
   /* persistent requests: 3 rounds of 2 ints 0 -> 1 */
   MPI_Request p = MPI_REQUEST_NULL;
@@ -69,8 +68,7 @@ main (int argc, char **argv)
   else if (rank == 1)
     {
       MPI_Probe (0, 30, MPI_COMM_WORLD, &st);
-      MPI_Recv (buf, 1, MPI_INT, st.MPI_SOURCE, st.MPI_TAG, MPI_COMM_WORLD,
-                &st);
+      MPI_Recv (buf, 1, MPI_INT, st.MPI_SOURCE, st.MPI_TAG, MPI_COMM_WORLD, &st);
     }
 
   /* Ssend 2 -> 3, received by Irecv + Wait */
@@ -83,10 +81,50 @@ main (int argc, char **argv)
       MPI_Wait (&r, MPI_STATUS_IGNORE);
     }
 
+  /* the other completion calls: Waitany, Testall, Testany, Waitsome */
+  if (rank == 0)
+    {
+      MPI_Request r2[2];
+      int         x[2], idx;
+      MPI_Irecv (&x[0], 1, MPI_INT, 3, 40, MPI_COMM_WORLD, &r2[0]);
+      MPI_Irecv (&x[1], 1, MPI_INT, 3, 41, MPI_COMM_WORLD, &r2[1]);
+      MPI_Waitany (2, r2, &idx, MPI_STATUS_IGNORE);
+      MPI_Waitany (2, r2, &idx, &st);
+    }
+  else if (rank == 3)
+    {
+      MPI_Request r2[2];
+      int         x[2] = { 1, 2 }, done = 0;
+      MPI_Isend (&x[0], 1, MPI_INT, 0, 40, MPI_COMM_WORLD, &r2[0]);
+      MPI_Isend (&x[1], 1, MPI_INT, 0, 41, MPI_COMM_WORLD, &r2[1]);
+      while (!done)
+        MPI_Testall (2, r2, &done, MPI_STATUSES_IGNORE);
+    }
+  else if (rank == 2)
+    {
+      MPI_Request r1;
+      int         x, done = 0, idx;
+      MPI_Irecv (&x, 1, MPI_INT, 1, 42, MPI_COMM_WORLD, &r1);
+      while (!done)
+        MPI_Testany (1, &r1, &idx, &done, MPI_STATUS_IGNORE);
+    }
+  else if (rank == 1)
+    {
+      MPI_Request r1;
+      int         x = 7, outcount = 0, idx[1];
+      MPI_Isend (&x, 1, MPI_INT, 2, 42, MPI_COMM_WORLD, &r1);
+      while (outcount == 0)
+        MPI_Waitsome (1, &r1, &outcount, idx, MPI_STATUSES_IGNORE);
+    }
+
+  /* Sendrecv_replace ring of 2 ints */
+  int two[2] = { rank, rank };
+  MPI_Sendrecv_replace (two, 2, MPI_INT, next, 12, prev, 12, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+
   /* blocking collectives */
-  int counts[64], displs[64], rcounts[64], rdispls[64];
+  int          counts[64], displs[64], rcounts[64], rdispls[64];
   MPI_Datatype types[64];
-  static int big[4096], big2[4096];
+  static int   big[4096], big2[4096];
   for (int i = 0; i < size; i++)
     {
       counts[i] = 1;
@@ -100,24 +138,19 @@ main (int argc, char **argv)
   MPI_Reduce (d, e, 3, MPI_DOUBLE, MPI_SUM, 2, MPI_COMM_WORLD);
   MPI_Allreduce (MPI_IN_PLACE, buf, 5, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   MPI_Gather (buf, 2, MPI_INT, big, 2, MPI_INT, 0, MPI_COMM_WORLD);
-  MPI_Gatherv (buf, 1, MPI_INT, big, counts, displs, MPI_INT, 0,
-               MPI_COMM_WORLD);
+  MPI_Gatherv (buf, 1, MPI_INT, big, counts, displs, MPI_INT, 0, MPI_COMM_WORLD);
   MPI_Scatter (big, 1, MPI_INT, buf, 1, MPI_INT, 3, MPI_COMM_WORLD);
-  MPI_Scatterv (big, counts, displs, MPI_INT, buf, 1, MPI_INT, 3,
-                MPI_COMM_WORLD);
+  MPI_Scatterv (big, counts, displs, MPI_INT, buf, 1, MPI_INT, 3, MPI_COMM_WORLD);
   MPI_Allgather (buf, 1, MPI_INT, big, 1, MPI_INT, MPI_COMM_WORLD);
-  MPI_Allgatherv (buf, 1, MPI_INT, big, counts, displs, MPI_INT,
-                  MPI_COMM_WORLD);
+  MPI_Allgatherv (buf, 1, MPI_INT, big, counts, displs, MPI_INT, MPI_COMM_WORLD);
   MPI_Alltoall (big2, 1, MPI_INT, big, 1, MPI_INT, MPI_COMM_WORLD);
-  MPI_Alltoallv (big2, counts, displs, MPI_INT, big, rcounts, rdispls,
-                 MPI_INT, MPI_COMM_WORLD);
+  MPI_Alltoallv (big2, counts, displs, MPI_INT, big, rcounts, rdispls, MPI_INT, MPI_COMM_WORLD);
   for (int i = 0; i < size; i++)
     {
-      displs[i] = i * (int) sizeof (int);  /* Alltoallw displs are bytes */
-      rdispls[i] = i * (int) sizeof (int);
+      displs[i] = i * (int)sizeof (int); /* Alltoallw displs are bytes */
+      rdispls[i] = i * (int)sizeof (int);
     }
-  MPI_Alltoallw (big2, counts, displs, types, big, rcounts, rdispls, types,
-                 MPI_COMM_WORLD);
+  MPI_Alltoallw (big2, counts, displs, types, big, rcounts, rdispls, types, MPI_COMM_WORLD);
   MPI_Reduce_scatter (big2, buf, counts, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   MPI_Reduce_scatter_block (big2, buf, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   MPI_Scan (buf, buf + 1, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);

@@ -22,7 +22,7 @@ main (int argc, char **argv)
       return 2;
     }
   kubus_region_begin ("setup");
-  int dims[2] = { 2, 3 }, periods[2] = { 1, 0 };
+  int      dims[2] = { 2, 3 }, periods[2] = { 1, 0 };
   MPI_Comm cart, row;
   MPI_Cart_create (MPI_COMM_WORLD, 2, dims, periods, 0, &cart);
   int remain[2] = { 0, 1 };
@@ -35,6 +35,28 @@ main (int argc, char **argv)
   int ok = kubus_topology_set_coords (id, coords);
   int bad[2] = { 7, 0 };
   int rejected = kubus_topology_set_coords (id, bad);
+
+  /* more communicator constructors: Comm_create of the even ranks, a ring
+   * as a distributed graph */
+  MPI_Group world_group, even_group;
+  int       evens[3] = { 0, 2, 4 };
+  MPI_Comm  even = MPI_COMM_NULL, ring;
+  MPI_Comm_group (MPI_COMM_WORLD, &world_group);
+  MPI_Group_incl (world_group, 3, evens, &even_group);
+  MPI_Comm_create (MPI_COMM_WORLD, even_group, &even);
+  if (even != MPI_COMM_NULL)
+    {
+      MPI_Barrier (even);
+      MPI_Comm_free (&even);
+    }
+  MPI_Group_free (&even_group);
+  MPI_Group_free (&world_group);
+  int src = (rank + size - 1) % size, dst = (rank + 1) % size;
+  int wsrc = 1, wdst = 1; /* MPI_UNWEIGHTED trips -Wstringop-overread */
+  MPI_Dist_graph_create_adjacent (MPI_COMM_WORLD, 1, &src, &wsrc, 1, &dst, &wdst, MPI_INFO_NULL, 0,
+                                  &ring);
+  MPI_Barrier (ring);
+  MPI_Comm_free (&ring);
 
   MPI_Barrier (row);
   MPI_Comm_free (&row);

@@ -27,8 +27,8 @@ void
 exchange (int rank, int value)
 {
   int other = 1 - rank, in = 0;
-  MPI_Sendrecv (&value, 1, MPI_INT, other, 1, &in, 1, MPI_INT, other, 1,
-                MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  MPI_Sendrecv (&value, 1, MPI_INT, other, 1, &in, 1, MPI_INT, other, 1, MPI_COMM_WORLD,
+                MPI_STATUS_IGNORE);
 }
 
 int

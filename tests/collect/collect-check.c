@@ -24,22 +24,22 @@
 
 typedef struct
 {
-  GHashTable *strings;   /* id -> name */
-  GHashTable *regions;   /* id -> string id */
-  GHashTable *comms;     /* id -> name */
-  GHashTable *comm_group;/* comm id -> group id */
-  GHashTable *groups;    /* group id -> GArray of uint64 members */
-  GHashTable *cart_dims; /* dim id -> "size:periodic" */
-  GHashTable *facts;     /* line prefix -> uint64[3] (count, a, b) */
-  GPtrArray *lines;      /* definitions, printed as is */
-  GHashTable *topo_names;/* topo id -> name */
-  uint64_t locations[MAX_LOC];
-  int n_locations;
-  GArray *stack[MAX_LOC];
-  uint64_t last_time[MAX_LOC];
-  int broken_balance[MAX_LOC];
-  int broken_order[MAX_LOC];
-  int clock_offsets[MAX_LOC];
+  GHashTable *strings;    /* id -> name */
+  GHashTable *regions;    /* id -> string id */
+  GHashTable *comms;      /* id -> name */
+  GHashTable *comm_group; /* comm id -> group id */
+  GHashTable *groups;     /* group id -> GArray of uint64 members */
+  GHashTable *cart_dims;  /* dim id -> "size:periodic" */
+  GHashTable *facts;      /* line prefix -> uint64[3] (count, a, b) */
+  GPtrArray  *lines;      /* definitions, printed as is */
+  GHashTable *topo_names; /* topo id -> name */
+  uint64_t    locations[MAX_LOC];
+  int         n_locations;
+  GArray     *stack[MAX_LOC];
+  uint64_t    last_time[MAX_LOC];
+  int         broken_balance[MAX_LOC];
+  int         broken_order[MAX_LOC];
+  int         clock_offsets[MAX_LOC];
 } Check;
 
 static Check C;
@@ -55,8 +55,7 @@ static const char *
 region_name (uint32_t region)
 {
   gpointer sid;
-  if (!g_hash_table_lookup_extended (C.regions, GUINT_TO_POINTER (region + 1),
-                                     NULL, &sid))
+  if (!g_hash_table_lookup_extended (C.regions, GUINT_TO_POINTER (region + 1), NULL, &sid))
     return "UNDEFINED_REGION";
   return string_of (GPOINTER_TO_UINT (sid) - 1);
 }
@@ -87,59 +86,75 @@ fact (const char *key, uint64_t a, uint64_t b)
 static OTF2_CallbackCode
 def_string (void *u, OTF2_StringRef self, const char *s)
 {
-  (void) u;
+  (void)u;
   g_hash_table_insert (C.strings, GUINT_TO_POINTER (self + 1), g_strdup (s));
   return OTF2_CALLBACK_SUCCESS;
 }
 
 static OTF2_CallbackCode
-def_location (void *u, OTF2_LocationRef self, OTF2_StringRef name,
-              OTF2_LocationType type, uint64_t n, OTF2_LocationGroupRef g)
+def_location (void                 *u,
+              OTF2_LocationRef      self,
+              OTF2_StringRef        name,
+              OTF2_LocationType     type,
+              uint64_t              n,
+              OTF2_LocationGroupRef g)
 {
-  (void) u;
-  (void) name;
-  (void) type;
-  (void) n;
-  (void) g;
+  (void)u;
+  (void)name;
+  (void)type;
+  (void)n;
+  (void)g;
   if (C.n_locations < MAX_LOC)
     C.locations[C.n_locations++] = self;
   return OTF2_CALLBACK_SUCCESS;
 }
 
 static OTF2_CallbackCode
-def_region (void *u, OTF2_RegionRef self, OTF2_StringRef name,
-            OTF2_StringRef canonical, OTF2_StringRef descr,
-            OTF2_RegionRole role, OTF2_Paradigm paradigm,
-            OTF2_RegionFlag flags, OTF2_StringRef file, uint32_t b, uint32_t e)
+def_region (void           *u,
+            OTF2_RegionRef  self,
+            OTF2_StringRef  name,
+            OTF2_StringRef  canonical,
+            OTF2_StringRef  descr,
+            OTF2_RegionRole role,
+            OTF2_Paradigm   paradigm,
+            OTF2_RegionFlag flags,
+            OTF2_StringRef  file,
+            uint32_t        b,
+            uint32_t        e)
 {
-  (void) u;
-  (void) canonical;
-  (void) descr;
-  (void) flags;
-  (void) b;
-  (void) e;
-  g_hash_table_insert (C.regions, GUINT_TO_POINTER (self + 1),
-                       GUINT_TO_POINTER (name + 1));
+  (void)u;
+  (void)canonical;
+  (void)descr;
+  (void)flags;
+  (void)b;
+  (void)e;
+  g_hash_table_insert (C.regions, GUINT_TO_POINTER (self + 1), GUINT_TO_POINTER (name + 1));
   if (paradigm == OTF2_PARADIGM_MPI)
-    g_ptr_array_add (C.lines, g_strdup_printf ("region %s role %d file %s",
-                                               string_of (name), (int) role,
-                                               string_of (file)));
+    g_ptr_array_add (C.lines, g_strdup_printf ("region %s role %d file %s", string_of (name),
+                                               (int)role, string_of (file)));
   else
-    g_ptr_array_add (C.lines, g_strdup_printf ("userregion %s",
-                                               string_of (name)));
+    g_ptr_array_add (C.lines, g_strdup_printf ("userregion %s %s", string_of (name),
+                                               paradigm == OTF2_PARADIGM_USER       ? "user"
+                                               : paradigm == OTF2_PARADIGM_COMPILER ? "compiler"
+                                                                                    : "other"));
   return OTF2_CALLBACK_SUCCESS;
 }
 
 static OTF2_CallbackCode
-def_group (void *u, OTF2_GroupRef self, OTF2_StringRef name,
-           OTF2_GroupType type, OTF2_Paradigm paradigm, OTF2_GroupFlag flags,
-           uint32_t n, const uint64_t *members)
+def_group (void           *u,
+           OTF2_GroupRef   self,
+           OTF2_StringRef  name,
+           OTF2_GroupType  type,
+           OTF2_Paradigm   paradigm,
+           OTF2_GroupFlag  flags,
+           uint32_t        n,
+           const uint64_t *members)
 {
-  (void) u;
-  (void) name;
-  (void) type;
-  (void) paradigm;
-  (void) flags;
+  (void)u;
+  (void)name;
+  (void)type;
+  (void)paradigm;
+  (void)flags;
   GArray *a = g_array_sized_new (FALSE, FALSE, sizeof (uint64_t), n);
   g_array_append_vals (a, members, n);
   g_hash_table_insert (C.groups, GUINT_TO_POINTER (self + 1), a);
@@ -147,51 +162,57 @@ def_group (void *u, OTF2_GroupRef self, OTF2_StringRef name,
 }
 
 static OTF2_CallbackCode
-def_comm (void *u, OTF2_CommRef self, OTF2_StringRef name, OTF2_GroupRef group,
-          OTF2_CommRef parent, OTF2_CommFlag flags)
+def_comm (void          *u,
+          OTF2_CommRef   self,
+          OTF2_StringRef name,
+          OTF2_GroupRef  group,
+          OTF2_CommRef   parent,
+          OTF2_CommFlag  flags)
 {
-  (void) u;
-  (void) parent;
-  (void) flags;
-  g_hash_table_insert (C.comms, GUINT_TO_POINTER (self + 1),
-                       g_strdup (string_of (name)));
-  g_hash_table_insert (C.comm_group, GUINT_TO_POINTER (self + 1),
-                       GUINT_TO_POINTER (group + 1));
+  (void)u;
+  (void)parent;
+  (void)flags;
+  g_hash_table_insert (C.comms, GUINT_TO_POINTER (self + 1), g_strdup (string_of (name)));
+  g_hash_table_insert (C.comm_group, GUINT_TO_POINTER (self + 1), GUINT_TO_POINTER (group + 1));
   return OTF2_CALLBACK_SUCCESS;
 }
 
 static OTF2_CallbackCode
-def_cart_dim (void *u, OTF2_CartDimensionRef self, OTF2_StringRef name,
-              uint32_t size, OTF2_CartPeriodicity periodic)
+def_cart_dim (void                 *u,
+              OTF2_CartDimensionRef self,
+              OTF2_StringRef        name,
+              uint32_t              size,
+              OTF2_CartPeriodicity  periodic)
 {
-  (void) u;
-  (void) name;
+  (void)u;
+  (void)name;
   g_hash_table_insert (C.cart_dims, GUINT_TO_POINTER (self + 1),
-                       g_strdup_printf ("%u:%d", size, (int) periodic));
+                       g_strdup_printf ("%u:%d", size, (int)periodic));
   return OTF2_CALLBACK_SUCCESS;
 }
 
 static OTF2_CallbackCode
-def_cart_topo (void *u, OTF2_CartTopologyRef self, OTF2_StringRef name,
-               OTF2_CommRef comm, uint8_t n, const OTF2_CartDimensionRef *dims)
+def_cart_topo (void                        *u,
+               OTF2_CartTopologyRef         self,
+               OTF2_StringRef               name,
+               OTF2_CommRef                 comm,
+               uint8_t                      n,
+               const OTF2_CartDimensionRef *dims)
 {
-  (void) u;
+  (void)u;
   GString *d = g_string_new (NULL), *p = g_string_new (NULL);
   for (int i = 0; i < n; i++)
     {
-      const char *s = g_hash_table_lookup (C.cart_dims,
-                                           GUINT_TO_POINTER (dims[i] + 1));
-      unsigned size = 0;
-      int per = 0;
+      const char *s = g_hash_table_lookup (C.cart_dims, GUINT_TO_POINTER (dims[i] + 1));
+      unsigned    size = 0;
+      int         per = 0;
       if (s)
         sscanf (s, "%u:%d", &size, &per);
       g_string_append_printf (d, "%s%u", i ? "x" : "", size);
       g_string_append_printf (p, "%s%d", i ? "," : "", per);
     }
-  g_hash_table_insert (C.topo_names, GUINT_TO_POINTER (self + 1),
-                       g_strdup (string_of (name)));
-  g_ptr_array_add (C.lines, g_strdup_printf ("cart %s %s %s %s",
-                                             string_of (name), comm_name (comm),
+  g_hash_table_insert (C.topo_names, GUINT_TO_POINTER (self + 1), g_strdup (string_of (name)));
+  g_ptr_array_add (C.lines, g_strdup_printf ("cart %s %s %s %s", string_of (name), comm_name (comm),
                                              d->str, p->str));
   g_string_free (d, TRUE);
   g_string_free (p, TRUE);
@@ -199,13 +220,12 @@ def_cart_topo (void *u, OTF2_CartTopologyRef self, OTF2_StringRef name,
 }
 
 static OTF2_CallbackCode
-def_cart_coord (void *u, OTF2_CartTopologyRef topo, uint32_t rank, uint8_t n,
-                const uint32_t *coords)
+def_cart_coord (
+    void *u, OTF2_CartTopologyRef topo, uint32_t rank, uint8_t n, const uint32_t *coords)
 {
-  (void) u;
-  GString *s = g_string_new (NULL);
-  const char *name = g_hash_table_lookup (C.topo_names,
-                                          GUINT_TO_POINTER (topo + 1));
+  (void)u;
+  GString    *s = g_string_new (NULL);
+  const char *name = g_hash_table_lookup (C.topo_names, GUINT_TO_POINTER (topo + 1));
   g_string_printf (s, "coord %s %u", name ? name : "?", rank);
   for (int i = 0; i < n; i++)
     g_string_append_printf (s, " %u", coords[i]);
@@ -218,9 +238,9 @@ def_cart_coord (void *u, OTF2_CartTopologyRef topo, uint32_t rank, uint8_t n,
 static OTF2_CallbackCode
 def_clock_offset (void *u, OTF2_TimeStamp t, int64_t offset, double sd)
 {
-  (void) t;
-  (void) offset;
-  (void) sd;
+  (void)t;
+  (void)offset;
+  (void)sd;
   C.clock_offsets[GPOINTER_TO_INT (u)]++;
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -246,11 +266,10 @@ tick (OTF2_LocationRef l, OTF2_TimeStamp t)
 }
 
 static OTF2_CallbackCode
-ev_enter (OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
-          OTF2_AttributeList *a, OTF2_RegionRef r)
+ev_enter (OTF2_LocationRef l, OTF2_TimeStamp t, void *u, OTF2_AttributeList *a, OTF2_RegionRef r)
 {
-  (void) u;
-  (void) a;
+  (void)u;
+  (void)a;
   tick (l, t);
   g_array_append_val (C.stack[loc_index (l)], r);
   char key[512];
@@ -260,11 +279,10 @@ ev_enter (OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
 }
 
 static OTF2_CallbackCode
-ev_leave (OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
-          OTF2_AttributeList *a, OTF2_RegionRef r)
+ev_leave (OTF2_LocationRef l, OTF2_TimeStamp t, void *u, OTF2_AttributeList *a, OTF2_RegionRef r)
 {
-  (void) u;
-  (void) a;
+  (void)u;
+  (void)a;
   tick (l, t);
   GArray *s = C.stack[loc_index (l)];
   if (s->len == 0 || g_array_index (s, uint32_t, s->len - 1) != r)
@@ -275,70 +293,97 @@ ev_leave (OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
 }
 
 static void
-msg (const char *kind, OTF2_LocationRef l, uint32_t peer, OTF2_CommRef comm,
-     uint32_t tag, uint64_t len)
+msg (const char      *kind,
+     OTF2_LocationRef l,
+     uint32_t         peer,
+     OTF2_CommRef     comm,
+     uint32_t         tag,
+     uint64_t         len)
 {
   char key[512];
-  snprintf (key, sizeof key, "%s %" PRIu64 " %u %s %u", kind, l, peer,
-            comm_name (comm), tag);
+  snprintf (key, sizeof key, "%s %" PRIu64 " %u %s %u", kind, l, peer, comm_name (comm), tag);
   fact (key, len, 0);
 }
 
 static OTF2_CallbackCode
-ev_send (OTF2_LocationRef l, OTF2_TimeStamp t, void *u, OTF2_AttributeList *a,
-         uint32_t peer, OTF2_CommRef comm, uint32_t tag, uint64_t len)
+ev_send (OTF2_LocationRef    l,
+         OTF2_TimeStamp      t,
+         void               *u,
+         OTF2_AttributeList *a,
+         uint32_t            peer,
+         OTF2_CommRef        comm,
+         uint32_t            tag,
+         uint64_t            len)
 {
-  (void) u;
-  (void) a;
+  (void)u;
+  (void)a;
   tick (l, t);
   msg ("send", l, peer, comm, tag, len);
   return OTF2_CALLBACK_SUCCESS;
 }
 
 static OTF2_CallbackCode
-ev_recv (OTF2_LocationRef l, OTF2_TimeStamp t, void *u, OTF2_AttributeList *a,
-         uint32_t peer, OTF2_CommRef comm, uint32_t tag, uint64_t len)
+ev_recv (OTF2_LocationRef    l,
+         OTF2_TimeStamp      t,
+         void               *u,
+         OTF2_AttributeList *a,
+         uint32_t            peer,
+         OTF2_CommRef        comm,
+         uint32_t            tag,
+         uint64_t            len)
 {
-  (void) u;
-  (void) a;
+  (void)u;
+  (void)a;
   tick (l, t);
   msg ("recv", l, peer, comm, tag, len);
   return OTF2_CALLBACK_SUCCESS;
 }
 
 static OTF2_CallbackCode
-ev_isend (OTF2_LocationRef l, OTF2_TimeStamp t, void *u, OTF2_AttributeList *a,
-          uint32_t peer, OTF2_CommRef comm, uint32_t tag, uint64_t len,
-          uint64_t id)
+ev_isend (OTF2_LocationRef    l,
+          OTF2_TimeStamp      t,
+          void               *u,
+          OTF2_AttributeList *a,
+          uint32_t            peer,
+          OTF2_CommRef        comm,
+          uint32_t            tag,
+          uint64_t            len,
+          uint64_t            id)
 {
-  (void) u;
-  (void) a;
-  (void) id;
+  (void)u;
+  (void)a;
+  (void)id;
   tick (l, t);
   msg ("isend", l, peer, comm, tag, len);
   return OTF2_CALLBACK_SUCCESS;
 }
 
 static OTF2_CallbackCode
-ev_irecv (OTF2_LocationRef l, OTF2_TimeStamp t, void *u, OTF2_AttributeList *a,
-          uint32_t peer, OTF2_CommRef comm, uint32_t tag, uint64_t len,
-          uint64_t id)
+ev_irecv (OTF2_LocationRef    l,
+          OTF2_TimeStamp      t,
+          void               *u,
+          OTF2_AttributeList *a,
+          uint32_t            peer,
+          OTF2_CommRef        comm,
+          uint32_t            tag,
+          uint64_t            len,
+          uint64_t            id)
 {
-  (void) u;
-  (void) a;
-  (void) id;
+  (void)u;
+  (void)a;
+  (void)id;
   tick (l, t);
   msg ("irecv", l, peer, comm, tag, len);
   return OTF2_CALLBACK_SUCCESS;
 }
 
 static OTF2_CallbackCode
-ev_isend_complete (OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
-                   OTF2_AttributeList *a, uint64_t id)
+ev_isend_complete (
+    OTF2_LocationRef l, OTF2_TimeStamp t, void *u, OTF2_AttributeList *a, uint64_t id)
 {
-  (void) u;
-  (void) a;
-  (void) id;
+  (void)u;
+  (void)a;
+  (void)id;
   tick (l, t);
   char key[64];
   snprintf (key, sizeof key, "isendcomplete %" PRIu64, l);
@@ -347,12 +392,11 @@ ev_isend_complete (OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
 }
 
 static OTF2_CallbackCode
-ev_irecv_request (OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
-                  OTF2_AttributeList *a, uint64_t id)
+ev_irecv_request (OTF2_LocationRef l, OTF2_TimeStamp t, void *u, OTF2_AttributeList *a, uint64_t id)
 {
-  (void) u;
-  (void) a;
-  (void) id;
+  (void)u;
+  (void)a;
+  (void)id;
   tick (l, t);
   char key[64];
   snprintf (key, sizeof key, "irecvrequest %" PRIu64, l);
@@ -361,11 +405,10 @@ ev_irecv_request (OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
 }
 
 static OTF2_CallbackCode
-ev_coll_begin (OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
-               OTF2_AttributeList *a)
+ev_coll_begin (OTF2_LocationRef l, OTF2_TimeStamp t, void *u, OTF2_AttributeList *a)
 {
-  (void) u;
-  (void) a;
+  (void)u;
+  (void)a;
   tick (l, t);
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -373,30 +416,46 @@ ev_coll_begin (OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
 static const char *
 op_name (OTF2_CollectiveOp op)
 {
-  static const char *names[] = {
-    "BARRIER", "BCAST", "GATHER", "GATHERV", "SCATTER", "SCATTERV",
-    "ALLGATHER", "ALLGATHERV", "ALLTOALL", "ALLTOALLV", "ALLTOALLW",
-    "ALLREDUCE", "REDUCE", "REDUCE_SCATTER", "SCAN", "EXSCAN",
-    "REDUCE_SCATTER_BLOCK"
-  };
+  static const char *names[] = { "BARRIER",
+                                 "BCAST",
+                                 "GATHER",
+                                 "GATHERV",
+                                 "SCATTER",
+                                 "SCATTERV",
+                                 "ALLGATHER",
+                                 "ALLGATHERV",
+                                 "ALLTOALL",
+                                 "ALLTOALLV",
+                                 "ALLTOALLW",
+                                 "ALLREDUCE",
+                                 "REDUCE",
+                                 "REDUCE_SCATTER",
+                                 "SCAN",
+                                 "EXSCAN",
+                                 "REDUCE_SCATTER_BLOCK" };
   return op < G_N_ELEMENTS (names) ? names[op] : "OTHER";
 }
 
 static OTF2_CallbackCode
-ev_coll_end (OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
-             OTF2_AttributeList *a, OTF2_CollectiveOp op, OTF2_CommRef comm,
-             uint32_t root, uint64_t sent, uint64_t received)
+ev_coll_end (OTF2_LocationRef    l,
+             OTF2_TimeStamp      t,
+             void               *u,
+             OTF2_AttributeList *a,
+             OTF2_CollectiveOp   op,
+             OTF2_CommRef        comm,
+             uint32_t            root,
+             uint64_t            sent,
+             uint64_t            received)
 {
-  (void) u;
-  (void) a;
+  (void)u;
+  (void)a;
   tick (l, t);
   char key[512], r[16];
   if (root == OTF2_UNDEFINED_UINT32)
     snprintf (r, sizeof r, "none");
   else
     snprintf (r, sizeof r, "%u", root);
-  snprintf (key, sizeof key, "coll %s %s %" PRIu64 " %s", op_name (op),
-            comm_name (comm), l, r);
+  snprintf (key, sizeof key, "coll %s %s %" PRIu64 " %s", op_name (op), comm_name (comm), l, r);
   fact (key, sent, received);
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -404,7 +463,7 @@ ev_coll_end (OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
 static int
 by_string (gconstpointer a, gconstpointer b)
 {
-  return strcmp (*(char *const *) a, *(char *const *) b);
+  return strcmp (*(char *const *)a, *(char *const *)b);
 }
 
 int
@@ -426,13 +485,12 @@ main (int argc, char **argv)
   C.lines = g_ptr_array_new_with_free_func (g_free);
 
   OTF2_Reader *rd = OTF2_Reader_Open (argv[1]);
-  if (rd == NULL || OTF2_Reader_SetSerialCollectiveCallbacks (rd)
-                      != OTF2_SUCCESS)
+  if (rd == NULL || OTF2_Reader_SetSerialCollectiveCallbacks (rd) != OTF2_SUCCESS)
     {
       fprintf (stderr, "collect-check: cannot open %s\n", argv[1]);
       return 1;
     }
-  OTF2_GlobalDefReader *gdr = OTF2_Reader_GetGlobalDefReader (rd);
+  OTF2_GlobalDefReader          *gdr = OTF2_Reader_GetGlobalDefReader (rd);
   OTF2_GlobalDefReaderCallbacks *gcb = OTF2_GlobalDefReaderCallbacks_New ();
   OTF2_GlobalDefReaderCallbacks_SetStringCallback (gcb, def_string);
   OTF2_GlobalDefReaderCallbacks_SetLocationCallback (gcb, def_location);
@@ -453,14 +511,14 @@ main (int argc, char **argv)
 
   /* communicators with their members (world ranks) */
   GHashTableIter it;
-  gpointer k, v;
+  gpointer       k, v;
   g_hash_table_iter_init (&it, C.comms);
   while (g_hash_table_iter_next (&it, &k, &v))
     {
       gpointer g = g_hash_table_lookup (C.comm_group, k);
-      GArray *m = g ? g_hash_table_lookup (C.groups, g) : NULL;
+      GArray  *m = g ? g_hash_table_lookup (C.groups, g) : NULL;
       GString *s = g_string_new (NULL);
-      g_string_printf (s, "comm %s %u", (char *) v, m ? m->len : 0);
+      g_string_printf (s, "comm %s %u", (char *)v, m ? m->len : 0);
       for (guint i = 0; m && i < m->len; i++)
         g_string_append_printf (s, " %" PRIu64, g_array_index (m, uint64_t, i));
       g_ptr_array_add (C.lines, g_string_free (s, FALSE));
@@ -481,10 +539,8 @@ main (int argc, char **argv)
           if (dr)
             {
               OTF2_DefReaderCallbacks *cb = OTF2_DefReaderCallbacks_New ();
-              OTF2_DefReaderCallbacks_SetClockOffsetCallback (cb,
-                                                              def_clock_offset);
-              OTF2_Reader_RegisterDefCallbacks (rd, dr, cb,
-                                                GINT_TO_POINTER (i));
+              OTF2_DefReaderCallbacks_SetClockOffsetCallback (cb, def_clock_offset);
+              OTF2_Reader_RegisterDefCallbacks (rd, dr, cb, GINT_TO_POINTER (i));
               uint64_t n = 0;
               OTF2_Reader_ReadAllLocalDefinitions (rd, dr, &n);
               OTF2_DefReaderCallbacks_Delete (cb);
@@ -496,7 +552,7 @@ main (int argc, char **argv)
   if (have_defs)
     OTF2_Reader_CloseDefFiles (rd);
 
-  OTF2_GlobalEvtReader *ger = OTF2_Reader_GetGlobalEvtReader (rd);
+  OTF2_GlobalEvtReader          *ger = OTF2_Reader_GetGlobalEvtReader (rd);
   OTF2_GlobalEvtReaderCallbacks *ecb = OTF2_GlobalEvtReaderCallbacks_New ();
   OTF2_GlobalEvtReaderCallbacks_SetEnterCallback (ecb, ev_enter);
   OTF2_GlobalEvtReaderCallbacks_SetLeaveCallback (ecb, ev_leave);
@@ -504,21 +560,17 @@ main (int argc, char **argv)
   OTF2_GlobalEvtReaderCallbacks_SetMpiRecvCallback (ecb, ev_recv);
   OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCallback (ecb, ev_isend);
   OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvCallback (ecb, ev_irecv);
-  OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCompleteCallback (ecb,
-                                                             ev_isend_complete);
-  OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvRequestCallback (ecb,
-                                                            ev_irecv_request);
-  OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveBeginCallback (ecb,
-                                                               ev_coll_begin);
+  OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCompleteCallback (ecb, ev_isend_complete);
+  OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvRequestCallback (ecb, ev_irecv_request);
+  OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveBeginCallback (ecb, ev_coll_begin);
   OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveEndCallback (ecb, ev_coll_end);
   OTF2_Reader_RegisterGlobalEvtCallbacks (rd, ger, ecb, NULL);
-  uint64_t n_events = 0;
+  uint64_t       n_events = 0;
   OTF2_ErrorCode err = OTF2_Reader_ReadAllGlobalEvents (rd, ger, &n_events);
   OTF2_GlobalEvtReaderCallbacks_Delete (ecb);
   if (err != OTF2_SUCCESS)
     {
-      fprintf (stderr, "collect-check: reading events failed: %s\n",
-               OTF2_Error_GetName (err));
+      fprintf (stderr, "collect-check: reading events failed: %s\n", OTF2_Error_GetName (err));
       return 1;
     }
   OTF2_Reader_CloseGlobalEvtReader (rd, ger);
@@ -529,35 +581,30 @@ main (int argc, char **argv)
   for (int i = 0; i < C.n_locations; i++)
     {
       uint64_t l = C.locations[i];
-      g_ptr_array_add (C.lines, g_strdup_printf ("balance %" PRIu64 " %s", l,
-                                                 C.broken_balance[i]
-                                                     || C.stack[i]->len
-                                                   ? "BROKEN" : "ok"));
+      g_ptr_array_add (C.lines,
+                       g_strdup_printf ("balance %" PRIu64 " %s", l,
+                                        C.broken_balance[i] || C.stack[i]->len ? "BROKEN" : "ok"));
       g_ptr_array_add (C.lines, g_strdup_printf ("order %" PRIu64 " %s", l,
-                                                 C.broken_order[i] ? "BROKEN"
-                                                                   : "ok"));
-      g_ptr_array_add (C.lines, g_strdup_printf ("clockoffsets %" PRIu64 " %d",
-                                                 l, C.clock_offsets[i]));
+                                                 C.broken_order[i] ? "BROKEN" : "ok"));
+      g_ptr_array_add (C.lines,
+                       g_strdup_printf ("clockoffsets %" PRIu64 " %d", l, C.clock_offsets[i]));
     }
   g_hash_table_iter_init (&it, C.facts);
   while (g_hash_table_iter_next (&it, &k, &v))
     {
-      uint64_t *f = v;
+      uint64_t   *f = v;
       const char *key = k;
       if (g_str_has_prefix (key, "coll "))
-        g_ptr_array_add (C.lines, g_strdup_printf ("%s %" PRIu64 " %" PRIu64
-                                                   " %" PRIu64, key, f[0],
+        g_ptr_array_add (C.lines, g_strdup_printf ("%s %" PRIu64 " %" PRIu64 " %" PRIu64, key, f[0],
                                                    f[1], f[2]));
-      else if (g_str_has_prefix (key, "enter ")
-               || g_str_has_prefix (key, "isendcomplete ")
+      else if (g_str_has_prefix (key, "enter ") || g_str_has_prefix (key, "isendcomplete ")
                || g_str_has_prefix (key, "irecvrequest "))
         g_ptr_array_add (C.lines, g_strdup_printf ("%s %" PRIu64, key, f[0]));
       else
-        g_ptr_array_add (C.lines, g_strdup_printf ("%s %" PRIu64 " %" PRIu64,
-                                                   key, f[0], f[1]));
+        g_ptr_array_add (C.lines, g_strdup_printf ("%s %" PRIu64 " %" PRIu64, key, f[0], f[1]));
     }
   g_ptr_array_sort (C.lines, by_string);
   for (guint i = 0; i < C.lines->len; i++)
-    printf ("%s\n", (char *) C.lines->pdata[i]);
+    printf ("%s\n", (char *)C.lines->pdata[i]);
   return 0;
 }

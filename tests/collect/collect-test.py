@@ -116,15 +116,32 @@ def case_p2p(a, tmp):
     has(L, 'enter MPI_Start 0 3')
     has(L, 'enter MPI_Start 1 3')
     has(L, 'enter MPI_Ssend 2 1')
+    # Waitany, Testall, Testany, Waitsome
+    has(L, f'irecv 0 3 {W} 40 1 4')
+    has(L, f'irecv 0 3 {W} 41 1 4')
+    has(L, f'isend 3 0 {W} 40 1 4')
+    has(L, f'isend 3 0 {W} 41 1 4')
+    has(L, f'isend 1 2 {W} 42 1 4')
+    has(L, f'irecv 2 1 {W} 42 1 4')
+    has(L, 'enter MPI_Waitany 0 2')
+    for region, r in (('MPI_Testall', 3), ('MPI_Testany', 2),
+                      ('MPI_Waitsome', 1)):
+        got = lines_with(L, f'enter {region} {r} ')
+        expect(len(got) == 1 and int(got[0].split()[-1]) >= 1,
+               f'{region}: {got}')
     for r in range(n):
         has(L, f'isend {r} {nxt(r)} {W} 9 1 64')
         has(L, f'irecv {r} {prv(r)} {W} 9 1 64')
         has(L, f'send {r} {nxt(r)} {W} 11 1 16')
         has(L, f'recv {r} {prv(r)} {W} 11 1 16')
-        has(L, f'isendcomplete {r} {4 if r == 0 else 1}')
-        has(L, f'irecvrequest {r} {4 if r == 1 else 2 if r == 3 else 1}')
+        has(L, f'isendcomplete {r} {[4, 2, 1, 3][r] if r < 4 else 1}')
+        has(L, f'irecvrequest {r} {[3, 4, 2, 2][r] if r < 4 else 1}')
+        has(L, f'send {r} {nxt(r)} {W} 12 1 8')
+        has(L, f'recv {r} {prv(r)} {W} 12 1 8')
+        has(L, f'enter MPI_Sendrecv_replace {r} 1')
+        has(L, f'enter MPI_Isend {r} {[1, 2, 1, 3][r] if r < 4 else 1}')
         for region, count in [('MPI_Init', 1), ('MPI_Finalize', 1),
-                              ('MPI_Isend', 1), ('MPI_Waitall', 1),
+                              ('MPI_Waitall', 1),
                               ('MPI_Sendrecv', 1), ('MPI_Barrier', 3),
                               ('MPI_Bcast', 2), ('MPI_Comm_split', 1),
                               ('MPI_Comm_dup', 1), ('MPI_Comm_free', 2),
@@ -176,7 +193,7 @@ def case_p2p(a, tmp):
     has(L, 'region MPI_Bcast role 23 file MPI')
     has(L, 'region MPI_Reduce role 24 file MPI')
     has(L, 'region MPI_Allreduce role 25 file MPI')
-    has_not_prefix(L, 'enter MPI_Testall')
+    has_not_prefix(L, 'enter MPI_Testall 0')
 
 
 def case_topology(a, tmp):
@@ -203,6 +220,17 @@ def case_topology(a, tmp):
         expect(L.count(f'coord MPI_Cart_sub {c} {c}') == 2,
                f'Cart_sub coordinate {c}')
     has(L, 'cart grid MPI_COMM_WORLD 3x2 0,1')
+    expect(len([l for l in L if l.startswith('comm MPI communicator')
+                and l.endswith(' 3 0 2 4')]) == 1, 'Comm_create of 0 2 4')
+    for r in range(6):
+        has(L, f'enter MPI_Comm_create {r} 1')
+        has(L, f'enter MPI_Dist_graph_create_adjacent {r} 1')
+        has(L, f'enter MPI_Barrier {r} {3 if r % 2 == 0 else 2}')
+    # barriers on the row (6 ranks), even (3) and ring (6) communicators
+    even = [l for l in lines_with(L, 'coll BARRIER MPI communicator')
+            if l.endswith(' none 1 0 0')]
+    expect(len(even) == 6 + 3 + 6, f'barriers on created communicators: '
+           f'{len(even)}')
     expect(len(lines_with(L, 'coord ')) == 6 + 6 + 6, 'number of coordinates')
     p = run(['otf2-print', '-G', os.path.join(exp, 'traces.otf2')])
     expect(p.stdout.count('CART_COORDINATE') == 18, 'otf2-print -G coordinates')
@@ -221,6 +249,9 @@ def case_user(a, tmp):
         has(L, f'enter tiny_hot {r} 500')
         has(L, f'enter exchange {r} 5')
         has(L, f'enter phase {r} 5')
+    has(L, 'userregion phase user')
+    has(L, 'userregion compute_static compiler')
+    has(L, 'userregion tiny_hot compiler')
     # filter: later lines win
     filt = os.path.join(tmp, 'filter.txt')
     with open(filt, 'w') as f:
@@ -280,15 +311,16 @@ def case_abort_killed(a, tmp):
     has(L, 'clockoffsets 1 2')
 
 
-def case_crash(a, tmp):
+def case_crash(a, tmp, args=()):
     """SIGSEGV on rank 2: the exit status and output are those of the
     program without Kubus, and every rank's events up to the crash are in
     the trace."""
     env = env_for_mpi()
-    plain = run(['mpirun', '-n', '4', '--oversubscribe', a.app], env=env)
+    plain = run(['mpirun', '-n', '4', '--oversubscribe', a.app, *args],
+                env=env)
     exp = os.path.join(tmp, 'exp')
     p = run([a.run, '-o', exp, '--', 'mpirun', '-n', '4', '--oversubscribe',
-             a.app], env=env)
+             a.app, *args], env=env)
     expect(p.returncode == plain.returncode and p.returncode != 0,
            f'exit status {p.returncode}, without Kubus {plain.returncode}')
     expect(p.stdout == plain.stdout, f'output changed: {p.stdout!r} vs '
@@ -311,6 +343,9 @@ def case_buffer(a, tmp):
     expect('collect-flood: 30000 messages' in p.stdout, 'application output')
     L = check_trace(a, exp)
     balanced(L, 2)
+    has(L, 'enter MPI_Init_thread 0 1')
+    has(L, 'enter MPI_Init_thread 1 1')
+    has_not_prefix(L, 'enter MPI_Init ')
     has(L, 'enter MPI_Send 0 30000')
     has(L, 'enter MPI_Recv 1 30000')
     has(L, 'send 0 1 MPI_COMM_WORLD 0 30000 120000')
@@ -318,6 +353,24 @@ def case_buffer(a, tmp):
     fl = lines_with(L, 'enter KUBUS_FLUSH 0 ')
     expect(len(fl) == 1 and int(fl[0].split()[-1]) >= 1,
            f'no flush recorded: {fl}')
+
+
+def case_flushuser(a, tmp):
+    """User-function events through many buffer flushes: nothing lost,
+    nesting and time order intact."""
+    exp = os.path.join(tmp, 'exp')
+    p = kubus_run(a, exp, 2, opts=['--buffer', '512K'])
+    expect('collect-deep: 240003200000' in p.stdout, 'application output')
+    L = check_trace(a, exp)
+    balanced(L, 2)
+    for r in range(2):
+        has(L, f'enter main {r} 1')
+        has(L, f'enter mid {r} 200000')
+        has(L, f'enter leaf {r} 800000')
+        has(L, f'enter MPI_Barrier {r} 200')
+        fl = lines_with(L, f'enter KUBUS_FLUSH {r} ')
+        expect(len(fl) == 1 and int(fl[0].split()[-1]) >= 10,
+               f'rank {r}: flushes {fl}')
 
 
 def case_badinput(a, tmp):
@@ -366,6 +419,12 @@ def case_badinput(a, tmp):
              'mpirun', a.app], env=env)
     expect(p.returncode == 2 and 'cannot read filter file' in p.stderr,
            'bad --filter')
+    bad = os.path.join(tmp, 'bad-filter')
+    with open(bad, 'w') as f:
+        f.write('# comment\nEXCLUDE tiny_*\nINCLUDE\n')
+    p = run([a.run, '--filter', bad, '--', 'mpirun', a.app], env=env)
+    expect(p.returncode == 2 and f"{bad}:3: expected 'EXCLUDE pattern'"
+           in p.stderr, f'bad filter line: {p.stderr!r}')
     # default experiment name kubus_<program>_<ranks>, in the working dir
     wd = os.path.join(tmp, 'wd')
     os.mkdir(wd)
@@ -389,7 +448,9 @@ CASES = {
     'abort': case_abort,
     'abortkilled': case_abort_killed,
     'crash': case_crash,
+    'exit': lambda a, tmp: case_crash(a, tmp, ['exit']),
     'buffer': case_buffer,
+    'flushuser': case_flushuser,
     'badinput': case_badinput,
 }
 

@@ -7,14 +7,13 @@
 #pragma once
 
 #ifdef __cplusplus
-extern "C" {
+extern "C"
+{
 #endif
 
-__attribute__ ((visibility ("default"))) void
-kubus_region_begin (const char *name);
+  __attribute__ ((visibility ("default"))) void kubus_region_begin (const char *name);
 
-__attribute__ ((visibility ("default"))) void
-kubus_region_end (const char *name);
+  __attribute__ ((visibility ("default"))) void kubus_region_end (const char *name);
 
 #ifdef __cplusplus
 }
