@@ -156,7 +156,13 @@ kubus_ev_send (int peer, int tag, MPI_Comm comm, int count, MPI_Datatype type)
 }
 
 void
-kubus_ev_isend (int peer, int tag, MPI_Comm comm, int count, MPI_Datatype type, MPI_Request req)
+kubus_ev_isend (int          peer,
+                int          tag,
+                MPI_Comm     comm,
+                int          count,
+                MPI_Datatype type,
+                MPI_Request  req,
+                uint64_t     enter)
 {
   if (peer == MPI_PROC_NULL || !kubus_recording)
     return;
@@ -167,7 +173,7 @@ kubus_ev_isend (int peer, int tag, MPI_Comm comm, int count, MPI_Datatype type, 
   e->active = 1;
   e->id = next_request_id++;
   uint64_t bytes = (uint64_t)(count > 0 ? count : 0) * kubus_type_size (type);
-  kubus_check (OTF2_EvtWriter_MpiIsend (kubus_evt, NULL, kubus_time_after_call (), (uint32_t)peer,
+  kubus_check (OTF2_EvtWriter_MpiIsend (kubus_evt, NULL, enter, (uint32_t)peer,
                                         kubus_comm_id (comm), (uint32_t)tag, bytes, e->id),
                "MpiIsend");
 }
@@ -224,8 +230,10 @@ kubus_req_persistent (
   e->bytes = is_send ? (uint64_t)(count > 0 ? count : 0) * kubus_type_size (type) : 0;
 }
 
+/* Both kinds at the enter time: MPI_Startall may start receives before sends, and the
+ * events of one location must keep their order. */
 void
-kubus_ev_start (MPI_Request req)
+kubus_ev_start (MPI_Request req, uint64_t enter)
 {
   Req *e = req_find (req);
   if (e == NULL || !e->persistent || e->ignore || !kubus_recording)
@@ -233,11 +241,11 @@ kubus_ev_start (MPI_Request req)
   e->active = 1;
   e->id = next_request_id++;
   if (e->kind == REQ_SEND)
-    kubus_check (OTF2_EvtWriter_MpiIsend (kubus_evt, NULL, kubus_time_after_call (), e->peer,
-                                          e->comm, e->tag, e->bytes, e->id),
+    kubus_check (OTF2_EvtWriter_MpiIsend (kubus_evt, NULL, enter, e->peer, e->comm, e->tag,
+                                          e->bytes, e->id),
                  "MpiIsend");
   else
-    kubus_check (OTF2_EvtWriter_MpiIrecvRequest (kubus_evt, NULL, kubus_time_after_call (), e->id),
+    kubus_check (OTF2_EvtWriter_MpiIrecvRequest (kubus_evt, NULL, enter, e->id),
                  "MpiIrecvRequest");
 }
 

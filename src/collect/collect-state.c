@@ -31,6 +31,7 @@ MPI_Comm        kubus_internal_comm = MPI_COMM_NULL;
 
 static OTF2_Archive         *archive;
 static int                   verbose;
+static int                   started; /* the same on every rank: set after collective checks */
 static int                   finished;
 static char                  expdir[PATH_MAX];
 static OTF2_MPI_UserData    *collectives; /* freed by OTF2 at close */
@@ -359,6 +360,7 @@ kubus_measurement_start (uint64_t t0, uint32_t init_region)
 
   kubus_main_thread = 1;
   kubus_recording = 1;
+  started = 1;
   install_signal_handlers ();
   atexit (save_at_exit);
   kubus_user_open_frames (t0);
@@ -367,29 +369,43 @@ kubus_measurement_start (uint64_t t0, uint32_t init_region)
   kubus_log ("tracing to %s/traces.otf2", expdir);
 }
 
-/* MPI_Finalize: close the regions still open, measure the clocks again,
- * unify the definitions across ranks and write them. */
+/* MPI_Finalize.  The call is recorded as Enter, a barrier over all ranks, Leave: the time a
+ * rank waits in MPI_Finalize for the last one to arrive is then inside its MPI_Finalize
+ * region, where the analyzer's Wait at Finalize finds it (PATTERNS.md).  Only after the leave
+ * come the second clock offset measurement, the unification of the definitions and the final
+ * flush, which cost the same on every rank and are no wait.  Every rank takes part in these
+ * collective steps even when its own recording failed or MPI_Finalize is called from a thread
+ * that does not record; unification tolerates ranks that lost events. */
 void
 kubus_measurement_finish (uint32_t finalize_region)
 {
-  if (finished)
+  static int in_finalize;
+  if (!started || finished || in_finalize)
     return;
-  finished = 1;
+  in_finalize = 1;
+  int record = KUBUS_ON ();
+  if (record)
+    kubus_ev_enter (finalize_region);
+  /* Until everybody has arrived the rank can still be killed because another one aborted
+   * or crashed: `finished` stays clear so that the signal handlers save the trace. */
+  PMPI_Barrier (kubus_internal_comm);
   uint64_t t = kubus_now ();
-  if (kubus_recording)
+  if (finished)
+    return; /* saved by an abort meanwhile */
+  finished = 1;
+  if (record && kubus_recording)
     {
+      if (kubus_flush_pending)
+        kubus_record_flush ();
+      kubus_current_mpi = OTF2_UNDEFINED_REGION;
       kubus_check (OTF2_EvtWriter_Leave (kubus_evt, NULL, t, finalize_region), "Leave");
       kubus_user_close_frames (t);
     }
   kubus_clock.end_time = t;
-  int was_recording = kubus_recording;
   kubus_recording = 0;
   kubus_clock.offset_end = kubus_clock_offset ();
   kubus_clock.time_end = kubus_now ();
 
-  /* Every rank must take part in the collective steps even when its own
-   * recording failed; unification tolerates ranks that lost events. */
-  (void)was_recording;
   if (kubus_unify_and_write (archive) != 0)
     kubus_log ("writing the definitions failed; the trace may be incomplete");
   kubus_log ("trace written to %s", expdir);

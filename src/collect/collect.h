@@ -149,8 +149,15 @@ uint64_t kubus_type_size (MPI_Datatype type) KUBUS_INTERNAL;
 uint64_t kubus_sum_counts (const int *counts, int n) KUBUS_INTERNAL;
 uint64_t kubus_sum_typed (const int *counts, const MPI_Datatype *types, int n) KUBUS_INTERNAL;
 void kubus_ev_send (int peer, int tag, MPI_Comm comm, int count, MPI_Datatype type) KUBUS_INTERNAL;
-void kubus_ev_isend (
-    int peer, int tag, MPI_Comm comm, int count, MPI_Datatype type, MPI_Request req) KUBUS_INTERNAL;
+/* Non-blocking sends and MPI_Start(all) write their events after the call (the request
+ * exists only then) with @enter, the time the call was entered. */
+void kubus_ev_isend (int          peer,
+                     int          tag,
+                     MPI_Comm     comm,
+                     int          count,
+                     MPI_Datatype type,
+                     MPI_Request  req,
+                     uint64_t     enter) KUBUS_INTERNAL;
 void         kubus_ev_recv (MPI_Comm comm, const MPI_Status *status) KUBUS_INTERNAL;
 void         kubus_ev_irecv_request (MPI_Comm comm, MPI_Request req) KUBUS_INTERNAL;
 void         kubus_req_persistent (MPI_Request  req,
@@ -160,7 +167,7 @@ void         kubus_req_persistent (MPI_Request  req,
                                    MPI_Comm     comm,
                                    int          count,
                                    MPI_Datatype type) KUBUS_INTERNAL;
-void         kubus_ev_start (MPI_Request req) KUBUS_INTERNAL;
+void         kubus_ev_start (MPI_Request req, uint64_t enter) KUBUS_INTERNAL;
 void         kubus_req_free (MPI_Request req) KUBUS_INTERNAL;
 void         kubus_ev_complete (MPI_Request req, const MPI_Status *status) KUBUS_INTERNAL;
 MPI_Request *kubus_scratch_requests (const MPI_Request *reqs, int count) KUBUS_INTERNAL;

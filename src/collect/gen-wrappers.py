@@ -57,11 +57,9 @@ def body(r):
         w(f'  return ret;')
         return out
     if k == 'finalize':
-        w(f'  if (KUBUS_ON ())')
-        w(f'    {{')
-        w(f'      kubus_ev_enter ({rid});')
-        w(f'      kubus_measurement_finish ({rid});')
-        w(f'    }}')
+        # Every rank takes part in the measurement's finalize steps (a barrier, the clock
+        # offsets, unification), whether or not it still records: see collect-state.c.
+        w(f'  kubus_measurement_finish ({rid});')
         w(f'  return {call};')
         return out
     if k == 'abort':
@@ -77,6 +75,10 @@ def body(r):
     w(f'    return {call};')
     w(f'  kubus_ev_enter ({rid});')
     pre, post = [], []
+    if k in ('isend', 'start', 'startall'):
+        # A send happens when its call is entered (Scalasca semantics); the request handle
+        # only exists after the call, so the event is written then, with the enter time.
+        pre.append('uint64_t kubus_t_enter = kubus_stamp;')
     if k in ('recv', 'sendrecv', 'wait', 'test', 'waitany', 'testany'):
         st = a['status']
         pre.append(f'MPI_Status kubus_st;')
@@ -89,7 +91,7 @@ def body(r):
     elif k == 'send':
         pass
     elif k == 'isend':
-        post.append(f"kubus_ev_isend ({a['peer']}, {a['tag']}, {a['comm']}, {a['count']}, {a['type']}, *{a['req']});")
+        post.append(f"kubus_ev_isend ({a['peer']}, {a['tag']}, {a['comm']}, {a['count']}, {a['type']}, *{a['req']}, kubus_t_enter);")
     elif k in ('recv', 'sendrecv'):
         post.append(f"kubus_ev_recv ({a['comm']}, {a['status']});")
     elif k == 'irecv':
@@ -99,10 +101,10 @@ def body(r):
     elif k == 'recv_init':
         post.append(f"kubus_req_persistent (*{a['req']}, 0, 0, 0, {a['comm']}, 0, MPI_BYTE);")
     elif k == 'start':
-        post.append(f"kubus_ev_start (*{a['req']});")
+        post.append(f"kubus_ev_start (*{a['req']}, kubus_t_enter);")
     elif k == 'startall':
         post.append(f"for (int i = 0; i < {a['count']}; i++)")
-        post.append(f"  kubus_ev_start ({a['req']}[i]);")
+        post.append(f"  kubus_ev_start ({a['req']}[i], kubus_t_enter);")
     elif k == 'request_free':
         pre.append(f"kubus_req_free (*{a['req']});")
     elif k in ('wait', 'test'):

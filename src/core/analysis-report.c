@@ -549,6 +549,13 @@ analysis_write_report (TraceDefs   *defs,
       g_string_append_printf (summary, _("Analysed %d ranks, %" G_GUINT64_FORMAT " events.\n"), n, events);
       g_string_append_printf (summary, _("Total time: %.6f s (computation %.6f s, MPI %.6f s)\n"),
                               totals[M_TIME], totals[M_COMP], totals[M_MPI]);
+      /* Without user regions every root of the call tree is an MPI call: the time between the
+       * calls is in no region, so "computation 0" would mislead. */
+      if (totals[M_MPI] > 0 && totals[M_COMP] <= 0)
+        g_string_append (summary,
+                         _("note: the trace has no regions outside MPI calls, so the time between them "
+                           "(computation) is not measured; compile with -finstrument-functions or mark "
+                           "regions with kubus_region_begin/kubus_region_end\n"));
       for (int m = 0; m < N_METRICS; m++)
         if (analyze_metrics[m].wait_state && totals[m] > 0)
           order[k++] = m;

@@ -257,9 +257,11 @@ parse_int (const char *text, gint64 *out)
     text++;
   if (*text == '\0')
     return FALSE;
+  /* Only ERANGE counts: g_ascii_strtoll may leave another errno behind on success (e.g. from
+   * waiting on a lock while GLib sets up its C locale for the first time in another thread). */
   errno = 0;
   v = g_ascii_strtoll (text, &end, 10);
-  if (errno != 0)
+  if (end == text || errno == ERANGE)
     return FALSE;
   while (g_ascii_isspace (*end))
     end++;
@@ -941,7 +943,7 @@ end_coord (ParseState *st, const char *text)
         break;
       errno = 0;
       v = g_ascii_strtoll (p, &end, 10);
-      if (end == p || errno != 0 || (*end != '\0' && !g_ascii_isspace (*end)))
+      if (end == p || errno == ERANGE || (*end != '\0' && !g_ascii_isspace (*end)))
         {
           fail (st, CUBE_ERROR_FORMAT, _ ("coordinate “%s” is not a list of integers"), text);
           return;

@@ -3,6 +3,7 @@
 
 #include "kubus-application.h"
 #include "kubus-file-chooser.h"
+#include "kubus-preferences.h"
 #include "kubus-screenshot.h"
 #include "kubus-window-private.h"
 
@@ -40,7 +41,8 @@ static const GOptionEntry options[] = {
   { "calltree", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Call pane view: tree, flat or module"), N_("VIEW") },
   { "expand-largest", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Expand the largest call path"), NULL },
   { "version", 'v', 0, G_OPTION_ARG_NONE, NULL, N_("Print the version and exit"), NULL },
-  { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, NULL, NULL, N_("[FILE…]") },
+  /* The "[FILE…]" of the usage line comes from the parameter string (kubus_application_init). */
+  { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, NULL, NULL, NULL },
   { NULL, 0, 0, 0, NULL, NULL, NULL }
 };
 
@@ -130,12 +132,20 @@ action_about (GSimpleAction *a, GVariant *p, gpointer user_data)
                          NULL);
 }
 
+static void
+action_preferences (GSimpleAction *a, GVariant *p, gpointer user_data)
+{
+  (void) a, (void) p;
+  kubus_preferences_show (gtk_application_get_active_window (GTK_APPLICATION (user_data)));
+}
+
 static const GActionEntry app_entries[] = {
   { "open", action_open, NULL, NULL, NULL, { 0 } },
   { "open-uri", action_open_uri, "s", NULL, NULL, { 0 } },
   { "new-window", action_new_window, NULL, NULL, NULL, { 0 } },
   { "quit", action_quit, NULL, NULL, NULL, { 0 } },
   { "about", action_about, NULL, NULL, NULL, { 0 } },
+  { "preferences", action_preferences, NULL, NULL, NULL, { 0 } },
 };
 
 static const struct
@@ -146,6 +156,7 @@ static const struct
   { "app.open", { "<Control>o", NULL } },
   { "app.new-window", { "<Control>n", NULL } },
   { "app.quit", { "<Control>q", NULL } },
+  { "app.preferences", { "<Control>comma", NULL } },
   { "win.close", { "<Control>w", NULL } },
   { "win.reload", { "F5", "<Control>r", NULL } },
   { "win.open-external", { "<Control><Shift>o", NULL } },

@@ -600,10 +600,30 @@ kubus_browser_select_position (KubusBrowser *self,
     gtk_selection_model_select_item (model, position, TRUE);
 }
 
+/* The metric a report opens with: where the time goes is the first question, so the "time"
+ * root if there is one (Score-P writes "visits" first), else the first root shown. */
+static guint
+default_metric_position (KubusBrowser *self)
+{
+  GListModel *roots = G_LIST_MODEL (self->panes[KUBUS_PANE_METRIC]->selection);
+  guint n = g_list_model_get_n_items (roots);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (GtkTreeListRow) row = g_list_model_get_item (roots, i);
+      g_autoptr (KubusNodeRow) item = gtk_tree_list_row_get_item (row);
+      const CubeMetric *m = kubus_node_row_get_node (item);
+
+      if (gtk_tree_list_row_get_depth (row) == 0 && g_strcmp0 (m->uniq_name, "time") == 0)
+        return i;
+    }
+  return 0;
+}
+
 void
 kubus_browser_select_default (KubusBrowser *self)
 {
-  kubus_browser_select_position (self, KUBUS_PANE_METRIC, 0);
+  kubus_browser_select_position (self, KUBUS_PANE_METRIC, default_metric_position (self));
   kubus_browser_select_position (self, KUBUS_PANE_CALL, 0);
   kubus_browser_flush (self);
 }

@@ -44,6 +44,7 @@ kubus_choose_report (GtkWindow       *parent,
   gtk_file_filter_add_pattern (reports, "*.cube.gz");
   gtk_file_filter_add_pattern (reports, "*.cubex");
   gtk_file_filter_add_mime_type (reports, "application/x-cube");
+  gtk_file_filter_add_mime_type (reports, "application/x-cube-compressed");
   gtk_file_filter_add_mime_type (reports, "application/x-cubex");
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (native), reports);
   gtk_file_filter_set_name (all, _("All files"));

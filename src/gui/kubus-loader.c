@@ -1,7 +1,142 @@
-/* kubus-loader.c — see kubus-loader.h. */
+/* kubus-loader.c — see kubus-loader.h.
+ *
+ * Speed (issue #3: open to first paint within 1.2 × the time `kubus-cube info` needs):
+ * - The worker thread does everything the main thread would otherwise do first with a fresh
+ *   report: it warms the value cache (per-metric call-path totals and subtree rows,
+ *   cube_values_metrics), so the browser's first update on the main thread is cheap.
+ * - kubus_load_prefetch() starts reading a file before GTK is up; kubus_load_async() for the
+ *   same file then waits for that read instead of starting a second one, so GTK start-up and
+ *   window construction overlap with the load. */
 #include <glib/gi18n.h>
 
 #include "kubus-loader.h"
+
+/* ---- prefetch ------------------------------------------------------------------------------ */
+
+typedef struct
+{
+  char         *path;        /* canonical */
+  GMutex        lock;
+  GCond         cond;
+  gboolean      done;
+  CubeReport   *report;
+  GError       *error;
+  int           permille;    /* atomic */
+  GCancellable *cancellable;
+} Prefetch;
+
+static GMutex      prefetch_lock;
+static GHashTable *prefetches;   /* canonical path → Prefetch*, not yet claimed */
+
+static char *
+canonical_path (const char *path)
+{
+  return g_canonicalize_filename (path, NULL);
+}
+
+static void
+prefetch_free (Prefetch *p)
+{
+  g_free (p->path);
+  g_clear_pointer (&p->report, cube_report_free);
+  g_clear_error (&p->error);
+  g_clear_object (&p->cancellable);
+  g_mutex_clear (&p->lock);
+  g_cond_clear (&p->cond);
+  g_free (p);
+}
+
+/* The work a fresh report needs before it is shown: values the browser asks for at once. */
+static void
+warm_values (CubeReport *report)
+{
+  g_autofree double *incl = g_new (double, MAX (report->metrics->len, 1));
+
+  /* An error here (a corrupt lazily read row) is met again, and reported, by the browser. */
+  cube_values_metrics (report, incl, NULL, NULL);
+}
+
+static void
+on_prefetch_progress (double   fraction,
+                      gpointer user_data)
+{
+  Prefetch *p = user_data;
+
+  g_atomic_int_set (&p->permille, (int) (1000 * CLAMP (fraction, 0, 1)));
+}
+
+static gpointer
+prefetch_thread (gpointer data)
+{
+  Prefetch *p = data;
+  GError *error = NULL;
+  CubeReport *report = cube_report_load (p->path, CUBE_LOAD_DEFAULT, p->cancellable,
+                                         on_prefetch_progress, p, &error);
+
+  if (report != NULL)
+    warm_values (report);
+  g_mutex_lock (&p->lock);
+  p->report = report;
+  p->error = error;
+  p->done = TRUE;
+  g_cond_broadcast (&p->cond);
+  g_mutex_unlock (&p->lock);
+  return NULL;
+}
+
+void
+kubus_load_prefetch (const char *path)
+{
+  Prefetch *p;
+  GThread *thread;
+
+  g_return_if_fail (path != NULL);
+  p = g_new0 (Prefetch, 1);
+  p->path = canonical_path (path);
+  g_mutex_init (&p->lock);
+  g_cond_init (&p->cond);
+  p->cancellable = g_cancellable_new ();
+
+  g_mutex_lock (&prefetch_lock);
+  if (prefetches == NULL)
+    prefetches = g_hash_table_new (g_str_hash, g_str_equal);
+  if (g_hash_table_contains (prefetches, p->path))
+    {
+      g_mutex_unlock (&prefetch_lock);
+      prefetch_free (p);
+      return;
+    }
+  thread = g_thread_try_new ("kubus-prefetch", prefetch_thread, p, NULL);
+  if (thread == NULL)
+    {
+      /* No thread: the ordinary load will read the file. */
+      g_mutex_unlock (&prefetch_lock);
+      prefetch_free (p);
+      return;
+    }
+  g_thread_unref (thread);   /* detached: the claimer (or nobody) frees p once done */
+  g_hash_table_insert (prefetches, p->path, p);
+  g_mutex_unlock (&prefetch_lock);
+}
+
+/* Removes and returns the running prefetch of @path, or NULL. */
+static Prefetch *
+claim_prefetch (const char *path)
+{
+  g_autofree char *key = canonical_path (path);
+  Prefetch *p = NULL;
+
+  g_mutex_lock (&prefetch_lock);
+  if (prefetches != NULL && g_hash_table_steal_extended (prefetches, key, NULL, (gpointer *) &p))
+    {
+      if (g_hash_table_size (prefetches) == 0)
+        g_clear_pointer (&prefetches, g_hash_table_unref);
+    }
+  g_mutex_unlock (&prefetch_lock);
+  return p;
+}
+
+/* ---- loading ------------------------------------------------------------------------------- */
 
 typedef struct
 {
@@ -33,12 +168,63 @@ kubus_load_result_free (KubusLoadResult *result)
 }
 
 static void
+set_progress (LoadJob *job,
+              double   fraction)
+{
+  g_atomic_int_set (&job->permille, (int) (1000 * (job->offset + job->scale * CLAMP (fraction, 0, 1))));
+}
+
+static void
 on_progress (double   fraction,
              gpointer user_data)
 {
-  LoadJob *job = user_data;
+  set_progress (user_data, fraction);
+}
 
-  g_atomic_int_set (&job->permille, (int) (1000 * (job->offset + job->scale * CLAMP (fraction, 0, 1))));
+/* Waits for a claimed prefetch, passing its progress on and its cancellation back. */
+static CubeReport *
+finish_prefetch (Prefetch     *p,
+                 LoadJob      *job,
+                 GCancellable *cancellable,
+                 GError      **error)
+{
+  CubeReport *report;
+
+  g_mutex_lock (&p->lock);
+  while (!p->done)
+    {
+      if (cancellable != NULL && g_cancellable_is_cancelled (cancellable))
+        g_cancellable_cancel (p->cancellable);
+      g_cond_wait_until (&p->cond, &p->lock, g_get_monotonic_time () + 50 * G_TIME_SPAN_MILLISECOND);
+      set_progress (job, g_atomic_int_get (&p->permille) / 1000.0);
+    }
+  g_mutex_unlock (&p->lock);
+  report = g_steal_pointer (&p->report);
+  if (report == NULL)
+    g_propagate_error (error, g_steal_pointer (&p->error));
+  prefetch_free (p);
+  if (report != NULL && g_cancellable_set_error_if_cancelled (cancellable, error))
+    g_clear_pointer (&report, cube_report_free);
+  return report;
+}
+
+/* @warm: the report will be shown (or is A of a difference, whose totals the browser reads). */
+static CubeReport *
+load_one (LoadJob      *job,
+          const char   *path,
+          gboolean      warm,
+          GCancellable *cancellable,
+          GError      **error)
+{
+  Prefetch *p = claim_prefetch (path);
+  CubeReport *report;
+
+  if (p != NULL)
+    return finish_prefetch (p, job, cancellable, error);
+  report = cube_report_load (path, CUBE_LOAD_DEFAULT, cancellable, on_progress, job, error);
+  if (report != NULL && warm)
+    warm_values (report);
+  return report;
 }
 
 static void
@@ -56,7 +242,7 @@ load_thread (GTask        *task,
   (void) source_object;
   job->offset = 0;
   job->scale = job->path_b != NULL ? 0.45 : 1.0;
-  a = cube_report_load (job->path, CUBE_LOAD_DEFAULT, cancellable, on_progress, job, &error);
+  a = load_one (job, job->path, TRUE, cancellable, &error);
   if (a == NULL)
     {
       g_task_return_error (task, error);
@@ -69,7 +255,7 @@ load_thread (GTask        *task,
       return;
     }
   job->offset = 0.45;
-  b = cube_report_load (job->path_b, CUBE_LOAD_DEFAULT, cancellable, on_progress, job, &error);
+  b = load_one (job, job->path_b, FALSE, cancellable, &error);
   if (b == NULL)
     {
       g_task_return_error (task, error);
@@ -84,6 +270,7 @@ load_thread (GTask        *task,
       g_task_return_error (task, error);
       return;
     }
+  warm_values (result->report);
   result->base = g_steal_pointer (&a);
   g_atomic_int_set (&job->permille, 1000);
   g_task_return_pointer (task, g_steal_pointer (&result), (GDestroyNotify) kubus_load_result_free);

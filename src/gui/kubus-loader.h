@@ -24,6 +24,11 @@ GTask           *kubus_load_async       (const char          *path,
                                          GCancellable        *cancellable,
                                          GAsyncReadyCallback  callback,
                                          gpointer             user_data);
+/* Starts reading @path in a thread of its own right now (e.g. from main(), before GTK is up);
+ * the next kubus_load_async() of the same file (as @path or @path_b) takes that result instead
+ * of reading the file again. Any thread. A prefetch nobody claims is never freed: call it only
+ * for files the program is about to open. */
+void             kubus_load_prefetch    (const char *path);
 /* Fraction done (0…1) of a task returned by kubus_load_async; any thread. */
 double           kubus_load_get_progress (GTask *task);
 KubusLoadResult *kubus_load_finish      (GAsyncResult  *result,

@@ -231,7 +231,21 @@ kubus_node_info_markup (CubeReport   *report,
             g_string_append_printf (s, " (%s)", c);
           }
         g_string_append_c (s, '\n');
-        if (n->rank >= 0)
+        if (n->kind == CUBE_SYS_THREAD)
+          {
+            /* A thread's own rank is its number inside the process; the MPI rank is what an
+             * analyst looks for, so name the process too. */
+            const CubeSysNode *p = n->parent;
+            while (p != NULL && p->kind != CUBE_SYS_PROCESS)
+              p = p->parent;
+            if (p != NULL && p->rank >= 0)
+              g_string_append_printf (s, _("MPI rank %" G_GINT64_FORMAT "\n"), p->rank);
+            if (n->rank >= 0)
+              g_string_append_printf (s, _("Thread %" G_GINT64_FORMAT "\n"), n->rank);
+          }
+        else if (n->kind == CUBE_SYS_PROCESS && n->rank >= 0)
+          g_string_append_printf (s, _("MPI rank %" G_GINT64_FORMAT "\n"), n->rank);
+        else if (n->rank >= 0)
           g_string_append_printf (s, _("Rank %" G_GINT64_FORMAT "\n"), n->rank);
         if (n->location >= 0)
           g_string_append_printf (s, _("Location %d\n"), n->location);

@@ -53,6 +53,7 @@ struct _KubusPaneModel
   KubusSortKind       sort;
   gboolean            hide_zero;
   double              hide_below;
+  GHashTable         *pinned;           /* nodes selected when the filter last changed */
   KubusColorScale     scale;
   double              insignificant;
   guint               digits;

@@ -52,6 +52,7 @@ kubus_pane_model_finalize (GObject *object)
   g_free (self->unit);
   g_clear_pointer (&self->matches, g_hash_table_unref);
   g_clear_pointer (&self->match_list, g_ptr_array_unref);
+  g_clear_pointer (&self->pinned, g_hash_table_unref);
   G_OBJECT_CLASS (kubus_pane_model_parent_class)->finalize (object);
 }
 
@@ -194,12 +195,67 @@ filter_row (gpointer item,
   KubusPaneModel *self = user_data;
   g_autoptr (KubusNodeRow) row = gtk_tree_list_row_get_item (GTK_TREE_LIST_ROW (item));
   double v = fabs (row_incl (self, row));
+  double range = self->max_abs;
 
+  /* A selected row never disappears: the panes to its right show its values, and a
+   * selection lost to a filter would silently blank them. */
+  if (self->pinned != NULL && g_hash_table_contains (self->pinned, kubus_node_row_get_node (row)))
+    return TRUE;
   if (self->hide_zero && v == 0.0)
     return FALSE;
-  if (self->hide_below > 0 && self->max_abs > 0 && v / self->max_abs * 100.0 < self->hide_below)
+  /* Metrics of different units do not share a range: each compares with its own root. */
+  if (self->kind == KUBUS_PANE_METRIC && self->metric_root_incl != NULL)
+    {
+      guint i = ((const CubeMetric *) kubus_node_row_get_node (row))->index;
+      range = i < self->n_values ? fabs (self->metric_root_incl[i]) : 0;
+    }
+  if (self->hide_below > 0 && range > 0 && v / range * 100.0 < self->hide_below)
     return FALSE;
   return TRUE;
+}
+
+/* While a pane is unsorted and unfiltered its sort and filter models pass items through with no
+ * sorter or filter at all: expanding a node with 10,000 children then costs no comparisons
+ * (bench/gui, docs/decisions/gui-speed.md). */
+static void
+update_pass_through (KubusPaneModel *self)
+{
+  gboolean filtering = self->hide_zero || self->hide_below > 0;
+
+  if (self->sorted != NULL)
+    gtk_sort_list_model_set_sorter (self->sorted, self->sort == KUBUS_SORT_NONE
+                                                  ? NULL : GTK_SORTER (self->row_sorter));
+  if (self->filtered != NULL)
+    gtk_filter_list_model_set_filter (self->filtered, filtering ? GTK_FILTER (self->filter) : NULL);
+}
+
+/* Re-runs the row filter, keeping the currently selected rows visible. Pinning may keep rows
+ * a stricter filter would drop, so the change is always "different". */
+static void
+refilter (KubusPaneModel *self)
+{
+  g_autoptr (GtkBitset) set = NULL;
+  GtkBitsetIter iter;
+  guint pos;
+
+  if (self->selection == NULL)
+    return;
+  if (self->pinned == NULL)
+    self->pinned = g_hash_table_new (NULL, NULL);
+  g_hash_table_remove_all (self->pinned);
+  set = gtk_selection_model_get_selection (GTK_SELECTION_MODEL (self->selection));
+  if (gtk_bitset_iter_init_first (&iter, set, &pos))
+    do
+      {
+        g_autoptr (GtkTreeListRow) row = g_list_model_get_item (G_LIST_MODEL (self->selection), pos);
+        g_autoptr (KubusNodeRow) item = row != NULL ? gtk_tree_list_row_get_item (row) : NULL;
+
+        if (item != NULL)
+          g_hash_table_add (self->pinned, kubus_node_row_get_node (item));
+      }
+    while (gtk_bitset_iter_next (&iter, &pos));
+  update_pass_through (self);
+  gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
 }
 
 void
@@ -220,9 +276,11 @@ kubus_pane_model_set_roots (KubusPaneModel *self,
   self->filter = gtk_custom_filter_new (filter_row, self, NULL);
   self->filtered = gtk_filter_list_model_new (g_object_ref (G_LIST_MODEL (self->sorted)),
                                               g_object_ref (GTK_FILTER (self->filter)));
+  update_pass_through (self);
   self->selection = gtk_multi_selection_new (g_object_ref (G_LIST_MODEL (self->filtered)));
   g_clear_pointer (&self->matches, g_hash_table_unref);
   g_clear_pointer (&self->match_list, g_ptr_array_unref);
+  g_clear_pointer (&self->pinned, g_hash_table_unref);
   self->match_pos = -1;
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_SELECTION]);
 }
@@ -339,7 +397,13 @@ node_display_value (KubusPaneModel *self,
 
         if (mode == KUBUS_MODE_PEER_PERCENT)
           return hi != 0 ? v / hi * 100.0 : 0.0;
-        return hi > lo ? (v - lo) / (hi - lo) * 100.0 : 0.0;
+        if (!(hi > lo))
+          return 0.0;
+        /* Peers are compared by their inclusive values; an expanded row's exclusive value
+         * (usually 0 above the threads) would land far outside the peer range. */
+        if (expanded)
+          return CLAMP ((v - lo) / (hi - lo) * 100.0, 0.0, 100.0);
+        return (v - lo) / (hi - lo) * 100.0;
       }
     case KUBUS_N_MODES:
     default:
@@ -524,6 +588,15 @@ update_range_one (KubusPaneModel *self,
     self->is_signed = TRUE;
 }
 
+static gboolean
+metric_hidden (const CubeMetric *m)
+{
+  for (; m != NULL; m = m->parent)
+    if (m->ghost)
+      return TRUE;
+  return FALSE;
+}
+
 void
 kubus_pane_model_values_changed (KubusPaneModel *self)
 {
@@ -545,6 +618,9 @@ kubus_pane_model_values_changed (KubusPaneModel *self)
   else
     for (guint i = 0; i < self->n_values; i++)
       {
+        /* Hidden (ghost) metrics must not make the legend of what is shown diverging. */
+        if (self->kind == KUBUS_PANE_METRIC && metric_hidden (g_ptr_array_index (self->report->metrics, i)))
+          continue;
         update_range_one (self, self->incl[i]);
         /* Metric-exclusive values of derived or mixed metrics may dip below zero without
          * the report being a difference: only collapsed values decide the sign there. */
@@ -575,7 +651,7 @@ kubus_pane_model_values_changed (KubusPaneModel *self)
   if (self->sort == KUBUS_SORT_VALUE)
     gtk_sorter_changed (self->inner_sorter, GTK_SORTER_CHANGE_DIFFERENT);
   if (self->hide_zero || self->hide_below > 0)
-    gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
+    refilter (self);
   g_signal_emit (self, signals[VALUES_CHANGED], 0);
 }
 
@@ -627,6 +703,7 @@ kubus_pane_model_set_sort (KubusPaneModel *self,
   if (self->sort == sort)
     return;
   self->sort = sort;
+  update_pass_through (self);
   gtk_sorter_changed (self->inner_sorter, GTK_SORTER_CHANGE_DIFFERENT);
 }
 
@@ -643,8 +720,7 @@ kubus_pane_model_set_hide_zero (KubusPaneModel *self,
   if (self->hide_zero == hide)
     return;
   self->hide_zero = hide;
-  gtk_filter_changed (GTK_FILTER (self->filter), hide ? GTK_FILTER_CHANGE_MORE_STRICT
-                                                      : GTK_FILTER_CHANGE_LESS_STRICT);
+  refilter (self);
 }
 
 void
@@ -654,7 +730,7 @@ kubus_pane_model_set_hide_below (KubusPaneModel *self,
   if (self->hide_below == percent)
     return;
   self->hide_below = percent;
-  gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
+  refilter (self);
 }
 
 void

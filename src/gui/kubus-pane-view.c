@@ -514,6 +514,37 @@ kubus_pane_view_get_selected (KubusPaneView *self)
   return gtk_bitset_get_minimum (set);
 }
 
+/* Where the selected row's name is drawn, in pane coordinates: the info popover points at
+ * the row it describes, also when Ctrl+I opened it. FALSE if the row is scrolled away. */
+static gboolean
+selected_row_rect (KubusPaneView *self,
+                   GdkRectangle  *rect)
+{
+  guint selected = kubus_pane_view_get_selected (self);
+  GHashTableIter iter;
+  gpointer cell;
+
+  if (selected == G_MAXUINT)
+    return FALSE;
+  g_hash_table_iter_init (&iter, self->bound);
+  while (g_hash_table_iter_next (&iter, &cell, NULL))
+    {
+      GtkListItem *item = g_object_get_data (G_OBJECT (cell), "kubus-list-item");
+      graphene_rect_t b;
+
+      if (item == NULL || gtk_list_item_get_position (item) != selected
+          || !gtk_widget_get_mapped (cell)
+          || !gtk_widget_compute_bounds (cell, GTK_WIDGET (self), &b)
+          || b.origin.y < 0 || b.origin.y + b.size.height > gtk_widget_get_height (GTK_WIDGET (self)))
+        continue;
+      /* Below the value, at the start of the name, where the eye already is. */
+      *rect = (GdkRectangle) { (int) (b.origin.x + MIN (b.size.width, 120)), (int) b.origin.y,
+                               1, (int) b.size.height };
+      return TRUE;
+    }
+  return FALSE;
+}
+
 void
 kubus_pane_view_show_info (KubusPaneView *self,
                            const char    *markup)
@@ -521,12 +552,18 @@ kubus_pane_view_show_info (KubusPaneView *self,
   GdkRectangle r;
 
   gtk_label_set_markup (GTK_LABEL (self->info_label), markup);
-  if (self->have_click)
-    r = (GdkRectangle) { (int) self->click_x, (int) self->click_y, 1, 1 };
-  else
-    r = (GdkRectangle) { gtk_widget_get_width (GTK_WIDGET (self)) / 2, 40, 1, 1 };
+  if (!selected_row_rect (self, &r))
+    {
+      if (self->have_click)
+        r = (GdkRectangle) { (int) self->click_x, (int) self->click_y, 1, 1 };
+      else
+        r = (GdkRectangle) { gtk_widget_get_width (GTK_WIDGET (self)) / 2, 40, 1, 1 };
+    }
   gtk_popover_set_pointing_to (GTK_POPOVER (self->info_popover), &r);
   gtk_popover_popup (GTK_POPOVER (self->info_popover));
+  /* A selectable label selects all of itself when the popover focuses it: the text should
+   * read as text, with copying still possible. */
+  gtk_label_select_region (GTK_LABEL (self->info_label), 0, 0);
 }
 
 void

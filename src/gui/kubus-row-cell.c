@@ -112,7 +112,8 @@ kubus_row_cell_init (KubusRowCell *self)
 
   self->value = gtk_label_new (NULL);
   gtk_label_set_xalign (GTK_LABEL (self->value), 1.0);
-  gtk_label_set_width_chars (GTK_LABEL (self->value), 8);
+  /* Room for "-1.234e-05": names stay aligned in the scientific format too. */
+  gtk_label_set_width_chars (GTK_LABEL (self->value), 10);
   gtk_widget_add_css_class (self->value, "numeric");
   gtk_widget_add_css_class (self->value, "kubus-value");
   gtk_widget_set_parent (self->value, GTK_WIDGET (self));

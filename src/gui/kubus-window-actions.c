@@ -213,16 +213,10 @@ action_sort (GSimpleAction *action,
              GVariant      *param,
              gpointer       user_data)
 {
-  KubusWindow *self = user_data;
-  const char *s = g_variant_get_string (param, NULL);
-  KubusSortKind sort = g_str_equal (s, "value") ? KUBUS_SORT_VALUE
-                       : g_str_equal (s, "name") ? KUBUS_SORT_NAME : KUBUS_SORT_NONE;
-
-  if (self->browser == NULL)
-    return;
-  for (guint i = 0; i < KUBUS_N_PANES; i++)
-    kubus_pane_model_set_sort (kubus_browser_get_pane (self->browser, i), sort);
+  /* The sort order belongs to the window, not to the report: kubus_window_apply_settings()
+   * applies it to these panes and to those of the next report or reload. */
   g_simple_action_set_state (action, param);
+  kubus_window_apply_settings (user_data);
 }
 
 static void
@@ -261,19 +255,51 @@ selected_row (KubusWindow *self,
   return kubus_pane_model_get_row (pane, pos, expanded);
 }
 
+/* Ctrl+C is an application accelerator and so runs before the focused widget sees the key:
+ * give text fields (the search entry) and labels (the info popover) their own copy back. */
+static gboolean
+copy_from_text_focus (KubusWindow *self)
+{
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
+
+  if (focus == NULL || !(GTK_IS_TEXT (focus) || GTK_IS_EDITABLE (focus) || GTK_IS_LABEL (focus)))
+    return FALSE;
+  return gtk_widget_activate_action (focus, "clipboard.copy", NULL);
+}
+
+/* The shortest text that reads back as exactly @v (15 digits unless more are needed). */
+static char *
+shortest_number (double v)
+{
+  char *text = g_malloc (G_ASCII_DTOSTR_BUF_SIZE);
+
+  for (int digits = 15; digits <= 17; digits++)
+    {
+      g_autofree char *format = g_strdup_printf ("%%.%dg", digits);
+      g_ascii_formatd (text, G_ASCII_DTOSTR_BUF_SIZE, format, v);
+      if (g_ascii_strtod (text, NULL) == v)
+        break;
+    }
+  return text;
+}
+
 static void
 action_copy_value (GSimpleAction *a, GVariant *p, gpointer user_data)
 {
   KubusWindow *self = user_data;
   gboolean expanded;
-  g_autoptr (KubusNodeRow) row = selected_row (self, &expanded);
+  g_autoptr (KubusNodeRow) row = NULL;
   g_autofree char *text = NULL;
 
   (void) a, (void) p;
+  if (copy_from_text_focus (self))
+    return;
+  row = selected_row (self, &expanded);
   if (row == NULL)
     return;
-  /* Full precision: the clipboard feeds spreadsheets, not eyes. */
-  text = g_strdup_printf ("%.17g", kubus_pane_model_display_value (active_model (self), row, expanded));
+  /* Full precision, shortest form, "." as the decimal point: the clipboard feeds
+   * spreadsheets and scripts, not eyes. */
+  text = shortest_number (kubus_pane_model_display_value (active_model (self), row, expanded));
   gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)), text);
 }
 
@@ -444,6 +470,9 @@ kubus_window_update_actions (KubusWindow *self)
 void
 kubus_window_apply_settings (KubusWindow *self)
 {
+  g_autoptr (GVariant) sort_state = NULL;
+  const char *sort_name;
+  KubusSortKind sort;
   GVariant *hide_zero, *hide_below;
   gboolean zero, below;
   double threshold = 1.0, insignificant = 1.0;
@@ -453,6 +482,10 @@ kubus_window_apply_settings (KubusWindow *self)
 
   if (self->browser == NULL)
     return;
+  sort_state = g_action_get_state (g_action_map_lookup_action (G_ACTION_MAP (self), "sort"));
+  sort_name = g_variant_get_string (sort_state, NULL);
+  sort = g_str_equal (sort_name, "value") ? KUBUS_SORT_VALUE
+         : g_str_equal (sort_name, "name") ? KUBUS_SORT_NAME : KUBUS_SORT_NONE;
   hide_zero = g_action_get_state (g_action_map_lookup_action (G_ACTION_MAP (self), "hide-zero"));
   hide_below = g_action_get_state (g_action_map_lookup_action (G_ACTION_MAP (self), "hide-below"));
   zero = g_variant_get_boolean (hide_zero);
@@ -473,6 +506,7 @@ kubus_window_apply_settings (KubusWindow *self)
   for (guint i = 0; i < KUBUS_N_PANES; i++)
     {
       KubusPaneModel *pane = kubus_browser_get_pane (self->browser, i);
+      kubus_pane_model_set_sort (pane, sort);
       kubus_pane_model_set_hide_zero (pane, zero);
       kubus_pane_model_set_hide_below (pane, below ? threshold : 0);
       kubus_pane_model_set_color_scale (pane, scale, insignificant / 100.0);

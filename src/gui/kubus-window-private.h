@@ -29,6 +29,10 @@ struct _KubusWindow
   KubusBrowser  *browser;
   GFile         *file;          /* what is shown (A for a difference) */
   GFile         *file_b;        /* B of a difference */
+  GFile         *loading;       /* what the running load reads: becomes file on success, so a */
+  GFile         *loading_b;     /* failed open leaves the shown report (and its title) alone */
+  GFileMonitor  *monitor_b;
+  GFile         *external;      /* report of the external percent mode, re-read on reload */
   GFileMonitor  *monitor;
   guint          reload_id;
   GCancellable  *cancellable;

@@ -36,6 +36,9 @@ kubus_window_dispose (GObject *object)
   if (self->monitor != NULL)
     g_file_monitor_cancel (self->monitor);
   g_clear_object (&self->monitor);
+  if (self->monitor_b != NULL)
+    g_file_monitor_cancel (self->monitor_b);
+  g_clear_object (&self->monitor_b);
   for (guint i = 0; i < KUBUS_N_PANES; i++)
     if (self->panes[i] != NULL)
       kubus_pane_view_set_model (self->panes[i], NULL);
@@ -44,6 +47,9 @@ kubus_window_dispose (GObject *object)
   g_clear_object (&self->browser);
   g_clear_object (&self->file);
   g_clear_object (&self->file_b);
+  g_clear_object (&self->loading);
+  g_clear_object (&self->loading_b);
+  g_clear_object (&self->external);
   g_clear_object (&self->settings);
   g_clear_pointer (&self->keep_metric, g_free);
   gtk_widget_dispose_template (GTK_WIDGET (self), KUBUS_TYPE_WINDOW);
@@ -160,18 +166,44 @@ on_file_changed (GFileMonitor      *monitor,
                  gpointer           user_data);
 
 static void
-watch_file (KubusWindow *self)
+watch (KubusWindow   *self,
+       GFileMonitor **monitor,
+       GFile         *file)
 {
-  if (self->monitor != NULL)
+  if (*monitor != NULL)
     {
-      g_file_monitor_cancel (self->monitor);
-      g_clear_object (&self->monitor);
+      g_file_monitor_cancel (*monitor);
+      g_clear_object (monitor);
     }
-  if (self->file == NULL || self->batch)
+  if (file == NULL || self->batch)
     return;
-  self->monitor = g_file_monitor_file (self->file, G_FILE_MONITOR_WATCH_MOVES, NULL, NULL);
-  if (self->monitor != NULL)
-    g_signal_connect (self->monitor, "changed", G_CALLBACK (on_file_changed), self);
+  *monitor = g_file_monitor_file (file, G_FILE_MONITOR_WATCH_MOVES, NULL, NULL);
+  if (*monitor != NULL)
+    g_signal_connect (*monitor, "changed", G_CALLBACK (on_file_changed), self);
+}
+
+/* Both reports of a difference are watched: either changing changes A − B. */
+static void
+watch_files (KubusWindow *self)
+{
+  watch (self, &self->monitor, self->file);
+  watch (self, &self->monitor_b, self->file_b);
+}
+
+/* A reload shows the same report again: keep how it was looked at (call view, value modes). */
+static void
+carry_over_view (KubusBrowser *old,
+                 KubusBrowser *browser)
+{
+  kubus_browser_set_call_view (browser, kubus_browser_get_call_view (old));
+  for (guint i = 0; i < KUBUS_N_PANES; i++)
+    {
+      KubusValueMode mode = kubus_pane_model_get_mode (kubus_browser_get_pane (old, i));
+      KubusPaneModel *pane = kubus_browser_get_pane (browser, i);
+
+      if (kubus_pane_model_mode_available (pane, mode))
+        kubus_pane_model_set_mode (pane, mode);
+    }
 }
 
 static void
@@ -179,7 +211,11 @@ show_browser (KubusWindow  *self,
               KubusBrowser *browser)
 {
   if (self->browser != NULL)
-    g_signal_handlers_disconnect_by_data (self->browser, self);
+    {
+      g_signal_handlers_disconnect_by_data (self->browser, self);
+      if (self->reloading)
+        carry_over_view (self->browser, browser);
+    }
   g_set_object (&self->browser, browser);
   g_signal_connect (browser, "error", G_CALLBACK (on_browser_error), self);
   for (guint i = 0; i < KUBUS_N_PANES; i++)
@@ -218,32 +254,43 @@ on_loaded (GObject      *source,
     }
   if (browser == NULL)
     {
-      g_autofree char *name = g_file_get_parse_name (self->file);
+      g_autofree char *name = g_file_get_parse_name (self->loading);
       g_autofree char *primary = g_strdup_printf (_("Could not open “%s”"), name);
 
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         kubus_window_error_dialog (self, primary, error->message);
       gtk_stack_set_visible_child_name (GTK_STACK (self->stack),
                                         self->browser != NULL ? "browser" : "empty");
-      if (self->browser == NULL)
-        {
-          g_clear_object (&self->file);
-          g_clear_object (&self->file_b);
-        }
+      /* The report shown before (if any) stays, with its own file, title and monitor. */
+      g_clear_object (&self->loading);
+      g_clear_object (&self->loading_b);
+      self->reloading = FALSE;
       update_title (self);
       kubus_window_update_actions (self);
       g_signal_emit (self, signals[FAILED], 0, error->message);
       return;
     }
 
+  g_set_object (&self->file, self->loading);
+  g_set_object (&self->file_b, self->loading_b);
+  g_clear_object (&self->loading);
+  g_clear_object (&self->loading_b);
   show_browser (self, browser);
   if (!self->reloading && !self->batch)
     {
       g_autofree char *uri = g_file_get_uri (self->file);
       gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
     }
+  watch_files (self);
+  if (self->reloading && self->external != NULL)
+    {
+      /* The new browser has no external report yet: read it again (it may have changed too). */
+      g_autoptr (GFile) external = g_object_ref (self->external);
+      kubus_window_open_external (self, external);
+    }
+  else if (!self->reloading)
+    g_clear_object (&self->external);   /* another report: the old comparison does not apply */
   self->reloading = FALSE;
-  watch_file (self);
   {
     /* kubus --external=FILE REPORT: the external report comes once the report is shown. */
     g_autoptr (GFile) external = g_object_steal_data (G_OBJECT (self), "kubus-external");
@@ -256,14 +303,14 @@ on_loaded (GObject      *source,
 static void
 start_load (KubusWindow *self)
 {
-  g_autofree char *path = g_file_get_path (self->file);
-  g_autofree char *path_b = self->file_b != NULL ? g_file_get_path (self->file_b) : NULL;
-  g_autofree char *name = g_file_get_basename (self->file);
+  g_autofree char *path = g_file_get_path (self->loading);
+  g_autofree char *path_b = self->loading_b != NULL ? g_file_get_path (self->loading_b) : NULL;
+  g_autofree char *name = g_file_get_basename (self->loading);
   g_autofree char *text = g_strdup_printf (_("Loading %s…"), name);
 
   stop_loading (self);
   if (path == NULL)
-    path = g_file_get_uri (self->file);   /* cube_report_load reports it as unreadable */
+    path = g_file_get_uri (self->loading);   /* cube_report_load reports it as unreadable */
   self->cancellable = g_cancellable_new ();
   gtk_label_set_text (GTK_LABEL (self->loading_label), text);
   gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress), 0);
@@ -277,8 +324,8 @@ void
 kubus_window_open (KubusWindow *self,
                    GFile       *file)
 {
-  g_set_object (&self->file, file);
-  g_clear_object (&self->file_b);
+  g_set_object (&self->loading, file);
+  g_clear_object (&self->loading_b);
   self->reloading = FALSE;
   start_load (self);
 }
@@ -288,8 +335,8 @@ kubus_window_compare (KubusWindow *self,
                       GFile       *a,
                       GFile       *b)
 {
-  g_set_object (&self->file, a);
-  g_set_object (&self->file_b, b);
+  g_set_object (&self->loading, a);
+  g_set_object (&self->loading_b, b);
   self->reloading = FALSE;
   start_load (self);
 }
@@ -309,6 +356,8 @@ kubus_window_reload (KubusWindow *self)
       if (row != NULL)
         self->keep_metric = g_strdup (((CubeMetric *) kubus_node_row_get_node (row))->uniq_name);
     }
+  g_set_object (&self->loading, self->file);
+  g_set_object (&self->loading_b, self->file_b);
   self->reloading = TRUE;
   start_load (self);
 }
@@ -376,6 +425,7 @@ kubus_window_open_external (KubusWindow *self,
 
   if (self->browser == NULL || path == NULL)
     return;
+  g_set_object (&self->external, file);
   task = kubus_load_async (path, NULL, NULL, on_external_loaded, g_object_ref (self));
 }
 
@@ -436,12 +486,23 @@ fill_recent (GtkRecentManager *manager,
 
       if (!is_report_name (uri) || !gtk_recent_info_exists (info))
         continue;
-      item = g_menu_item_new (gtk_recent_info_get_display_name (info), NULL);
+      {
+        /* Menu labels take "_" as a mnemonic mark; report names are full of underscores. */
+        g_auto (GStrv) parts = g_strsplit (gtk_recent_info_get_display_name (info), "_", -1);
+        g_autofree char *label = g_strjoinv ("__", parts);
+        item = g_menu_item_new (label, NULL);
+      }
       g_menu_item_set_action_and_target (item, "app.open-uri", "s", uri);
       g_menu_append_item (self->recent_section, item);
       n++;
     }
   g_list_free_full (items, (GDestroyNotify) gtk_recent_info_unref);
+  if (n == 0)
+    {
+      /* An item without an action shows greyed out: the submenu says why it is empty. */
+      g_autoptr (GMenuItem) none = g_menu_item_new (_("No Recent Reports"), "win.no-recent");
+      g_menu_append_item (self->recent_section, none);
+    }
 }
 
 /* ---- panes ------------------------------------------------------------------------------- */
@@ -468,7 +529,11 @@ kubus_window_init (KubusWindow *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   self->active_pane = KUBUS_PANE_CALL;
   if (schema != NULL)
-    self->settings = g_settings_new ("org.kubus.Kubus");
+    {
+      self->settings = g_settings_new ("org.kubus.Kubus");
+      /* Preferences apply at once, in every window (each has its own GSettings). */
+      g_signal_connect_swapped (self->settings, "changed", G_CALLBACK (kubus_window_apply_settings), self);
+    }
 
   g_signal_connect (self->cancel_button, "clicked", G_CALLBACK (on_cancel_clicked), self);
   gtk_search_bar_connect_entry (GTK_SEARCH_BAR (self->search_bar), GTK_EDITABLE (self->search_entry));

@@ -1,10 +1,13 @@
 /* collect-crash: rank 2 dies of SIGSEGV (or, with argument "exit", calls
- * exit(5) without MPI_Finalize) while the others wait for it.  4 ranks. */
+ * exit(5) without MPI_Finalize) while the others wait for it.  4 ranks.
+ * With argument "finalize" the others wait inside MPI_Finalize, and rank 2
+ * crashes 300 ms after them. */
 #include <mpi.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 int
 main (int argc, char **argv)
@@ -19,8 +22,14 @@ main (int argc, char **argv)
     MPI_Sendrecv (&v, 1, MPI_INT, next, 4, &w, 1, MPI_INT, prev, 4, MPI_COMM_WORLD,
                   MPI_STATUS_IGNORE);
   MPI_Barrier (MPI_COMM_WORLD);
+  int in_finalize = argc > 1 && strcmp (argv[1], "finalize") == 0;
   if (rank == 2)
     {
+      if (in_finalize)
+        {
+          struct timespec late = { 0, 300000000 };
+          nanosleep (&late, NULL);
+        }
       printf ("collect-crash: rank 2 crashes\n");
       fflush (stdout);
       if (argc > 1 && strcmp (argv[1], "exit") == 0)
@@ -28,7 +37,7 @@ main (int argc, char **argv)
       /* a real SIGSEGV; a NULL store would be caught by UBSan first */
       raise (SIGSEGV);
     }
-  else
+  else if (!in_finalize)
     MPI_Recv (&w, 1, MPI_INT, 2, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   MPI_Finalize ();
   return 0;

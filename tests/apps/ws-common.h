@@ -120,3 +120,32 @@ ws_write (const char *path)
       fclose (f);
     }
 }
+
+/* Wait at Finalize needs every rank's arrival at MPI_Finalize, and no MPI call may follow it:
+ * each rank takes the time right before MPI_Finalize (ws_finalize) and, once it returns, writes
+ * it to "@path.arrival.RANK"; the test computes latest arrival − own arrival per rank. */
+static inline void
+ws_finalize (const char *path)
+{
+  int rank;
+  double arrival;
+
+  MPI_Comm_rank (MPI_COMM_WORLD, &rank);
+  arrival = ws_now ();
+  MPI_Finalize ();
+  if (path)
+    {
+      char name[4096];
+      FILE *f;
+
+      snprintf (name, sizeof name, "%s.arrival.%d", path, rank);
+      f = fopen (name, "w");
+      if (!f)
+        {
+          perror (name);
+          exit (1);
+        }
+      fprintf (f, "%.9f\n", arrival);
+      fclose (f);
+    }
+}

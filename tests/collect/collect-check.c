@@ -11,6 +11,7 @@
  *   clockoffsets LOC COUNT
  *   balance LOC ok|BROKEN             Enter/Leave nesting per location
  *   order LOC ok|BROKEN               timestamps never decrease
+ *   sendtime LOC ok|LATE N            MpiSend/MpiIsend carry the enter time of their call
  *   flushes LOC COUNT                 KUBUS_FLUSH regions
  *
  * Exit status 1 when the trace cannot be read. */
@@ -36,6 +37,8 @@ typedef struct
   uint64_t    locations[MAX_LOC];
   int         n_locations;
   GArray     *stack[MAX_LOC];
+  GArray     *enter_times[MAX_LOC]; /* enter time of each open region */
+  int         late_sends[MAX_LOC];
   uint64_t    last_time[MAX_LOC];
   int         broken_balance[MAX_LOC];
   int         broken_order[MAX_LOC];
@@ -272,6 +275,7 @@ ev_enter (OTF2_LocationRef l, OTF2_TimeStamp t, void *u, OTF2_AttributeList *a, 
   (void)a;
   tick (l, t);
   g_array_append_val (C.stack[loc_index (l)], r);
+  g_array_append_val (C.enter_times[loc_index (l)], t);
   char key[512];
   snprintf (key, sizeof key, "enter %s %" PRIu64, region_name (r), l);
   fact (key, 0, 0);
@@ -288,8 +292,20 @@ ev_leave (OTF2_LocationRef l, OTF2_TimeStamp t, void *u, OTF2_AttributeList *a, 
   if (s->len == 0 || g_array_index (s, uint32_t, s->len - 1) != r)
     C.broken_balance[loc_index (l)] = 1;
   else
-    g_array_set_size (s, s->len - 1);
+    {
+      g_array_set_size (s, s->len - 1);
+      g_array_set_size (C.enter_times[loc_index (l)], s->len);
+    }
   return OTF2_CALLBACK_SUCCESS;
+}
+
+/* Scalasca semantics: a send happens when its call is entered. */
+static void
+send_time (OTF2_LocationRef l, OTF2_TimeStamp t)
+{
+  GArray *e = C.enter_times[loc_index (l)];
+  if (e->len == 0 || g_array_index (e, OTF2_TimeStamp, e->len - 1) != t)
+    C.late_sends[loc_index (l)]++;
 }
 
 static void
@@ -318,6 +334,7 @@ ev_send (OTF2_LocationRef    l,
   (void)u;
   (void)a;
   tick (l, t);
+  send_time (l, t);
   msg ("send", l, peer, comm, tag, len);
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -354,6 +371,7 @@ ev_isend (OTF2_LocationRef    l,
   (void)a;
   (void)id;
   tick (l, t);
+  send_time (l, t);
   msg ("isend", l, peer, comm, tag, len);
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -528,6 +546,7 @@ main (int argc, char **argv)
     {
       OTF2_Reader_SelectLocation (rd, C.locations[i]);
       C.stack[i] = g_array_new (FALSE, FALSE, sizeof (uint32_t));
+      C.enter_times[i] = g_array_new (FALSE, FALSE, sizeof (OTF2_TimeStamp));
     }
   int have_defs = OTF2_Reader_OpenDefFiles (rd) == OTF2_SUCCESS;
   OTF2_Reader_OpenEvtFiles (rd);
@@ -588,6 +607,11 @@ main (int argc, char **argv)
                                                  C.broken_order[i] ? "BROKEN" : "ok"));
       g_ptr_array_add (C.lines,
                        g_strdup_printf ("clockoffsets %" PRIu64 " %d", l, C.clock_offsets[i]));
+      if (C.late_sends[i])
+        g_ptr_array_add (C.lines,
+                         g_strdup_printf ("sendtime %" PRIu64 " LATE %d", l, C.late_sends[i]));
+      else
+        g_ptr_array_add (C.lines, g_strdup_printf ("sendtime %" PRIu64 " ok", l));
     }
   g_hash_table_iter_init (&it, C.facts);
   while (g_hash_table_iter_next (&it, &k, &v))

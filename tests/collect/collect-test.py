@@ -80,6 +80,7 @@ def balanced(lines, n):
         has(lines, f'balance {r} ok')
         has(lines, f'order {r} ok')
         has(lines, f'clockoffsets {r} 2')
+        has(lines, f'sendtime {r} ok')
     has(lines, f'locations {n}')
 
 
@@ -285,6 +286,8 @@ def case_abort(a, tmp):
     has(L, 'coll BARRIER MPI_COMM_WORLD 1 none 1 0 0')
     for r in (0, 2, 3):
         has(L, f'enter MPI_Sendrecv {r} 20')
+    for r in range(4):
+        has(L, f'sendtime {r} ok')
 
 
 def case_abort_killed(a, tmp):
@@ -304,6 +307,7 @@ def case_abort_killed(a, tmp):
     has(L, 'locations 4')
     for r in range(4):
         has(L, f'balance {r} ok')
+        has(L, f'sendtime {r} ok')
         got = lines_with(L, f'enter MPI_Sendrecv {r} ')
         expect(got in ([f'enter MPI_Sendrecv {r} 20'], []) and
                (r != 1 or got), f'rank {r} events: {got}')
@@ -329,12 +333,20 @@ def case_crash(a, tmp, args=()):
     has(L, 'locations 4')
     for r in range(4):
         has(L, f'balance {r} ok')
+        has(L, f'sendtime {r} ok')
         has(L, f'enter MPI_Sendrecv {r} 10')
         has(L, f'enter MPI_Barrier {r} 1')
     # rank 2 left the barrier; the others may still have been inside it
     # when rank 2 crashed (then the barrier is closed by a Leave)
     has(L, 'coll BARRIER MPI_COMM_WORLD 2 none 1 0 0')
     has_not_prefix(L, 'enter MPI_Recv 2 ')
+    if 'finalize' in args:
+        # the others were waiting inside MPI_Finalize: their traces are saved
+        # up to there, with the MPI_Finalize region closed
+        for r in (0, 1, 3):
+            has(L, f'enter MPI_Finalize {r} 1')
+            has_not_prefix(L, f'enter MPI_Recv {r} ')
+        has_not_prefix(L, 'enter MPI_Finalize 2 ')
 
 
 def case_buffer(a, tmp):
@@ -449,6 +461,7 @@ CASES = {
     'abortkilled': case_abort_killed,
     'crash': case_crash,
     'exit': lambda a, tmp: case_crash(a, tmp, ['exit']),
+    'crashfinalize': lambda a, tmp: case_crash(a, tmp, ['finalize']),
     'buffer': case_buffer,
     'flushuser': case_flushuser,
     'badinput': case_badinput,

@@ -9,6 +9,8 @@
       an aborted run (unmatched message), a clock violation, and bad input
   ws-test.py wait  --run R --app APP --ranks N --analyze A --cube C
       the MPI test program measures its own wait states; the analysis must agree
+  ws-test.py aborted --run R --app APP --ranks N --analyze A --cube C
+      a run that ended in MPI_Abort: warning with the unmatched counts, report still written
   ws-test.py sweep --run R --app APP --ranks N --analyze A --cube C
       2-D wavefront: the four refill metrics are non-zero, the last corner waits most
 
@@ -241,27 +243,26 @@ def cmd_synthetic(a):
     return 0
 
 
-def kubus_run(a, expdir, app_args):
+def kubus_run(a, expdir, app_args, expect_rc=0):
     cmd = [a.run, '-o', expdir, '--', 'mpirun', '-n', a.ranks, '--oversubscribe', a.app] + app_args
     p = run(cmd)
-    if p.returncode != 0:
-        fail(f'{" ".join(map(str, cmd))}: exit {p.returncode}\n{p.stdout}\n{p.stderr}')
-    return p.returncode == 0
+    if p.returncode != expect_rc:
+        fail(f'{" ".join(map(str, cmd))}: exit {p.returncode}, expected {expect_rc}\n{p.stdout}\n{p.stderr}')
+    return p.returncode == expect_rc
 
 
-def finalize_time(exp):
-    """Total duration of the traced MPI_Finalize calls, from otf2-print."""
-    anchor = os.path.join(exp, 'traces.otf2')
-    res = float(re.search(r'Ticks per Seconds: (\d+)', run(['otf2-print', '-G', anchor]).stdout).group(1))
-    enter, total = {}, 0
-    for line in run(['otf2-print', anchor]).stdout.splitlines():
-        f = line.split()
-        if len(f) > 3 and '"MPI_Finalize"' in line:
-            if f[0] == 'ENTER':
-                enter[f[1]] = int(f[2])
-            elif f[0] == 'LEAVE' and f[1] in enter:
-                total += int(f[2]) - enter.pop(f[1])
-    return total / res
+def finalize_truth(expected, ranks):
+    """Measured Wait at Finalize per rank from the arrival files the program wrote after
+    MPI_Finalize (ws_finalize in ws-common.h): latest arrival − own arrival; None without them."""
+    arrivals = []
+    for r in range(int(ranks)):
+        try:
+            with open(f'{expected}.arrival.{r}') as f:
+                arrivals.append(float(f.read()))
+        except FileNotFoundError:
+            return None
+    last = max(arrivals)
+    return [last - t for t in arrivals]
 
 
 def cmd_wait(a):
@@ -272,25 +273,77 @@ def cmd_wait(a):
             return 1
         p = analyze(a, exp)
         print(p.stderr)
-        _, tot, _ = dump(a, os.path.join(exp, 'analysis.cube'))
+        _, tot, per = dump(a, os.path.join(exp, 'analysis.cube'))
         check_stats(os.path.join(exp, 'analysis.stats.json'))
+        truth = finalize_truth(expected, a.ranks)
         with open(expected) as f:
             for line in f:
                 m, v = line.split()
                 v = float(v)
+                if m == 'mpi_finalize_wait':
+                    if truth is None:
+                        fail('mpi_finalize_wait declared but no arrival files')
+                        continue
+                    v = sum(truth)
+                    # per rank too: the wait belongs to the ranks that arrived early
+                    for r, w in enumerate(truth):
+                        g = per.get((m, r), 0.0)
+                        ok = close(g, w, 0.05, 0.005)
+                        print(f'{m:24s} rank {r}: expected {w:10.6f} analysed {g:10.6f} '
+                              f'{"ok" if ok else "MISMATCH"}')
+                        if not ok:
+                            fail(f'{m} on rank {r}: analysed {g:.6f} s, measured {w:.6f} s')
                 got = tot.get(m, 0.0)
-                if m == 'mpi_finalize_wait' and finalize_time(exp) < v:
-                    # Wait at Finalize = min(latest enter, my leave) − my enter needs a trace whose
-                    # MPI_Finalize leave comes after the ranks synchronise; a collector that
-                    # records the leave on entry makes it unmeasurable (checked by construction
-                    # in the synthetic test instead).
-                    print(f'{m:24s} expected {v:10.6f} analysed {got:10.6f} not checked: '
-                          f'the traced MPI_Finalize calls last only {finalize_time(exp):.6f} s in all')
-                    continue
                 ok = close(got, v, 0.05, 0.005)
                 print(f'{m:24s} expected {v:10.6f} analysed {got:10.6f} {"ok" if ok else "MISMATCH"}')
                 if not ok:
                     fail(f'{m}: analysed {got:.6f} s, measured {v:.6f} s')
+    return 0
+
+
+def cmd_aborted(a):
+    """A real collector trace of a run that ended in MPI_Abort (tests/apps/ws-aborted.c):
+    the analysis warns with the exact count of unmatched messages, analyses what matches (the
+    Late Sender before the abort agrees with the program's own measurement) and writes the
+    report, in parallel and with --serial."""
+    n = int(a.ranks)
+    with tempfile.TemporaryDirectory() as tmp:
+        exp = os.path.join(tmp, 'exp')
+        expected = os.path.join(tmp, 'expected.txt')
+        if not kubus_run(a, exp, [expected], expect_rc=3):
+            return 1
+        with open(expected) as f:
+            want = {m: float(v) for m, v in (line.split() for line in f)}
+        warning = f'warning: 0 receives without a matching send and {n - 1} sends never received'
+        for serial in (False, True):
+            out = os.path.join(tmp, f'aborted-{serial}.cube')
+            p = analyze(a, os.path.join(exp, 'traces.otf2'), out, serial=serial)
+            print(p.stderr)
+            if warning not in p.stderr:
+                fail(f'aborted (serial={serial}): no warning {warning!r}:\n{p.stderr}')
+            if 'computation) is not measured' not in p.stderr:
+                fail(f'aborted (serial={serial}): no note that computation is not measured')
+            if not os.path.exists(out) or not os.path.exists(out[:-5] + '.stats.json'):
+                fail(f'aborted (serial={serial}): no report written')
+                continue
+            with open(out[:-5] + '.stats.json') as f:
+                js = json.load(f)
+            if (js.get('unmatched_sends'), js.get('unmatched_receives')) != (n - 1, 0):
+                fail(f'aborted (serial={serial}): statistics file says {js.get("unmatched_sends")} '
+                     f'unmatched sends, {js.get("unmatched_receives")} unmatched receives')
+            _, tot, per = dump(a, out)
+            m, v = 'mpi_latesender', want['mpi_latesender']
+            got = per.get((m, 1), 0.0)
+            ok = close(got, v, 0.05, 0.005) and close(tot.get(m, 0.0), v, 0.05, 0.005)
+            print(f'{m:24s} expected {v:10.6f} analysed {got:10.6f} {"ok" if ok else "MISMATCH"}')
+            if not ok:
+                fail(f'aborted (serial={serial}): {m} analysed {got:.6f} s on rank 1 '
+                     f'({tot.get(m, 0.0):.6f} s in all), measured {v:.6f} s')
+            # the unmatched sends still count as messages and bytes of their senders
+            for r in range(n):
+                sends = per.get(('comms_send', r), 0.0)
+                if sends != (2 if r == 0 else 0 if r == 1 else 1):
+                    fail(f'aborted (serial={serial}): rank {r} has {sends} data-carrying sends')
     return 0
 
 
@@ -302,6 +355,8 @@ def cmd_sweep(a):
             return 1
         p = analyze(a, exp)
         print(p.stderr)
+        if 'is not measured' in p.stderr:
+            fail('the sweep program has user regions, yet the summary says computation is not measured')
         _, tot, per = dump(a, os.path.join(exp, 'analysis.cube'))
         with open(info) as f:
             _, dx, dy = f.read().split()
@@ -336,7 +391,7 @@ def main():
     ap.add_argument('--make-trace')
     a = ap.parse_args()
     rc = {'scorep': cmd_scorep, 'synthetic': cmd_synthetic, 'wait': cmd_wait,
-          'sweep': cmd_sweep}[a.mode](a)
+          'aborted': cmd_aborted, 'sweep': cmd_sweep}[a.mode](a)
     if failures:
         print(f'{len(failures)} failure(s)', file=sys.stderr)
         return 1

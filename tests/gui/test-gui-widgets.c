@@ -1,0 +1,954 @@
+/* test-gui-widgets.c — the browser window on a display (Xvfb): open, select, expand, switch
+ * modes and views, external percent, compare, bad reports.
+ *
+ * The test drives a real KubusWindow the way a user does: row expanders
+ * ("listitem.toggle-expand"), selection of the column view's model, the mode drop-downs in the
+ * pane headers and the window's GActions (each has a menu item and an accelerator). It reads
+ * back what the rows SHOW: the labels of the KubusRowCell widgets bound in each pane, one line
+ * per visible row, "<indent><name> <value>[ [+]| [-]][ *][ neg]" — [+] collapsed with children,
+ * [-] expanded, * selected, "neg" when the value label has the negative style.
+ *
+ * Rows appear after layout (a frame later), so every check waits (spinning the main loop) until
+ * the rows show the expected text, failing with the last text seen after a generous timeout.
+ * Run under tests/gui/xvfb-wrap.sh; exits 77 without a display. */
+#include <glib/gstdio.h>
+#include <gtk/gtk.h>
+
+#include "gui-test-report.h"
+#include "kubus-application.h"
+#include "kubus-pane-view.h"
+#include "kubus-row-cell.h"
+#include "kubus-window.h"
+
+#define WAIT_MS 20000   /* rows normally show within a frame or two; ASan builds are slow */
+
+static KubusApplication *app;
+static char *tmpdir;
+
+/* ---- files ------------------------------------------------------------------------------- */
+
+/* Writes gui_test_report_new (@scale) as @name in the test folder. */
+static GFile *
+report_file (const char *name,
+             double      scale)
+{
+  g_autofree char *path = g_build_filename (tmpdir, name, NULL);
+  g_autoptr (CubeReport) report = gui_test_report_new (scale);
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (cube_report_write (report, path, &error));
+  g_assert_no_error (error);
+  return g_file_new_for_path (path);
+}
+
+static GFile *
+bad_file (const char *name,
+          const char *contents)
+{
+  g_autofree char *path = g_build_filename (tmpdir, name, NULL);
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (g_file_set_contents (path, contents, -1, &error));
+  g_assert_no_error (error);
+  return g_file_new_for_path (path);
+}
+
+/* ---- main loop ------------------------------------------------------------------------------ */
+
+static gboolean
+keep_awake (gpointer data)
+{
+  (void) data;
+  return G_SOURCE_CONTINUE;
+}
+
+typedef gboolean (*Condition) (gpointer data);
+
+/* Spins the main loop until @cond holds or @ms pass; returns whether it holds. */
+static gboolean
+spin_until (Condition cond,
+            gpointer  data,
+            guint     ms)
+{
+  gint64 end = g_get_monotonic_time () + (gint64) ms * 1000;
+  guint awake = g_timeout_add (10, keep_awake, NULL);
+  gboolean ok;
+
+  while (!(ok = cond (data)) && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (awake);
+  return ok;
+}
+
+static gboolean
+never (gpointer data)
+{
+  (void) data;
+  return FALSE;
+}
+
+static void
+spin (guint ms)
+{
+  spin_until (never, NULL, ms);
+}
+
+typedef struct
+{
+  guint  loaded;
+  guint  failed;
+  char  *message;
+} Events;
+
+static void
+on_loaded (KubusWindow *window,
+           Events      *ev)
+{
+  (void) window;
+  ev->loaded++;
+}
+
+static void
+on_failed (KubusWindow *window,
+           const char  *message,
+           Events      *ev)
+{
+  (void) window;
+  ev->failed++;
+  g_free (ev->message);
+  ev->message = g_strdup (message);
+}
+
+typedef struct
+{
+  Events *ev;
+  guint   loaded;
+  guint   failed;
+} Expect;
+
+static gboolean
+events_reached (gpointer data)
+{
+  Expect *e = data;
+
+  return e->ev->loaded >= e->loaded && e->ev->failed >= e->failed;
+}
+
+static void
+wait_events (Events *ev,
+             guint   loaded,
+             guint   failed)
+{
+  Expect e = { ev, loaded, failed };
+
+  if (!spin_until (events_reached, &e, WAIT_MS))
+    g_error ("timed out: loaded %u/%u, failed %u/%u", ev->loaded, loaded, ev->failed, failed);
+  g_assert_cmpuint (ev->loaded, ==, loaded);
+  g_assert_cmpuint (ev->failed, ==, failed);
+}
+
+/* ---- window ------------------------------------------------------------------------------- */
+
+static KubusWindow *
+new_window (Events *ev)
+{
+  KubusWindow *window = kubus_window_new (GTK_APPLICATION (app));
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 800);
+  g_signal_connect (window, "loaded", G_CALLBACK (on_loaded), ev);
+  g_signal_connect (window, "failed", G_CALLBACK (on_failed), ev);
+  gtk_window_present (GTK_WINDOW (window));
+  return window;
+}
+
+static void
+close_window (KubusWindow *window,
+              Events      *ev)
+{
+  g_signal_handlers_disconnect_by_data (window, ev);
+  gtk_window_destroy (GTK_WINDOW (window));
+  spin (50);
+  g_clear_pointer (&ev->message, g_free);
+}
+
+static void
+activate (KubusWindow *window,
+          const char  *action,
+          GVariant    *param)
+{
+  g_assert_true (g_action_group_has_action (G_ACTION_GROUP (window), action));
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), action));
+  g_action_group_activate_action (G_ACTION_GROUP (window), action, param);
+}
+
+static GtkWidget *
+find_widget (GtkWidget *root,
+             gboolean (*match) (GtkWidget *w, gpointer data),
+             gpointer   data)
+{
+  if (match (root, data))
+    return root;
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_widget (c, match, data);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static gboolean
+is_pane_of_kind (GtkWidget *w,
+                 gpointer   data)
+{
+  return KUBUS_IS_PANE_VIEW (w) && kubus_pane_view_get_kind (KUBUS_PANE_VIEW (w)) == GPOINTER_TO_UINT (data);
+}
+
+static KubusPaneView *
+pane_view (KubusWindow  *window,
+           KubusPaneKind kind)
+{
+  GtkWidget *w = find_widget (GTK_WIDGET (window), is_pane_of_kind, GUINT_TO_POINTER (kind));
+
+  g_assert_nonnull (w);
+  return KUBUS_PANE_VIEW (w);
+}
+
+/* ---- rows as text ----------------------------------------------------------------------------- */
+
+typedef struct
+{
+  guint  position;
+  char  *line;
+} Line;
+
+static void
+line_clear (gpointer data)
+{
+  g_free (((Line *) data)->line);
+}
+
+static int
+line_cmp (gconstpointer a,
+          gconstpointer b)
+{
+  guint pa = ((const Line *) a)->position, pb = ((const Line *) b)->position;
+
+  return pa < pb ? -1 : pa > pb;
+}
+
+static const char *
+label_text (GtkWidget *w)
+{
+  g_assert_true (GTK_IS_LABEL (w));
+  return gtk_label_get_text (GTK_LABEL (w));
+}
+
+static void
+collect_rows (GtkWidget *w,
+              GArray    *lines)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkListItem *item;
+      GtkWidget *expander, *square, *value, *name;
+      GtkTreeListRow *row;
+      GString *s;
+      Line line;
+
+      if (!KUBUS_IS_ROW_CELL (c))
+        {
+          collect_rows (c, lines);
+          continue;
+        }
+      item = g_object_get_data (G_OBJECT (c), "kubus-list-item");
+      expander = gtk_widget_get_parent (c);
+      if (item == NULL || gtk_list_item_get_item (item) == NULL || !gtk_widget_get_mapped (c)
+          || !GTK_IS_TREE_EXPANDER (expander))
+        continue;
+      row = gtk_tree_expander_get_list_row (GTK_TREE_EXPANDER (expander));
+      if (row == NULL)
+        continue;
+      /* The cell: severity square, value label, name label. */
+      square = gtk_widget_get_first_child (c);
+      value = gtk_widget_get_next_sibling (square);
+      name = gtk_widget_get_next_sibling (value);
+      s = g_string_new (NULL);
+      g_string_append_printf (s, "%*s%s %s", (int) (2 * gtk_tree_list_row_get_depth (row)), "",
+                              label_text (name), label_text (value));
+      if (gtk_tree_list_row_is_expandable (row))
+        g_string_append (s, gtk_tree_list_row_get_expanded (row) ? " [-]" : " [+]");
+      if (gtk_list_item_get_selected (item))
+        g_string_append (s, " *");
+      if (gtk_widget_has_css_class (value, "kubus-negative"))
+        g_string_append (s, " neg");
+      line.position = gtk_list_item_get_position (item);
+      line.line = g_string_free (s, FALSE);
+      g_array_append_val (lines, line);
+    }
+}
+
+static char *
+pane_text (KubusWindow  *window,
+           KubusPaneKind kind)
+{
+  g_autoptr (GArray) lines = g_array_new (FALSE, FALSE, sizeof (Line));
+  GString *s = g_string_new (NULL);
+
+  g_array_set_clear_func (lines, line_clear);
+  collect_rows (kubus_pane_view_get_column_view (pane_view (window, kind)), lines);
+  g_array_sort (lines, line_cmp);
+  for (guint i = 0; i < lines->len; i++)
+    g_string_append_printf (s, "%s\n", g_array_index (lines, Line, i).line);
+  return g_string_free (s, FALSE);
+}
+
+typedef struct
+{
+  KubusWindow  *window;
+  KubusPaneKind kind;
+  const char   *expected;
+  char         *got;
+} PaneCheck;
+
+static gboolean
+pane_shows (gpointer data)
+{
+  PaneCheck *c = data;
+
+  g_free (c->got);
+  c->got = pane_text (c->window, c->kind);
+  return g_str_equal (c->got, c->expected);
+}
+
+static void
+assert_pane_at (KubusWindow  *window,
+                KubusPaneKind kind,
+                const char   *expected,
+                const char   *file,
+                int           line)
+{
+  PaneCheck c = { window, kind, expected, NULL };
+
+  if (!spin_until (pane_shows, &c, WAIT_MS))
+    {
+      g_printerr ("%s:%d: pane %d:\n--- expected\n%s--- shown\n%s---\n", file, line, kind, expected, c.got);
+      g_assert_cmpstr (c.got, ==, expected);
+    }
+  g_free (c.got);
+}
+
+#define assert_pane(w, k, e) assert_pane_at ((w), (k), (e), __FILE__, __LINE__)
+
+/* ---- acting on rows like a user -------------------------------------------------------------- */
+
+typedef struct
+{
+  const char *name;
+  guint       skip;
+} CellQuery;
+
+static gboolean
+is_cell_named (GtkWidget *w,
+               gpointer   data)
+{
+  CellQuery *q = data;
+  GtkWidget *name;
+  GtkListItem *item;
+
+  if (!KUBUS_IS_ROW_CELL (w) || !gtk_widget_get_mapped (w))
+    return FALSE;
+  item = g_object_get_data (G_OBJECT (w), "kubus-list-item");
+  if (item == NULL || gtk_list_item_get_item (item) == NULL)
+    return FALSE;
+  name = gtk_widget_get_next_sibling (gtk_widget_get_next_sibling (gtk_widget_get_first_child (w)));
+  if (!g_str_equal (label_text (name), q->name))
+    return FALSE;
+  return q->skip-- == 0;
+}
+
+typedef struct
+{
+  CellQuery  query;
+  GtkWidget *column_view;
+  GtkWidget *cell;
+} CellFind;
+
+static gboolean
+cell_found (gpointer data)
+{
+  CellFind *f = data;
+  CellQuery q = f->query;
+
+  f->cell = find_widget (f->column_view, is_cell_named, &q);
+  return f->cell != NULL;
+}
+
+/* The @nth (0-based, in widget order) shown row cell named @name. */
+static GtkWidget *
+row_cell (KubusWindow  *window,
+          KubusPaneKind kind,
+          const char   *name,
+          guint         nth)
+{
+  CellFind f = { { name, nth }, kubus_pane_view_get_column_view (pane_view (window, kind)), NULL };
+
+  /* Rows of a report just shown or a row just expanded appear with the next layout. */
+  if (!spin_until (cell_found, &f, WAIT_MS))
+    g_error ("pane %d shows no row “%s” (#%u)", kind, name, nth);
+  return f.cell;
+}
+
+/* Clicks the expander triangle of the row: the action the GtkTreeExpander's click runs. */
+static void
+toggle_row (KubusWindow  *window,
+            KubusPaneKind kind,
+            const char   *name)
+{
+  GtkWidget *expander = gtk_widget_get_parent (row_cell (window, kind, name, 0));
+
+  g_assert_true (GTK_IS_TREE_EXPANDER (expander));
+  g_assert_true (gtk_widget_activate_action (expander, "listitem.toggle-expand", NULL));
+}
+
+/* Selects only the row (what a click on it does). */
+static void
+select_row (KubusWindow  *window,
+            KubusPaneKind kind,
+            const char   *name,
+            guint         nth)
+{
+  GtkWidget *cell = row_cell (window, kind, name, nth);
+  GtkListItem *item = g_object_get_data (G_OBJECT (cell), "kubus-list-item");
+  GtkWidget *cv = kubus_pane_view_get_column_view (pane_view (window, kind));
+
+  g_assert_true (gtk_selection_model_select_item (gtk_column_view_get_model (GTK_COLUMN_VIEW (cv)),
+                                                  gtk_list_item_get_position (item), TRUE));
+}
+
+static gboolean
+is_drop_down (GtkWidget *w,
+              gpointer   data)
+{
+  GtkWidget **last = data;
+
+  if (GTK_IS_DROP_DOWN (w))
+    *last = w;
+  return FALSE;
+}
+
+/* Picks @label in the pane's value mode drop-down (the last drop-down of its header). */
+static void
+choose_mode (KubusWindow  *window,
+             KubusPaneKind kind,
+             const char   *label)
+{
+  GtkWidget *header = gtk_widget_get_first_child (GTK_WIDGET (pane_view (window, kind)));
+  GtkWidget *dropdown = NULL;
+  GListModel *items;
+  GString *offered = g_string_new (NULL);
+
+  find_widget (header, is_drop_down, &dropdown);
+  g_assert_nonnull (dropdown);
+  items = gtk_drop_down_get_model (GTK_DROP_DOWN (dropdown));
+  for (guint i = 0; i < g_list_model_get_n_items (items); i++)
+    {
+      const char *s = gtk_string_list_get_string (GTK_STRING_LIST (items), i);
+      if (g_str_equal (s, label))
+        {
+          gtk_drop_down_set_selected (GTK_DROP_DOWN (dropdown), i);
+          g_string_free (offered, TRUE);
+          return;
+        }
+      g_string_append_printf (offered, " “%s”", s);
+    }
+  g_error ("pane %d offers no mode “%s”, only%s", kind, label, offered->str);
+}
+
+/* ---- tests ------------------------------------------------------------------------------------ */
+
+static void
+test_open (void)
+{
+  Events ev = { 0 };
+  g_autoptr (GFile) file = report_file ("open.cube", 1.0);
+  KubusWindow *window = new_window (&ev);
+
+  kubus_window_open (window, file);
+  wait_events (&ev, 1, 0);
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "open.cube — Kubus");
+  assert_pane (window, KUBUS_PANE_METRIC,
+               "Time 16 [+] *\n"
+               "Visits 36\n");
+  assert_pane (window, KUBUS_PANE_CALL, "main 16.00 [+] *\n");
+  assert_pane (window, KUBUS_PANE_SYSTEM, "M 16.00 [+]\n");
+  /* Without a topology in the report the Topology command stays off. */
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "topology"));
+  close_window (window, &ev);
+}
+
+/* Expanding shows exclusive values; selections flow to the right. */
+static void
+test_select_expand (void)
+{
+  Events ev = { 0 };
+  g_autoptr (GFile) file = report_file ("select.cube", 1.0);
+  KubusWindow *window = new_window (&ev);
+
+  kubus_window_open (window, file);
+  wait_events (&ev, 1, 0);
+  assert_pane (window, KUBUS_PANE_CALL, "main 16.00 [+] *\n");
+  toggle_row (window, KUBUS_PANE_CALL, "main");
+  assert_pane (window, KUBUS_PANE_CALL,
+               "main 2.00 [-] *\n"
+               "  foo 10.00 [+]\n"
+               "  bar 4.00 [+]\n");
+  assert_pane (window, KUBUS_PANE_SYSTEM, "M 2.00 [+]\n");
+
+  toggle_row (window, KUBUS_PANE_SYSTEM, "M");
+  assert_pane (window, KUBUS_PANE_SYSTEM,
+               "M 0.00 [-]\n"
+               "  N 2.00 [+]\n");
+  toggle_row (window, KUBUS_PANE_SYSTEM, "N");
+  select_row (window, KUBUS_PANE_CALL, "foo", 0);
+  assert_pane (window, KUBUS_PANE_SYSTEM,
+               "M 0.00 [-]\n"
+               "  N 0.00 [-]\n"
+               "    rank 0 5.00 [+]\n"
+               "    rank 1 5.00 [+]\n");
+
+  /* Metric MPI (under Time): the call pane shows where MPI time is. */
+  toggle_row (window, KUBUS_PANE_METRIC, "Time");
+  assert_pane (window, KUBUS_PANE_METRIC,
+               "Time 10 [-] *\n"
+               "  MPI 6\n"
+               "Visits 36\n");
+  select_row (window, KUBUS_PANE_METRIC, "MPI", 0);
+  toggle_row (window, KUBUS_PANE_CALL, "foo");
+  toggle_row (window, KUBUS_PANE_CALL, "bar");
+  assert_pane (window, KUBUS_PANE_CALL,
+               "main 0.00 [-]\n"
+               "  foo 0.00 [-] *\n"
+               "    MPI_Send 4.00\n"
+               "  bar 0.00 [-]\n"
+               "    MPI_Send 2.00\n");
+  select_row (window, KUBUS_PANE_CALL, "MPI_Send", 1);   /* bar's: [0 2] */
+  assert_pane (window, KUBUS_PANE_SYSTEM,
+               "M 0.00 [-]\n"
+               "  N 0.00 [-]\n"
+               "    rank 0 0.00 [+]\n"
+               "    rank 1 2.00 [+]\n");
+
+  /* Collapse all / expand largest / expand all act on the call pane (the active one). */
+  activate (window, "collapse-all", NULL);
+  assert_pane (window, KUBUS_PANE_CALL, "main 6.00 [+]\n");
+  activate (window, "expand-largest", NULL);
+  assert_pane (window, KUBUS_PANE_CALL,
+               "main 0.00 [-]\n"
+               "  foo 0.00 [-]\n"
+               "    MPI_Send 4.00 *\n"
+               "  bar 2.00 [+]\n");
+  activate (window, "expand-all", NULL);
+  assert_pane (window, KUBUS_PANE_CALL,
+               "main 0.00 [-]\n"
+               "  foo 0.00 [-]\n"
+               "    MPI_Send 4.00 *\n"
+               "  bar 0.00 [-]\n"
+               "    MPI_Send 2.00\n");
+  close_window (window, &ev);
+}
+
+static void
+test_modes (void)
+{
+  Events ev = { 0 };
+  g_autoptr (GFile) file = report_file ("modes.cube", 1.0);
+  KubusWindow *window = new_window (&ev);
+  g_autoptr (GVariant) state = NULL;
+
+  kubus_window_open (window, file);
+  wait_events (&ev, 1, 0);
+  toggle_row (window, KUBUS_PANE_CALL, "main");
+  select_row (window, KUBUS_PANE_CALL, "foo", 0);
+  toggle_row (window, KUBUS_PANE_SYSTEM, "M");
+  toggle_row (window, KUBUS_PANE_SYSTEM, "N");
+  assert_pane (window, KUBUS_PANE_SYSTEM,
+               "M 0.00 [-]\n"
+               "  N 0.00 [-]\n"
+               "    rank 0 5.00 [+]\n"
+               "    rank 1 5.00 [+]\n");
+
+  /* The View › Value Mode menu (win.mode) sets the active pane: the call pane. */
+  activate (window, "mode", g_variant_new_string ("percent"));
+  assert_pane (window, KUBUS_PANE_CALL,
+               "main 12.50 [-]\n"
+               "  foo 62.50 [+] *\n"
+               "  bar 25.00 [+]\n");
+  state = g_action_group_get_action_state (G_ACTION_GROUP (window), "mode");
+  g_assert_cmpstr (g_variant_get_string (state, NULL), ==, "percent");
+  /* … and only the call pane. */
+  assert_pane (window, KUBUS_PANE_SYSTEM,
+               "M 0.00 [-]\n"
+               "  N 0.00 [-]\n"
+               "    rank 0 5.00 [+]\n"
+               "    rank 1 5.00 [+]\n");
+
+  /* The system pane's own drop-down: percent of the selection to the left sums to 100. */
+  choose_mode (window, KUBUS_PANE_SYSTEM, kubus_value_mode_label (KUBUS_MODE_RELATIVE));
+  assert_pane (window, KUBUS_PANE_SYSTEM,
+               "M 0.00 [-]\n"
+               "  N 0.00 [-]\n"
+               "    rank 0 50.00 [+]\n"
+               "    rank 1 50.00 [+]\n");
+  select_row (window, KUBUS_PANE_CALL, "bar", 0);   /* bar: [1 3] */
+  assert_pane (window, KUBUS_PANE_SYSTEM,
+               "M 0.00 [-]\n"
+               "  N 0.00 [-]\n"
+               "    rank 0 25.00 [+]\n"
+               "    rank 1 75.00 [+]\n");
+  choose_mode (window, KUBUS_PANE_SYSTEM, kubus_value_mode_label (KUBUS_MODE_PEER_PERCENT));
+  assert_pane (window, KUBUS_PANE_SYSTEM,
+               "M 0.00 [-]\n"
+               "  N 0.00 [-]\n"
+               "    rank 0 33.33 [+]\n"
+               "    rank 1 100.00 [+]\n");
+  choose_mode (window, KUBUS_PANE_SYSTEM, kubus_value_mode_label (KUBUS_MODE_ABSOLUTE));
+  assert_pane (window, KUBUS_PANE_SYSTEM,
+               "M 0.00 [-]\n"
+               "  N 0.00 [-]\n"
+               "    rank 0 1.00 [+]\n"
+               "    rank 1 3.00 [+]\n");
+  /* Back to absolute in the call pane through its drop-down. */
+  choose_mode (window, KUBUS_PANE_CALL, kubus_value_mode_label (KUBUS_MODE_ABSOLUTE));
+  assert_pane (window, KUBUS_PANE_CALL,
+               "main 2.00 [-]\n"
+               "  foo 10.00 [+]\n"
+               "  bar 4.00 [+] *\n");
+  close_window (window, &ev);
+}
+
+/* File › Open External: percent of another report's total, in every pane. */
+static void
+test_external (void)
+{
+  Events ev = { 0 };
+  g_autoptr (GFile) file = report_file ("ext-a.cube", 1.0);
+  g_autoptr (GFile) external = report_file ("ext-b.cube", 2.0);
+  KubusWindow *window = new_window (&ev);
+
+  kubus_window_open (window, file);
+  wait_events (&ev, 1, 0);
+  kubus_window_open_external (window, external);
+  wait_events (&ev, 2, 0);
+  assert_pane (window, KUBUS_PANE_METRIC,
+               "Time 50.00 [+] *\n"
+               "Visits 100.00\n");
+  assert_pane (window, KUBUS_PANE_CALL, "main 50.00 [+] *\n");
+  toggle_row (window, KUBUS_PANE_CALL, "main");
+  assert_pane (window, KUBUS_PANE_CALL,
+               "main 6.25 [-] *\n"
+               "  foo 31.25 [+]\n"
+               "  bar 12.50 [+]\n");
+  close_window (window, &ev);
+}
+
+/* kubus --compare A B: A − B, signed, percent of A by default, losses marked negative. */
+static void
+test_compare (void)
+{
+  Events ev = { 0 };
+  g_autoptr (GFile) a = report_file ("cmp-a.cube", 1.0);
+  g_autoptr (GFile) b = report_file ("cmp-b.cube", 1.5);
+  KubusWindow *window = new_window (&ev);
+
+  kubus_window_compare (window, a, b);
+  wait_events (&ev, 1, 0);
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "cmp-a.cube − cmp-b.cube — Kubus");
+  assert_pane (window, KUBUS_PANE_CALL, "main -50.00 [+] * neg\n");
+  toggle_row (window, KUBUS_PANE_CALL, "main");
+  assert_pane (window, KUBUS_PANE_CALL,
+               "main -6.25 [-] * neg\n"
+               "  foo -31.25 [+] neg\n"
+               "  bar -12.50 [+] neg\n");
+  /* A difference cannot be compared again. */
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "compare"));
+  close_window (window, &ev);
+
+  /* B − A: gains, not marked negative. */
+  window = new_window (&ev);
+  kubus_window_compare (window, b, a);
+  wait_events (&ev, 1, 0);
+  toggle_row (window, KUBUS_PANE_CALL, "main");
+  assert_pane (window, KUBUS_PANE_CALL,
+               "main 4.17 [-] *\n"
+               "  foo 20.83 [+]\n"
+               "  bar 8.33 [+]\n");
+  close_window (window, &ev);
+}
+
+static void
+test_call_views (void)
+{
+  Events ev = { 0 };
+  g_autoptr (GFile) file = report_file ("views.cube", 1.0);
+  KubusWindow *window = new_window (&ev);
+
+  kubus_window_open (window, file);
+  wait_events (&ev, 1, 0);
+  activate (window, "call-view", g_variant_new_string ("flat"));
+  assert_pane (window, KUBUS_PANE_CALL,
+               "main 16.00 [+] *\n"
+               "foo 10.00 [+]\n"
+               "MPI_Send 6.00\n"
+               "bar 4.00 [+]\n");
+  toggle_row (window, KUBUS_PANE_CALL, "foo");
+  select_row (window, KUBUS_PANE_CALL, "foo", 0);
+  assert_pane (window, KUBUS_PANE_CALL,
+               "main 16.00 [+]\n"
+               "foo 6.00 [-] *\n"
+               "  MPI_Send 4.00\n"
+               "MPI_Send 6.00\n"
+               "bar 4.00 [+]\n");
+  assert_pane (window, KUBUS_PANE_SYSTEM, "M 6.00 [+]\n");
+  activate (window, "call-view", g_variant_new_string ("module"));
+  toggle_row (window, KUBUS_PANE_CALL, "app.c");
+  assert_pane (window, KUBUS_PANE_CALL,
+               "app.c 0.00 [-] *\n"
+               "  main 2.00\n"
+               "  foo 6.00\n"
+               "MPI 6.00 [+]\n"
+               "lib.c 2.00 [+]\n");
+  activate (window, "call-view", g_variant_new_string ("tree"));
+  assert_pane (window, KUBUS_PANE_CALL, "main 16.00 [+] *\n");
+  close_window (window, &ev);
+}
+
+static gboolean
+is_search_label (GtkWidget *w,
+                 gpointer   data)
+{
+  (void) data;
+  return GTK_IS_LABEL (w) && g_str_has_suffix (gtk_label_get_text (GTK_LABEL (w)), "matches");
+}
+
+static gboolean
+is_search_entry (GtkWidget *w,
+                 gpointer   data)
+{
+  (void) data;
+  return GTK_IS_SEARCH_ENTRY (w);
+}
+
+static gboolean
+has_match_label (gpointer data)
+{
+  return find_widget (data, is_search_label, NULL) != NULL;
+}
+
+static void
+test_find (void)
+{
+  Events ev = { 0 };
+  g_autoptr (GFile) file = report_file ("find.cube", 1.0);
+  KubusWindow *window = new_window (&ev);
+  GtkWidget *entry, *label;
+
+  kubus_window_open (window, file);
+  wait_events (&ev, 1, 0);
+  activate (window, "find", NULL);
+  entry = find_widget (GTK_WIDGET (window), is_search_entry, NULL);
+  g_assert_nonnull (entry);
+  gtk_editable_set_text (GTK_EDITABLE (entry), "^mpi_s");
+  /* The search entry reports changes after a short delay. */
+  g_assert_true (spin_until (has_match_label, window, WAIT_MS));
+  label = find_widget (GTK_WIDGET (window), is_search_label, NULL);
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (label)), ==, "2 matches");
+  activate (window, "find-next", NULL);
+  assert_pane (window, KUBUS_PANE_CALL,
+               "main 2.00 [-]\n"
+               "  foo 6.00 [-]\n"
+               "    MPI_Send 4.00 *\n"
+               "  bar 4.00 [+]\n");
+  activate (window, "find-next", NULL);
+  assert_pane (window, KUBUS_PANE_CALL,
+               "main 2.00 [-]\n"
+               "  foo 6.00 [-]\n"
+               "    MPI_Send 4.00\n"
+               "  bar 2.00 [-]\n"
+               "    MPI_Send 2.00 *\n");
+  close_window (window, &ev);
+}
+
+/* ---- bad reports -------------------------------------------------------------------------------- */
+
+static GtkWidget *
+error_dialog_of (KubusWindow *window)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr (GtkWidget) w = g_list_model_get_item (toplevels, i);
+      if (GTK_IS_MESSAGE_DIALOG (w) && gtk_window_get_transient_for (GTK_WINDOW (w)) == GTK_WINDOW (window)
+          && gtk_widget_get_visible (w))
+        return w;
+    }
+  return NULL;
+}
+
+static gboolean
+dialog_gone (gpointer data)
+{
+  return error_dialog_of (data) == NULL;
+}
+
+/* The dialog names the file and the problem; closing it leaves a working window. */
+static void
+check_error_dialog (KubusWindow *window,
+                    const char  *basename,
+                    const char  *problem)
+{
+  GtkWidget *dialog = error_dialog_of (window);
+  g_autofree char *text = NULL, *secondary = NULL;
+
+  g_assert_nonnull (dialog);
+  g_object_get (dialog, "text", &text, "secondary-text", &secondary, NULL);
+  if (strstr (text, basename) == NULL || strstr (secondary, problem) == NULL)
+    g_error ("error dialog “%s” / “%s” does not name %s and “%s”", text, secondary, basename, problem);
+  g_assert_true (gtk_window_get_modal (GTK_WINDOW (dialog)));
+  gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_CLOSE);
+  g_assert_true (spin_until (dialog_gone, window, WAIT_MS));
+}
+
+static void
+test_bad_report (void)
+{
+  Events ev = { 0 };
+  g_autoptr (GFile) bad = bad_file ("broken.cube", "<?xml version=\"1.0\"?>\n<cube version=\"3.0\">\n<metrics>\n<oops");
+  g_autoptr (GFile) missing = g_file_new_build_filename (tmpdir, "missing.cube", NULL);
+  g_autoptr (GFile) good = report_file ("good.cube", 1.0);
+  KubusWindow *window = new_window (&ev);
+
+  kubus_window_open (window, bad);
+  wait_events (&ev, 0, 1);
+  g_assert_nonnull (strstr (ev.message, "broken.cube"));
+  check_error_dialog (window, "broken.cube", "broken.cube");
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "Kubus");
+  g_assert_null (kubus_window_get_browser (window));
+
+  /* The same window opens a good report afterwards … */
+  kubus_window_open (window, good);
+  wait_events (&ev, 1, 1);
+  assert_pane (window, KUBUS_PANE_CALL, "main 16.00 [+] *\n");
+
+  /* … and a failing open keeps the report shown. */
+  kubus_window_open (window, missing);
+  wait_events (&ev, 1, 2);
+  g_assert_nonnull (strstr (ev.message, "missing.cube"));
+  check_error_dialog (window, "missing.cube", "missing.cube");
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "good.cube — Kubus");
+  toggle_row (window, KUBUS_PANE_CALL, "main");
+  assert_pane (window, KUBUS_PANE_CALL,
+               "main 2.00 [-] *\n"
+               "  foo 10.00 [+]\n"
+               "  bar 4.00 [+]\n");
+
+  /* A bad B of a comparison is named too. */
+  kubus_window_compare (window, good, bad);
+  wait_events (&ev, 1, 3);
+  check_error_dialog (window, "good.cube", "broken.cube");
+  close_window (window, &ev);
+}
+
+/* Rewriting the shown file reloads it, keeping the selected metric. */
+static void
+test_reload (void)
+{
+  Events ev = { 0 };
+  g_autoptr (GFile) file = report_file ("reload.cube", 1.0);
+  g_autoptr (GFile) again = NULL;
+  KubusWindow *window = new_window (&ev);
+
+  kubus_window_open (window, file);
+  wait_events (&ev, 1, 0);
+  select_row (window, KUBUS_PANE_METRIC, "Visits", 0);
+  assert_pane (window, KUBUS_PANE_CALL, "main 36 [+] *\n");
+  again = report_file ("reload.cube", 2.0);   /* written atomically: temp file + rename */
+  wait_events (&ev, 2, 0);
+  assert_pane (window, KUBUS_PANE_METRIC,
+               "Time 32 [+]\n"
+               "Visits 36 *\n");
+  activate (window, "reload", NULL);
+  wait_events (&ev, 3, 0);
+  assert_pane (window, KUBUS_PANE_METRIC,
+               "Time 32 [+]\n"
+               "Visits 36 *\n");
+  close_window (window, &ev);
+}
+
+static void
+remove_tmpdir (void)
+{
+  g_autoptr (GDir) dir = g_dir_open (tmpdir, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (tmpdir, name, NULL);
+      if (g_file_test (path, G_FILE_TEST_IS_DIR))
+        {
+          /* XDG folders of the test: GTK's recent files live below. */
+          g_autofree char *cmd = g_strdup_printf ("rm -rf '%s'", path);
+          (void) !system (cmd);
+        }
+      else
+        g_unlink (path);
+    }
+  g_rmdir (tmpdir);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *data_home = NULL;
+  int status;
+
+  if (g_getenv ("DISPLAY") == NULL || g_getenv ("DISPLAY")[0] == '\0')
+    {
+      g_print ("1..0 # SKIP no display (run under tests/gui/xvfb-wrap.sh)\n");
+      return 77;
+    }
+  tmpdir = g_dir_make_tmp ("kubus-gui-widgets-XXXXXX", &error);
+  g_assert_no_error (error);
+  /* Keep the tester's recent files and settings out of it. */
+  data_home = g_build_filename (tmpdir, "data-home", NULL);
+  g_setenv ("XDG_DATA_HOME", data_home, TRUE);
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  g_setenv ("LC_ALL", "C.UTF-8", TRUE);
+
+  gtk_test_init (&argc, &argv, NULL);
+  app = kubus_application_new ();
+  if (!g_application_register (G_APPLICATION (app), NULL, &error))
+    g_error ("cannot register the application: %s", error->message);
+  /* The application's windows keep it alive; the test holds it like a running main loop. */
+  g_application_hold (G_APPLICATION (app));
+
+  g_test_add_func ("/gui/widgets/open", test_open);
+  g_test_add_func ("/gui/widgets/select-expand", test_select_expand);
+  g_test_add_func ("/gui/widgets/modes", test_modes);
+  g_test_add_func ("/gui/widgets/external", test_external);
+  g_test_add_func ("/gui/widgets/compare", test_compare);
+  g_test_add_func ("/gui/widgets/call-views", test_call_views);
+  g_test_add_func ("/gui/widgets/find", test_find);
+  g_test_add_func ("/gui/widgets/bad-report", test_bad_report);
+  g_test_add_func ("/gui/widgets/reload", test_reload);
+  status = g_test_run ();
+
+  g_application_release (G_APPLICATION (app));
+  g_clear_object (&app);
+  remove_tmpdir ();
+  g_free (tmpdir);
+  return status;
+}
