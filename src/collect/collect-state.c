@@ -28,6 +28,7 @@ uint32_t        kubus_current_mpi = OTF2_UNDEFINED_REGION;
 int             kubus_world_rank;
 int             kubus_world_size;
 MPI_Comm        kubus_internal_comm = MPI_COMM_NULL;
+char            kubus_program_path[4096] = "program";
 
 static OTF2_Archive         *archive;
 static int                   verbose;
@@ -42,6 +43,16 @@ static volatile sig_atomic_t in_abort;
 static int     *peer_ids; /* world_size x { pid, tid }, pid 0 = do not signal */
 static pid_t    main_tid;
 static uint64_t flush_begin, flush_end;
+/* When the library was loaded (before main): the program region starts here, so the time
+ * before MPI_Init is part of the program, as in Score-P's ProgramBegin. */
+static uint64_t program_begin;
+static int      program_open; /* ProgramBegin written, ProgramEnd not yet */
+
+__attribute__ ((constructor)) static void
+note_program_begin (void)
+{
+  program_begin = kubus_monotonic_ns ();
+}
 
 void
 kubus_log (const char *fmt, ...)
@@ -252,7 +263,20 @@ chain_signal (int sig, siginfo_t *info, void *ctx)
       }
 }
 
-static void write_after_abort (uint32_t open_region, int initiator);
+static void write_after_abort (uint32_t open_region, int initiator, int64_t status);
+
+/* The last events of a location: Leave of the program region, ProgramEnd.  The program's
+ * exit status is unknown here (OTF2_UNDEFINED_INT64, as Score-P writes it) except after
+ * MPI_Abort, which names its error code. */
+static void
+close_program (uint64_t t, int64_t status)
+{
+  if (!program_open || kubus_evt == NULL)
+    return;
+  program_open = 0;
+  kubus_check (OTF2_EvtWriter_Leave (kubus_evt, NULL, t, KUBUS_R_PROGRAM), "Leave");
+  kubus_check (OTF2_EvtWriter_ProgramEnd (kubus_evt, NULL, t, status), "ProgramEnd");
+}
 
 /* exit() without MPI_Finalize (an error path in the program): save like an
  * abort, so the trace is readable up to that point. */
@@ -262,7 +286,7 @@ save_at_exit (void)
   if (!finished && !in_abort && kubus_main_thread)
     {
       in_abort = 1;
-      write_after_abort (kubus_current_mpi, 1);
+      write_after_abort (kubus_current_mpi, 1, OTF2_UNDEFINED_INT64);
     }
 }
 
@@ -304,8 +328,18 @@ kubus_measurement_start (uint64_t t0, uint32_t init_region)
 
   if (kubus_world_rank == 0)
     write_hosts ();
+  /* the program region starts when the library was loaded; a library loaded late (dlopen
+   * without a constructor run before MPI_Init) starts it at MPI_Init */
+  uint64_t begin = program_begin != 0 && program_begin <= t0 ? program_begin : t0;
+  char     exe[sizeof kubus_program_path];
+  ssize_t  n_exe = readlink ("/proc/self/exe", exe, sizeof exe - 1);
+  if (n_exe > 0)
+    {
+      exe[n_exe] = '\0';
+      memcpy (kubus_program_path, exe, (size_t)n_exe + 1);
+    }
   /* the writer of an abort trace knows when the others started */
-  PMPI_Allreduce (&t0, &kubus_clock.global_start, 1, MPI_UINT64_T, MPI_MIN, kubus_internal_comm);
+  PMPI_Allreduce (&begin, &kubus_clock.global_start, 1, MPI_UINT64_T, MPI_MIN, kubus_internal_comm);
 
   OTF2_Error_RegisterCallback (otf2_error_quiet, NULL);
   uint64_t    chunk = OTF2_CHUNK_SIZE_EVENTS_DEFAULT;
@@ -356,14 +390,20 @@ kubus_measurement_start (uint64_t t0, uint32_t init_region)
   kubus_clock_calibrate_end ();
   kubus_clock.offset_begin = kubus_clock_offset ();
   kubus_clock.time_begin = kubus_now ();
-  kubus_clock.start_time = t0;
+  kubus_clock.start_time = begin;
 
   kubus_main_thread = 1;
   kubus_recording = 1;
   started = 1;
   install_signal_handlers ();
   atexit (save_at_exit);
-  kubus_user_open_frames (t0);
+  /* Every location's trace: ProgramBegin and the program region at load time, the user
+   * frames opened before MPI_Init (an instrumented main) beneath it, then MPI_Init. */
+  kubus_check (OTF2_EvtWriter_ProgramBegin (kubus_evt, NULL, begin, KUBUS_S_PROGRAM, 0, NULL),
+               "ProgramBegin");
+  kubus_check (OTF2_EvtWriter_Enter (kubus_evt, NULL, begin, KUBUS_R_PROGRAM), "Enter");
+  program_open = kubus_recording;
+  kubus_user_open_frames (begin, t0);
   kubus_check (OTF2_EvtWriter_Enter (kubus_evt, NULL, t0, init_region), "Enter");
   kubus_ev_leave (init_region);
   kubus_log ("tracing to %s/traces.otf2", expdir);
@@ -400,6 +440,7 @@ kubus_measurement_finish (uint32_t finalize_region)
       kubus_current_mpi = OTF2_UNDEFINED_REGION;
       kubus_check (OTF2_EvtWriter_Leave (kubus_evt, NULL, t, finalize_region), "Leave");
       kubus_user_close_frames (t);
+      close_program (t, OTF2_UNDEFINED_INT64);
     }
   kubus_clock.end_time = t;
   kubus_recording = 0;
@@ -591,7 +632,7 @@ wait_for_peers (void)
  * without collective operations.  The initiator (the rank that aborts or
  * crashes) takes the global definitions and asks its peers to save. */
 static void
-write_after_abort (uint32_t open_region, int initiator)
+write_after_abort (uint32_t open_region, int initiator, int64_t status)
 {
   if (finished || archive == NULL || kubus_evt == NULL || collectives == NULL)
     return;
@@ -608,6 +649,7 @@ write_after_abort (uint32_t open_region, int initiator)
         OTF2_EvtWriter_Leave (kubus_evt, NULL, t, open_region);
       kubus_recording = 1;
       kubus_user_close_frames (t);
+      close_program (t, status);
       kubus_recording = 0;
     }
   kubus_clock.end_time = t;
@@ -631,10 +673,10 @@ write_after_abort (uint32_t open_region, int initiator)
 }
 
 void
-kubus_measurement_abort (uint32_t abort_region)
+kubus_measurement_abort (uint32_t abort_region, int errorcode)
 {
   in_abort = 1;
-  write_after_abort (abort_region, 1);
+  write_after_abort (abort_region, 1, errorcode);
 }
 
 static int
@@ -660,7 +702,7 @@ abort_from_signal (int sig, siginfo_t *info, void *ctx)
   if (!in_abort && on_main_thread ())
     {
       in_abort = 1;
-      write_after_abort (kubus_current_mpi, sig != SIGTERM);
+      write_after_abort (kubus_current_mpi, sig != SIGTERM, OTF2_UNDEFINED_INT64);
     }
   chain_signal (sig, info, ctx);
 }
@@ -678,7 +720,7 @@ save_from_signal (int sig)
   int was = in_abort;
   in_abort = 1;
   if (!was)
-    write_after_abort (kubus_current_mpi, 0);
+    write_after_abort (kubus_current_mpi, 0, OTF2_UNDEFINED_INT64);
   else
     mark_saved ();
 }

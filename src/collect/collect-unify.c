@@ -440,6 +440,8 @@ write_global (OTF2_Archive *archive, Unify *u, GTopo *topos, size_t n_topos)
   OTF2_GlobalDefWriter_WriteClockProperties (gw, 1000000000u, start, end - start + 1,
                                              now_real - (now_mono - start));
 
+  /* first string: the fixed id of ProgramBegin events (KUBUS_S_PROGRAM) */
+  uint32_t program = str (&st, kubus_program_path);
   uint32_t empty = str (&st, "");
   OTF2_GlobalDefWriter_WriteParadigm (gw, OTF2_PARADIGM_MPI, str (&st, "MPI"),
                                       OTF2_PARADIGM_CLASS_PROCESS);
@@ -496,6 +498,14 @@ write_global (OTF2_Archive *archive, Unify *u, GTopo *topos, size_t n_topos)
       str (&st, "user region of a rank whose names were lost in an abort"),
       OTF2_REGION_ROLE_ARTIFICIAL, OTF2_PARADIGM_MEASUREMENT_SYSTEM, OTF2_REGION_FLAG_NONE,
       kubus_file, 0, 0);
+  /* the program region as Score-P defines it: the executable's name, its path as canonical
+   * name.  Named after the executable of the rank writing the definitions (all ranks run the
+   * same program except in MPMD launches). */
+  const char *base = strrchr (kubus_program_path, '/');
+  OTF2_GlobalDefWriter_WriteRegion (gw, KUBUS_R_PROGRAM,
+                                    str (&st, base ? base + 1 : kubus_program_path), program, empty,
+                                    OTF2_REGION_ROLE_ARTIFICIAL, OTF2_PARADIGM_MEASUREMENT_SYSTEM,
+                                    OTF2_REGION_FLAG_NONE, OTF2_UNDEFINED_STRING, 0, 0);
   for (size_t i = 0; i < u->n_regions; i++)
     {
       uint32_t name = str (&st, u->regions[i]);

@@ -30,9 +30,10 @@ static uint32_t  cache_region[CACHE_SLOTS];
 static uint32_t  cache_used;
 
 static uint32_t stack[MAX_DEPTH];
-static int      depth;   /* may exceed MAX_DEPTH: deeper frames are not recorded */
-static int      started; /* MPI_Init seen */
-static int      done;    /* MPI_Finalize seen */
+static uint64_t stack_enter[MAX_DEPTH]; /* enter time of frames opened before MPI_Init */
+static int      depth;                  /* may exceed MAX_DEPTH: deeper frames are not recorded */
+static int      started;                /* MPI_Init seen */
+static int      done;                   /* MPI_Finalize seen */
 
 static struct
 {
@@ -109,11 +110,15 @@ resolve (uintptr_t addr)
   return region;
 }
 
+/* @early: the enter time of a frame opened before MPI_Init (written then), 0 when recording */
 static inline void NO_INSTR
-push (uint32_t region, int record)
+push (uint32_t region, int record, uint64_t early)
 {
   if (depth < MAX_DEPTH)
-    stack[depth] = region;
+    {
+      stack[depth] = region;
+      stack_enter[depth] = early;
+    }
   if (record && __builtin_expect (kubus_flush_pending, 0))
     kubus_record_flush ();
   if (record && depth < MAX_DEPTH)
@@ -141,13 +146,14 @@ __cyg_profile_func_enter (void *fn, void *site)
     {
       uint32_t r = resolve ((uintptr_t)fn);
       if (r != FILTERED)
-        push (r, 1);
+        push (r, 1, 0);
     }
   else if (!started && !done)
     {
+      uint64_t t = kubus_now (); /* before resolving: the first lookup reads the ELF tables */
       uint32_t r = resolve ((uintptr_t)fn);
       if (r != FILTERED)
-        push (r, 0);
+        push (r, 0, t);
     }
 }
 
@@ -174,7 +180,7 @@ kubus_region_begin (const char *name)
     return;
   uint32_t r = kubus_region_intern (name);
   kubus_region_set_manual (r);
-  push (r, 1);
+  push (r, 1, 0);
 }
 
 void
@@ -195,10 +201,18 @@ kubus_user_init (void)
 }
 
 void
-kubus_user_open_frames (uint64_t time)
+kubus_user_open_frames (uint64_t not_before, uint64_t not_after)
 {
+  uint64_t t = not_before;
   for (int i = 0; i < depth && i < MAX_DEPTH; i++)
-    kubus_check (OTF2_EvtWriter_Enter (kubus_evt, NULL, time, stack[i]), "Enter");
+    {
+      /* frames were pushed in time order; clamping keeps them so */
+      if (stack_enter[i] > t)
+        t = stack_enter[i];
+      if (t > not_after)
+        t = not_after;
+      kubus_check (OTF2_EvtWriter_Enter (kubus_evt, NULL, t, stack[i]), "Enter");
+    }
 }
 
 void

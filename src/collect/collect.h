@@ -17,14 +17,22 @@
 #define KUBUS_INTERNAL __attribute__ ((visibility ("hidden")))
 
 /* Region ids: MPI functions first (same ids on every rank, from the table),
- * then the flush region and the stand-in for regions whose name could not be
- * unified (abort), then the rank's own user regions. */
+ * then the flush region, the stand-in for regions whose name could not be
+ * unified (abort) and the program region (the root of every location's call
+ * tree, as Score-P writes it), then the rank's own user regions.
+ * kubus-run-repair.c repeats these numbers. */
 enum
 {
   KUBUS_R_FLUSH = KUBUS_R_MPI_COUNT,
   KUBUS_R_UNKNOWN,
+  KUBUS_R_PROGRAM,
   KUBUS_R_USER_BASE
 };
+
+/* String id of the program's path in ProgramBegin events: events are written
+ * long before the global definitions, so the id is fixed (the first string
+ * of traces.def). */
+#define KUBUS_S_PROGRAM 0u
 
 #define KUBUS_NO_ROOT OTF2_UNDEFINED_UINT32
 #define KUBUS_COMM_WORLD_ID 0u
@@ -100,8 +108,10 @@ void kubus_fail (const char *what) KUBUS_INTERNAL;
 void kubus_log (const char *fmt, ...) KUBUS_INTERNAL __attribute__ ((format (printf, 1, 2)));
 void kubus_measurement_start (uint64_t t0, uint32_t init_region) KUBUS_INTERNAL;
 void kubus_measurement_finish (uint32_t finalize_region) KUBUS_INTERNAL;
-void kubus_measurement_abort (uint32_t abort_region) KUBUS_INTERNAL;
+void kubus_measurement_abort (uint32_t abort_region, int errorcode) KUBUS_INTERNAL;
 void kubus_record_flush (void) KUBUS_INTERNAL;
+/* the executable (/proc/self/exe): names the program region */
+extern char kubus_program_path[4096] KUBUS_INTERNAL;
 extern int kubus_world_rank         KUBUS_INTERNAL;
 extern int kubus_world_size         KUBUS_INTERNAL;
 extern MPI_Comm kubus_internal_comm KUBUS_INTERNAL;
@@ -187,8 +197,10 @@ void        kubus_region_set_manual (uint32_t local_id) KUBUS_INTERNAL;
 int         kubus_region_is_manual (uint32_t local_id) KUBUS_INTERNAL;
 
 /* collect-user.c: call stack of user regions, so that frames opened before
- * MPI_Init and still open at MPI_Finalize get balanced events. */
-void kubus_user_open_frames (uint64_t time) KUBUS_INTERNAL;
+ * MPI_Init and still open at MPI_Finalize get balanced events.  The open
+ * frames are written with the times they were entered, kept within
+ * [not_before, not_after]. */
+void kubus_user_open_frames (uint64_t not_before, uint64_t not_after) KUBUS_INTERNAL;
 void kubus_user_close_frames (uint64_t time) KUBUS_INTERNAL;
 void kubus_user_init (void) KUBUS_INTERNAL;
 

@@ -66,7 +66,7 @@ def body(r):
         w(f'  if (KUBUS_ON ())')
         w(f'    {{')
         w(f'      kubus_ev_enter ({rid});')
-        w(f'      kubus_measurement_abort ({rid});')
+        w(f'      kubus_measurement_abort ({rid}, errorcode);')
         w(f'    }}')
         w(f'  return {call};')
         return out

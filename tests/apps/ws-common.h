@@ -4,7 +4,12 @@
  * themselves: CLOCK_MONOTONIC right before and after each MPI call (one clock for every process
  * on the machine, unlike MPI_Wtime, whose origin may differ between processes). Where a rank
  * needs another rank's time, it travels in the message payload or in one exchange at the end.
- * Rank 0 writes "metric seconds" lines to the file named by argv[1]. */
+ * Rank 0 writes "metric seconds" lines to the file named by argv[1].
+ *
+ * Computation truth: every ws_sleep_* is computation (outside MPI), so each rank adds up how
+ * long its sleeps really took; at exit (after MPI_Finalize) it writes "@path.compute.RANK":
+ * "SLEPT START WRITTEN EXIT" — seconds slept, and CLOCK_MONOTONIC when the program's
+ * constructors ran, when ws_write finished (before MPI_Finalize) and at exit. */
 #pragma once
 
 #include <mpi.h>
@@ -37,6 +42,9 @@ static const char *ws_names[WS_N] = {
 
 static double ws_expect[WS_N];
 static int ws_used[WS_N];
+static double ws_slept, ws_start, ws_written;
+static const char *ws_path;
+static int ws_rank = -1;
 
 static inline double
 ws_now (void)
@@ -46,11 +54,18 @@ ws_now (void)
   return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* Sleeps @ms milliseconds (resumes after signals). */
+__attribute__ ((constructor)) static void
+ws_note_start (void)
+{
+  ws_start = ws_now ();
+}
+
+/* Sleeps @ms milliseconds (resumes after signals); the time it really took is computation. */
 static inline void
 ws_sleep_ms (double ms)
 {
-  double until = ws_now () + ms * 1e-3;
+  double from = ws_now ();
+  double until = from + ms * 1e-3;
   double left;
   while ((left = until - ws_now ()) > 0)
     {
@@ -59,6 +74,7 @@ ws_sleep_ms (double ms)
       ts.tv_nsec = (long) ((left - ts.tv_sec) * 1e9);
       nanosleep (&ts, NULL);
     }
+  ws_slept += ws_now () - from;
 }
 
 static inline void
@@ -95,6 +111,20 @@ ws_declare (int metric)
   ws_used[metric] = 1;
 }
 
+static void
+ws_write_compute (void)
+{
+  char name[4096];
+  FILE *f;
+
+  snprintf (name, sizeof name, "%s.compute.%d", ws_path, ws_rank);
+  f = fopen (name, "w");
+  if (!f)
+    return;
+  fprintf (f, "%.9f %.9f %.9f %.9f\n", ws_slept, ws_start, ws_written, ws_now ());
+  fclose (f);
+}
+
 /* Sums the expectations to rank 0, which writes them to @path. Call before MPI_Finalize. */
 static inline void
 ws_write (const char *path)
@@ -118,6 +148,13 @@ ws_write (const char *path)
         if (used[m])
           fprintf (f, "%s %.9f\n", ws_names[m], sum[m]);
       fclose (f);
+    }
+  if (path)
+    {
+      ws_path = path;
+      ws_rank = rank;
+      ws_written = ws_now ();
+      atexit (ws_write_compute);
     }
 }
 

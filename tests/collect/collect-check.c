@@ -13,6 +13,13 @@
  *   order LOC ok|BROKEN               timestamps never decrease
  *   sendtime LOC ok|LATE N            MpiSend/MpiIsend carry the enter time of their call
  *   flushes LOC COUNT                 KUBUS_FLUSH regions
+ *   nest PARENT CHILD LOC COUNT       Enter events of CHILD directly inside PARENT (- = root)
+ *   programbegin LOC NAME NARGS / programend LOC STATUS|undefined
+ *   program LOC ok|none|BROKEN        the location's events are ProgramBegin, Enter of the
+ *                                     program region (artificial, measurement system) at the
+ *                                     same time, everything else nested inside it, its Leave
+ *                                     and ProgramEnd at the same time; none = no events
+ *   systemregion NAME CANONICAL role ROLE    regions of the measurement system
  *
  * Exit status 1 when the trace cannot be read. */
 #include <glib.h>
@@ -43,6 +50,12 @@ typedef struct
   int         broken_balance[MAX_LOC];
   int         broken_order[MAX_LOC];
   int         clock_offsets[MAX_LOC];
+  GHashTable *region_kind; /* id -> paradigm << 8 | role, + 1 */
+  /* the program region check, per location */
+  uint64_t n_events[MAX_LOC];
+  uint64_t begin_time[MAX_LOC], root_leave_time[MAX_LOC];
+  int      begin_first[MAX_LOC], root_enters[MAX_LOC], root_ok[MAX_LOC], root_left[MAX_LOC];
+  int      ended[MAX_LOC], after_end[MAX_LOC];
 } Check;
 
 static Check C;
@@ -126,13 +139,17 @@ def_region (void           *u,
             uint32_t        e)
 {
   (void)u;
-  (void)canonical;
   (void)descr;
   (void)flags;
   (void)b;
   (void)e;
   g_hash_table_insert (C.regions, GUINT_TO_POINTER (self + 1), GUINT_TO_POINTER (name + 1));
-  if (paradigm == OTF2_PARADIGM_MPI)
+  g_hash_table_insert (C.region_kind, GUINT_TO_POINTER (self + 1),
+                       GUINT_TO_POINTER (((guint)paradigm << 8 | (guint)role) + 1));
+  if (paradigm == OTF2_PARADIGM_MEASUREMENT_SYSTEM)
+    g_ptr_array_add (C.lines, g_strdup_printf ("systemregion %s %s role %d", string_of (name),
+                                               string_of (canonical), (int)role));
+  else if (paradigm == OTF2_PARADIGM_MPI)
     g_ptr_array_add (C.lines, g_strdup_printf ("region %s role %d file %s", string_of (name),
                                                (int)role, string_of (file)));
   else
@@ -266,6 +283,58 @@ tick (OTF2_LocationRef l, OTF2_TimeStamp t)
   if (t < C.last_time[i])
     C.broken_order[i] = 1;
   C.last_time[i] = t;
+  C.n_events[i]++;
+  if (C.ended[i])
+    C.after_end[i] = 1;
+}
+
+static int
+is_program_region (OTF2_RegionRef r)
+{
+  guint k = GPOINTER_TO_UINT (g_hash_table_lookup (C.region_kind, GUINT_TO_POINTER (r + 1)));
+  return k != 0
+         && k - 1 == ((guint)OTF2_PARADIGM_MEASUREMENT_SYSTEM << 8 | OTF2_REGION_ROLE_ARTIFICIAL);
+}
+
+static OTF2_CallbackCode
+ev_program_begin (OTF2_LocationRef      l,
+                  OTF2_TimeStamp        t,
+                  void                 *u,
+                  OTF2_AttributeList   *a,
+                  OTF2_StringRef        name,
+                  uint32_t              n,
+                  const OTF2_StringRef *args)
+{
+  (void)u;
+  (void)a;
+  (void)args;
+  tick (l, t);
+  int i = loc_index (l);
+  C.begin_first[i] = C.n_events[i] == 1;
+  C.begin_time[i] = t;
+  char key[4200];
+  snprintf (key, sizeof key, "programbegin %" PRIu64 " %s %u", l, string_of (name), n);
+  fact (key, 0, 0);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+ev_program_end (OTF2_LocationRef l, OTF2_TimeStamp t, void *u, OTF2_AttributeList *a, int64_t st)
+{
+  (void)u;
+  (void)a;
+  tick (l, t);
+  int i = loc_index (l);
+  if (!C.root_left[i] || C.root_leave_time[i] != t || C.stack[i]->len != 0 || C.ended[i])
+    C.root_ok[i] = 0;
+  C.ended[i] = 1;
+  char key[128];
+  if (st == OTF2_UNDEFINED_INT64)
+    snprintf (key, sizeof key, "programend %" PRIu64 " undefined", l);
+  else
+    snprintf (key, sizeof key, "programend %" PRIu64 " %" PRId64, l, st);
+  fact (key, 0, 0);
+  return OTF2_CALLBACK_SUCCESS;
 }
 
 static OTF2_CallbackCode
@@ -274,9 +343,24 @@ ev_enter (OTF2_LocationRef l, OTF2_TimeStamp t, void *u, OTF2_AttributeList *a, 
   (void)u;
   (void)a;
   tick (l, t);
-  g_array_append_val (C.stack[loc_index (l)], r);
-  g_array_append_val (C.enter_times[loc_index (l)], t);
-  char key[512];
+  int     i = loc_index (l);
+  GArray *s = C.stack[i];
+  char    key[1024];
+  if (s->len == 0)
+    {
+      /* the first root is the program region, right after ProgramBegin; no other root */
+      if (++C.root_enters[i] == 1)
+        C.root_ok[i] = C.begin_first[i] && C.n_events[i] == 2 && t == C.begin_time[i]
+                       && is_program_region (r);
+      else
+        C.root_ok[i] = 0;
+    }
+  snprintf (key, sizeof key, "nest %s %s %" PRIu64,
+            s->len ? region_name (g_array_index (s, uint32_t, s->len - 1)) : "-", region_name (r),
+            l);
+  fact (key, 0, 0);
+  g_array_append_val (C.stack[i], r);
+  g_array_append_val (C.enter_times[i], t);
   snprintf (key, sizeof key, "enter %s %" PRIu64, region_name (r), l);
   fact (key, 0, 0);
   return OTF2_CALLBACK_SUCCESS;
@@ -295,6 +379,11 @@ ev_leave (OTF2_LocationRef l, OTF2_TimeStamp t, void *u, OTF2_AttributeList *a, 
     {
       g_array_set_size (s, s->len - 1);
       g_array_set_size (C.enter_times[loc_index (l)], s->len);
+      if (s->len == 0)
+        {
+          C.root_left[loc_index (l)] = 1;
+          C.root_leave_time[loc_index (l)] = t;
+        }
     }
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -501,6 +590,7 @@ main (int argc, char **argv)
   C.topo_names = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   C.facts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   C.lines = g_ptr_array_new_with_free_func (g_free);
+  C.region_kind = g_hash_table_new (NULL, NULL);
 
   OTF2_Reader *rd = OTF2_Reader_Open (argv[1]);
   if (rd == NULL || OTF2_Reader_SetSerialCollectiveCallbacks (rd) != OTF2_SUCCESS)
@@ -575,6 +665,8 @@ main (int argc, char **argv)
   OTF2_GlobalEvtReaderCallbacks *ecb = OTF2_GlobalEvtReaderCallbacks_New ();
   OTF2_GlobalEvtReaderCallbacks_SetEnterCallback (ecb, ev_enter);
   OTF2_GlobalEvtReaderCallbacks_SetLeaveCallback (ecb, ev_leave);
+  OTF2_GlobalEvtReaderCallbacks_SetProgramBeginCallback (ecb, ev_program_begin);
+  OTF2_GlobalEvtReaderCallbacks_SetProgramEndCallback (ecb, ev_program_end);
   OTF2_GlobalEvtReaderCallbacks_SetMpiSendCallback (ecb, ev_send);
   OTF2_GlobalEvtReaderCallbacks_SetMpiRecvCallback (ecb, ev_recv);
   OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCallback (ecb, ev_isend);
@@ -607,6 +699,11 @@ main (int argc, char **argv)
                                                  C.broken_order[i] ? "BROKEN" : "ok"));
       g_ptr_array_add (C.lines,
                        g_strdup_printf ("clockoffsets %" PRIu64 " %d", l, C.clock_offsets[i]));
+      const char *prog = C.n_events[i] == 0 ? "none"
+                         : C.root_ok[i] && C.root_enters[i] == 1 && C.ended[i] && !C.after_end[i]
+                             ? "ok"
+                             : "BROKEN";
+      g_ptr_array_add (C.lines, g_strdup_printf ("program %" PRIu64 " %s", l, prog));
       if (C.late_sends[i])
         g_ptr_array_add (C.lines,
                          g_strdup_printf ("sendtime %" PRIu64 " LATE %d", l, C.late_sends[i]));
@@ -621,7 +718,9 @@ main (int argc, char **argv)
       if (g_str_has_prefix (key, "coll "))
         g_ptr_array_add (C.lines, g_strdup_printf ("%s %" PRIu64 " %" PRIu64 " %" PRIu64, key, f[0],
                                                    f[1], f[2]));
-      else if (g_str_has_prefix (key, "enter ") || g_str_has_prefix (key, "isendcomplete ")
+      else if (g_str_has_prefix (key, "enter ") || g_str_has_prefix (key, "nest ")
+               || g_str_has_prefix (key, "programbegin ") || g_str_has_prefix (key, "programend ")
+               || g_str_has_prefix (key, "isendcomplete ")
                || g_str_has_prefix (key, "irecvrequest "))
         g_ptr_array_add (C.lines, g_strdup_printf ("%s %" PRIu64, key, f[0]));
       else

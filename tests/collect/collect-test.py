@@ -75,9 +75,28 @@ def has_not_prefix(lines, prefix):
     expect(not bad, f'unexpected lines: {bad[:5]}')
 
 
+def program(a, lines, ranks, status='undefined'):
+    """The program region (Score-P's ProgramBegin/ProgramEnd convention): named after the
+    executable, its path as canonical name, role ARTIFICIAL (31), paradigm measurement system;
+    each location begins with ProgramBegin + Enter of it and ends with its Leave + ProgramEnd
+    (collect-check's 'program LOC ok')."""
+    exe = os.path.realpath(a.app)
+    base = os.path.basename(exe)
+    has(lines, f'systemregion {base} {exe} role 31')
+    for r in ranks:
+        has(lines, f'program {r} ok')
+        has(lines, f'programbegin {r} {exe} 0 1')
+        has(lines, f'programend {r} {status(r) if callable(status) else status} 1')
+        has(lines, f'nest - {base} {r} 1')
+        has(lines, f'enter {base} {r} 1')
+    expect(len(lines_with(lines, 'nest - ')) == len(ranks),
+           f'roots other than the program region: {lines_with(lines, "nest - ")}')
+
+
 def balanced(lines, n):
     for r in range(n):
         has(lines, f'balance {r} ok')
+        has(lines, f'program {r} ok')
         has(lines, f'order {r} ok')
         has(lines, f'clockoffsets {r} 2')
         has(lines, f'sendtime {r} ok')
@@ -99,6 +118,15 @@ def case_p2p(a, tmp):
     expect(os.path.isfile(os.path.join(exp, 'kubus.json')), 'no kubus.json')
     L = check_trace(a, exp)
     balanced(L, n)
+    program(a, L, range(n))
+    base = os.path.basename(os.path.realpath(a.app))
+    # not instrumented: every MPI call sits directly beneath the program region
+    for line in lines_with(L, 'enter MPI_'):
+        _, region, r, count = line.split()
+        has(L, f'nest {base} {region} {r} {count}')
+    for r in range(n):
+        has(L, f'nest {base} MPI_Init {r} 1')
+        has(L, f'nest {base} MPI_Finalize {r} 1')
     W = 'MPI_COMM_WORLD'
     nxt = lambda r: (r + 1) % n
     prv = lambda r: (r + n - 1) % n
@@ -208,6 +236,7 @@ def case_topology(a, tmp):
            f'topology API results: {p.stdout!r}')
     L = check_trace(a, exp)
     balanced(L, 6)
+    program(a, L, range(6))  # linked with the library rather than preloaded
     cart = lines_with(L, 'cart MPI_Cart_create ')
     expect(len(cart) == 1 and cart[0].endswith(' 2x3 1,0'), f'cart: {cart}')
     for r in range(6):
@@ -244,7 +273,13 @@ def case_user(a, tmp):
     expect('collect-user: total 500' in p.stdout, 'application output')
     L = check_trace(a, exp)
     balanced(L, 2)
+    program(a, L, range(2))
+    base = os.path.basename(os.path.realpath(a.app))
     for r in range(2):
+        # main was entered before MPI_Init: beneath the program region, MPI_Init inside it
+        has(L, f'nest {base} main {r} 1')
+        has(L, f'nest main MPI_Init {r} 1')
+        has(L, f'nest main MPI_Finalize {r} 1')
         has(L, f'enter main {r} 1')
         has(L, f'enter compute_static {r} 5')
         has(L, f'enter tiny_hot {r} 500')
@@ -288,6 +323,9 @@ def case_abort(a, tmp):
         has(L, f'enter MPI_Sendrecv {r} 20')
     for r in range(4):
         has(L, f'sendtime {r} ok')
+    # every rank's program region is closed; MPI_Abort's error code is rank 1's exit status
+    program(a, L, range(4), status=lambda r: 3 if r == 1 else 'undefined')
+    has(L, f'nest {os.path.basename(os.path.realpath(a.app))} MPI_Abort 1 1')
 
 
 def case_abort_killed(a, tmp):
@@ -311,6 +349,8 @@ def case_abort_killed(a, tmp):
         got = lines_with(L, f'enter MPI_Sendrecv {r} ')
         expect(got in ([f'enter MPI_Sendrecv {r} 20'], []) and
                (r != 1 or got), f'rank {r} events: {got}')
+        # a stand-in event file has no events; a saved one is closed properly
+        has(L, f'program {r} {"ok" if got else "none"}')
     has(L, 'enter MPI_Abort 1 1')
     has(L, 'clockoffsets 1 2')
 
@@ -331,6 +371,7 @@ def case_crash(a, tmp, args=()):
            f'{plain.stdout!r}')
     L = check_trace(a, exp)
     has(L, 'locations 4')
+    program(a, L, range(4))
     for r in range(4):
         has(L, f'balance {r} ok')
         has(L, f'sendtime {r} ok')

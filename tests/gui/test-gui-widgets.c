@@ -16,6 +16,7 @@
 
 #include "gui-test-report.h"
 #include "kubus-application.h"
+#include "kubus-legend.h"
 #include "kubus-pane-view.h"
 #include "kubus-row-cell.h"
 #include "kubus-window.h"
@@ -779,6 +780,267 @@ test_find (void)
   close_window (window, &ev);
 }
 
+/* ---- legend, popovers, accelerators ------------------------------------------------------------ */
+
+static gboolean
+is_legend (GtkWidget *w,
+           gpointer   data)
+{
+  (void) data;
+  return KUBUS_IS_LEGEND (w);
+}
+
+/* The legend's labels (low end, high end, caption) joined by "|". */
+static char *
+legend_text (KubusWindow  *window,
+             KubusPaneKind kind)
+{
+  GtkWidget *legend = find_widget (GTK_WIDGET (pane_view (window, kind)), is_legend, NULL);
+  GString *s = g_string_new (NULL);
+
+  g_assert_nonnull (legend);
+  for (GtkWidget *c = gtk_widget_get_first_child (legend); c != NULL; c = gtk_widget_get_next_sibling (c))
+    if (GTK_IS_LABEL (c))
+      g_string_append_printf (s, "%s%s", s->len > 0 ? "|" : "", gtk_label_get_text (GTK_LABEL (c)));
+  return g_string_free (s, FALSE);
+}
+
+typedef struct
+{
+  KubusWindow  *window;
+  KubusPaneKind kind;
+  const char   *expected;
+  char         *got;
+} LegendCheck;
+
+static gboolean
+legend_shows (gpointer data)
+{
+  LegendCheck *c = data;
+
+  g_free (c->got);
+  c->got = legend_text (c->window, c->kind);
+  return g_str_equal (c->got, c->expected);
+}
+
+static void
+assert_legend (KubusWindow  *window,
+               KubusPaneKind kind,
+               const char   *expected)
+{
+  LegendCheck c = { window, kind, expected, NULL };
+
+  if (!spin_until (legend_shows, &c, WAIT_MS))
+    g_assert_cmpstr (c.got, ==, expected);
+  g_free (c.got);
+}
+
+static void
+test_legend (void)
+{
+  Events ev = { 0 };
+  g_autoptr (GFile) file = report_file ("legend.cube", 1.0);
+  g_autoptr (GFile) a = report_file ("legend-a.cube", 1.0);
+  g_autoptr (GFile) b = report_file ("legend-b.cube", 1.5);
+  KubusWindow *window = new_window (&ev);
+
+  kubus_window_open (window, file);
+  wait_events (&ev, 1, 0);
+  assert_legend (window, KUBUS_PANE_CALL, "0|16.00|sec");
+  activate (window, "mode", g_variant_new_string ("percent"));
+  assert_legend (window, KUBUS_PANE_CALL, "0|100.00|% of total");
+  close_window (window, &ev);
+
+  /* A difference: a signed range, both ends labelled. */
+  window = new_window (&ev);
+  kubus_window_compare (window, a, b);
+  wait_events (&ev, 1, 0);
+  assert_legend (window, KUBUS_PANE_CALL, "−50.00|+50.00|% of total");
+  close_window (window, &ev);
+}
+
+/* Several selected call paths add up in the system pane. */
+static void
+test_multiple_selection (void)
+{
+  Events ev = { 0 };
+  g_autoptr (GFile) file = report_file ("multi.cube", 1.0);
+  KubusWindow *window = new_window (&ev);
+  GtkWidget *cv;
+  GtkListItem *item;
+
+  kubus_window_open (window, file);
+  wait_events (&ev, 1, 0);
+  toggle_row (window, KUBUS_PANE_CALL, "main");
+  select_row (window, KUBUS_PANE_CALL, "foo", 0);
+  /* Ctrl+click on bar: add to the selection. */
+  item = g_object_get_data (G_OBJECT (row_cell (window, KUBUS_PANE_CALL, "bar", 0)), "kubus-list-item");
+  cv = kubus_pane_view_get_column_view (pane_view (window, KUBUS_PANE_CALL));
+  gtk_selection_model_select_item (gtk_column_view_get_model (GTK_COLUMN_VIEW (cv)),
+                                   gtk_list_item_get_position (item), FALSE);
+  assert_pane (window, KUBUS_PANE_CALL,
+               "main 2.00 [-]\n"
+               "  foo 10.00 [+] *\n"
+               "  bar 4.00 [+] *\n");
+  assert_pane (window, KUBUS_PANE_SYSTEM, "M 14.00 [+]\n");
+  close_window (window, &ev);
+}
+
+static void
+test_sort (void)
+{
+  Events ev = { 0 };
+  g_autoptr (GFile) file = report_file ("sort.cube", 1.0);
+  KubusWindow *window = new_window (&ev);
+
+  kubus_window_open (window, file);
+  wait_events (&ev, 1, 0);
+  activate (window, "expand-all", NULL);
+  activate (window, "sort", g_variant_new_string ("name"));
+  assert_pane (window, KUBUS_PANE_CALL,
+               "main 2.00 [-] *\n"
+               "  bar 2.00 [-]\n"
+               "    MPI_Send 2.00\n"
+               "  foo 6.00 [-]\n"
+               "    MPI_Send 4.00\n");
+  activate (window, "sort", g_variant_new_string ("value"));
+  assert_pane (window, KUBUS_PANE_CALL,
+               "main 2.00 [-] *\n"
+               "  foo 6.00 [-]\n"
+               "    MPI_Send 4.00\n"
+               "  bar 2.00 [-]\n"
+               "    MPI_Send 2.00\n");
+  /* The sort belongs to the window: the metric pane is sorted too (Time 16 before Visits 36
+   * by name; by value Visits first). */
+  assert_pane (window, KUBUS_PANE_METRIC,
+               "Visits 36\n"
+               "Time 16 [+] *\n");
+  activate (window, "sort", g_variant_new_string ("none"));
+  assert_pane (window, KUBUS_PANE_CALL,
+               "main 2.00 [-] *\n"
+               "  foo 6.00 [-]\n"
+               "    MPI_Send 4.00\n"
+               "  bar 2.00 [-]\n"
+               "    MPI_Send 2.00\n");
+  close_window (window, &ev);
+}
+
+static gboolean
+is_open_info (GtkWidget *w,
+              gpointer   data)
+{
+  (void) data;
+  return GTK_IS_POPOVER (w) && !GTK_IS_POPOVER_MENU (w) && gtk_widget_get_visible (w);
+}
+
+static gboolean
+info_shown (gpointer data)
+{
+  return find_widget (data, is_open_info, NULL) != NULL;
+}
+
+static gboolean
+is_label (GtkWidget *w,
+          gpointer   data)
+{
+  (void) data;
+  return GTK_IS_LABEL (w);
+}
+
+/* Info (Ctrl+I) on a call path: its path with file and line. */
+static void
+test_info (void)
+{
+  Events ev = { 0 };
+  g_autoptr (GFile) file = report_file ("info.cube", 1.0);
+  KubusWindow *window = new_window (&ev);
+  GtkWidget *pane, *popover, *label;
+  const char *text;
+
+  kubus_window_open (window, file);
+  wait_events (&ev, 1, 0);
+  toggle_row (window, KUBUS_PANE_CALL, "main");
+  select_row (window, KUBUS_PANE_CALL, "foo", 0);
+  activate (window, "info", NULL);
+  pane = GTK_WIDGET (pane_view (window, KUBUS_PANE_CALL));
+  g_assert_true (spin_until (info_shown, pane, WAIT_MS));
+  popover = find_widget (pane, is_open_info, NULL);
+  label = find_widget (popover, is_label, NULL);
+  g_assert_nonnull (label);
+  text = gtk_label_get_text (GTK_LABEL (label));
+  if (strstr (text, "main") == NULL || strstr (text, "foo") == NULL || strstr (text, "app.c:12") == NULL)
+    g_error ("info popover does not show the call path main › foo at app.c:12:\n%s", text);
+  gtk_popover_popdown (GTK_POPOVER (popover));
+  close_window (window, &ev);
+}
+
+/* Every command has an accelerator (issue #3: "every command is a GAction with an accelerator"). */
+static void
+test_accelerators (void)
+{
+  Events ev = { 0 };
+  KubusWindow *window = new_window (&ev);
+  g_auto (GStrv) described = gtk_application_list_action_descriptions (GTK_APPLICATION (app));
+  /* Not commands: a menu's target (Open Recent items) and the empty Recent placeholder.
+   * About has no shortcut in GNOME applications (HIG) and none here. */
+  const char *const exempt[] = { "app.open-uri", "win.no-recent", "app.about", NULL };
+  struct { GActionGroup *group; const char *prefix; } groups[] = {
+    { G_ACTION_GROUP (window), "win" },
+    { G_ACTION_GROUP (app), "app" },
+  };
+  GString *missing = g_string_new (NULL);
+
+  for (guint g = 0; g < G_N_ELEMENTS (groups); g++)
+    {
+      g_auto (GStrv) names = g_action_group_list_actions (groups[g].group);
+
+      for (guint i = 0; names[i] != NULL; i++)
+        {
+          g_autofree char *full = g_strdup_printf ("%s.%s", groups[g].prefix, names[i]);
+          g_autofree char *detailed = g_strdup_printf ("%s::", full);
+          gboolean found = g_strv_contains (exempt, full);
+
+          for (guint k = 0; !found && described[k] != NULL; k++)
+            if (g_str_equal (described[k], full) || g_str_has_prefix (described[k], detailed))
+              {
+                g_auto (GStrv) accels = gtk_application_get_accels_for_action (GTK_APPLICATION (app), described[k]);
+                found = accels[0] != NULL;
+              }
+          if (!found)
+            g_string_append_printf (missing, " %s", full);
+        }
+    }
+  if (missing->len > 0)
+    g_error ("commands without an accelerator:%s", missing->str);
+  g_string_free (missing, TRUE);
+  close_window (window, &ev);
+}
+
+/* The Topology command is on exactly for reports with a Cartesian topology. */
+static void
+test_topology_enabled (void)
+{
+  const char *shared = g_getenv ("KUBUS_SHARED_DATA");
+  g_autofree char *path = shared != NULL
+    ? g_build_filename (shared, "cube", "cubelib_test32_example_multitopo.cube", NULL) : NULL;
+  g_autoptr (GFile) file = NULL;
+  Events ev = { 0 };
+  KubusWindow *window;
+
+  if (path == NULL || !g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    {
+      g_test_skip ("needs KUBUS_SHARED_DATA/cube/cubelib_test32_example_multitopo.cube");
+      return;
+    }
+  file = g_file_new_for_path (path);
+  window = new_window (&ev);
+  kubus_window_open (window, file);
+  wait_events (&ev, 1, 0);
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "topology"));
+  assert_pane (window, KUBUS_PANE_METRIC, "Time 6827.10 [+] *\n");
+  close_window (window, &ev);
+}
+
 /* ---- bad reports -------------------------------------------------------------------------------- */
 
 static GtkWidget *
@@ -886,25 +1148,25 @@ test_reload (void)
   close_window (window, &ev);
 }
 
+/* Removes @path and, for a folder, everything below it (the test's reports and the XDG data
+ * folder GTK's recent files went to). */
 static void
-remove_tmpdir (void)
+remove_tree (const char *path)
 {
-  g_autoptr (GDir) dir = g_dir_open (tmpdir, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+  if (g_file_test (path, G_FILE_TEST_IS_DIR) && !g_file_test (path, G_FILE_TEST_IS_SYMLINK))
     {
-      g_autofree char *path = g_build_filename (tmpdir, name, NULL);
-      if (g_file_test (path, G_FILE_TEST_IS_DIR))
+      g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
+      const char *name;
+
+      while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
         {
-          /* XDG folders of the test: GTK's recent files live below. */
-          g_autofree char *cmd = g_strdup_printf ("rm -rf '%s'", path);
-          (void) !system (cmd);
+          g_autofree char *child = g_build_filename (path, name, NULL);
+          remove_tree (child);
         }
-      else
-        g_unlink (path);
+      g_rmdir (path);
     }
-  g_rmdir (tmpdir);
+  else
+    g_unlink (path);
 }
 
 int
@@ -944,11 +1206,17 @@ main (int   argc,
   g_test_add_func ("/gui/widgets/find", test_find);
   g_test_add_func ("/gui/widgets/bad-report", test_bad_report);
   g_test_add_func ("/gui/widgets/reload", test_reload);
+  g_test_add_func ("/gui/widgets/legend", test_legend);
+  g_test_add_func ("/gui/widgets/multiple-selection", test_multiple_selection);
+  g_test_add_func ("/gui/widgets/sort", test_sort);
+  g_test_add_func ("/gui/widgets/info", test_info);
+  g_test_add_func ("/gui/widgets/accelerators", test_accelerators);
+  g_test_add_func ("/gui/widgets/topology-enabled", test_topology_enabled);
   status = g_test_run ();
 
   g_application_release (G_APPLICATION (app));
   g_clear_object (&app);
-  remove_tmpdir ();
+  remove_tree (tmpdir);
   g_free (tmpdir);
   return status;
 }
