@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 #include <locale.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -177,6 +178,23 @@ cmd_dump (const char *path, const char *metric_name)
           return EXIT_USAGE;
         }
     }
+  /* Metrics without stored values are left out; say so, on stderr so the CSV stays clean. */
+  for (guint mi = 0; mi < report->metrics->len; mi++)
+    {
+      const CubeMetric *m = g_ptr_array_index (report->metrics, mi);
+      if ((only != NULL && m != only) || cube_metric_has_data (m))
+        continue;
+      if (m->dtype == CUBE_DTYPE_UNSUPPORTED)
+        fprintf (stderr,
+                 _ ("kubus-cube: %s: note: metric “%s” has the unsupported data type %s; its "
+                    "values are not dumped\n"),
+                 path, m->uniq_name, m->dtype_name ? m->dtype_name : "?");
+      else
+        fprintf (stderr,
+                 _ ("kubus-cube: %s: note: metric “%s” is derived (%s): it has no stored "
+                    "values to dump\n"),
+                 path, m->uniq_name, cube_metric_kind_to_string (m->kind));
+    }
   setvbuf (stdout, outbuf, _IOFBF, sizeof outbuf);
   row = g_new0 (double, MAX (report->locations->len, 1));
   printf ("metric,cnode,location,value\n");
@@ -271,6 +289,16 @@ cmd_algebra (const char *op, GPtrArray *inputs, const char *out)
   return write_result (result, out);
 }
 
+/* Ctrl-C or a kill while a result is being written: remove the temporary file, then die of
+ * the signal as usual (the target is never touched before the final rename). */
+static void
+on_fatal_signal (int sig)
+{
+  cube_report_write_abort ();
+  signal (sig, SIG_DFL);
+  raise (sig);
+}
+
 /* ---- main ---------------------------------------------------------------------------------------
  */
 
@@ -287,6 +315,15 @@ main (int argc, char **argv)
   bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
+  {
+    struct sigaction sa = { 0 };
+
+    sa.sa_handler = on_fatal_signal;
+    sigemptyset (&sa.sa_mask);
+    sigaction (SIGINT, &sa, NULL);
+    sigaction (SIGTERM, &sa, NULL);
+    sigaction (SIGHUP, &sa, NULL);
+  }
 
   if (argc < 2)
     return usage_error (_ ("no command given"));

@@ -98,7 +98,7 @@ result_parent (CubeReport *out, const CubeMetric *m)
 }
 
 static void
-add_metrics (Builder *b, AlgebraOp op, CubeReport *in)
+add_metrics (Builder *b, AlgebraOp op, CubeReport *in, gboolean first)
 {
   /* report->metrics is in depth-first pre-order: parents come before their children. */
   for (guint i = 0; i < in->metrics->len; i++)
@@ -112,6 +112,9 @@ add_metrics (Builder *b, AlgebraOp op, CubeReport *in)
                                    result_dtype (op, m->dtype), m->uom, m->url, m->descr);
       cube_metric_set_string (&om->val, m->val);
       om->ghost = m->ghost;
+      /* the first input's ids stay (unique there, so no clash); later ones get fresh ids */
+      if (first)
+        cube_metric_set_file_id (b->out, om, m->file_id);
     }
 }
 
@@ -139,32 +142,54 @@ result_region (Builder *b, const CubeRegion *r)
   return oreg;
 }
 
+/* For every call path of @in, how many earlier siblings call the same region (0 for the first).
+ * One pass over each child list with a name → count table: counting by scanning the siblings
+ * for each call path was quadratic in the width of the tree. */
+static guint *
+sibling_ordinals (const CubeReport *in)
+{
+  guint *ord = g_new0 (guint, MAX (in->cnodes->len, 1));
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (guint i = 0; i <= in->cnodes->len; i++)
+    {
+      /* i == cnodes->len stands for the list of roots */
+      GPtrArray *kids = i < in->cnodes->len
+                            ? ((CubeCnode *) g_ptr_array_index (in->cnodes, i))->children
+                            : in->cnode_roots;
+
+      if (kids->len < 2)
+        continue;
+      g_hash_table_remove_all (seen);
+      for (guint k = 0; k < kids->len; k++)
+        {
+          const CubeCnode *c = g_ptr_array_index (kids, k);
+          guint            n = GPOINTER_TO_UINT (g_hash_table_lookup (seen, region_name (c)));
+
+          ord[c->index] = n;
+          g_hash_table_insert (seen, (gpointer) region_name (c), GUINT_TO_POINTER (n + 1));
+        }
+    }
+  return ord;
+}
+
 /* Key of @c among its siblings: the region name, plus "\x01k" for the k-th (k > 0) sibling that
  * calls the same region. Distinct call sites of one region thus stay distinct when a report
  * meets itself, and still match by name across reports. */
 static char *
-sibling_key (const CubeCnode *c, GPtrArray *siblings)
+sibling_key (const CubeCnode *c, guint ordinal)
 {
   const char *name = region_name (c);
-  guint       k = 0;
 
-  for (guint i = 0; i < siblings->len; i++)
-    {
-      const CubeCnode *s = g_ptr_array_index (siblings, i);
-
-      if (s == c)
-        break;
-      if (strcmp (region_name (s), name) == 0)
-        k++;
-    }
   /* \x01 cannot occur in XML 1.0 text, so the suffix never collides with a real name */
-  return k == 0 ? g_strdup (name) : g_strdup_printf ("%s\x01%u", name, k);
+  return ordinal == 0 ? g_strdup (name) : g_strdup_printf ("%s\x01%u", name, ordinal);
 }
 
 static void
-map_cnodes (Builder *b, InputMap *map)
+map_cnodes (Builder *b, InputMap *map, gboolean first)
 {
-  CubeReport *in = map->in;
+  CubeReport       *in = map->in;
+  g_autofree guint *ordinals = sibling_ordinals (in);
 
   map->cnode_map = g_new0 (CubeCnode *, MAX (in->cnodes->len, 1));
   /* pre-order: a parent is mapped before its children */
@@ -174,7 +199,7 @@ map_cnodes (Builder *b, InputMap *map)
       CubeCnode       *oparent = c->parent ? map->cnode_map[c->parent->index] : NULL;
       GHashTable      *siblings;
       CubeCnode       *oc;
-      char            *key = sibling_key (c, c->parent ? c->parent->children : in->cnode_roots);
+      char            *key = sibling_key (c, ordinals[i]);
 
       if (oparent == NULL)
         siblings = b->root_by_name;
@@ -192,6 +217,11 @@ map_cnodes (Builder *b, InputMap *map)
         {
           oc = cube_report_add_cnode (b->out, oparent, result_region (b, c->callee), c->line,
                                       c->mod);
+          /* Call paths keep the first input's ids, so `mean A A` dumps exactly like A and a
+           * difference's rows can be looked up in A. The first input's ids are unique and it
+           * contributes before any other input, so this never clashes. */
+          if (first)
+            cube_cnode_set_file_id (b->out, oc, c->file_id);
           g_hash_table_insert (siblings, key, oc);
         }
       else
@@ -271,30 +301,39 @@ copy_system (Builder *b, InputMap *map)
     }
 }
 
-/* Finds oreg creates the result node for @s (not a thread) of a later input: a process by rank,
- * anything else by kind and name under the matching parent. */
+/* Finds or creates the result node for @s (not a thread) of a later input: a process by rank,
+ * anything else by kind and name under the matching parent. Iterative (Cube 4 system trees
+ * may nest arbitrarily deep): first up to the nearest process the result already has, then
+ * down again, matching or copying each level. */
 static CubeSysNode *
 result_container (Builder *b, const CubeSysNode *s)
 {
-  CubeSysNode *oparent;
-  GPtrArray   *candidates;
+  g_autoptr (GPtrArray) chain = g_ptr_array_new ();
+  CubeSysNode *o = NULL;
 
-  if (s->kind == CUBE_SYS_PROCESS && s->rank >= 0)
+  for (const CubeSysNode *a = s; a != NULL; a = a->parent)
     {
-      CubeSysNode *op = g_hash_table_lookup (b->proc_by_rank, &s->rank);
-      if (op != NULL)
-        return op;
+      if (a->kind == CUBE_SYS_PROCESS && a->rank >= 0
+          && (o = g_hash_table_lookup (b->proc_by_rank, &a->rank)) != NULL)
+        break;
+      g_ptr_array_add (chain, (gpointer) a);
     }
-  oparent = s->parent ? result_container (b, s->parent) : NULL;
-  candidates = oparent ? oparent->children : b->out->system_roots;
-  if (s->kind != CUBE_SYS_PROCESS)
-    for (guint i = 0; i < candidates->len; i++)
-      {
-        CubeSysNode *o = g_ptr_array_index (candidates, i);
-        if (o->kind == s->kind && g_strcmp0 (o->name, s->name) == 0)
-          return o;
-      }
-  return copy_sysnode (b, oparent, s);
+  for (guint i = chain->len; i-- > 0;)
+    {
+      const CubeSysNode *a = g_ptr_array_index (chain, i);
+      GPtrArray         *candidates = o ? o->children : b->out->system_roots;
+      CubeSysNode       *found = NULL;
+
+      if (a->kind != CUBE_SYS_PROCESS)
+        for (guint k = 0; k < candidates->len && found == NULL; k++)
+          {
+            CubeSysNode *c = g_ptr_array_index (candidates, k);
+            if (c->kind == a->kind && g_strcmp0 (c->name, a->name) == 0)
+              found = c;
+          }
+      o = found != NULL ? found : copy_sysnode (b, o, a);
+    }
+  return o;
 }
 
 static void
@@ -480,8 +519,8 @@ algebra_run (AlgebraOp op, CubeReport **reports, guint n, GError **error)
   for (guint k = 0; k < n; k++)
     {
       maps[k].in = reports[k];
-      add_metrics (&b, op, reports[k]);
-      map_cnodes (&b, &maps[k]);
+      add_metrics (&b, op, reports[k], k == 0);
+      map_cnodes (&b, &maps[k], k == 0);
       map_locations (&b, &maps[k], k == 0);
     }
   for (guint k = 0; k < n; k++)

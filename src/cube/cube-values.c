@@ -541,7 +541,8 @@ add_row (Agg agg, double f, const double *row, guint len, double *out)
       out[l] = agg2 (agg, out[l], row[l]);
 }
 
-/* Adds the rows of @c and (when @subtree) of every call path below it. */
+/* Adds the rows of @c and (when @subtree) of every call path below it. Iterative: call trees
+ * from files can be deeper than the stack allows recursion. */
 static gboolean
 add_cnode_rows (CubeReport      *report,
                 const Term      *term,
@@ -552,28 +553,38 @@ add_cnode_rows (CubeReport      *report,
                 double          *out,
                 GError         **error)
 {
+  g_autoptr (GPtrArray) todo = NULL;
   const double *row;
   guint         len = report->locations->len;
 
-  if (subtree)
+  if (!subtree)
     {
+      if (!e_row (report, term->metric, c, scratch, &row, error))
+        return FALSE;
+      if (row != NULL)
+        add_row (agg, term->coef, row, len, out);
+      return TRUE;
+    }
+  todo = g_ptr_array_new ();
+  g_ptr_array_add (todo, (gpointer) c);
+  while (todo->len > 0)
+    {
+      c = g_ptr_array_steal_index_fast (todo, todo->len - 1);
       if (!big_row (report, term->metric, c, &row, error))
         return FALSE;
       if (row != NULL)
         {
           add_row (agg, term->coef, row, len, out);
-          return TRUE;
+          continue;
         }
-    }
-  if (!e_row (report, term->metric, c, scratch, &row, error))
-    return FALSE;
-  if (row != NULL)
-    add_row (agg, term->coef, row, len, out);
-  if (subtree)
-    for (guint k = 0; k < c->children->len; k++)
-      if (!add_cnode_rows (report, term, agg, g_ptr_array_index (c->children, k), TRUE, scratch,
-                           out, error))
+      if (!e_row (report, term->metric, c, scratch, &row, error))
         return FALSE;
+      if (row != NULL)
+        add_row (agg, term->coef, row, len, out);
+      /* reversed, so children are summed in order, as a recursion would */
+      for (guint k = c->children->len; k > 0; k--)
+        g_ptr_array_add (todo, g_ptr_array_index (c->children, k - 1));
+    }
   return TRUE;
 }
 

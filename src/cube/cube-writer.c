@@ -15,6 +15,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <pthread.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -162,11 +164,27 @@ cube3_dtype (const CubeMetric *m)
     }
 }
 
-static void
-write_metric (Out *o, const CubeMetric *m, int indent)
+/* Nesting is indented, but never by more than this: a call tree thousands of levels deep (deep
+ * recursion) would otherwise make the file grow with the square of its depth. */
+#define MAX_INDENT 40
+
+static int
+indent_of (guint depth, int base)
 {
-  if (!metric_written (m))
-    return;
+  return (int) MIN ((guint) base + 2 * depth, MAX_INDENT);
+}
+
+/* One node of an iterative depth-first walk: trees from files can be far deeper than the
+ * stack allows recursion. */
+typedef struct
+{
+  gconstpointer node;
+  guint         next_child;
+} Visit;
+
+static void
+write_metric_open (Out *o, const CubeMetric *m, int indent)
+{
   out_printf (o, "%*s<metric id=\"%" G_GINT64_FORMAT "\">\n", indent, "", m->file_id);
   out_element (o, indent + 2, "disp_name", m->disp_name);
   out_element (o, indent + 2, "uniq_name", m->uniq_name);
@@ -176,16 +194,44 @@ write_metric (Out *o, const CubeMetric *m, int indent)
     out_element (o, indent + 2, "val", m->val);
   out_element (o, indent + 2, "url", m->url);
   out_element (o, indent + 2, "descr", m->descr);
-  for (guint k = 0; k < m->children->len; k++)
-    write_metric (o, g_ptr_array_index (m->children, k), indent + 2);
-  out_printf (o, "%*s</metric>\n", indent, "");
+}
+
+static void
+write_metric (Out *o, const CubeMetric *root, int base)
+{
+  g_autoptr (GArray) stack = g_array_new (FALSE, FALSE, sizeof (Visit));
+  Visit v = { root, 0 };
+
+  if (!metric_written (root))
+    return;
+  write_metric_open (o, root, base);
+  g_array_append_val (stack, v);
+  while (stack->len > 0)
+    {
+      Visit            *top = &g_array_index (stack, Visit, stack->len - 1);
+      const CubeMetric *m = top->node;
+
+      if (top->next_child < m->children->len)
+        {
+          const CubeMetric *k = g_ptr_array_index (m->children, top->next_child++);
+
+          if (!metric_written (k))
+            continue;
+          write_metric_open (o, k, indent_of (stack->len, base));
+          v.node = k;
+          g_array_append_val (stack, v);
+          continue;
+        }
+      g_array_set_size (stack, stack->len - 1);
+      out_printf (o, "%*s</metric>\n", indent_of (stack->len, base), "");
+    }
 }
 
 /* ---- program ------------------------------------------------------------------------------------
  */
 
 static void
-write_cnode (Out *o, const CubeCnode *c, int indent)
+write_cnode_open (Out *o, const CubeCnode *c, int indent)
 {
   out_printf (o, "%*s<cnode id=\"%" G_GINT64_FORMAT "\"", indent, "", c->file_id);
   if (c->line >= 0)
@@ -197,9 +243,33 @@ write_cnode (Out *o, const CubeCnode *c, int indent)
       out_puts (o, "\"");
     }
   out_printf (o, " calleeId=\"%" G_GINT64_FORMAT "\">\n", c->callee->file_id);
-  for (guint k = 0; k < c->children->len; k++)
-    write_cnode (o, g_ptr_array_index (c->children, k), indent + 2);
-  out_printf (o, "%*s</cnode>\n", indent, "");
+}
+
+static void
+write_cnode (Out *o, const CubeCnode *root, int base)
+{
+  g_autoptr (GArray) stack = g_array_new (FALSE, FALSE, sizeof (Visit));
+  Visit v = { root, 0 };
+
+  write_cnode_open (o, root, base);
+  g_array_append_val (stack, v);
+  while (stack->len > 0)
+    {
+      Visit           *top = &g_array_index (stack, Visit, stack->len - 1);
+      const CubeCnode *c = top->node;
+
+      if (top->next_child < c->children->len)
+        {
+          const CubeCnode *k = g_ptr_array_index (c->children, top->next_child++);
+
+          write_cnode_open (o, k, indent_of (stack->len, base));
+          v.node = k;
+          g_array_append_val (stack, v);
+          continue;
+        }
+      g_array_set_size (stack, stack->len - 1);
+      out_printf (o, "%*s</cnode>\n", indent_of (stack->len, base), "");
+    }
 }
 
 /* ---- system -------------------------------------------------------------------------------------
@@ -406,16 +476,16 @@ write_severity (Out *o, CubeReport *report)
   guint              len = report->locations->len;
   g_autofree double *row = g_new (double, MAX (len, 1));
   char               num[G_ASCII_DTOSTR_BUF_SIZE];
+  /* metrics under a derived one are not written either; parents come before children */
+  g_autofree gboolean *skip = g_new0 (gboolean, MAX (report->metrics->len, 1));
 
   out_puts (o, "  <severity>\n");
   for (guint mi = 0; mi < report->metrics->len && o->error == NULL; mi++)
     {
       CubeMetric *m = g_ptr_array_index (report->metrics, mi);
-      gboolean    skip = FALSE;
 
-      for (const CubeMetric *a = m; a != NULL; a = a->parent)
-        skip |= !metric_written (a);
-      if (skip || !cube_metric_has_data (m))
+      skip[mi] = !metric_written (m) || (m->parent != NULL && skip[m->parent->index]);
+      if (skip[mi] || !cube_metric_has_data (m))
         continue;
       out_printf (o, "    <matrix metricId=\"%" G_GINT64_FORMAT "\">\n", m->file_id);
       for (guint ci = 0; ci < report->cnodes->len && o->error == NULL; ci++)
@@ -435,9 +505,9 @@ write_severity (Out *o, CubeReport *report)
               if (!isfinite (row[l]))
                 {
                   cube_set_error (&o->error, CUBE_ERROR_USAGE, o->path,
-                                  _ ("metric “%s”, call path %" G_GINT64_FORMAT
+                                  _ ("metric “%s”, call path %lld"
                                      ", location %u: the value is not a finite number"),
-                                  m->uniq_name, c->file_id, l);
+                                  m->uniq_name, (long long) c->file_id, l);
                   return FALSE;
                 }
               g_string_append (o->buf, g_ascii_formatd (num, sizeof num, "%.17g", row[l]));
@@ -504,11 +574,24 @@ write_document (Out *o, CubeReport *report)
   out_flush (o);
 }
 
+/* The temporary file being written, for cube_report_write_abort. One slot: the signal case is
+ * a command-line program writing one report at a time. */
+static char                  pending_tmp[4096];
+static volatile sig_atomic_t pending_set;
+
+void
+cube_report_write_abort (void)
+{
+  if (pending_set)
+    unlink (pending_tmp); /* async-signal-safe; harmless if it was renamed meanwhile */
+}
+
 gboolean
 cube_report_write (CubeReport *report, const char *path, GError **error)
 {
   Out              o = { 0 };
   g_autofree char *tmpl = NULL;
+  sigset_t         block, saved;
   mode_t           mask;
   int              rc;
 
@@ -516,7 +599,21 @@ cube_report_write (CubeReport *report, const char *path, GError **error)
 
   tmpl = g_strdup_printf ("%s.tmp-XXXXXX", path);
   o.path = path;
+  /* No termination signal between creating the file and recording its name for
+   * cube_report_write_abort: a pending one is delivered right after, and finds the name. */
+  sigemptyset (&block);
+  sigaddset (&block, SIGINT);
+  sigaddset (&block, SIGTERM);
+  sigaddset (&block, SIGHUP);
+  pthread_sigmask (SIG_BLOCK, &block, &saved);
   o.fd = g_mkstemp_full (tmpl, O_WRONLY | O_CLOEXEC, 0600);
+  pending_set = 0;
+  if (o.fd >= 0 && strlen (tmpl) < sizeof pending_tmp)
+    {
+      memcpy (pending_tmp, tmpl, strlen (tmpl) + 1);
+      pending_set = 1;
+    }
+  pthread_sigmask (SIG_SETMASK, &saved, NULL);
   if (o.fd < 0)
     {
       cube_set_error (error, CUBE_ERROR_IO, path, _ ("cannot create a file next to it: %s"),
@@ -549,6 +646,7 @@ cube_report_write (CubeReport *report, const char *path, GError **error)
   if (o.error == NULL && g_rename (tmpl, path) != 0)
     cube_set_error (&o.error, CUBE_ERROR_IO, path,
                     _ ("cannot rename the finished file into place: %s"), g_strerror (errno));
+  pending_set = 0;
   if (o.error != NULL)
     {
       g_unlink (tmpl);

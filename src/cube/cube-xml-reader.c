@@ -156,6 +156,8 @@ typedef struct
   char        carry[CARRY_MAX];
   guint       carry_len;
   gboolean    carry_overflow;
+  const char *chunk_end;     /* end of the text chunk row_characters is scanning, or NULL */
+  int         line_back;     /* lines between a bad value and the parser's position */
 } ParseState;
 
 /* The one region every cnode points to until its calleeId is resolved at the end, so that
@@ -191,7 +193,8 @@ fail (ParseState *st, CubeError code, const char *format, ...)
       va_start (args, format);
       msg = g_strdup_vprintf (format, args);
       va_end (args);
-      st->error = g_error_new (CUBE_ERROR, code, "%s:%d: %s", st->path, current_line (st), msg);
+      st->error = g_error_new (CUBE_ERROR, code, "%s:%d: %s", st->path,
+                               current_line (st) - st->line_back, msg);
     }
   xmlStopParser (st->ctxt);
 }
@@ -396,24 +399,45 @@ parse_number (const char *s, gsize n, double *out)
     }
 }
 
+/* libxml2 reports the line where a text chunk ends; a value inside the chunk lies as many
+ * lines earlier as there are newlines after it (a Scalasca row has one value per line). */
+static void
+locate_value (ParseState *st, const char *tok, gsize n)
+{
+  st->line_back = 0;
+  if (st->chunk_end == NULL || tok == st->carry)
+    return;
+  for (const char *q = tok + n; q < st->chunk_end; q++)
+    st->line_back += *q == '\n';
+}
+
 static void
 row_value (ParseState *st, const char *tok, gsize n)
 {
   double v;
 
+  if (n > CARRY_MAX)
+    { /* say so, rather than calling a long but well-formed number "not a number" */
+      locate_value (st, tok, n);
+      fail (st, CUBE_ERROR_FORMAT, _ ("a value in a row is longer than %d characters"),
+            CARRY_MAX);
+      return;
+    }
   if (!parse_number (tok, n, &v))
     {
+      locate_value (st, tok, n);
       fail (st, CUBE_ERROR_FORMAT,
-            _ ("row of call path %" G_GINT64_FORMAT ": “%.*s” is not a finite number"),
-            ((CubeCnode *)g_ptr_array_index (st->report->cnodes, st->row_cnode))->file_id,
+            _ ("row of call path %lld: “%.*s” is not a finite number"),
+            (long long) ((CubeCnode *)g_ptr_array_index (st->report->cnodes, st->row_cnode))->file_id,
             (int)MIN (n, 40), tok);
       return;
     }
   if (st->row_count >= st->row_len)
     {
+      locate_value (st, tok, n);
       fail (st, CUBE_ERROR_FORMAT,
-            _ ("row of call path %" G_GINT64_FORMAT " has more values than the %u locations"),
-            ((CubeCnode *)g_ptr_array_index (st->report->cnodes, st->row_cnode))->file_id,
+            _ ("row of call path %lld has more values than the %u locations"),
+            (long long) ((CubeCnode *)g_ptr_array_index (st->report->cnodes, st->row_cnode))->file_id,
             st->row_len);
       return;
     }
@@ -687,7 +711,7 @@ start_metric (ParseState *st, int nb, const xmlChar **attrs)
   g_ptr_array_add (st->metric_stack, m);
   if (!cube_metric_set_file_id (st->report, m, id))
     {
-      fail (st, CUBE_ERROR_FORMAT, _ ("metric id %" G_GINT64_FORMAT " is defined twice"), id);
+      fail (st, CUBE_ERROR_FORMAT, _ ("metric id %lld is defined twice"), (long long) id);
       return;
     }
   if (type != NULL)
@@ -708,7 +732,7 @@ start_metric (ParseState *st, int nb, const xmlChar **attrs)
       else
         {
           fail (st, CUBE_ERROR_UNSUPPORTED,
-                _ ("metric id %" G_GINT64_FORMAT ": unknown metric type “%s”"), id, type);
+                _ ("metric id %lld: unknown metric type “%s”"), (long long) id, type);
           return;
         }
     }
@@ -737,7 +761,7 @@ start_region (ParseState *st, int nb, const xmlChar **attrs)
     return;
   st->region = cube_report_add_region (st->report, "", mod, begin, end);
   if (!cube_region_set_file_id (st->report, st->region, id))
-    fail (st, CUBE_ERROR_FORMAT, _ ("region id %" G_GINT64_FORMAT " is defined twice"), id);
+    fail (st, CUBE_ERROR_FORMAT, _ ("region id %lld is defined twice"), (long long) id);
 }
 
 static void
@@ -756,8 +780,8 @@ start_cnode (ParseState *st, int nb, const xmlChar **attrs)
   g_ptr_array_add (st->cnode_stack, c);
   if (!cube_cnode_set_file_id (st->report, c, id))
     {
-      fail (st, CUBE_ERROR_FORMAT, _ ("call path (cnode) id %" G_GINT64_FORMAT " is defined twice"),
-            id);
+      fail (st, CUBE_ERROR_FORMAT, _ ("call path (cnode) id %lld is defined twice"),
+            (long long) id);
       return;
     }
   pc.cnode = c;
@@ -820,8 +844,8 @@ start_sysnode (ParseState *st, Tag tag, const char *element, int nb, const xmlCh
   s = cube_report_add_sysnode (st->report, stack_top (st->sys_stack), kind, "", -1);
   g_ptr_array_add (st->sys_stack, s);
   if (!cube_sysnode_set_file_id (st->report, s, id))
-    fail (st, CUBE_ERROR_FORMAT, _ ("<%s Id=\"%" G_GINT64_FORMAT "\"> is defined twice"), element,
-          id);
+    fail (st, CUBE_ERROR_FORMAT, _ ("<%s Id=\"%lld\"> is defined twice"), element,
+          (long long) id);
 }
 
 static gboolean
@@ -852,7 +876,7 @@ start_cart (ParseState *st, int nb, const xmlChar **attrs)
   if (ndims < 1 || ndims > MAX_DIMS)
     {
       fail (st, CUBE_ERROR_FORMAT,
-            _ ("topology has %" G_GINT64_FORMAT " dimensions (1 … %d supported)"), ndims, MAX_DIMS);
+            _ ("topology has %lld dimensions (1 … %d supported)"), (long long) ndims, MAX_DIMS);
       return;
     }
   st->cart = cube_report_add_cart (st->report, name, (guint)ndims, NULL, NULL);
@@ -879,8 +903,8 @@ start_dim (ParseState *st, int nb, const xmlChar **attrs)
     }
   if (size < 0)
     {
-      fail (st, CUBE_ERROR_FORMAT, _ ("topology dimension size %" G_GINT64_FORMAT " is negative"),
-            size);
+      fail (st, CUBE_ERROR_FORMAT, _ ("topology dimension size %lld is negative"),
+            (long long) size);
       return;
     }
   dim = &st->cart->dims[st->cart_dims_seen++];
@@ -915,8 +939,8 @@ start_coord (ParseState *st, int nb, const xmlChar **attrs)
         st->coord_node = cube_report_sysnode_by_file_id (st->report, kinds[i].kind, id);
         if (st->coord_node == NULL)
           fail (st, CUBE_ERROR_FORMAT,
-                _ ("<coord %s=\"%" G_GINT64_FORMAT "\"> refers to an unknown system tree node"),
-                kinds[i].attr, id);
+                _ ("<coord %s=\"%lld\"> refers to an unknown system tree node"),
+                kinds[i].attr, (long long) id);
         return;
       }
   fail (st, CUBE_ERROR_FORMAT, _ ("<coord> names no thread, process, node or location"));
@@ -982,7 +1006,7 @@ start_matrix (ParseState *st, int nb, const xmlChar **attrs)
   if (st->matrix_metric == NULL)
     {
       fail (st, CUBE_ERROR_FORMAT,
-            _ ("<matrix metricId=\"%" G_GINT64_FORMAT "\"> refers to an unknown metric"), id);
+            _ ("<matrix metricId=\"%lld\"> refers to an unknown metric"), (long long) id);
       return;
     }
   if (!cube_metric_has_data (st->matrix_metric))
@@ -1002,7 +1026,7 @@ start_row (ParseState *st, int nb, const xmlChar **attrs)
   if (c == NULL)
     {
       fail (st, CUBE_ERROR_FORMAT,
-            _ ("<row cnodeId=\"%" G_GINT64_FORMAT "\"> refers to an unknown call path"), id);
+            _ ("<row cnodeId=\"%lld\"> refers to an unknown call path"), (long long) id);
       return;
     }
   if (st->matrix_metric == NULL)
@@ -1011,8 +1035,8 @@ start_row (ParseState *st, int nb, const xmlChar **attrs)
     return;
   if (c->index < st->matrix_metric->data->n_rows && st->matrix_metric->data->rows[c->index] != NULL)
     {
-      fail (st, CUBE_ERROR_FORMAT, _ ("metric “%s” has two rows for call path %" G_GINT64_FORMAT),
-            st->matrix_metric->uniq_name, id);
+      fail (st, CUBE_ERROR_FORMAT, _ ("metric “%s” has two rows for call path %lld"),
+            st->matrix_metric->uniq_name, (long long) id);
       return;
     }
   st->row = cube_metric_alloc_row (st->report, st->matrix_metric, c->index);
@@ -1046,9 +1070,9 @@ end_row (ParseState *st)
   if (st->row_count != st->row_len)
     {
       fail (st, CUBE_ERROR_FORMAT,
-            _ ("row of call path %" G_GINT64_FORMAT
+            _ ("row of call path %lld"
                " in metric “%s” has %u values, but there are %u locations"),
-            ((CubeCnode *)g_ptr_array_index (st->report->cnodes, st->row_cnode))->file_id,
+            (long long) ((CubeCnode *)g_ptr_array_index (st->report->cnodes, st->row_cnode))->file_id,
             st->matrix_metric->uniq_name, st->row_count, st->row_len);
       return;
     }
@@ -1350,7 +1374,11 @@ on_characters (void *ctx, const xmlChar *ch, int len)
   if (st->error != NULL)
     return;
   if (st->row != NULL)
-    row_characters (st, (const char *)ch, (const char *)ch + len);
+    {
+      st->chunk_end = (const char *)ch + len;
+      row_characters (st, (const char *)ch, st->chunk_end);
+      st->chunk_end = NULL;
+    }
   else if (st->collecting)
     g_string_append_len (st->text, (const char *)ch, len);
 }
@@ -1427,9 +1455,9 @@ finish_document (ParseState *st)
       if (r == NULL)
         {
           st->error = g_error_new (CUBE_ERROR, CUBE_ERROR_FORMAT,
-                                   _ ("%s:%d: call path %" G_GINT64_FORMAT
-                                      " has calleeId=\"%" G_GINT64_FORMAT "\", which is no region"),
-                                   st->path, pc->line, pc->cnode->file_id, pc->callee_id);
+                                   _ ("%s:%d: call path %lld"
+                                      " has calleeId=\"%lld\", which is no region"),
+                                   st->path, pc->line, (long long) pc->cnode->file_id, (long long) pc->callee_id);
           return FALSE;
         }
       pc->cnode->callee = r;

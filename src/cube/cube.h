@@ -177,6 +177,7 @@ struct _CubeCart
   guint        ndims;
   CubeCartDim *dims;
   GPtrArray   *coords;        /* of CubeCartCoord*, owned; only some nodes may have one */
+  GHashTable  *coord_of_node; /* private to cube_cart_set_coord: node → its CubeCartCoord */
 };
 
 struct _CubeReport
@@ -296,6 +297,10 @@ CubeCnode   *cube_report_cnode_by_file_id (const CubeReport *report, gint64 id);
 /* Writes CUBE 3 XML atomically (temp file in the same folder + rename); never leaves a
  * half-written file. Readable by CubeGUI / cube_dump. */
 gboolean     cube_report_write (CubeReport *report, const char *path, GError **error);
+/* For the signal handlers of single-threaded programs (kubus-cube): removes the temporary file
+ * of a cube_report_write in progress, so an interrupted run leaves nothing behind.
+ * Async-signal-safe. */
+void         cube_report_write_abort (void);
 
 /* ---- values as a browser shows them ---------------------------------------------------------
  *

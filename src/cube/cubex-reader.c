@@ -11,6 +11,7 @@
 #include "cube-private.h"
 
 #include <glib/gi18n.h>
+#include <math.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -34,6 +35,7 @@ typedef struct
   const guint8   *base;
   gsize           size;
   GHashTable     *members; /* char* name → TarMember* */
+  gboolean        saw_end; /* the all-zero end-of-archive block was found */
 } Cubex;
 
 static Cubex *
@@ -211,15 +213,18 @@ tar_index (Cubex *cx, GError **error)
       gsize         data_off = pos + TAR_BLOCK;
 
       if (block_is_zero (h))
-        break; /* end-of-archive marker */
+        {
+          cx->saw_end = TRUE; /* end-of-archive marker */
+          break;
+        }
       n_headers++;
 
       if (!tar_number (h + 124, 12, &size))
         {
           cube_set_error (error, CUBE_ERROR_FORMAT, cx->path,
                           _("not a valid tar archive: unreadable size field in the header at "
-                            "byte %" G_GSIZE_FORMAT),
-                          pos);
+                            "byte %zu"),
+                          (size_t) pos);
           return FALSE;
         }
       type = (char) h[156];
@@ -231,9 +236,9 @@ tar_index (Cubex *cx, GError **error)
           g_autofree char *name = tar_string (h, 100);
 
           cube_set_error (error, CUBE_ERROR_FORMAT, cx->path,
-                          _("truncated archive: member “%s” needs %" G_GUINT64_FORMAT
-                            " bytes but only %" G_GSIZE_FORMAT " remain"),
-                          name, size, cx->size - data_off);
+                          _("truncated archive: member “%s” needs %llu"
+                            " bytes but only %zu remain"),
+                          name, (unsigned long long) size, (size_t) (cx->size - data_off));
           return FALSE;
         }
       padded = (size + TAR_BLOCK - 1) / TAR_BLOCK * TAR_BLOCK;
@@ -246,7 +251,7 @@ tar_index (Cubex *cx, GError **error)
           if (!pax_parse (cx->base + data_off, (gsize) size, &pax_size, &pax_has_size, &pax_path))
             {
               cube_set_error (error, CUBE_ERROR_FORMAT, cx->path,
-                              _("malformed PAX extended header at byte %" G_GSIZE_FORMAT), pos);
+                              _("malformed PAX extended header at byte %zu"), (size_t) pos);
               return FALSE;
             }
           break;
@@ -389,9 +394,13 @@ read_u64 (const guint8 *p, gboolean be)
 }
 
 /* Decodes @n values of @dtype at @p into doubles. */
-static void
+/* Decodes @n values; returns the index of the first one that is not a finite number (NaN or
+ * infinite, which no CUBE writer means and no CUBE reader can aggregate), or @n. */
+static guint
 decode_values (const guint8 *p, guint n, CubeDtype dtype, gboolean be, double *out)
 {
+  guint bad = n;
+
   for (guint i = 0; i < n; i++)
     {
       switch (dtype)
@@ -405,6 +414,8 @@ decode_values (const guint8 *p, guint n, CubeDtype dtype, gboolean be, double *o
 
             memcpy (&d, &bits, 8);
             out[i] = d;
+            if (!isfinite (d) && bad == n)
+              bad = i;
             p += 8;
           }
           break;
@@ -449,6 +460,22 @@ decode_values (const guint8 *p, guint n, CubeDtype dtype, gboolean be, double *o
           break;
         }
     }
+  return bad;
+}
+
+static gboolean
+decoded_row_ok (const CubexMetric *cm, guint64 k, guint bad, const double *out, GError **error)
+{
+  g_autofree char *row = NULL;
+
+  if (bad >= cm->n_locations)
+    return TRUE;
+  /* the number is formatted apart: xgettext cannot see through G_GUINT64_FORMAT */
+  row = g_strdup_printf ("%" G_GUINT64_FORMAT, k);
+  cube_set_error (error, CUBE_ERROR_FORMAT, cm->cx->path,
+                  _("member %s: row %s, location %u: “%g” is not a finite number"),
+                  cm->data_name, row, bad, out[bad]);
+  return FALSE;
 }
 
 /* Inflates exactly @want bytes of one zlib stream. */
@@ -503,9 +530,10 @@ cubex_metric_read_row (const CubexMetric *cm, guint64 k, double *out, GError **e
 {
   if (!cm->compressed)
     {
-      decode_values (cm->payload + k * cm->row_bytes, cm->n_locations, cm->dtype, cm->big_endian,
-                     out);
-      return TRUE;
+      guint bad = decode_values (cm->payload + k * cm->row_bytes, cm->n_locations, cm->dtype,
+                                 cm->big_endian, out);
+
+      return decoded_row_ok (cm, k, bad, out, error);
     }
 
   {
@@ -541,9 +569,9 @@ cubex_metric_read_row (const CubexMetric *cm, guint64 k, double *out, GError **e
         if (!inflate_exact (cm->payload + cstart, (gsize) csize, chunk, (gsize) (e - s)))
           {
             cube_set_error (error, CUBE_ERROR_FORMAT, cm->cx->path,
-                            _("member %s: compressed row %" G_GUINT64_FORMAT
-                              " is corrupt (zlib stream %" G_GUINT64_FORMAT ")"),
-                            cm->data_name, k, j);
+                            _("member %s: compressed row %llu"
+                              " is corrupt (zlib stream %llu)"),
+                            cm->data_name, (unsigned long long) k, (unsigned long long) j);
             return FALSE;
           }
         {
@@ -554,9 +582,10 @@ cubex_metric_read_row (const CubexMetric *cm, guint64 k, double *out, GError **e
           want_lo = to;
         }
       }
-    decode_values (row, cm->n_locations, cm->dtype, cm->big_endian, out);
+    return decoded_row_ok (cm, k,
+                           decode_values (row, cm->n_locations, cm->dtype, cm->big_endian, out),
+                           out, error);
   }
-  return TRUE;
 }
 
 static gboolean
@@ -704,8 +733,8 @@ cubex_metric_open (Cubex            *cx,
       if ((guint64) n * 4 > ilen - 22)
         {
           cube_set_error (error, CUBE_ERROR_FORMAT, cx->path,
-                          _("member %s: lists %u rows but holds only %" G_GSIZE_FORMAT),
-                          index_name, n, (ilen - 22) / 4);
+                          _("member %s: lists %u rows but holds only %zu"),
+                          index_name, n, (size_t) ((ilen - 22) / 4));
           goto fail;
         }
       for (guint32 k = 0; k < n; k++)
@@ -763,16 +792,16 @@ cubex_metric_open (Cubex            *cx,
       if (nz != cm->n_rows)
         {
           cube_set_error (error, CUBE_ERROR_FORMAT, cx->path,
-                          _("member %s: holds %" G_GUINT64_FORMAT " compressed rows but the "
-                            "index lists %" G_GUINT64_FORMAT),
-                          cm->data_name, nz, cm->n_rows);
+                          _("member %s: holds %llu compressed rows but the "
+                            "index lists %llu"),
+                          cm->data_name, (unsigned long long) nz, (unsigned long long) cm->n_rows);
           goto fail;
         }
       if (!g_uint64_checked_mul (&table_bytes, nz, 24) || table_bytes > dlen - 19)
         {
           cube_set_error (error, CUBE_ERROR_FORMAT, cx->path,
-                          _("member %s: truncated row table (%" G_GUINT64_FORMAT " rows)"),
-                          cm->data_name, nz);
+                          _("member %s: truncated row table (%llu rows)"),
+                          cm->data_name, (unsigned long long) nz);
           goto fail;
         }
       cm->ztable = dp + 19;
@@ -790,9 +819,9 @@ cubex_metric_open (Cubex            *cx,
               || csize > cm->payload_len - cstart)
             {
               cube_set_error (error, CUBE_ERROR_FORMAT, cx->path,
-                              _("member %s: row table entry %" G_GUINT64_FORMAT
+                              _("member %s: row table entry %llu"
                                 " points outside the data"),
-                              cm->data_name, j);
+                              cm->data_name, (unsigned long long) j);
               goto fail;
             }
         }
@@ -802,11 +831,11 @@ cubex_metric_open (Cubex            *cx,
       if (need > dlen - 10)
         {
           cube_set_error (error, CUBE_ERROR_FORMAT, cx->path,
-                          _("member %s: the index lists %" G_GUINT64_FORMAT " rows of %u "
-                            "locations × %u bytes (%" G_GUINT64_FORMAT " bytes) but the data "
-                            "holds only %" G_GSIZE_FORMAT " bytes"),
-                          cm->data_name, cm->n_rows, cm->n_locations, cm->elem, need,
-                          dlen - 10);
+                          _("member %s: the index lists %llu rows of %u "
+                            "locations × %u bytes (%llu bytes) but the data "
+                            "holds only %zu bytes"),
+                          cm->data_name, (unsigned long long) cm->n_rows, cm->n_locations, cm->elem,
+                          (unsigned long long) need, (size_t) (dlen - 10));
           goto fail;
         }
       cm->payload = dp + 10;
@@ -911,6 +940,17 @@ cube_cubex_load (const char       *path,
     goto fail;
 
   anchor = cubex_member (cx, "anchor.xml");
+  if (anchor == NULL && !cx->saw_end)
+    {
+      /* Cube writers put the anchor last: an archive cut between members lands here */
+      g_autofree char *size = g_strdup_printf ("%" G_GSIZE_FORMAT, cx->size);
+
+      cube_set_error (error, CUBE_ERROR_FORMAT, path,
+                      _("truncated archive: it ends after %s bytes without the end-of-archive "
+                        "marker, and member anchor.xml is missing"),
+                      size);
+      goto fail;
+    }
   if (anchor == NULL)
     {
       cube_set_error (error, CUBE_ERROR_FORMAT, path,

@@ -6,9 +6,9 @@
 
 For real reports X in $KUBUS_SHARED_DATA/cube (exit 77 when absent):
   diff X X  -> the dump has no values at all;
-  mean X X  -> the same values as X (compared as a multiset of (metric, location, value),
-               since the result numbers its call paths afresh);
-  merge X X -> likewise (the first input provides every metric);
+  mean X X  -> exactly X's dump (the result keeps the first input's call path ids);
+  merge X X X -> likewise (the first input provides every metric);
+  mean X X X -> X's values within one rounding (3x/3), same (metric, cnode, location) keys;
   diff X Y of two different reports -> per (metric, location) totals are X's minus Y's.
 """
 import collections
@@ -65,14 +65,22 @@ def main():
             if d:
                 print('%s: diff X X has %d non-zero values, e.g. %s' % (f, len(d), d[:3]))
                 failures += 1
-            for op in (['mean', x, x], ['merge', x, x]):
+            for op in (['mean', x, x], ['merge', x, x, x]):
                 run([exe] + op + ['-o', out])
-                got = multiset(dump(exe, out))
-                want = multiset(orig)
-                if got != want:
-                    print('%s: %s differs from X: %d extra, %d missing' % (
-                        f, op[0], sum((got - want).values()), sum((want - got).values())))
+                got = dump(exe, out)
+                if got != orig:
+                    g, w = multiset(got), multiset(orig)
+                    print('%s: %s differs from X: %d extra, %d missing, first rows %s / %s' % (
+                        f, op[0], sum((g - w).values()), sum((w - g).values()), got[:2], orig[:2]))
                     failures += 1
+            run([exe, 'mean', x, x, x, '-o', out])
+            got = {(m, c, l): v for m, c, l, v in dump(exe, out)}
+            want = {(m, c, l): v for m, c, l, v in orig}
+            off = [k for k in want if abs(got.get(k, 0.0) - want[k]) > 4.5e-16 * abs(want[k])]
+            if set(got) != set(want) or off:
+                print('%s: mean X X X: %d keys differ, %d values off, e.g. %s' % (
+                    f, len(set(got) ^ set(want)), len(off), off[:3]))
+                failures += 1
             print('%s: diff, mean, merge ok (%d values)' % (f, len(orig)))
 
         # two different reports: Score-P 1.4 (8 ranks) minus Score-P 9 (4 ranks)

@@ -207,6 +207,23 @@ test_diff_union (void)
     g_assert_cmpfloat (row[2], ==, -0.25);
   }
 
+  /* ids: A's call paths and metrics keep theirs, B-only ones get fresh ones above A's */
+  {
+    gint64 max_a = 0;
+
+    for (guint i = 0; i < a->cnodes->len; i++)
+      {
+        const CubeCnode *c = g_ptr_array_index (a->cnodes, i);
+        max_a = MAX (max_a, c->file_id);
+      }
+    g_assert_cmpint (find_path (d, "main/foo/baz")->file_id, ==,
+                     find_path (a, "main/foo/baz")->file_id);
+    g_assert_cmpint (find_path (d, "main/bar")->file_id, ==, find_path (a, "main/bar")->file_id);
+    g_assert_cmpint (find_path (d, "main/qux")->file_id, >, max_a);
+    g_assert_cmpint (cube_report_find_metric (d, "visits")->file_id, ==,
+                     cube_report_find_metric (a, "visits")->file_id);
+  }
+
   /* system: union by rank; A's ranks 0, 1 keep their places, rank 2 comes from B */
   g_assert_cmpuint (d->locations->len, ==, 3);
   g_assert_cmpuint (d->topologies->len, ==, 1);

@@ -277,6 +277,37 @@ def main():
     files['bad-zlib.cubex'] = tar(replace(good, '4.data', bytes(zdata)))
     files['bad-noanchor.cubex'] = tar([m for m in good if m[0] != 'anchor.xml'])
     files['bad-notar.cubex'] = b'ustar' * 300
+    files['bad-empty.cubex'] = b''
+    # cut between two members: no end-of-archive blocks, no anchor (which comes last)
+    first = whole.index(b'0.index\0') // 512 * 512
+    files['bad-cut-between.cubex'] = whole[:first]
+    d = dict(good)
+    anchor = d['anchor.xml'].decode()
+    files['bad-index-magic.cubex'] = tar(replace(good, '5.index',
+                                                 b'CUBEX.INDEZ' + d['5.index'][11:]))
+    files['bad-index-format.cubex'] = tar(replace(good, '5.index', b'CUBEX.INDEX' + struct.pack(
+        '<IHB', 1, 0, 2) + d['5.index'][18:]))
+    files['bad-dup-rowid.cubex'] = tar(replace(good, '7.index', index_member('<', 1, [2, 2])))
+    files['bad-data-magic.cubex'] = tar(replace(good, '5.data', b'CUBEX.DATX' + d['5.data'][10:]))
+    # the row table claims 2^60 compressed rows
+    files['bad-ztable.cubex'] = tar(replace(good, '4.data', d['4.data'][:11] + struct.pack(
+        '<Q', 1 << 60) + d['4.data'][19:]))
+    # NaN and infinity in double data (metric 10, 'mind': rows of 2 doubles)
+    files['bad-nan.cubex'] = tar(replace(good, '10.data', b'CUBEX.DATA' + struct.pack(
+        '<2d', 0.5, float('nan'))))
+    files['bad-inf.cubex'] = tar(replace(good, '0.data', d['0.data'][:10 + 3 * 16] + struct.pack(
+        '<d', float('-inf')) + d['0.data'][10 + 3 * 16 + 8:]))
+    files['bad-anchor-version.cubex'] = tar(replace(good, 'anchor.xml', anchor.replace(
+        'version="4.4"', 'version="5.0"').encode()))
+    files['bad-anchor-xml.cubex'] = tar(replace(good, 'anchor.xml', anchor.replace(
+        '<cnode id="3" calleeId="3"></cnode>', '<cnode id="3" calleeId="3"></cnod>').encode()))
+    files['bad-anchor-doctype.cubex'] = tar(replace(good, 'anchor.xml', anchor.replace(
+        '<cube version', '<!DOCTYPE cube [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;">]>'
+        '\n<cube version').replace('<name>main<', '<name>&b;<').encode()))
+    files['bad-anchor-dup-cnode.cubex'] = tar(replace(good, 'anchor.xml', anchor.replace(
+        '<cnode id="4" calleeId="4">', '<cnode id="3" calleeId="4">').encode()))
+    files['bad-anchor-dangling.cubex'] = tar(replace(good, 'anchor.xml', anchor.replace(
+        '<cnode id="4" calleeId="4">', '<cnode id="4" calleeId="44">').encode()))
     for name, data in files.items():
         with open(os.path.join(outdir, name), 'wb') as f:
             f.write(data)

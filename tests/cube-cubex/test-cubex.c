@@ -182,6 +182,26 @@ static const BadCase bad_cases[] = {
   { "bad-noanchor.cubex", CUBE_ERROR_FORMAT, { "anchor.xml", "missing" } },
   { "bad-notar.cubex", CUBE_ERROR_FORMAT, { "tar" } },
   { "bad-zlib.cubex", CUBE_ERROR_FORMAT, { "4.data", "corrupt" } }, /* eager only */
+  { "bad-empty.cubex", CUBE_ERROR_FORMAT, { "empty" } },
+  { "bad-cut-between.cubex", CUBE_ERROR_FORMAT, { "truncated archive", "end-of-archive",
+                                                  "anchor.xml is missing" } },
+  { "bad-index-magic.cubex", CUBE_ERROR_FORMAT, { "member 5.index", "CUBEX.INDEX" } },
+  { "bad-index-format.cubex", CUBE_ERROR_UNSUPPORTED, { "member 5.index", "unknown index format 2" } },
+  { "bad-dup-rowid.cubex", CUBE_ERROR_FORMAT, { "member 7.index", "row id 2 is listed twice" } },
+  { "bad-data-magic.cubex", CUBE_ERROR_FORMAT, { "member 5.data", "CUBEX.DATA" } },
+  { "bad-ztable.cubex", CUBE_ERROR_FORMAT, { "member 4.data", "1152921504606846976 compressed",
+                                             "lists 5" } },
+  { "bad-nan.cubex", CUBE_ERROR_FORMAT, { "member 10.data: row 0, location 1",
+                                          "“nan” is not a finite number" } }, /* eager only */
+  { "bad-inf.cubex", CUBE_ERROR_FORMAT, { "member 0.data: row 3, location 0",
+                                          "“-inf” is not a finite number" } }, /* eager only */
+  { "bad-anchor-version.cubex", CUBE_ERROR_UNSUPPORTED, { "anchor.xml:2:", "“5.0”" } },
+  { "bad-anchor-xml.cubex", CUBE_ERROR_FORMAT, { "anchor.xml:46:", "malformed XML" } },
+  { "bad-anchor-doctype.cubex", CUBE_ERROR_FORMAT, { "anchor.xml:2:", "DOCTYPE" } },
+  { "bad-anchor-dup-cnode.cubex", CUBE_ERROR_FORMAT, { "anchor.xml:47:",
+                                                       "id 3 is defined twice" } },
+  { "bad-anchor-dangling.cubex", CUBE_ERROR_FORMAT, { "anchor.xml:47:", "calleeId=\"44\"",
+                                                      "no region" } },
 };
 
 static void
@@ -217,6 +237,22 @@ test_bad_zlib_lazy (void)
   g_assert_error (error, CUBE_ERROR, CUBE_ERROR_FORMAT);
   g_assert_nonnull (strstr (error->message, "4.data"));
   g_assert_cmpfloat (value (r, "small", 1, 1), ==, 102);
+  g_assert_cmpfloat (value (r, "time", 4, 1), ==, 10.5);
+}
+
+/* NaN in a lazily read row: the archive opens; reading that row fails, other metrics work. */
+static void
+test_bad_nan_lazy (void)
+{
+  g_autofree char *path = handmade ("bad-nan.cubex");
+  g_autoptr (CubeReport) r = load_or_die (path, CUBE_LOAD_DEFAULT);
+  g_autoptr (GError) error = NULL;
+  double row[2];
+
+  g_assert_false (cube_report_get_row (r, cube_report_find_metric (r, "mind"),
+                                       cube_report_cnode_by_file_id (r, 0), row, &error));
+  g_assert_error (error, CUBE_ERROR, CUBE_ERROR_FORMAT);
+  g_assert_nonnull (strstr (error->message, "member 10.data: row 0, location 1"));
   g_assert_cmpfloat (value (r, "time", 4, 1), ==, 10.5);
 }
 
@@ -476,6 +512,7 @@ main (int argc, char **argv)
           g_test_add_data_func (name, &bad_cases[i], test_bad);
         }
       g_test_add_func ("/cubex/bad/zlib-lazy", test_bad_zlib_lazy);
+      g_test_add_func ("/cubex/bad/nan-lazy", test_bad_nan_lazy);
       g_test_add_func ("/cubex/progress-cancel", test_progress_cancel);
       g_test_add_func ("/cubex/dispatch", test_dispatch);
     }
