@@ -40,7 +40,7 @@ parse_size (const char *spec)
     default:
       break;
     }
-  return (uint64_t)v;
+  return v < (double)(1ull << 50) ? (uint64_t)v : 1ull << 50;
 }
 
 static void *
@@ -93,8 +93,18 @@ kubus_buffer_setup (OTF2_Archive *archive, const char *spec, uint64_t *chunk_siz
       pool_chunks = total / chunk;
       pool_chunk_size = chunk;
       pool = malloc (pool_chunks * chunk);
+      /* more than the machine gives (a typo like 64G for 64M): record with the default
+       * size rather than not at all */
+      if (pool == NULL && total > (64ull << 20))
+        {
+          pool_chunks = (64ull << 20) / chunk;
+          pool = malloc (pool_chunks * chunk);
+        }
       if (pool == NULL)
         return -1;
+      if (pool_chunks * chunk < total)
+        kubus_log ("cannot reserve a buffer of %s: using %llu MiB", spec,
+                   (unsigned long long)(pool_chunks * chunk >> 20));
     }
   return OTF2_Archive_SetMemoryCallbacks (archive, &memory_callbacks, NULL) == OTF2_SUCCESS ? 0
                                                                                             : -1;

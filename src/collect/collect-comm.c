@@ -194,6 +194,44 @@ kubus_comm_created (MPI_Comm parent, MPI_Comm comm, const char *cart)
     kubus_topology_record_cart (comm, key, cart);
 }
 
+/* MPI_Comm_create_group: only the members of the group call it, so the parent's counter
+ * cannot be used.  The key is made of the parent, the members (world ranks) and how many
+ * communicators with exactly these members were made from this parent before: every member
+ * took part in each of those, so all agree. */
+#define GROUP_SEQ_SLOTS 256
+static uint64_t group_seq_key[GROUP_SEQ_SLOTS];
+static uint32_t group_seq_count[GROUP_SEQ_SLOTS];
+static int      n_group_seq;
+
+void
+kubus_comm_created_group (MPI_Comm parent, MPI_Comm comm)
+{
+  if (!kubus_recording || comm == MPI_COMM_NULL)
+    return;
+  uint64_t pkey = comms[kubus_comm_id (parent)].key;
+  int      id = add_comm (comm, 0, pkey);
+  if (id < 0)
+    return;
+  KubusComm *e = &comms[id];
+  uint64_t   h = mix (pkey, 4, (uint64_t)e->size);
+  for (int i = 0; i < e->size; i++)
+    h = mix (h, (uint64_t)(uint32_t)e->members[i], (uint64_t)i);
+  uint32_t seq = 0;
+  int      k;
+  for (k = 0; k < n_group_seq && group_seq_key[k] != h; k++)
+    ;
+  if (k < n_group_seq)
+    seq = ++group_seq_count[k];
+  else if (n_group_seq < GROUP_SEQ_SLOTS)
+    {
+      group_seq_key[n_group_seq] = h;
+      group_seq_count[n_group_seq++] = 0;
+    }
+  else
+    kubus_log ("too many MPI_Comm_create_group member sets: communicators may be confused");
+  e->key = mix (h, 5, seq);
+}
+
 void
 kubus_comm_freed (MPI_Comm comm)
 {

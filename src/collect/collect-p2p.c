@@ -25,7 +25,8 @@ typedef struct
   uint8_t     kind; /* 0 = empty slot */
   uint8_t     persistent;
   uint8_t     active;
-  uint8_t     ignore; /* peer is MPI_PROC_NULL */
+  uint8_t     ignore;    /* peer is MPI_PROC_NULL */
+  uint8_t     cancelled; /* MPI_Cancel was called on it */
   uint32_t    comm;
   uint32_t    peer;
   uint32_t    tag;
@@ -188,27 +189,43 @@ status_bytes (const MPI_Status *status)
 }
 
 void
-kubus_ev_recv (MPI_Comm comm, const MPI_Status *status)
+kubus_ev_recv_on (uint32_t comm, const MPI_Status *status)
 {
-  if (!kubus_recording || status->MPI_SOURCE == MPI_PROC_NULL || status->MPI_SOURCE < 0)
+  if (!kubus_recording || comm == KUBUS_NO_COMM || status->MPI_SOURCE == MPI_PROC_NULL
+      || status->MPI_SOURCE < 0)
     return;
   kubus_check (OTF2_EvtWriter_MpiRecv (kubus_evt, NULL, kubus_time_after_call (),
-                                       (uint32_t)status->MPI_SOURCE, kubus_comm_id (comm),
+                                       (uint32_t)status->MPI_SOURCE, comm,
                                        (uint32_t)status->MPI_TAG, status_bytes (status)),
                "MpiRecv");
 }
 
 void
+kubus_ev_recv (MPI_Comm comm, const MPI_Status *status)
+{
+  if (!kubus_recording || status->MPI_SOURCE == MPI_PROC_NULL || status->MPI_SOURCE < 0)
+    return;
+  kubus_ev_recv_on (kubus_comm_id (comm), status);
+}
+
+void
 kubus_ev_irecv_request (MPI_Comm comm, MPI_Request req)
 {
-  if (!kubus_recording)
+  if (kubus_recording)
+    kubus_ev_irecv_request_on (kubus_comm_id (comm), req);
+}
+
+void
+kubus_ev_irecv_request_on (uint32_t comm, MPI_Request req)
+{
+  if (!kubus_recording || comm == KUBUS_NO_COMM)
     return;
   Req *e = req_insert (req);
   if (e == NULL)
     return;
   e->kind = REQ_RECV;
   e->active = 1;
-  e->comm = kubus_comm_id (comm);
+  e->comm = comm;
   e->id = next_request_id++;
   kubus_check (OTF2_EvtWriter_MpiIrecvRequest (kubus_evt, NULL, kubus_time_after_call (), e->id),
                "MpiIrecvRequest");
@@ -250,6 +267,53 @@ kubus_ev_start (MPI_Request req, uint64_t enter)
 }
 
 void
+kubus_req_cancel (MPI_Request req)
+{
+  Req *e = req_find (req);
+  if (e != NULL && e->active)
+    e->cancelled = 1;
+}
+
+/* Matched messages between MPI_(I)mprobe and MPI_(I)mrecv: few at a time, so a small
+ * array searched linearly. */
+#define MSG_SLOTS 256
+static MPI_Message msg_handle[MSG_SLOTS];
+static uint32_t    msg_comm[MSG_SLOTS];
+static int         n_msgs;
+
+void
+kubus_msg_probed (MPI_Message msg, MPI_Comm comm)
+{
+  if (msg == MPI_MESSAGE_NULL || msg == MPI_MESSAGE_NO_PROC)
+    return;
+  if (n_msgs == MSG_SLOTS)
+    {
+      if (!table_full_reported)
+        kubus_log ("more than %d matched messages pending: some are not recorded", MSG_SLOTS);
+      table_full_reported = 1;
+      return;
+    }
+  msg_handle[n_msgs] = msg;
+  msg_comm[n_msgs] = kubus_comm_id (comm);
+  n_msgs++;
+}
+
+uint32_t
+kubus_msg_take (MPI_Message msg)
+{
+  for (int i = n_msgs - 1; i >= 0; i--)
+    if (msg_handle[i] == msg)
+      {
+        uint32_t c = msg_comm[i];
+        n_msgs--;
+        msg_handle[i] = msg_handle[n_msgs];
+        msg_comm[i] = msg_comm[n_msgs];
+        return c;
+      }
+  return KUBUS_NO_COMM;
+}
+
+void
 kubus_req_free (MPI_Request req)
 {
   Req *e = req_find (req);
@@ -263,9 +327,17 @@ kubus_ev_complete (MPI_Request req, const MPI_Status *status)
   Req *e = req_find (req);
   if (e == NULL)
     return;
+  int cancelled = 0;
+  if (e->cancelled && PMPI_Test_cancelled (status, &cancelled) != MPI_SUCCESS)
+    cancelled = 0;
+  e->cancelled = 0;
   if (e->active && kubus_recording)
     {
-      if (e->kind == REQ_SEND)
+      if (cancelled)
+        kubus_check (
+            OTF2_EvtWriter_MpiRequestCancelled (kubus_evt, NULL, kubus_time_after_call (), e->id),
+            "MpiRequestCancelled");
+      else if (e->kind == REQ_SEND)
         kubus_check (
             OTF2_EvtWriter_MpiIsendComplete (kubus_evt, NULL, kubus_time_after_call (), e->id),
             "MpiIsendComplete");

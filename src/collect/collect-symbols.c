@@ -3,12 +3,15 @@
  * -finstrument-functions hands us bare addresses.  The first time one is
  * seen we read .symtab (or .dynsym when stripped) of the executable and of
  * every loaded object (dl_iterate_phdr gives their files and load biases),
- * so static functions are named too and -rdynamic is not needed. */
+ * so static functions are named too and -rdynamic is not needed.  An address
+ * not found after objects were added (dlopen, seen in dl_iterate_phdr's
+ * dlpi_adds counter) reloads the tables once. */
 #include "collect-symbols.h"
 
 #include <elf.h>
 #include <fcntl.h>
 #include <link.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,11 +26,12 @@ typedef struct
   size_t    name; /* offset into arena */
 } Sym;
 
-static Sym   *syms;
-static size_t n_syms, cap_syms;
-static char  *arena;
-static size_t arena_len, arena_cap;
-static int    loaded;
+static Sym               *syms;
+static size_t             n_syms, cap_syms;
+static char              *arena;
+static size_t             arena_len, arena_cap;
+static int                loaded;
+static unsigned long long loaded_adds; /* dlpi_adds when the tables were read */
 
 static int
 add_sym (uintptr_t addr, uint64_t size, const char *name)
@@ -135,21 +139,37 @@ by_addr (const void *a, const void *b)
   return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
+static int
+objects_added (struct dl_phdr_info *info, size_t size, void *data)
+{
+  if (size >= offsetof (struct dl_phdr_info, dlpi_adds) + sizeof info->dlpi_adds)
+    *(unsigned long long *)data = info->dlpi_adds;
+  return 1; /* the counter is the same in every entry */
+}
+
+static unsigned long long
+current_adds (void)
+{
+  unsigned long long adds = 0;
+  dl_iterate_phdr (objects_added, &adds);
+  return adds;
+}
+
 void
 kubus_symbols_load (void)
 {
   if (loaded)
     return;
   loaded = 1;
+  loaded_adds = current_adds ();
   dl_iterate_phdr (each_object, NULL);
   if (n_syms > 0)
     qsort (syms, n_syms, sizeof *syms, by_addr);
 }
 
-const char *
-kubus_symbols_lookup (uintptr_t addr)
+static const char *
+find (uintptr_t addr)
 {
-  kubus_symbols_load ();
   size_t lo = 0, hi = n_syms;
   while (lo < hi)
     {
@@ -165,4 +185,22 @@ kubus_symbols_lookup (uintptr_t addr)
   if (s->addr != addr && addr >= s->addr + (s->size ? s->size : 1))
     return NULL;
   return arena + s->name;
+}
+
+const char *
+kubus_symbols_lookup (uintptr_t addr)
+{
+  kubus_symbols_load ();
+  const char *name = find (addr);
+  if (name == NULL && current_adds () != loaded_adds)
+    {
+      /* a library was opened since: read everything again (names already handed out were
+       * copied by the caller) */
+      n_syms = 0;
+      arena_len = 0;
+      loaded = 0;
+      kubus_symbols_load ();
+      name = find (addr);
+    }
+  return name;
 }

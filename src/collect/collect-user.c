@@ -176,22 +176,33 @@ __cyg_profile_func_exit (void *fn, void *site)
 void
 kubus_region_begin (const char *name)
 {
-  if (!KUBUS_ON () || name == NULL)
+  if (name == NULL)
+    return;
+  /* like an instrumented function: a region opened before MPI_Init is written at MPI_Init
+   * with its own enter time */
+  int      on = KUBUS_ON ();
+  uint64_t t = on ? 0 : kubus_now ();
+  if (!on && (started || done))
     return;
   uint32_t r = kubus_region_intern (name);
   kubus_region_set_manual (r);
-  push (r, 1, 0);
+  push (r, on, t);
 }
 
 void
 kubus_region_end (const char *name)
 {
-  if (!KUBUS_ON () || name == NULL || depth == 0)
+  if (name == NULL || depth == 0)
     return;
-  uint32_t r = kubus_region_intern (name);
-  if (depth <= MAX_DEPTH && stack[depth - 1] != r)
-    kubus_log ("kubus_region_end(\"%s\") does not match the open region", name);
-  pop (1);
+  if (KUBUS_ON ())
+    {
+      uint32_t r = kubus_region_intern (name);
+      if (depth <= MAX_DEPTH && stack[depth - 1] != r)
+        kubus_log ("kubus_region_end(\"%s\") does not match the open region", name);
+      pop (1);
+    }
+  else if (kubus_main_thread || !started)
+    pop (0);
 }
 
 void

@@ -152,6 +152,7 @@ uint32_t kubus_comm_info (MPI_Comm comm, int *size, int *rank) KUBUS_INTERNAL;
 uint32_t kubus_comm_id (MPI_Comm comm) KUBUS_INTERNAL;
 void     kubus_comm_init (void) KUBUS_INTERNAL;
 void     kubus_comm_created (MPI_Comm parent, MPI_Comm comm, const char *cart) KUBUS_INTERNAL;
+void     kubus_comm_created_group (MPI_Comm parent, MPI_Comm comm) KUBUS_INTERNAL;
 void     kubus_comm_freed (MPI_Comm comm) KUBUS_INTERNAL;
 
 /* collect-p2p.c: message events and request tracking */
@@ -170,6 +171,15 @@ void kubus_ev_isend (int          peer,
                      uint64_t     enter) KUBUS_INTERNAL;
 void         kubus_ev_recv (MPI_Comm comm, const MPI_Status *status) KUBUS_INTERNAL;
 void         kubus_ev_irecv_request (MPI_Comm comm, MPI_Request req) KUBUS_INTERNAL;
+/* Matched probes: MPI_(I)mprobe notes the message's communicator, MPI_(I)mrecv takes it
+ * back (KUBUS_NO_COMM when unknown: the receive is then not recorded). */
+#define KUBUS_NO_COMM UINT32_MAX
+void     kubus_msg_probed (MPI_Message msg, MPI_Comm comm) KUBUS_INTERNAL;
+uint32_t kubus_msg_take (MPI_Message msg) KUBUS_INTERNAL;
+void     kubus_ev_recv_on (uint32_t comm, const MPI_Status *status) KUBUS_INTERNAL;
+void     kubus_ev_irecv_request_on (uint32_t comm, MPI_Request req) KUBUS_INTERNAL;
+/* MPI_Cancel: a cancelled request completes as MpiRequestCancelled */
+void kubus_req_cancel (MPI_Request req) KUBUS_INTERNAL;
 void         kubus_req_persistent (MPI_Request  req,
                                    int          is_send,
                                    int          peer,

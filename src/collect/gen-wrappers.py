@@ -79,7 +79,7 @@ def body(r):
         # A send happens when its call is entered (Scalasca semantics); the request handle
         # only exists after the call, so the event is written then, with the enter time.
         pre.append('uint64_t kubus_t_enter = kubus_stamp;')
-    if k in ('recv', 'sendrecv', 'wait', 'test', 'waitany', 'testany'):
+    if k in ('recv', 'sendrecv', 'mrecv', 'wait', 'test', 'waitany', 'testany'):
         st = a['status']
         pre.append(f'MPI_Status kubus_st;')
         pre.append(f'if ({st} == MPI_STATUS_IGNORE)')
@@ -96,6 +96,19 @@ def body(r):
         post.append(f"kubus_ev_recv ({a['comm']}, {a['status']});")
     elif k == 'irecv':
         post.append(f"kubus_ev_irecv_request ({a['comm']}, *{a['req']});")
+    elif k == 'mprobe':
+        # a matched message remembers its communicator: MPI_(I)mrecv has none
+        cond = f"*{a['flag']}" if 'flag' in a else '1'
+        post.append(f"if ({cond})")
+        post.append(f"  kubus_msg_probed (*{a['msg']}, {a['comm']});")
+    elif k in ('mrecv', 'imrecv'):
+        pre.append(f"uint32_t kubus_mc = kubus_msg_take (*{a['msg']});")
+        if k == 'mrecv':
+            post.append(f"kubus_ev_recv_on (kubus_mc, {a['status']});")
+        else:
+            post.append(f"kubus_ev_irecv_request_on (kubus_mc, *{a['req']});")
+    elif k == 'cancel':
+        pre.append(f"kubus_req_cancel (*{a['req']});")
     elif k == 'send_init':
         post.append(f"kubus_req_persistent (*{a['req']}, 1, {a['peer']}, {a['tag']}, {a['comm']}, {a['count']}, {a['type']});")
     elif k == 'recv_init':
@@ -149,6 +162,8 @@ def body(r):
     elif k == 'comm_new':
         cart = a.get('cart', 'NULL')
         post.append(f"kubus_comm_created ({a['comm']}, ret == MPI_SUCCESS ? *{a['newcomm']} : MPI_COMM_NULL, {cart});")
+    elif k == 'comm_group':
+        post.append(f"kubus_comm_created_group ({a['comm']}, ret == MPI_SUCCESS ? *{a['newcomm']} : MPI_COMM_NULL);")
     elif k == 'comm_free':
         pre.append(f"kubus_comm_freed (*{a['comm']});")
     else:
@@ -157,7 +172,7 @@ def body(r):
         w('  ' + line)
     w(f'  int ret = {call};')
     if post:
-        if k == 'comm_new':
+        if k in ('comm_new', 'comm_group'):
             for line in post:
                 w('  ' + line)
         else:

@@ -122,17 +122,13 @@ is_mpi_launcher (const char *cmd)
          || g_str_has_prefix (base, "mpiexec.");
 }
 
-/* Finds PROGRAM and the rank count in "mpirun … PROGRAM ARGS". */
+/* Finds PROGRAM and the rank count of one application context of an mpirun
+ * command line, its options starting at cmd[start]. */
 static int
-find_program (char **cmd, int *ranks)
+find_program_from (char **cmd, int start, int *ranks)
 {
   *ranks = 0;
-  if (!is_mpi_launcher (cmd[0]))
-    {
-      *ranks = 1;
-      return 0;
-    }
-  for (int i = 1; cmd[i] != NULL; i++)
+  for (int i = start; cmd[i] != NULL; i++)
     {
       const char *a = cmd[i];
       if (strcmp (a, "--") == 0)
@@ -152,6 +148,78 @@ find_program (char **cmd, int *ranks)
       i += nv;
     }
   return -1;
+}
+
+/* Finds PROGRAM and the rank count in "mpirun … PROGRAM ARGS", also in an MPMD
+ * command line "mpirun -n 2 a : -n 2 b" (ranks summed; *others set to the index of
+ * every further program, *seps to the index of every ':' between contexts, both -1
+ * terminated; the caller frees them).  Returns -1 when a context names no program. */
+static int
+find_program (char **cmd, int *ranks, int **others, int **seps)
+{
+  *ranks = 0;
+  *others = g_new0 (int, 1);
+  (*others)[0] = -1;
+  *seps = g_new0 (int, 1);
+  (*seps)[0] = -1;
+  if (!is_mpi_launcher (cmd[0]))
+    {
+      *ranks = 1;
+      return 0;
+    }
+  int first = -1, n_others = 0, unknown = 0;
+  for (int start = 1;;)
+    {
+      int r = 0, p = find_program_from (cmd, start, &r);
+      if (p < 0)
+        return -1;
+      if (r <= 0)
+        unknown = 1;
+      *ranks += r;
+      if (first < 0)
+        first = p;
+      else
+        {
+          *others = g_renew (int, *others, n_others + 2);
+          (*others)[n_others++] = p;
+          (*others)[n_others] = -1;
+        }
+      int next = p + 1;
+      while (cmd[next] != NULL && strcmp (cmd[next], ":") != 0)
+        next++;
+      if (cmd[next] == NULL)
+        break;
+      *seps = g_renew (int, *seps, n_others + 2);
+      (*seps)[n_others] = next;
+      (*seps)[n_others + 1] = -1;
+      start = next + 1;
+    }
+  if (unknown)
+    *ranks = 0; /* some context takes every slot: let the caller guess */
+  return first;
+}
+
+/* Bytes of a --buffer value already checked by the caller. */
+static guint64
+size_of (const char *spec)
+{
+  char  *end = NULL;
+  double v = g_ascii_strtod (spec, &end);
+  switch (g_ascii_toupper (*end))
+    {
+    case 'K':
+      v *= 1024.0;
+      break;
+    case 'M':
+      v *= 1024.0 * 1024.0;
+      break;
+    case 'G':
+      v *= 1024.0 * 1024.0 * 1024.0;
+      break;
+    default:
+      break;
+    }
+  return v < 1e18 ? (guint64)v : (guint64)1e18;
 }
 
 static char *
@@ -380,6 +448,13 @@ main (int argc, char **argv)
           printf ("kubus-run %s\n", KUBUS_VERSION);
           return 0;
         }
+      else if (strcmp (a, "-o") == 0 || strcmp (a, "--output") == 0 || strcmp (a, "--filter") == 0
+               || strcmp (a, "--buffer") == 0)
+        {
+          fprintf (stderr, _ ("kubus-run: option '%s' needs a value\n"), a);
+          usage (stderr);
+          return 2;
+        }
       else
         {
           fprintf (stderr, _ ("kubus-run: unknown option '%s' (or missing value)\n"), a);
@@ -408,6 +483,15 @@ main (int argc, char **argv)
                    o.buffer);
           return 2;
         }
+      long pages = sysconf (_SC_PHYS_PAGES), page = sysconf (_SC_PAGESIZE);
+      if (pages > 0 && page > 0 && size_of (o.buffer) > (guint64)pages * (guint64)page)
+        {
+          g_autofree char *mem = g_format_size ((guint64)pages * (guint64)page);
+          fprintf (stderr,
+                   _ ("kubus-run: warning: --buffer %s per rank is more than this "
+                      "machine's memory (%s); ranks that cannot reserve it use 64M\n"),
+                   o.buffer, mem);
+        }
     }
   g_autofree char *filter = NULL;
   if (o.filter != NULL)
@@ -435,8 +519,10 @@ main (int argc, char **argv)
                cmd[0]);
       return 127;
     }
-  int ranks = 0;
-  int prog_index = find_program (cmd, &ranks);
+  int             ranks = 0;
+  g_autofree int *other_programs = NULL;
+  g_autofree int *contexts = NULL;
+  int             prog_index = find_program (cmd, &ranks, &other_programs, &contexts);
   if (prog_index < 0)
     {
       fprintf (stderr,
@@ -455,6 +541,18 @@ main (int argc, char **argv)
                   "executable\n"),
                program);
       return 127;
+    }
+  for (int k = 0; other_programs[k] >= 0; k++)
+    {
+      g_autofree char *other = g_find_program_in_path (cmd[other_programs[k]]);
+      if (other == NULL)
+        {
+          fprintf (stderr,
+                   _ ("kubus-run: program '%s' not found or not "
+                      "executable\n"),
+                   cmd[other_programs[k]]);
+          return 127;
+        }
     }
   if (ranks <= 0)
     ranks = (int)g_get_num_processors ();
@@ -553,6 +651,7 @@ main (int argc, char **argv)
   g_autoptr (GPtrArray) owned = g_ptr_array_new_with_free_func (g_free);
   g_auto (GStrv) child_env = g_get_environ ();
   g_ptr_array_add (args, cmd[0]);
+  int next_context = 0;
   if (is_mpi_launcher (cmd[0]))
     for (guint k = 0; k < env->len; k++)
       {
@@ -568,7 +667,21 @@ main (int argc, char **argv)
         child_env = g_environ_setenv (child_env, key, eq + 1, TRUE);
       }
   for (int k = 1; cmd[k]; k++)
-    g_ptr_array_add (args, cmd[k]);
+    {
+      g_ptr_array_add (args, cmd[k]);
+      /* Open MPI applies -x to one application context only: repeat them after
+       * every ':' of an MPMD command line, or ranks run untraced and the traced
+       * ones wait for them in MPI_Init */
+      if (contexts[next_context] == k)
+        {
+          next_context++;
+          for (guint e = 0; e < env->len; e++)
+            {
+              g_ptr_array_add (args, "-x");
+              g_ptr_array_add (args, env->pdata[e]);
+            }
+        }
+    }
   g_ptr_array_add (args, NULL);
 
   g_autofree char *start = now_iso ();

@@ -10,6 +10,7 @@
 int
 main (int argc, char **argv)
 {
+  kubus_region_begin ("whole"); /* before MPI_Init, closed after MPI_Finalize */
   MPI_Init (&argc, &argv);
   int rank, size;
   MPI_Comm_rank (MPI_COMM_WORLD, &rank);
@@ -35,6 +36,14 @@ main (int argc, char **argv)
   int ok = kubus_topology_set_coords (id, coords);
   int bad[2] = { 7, 0 };
   int rejected = kubus_topology_set_coords (id, bad);
+  /* more than 3 dimensions; 0 and 17 dimensions are refused */
+  int hdims[4] = { 2, 1, 3, 1 }, hper[4] = { 1, 0, 0, 1 };
+  int hid = kubus_topology_define ("hyper", 4, hdims, hper);
+  int hcoords[4] = { rank / 3, 0, rank % 3, 0 };
+  int hok = kubus_topology_set_coords (hid, hcoords);
+  int many[17] = { 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1 };
+  int refused = kubus_topology_define ("too-many", 17, many, NULL)
+                + kubus_topology_define ("none", 0, many, NULL);
 
   /* more communicator constructors: Comm_create of the even ranks, a ring
    * as a distributed graph */
@@ -62,7 +71,9 @@ main (int argc, char **argv)
   MPI_Comm_free (&row);
   MPI_Comm_free (&cart);
   if (rank == 0)
-    printf ("collect-topo: id %d set %d bad %d\n", id, ok, rejected);
+    printf ("collect-topo: id %d set %d bad %d 4-D %d %d refused %d\n", id, ok, rejected, hid,
+            hok, refused);
   MPI_Finalize ();
+  kubus_region_end ("whole");
   return 0;
 }

@@ -1,9 +1,14 @@
 /* collect-user: user functions for the collector tests, built with
  * -finstrument-functions -O0 and run on 2 ranks.  Static functions must
- * be named from the symbol table; the manual region API is reached through
- * weak symbols so the program also runs without the collector. */
+ * be named from the symbol table, also in a linked shared library and in one
+ * dlopened after the first function was named (argv[1]); the manual region
+ * API is reached through weak symbols so the program also runs without the
+ * collector. */
+#include <dlfcn.h>
 #include <mpi.h>
 #include <stdio.h>
+
+int lib_step (int x); /* collect-userlib.c, a shared library */
 
 void kubus_region_begin (const char *name) __attribute__ ((weak));
 void kubus_region_end (const char *name) __attribute__ ((weak));
@@ -52,6 +57,22 @@ main (int argc, char **argv)
       exchange (rank, total);
       if (kubus_region_end)
         kubus_region_end ("phase");
+    }
+  /* functions of a linked shared library, and of one opened after MPI_Init (argv[1]) */
+  for (int i = 0; i < 3; i++)
+    total += lib_step (i) - i - 1;
+  if (argc > 1)
+    {
+      void *plugin = dlopen (argv[1], RTLD_NOW | RTLD_LOCAL);
+      int (*step) (int) = plugin ? (int (*) (int))dlsym (plugin, "plugin_step") : NULL;
+      if (step == NULL)
+        {
+          fprintf (stderr, "collect-user: %s\n", dlerror ());
+          MPI_Abort (MPI_COMM_WORLD, 1);
+        }
+      for (int i = 0; i < 4; i++)
+        total += step (i) - i - 1;
+      dlclose (plugin);
     }
   if (rank == 0)
     printf ("collect-user: total %d\n", total);

@@ -12,6 +12,9 @@
  *   balance LOC ok|BROKEN             Enter/Leave nesting per location
  *   order LOC ok|BROKEN               timestamps never decrease
  *   sendtime LOC ok|LATE N            MpiSend/MpiIsend carry the enter time of their call
+ *   requests LOC ok|BROKEN …           every MpiIsendComplete / MpiIrecv / MpiRequestCancelled
+ *                                     completes an open request of its kind, none stays open
+ *   cancelled LOC COUNT               MpiRequestCancelled events
  *   flushes LOC COUNT                 KUBUS_FLUSH regions
  *   nest PARENT CHILD LOC COUNT       Enter events of CHILD directly inside PARENT (- = root)
  *   programbegin LOC NAME NARGS / programend LOC STATUS|undefined
@@ -56,6 +59,9 @@ typedef struct
   uint64_t begin_time[MAX_LOC], root_leave_time[MAX_LOC];
   int      begin_first[MAX_LOC], root_enters[MAX_LOC], root_ok[MAX_LOC], root_left[MAX_LOC];
   int      ended[MAX_LOC], after_end[MAX_LOC];
+  /* request ids: id -> 1 (send) or 2 (receive) while open */
+  GHashTable *open_requests[MAX_LOC];
+  int         unmatched_requests[MAX_LOC];
 } Check;
 
 static Check C;
@@ -388,6 +394,29 @@ ev_leave (OTF2_LocationRef l, OTF2_TimeStamp t, void *u, OTF2_AttributeList *a, 
   return OTF2_CALLBACK_SUCCESS;
 }
 
+static void
+request_open (OTF2_LocationRef l, uint64_t id, int kind)
+{
+  GHashTable *h = C.open_requests[loc_index (l)];
+  if (g_hash_table_contains (h, &id))
+    C.unmatched_requests[loc_index (l)]++;
+  uint64_t *k = g_new (uint64_t, 1);
+  *k = id;
+  g_hash_table_insert (h, k, GINT_TO_POINTER (kind));
+}
+
+/* kind 0: either */
+static void
+request_close (OTF2_LocationRef l, uint64_t id, int kind)
+{
+  GHashTable *h = C.open_requests[loc_index (l)];
+  int         open = GPOINTER_TO_INT (g_hash_table_lookup (h, &id));
+  if (open == 0 || (kind != 0 && open != kind))
+    C.unmatched_requests[loc_index (l)]++;
+  else
+    g_hash_table_remove (h, &id);
+}
+
 /* Scalasca semantics: a send happens when its call is entered. */
 static void
 send_time (OTF2_LocationRef l, OTF2_TimeStamp t)
@@ -458,9 +487,9 @@ ev_isend (OTF2_LocationRef    l,
 {
   (void)u;
   (void)a;
-  (void)id;
   tick (l, t);
   send_time (l, t);
+  request_open (l, id, 1);
   msg ("isend", l, peer, comm, tag, len);
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -478,8 +507,8 @@ ev_irecv (OTF2_LocationRef    l,
 {
   (void)u;
   (void)a;
-  (void)id;
   tick (l, t);
+  request_close (l, id, 2);
   msg ("irecv", l, peer, comm, tag, len);
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -490,8 +519,8 @@ ev_isend_complete (
 {
   (void)u;
   (void)a;
-  (void)id;
   tick (l, t);
+  request_close (l, id, 1);
   char key[64];
   snprintf (key, sizeof key, "isendcomplete %" PRIu64, l);
   fact (key, 0, 0);
@@ -503,10 +532,24 @@ ev_irecv_request (OTF2_LocationRef l, OTF2_TimeStamp t, void *u, OTF2_AttributeL
 {
   (void)u;
   (void)a;
-  (void)id;
   tick (l, t);
+  request_open (l, id, 2);
   char key[64];
   snprintf (key, sizeof key, "irecvrequest %" PRIu64, l);
+  fact (key, 0, 0);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+ev_request_cancelled (
+    OTF2_LocationRef l, OTF2_TimeStamp t, void *u, OTF2_AttributeList *a, uint64_t id)
+{
+  (void)u;
+  (void)a;
+  tick (l, t);
+  request_close (l, id, 0);
+  char key[64];
+  snprintf (key, sizeof key, "cancelled %" PRIu64, l);
   fact (key, 0, 0);
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -637,6 +680,7 @@ main (int argc, char **argv)
       OTF2_Reader_SelectLocation (rd, C.locations[i]);
       C.stack[i] = g_array_new (FALSE, FALSE, sizeof (uint32_t));
       C.enter_times[i] = g_array_new (FALSE, FALSE, sizeof (OTF2_TimeStamp));
+      C.open_requests[i] = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
     }
   int have_defs = OTF2_Reader_OpenDefFiles (rd) == OTF2_SUCCESS;
   OTF2_Reader_OpenEvtFiles (rd);
@@ -673,6 +717,7 @@ main (int argc, char **argv)
   OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvCallback (ecb, ev_irecv);
   OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCompleteCallback (ecb, ev_isend_complete);
   OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvRequestCallback (ecb, ev_irecv_request);
+  OTF2_GlobalEvtReaderCallbacks_SetMpiRequestCancelledCallback (ecb, ev_request_cancelled);
   OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveBeginCallback (ecb, ev_coll_begin);
   OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveEndCallback (ecb, ev_coll_end);
   OTF2_Reader_RegisterGlobalEvtCallbacks (rd, ger, ecb, NULL);
@@ -704,6 +749,13 @@ main (int argc, char **argv)
                              ? "ok"
                              : "BROKEN";
       g_ptr_array_add (C.lines, g_strdup_printf ("program %" PRIu64 " %s", l, prog));
+      guint open = g_hash_table_size (C.open_requests[i]);
+      if (C.unmatched_requests[i] || open)
+        g_ptr_array_add (C.lines,
+                         g_strdup_printf ("requests %" PRIu64 " BROKEN unmatched %d open %u", l,
+                                          C.unmatched_requests[i], open));
+      else
+        g_ptr_array_add (C.lines, g_strdup_printf ("requests %" PRIu64 " ok", l));
       if (C.late_sends[i])
         g_ptr_array_add (C.lines,
                          g_strdup_printf ("sendtime %" PRIu64 " LATE %d", l, C.late_sends[i]));
@@ -720,7 +772,7 @@ main (int argc, char **argv)
                                                    f[1], f[2]));
       else if (g_str_has_prefix (key, "enter ") || g_str_has_prefix (key, "nest ")
                || g_str_has_prefix (key, "programbegin ") || g_str_has_prefix (key, "programend ")
-               || g_str_has_prefix (key, "isendcomplete ")
+               || g_str_has_prefix (key, "isendcomplete ") || g_str_has_prefix (key, "cancelled ")
                || g_str_has_prefix (key, "irecvrequest "))
         g_ptr_array_add (C.lines, g_strdup_printf ("%s %" PRIu64, key, f[0]));
       else

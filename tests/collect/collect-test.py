@@ -232,17 +232,25 @@ def case_topology(a, tmp):
     env['KUBUS_EXPDIR'] = exp
     p = run(['mpirun', '-n', '6', '--oversubscribe', a.app], env=env)
     expect(p.returncode == 0, f'collect-topo failed: {p.stderr}')
-    expect('collect-topo: id 2 set 0 bad -1' in p.stdout,
+    expect('collect-topo: id 2 set 0 bad -1 4-D 3 0 refused -2' in p.stdout,
            f'topology API results: {p.stdout!r}')
     L = check_trace(a, exp)
     balanced(L, 6)
     program(a, L, range(6))  # linked with the library rather than preloaded
     cart = lines_with(L, 'cart MPI_Cart_create ')
     expect(len(cart) == 1 and cart[0].endswith(' 2x3 1,0'), f'cart: {cart}')
+    base = os.path.basename(os.path.realpath(a.app))
+    has(L, 'userregion whole user')
     for r in range(6):
         has(L, f'coord MPI_Cart_create {r} {r // 3} {r % 3}')
         has(L, f'coord grid {r} {r % 3} {r // 3}')
         has(L, f'enter setup {r} 1')
+        # a manual region opened before MPI_Init and closed after MPI_Finalize
+        has(L, f'enter whole {r} 1')
+        has(L, f'nest {base} whole {r} 1')
+        has(L, f'nest whole MPI_Init {r} 1')
+        has(L, f'nest whole MPI_Finalize {r} 1')
+        has(L, f'nest whole setup {r} 1')
     sub = lines_with(L, 'cart MPI_Cart_sub ')
     expect(len(sub) == 2 and all(l.endswith(' 3 0') for l in sub),
            f'cart sub: {sub}')
@@ -250,6 +258,9 @@ def case_topology(a, tmp):
         expect(L.count(f'coord MPI_Cart_sub {c} {c}') == 2,
                f'Cart_sub coordinate {c}')
     has(L, 'cart grid MPI_COMM_WORLD 3x2 0,1')
+    has(L, 'cart hyper MPI_COMM_WORLD 2x1x3x1 1,0,0,1')
+    for r in range(6):
+        has(L, f'coord hyper {r} {r // 3} 0 {r % 3} 0')
     expect(len([l for l in L if l.startswith('comm MPI communicator')
                 and l.endswith(' 3 0 2 4')]) == 1, 'Comm_create of 0 2 4')
     for r in range(6):
@@ -261,15 +272,16 @@ def case_topology(a, tmp):
             if l.endswith(' none 1 0 0')]
     expect(len(even) == 6 + 3 + 6, f'barriers on created communicators: '
            f'{len(even)}')
-    expect(len(lines_with(L, 'coord ')) == 6 + 6 + 6, 'number of coordinates')
+    expect(len(lines_with(L, 'coord ')) == 6 + 6 + 6 + 6, 'number of coordinates')
     p = run(['otf2-print', '-G', os.path.join(exp, 'traces.otf2')])
-    expect(p.stdout.count('CART_COORDINATE') == 18, 'otf2-print -G coordinates')
-    expect(p.stdout.count('CART_TOPOLOGY') == 4, 'otf2-print -G topologies')
+    expect(p.stdout.count('CART_COORDINATE') == 24, 'otf2-print -G coordinates')
+    expect(p.stdout.count('CART_TOPOLOGY') == 5, 'otf2-print -G topologies')
 
 
 def case_user(a, tmp):
     exp = os.path.join(tmp, 'exp')
-    p = kubus_run(a, exp, 2)
+    plugin = os.path.join(os.path.dirname(a.app), 'libcollect-plugin.so')
+    p = kubus_run(a, exp, 2, app_args=[plugin])
     expect('collect-user: total 500' in p.stdout, 'application output')
     L = check_trace(a, exp)
     balanced(L, 2)
@@ -285,6 +297,15 @@ def case_user(a, tmp):
         has(L, f'enter tiny_hot {r} 500')
         has(L, f'enter exchange {r} 5')
         has(L, f'enter phase {r} 5')
+        # a linked shared library and a module opened after the first lookup, static
+        # functions included
+        has(L, f'enter lib_step {r} 3')
+        has(L, f'enter lib_helper {r} 3')
+        has(L, f'enter plugin_step {r} 4')
+        has(L, f'enter plugin_helper {r} 4')
+        has(L, f'nest plugin_step plugin_helper {r} 4')
+        has(L, f'nest main plugin_step {r} 4')
+    has_not_prefix(L, 'userregion 0x')
     has(L, 'userregion phase user')
     has(L, 'userregion compute_static compiler')
     has(L, 'userregion tiny_hot compiler')
@@ -292,9 +313,9 @@ def case_user(a, tmp):
     filt = os.path.join(tmp, 'filter.txt')
     with open(filt, 'w') as f:
         f.write('# keep the hot path out\nEXCLUDE *\nINCLUDE compute_*\n'
-                'INCLUDE main\n')
+                'INCLUDE main\nINCLUDE plugin_step\n')
     exp2 = os.path.join(tmp, 'exp2')
-    kubus_run(a, exp2, 2, opts=['--filter', filt])
+    kubus_run(a, exp2, 2, app_args=[plugin], opts=['--filter', filt])
     L = check_trace(a, exp2)
     balanced(L, 2)
     for r in range(2):
@@ -302,6 +323,9 @@ def case_user(a, tmp):
         has(L, f'enter compute_static {r} 5')
         has(L, f'enter phase {r} 5')
         has(L, f'send {r} {1 - r} MPI_COMM_WORLD 1 5 20')
+        has(L, f'enter plugin_step {r} 4')
+    has_not_prefix(L, 'enter plugin_helper')
+    has_not_prefix(L, 'enter lib_')
     has_not_prefix(L, 'enter tiny_hot')
     has_not_prefix(L, 'enter exchange')
 
@@ -478,6 +502,33 @@ def case_badinput(a, tmp):
     p = run([a.run, '--filter', bad, '--', 'mpirun', a.app], env=env)
     expect(p.returncode == 2 and f"{bad}:3: expected 'EXCLUDE pattern'"
            in p.stderr, f'bad filter line: {p.stderr!r}')
+    p = run([a.run, '-o'], env=env)
+    expect(p.returncode == 2 and "option '-o' needs a value" in p.stderr, f'-o: {p.stderr!r}')
+    # MPMD: every application context is traced (Open MPI's -x is per context), the
+    # ranks are summed, every program is checked
+    p = run([a.run, '-o', os.path.join(tmp, 'y'), '--', 'mpirun', '-n', '1', a.app, '10',
+             ':', '-n', '1', './no-such-program'], env=env)
+    expect(p.returncode == 127 and "program './no-such-program' not found" in p.stderr,
+           f'MPMD, missing program: {p.returncode} {p.stderr!r}')
+    mpmd = os.path.join(tmp, 'mpmd')
+    os.mkdir(mpmd)
+    p = run([a.run, '--', 'mpirun', '-n', '1', '--oversubscribe', a.app, '15', ':', '-n', '1',
+             a.app, '15'], env=env, cwd=mpmd)
+    expect(p.returncode == 0, f'MPMD run: {p.returncode} {p.stderr[-1000:]!r}')
+    L = check_trace(a, os.path.join(mpmd, f'kubus_{os.path.basename(a.app)}_2'))
+    balanced(L, 2)
+    has(L, 'enter MPI_Send 0 15')
+    has(L, 'enter MPI_Recv 1 15')
+    # a buffer larger than the machine: a warning, and a trace with what could be had
+    # (AddressSanitizer aborts on an impossible malloc unless told to return NULL like libc)
+    huge_env = dict(env)
+    huge_env['ASAN_OPTIONS'] = env['ASAN_OPTIONS'] + ':allocator_may_return_null=1'
+    p = run([a.run, '-o', os.path.join(tmp, 'huge'), '--buffer', '100000G', '--', 'mpirun',
+             '-n', '2', '--oversubscribe', a.app, '25'], env=huge_env)
+    expect(p.returncode == 0 and "is more than this machine's memory" in p.stderr,
+           f'huge buffer: {p.returncode} {p.stderr[-2000:]!r}')
+    L = check_trace(a, os.path.join(tmp, 'huge'))
+    has(L, 'enter MPI_Send 0 25')
     # default experiment name kubus_<program>_<ranks>, in the working dir
     wd = os.path.join(tmp, 'wd')
     os.mkdir(wd)
@@ -494,6 +545,160 @@ def case_badinput(a, tmp):
            and meta['kubus_version'], f'kubus.json: {meta}')
 
 
+def counted_lines(lines, counts_dir, n):
+    """The facts collect-more counted itself (COUNTS_DIR/counts.<rank>) against the trace:
+    for every rank exactly the same MPI regions entered (with counts), messages (peer,
+    communicator, tag, count, bytes), request completions and collectives (op, communicator,
+    root, count, bytes sent and received).  Communicators other than MPI_COMM_WORLD are
+    compared as @split (world ranks 1 2 3) and @other, summed per name."""
+    import re
+    names = {}
+    for line in lines:
+        m = re.match(r'^comm (MPI communicator \d+) (\d+)((?: \d+)*)$', line)
+        if m:
+            names[m.group(1)] = '@split' if m.group(3) == ' 1 2 3' else '@other'
+    expect(list(names.values()).count('@split') == 1,
+           f'communicator of world ranks 1 2 3: {names}')
+    kinds = ('enter MPI_', 'send ', 'isend ', 'recv ', 'irecv ', 'coll ',
+             'isendcomplete ', 'irecvrequest ', 'cancelled ')
+
+    def facts(src, loc_of):
+        out = {}
+        for line in src:
+            if not line.startswith(kinds):
+                continue
+            for name, label in names.items():
+                line = line.replace(f' {name} ', f' {label} ')
+            words = line.split()
+            # the numbers at the end: 1 (count), 2 (+ bytes) or 3 (+ sent, received)
+            k = 3 if words[0] == 'coll' else 2 if words[0] in (
+                'send', 'isend', 'recv', 'irecv') else 1
+            key = ' '.join(words[:-k])
+            if loc_of(words) is None:
+                continue
+            vals = [int(x) for x in words[-k:]]
+            old = out.get(key, [0] * k)
+            out[key] = [x + y for x, y in zip(old, vals)]
+        return out
+
+    def loc(words):
+        return words[3] if words[0] == 'coll' else words[2] if words[0] == 'enter' \
+            else words[1]
+
+    got = facts(lines, loc)
+    want = {}
+    for r in range(n):
+        with open(os.path.join(counts_dir, f'counts.{r}')) as f:
+            want.update(facts(f.read().splitlines(), loc))
+    for key in sorted(set(got) | set(want)):
+        expect(got.get(key) == want.get(key),
+               f'{key}: trace {got.get(key)}, program counted {want.get(key)}')
+    return got
+
+
+def check_more(a, L, counts_dir):
+    balanced(L, 4)
+    program(a, L, range(4))
+    got = counted_lines(L, counts_dir, 4)
+    expect(len(got) > 150, f'only {len(got)} facts compared')
+    for r in range(4):
+        has(L, f'requests {r} ok')
+    # Cartesian topologies: the 2x2 grid over all ranks, its two rows
+    cart = lines_with(L, 'cart MPI_Cart_create ')
+    expect(len(cart) == 1 and cart[0].endswith(' 2x2 1,1'), f'cart: {cart}')
+    for r in range(4):
+        has(L, f'coord MPI_Cart_create {r} {r // 2} {r % 2}')
+    sub = lines_with(L, 'cart MPI_Cart_sub ')
+    expect(len(sub) == 2 and all(l.endswith(' 2 1') for l in sub), f'cart sub: {sub}')
+    # communicators: world, the split, cart, 2 rows, graph, 2 dist graphs, dup, 2 x 2 from
+    # Comm_create_group (+ SELF)
+    comms = lines_with(L, 'comm MPI communicator ')
+    expect(len(comms) == 12, f'communicators: {comms}')
+    expect(len([c for c in comms if c.endswith(' 2 0 2')]) == 2
+           and len([c for c in comms if c.endswith(' 2 1 3')]) == 2,
+           f'Comm_create_group: {comms}')
+    expect(len([c for c in comms if c.endswith(' 2 0 1')]) == 1
+           and len([c for c in comms if c.endswith(' 2 2 3')]) == 1, f'rows: {comms}')
+    # roles of the regions added for this test
+    for region, role in (('MPI_Mrecv', 28), ('MPI_Improbe', 28), ('MPI_Cancel', 28),
+                         ('MPI_Reduce_local', 1), ('MPI_Neighbor_alltoall', 26),
+                         ('MPI_Ineighbor_allgather', 26), ('MPI_Alltoallw', 25),
+                         ('MPI_Exscan', 26), ('MPI_Ibarrier', 15),
+                         ('MPI_Dist_graph_create_adjacent', 1)):
+        has(L, f'region {region} role {role} file MPI')
+    bad = [l for l in lines_with(L, 'region MPI_') if not l.endswith(' file MPI')]
+    expect(not bad, f'MPI regions without file MPI: {bad[:3]}')
+
+
+def case_more(a, tmp):
+    """collect-more under kubus-run: the trace holds exactly what the program counted."""
+    counts = os.path.join(tmp, 'counts')
+    os.mkdir(counts)
+    exp = os.path.join(tmp, 'exp')
+    p = kubus_run(a, exp, 4, app_args=[counts])
+    expect(p.stdout == 'collect-more: done\n', f'application output: {p.stdout!r}')
+    check_more(a, check_trace(a, exp), counts)
+
+
+def case_more_linked(a, tmp):
+    """The same program linked with -lkubus-collect and started by plain mpirun: same trace,
+    in the default experiment kubus_<program>_<ranks> of the working directory."""
+    counts = os.path.join(tmp, 'counts')
+    os.mkdir(counts)
+    env = env_for_mpi()
+    env.pop('KUBUS_EXPDIR', None)
+    p = run(['mpirun', '-n', '4', '--oversubscribe', a.app, counts], env=env, cwd=tmp)
+    expect(p.returncode == 0 and p.stdout == 'collect-more: done\n',
+           f'linked run: {p.returncode} {p.stdout!r} {p.stderr[-1500:]!r}')
+    exp = os.path.join(tmp, f'kubus_{os.path.basename(a.app)}_4')
+    expect(os.path.isfile(os.path.join(exp, 'traces.otf2')), f'no trace in {exp}')
+    check_more(a, check_trace(a, exp), counts)
+
+
+def case_exit_status(a, tmp):
+    """A program that returns 3 after MPI_Finalize: kubus-run exits 3 like mpirun does, the
+    trace is complete, kubus.json records the run."""
+    import json
+    counts = os.path.join(tmp, 'counts')
+    os.mkdir(counts)
+    env = env_for_mpi()
+    plain_counts = os.path.join(tmp, 'plain-counts')
+    os.mkdir(plain_counts)
+    plain = run(['mpirun', '-n', '4', '--oversubscribe', a.app, plain_counts, 'exit3'],
+                env=env)
+    expect(plain.returncode == 3, f'without Kubus: exit {plain.returncode}')
+    exp = os.path.join(tmp, 'exp')
+    filt = os.path.join(tmp, 'filter')
+    with open(filt, 'w') as f:
+        f.write('EXCLUDE tiny_*\n')
+    p = kubus_run(a, exp, 4, app_args=[counts, 'exit3'], expect_rc=3,
+                  opts=['--buffer', '8M', '--filter', filt])
+    expect(p.stdout == plain.stdout, f'output changed: {p.stdout!r} vs {plain.stdout!r}')
+    L = check_trace(a, exp)
+    balanced(L, 4)
+    counted_lines(L, counts, 4)
+    with open(os.path.join(exp, 'kubus.json')) as f:
+        meta = json.load(f)
+    cmd = ['mpirun', '-n', '4', '--oversubscribe', a.app, counts, 'exit3']
+    expect(meta.get('command') == cmd, f'kubus.json command: {meta.get("command")}')
+    expect(meta.get('program') == os.path.realpath(a.app), f'program: {meta.get("program")}')
+    expect(meta.get('ranks') == 4 and meta.get('exit_status') == 3,
+           f'ranks/exit_status: {meta}')
+    import socket
+    expect(meta.get('hosts') == [socket.gethostname()], f'hosts: {meta.get("hosts")}')
+    expect(meta.get('options') == {'buffer': '8M', 'filter': os.path.realpath(filt),
+                                   'force': False, 'verbose': False},
+           f'options: {meta.get("options")}')
+    from datetime import datetime
+    try:
+        t0 = datetime.fromisoformat(meta['start_time'].replace('Z', '+00:00'))
+        t1 = datetime.fromisoformat(meta['end_time'].replace('Z', '+00:00'))
+        expect(0 <= (t1 - t0).total_seconds() < 240, f'times: {t0} {t1}')
+    except (KeyError, ValueError) as e:
+        failures.append(f'kubus.json times: {e} {meta}')
+    expect(meta.get('kubus_version') and meta.get('trace') == 'traces.otf2', f'{meta}')
+
+
 CASES = {
     'p2p': case_p2p,
     'topology': case_topology,
@@ -506,6 +711,9 @@ CASES = {
     'buffer': case_buffer,
     'flushuser': case_flushuser,
     'badinput': case_badinput,
+    'more': case_more,
+    'morelinked': case_more_linked,
+    'exitstatus': case_exit_status,
 }
 
 

@@ -2,8 +2,9 @@
  *
  * kubus_region_begin ("solve") … kubus_region_end ("solve") records an
  * Enter/Leave pair of a region named "solve" on the calling rank.  Regions
- * must nest properly.  Only the thread that called MPI_Init records; calls
- * while Kubus is not recording do nothing. */
+ * must nest properly.  A region opened before MPI_Init keeps its enter time,
+ * one still open at MPI_Finalize is closed there.  Only the thread that called
+ * MPI_Init records; other calls while Kubus is not recording do nothing. */
 #pragma once
 
 #ifdef __cplusplus
