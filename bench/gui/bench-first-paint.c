@@ -2,9 +2,9 @@
  *
  *   bench-first-paint FILE            run `kubus FILE` (the KubusApplication itself) and exit
  *                                     right after the first frame that shows the report
- *   bench-first-paint --prefetch FILE   the same, but first calls kubus_load_prefetch (FILE),
- *                                     as kubus's main() / handle-local-options would, so the
- *                                     read overlaps GTK start-up (the fix this benchmark proposes)
+ *   bench-first-paint --prefetch FILE   the same with an extra kubus_load_prefetch (FILE) first;
+ *                                     since 2026-11-24 the application's handle-local-options
+ *                                     does that itself, so this equals the first form
  *   bench-first-paint --breakdown FILE  the same work without a window, step by step
  *
  * The first form hooks the application from outside (no code in src/gui knows about it): on

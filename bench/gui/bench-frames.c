@@ -336,7 +336,7 @@ static GtkAdjustment *
 call_vadjustment (Bench *b)
 {
   GtkWidget *cv
-      = opt_plain ? plain_view : kubus_pane_view_get_column_view (b->views[KUBUS_PANE_CALL]);
+      = opt_plain ? plain_view : kubus_pane_view_get_list_view (b->views[KUBUS_PANE_CALL]);
   return gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (cv));
 }
 

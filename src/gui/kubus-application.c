@@ -3,6 +3,7 @@
 
 #include "kubus-application.h"
 #include "kubus-file-chooser.h"
+#include "kubus-loader.h"
 #include "kubus-preferences.h"
 #include "kubus-screenshot.h"
 #include "kubus-window-private.h"
@@ -222,6 +223,7 @@ batch_fail (KubusApplication *self,
 {
   g_printerr ("kubus: %s\n", message);
   self->exit_status = 1;
+  kubus_load_prefetch_cancel_all ();   /* e.g. the external report, not yet claimed */
   g_clear_handle_id (&self->timeout_id, g_source_remove);
   action_quit (NULL, NULL, self);
 }
@@ -286,8 +288,8 @@ on_batch_loaded (KubusWindow *window,
     }
   if (self->have_cnode && !kubus_browser_select_cnode (browser, self->cnode))
     {
-      g_autofree char *msg = g_strdup_printf (_("no call path with id %" G_GINT64_FORMAT " in the call tree"),
-                                              self->cnode);
+      g_autofree char *msg = g_strdup_printf (_("no call path with id %lld in the call tree"),
+                                              (long long) self->cnode);
       batch_fail (self, msg);
       return;
     }
@@ -328,6 +330,8 @@ usage_error (GApplicationCommandLine *cmdline,
              const char              *message)
 {
   g_application_command_line_printerr (cmdline, "kubus: %s\n", message);
+  /* Nothing will claim the reports read ahead from the command line. */
+  kubus_load_prefetch_cancel_all ();
   return 2;
 }
 
@@ -423,6 +427,31 @@ kubus_application_command_line (GApplication            *app,
   return 0;
 }
 
+/* Reports named on the command line start loading now, before GApplication::startup runs
+ * gtk_init and the window is built, so that start-up overlaps with the read (issue #3: open to
+ * first paint; kubus_load_async claims the result). Only existing regular files: anything else
+ * takes the ordinary path and its ordinary error message. */
+static void
+prefetch_reports (GVariantDict *options)
+{
+  g_autofree const char **files = NULL;
+  g_autofree char *external = NULL;
+  guint n = 0;
+
+  if (g_variant_dict_lookup (options, G_OPTION_REMAINING, "^a&ay", &files))
+    n = g_strv_length ((char **) files);
+  for (guint i = 0; i < n; i++)
+    if (g_file_test (files[i], G_FILE_TEST_IS_REGULAR))
+      kubus_load_prefetch (files[i]);
+  /* In screenshot mode the external report is read right after the report is shown: start it
+   * too. (Not in a session: if the report fails to open, nobody would claim it, and an
+   * unclaimed prefetch keeps its report in memory.) */
+  if (n > 0 && g_variant_dict_contains (options, "screenshot")
+      && g_variant_dict_lookup (options, "external", "^ay", &external)
+      && g_file_test (external, G_FILE_TEST_IS_REGULAR))
+    kubus_load_prefetch (external);
+}
+
 static int
 kubus_application_handle_local_options (GApplication *app,
                                         GVariantDict *options)
@@ -433,6 +462,11 @@ kubus_application_handle_local_options (GApplication *app,
       g_print ("kubus %s\n", KUBUS_VERSION);
       return 0;
     }
+  /* A screenshot needs no accessibility bus; without this GTK looks for a session bus to reach
+   * AT-SPI and warns on every headless (Xvfb) run. Set before any thread starts (setenv). */
+  if (g_variant_dict_contains (options, "screenshot"))
+    g_setenv ("GTK_A11Y", "none", FALSE);
+  prefetch_reports (options);
   return -1;
 }
 

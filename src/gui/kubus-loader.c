@@ -119,6 +119,22 @@ kubus_load_prefetch (const char *path)
   g_mutex_unlock (&prefetch_lock);
 }
 
+void
+kubus_load_prefetch_cancel_all (void)
+{
+  GHashTableIter iter;
+  gpointer p;
+
+  g_mutex_lock (&prefetch_lock);
+  if (prefetches != NULL)
+    {
+      g_hash_table_iter_init (&iter, prefetches);
+      while (g_hash_table_iter_next (&iter, NULL, &p))
+        g_cancellable_cancel (((Prefetch *) p)->cancellable);
+    }
+  g_mutex_unlock (&prefetch_lock);
+}
+
 /* Removes and returns the running prefetch of @path, or NULL. */
 static Prefetch *
 claim_prefetch (const char *path)

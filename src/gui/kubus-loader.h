@@ -29,6 +29,9 @@ GTask           *kubus_load_async       (const char          *path,
  * of reading the file again. Any thread. A prefetch nobody claims is never freed: call it only
  * for files the program is about to open. */
 void             kubus_load_prefetch    (const char *path);
+/* Cancels every prefetch not yet claimed (a usage error: nothing will open them). They stay
+ * registered, so a later kubus_load_async of the same file reports it as cancelled. */
+void             kubus_load_prefetch_cancel_all (void);
 /* Fraction done (0…1) of a task returned by kubus_load_async; any thread. */
 double           kubus_load_get_progress (GTask *task);
 KubusLoadResult *kubus_load_finish      (GAsyncResult  *result,

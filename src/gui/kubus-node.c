@@ -134,8 +134,8 @@ append_region (GString          *s,
     {
       g_autofree char *mod = g_markup_escape_text (region->mod, -1);
       if (region->begin_line >= 0)
-        g_string_append_printf (s, _("Defined in %s, lines %" G_GINT64_FORMAT "–%" G_GINT64_FORMAT "\n"),
-                                mod, region->begin_line, region->end_line);
+        g_string_append_printf (s, _("Defined in %s, lines %lld–%lld\n"),
+                                mod, (long long) region->begin_line, (long long) region->end_line);
       else
         g_string_append_printf (s, _("Defined in %s\n"), mod);
     }
@@ -239,14 +239,14 @@ kubus_node_info_markup (CubeReport   *report,
             while (p != NULL && p->kind != CUBE_SYS_PROCESS)
               p = p->parent;
             if (p != NULL && p->rank >= 0)
-              g_string_append_printf (s, _("MPI rank %" G_GINT64_FORMAT "\n"), p->rank);
+              g_string_append_printf (s, _("MPI rank %lld\n"), (long long) p->rank);
             if (n->rank >= 0)
-              g_string_append_printf (s, _("Thread %" G_GINT64_FORMAT "\n"), n->rank);
+              g_string_append_printf (s, _("Thread %lld\n"), (long long) n->rank);
           }
         else if (n->kind == CUBE_SYS_PROCESS && n->rank >= 0)
-          g_string_append_printf (s, _("MPI rank %" G_GINT64_FORMAT "\n"), n->rank);
+          g_string_append_printf (s, _("MPI rank %lld\n"), (long long) n->rank);
         else if (n->rank >= 0)
-          g_string_append_printf (s, _("Rank %" G_GINT64_FORMAT "\n"), n->rank);
+          g_string_append_printf (s, _("Rank %lld\n"), (long long) n->rank);
         if (n->location >= 0)
           g_string_append_printf (s, _("Location %d\n"), n->location);
         if (n->descr != NULL && n->descr[0])

@@ -20,7 +20,8 @@ struct _KubusPaneModel
   KubusNodeKind       root_kind;
   KubusNodeList      *roots;
   GtkTreeListModel   *tree;
-  GtkSorter          *inner_sorter;
+  GtkSorter          *value_sorter;   /* keyed sorters: one key per row, made once per sort */
+  GtkSorter          *name_sorter;
   GtkTreeListRowSorter *row_sorter;
   GtkSortListModel   *sorted;
   GtkCustomFilter    *filter;

@@ -18,8 +18,7 @@ struct _KubusPaneView
   GtkWidget        *view_dropdown;   /* call pane only */
   GtkWidget        *mode_dropdown;
   GtkWidget        *scroller;
-  GtkWidget        *column_view;
-  GtkColumnViewColumn *column;
+  GtkWidget        *list_view;
   GtkWidget        *legend;
   GtkWidget        *info_popover;
   GtkWidget        *info_label;
@@ -71,7 +70,7 @@ on_row_pressed (GtkGestureClick *gesture,
                                         gtk_list_item_get_position (item)))
     gtk_selection_model_select_item (kubus_pane_model_get_selection (self->model),
                                      gtk_list_item_get_position (item), TRUE);
-  gtk_widget_grab_focus (self->column_view);
+  gtk_widget_grab_focus (self->list_view);
   if (!gtk_widget_compute_point (cell, GTK_WIDGET (self), &GRAPHENE_POINT_INIT (x, y), &p))
     p = GRAPHENE_POINT_INIT (x, y);
   self->click_x = p.x;
@@ -151,6 +150,75 @@ teardown_row (GtkSignalListItemFactory *factory,
   (void) factory;
   if (expander != NULL)
     g_hash_table_remove (self->bound, gtk_tree_expander_get_child (GTK_TREE_EXPANDER (expander)));
+}
+
+/* ---- keyboard ------------------------------------------------------------------------------ */
+
+/* Right (or +) expands the selected row, Left (or −) collapses it or, when it is collapsed,
+ * goes to its parent; * expands the whole subtree. GtkTreeExpander's own key bindings only
+ * work when the expander has the focus, which in a list view the row has. */
+static gboolean
+on_key_pressed (GtkEventControllerKey *controller,
+                guint                  keyval,
+                guint                  keycode,
+                GdkModifierType        state,
+                gpointer               user_data)
+{
+  KubusPaneView *self = user_data;
+  guint pos = kubus_pane_view_get_selected (self);
+  GListModel *rows;
+  g_autoptr (GtkTreeListRow) row = NULL;
+
+  (void) controller, (void) keycode;
+  if (self->model == NULL || pos == G_MAXUINT
+      || (state & (GDK_CONTROL_MASK | GDK_ALT_MASK | GDK_SUPER_MASK)) != 0)
+    return FALSE;
+  rows = G_LIST_MODEL (kubus_pane_model_get_selection (self->model));
+  row = g_list_model_get_item (rows, pos);
+  if (row == NULL)
+    return FALSE;
+  switch (keyval)
+    {
+    case GDK_KEY_Right:
+    case GDK_KEY_KP_Right:
+    case GDK_KEY_plus:
+    case GDK_KEY_KP_Add:
+      if (!gtk_tree_list_row_is_expandable (row))
+        return FALSE;
+      gtk_tree_list_row_set_expanded (row, TRUE);
+      return TRUE;
+    case GDK_KEY_asterisk:
+    case GDK_KEY_KP_Multiply:
+      kubus_pane_model_expand_all (self->model, pos, TRUE);
+      return TRUE;
+    case GDK_KEY_Left:
+    case GDK_KEY_KP_Left:
+    case GDK_KEY_minus:
+    case GDK_KEY_KP_Subtract:
+      if (gtk_tree_list_row_get_expanded (row))
+        {
+          gtk_tree_list_row_set_expanded (row, FALSE);
+          return TRUE;
+        }
+      {
+        g_autoptr (GtkTreeListRow) parent = gtk_tree_list_row_get_parent (row);
+
+        /* The parent is shown above its children (sorting keeps subtrees together). */
+        for (guint i = pos; parent != NULL && i-- > 0;)
+          {
+            g_autoptr (GtkTreeListRow) above = g_list_model_get_item (rows, i);
+            if (above == parent)
+              {
+                gtk_selection_model_select_item (GTK_SELECTION_MODEL (rows), i, TRUE);
+                kubus_pane_view_scroll_to (self, i);
+                return TRUE;
+              }
+          }
+      }
+      return FALSE;
+    default:
+      return FALSE;
+    }
 }
 
 /* ---- mode and view switchers --------------------------------------------------------------- */
@@ -263,8 +331,11 @@ kubus_pane_view_constructed (GObject *object)
   self->header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   gtk_widget_add_css_class (self->header, "toolbar");
   gtk_widget_set_parent (self->header, GTK_WIDGET (self));
-  /* The column header names the tree; the bar above only holds the switchers. */
-  label = gtk_label_new (NULL);
+  /* The bar names the tree and holds its switchers. */
+  label = gtk_label_new (pane_title (kind));
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_widget_add_css_class (label, "heading");
   gtk_widget_set_hexpand (label, TRUE);
   gtk_box_append (GTK_BOX (self->header), label);
 
@@ -286,18 +357,26 @@ kubus_pane_view_constructed (GObject *object)
   g_signal_connect (factory, "bind", G_CALLBACK (bind_row), self);
   g_signal_connect (factory, "unbind", G_CALLBACK (unbind_row), self);
   g_signal_connect (factory, "teardown", G_CALLBACK (teardown_row), self);
-  self->column_view = gtk_column_view_new (NULL);
-  gtk_widget_add_css_class (self->column_view, "data-table");
-  self->column = gtk_column_view_column_new (pane_title (kind), factory);
-  gtk_column_view_column_set_expand (self->column, TRUE);
-  gtk_column_view_append_column (GTK_COLUMN_VIEW (self->column_view), self->column);
-  g_object_unref (self->column);
+  /* A GtkListView, not a one-column GtkColumnView: the column view's per-cell widgets and
+   * column measuring made expanding 10,000 children miss the 50 ms frame goal (bench/gui,
+   * docs/decisions/gui-speed.md). The pane title sits in the bar above instead of a header. */
+  self->list_view = gtk_list_view_new (NULL, factory);
+  gtk_widget_add_css_class (self->list_view, "kubus-tree");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->list_view),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, pane_title (kind), -1);
+  {
+    GtkEventController *keys = gtk_event_controller_key_new ();
+    /* Capture phase: before the list view's own Left/Right cursor bindings. */
+    gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+    g_signal_connect (keys, "key-pressed", G_CALLBACK (on_key_pressed), self);
+    gtk_widget_add_controller (self->list_view, keys);
+  }
 
   self->scroller = gtk_scrolled_window_new ();
   gtk_widget_set_vexpand (self->scroller, TRUE);
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self->scroller), GTK_POLICY_AUTOMATIC,
                                   GTK_POLICY_AUTOMATIC);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scroller), self->column_view);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scroller), self->list_view);
   gtk_widget_set_parent (self->scroller, GTK_WIDGET (self));
 
   self->legend = kubus_legend_new ();
@@ -379,9 +458,9 @@ kubus_pane_view_get_kind (KubusPaneView *self)
 }
 
 GtkWidget *
-kubus_pane_view_get_column_view (KubusPaneView *self)
+kubus_pane_view_get_list_view (KubusPaneView *self)
 {
-  return self->column_view;
+  return self->list_view;
 }
 
 static void
@@ -422,8 +501,8 @@ on_selection_model_replaced (GObject    *model,
 
   (void) pspec;
   g_hash_table_remove_all (self->bound);
-  gtk_column_view_set_model (GTK_COLUMN_VIEW (self->column_view),
-                             kubus_pane_model_get_selection (KUBUS_PANE_MODEL (model)));
+  gtk_list_view_set_model (GTK_LIST_VIEW (self->list_view),
+                           kubus_pane_model_get_selection (KUBUS_PANE_MODEL (model)));
 }
 
 void
@@ -438,8 +517,8 @@ kubus_pane_view_set_model (KubusPaneView  *self,
       g_clear_signal_handler (&self->selection_handler, self->model);
       g_clear_object (&self->model);
     }
-  if (self->column_view != NULL)
-    gtk_column_view_set_model (GTK_COLUMN_VIEW (self->column_view), NULL);
+  if (self->list_view != NULL)
+    gtk_list_view_set_model (GTK_LIST_VIEW (self->list_view), NULL);
   if (self->bound != NULL)
     g_hash_table_remove_all (self->bound);
   if (model == NULL)
@@ -448,8 +527,7 @@ kubus_pane_view_set_model (KubusPaneView  *self,
   self->values_handler = g_signal_connect (model, "values-changed", G_CALLBACK (on_values_changed), self);
   self->selection_handler = g_signal_connect (model, "notify::selection",
                                               G_CALLBACK (on_selection_model_replaced), self);
-  gtk_column_view_set_model (GTK_COLUMN_VIEW (self->column_view),
-                             kubus_pane_model_get_selection (model));
+  gtk_list_view_set_model (GTK_LIST_VIEW (self->list_view), kubus_pane_model_get_selection (model));
   fill_mode_dropdown (self);
   kubus_pane_view_refresh (self);
 }
@@ -471,34 +549,15 @@ kubus_pane_view_set_call_view (KubusPaneView *self,
   self->updating_dropdown = FALSE;
 }
 
-static GtkWidget *
-find_list_view (GtkWidget *widget)
-{
-  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
-    {
-      if (GTK_IS_LIST_VIEW (c))
-        return c;
-      {
-        GtkWidget *found = find_list_view (c);
-        if (found != NULL)
-          return found;
-      }
-    }
-  return NULL;
-}
-
 void
 kubus_pane_view_scroll_to (KubusPaneView *self,
                            guint          position)
 {
-  GtkWidget *list = find_list_view (self->column_view);
-
   if (position == G_MAXUINT)
     return;
-  /* GTK 4.8 has no gtk_column_view_scroll_to: the inner list view's action does it. */
-  if (list != NULL)
-    gtk_widget_activate_action (list, "list.scroll-to-item", "u", position);
-  gtk_widget_grab_focus (self->column_view);
+  /* GTK 4.8 has no gtk_list_view_scroll_to: the list view's own action does it. */
+  gtk_widget_activate_action (self->list_view, "list.scroll-to-item", "u", position);
+  gtk_widget_grab_focus (self->list_view);
 }
 
 guint

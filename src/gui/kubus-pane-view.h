@@ -1,4 +1,4 @@
-/* kubus-pane-view.h — one tree pane: mode (and view) switchers, the GtkColumnView over a
+/* kubus-pane-view.h — one tree pane: mode (and view) switchers, the GtkListView over a
  * KubusPaneModel, and the colour legend. */
 #pragma once
 
@@ -19,7 +19,7 @@ void            kubus_pane_view_set_model       (KubusPaneView  *self,
 KubusPaneModel *kubus_pane_view_get_model       (KubusPaneView  *self);
 /* Re-reads the mode, refreshes visible rows and the legend. */
 void            kubus_pane_view_refresh         (KubusPaneView  *self);
-/* Scrolls @position into view (4.8 stand-in for gtk_column_view_scroll_to) and focuses it. */
+/* Scrolls @position into view (4.8 stand-in for gtk_list_view_scroll_to) and focuses it. */
 void            kubus_pane_view_scroll_to       (KubusPaneView  *self,
                                                  guint           position);
 /* First selected position or G_MAXUINT. */
@@ -27,7 +27,8 @@ guint           kubus_pane_view_get_selected    (KubusPaneView  *self);
 /* Shows @markup in a popover next to the pane's selected row. */
 void            kubus_pane_view_show_info       (KubusPaneView  *self,
                                                  const char     *markup);
-GtkWidget      *kubus_pane_view_get_column_view (KubusPaneView  *self);
+/* The GtkListView showing the rows (tests and benchmarks drive it). */
+GtkWidget      *kubus_pane_view_get_list_view   (KubusPaneView  *self);
 /* Shows @view in the call pane's view switcher (does not activate anything). */
 void            kubus_pane_view_set_call_view   (KubusPaneView  *self,
                                                  KubusCallView   view);

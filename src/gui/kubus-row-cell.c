@@ -1,12 +1,19 @@
 /* kubus-row-cell.c — see kubus-row-cell.h. */
+#include <math.h>
+
 #include "kubus-node.h"
 #include "kubus-row-cell.h"
+
+/* The severity square is drawn by the cell itself (render nodes, no cairo surface), not by a
+ * GtkDrawingArea child: one widget less per bound row, which is what expanding 10,000
+ * children and scrolling through them pay for (bench/gui). */
+#define SQUARE     14   /* room for the square, px */
+#define SQUARE_GAP 6    /* between square and value */
 
 struct _KubusRowCell
 {
   GtkWidget       parent_instance;
 
-  GtkWidget      *square;
   GtkWidget      *value;
   GtkWidget      *name;
 
@@ -22,58 +29,77 @@ struct _KubusRowCell
 G_DEFINE_FINAL_TYPE (KubusRowCell, kubus_row_cell, GTK_TYPE_WIDGET)
 
 static void
-draw_square (GtkDrawingArea *area,
-             cairo_t        *cr,
-             int             width,
-             int             height,
-             gpointer        user_data)
+append_frame (GtkSnapshot           *snapshot,
+              const graphene_rect_t *r,
+              float                  width,
+              const GdkRGBA         *top_left,
+              const GdkRGBA         *bottom_right)
 {
-  KubusRowCell *self = user_data;
-  double s = MIN (width, height) - 2, x = (width - s) / 2.0, y = (height - s) / 2.0;
+  GskRoundedRect rr;
+  const float widths[4] = { width, width, width, width };
+  const GdkRGBA colors[4] = { *top_left, *bottom_right, *bottom_right, *top_left };
 
-  (void) area;
+  gsk_rounded_rect_init_from_rect (&rr, r, 0);
+  gtk_snapshot_append_border (snapshot, &rr, widths, colors);
+}
+
+static void
+kubus_row_cell_snapshot (GtkWidget   *widget,
+                         GtkSnapshot *snapshot)
+{
+  KubusRowCell *self = KUBUS_ROW_CELL (widget);
+  GtkBorder padding;
+  float s = SQUARE - 2, x, y;
+  graphene_rect_t r;
+
+  gtk_style_context_get_padding (gtk_widget_get_style_context (widget), &padding);
+  /* At the start of the row, where the value label's start margin leaves room. */
+  if (gtk_widget_get_direction (widget) == GTK_TEXT_DIR_RTL)
+    x = gtk_widget_get_width (widget) - padding.right - 1 - s;
+  else
+    x = padding.left + 1;
+  y = floorf ((gtk_widget_get_height (widget) - s) / 2);
+  r = GRAPHENE_RECT_INIT (x, y, s, s);
   if (!self->has_color)
     {
       /* Exactly zero: an empty outline, no colour. */
-      cairo_set_source_rgba (cr, 0.5, 0.5, 0.5, 0.5);
-      cairo_set_line_width (cr, 1);
-      cairo_rectangle (cr, x + 0.5, y + 0.5, s - 1, s - 1);
-      cairo_stroke (cr);
-      return;
-    }
-  gdk_cairo_set_source_rgba (cr, &self->color);
-  cairo_rectangle (cr, x, y, s, s);
-  cairo_fill (cr);
-
-  /* Raised for positive, sunken with a minus bar for negative values: gains and losses differ
-   * in shape too, not only in colour. */
-  cairo_set_line_width (cr, 1.5);
-  cairo_set_source_rgba (cr, 1, 1, 1, self->negative ? 0.0 : 0.8);
-  if (!self->negative)
-    {
-      cairo_move_to (cr, x + 0.75, y + s);
-      cairo_line_to (cr, x + 0.75, y + 0.75);
-      cairo_line_to (cr, x + s, y + 0.75);
-      cairo_stroke (cr);
-      cairo_set_source_rgba (cr, 0, 0, 0, 0.45);
-      cairo_move_to (cr, x + s - 0.75, y);
-      cairo_line_to (cr, x + s - 0.75, y + s - 0.75);
-      cairo_line_to (cr, x, y + s - 0.75);
-      cairo_stroke (cr);
+      const GdkRGBA gray = { 0.5, 0.5, 0.5, 0.5 };
+      append_frame (snapshot, &r, 1, &gray, &gray);
     }
   else
     {
-      cairo_set_source_rgba (cr, 0, 0, 0, 0.6);
-      cairo_move_to (cr, x + 0.75, y + s);
-      cairo_line_to (cr, x + 0.75, y + 0.75);
-      cairo_line_to (cr, x + s, y + 0.75);
-      cairo_stroke (cr);
-      cairo_set_source_rgba (cr, 1, 1, 1, 0.95);
-      cairo_set_line_width (cr, 2);
-      cairo_move_to (cr, x + s * 0.25, y + s / 2);
-      cairo_line_to (cr, x + s * 0.75, y + s / 2);
-      cairo_stroke (cr);
+      const GdkRGBA light = { 1, 1, 1, 0.8 }, shade = { 0, 0, 0, 0.45 }, dark = { 0, 0, 0, 0.6 };
+      const GdkRGBA none = { 0, 0, 0, 0 }, bar = { 1, 1, 1, 0.95 };
+
+      gtk_snapshot_append_color (snapshot, &self->color, &r);
+      /* Raised for positive, sunken with a minus bar for negative values: gains and losses
+       * differ in shape too, not only in colour. */
+      if (!self->negative)
+        append_frame (snapshot, &r, 1.5, &light, &shade);
+      else
+        {
+          append_frame (snapshot, &r, 1.5, &dark, &none);
+          gtk_snapshot_append_color (snapshot, &bar,
+                                     &GRAPHENE_RECT_INIT (x + s * 0.25f, y + s / 2 - 1, s * 0.5f, 2));
+        }
     }
+  GTK_WIDGET_CLASS (kubus_row_cell_parent_class)->snapshot (widget, snapshot);
+}
+
+/* Long names are ellipsized; the whole name shows when the pointer rests on one. */
+static gboolean
+on_name_query_tooltip (GtkWidget  *label,
+                       int         x,
+                       int         y,
+                       gboolean    keyboard,
+                       GtkTooltip *tooltip,
+                       gpointer    user_data)
+{
+  (void) x, (void) y, (void) keyboard, (void) user_data;
+  if (!pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (label))))
+    return FALSE;
+  gtk_tooltip_set_text (tooltip, gtk_label_get_text (GTK_LABEL (label)));
+  return TRUE;
 }
 
 static void
@@ -82,7 +108,6 @@ kubus_row_cell_dispose (GObject *object)
   KubusRowCell *self = KUBUS_ROW_CELL (object);
 
   kubus_row_cell_unbind (self);
-  g_clear_pointer (&self->square, gtk_widget_unparent);
   g_clear_pointer (&self->value, gtk_widget_unparent);
   g_clear_pointer (&self->name, gtk_widget_unparent);
   G_OBJECT_CLASS (kubus_row_cell_parent_class)->dispose (object);
@@ -92,6 +117,7 @@ static void
 kubus_row_cell_class_init (KubusRowCellClass *klass)
 {
   G_OBJECT_CLASS (klass)->dispose = kubus_row_cell_dispose;
+  GTK_WIDGET_CLASS (klass)->snapshot = kubus_row_cell_snapshot;
   gtk_widget_class_set_layout_manager_type (GTK_WIDGET_CLASS (klass), GTK_TYPE_BOX_LAYOUT);
   gtk_widget_class_set_css_name (GTK_WIDGET_CLASS (klass), "kubus-row");
 }
@@ -102,18 +128,13 @@ kubus_row_cell_init (KubusRowCell *self)
   GtkLayoutManager *layout = gtk_widget_get_layout_manager (GTK_WIDGET (self));
 
   gtk_box_layout_set_spacing (GTK_BOX_LAYOUT (layout), 6);
-
-  self->square = gtk_drawing_area_new ();
-  gtk_drawing_area_set_content_width (GTK_DRAWING_AREA (self->square), 14);
-  gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (self->square), 14);
-  gtk_widget_set_valign (self->square, GTK_ALIGN_CENTER);
-  gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (self->square), draw_square, self, NULL);
-  gtk_widget_set_parent (self->square, GTK_WIDGET (self));
+  gtk_widget_set_size_request (GTK_WIDGET (self), -1, SQUARE);
 
   self->value = gtk_label_new (NULL);
   gtk_label_set_xalign (GTK_LABEL (self->value), 1.0);
   /* Room for "-1.234e-05": names stay aligned in the scientific format too. */
   gtk_label_set_width_chars (GTK_LABEL (self->value), 10);
+  gtk_widget_set_margin_start (self->value, SQUARE + SQUARE_GAP);
   gtk_widget_add_css_class (self->value, "numeric");
   gtk_widget_add_css_class (self->value, "kubus-value");
   gtk_widget_set_parent (self->value, GTK_WIDGET (self));
@@ -122,6 +143,8 @@ kubus_row_cell_init (KubusRowCell *self)
   gtk_label_set_xalign (GTK_LABEL (self->name), 0.0);
   gtk_label_set_ellipsize (GTK_LABEL (self->name), PANGO_ELLIPSIZE_END);
   gtk_widget_set_hexpand (self->name, TRUE);
+  gtk_widget_set_has_tooltip (self->name, TRUE);
+  g_signal_connect (self->name, "query-tooltip", G_CALLBACK (on_name_query_tooltip), NULL);
   gtk_widget_set_parent (self->name, GTK_WIDGET (self));
 }
 
@@ -181,6 +204,9 @@ kubus_row_cell_update (KubusRowCell *self)
   gtk_label_set_text (GTK_LABEL (self->value), text);
   gtk_label_set_text (GTK_LABEL (self->name), kubus_node_name (kubus_node_row_get_kind (item),
                                                                kubus_node_row_get_node (item)));
+  /* Module names are file paths: the file name at the end is the part that tells them apart. */
+  gtk_label_set_ellipsize (GTK_LABEL (self->name), kubus_node_row_get_kind (item) == KUBUS_NODE_MODULE
+                                                   ? PANGO_ELLIPSIZE_MIDDLE : PANGO_ELLIPSIZE_END);
   self->has_color = kubus_pane_model_row_color (self->pane, item, expanded, &self->color,
                                                 &self->negative);
   if (self->negative)
@@ -196,5 +222,5 @@ kubus_row_cell_update (KubusRowCell *self)
     gtk_widget_add_css_class (self->name, "kubus-match-inside");
   else
     gtk_widget_remove_css_class (self->name, "kubus-match-inside");
-  gtk_widget_queue_draw (self->square);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }

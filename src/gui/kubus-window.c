@@ -400,15 +400,19 @@ on_external_loaded (GObject      *source,
   g_autoptr (KubusLoadResult) loaded = kubus_load_finish (result, &error);
 
   (void) source;
-  if (loaded == NULL || self->browser == NULL)
+  if (loaded == NULL || self->browser == NULL
+      || !kubus_browser_set_external (self->browser, g_steal_pointer (&loaded->report), &error))
     {
-      if (error != NULL)
-        kubus_window_error_dialog (self, _("Could not open the external report"), error->message);
-      return;
-    }
-  if (!kubus_browser_set_external (self->browser, g_steal_pointer (&loaded->report), &error))
-    {
-      kubus_window_error_dialog (self, _("Could not open the external report"), error->message);
+      g_autofree char *name = self->external != NULL ? g_file_get_parse_name (self->external) : NULL;
+      g_autofree char *primary = g_strdup_printf (_("Could not open the external report “%s”"),
+                                                  name != NULL ? name : "");
+
+      g_clear_object (&self->external);   /* a reload should not read it again */
+      if (error == NULL)
+        return;   /* the report was closed meanwhile */
+      kubus_window_error_dialog (self, primary, error->message);
+      /* The report stays shown; listeners (the screenshot mode) learn that this load failed. */
+      g_signal_emit (self, signals[FAILED], 0, error->message);
       return;
     }
   kubus_window_set_mode (self, KUBUS_MODE_EXTERNAL);
@@ -518,6 +522,26 @@ on_pane_focus (GtkEventControllerFocus *controller,
   kubus_window_update_actions (self);
 }
 
+/* Pane widths in proportion to the window (metric 26 %, call 36 %, system the rest), set
+ * while the window is not yet shown, i.e. from the template's default size and from --size:
+ * fixed positions squeezed the system pane to its minimum in a small window. Afterwards the
+ * panes grow and shrink with the window and the user's handles rule. */
+static void
+on_default_width (GObject    *object,
+                  GParamSpec *pspec,
+                  gpointer    user_data)
+{
+  KubusWindow *self = KUBUS_WINDOW (object);
+  int width, height;
+
+  (void) pspec, (void) user_data;
+  gtk_window_get_default_size (GTK_WINDOW (self), &width, &height);   /* 4.8: both needed */
+  if (gtk_widget_get_mapped (GTK_WIDGET (self)) || width <= 0)
+    return;
+  gtk_paned_set_position (GTK_PANED (self->outer_paned), MAX (220, width * 26 / 100));
+  gtk_paned_set_position (GTK_PANED (self->inner_paned), MAX (220, width * 36 / 100));
+}
+
 static void
 kubus_window_init (KubusWindow *self)
 {
@@ -551,8 +575,8 @@ kubus_window_init (KubusWindow *self)
   fill_recent (gtk_recent_manager_get_default (), self);
   g_signal_connect_object (gtk_recent_manager_get_default (), "changed", G_CALLBACK (fill_recent),
                            self, 0);
-  gtk_paned_set_position (GTK_PANED (self->outer_paned), 360);
-  gtk_paned_set_position (GTK_PANED (self->inner_paned), 460);
+  on_default_width (G_OBJECT (self), NULL, NULL);
+  g_signal_connect (self, "notify::default-width", G_CALLBACK (on_default_width), NULL);
 
   drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
   g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);

@@ -2,7 +2,7 @@
  * modes and views, external percent, compare, bad reports.
  *
  * The test drives a real KubusWindow the way a user does: row expanders
- * ("listitem.toggle-expand"), selection of the column view's model, the mode drop-downs in the
+ * ("listitem.toggle-expand"), selection of the list view's model, the mode drop-downs in the
  * pane headers and the window's GActions (each has a menu item and an accelerator). It reads
  * back what the rows SHOW: the labels of the KubusRowCell widgets bound in each pane, one line
  * per visible row, "<indent><name> <value>[ [+]| [-]][ *][ neg]" — [+] collapsed with children,
@@ -17,9 +17,10 @@
 #include "gui-test-report.h"
 #include "kubus-application.h"
 #include "kubus-legend.h"
+#include "kubus-loader.h"
 #include "kubus-pane-view.h"
 #include "kubus-row-cell.h"
-#include "kubus-window.h"
+#include "kubus-window-private.h"   /* the Cancel button and the Open Recent menu section */
 
 #define WAIT_MS 20000   /* rows normally show within a frame or two; ASan builds are slow */
 
@@ -252,7 +253,7 @@ collect_rows (GtkWidget *w,
   for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL; c = gtk_widget_get_next_sibling (c))
     {
       GtkListItem *item;
-      GtkWidget *expander, *square, *value, *name;
+      GtkWidget *expander, *value, *name;
       GtkTreeListRow *row;
       GString *s;
       Line line;
@@ -270,9 +271,8 @@ collect_rows (GtkWidget *w,
       row = gtk_tree_expander_get_list_row (GTK_TREE_EXPANDER (expander));
       if (row == NULL)
         continue;
-      /* The cell: severity square, value label, name label. */
-      square = gtk_widget_get_first_child (c);
-      value = gtk_widget_get_next_sibling (square);
+      /* The cell: value label and name label (the cell draws the severity square itself). */
+      value = gtk_widget_get_first_child (c);
       name = gtk_widget_get_next_sibling (value);
       s = g_string_new (NULL);
       g_string_append_printf (s, "%*s%s %s", (int) (2 * gtk_tree_list_row_get_depth (row)), "",
@@ -297,7 +297,7 @@ pane_text (KubusWindow  *window,
   GString *s = g_string_new (NULL);
 
   g_array_set_clear_func (lines, line_clear);
-  collect_rows (kubus_pane_view_get_column_view (pane_view (window, kind)), lines);
+  collect_rows (kubus_pane_view_get_list_view (pane_view (window, kind)), lines);
   g_array_sort (lines, line_cmp);
   for (guint i = 0; i < lines->len; i++)
     g_string_append_printf (s, "%s\n", g_array_index (lines, Line, i).line);
@@ -362,7 +362,7 @@ is_cell_named (GtkWidget *w,
   item = g_object_get_data (G_OBJECT (w), "kubus-list-item");
   if (item == NULL || gtk_list_item_get_item (item) == NULL)
     return FALSE;
-  name = gtk_widget_get_next_sibling (gtk_widget_get_next_sibling (gtk_widget_get_first_child (w)));
+  name = gtk_widget_get_next_sibling (gtk_widget_get_first_child (w));   /* value, name */
   if (!g_str_equal (label_text (name), q->name))
     return FALSE;
   return q->skip-- == 0;
@@ -371,7 +371,7 @@ is_cell_named (GtkWidget *w,
 typedef struct
 {
   CellQuery  query;
-  GtkWidget *column_view;
+  GtkWidget *list_view;
   GtkWidget *cell;
 } CellFind;
 
@@ -381,7 +381,7 @@ cell_found (gpointer data)
   CellFind *f = data;
   CellQuery q = f->query;
 
-  f->cell = find_widget (f->column_view, is_cell_named, &q);
+  f->cell = find_widget (f->list_view, is_cell_named, &q);
   return f->cell != NULL;
 }
 
@@ -392,7 +392,7 @@ row_cell (KubusWindow  *window,
           const char   *name,
           guint         nth)
 {
-  CellFind f = { { name, nth }, kubus_pane_view_get_column_view (pane_view (window, kind)), NULL };
+  CellFind f = { { name, nth }, kubus_pane_view_get_list_view (pane_view (window, kind)), NULL };
 
   /* Rows of a report just shown or a row just expanded appear with the next layout. */
   if (!spin_until (cell_found, &f, WAIT_MS))
@@ -421,9 +421,9 @@ select_row (KubusWindow  *window,
 {
   GtkWidget *cell = row_cell (window, kind, name, nth);
   GtkListItem *item = g_object_get_data (G_OBJECT (cell), "kubus-list-item");
-  GtkWidget *cv = kubus_pane_view_get_column_view (pane_view (window, kind));
+  GtkWidget *cv = kubus_pane_view_get_list_view (pane_view (window, kind));
 
-  g_assert_true (gtk_selection_model_select_item (gtk_column_view_get_model (GTK_COLUMN_VIEW (cv)),
+  g_assert_true (gtk_selection_model_select_item (gtk_list_view_get_model (GTK_LIST_VIEW (cv)),
                                                   gtk_list_item_get_position (item), TRUE));
 }
 
@@ -875,8 +875,8 @@ test_multiple_selection (void)
   select_row (window, KUBUS_PANE_CALL, "foo", 0);
   /* Ctrl+click on bar: add to the selection. */
   item = g_object_get_data (G_OBJECT (row_cell (window, KUBUS_PANE_CALL, "bar", 0)), "kubus-list-item");
-  cv = kubus_pane_view_get_column_view (pane_view (window, KUBUS_PANE_CALL));
-  gtk_selection_model_select_item (gtk_column_view_get_model (GTK_COLUMN_VIEW (cv)),
+  cv = kubus_pane_view_get_list_view (pane_view (window, KUBUS_PANE_CALL));
+  gtk_selection_model_select_item (gtk_list_view_get_model (GTK_LIST_VIEW (cv)),
                                    gtk_list_item_get_position (item), FALSE);
   assert_pane (window, KUBUS_PANE_CALL,
                "main 2.00 [-]\n"
@@ -1122,6 +1122,423 @@ test_bad_report (void)
   close_window (window, &ev);
 }
 
+/* Reports named on the command line are read ahead (kubus_load_prefetch, from the
+ * application's handle-local-options): they load like any other, a bad one is named in the
+ * error dialog, and Cancel works on a read-ahead load and on an ordinary one alike, leaving the
+ * report shown before (and the window) working. */
+static void
+test_prefetch_cancel (void)
+{
+  Events ev = { 0 };
+  g_autoptr (GFile) good = report_file ("pre-good.cube", 1.0);
+  g_autoptr (GFile) other = report_file ("pre-other.cube", 2.0);
+  g_autoptr (GFile) bad = bad_file ("pre-bad.cube", "<?xml version=\"1.0\"?>\n<cube version=\"3.0\">\n<metrics><oops");
+  g_autofree char *good_path = g_file_get_path (good);
+  g_autofree char *other_path = g_file_get_path (other);
+  g_autofree char *bad_path = g_file_get_path (bad);
+  KubusWindow *window = new_window (&ev);
+
+  kubus_load_prefetch (good_path);
+  kubus_window_open (window, good);
+  wait_events (&ev, 1, 0);
+  assert_pane (window, KUBUS_PANE_CALL, "main 16.00 [+] *\n");
+
+  kubus_load_prefetch (bad_path);
+  kubus_window_open (window, bad);
+  wait_events (&ev, 1, 1);
+  g_assert_nonnull (strstr (ev.message, "pre-bad.cube"));
+  check_error_dialog (window, "pre-bad.cube", "pre-bad.cube");
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "pre-good.cube — Kubus");
+
+  /* Cancel while a read-ahead load runs: no error dialog, the shown report stays. */
+  kubus_load_prefetch (other_path);
+  kubus_window_open (window, other);
+  g_assert_true (gtk_widget_get_sensitive (window->cancel_button));
+  g_signal_emit_by_name (window->cancel_button, "clicked");
+  wait_events (&ev, 1, 2);
+  g_assert_nonnull (strstr (ev.message, "cancelled"));
+  g_assert_null (error_dialog_of (window));
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "pre-good.cube — Kubus");
+  assert_pane (window, KUBUS_PANE_CALL, "main 16.00 [+] *\n");
+
+  /* The same with an ordinary load. */
+  kubus_window_open (window, other);
+  g_signal_emit_by_name (window->cancel_button, "clicked");
+  wait_events (&ev, 1, 3);
+  g_assert_nonnull (strstr (ev.message, "cancelled"));
+  g_assert_null (error_dialog_of (window));
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "pre-good.cube — Kubus");
+
+  /* And the window still opens reports. */
+  kubus_window_open (window, other);
+  wait_events (&ev, 2, 3);
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "pre-other.cube — Kubus");
+  assert_pane (window, KUBUS_PANE_CALL, "main 32.00 [+] *\n");
+  close_window (window, &ev);
+}
+
+typedef struct
+{
+  KubusWindow *window;
+  const char  *uri;
+  char        *label;
+} RecentFind;
+
+static gboolean
+recent_listed (gpointer data)
+{
+  RecentFind *f = data;
+  GMenuModel *section = G_MENU_MODEL (f->window->recent_section);
+
+  for (int i = 0; i < g_menu_model_get_n_items (section); i++)
+    {
+      g_autoptr (GVariant) target = g_menu_model_get_item_attribute_value (section, i, G_MENU_ATTRIBUTE_TARGET,
+                                                                          G_VARIANT_TYPE_STRING);
+      g_autofree char *action = NULL;
+
+      if (target == NULL || !g_str_equal (g_variant_get_string (target, NULL), f->uri)
+          || !g_menu_model_get_item_attribute (section, i, G_MENU_ATTRIBUTE_ACTION, "s", &action)
+          || !g_str_equal (action, "app.open-uri"))
+        continue;
+      g_free (f->label);
+      g_menu_model_get_item_attribute (section, i, G_MENU_ATTRIBUTE_LABEL, "s", &f->label);
+      return TRUE;
+    }
+  return FALSE;
+}
+
+typedef struct
+{
+  const char  *title;
+  KubusWindow *other_than;
+  KubusWindow *found;
+} TitleFind;
+
+static gboolean
+window_titled (gpointer data)
+{
+  TitleFind *f = data;
+
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL; l = l->next)
+    if (KUBUS_IS_WINDOW (l->data) && l->data != f->other_than && kubus_window_get_browser (l->data) != NULL
+        && g_strcmp0 (gtk_window_get_title (l->data), f->title) == 0)
+      {
+        f->found = l->data;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+/* An opened report is listed under File › Open Recent (underscores doubled: they are menu
+ * mnemonics), and the item opens it again, in a new window since this one shows a report. */
+static void
+test_recent (void)
+{
+  Events ev = { 0 };
+  g_autoptr (GFile) file = report_file ("recent_run.cube", 1.0);
+  g_autofree char *uri = g_file_get_uri (file);
+  RecentFind rf = { NULL, uri, NULL };
+  TitleFind tf = { "recent_run.cube — Kubus", NULL, NULL };
+  KubusWindow *window = new_window (&ev);
+
+  kubus_window_open (window, file);
+  wait_events (&ev, 1, 0);
+  rf.window = window;
+  if (!spin_until (recent_listed, &rf, WAIT_MS))
+    g_error ("%s is not in the Open Recent menu", uri);
+  g_assert_cmpstr (rf.label, ==, "recent__run.cube");
+  g_free (rf.label);
+
+  tf.other_than = window;
+  g_action_group_activate_action (G_ACTION_GROUP (app), "open-uri", g_variant_new_string (uri));
+  g_assert_true (spin_until (window_titled, &tf, WAIT_MS));
+  gtk_window_destroy (GTK_WINDOW (tf.found));
+  close_window (window, &ev);
+}
+
+static GtkDropTarget *
+drop_target_of (GtkWidget *widget)
+{
+  g_autoptr (GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr (GObject) c = g_list_model_get_item (controllers, i);
+      if (GTK_IS_DROP_TARGET (c))
+        return GTK_DROP_TARGET (c);
+    }
+  return NULL;
+}
+
+static gboolean
+drop_files (KubusWindow *window,
+            GFile      **files,
+            guint        n)
+{
+  GtkDropTarget *target = drop_target_of (GTK_WIDGET (window));
+  GValue value = G_VALUE_INIT;
+  gboolean handled = FALSE;
+
+  g_assert_nonnull (target);
+  g_value_init (&value, GDK_TYPE_FILE_LIST);
+  g_value_take_boxed (&value, gdk_file_list_new_from_array (files, n));
+  g_signal_emit_by_name (target, "drop", &value, 10.0, 10.0, &handled);
+  g_value_unset (&value);
+  return handled;
+}
+
+/* Dropping a report on an empty window opens it there; dropping one on a window that shows a
+ * report opens a new window. */
+static void
+test_drop (void)
+{
+  Events ev = { 0 };
+  GFile *files[1];
+  g_autoptr (GFile) first = report_file ("drop_a.cube", 1.0);
+  g_autoptr (GFile) second = report_file ("drop_b.cube", 2.0);
+  TitleFind tf = { "drop_b.cube — Kubus", NULL, NULL };
+  KubusWindow *window = new_window (&ev);
+
+  files[0] = first;
+  g_assert_true (drop_files (window, files, 1));
+  wait_events (&ev, 1, 0);
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "drop_a.cube — Kubus");
+
+  files[0] = second;
+  tf.other_than = window;
+  g_assert_true (drop_files (window, files, 1));
+  g_assert_true (spin_until (window_titled, &tf, WAIT_MS));
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "drop_a.cube — Kubus");
+  gtk_window_destroy (GTK_WINDOW (tf.found));
+  close_window (window, &ev);
+}
+
+static char *
+clipboard_text (KubusWindow *window)
+{
+  GdkContentProvider *content = gdk_clipboard_get_content (gtk_widget_get_clipboard (GTK_WIDGET (window)));
+  GValue value = G_VALUE_INIT;
+  g_autoptr (GError) error = NULL;
+  char *text;
+
+  g_assert_nonnull (content);
+  g_value_init (&value, G_TYPE_STRING);
+  if (!gdk_content_provider_get_value (content, &value, &error))
+    g_error ("clipboard: %s", error->message);
+  text = g_value_dup_string (&value);
+  g_value_unset (&value);
+  return text;
+}
+
+/* Copy value and name of the selected row of the active pane (the call pane by default), hide
+ * zero rows (selected rows stay) and show them again. */
+static void
+test_copy_hide_zero (void)
+{
+  Events ev = { 0 };
+  g_autoptr (GFile) file = report_file ("copy.cube", 1.0);
+  KubusWindow *window = new_window (&ev);
+  g_autofree char *value = NULL, *name = NULL;
+
+  kubus_window_open (window, file);
+  wait_events (&ev, 1, 0);
+  assert_pane (window, KUBUS_PANE_CALL, "main 16.00 [+] *\n");
+  activate (window, "copy-value", NULL);
+  value = clipboard_text (window);
+  g_assert_cmpstr (value, ==, "16");
+  activate (window, "copy-name", NULL);
+  name = clipboard_text (window);
+  g_assert_cmpstr (name, ==, "main");
+
+  /* MPI at bar's MPI_Send: rank 0 spent nothing there. */
+  toggle_row (window, KUBUS_PANE_METRIC, "Time");
+  select_row (window, KUBUS_PANE_METRIC, "MPI", 0);
+  toggle_row (window, KUBUS_PANE_CALL, "main");
+  toggle_row (window, KUBUS_PANE_CALL, "bar");
+  select_row (window, KUBUS_PANE_CALL, "MPI_Send", 0);
+  toggle_row (window, KUBUS_PANE_SYSTEM, "M");
+  toggle_row (window, KUBUS_PANE_SYSTEM, "N");
+  assert_pane (window, KUBUS_PANE_SYSTEM,
+               "M 0.00 [-]\n"
+               "  N 0.00 [-]\n"
+               "    rank 0 0.00 [+]\n"
+               "    rank 1 2.00 [+]\n");
+  activate (window, "hide-zero", NULL);
+  assert_pane (window, KUBUS_PANE_SYSTEM,
+               "M 0.00 [-]\n"
+               "  N 0.00 [-]\n"
+               "    rank 1 2.00 [+]\n");
+  activate (window, "hide-zero", NULL);
+  assert_pane (window, KUBUS_PANE_SYSTEM,
+               "M 0.00 [-]\n"
+               "  N 0.00 [-]\n"
+               "    rank 0 0.00 [+]\n"
+               "    rank 1 2.00 [+]\n");
+  close_window (window, &ev);
+}
+
+static gboolean
+press_key (KubusWindow  *window,
+           KubusPaneKind kind,
+           guint         keyval)
+{
+  GtkWidget *list = kubus_pane_view_get_list_view (pane_view (window, kind));
+  g_autoptr (GListModel) controllers = gtk_widget_observe_controllers (list);
+  gboolean handled = FALSE;
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr (GObject) c = g_list_model_get_item (controllers, i);
+      if (GTK_IS_EVENT_CONTROLLER_KEY (c))
+        {
+          g_signal_emit_by_name (c, "key-pressed", keyval, 0, (GdkModifierType) 0, &handled);
+          return handled;
+        }
+    }
+  g_error ("the pane's list view has no key controller");
+  return FALSE;
+}
+
+/* Right / Left expand and collapse the selected row; Left on a collapsed row goes to its
+ * parent; * expands the subtree. */
+static void
+test_keyboard_expand (void)
+{
+  Events ev = { 0 };
+  g_autoptr (GFile) file = report_file ("keys.cube", 1.0);
+  KubusWindow *window = new_window (&ev);
+
+  kubus_window_open (window, file);
+  wait_events (&ev, 1, 0);
+  assert_pane (window, KUBUS_PANE_CALL, "main 16.00 [+] *\n");
+  g_assert_true (press_key (window, KUBUS_PANE_CALL, GDK_KEY_Right));
+  assert_pane (window, KUBUS_PANE_CALL,
+               "main 2.00 [-] *\n"
+               "  foo 10.00 [+]\n"
+               "  bar 4.00 [+]\n");
+  select_row (window, KUBUS_PANE_CALL, "bar", 0);
+  g_assert_true (press_key (window, KUBUS_PANE_CALL, GDK_KEY_asterisk));
+  assert_pane (window, KUBUS_PANE_CALL,
+               "main 2.00 [-]\n"
+               "  foo 10.00 [+]\n"
+               "  bar 2.00 [-] *\n"
+               "    MPI_Send 2.00\n");
+  select_row (window, KUBUS_PANE_CALL, "MPI_Send", 0);
+  /* A leaf: Right does nothing (and leaves the key to others), Left goes to the parent. */
+  g_assert_false (press_key (window, KUBUS_PANE_CALL, GDK_KEY_Right));
+  g_assert_true (press_key (window, KUBUS_PANE_CALL, GDK_KEY_Left));
+  assert_pane (window, KUBUS_PANE_CALL,
+               "main 2.00 [-]\n"
+               "  foo 10.00 [+]\n"
+               "  bar 2.00 [-] *\n"
+               "    MPI_Send 2.00\n");
+  g_assert_true (press_key (window, KUBUS_PANE_CALL, GDK_KEY_minus));
+  assert_pane (window, KUBUS_PANE_CALL,
+               "main 2.00 [-]\n"
+               "  foo 10.00 [+]\n"
+               "  bar 4.00 [+] *\n");
+  close_window (window, &ev);
+}
+
+static gboolean
+shortcuts_window_shown (gpointer data)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr (GtkWidget) w = g_list_model_get_item (toplevels, i);
+      if (GTK_IS_SHORTCUTS_WINDOW (w) && gtk_widget_get_visible (w))
+        {
+          *(GtkWidget **) data = w;
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* Ctrl+? shows the shortcuts window: gtk/help-overlay.ui parses and lays out without
+ * warnings (they are fatal here; style.css works around GTK 4.8's theme, whose page switcher
+ * labels measured -4 px). */
+static void
+test_shortcuts_window (void)
+{
+  Events ev = { 0 };
+  KubusWindow *window = new_window (&ev);
+  GtkWidget *shortcuts = NULL;
+  g_auto (GStrv) accels = gtk_application_get_accels_for_action (GTK_APPLICATION (app), "win.show-help-overlay");
+
+  g_assert_nonnull (accels);
+  g_assert_cmpstr (accels[0], ==, "<Control>question");
+  activate (window, "show-help-overlay", NULL);
+  g_assert_true (spin_until (shortcuts_window_shown, &shortcuts, WAIT_MS));
+  spin (100);
+  gtk_window_close (GTK_WINDOW (shortcuts));
+  spin (50);
+  close_window (window, &ev);
+}
+
+static gboolean
+file_chooser_shown (gpointer data)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr (GtkWidget) w = g_list_model_get_item (toplevels, i);
+      if (GTK_IS_FILE_CHOOSER_DIALOG (w) && gtk_widget_get_visible (w))
+        {
+          *(GtkWidget **) data = w;
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+static gboolean
+file_chooser_gone (gpointer data)
+{
+  GtkWidget *w = NULL;
+
+  (void) data;
+  return !file_chooser_shown (&w);
+}
+
+/* File › Open (Ctrl+O) offers CUBE reports by name and MIME type, and all files; Cancel
+ * leaves everything as it was. (Without a portal, as here, GtkFileChooserNative shows GTK's
+ * own dialog.) */
+static void
+test_open_dialog_filters (void)
+{
+  Events ev = { 0 };
+  KubusWindow *window = new_window (&ev);
+  GtkWidget *dialog = NULL;
+  g_autoptr (GListModel) filters = NULL;
+  g_autoptr (GtkFileFilter) reports = NULL, all = NULL;
+  g_autoptr (GVariant) spec = NULL;
+  g_autofree char *text = NULL;
+
+  g_action_group_activate_action (G_ACTION_GROUP (app), "open", NULL);
+  g_assert_true (spin_until (file_chooser_shown, &dialog, WAIT_MS));
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (dialog)), ==, "Open Report");
+  filters = gtk_file_chooser_get_filters (GTK_FILE_CHOOSER (dialog));
+  g_assert_cmpuint (g_list_model_get_n_items (filters), ==, 2);
+  reports = g_list_model_get_item (filters, 0);
+  all = g_list_model_get_item (filters, 1);
+  g_assert_cmpstr (gtk_file_filter_get_name (reports), ==, "CUBE reports (.cube, .cube.gz, .cubex)");
+  g_assert_cmpstr (gtk_file_filter_get_name (all), ==, "All files");
+  spec = g_variant_ref_sink (gtk_file_filter_to_gvariant (reports));
+  text = g_variant_print (spec, FALSE);
+  g_assert_cmpstr (text, ==, "('CUBE reports (.cube, .cube.gz, .cubex)', [(0, '*.cube'), (0, '*.cube.gz'), "
+                             "(0, '*.cubex'), (1, 'application/x-cube'), (1, 'application/x-cube-compressed'), "
+                             "(1, 'application/x-cubex')])");
+  gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_CANCEL);
+  g_assert_true (spin_until (file_chooser_gone, NULL, WAIT_MS));
+  g_assert_null (kubus_window_get_browser (window));
+  g_assert_cmpuint (ev.loaded + ev.failed, ==, 0);
+  close_window (window, &ev);
+}
+
 /* Rewriting the shown file reloads it, keeping the selected metric. */
 static void
 test_reload (void)
@@ -1212,6 +1629,13 @@ main (int   argc,
   g_test_add_func ("/gui/widgets/info", test_info);
   g_test_add_func ("/gui/widgets/accelerators", test_accelerators);
   g_test_add_func ("/gui/widgets/topology-enabled", test_topology_enabled);
+  g_test_add_func ("/gui/widgets/prefetch-cancel", test_prefetch_cancel);
+  g_test_add_func ("/gui/widgets/recent", test_recent);
+  g_test_add_func ("/gui/widgets/drop", test_drop);
+  g_test_add_func ("/gui/widgets/copy-hide-zero", test_copy_hide_zero);
+  g_test_add_func ("/gui/widgets/keyboard-expand", test_keyboard_expand);
+  g_test_add_func ("/gui/widgets/shortcuts-window", test_shortcuts_window);
+  g_test_add_func ("/gui/widgets/open-dialog-filters", test_open_dialog_filters);
   status = g_test_run ();
 
   g_application_release (G_APPLICATION (app));
