@@ -8,3 +8,6 @@ export OMPI_MCA_btl=self,vader
 export OMPI_MCA_btl_vader_single_copy_mechanism=none
 export OMPI_MCA_mpi_yield_when_idle=1
 export PRTE_MCA_rmaps_default_mapping_policy=:oversubscribe
+# hwloc's gl/opencl plugins, loaded by Open MPI at start-up, connect to every local X display;
+# an Xvfb that goes away meanwhile (the GUI tests') makes Xlib exit the MPI process.
+export HWLOC_COMPONENTS=-gl,-opencl

@@ -5,8 +5,11 @@
 #include "analyze-private.h"
 
 #include <cube.h>
+#include <errno.h>
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/resource.h>
 
 #define BLOB_MAGIC 0x4b55424bu
@@ -359,6 +362,7 @@ analysis_write_report (TraceDefs   *defs,
   guint64 unmatched_recvs = 0, unmatched_sends = 0, clock_violations = 0, mismatch = 0, events = 0;
   guint64 max_records = 0, max_rss = 0;
   g_autoptr (GString) js = g_string_new ("{\n");
+  g_autofree char *stats_tmp = NULL;
   gboolean ok = FALSE;
 
   if (blobs->len != (guint) n)
@@ -536,17 +540,42 @@ analysis_write_report (TraceDefs   *defs,
   }
   g_string_append (js, "\n  ]\n}\n");
 
+  /* Both files or neither: the statistics go to a temporary file first, the report is written
+   * atomically, and only then the statistics take their name. */
+  if (stats_path)
+    {
+      stats_tmp = g_strdup_printf ("%s.tmp-%d", stats_path, (int) getpid ());
+      g_autoptr (GError) local = NULL;
+      if (!g_file_set_contents (stats_tmp, js->str, js->len, &local))
+        {
+          g_set_error (error, G_FILE_ERROR, local->code, _("cannot write %s: %s"), stats_path,
+                       local->message);
+          g_unlink (stats_tmp);
+          goto out;
+        }
+    }
   if (!cube_report_write (report, cube_path, error))
-    goto out;
-  if (stats_path && !g_file_set_contents (stats_path, js->str, js->len, error))
-    goto out;
+    {
+      if (stats_tmp)
+        g_unlink (stats_tmp);
+      goto out;
+    }
+  if (stats_tmp && g_rename (stats_tmp, stats_path) != 0)
+    {
+      int err = errno;
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (err), _("cannot write %s: %s"),
+                   stats_path, g_strerror (err));
+      g_unlink (stats_tmp);
+      g_unlink (cube_path);
+      goto out;
+    }
 
   /* summary for the user */
   if (summary)
     {
       int order[N_METRICS];
       int k = 0;
-      g_string_append_printf (summary, _("Analysed %d ranks, %" G_GUINT64_FORMAT " events.\n"), n, events);
+      g_string_append_printf (summary, _("Analysed %d ranks, %llu events.\n"), n, (unsigned long long) events);
       g_string_append_printf (summary, _("Total time: %.6f s (computation %.6f s, MPI %.6f s)\n"),
                               totals[M_TIME], totals[M_COMP], totals[M_MPI]);
       /* Without user regions every root of the call tree is an MPI call: the time between the
@@ -575,18 +604,18 @@ analysis_write_report (TraceDefs   *defs,
                                 totals[order[a]], totals[M_TIME] > 0 ? 100.0 * totals[order[a]] / totals[M_TIME] : 0.0);
       if (unmatched_recvs || unmatched_sends)
         g_string_append_printf (summary,
-                                _("warning: %" G_GUINT64_FORMAT " receives without a matching send and %"
-                                  G_GUINT64_FORMAT " sends never received (aborted run?); analysed what matches\n"),
-                                unmatched_recvs, unmatched_sends);
+                                _("warning: %llu receives without a matching send and %llu"
+                                  " sends never received (aborted run?); analysed what matches\n"),
+                                (unsigned long long) unmatched_recvs, (unsigned long long) unmatched_sends);
       if (clock_violations)
         g_string_append_printf (summary,
-                                _("warning: %" G_GUINT64_FORMAT " receives happen before their send "
+                                _("warning: %llu receives happen before their send "
                                   "(clock violations); waits are clamped at zero, never negative\n"),
-                                clock_violations);
+                                (unsigned long long) clock_violations);
       if (mismatch)
         g_string_append_printf (summary,
-                                _("warning: %" G_GUINT64_FORMAT " collective calls have no partner on "
-                                  "every member rank; they were skipped\n"), mismatch);
+                                _("warning: %llu collective calls have no partner on "
+                                  "every member rank; they were skipped\n"), (unsigned long long) mismatch);
       g_string_append_printf (summary, _("Memory per rank: %.1f MiB of records, peak resident %.1f MiB\n"),
                               max_records / 1048576.0, max_rss / 1024.0);
       g_string_append_printf (summary, _("Report: %s\n"), cube_path);

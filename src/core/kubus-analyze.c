@@ -114,6 +114,9 @@ relaunch (int          n_ranks,
   set_default_env ("OMPI_MCA_btl", "self,vader");
   set_default_env ("OMPI_MCA_btl_vader_single_copy_mechanism", "none");
   set_default_env ("OMPI_MCA_mpi_yield_when_idle", "1");
+  /* hwloc would probe every local X display for GPUs; an X server that goes away meanwhile
+   * makes Xlib exit the launcher. The analysis needs no GPU information. */
+  set_default_env ("HWLOC_COMPONENTS", "-gl,-opencl");
   set_default_env ("KUBUS_ANALYZE_RELAUNCHED", "1");
   execvp (args->pdata[0], (char **) args->pdata);
   g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno), _("cannot start %s: %s"),
@@ -206,6 +209,16 @@ main (int    argc,
         }
     }
   stats = stats_path_for (output);
+  {
+    /* fail before a long analysis, not after it */
+    g_autofree char *dir = g_path_get_dirname (output);
+    if (!g_file_test (dir, G_FILE_TEST_IS_DIR) || access (dir, W_OK) != 0)
+      {
+        fprintf (stderr, _("kubus-analyze: cannot write %s: the folder %s does not exist or is not "
+                           "writable (no report written)\n"), output, dir);
+        return 1;
+      }
+  }
 
   use_mpi = !serial && in_mpi_launcher ();
   if (use_mpi)

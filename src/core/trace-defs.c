@@ -467,9 +467,9 @@ resolve_ranks (TraceDefs *defs,
           if (!l)
             {
               g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-                           _("%s: the MPI location group names location %" G_GUINT64_FORMAT
+                           _("%s: the MPI location group names location %llu"
                              " which is not defined"),
-                           defs->path, (guint64) world->members[i]);
+                           defs->path, (unsigned long long) world->members[i]);
               return FALSE;
             }
           l->rank = i;

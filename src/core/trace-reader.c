@@ -686,7 +686,18 @@ trace_read_rank (const char   *anchor,
       if (g_file_test (def_path, G_FILE_TEST_IS_REGULAR))
         {
           dr = OTF2_Reader_GetDefReader (reader, loc->id);
-          if (dr)
+          if (!dr)
+            {
+              /* the file is there but its header is not OTF2: the mapping tables and clock
+               * offsets it should hold would be silently missing */
+              g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                           _("%s: corrupt local definitions (%s)"), def_path,
+                           OTF2_Error_GetDescription (OTF2_ERROR_INVALID_DATA));
+              OTF2_Reader_CloseDefFiles (reader);
+              OTF2_Reader_Close (reader);
+              return FALSE;
+            }
+          else
             {
               uint64_t n = 0;
               rc = OTF2_Reader_ReadAllLocalDefinitions (reader, dr, &n);
@@ -755,8 +766,8 @@ trace_read_rank (const char   *anchor,
   if (rc != OTF2_SUCCESS)
     {
       g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-                   _("%s: corrupt event data after %" G_GUINT64_FORMAT " events (%s)"),
-                   evt_path, done, OTF2_Error_GetDescription (rc));
+                   _("%s: corrupt event data after %llu events (%s)"),
+                   evt_path, (unsigned long long) done, OTF2_Error_GetDescription (rc));
       ok = FALSE;
     }
   /* Calls still open at the end (aborted run): close them at their last known time. */

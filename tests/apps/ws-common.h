@@ -31,13 +31,21 @@ enum
   WS_EARLYREDUCE,
   WS_EARLYSCAN,
   WS_FINALIZE_WAIT,
+  /* message counts and bytes (exact): point-to-point only, every rank counts its own */
+  WS_COMMS_SEND,
+  WS_COMMS_RECV,
+  WS_SYNCS_SEND,
+  WS_SYNCS_RECV,
+  WS_BYTES_SENT,
+  WS_BYTES_RCVD,
   WS_N
 };
 
 static const char *ws_names[WS_N] = {
   "mpi_latesender", "mpi_latesender_wo", "mpi_lswo_same", "mpi_lswo_different",
   "mpi_latereceiver", "mpi_barrier_wait", "mpi_wait_nxn", "mpi_latebroadcast",
-  "mpi_earlyreduce", "mpi_earlyscan", "mpi_finalize_wait",
+  "mpi_earlyreduce", "mpi_earlyscan", "mpi_finalize_wait", "comms_send", "comms_recv",
+  "syncs_send", "syncs_recv", "bytes_sent", "bytes_rcvd",
 };
 
 static double ws_expect[WS_N];
@@ -109,6 +117,23 @@ static inline void
 ws_declare (int metric)
 {
   ws_used[metric] = 1;
+}
+
+/* Counts one point-to-point send (or receive) of @bytes bytes on this rank. */
+static inline void
+ws_count_send (double bytes)
+{
+  ws_used[WS_COMMS_SEND] = ws_used[WS_SYNCS_SEND] = ws_used[WS_BYTES_SENT] = 1;
+  ws_expect[bytes > 0 ? WS_COMMS_SEND : WS_SYNCS_SEND] += 1;
+  ws_expect[WS_BYTES_SENT] += bytes;
+}
+
+static inline void
+ws_count_recv (double bytes)
+{
+  ws_used[WS_COMMS_RECV] = ws_used[WS_SYNCS_RECV] = ws_used[WS_BYTES_RCVD] = 1;
+  ws_expect[bytes > 0 ? WS_COMMS_RECV : WS_SYNCS_RECV] += 1;
+  ws_expect[WS_BYTES_RCVD] += bytes;
 }
 
 static void
