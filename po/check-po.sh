@@ -64,7 +64,7 @@ fi
 # A G_GINT64_FORMAT-style macro inside _("…") cuts the msgid short: the string can
 # never be translated. Reported, not failed (the sources belong to other areas).
 if grep -q 'middle of a directive' "$tmp/xgettext.err"; then
-  echo "WARNING: msgids cut short by a format macro (use PRId64/PRIu64 from <inttypes.h>, or %lld with a cast):"
+  echo "WARNING: msgids cut short by a format macro (use %lld/%llu with a cast, or %zu; test po-format-macros fails on these):"
   grep 'middle of a directive' "$tmp/xgettext.err" | cut -d: -f1,2 | sed 's/^/  /'
 fi
 # Merge without guessing: what stays untranslated or fuzzy has no translation yet.
