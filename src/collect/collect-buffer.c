@@ -8,8 +8,8 @@
  * use malloc.
  */
 #include "collect.h"
+#include "collect-size.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 
 static char    *pool;
@@ -20,26 +20,9 @@ static uint64_t pool_chunk_size;
 static uint64_t
 parse_size (const char *spec)
 {
-  if (spec == NULL || spec[0] == '\0')
+  double v = kubus_size_bytes (spec);
+  if (v < 0)
     return 64ull << 20;
-  char  *end = NULL;
-  double v = strtod (spec, &end);
-  if (end == spec || v <= 0)
-    return 64ull << 20;
-  switch (toupper ((unsigned char)*end))
-    {
-    case 'K':
-      v *= 1024.0;
-      break;
-    case 'M':
-      v *= 1024.0 * 1024.0;
-      break;
-    case 'G':
-      v *= 1024.0 * 1024.0 * 1024.0;
-      break;
-    default:
-      break;
-    }
   return v < (double)(1ull << 50) ? (uint64_t)v : 1ull << 50;
 }
 

@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "collect-size.h"
 #include "kubus-run-repair.h"
 
 typedef struct
@@ -197,29 +198,6 @@ find_program (char **cmd, int *ranks, int **others, int **seps)
   if (unknown)
     *ranks = 0; /* some context takes every slot: let the caller guess */
   return first;
-}
-
-/* Bytes of a --buffer value already checked by the caller. */
-static guint64
-size_of (const char *spec)
-{
-  char  *end = NULL;
-  double v = g_ascii_strtod (spec, &end);
-  switch (g_ascii_toupper (*end))
-    {
-    case 'K':
-      v *= 1024.0;
-      break;
-    case 'M':
-      v *= 1024.0 * 1024.0;
-      break;
-    case 'G':
-      v *= 1024.0 * 1024.0 * 1024.0;
-      break;
-    default:
-      break;
-    }
-  return v < 1e18 ? (guint64)v : (guint64)1e18;
 }
 
 static char *
@@ -472,10 +450,8 @@ main (int argc, char **argv)
 
   if (o.buffer != NULL)
     {
-      char  *end = NULL;
-      double v = g_ascii_strtod (o.buffer, &end);
-      if (end == o.buffer || v <= 0 || (*end != '\0' && strchr ("kKmMgG", *end) == NULL)
-          || (*end != '\0' && end[1] != '\0'))
+      double bytes = kubus_size_bytes (o.buffer);
+      if (bytes < 0)
         {
           fprintf (stderr,
                    _ ("kubus-run: --buffer '%s' is not a size "
@@ -484,7 +460,7 @@ main (int argc, char **argv)
           return 2;
         }
       long pages = sysconf (_SC_PHYS_PAGES), page = sysconf (_SC_PAGESIZE);
-      if (pages > 0 && page > 0 && size_of (o.buffer) > (guint64)pages * (guint64)page)
+      if (pages > 0 && page > 0 && bytes > (double)pages * (double)page)
         {
           g_autofree char *mem = g_format_size ((guint64)pages * (guint64)page);
           fprintf (stderr,

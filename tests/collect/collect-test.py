@@ -490,8 +490,9 @@ def case_badinput(a, tmp):
     L = check_trace(a, exp)
     has(L, 'enter MPI_Send 0 20')
     # bad options
-    p = run([a.run, '--buffer', 'lots', '--', 'mpirun', a.app], env=env)
-    expect(p.returncode == 2 and 'not a size' in p.stderr, 'bad --buffer')
+    for size in ['lots', '16MB', '0', '-4M', '', 'M', '1,5M', '2T']:
+        p = run([a.run, '--buffer', size, '--', 'mpirun', a.app], env=env)
+        expect(p.returncode == 2 and 'not a size' in p.stderr, f'bad --buffer {size!r}')
     p = run([a.run, '--filter', os.path.join(tmp, 'nofilter'), '--',
              'mpirun', a.app], env=env)
     expect(p.returncode == 2 and 'cannot read filter file' in p.stderr,
