@@ -600,6 +600,36 @@ cube_metric_has_data (const CubeMetric *metric)
     }
 }
 
+static gboolean
+metric_val_is_void (const CubeMetric *m)
+{
+  const char *v = m->val;
+  gsize       n;
+
+  if (v == NULL)
+    return FALSE;
+  while (g_ascii_isspace (*v))
+    v++;
+  n = strlen (v);
+  while (n > 0 && g_ascii_isspace (v[n - 1]))
+    n--;
+  return n == 4 && strncmp (v, "VOID", 4) == 0;
+}
+
+gboolean *
+cube_report_void_metrics (const CubeReport *report)
+{
+  gboolean *is_void = g_new0 (gboolean, MAX (report->metrics->len, 1));
+
+  /* report->metrics is in pre-order: a parent's flag is known before its children's. */
+  for (guint i = 0; i < report->metrics->len; i++)
+    {
+      const CubeMetric *m = g_ptr_array_index (report->metrics, i);
+      is_void[i] = metric_val_is_void (m) || (m->parent != NULL && is_void[m->parent->index]);
+    }
+  return is_void;
+}
+
 gboolean
 cube_dtype_is_minmax (CubeDtype dtype)
 {

@@ -114,6 +114,11 @@ void     cube_node_add_attr (GPtrArray **attrs, const char *key, const char *val
 gboolean cube_dtype_is_minmax (CubeDtype dtype);
 /* TRUE when @child's value is part of @parent's metric-inclusive value. */
 gboolean cube_metric_child_contributes (const CubeMetric *parent, const CubeMetric *child);
+/* Metrics whose value kind is <val>VOID</val> (CUBE 3 placeholders such as Scalasca's composed
+ * counters "~CYCLES"), and every metric below one: cubelib never reads their stored values, so
+ * they are 0 everywhere and the readers skip their rows too. Returns a new array of
+ * report->metrics->len flags indexed by metric index (one pre-order pass; g_free it). */
+gboolean *cube_report_void_metrics (const CubeReport *report);
 
 /* ---- XML reader (cube-xml-reader.c) ------------------------------------------------------------ */
 

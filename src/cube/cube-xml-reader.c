@@ -146,6 +146,8 @@ typedef struct
   guint        cart_dims_seen;
   CubeSysNode *coord_node;
   GArray      *pending; /* PendingCallee: calleeId resolved at the end */
+  gboolean    *void_metrics; /* per metric index: VOID here or above (cube_report_void_metrics) */
+  guint        void_metrics_len;
 
   /* severity */
   CubeMetric *matrix_metric; /* NULL outside a matrix or for a metric that stores no data */
@@ -1011,6 +1013,18 @@ start_matrix (ParseState *st, int nb, const xmlChar **attrs)
     }
   if (!cube_metric_has_data (st->matrix_metric))
     st->matrix_metric = NULL; /* values of a type we cannot read: skipped, shown as unsupported */
+  else
+    {
+      /* <val>VOID</val> here or above: cubelib ignores these values */
+      if (st->void_metrics == NULL || st->void_metrics_len != st->report->metrics->len)
+        {
+          g_free (st->void_metrics);
+          st->void_metrics = cube_report_void_metrics (st->report);
+          st->void_metrics_len = st->report->metrics->len;
+        }
+      if (st->void_metrics[st->matrix_metric->index])
+        st->matrix_metric = NULL;
+    }
 }
 
 static void
@@ -1067,15 +1081,10 @@ end_row (ParseState *st)
       if (st->error != NULL)
         return;
     }
-  if (st->row_count != st->row_len)
-    {
-      fail (st, CUBE_ERROR_FORMAT,
-            _ ("row of call path %lld"
-               " in metric “%s” has %u values, but there are %u locations"),
-            (long long) ((CubeCnode *)g_ptr_array_index (st->report->cnodes, st->row_cnode))->file_id,
-            st->matrix_metric->uniq_name, st->row_count, st->row_len);
-      return;
-    }
+  /* A row with fewer values than locations (even none at all) gives its values to the first
+   * locations in id order; the rest stay 0. That is how cubelib (and so CubeGUI) reads such
+   * rows, and its own test reports have them. More values than locations is an error
+   * (row_value). */
   for (guint i = 0; i < st->row_len && !nonzero; i++)
     nonzero = st->row[i] != 0.0;
   /* All-zero rows cost memory and mean the same as no row. The duplicate check above is
@@ -1336,10 +1345,23 @@ on_end_element (void *ctx, const xmlChar *localname, const xmlChar *prefix, cons
     case T_CNODE:
       g_ptr_array_set_size (st->cnode_stack, MAX (st->cnode_stack->len, 1) - 1);
       break;
-    case T_MACHINE:
-    case T_NODE:
     case T_PROCESS:
     case T_THREAD:
+      {
+        /* CUBE 3 processes and threads may come without a name (tau2cube writes empty ones):
+         * cubelib names them "Process <rank>" / "Thread <rank>", so the trees look the same. */
+        CubeSysNode *s = stack_top (st->sys_stack);
+        if (s != NULL && (s->name == NULL || s->name[0] == '\0'))
+          {
+            g_autofree char *name
+                = g_strdup_printf ("%s %" G_GINT64_FORMAT, tag == T_PROCESS ? "Process" : "Thread",
+                                   MAX (s->rank, 0));
+            cube_metric_set_string (&s->name, name);
+          }
+      }
+      G_GNUC_FALLTHROUGH;
+    case T_MACHINE:
+    case T_NODE:
     case T_TREENODE:
     case T_LOCATIONGROUP:
     case T_LOCATION:
@@ -1421,6 +1443,257 @@ on_structured_error (void *ctx, xmlErrorPtr err)
                            err->line, msg);
 }
 
+/* ---- stray ampersands ------------------------------------------------------------------------ */
+
+/* Some CUBE 3 writers put a bare '&' into names ("operator&", "f(int&)", cubelib's own test
+ * reports: "parallel &quot; & ggg"), which is not well-formed XML. cubelib reads such files and
+ * shows the '&' as it is, so the bytes are filtered before libxml2 sees them: an '&' that does
+ * not start a reference ("&name;", "&#123;", "&#x7b;") becomes "&amp;". References that look
+ * right go through unchanged (an undefined one is still an error), CDATA sections are copied
+ * untouched, and no newline is added, so line numbers in messages stay right. */
+
+#define AMP_LOOKAHEAD 64 /* longer "&name" runs without ';' are taken as text */
+#define CUBEPL_TAG_MAX 256 /* longest <cubepl…> start tag that gets its attributes quoted */
+
+typedef struct
+{
+  gboolean    in_cdata;
+  char        hold[CUBEPL_TAG_MAX + 16]; /* undecided tail of the previous chunk */
+  guint       hold_len;
+  GByteArray *out;
+  GByteArray *work;
+} AmpFilter;
+
+static const char cdata_open[] = "<![CDATA[";
+static const char cubepl_open[] = "<cubepl"; /* also <cubeplinit>, <cubeplaggr …> */
+
+/* Both Cube writers put unquoted attribute values into the derived-metric elements of an
+ * anchor: cubew (Score-P) writes <cubepl locationwise=false> and <cubeplaggr
+ * cubeplaggrtype=plus>, cubelib <cubepl rowwise=false>. cubelib's scanner reads them; so quote
+ * them: copies the start tag d[0..len) to @out with every unquoted value in quotes. */
+static void
+quote_cubepl_tag (const char *d, gsize len, GByteArray *out)
+{
+  gsize i = 0;
+
+  while (i < len)
+    {
+      if (d[i] == '=' && i + 1 < len && d[i + 1] != '"' && d[i + 1] != '\''
+          && !g_ascii_isspace (d[i + 1]))
+        {
+          gsize j = i + 1;
+          while (j < len && !g_ascii_isspace (d[j]) && d[j] != '>'
+                 && !(d[j] == '/' && j + 1 < len && d[j + 1] == '>'))
+            j++;
+          g_byte_array_append (out, (const guint8 *)"=\"", 2);
+          g_byte_array_append (out, (const guint8 *)d + i + 1, (guint)(j - i - 1));
+          g_byte_array_append (out, (const guint8 *)"\"", 1);
+          i = j;
+          continue;
+        }
+      g_byte_array_append (out, (const guint8 *)d + i, 1);
+      i++;
+    }
+}
+
+/* Is d[0..n) (n may be short) a prefix of @marker? */
+static gboolean
+prefix_of (const char *d, gsize n, const char *marker)
+{
+  gsize m = strlen (marker);
+  return memcmp (d, marker, MIN (n, m)) == 0;
+}
+
+static inline gboolean
+is_name_start (guchar c)
+{
+  return g_ascii_isalpha (c) || c == '_' || c == ':' || c >= 0x80;
+}
+
+static inline gboolean
+is_name_char (guchar c)
+{
+  return is_name_start (c) || g_ascii_isdigit (c) || c == '.' || c == '-';
+}
+
+/* Length of the reference starting at d[0] == '&' (through ';'), 0 if it is no reference, or
+ * -1 if the data ends before that can be told. */
+static gssize
+reference_length (const char *d, gsize len)
+{
+  gsize i = 1;
+
+  if (i < len && d[i] == '#')
+    {
+      gboolean hex = FALSE;
+      gsize    digits = 0;
+
+      i++;
+      if (i < len && d[i] == 'x')
+        {
+          hex = TRUE;
+          i++;
+        }
+      for (; i < len && i < AMP_LOOKAHEAD; i++, digits++)
+        if (!(hex ? g_ascii_isxdigit (d[i]) : g_ascii_isdigit (d[i])))
+          break;
+      if (i >= len && i < AMP_LOOKAHEAD)
+        return -1;
+      return digits > 0 && i < len && d[i] == ';' ? (gssize)i + 1 : 0;
+    }
+  if (i >= len)
+    return -1;
+  if (!is_name_start ((guchar)d[i]))
+    return 0;
+  for (i++; i < len && i < AMP_LOOKAHEAD; i++)
+    if (!is_name_char ((guchar)d[i]))
+      break;
+  if (i >= len && i < AMP_LOOKAHEAD)
+    return -1;
+  return i < len && d[i] == ';' ? (gssize)i + 1 : 0;
+}
+
+/* Does the chunk need the careful pass? Only when it holds an '&' or a CDATA opening, or ends
+ * in what may be the start of one. */
+static gboolean
+amp_filter_needed (const AmpFilter *f, const char *in, gsize n)
+{
+  if (f->in_cdata || f->hold_len > 0)
+    return TRUE;
+  if (memchr (in, '&', n) != NULL || memmem (in, n, cdata_open, 3) != NULL
+      || memmem (in, n, cubepl_open, sizeof cubepl_open - 1) != NULL)
+    return TRUE;
+  for (gsize k = 1; k < sizeof cdata_open - 1 && k <= n; k++)
+    if (in[n - k] == '<'
+        && (prefix_of (in + n - k, k, cdata_open) || prefix_of (in + n - k, k, cubepl_open)))
+      return TRUE;
+  return FALSE;
+}
+
+/* Filters @in (@n bytes; @last: no more input follows). The result is @in itself when nothing
+ * had to change, else f->out's data; its length goes to *out_len. */
+static const char *
+amp_filter_run (AmpFilter *f, const char *in, gsize n, gboolean last, gsize *out_len)
+{
+  const char *d;
+  gsize       len, i = 0;
+
+  if (!amp_filter_needed (f, in, n))
+    {
+      *out_len = n;
+      return in;
+    }
+  g_byte_array_set_size (f->work, 0);
+  g_byte_array_append (f->work, (const guint8 *)f->hold, f->hold_len);
+  g_byte_array_append (f->work, (const guint8 *)in, (guint)n);
+  f->hold_len = 0;
+  d = (const char *)f->work->data;
+  len = f->work->len;
+  g_byte_array_set_size (f->out, 0);
+
+  while (i < len)
+    {
+      if (f->in_cdata)
+        {
+          const char *e = memmem (d + i, len - i, "]]>", 3);
+          gsize       keep = 0;
+
+          if (e != NULL)
+            {
+              g_byte_array_append (f->out, (const guint8 *)d + i, (guint)(e + 3 - (d + i)));
+              i = (gsize)(e + 3 - d);
+              f->in_cdata = FALSE;
+              continue;
+            }
+          /* "]" or "]]" at the very end may begin the closing "]]>" */
+          while (!last && keep < 2 && keep < len - i && d[len - 1 - keep] == ']')
+            keep++;
+          g_byte_array_append (f->out, (const guint8 *)d + i, (guint)(len - i - keep));
+          memcpy (f->hold, d + len - keep, keep);
+          f->hold_len = (guint)keep;
+          break;
+        }
+      if (d[i] == '&')
+        {
+          gssize r = reference_length (d + i, len - i);
+
+          if (r < 0 && !last)
+            {
+              memcpy (f->hold, d + i, len - i); /* < AMP_LOOKAHEAD bytes */
+              f->hold_len = (guint)(len - i);
+              break;
+            }
+          if (r > 0)
+            {
+              g_byte_array_append (f->out, (const guint8 *)d + i, (guint)r);
+              i += (gsize)r;
+            }
+          else
+            {
+              g_byte_array_append (f->out, (const guint8 *)"&amp;", 5);
+              i++;
+            }
+          continue;
+        }
+      if (d[i] == '<')
+        {
+          gsize avail = MIN (len - i, sizeof cdata_open - 1);
+
+          if (memcmp (d + i, cdata_open, avail) == 0)
+            {
+              if (avail < sizeof cdata_open - 1 && !last)
+                {
+                  memcpy (f->hold, d + i, avail);
+                  f->hold_len = (guint)avail;
+                  break;
+                }
+              if (avail == sizeof cdata_open - 1)
+                {
+                  g_byte_array_append (f->out, (const guint8 *)d + i, (guint)avail);
+                  i += avail;
+                  f->in_cdata = TRUE;
+                  continue;
+                }
+            }
+          avail = MIN (len - i, sizeof cubepl_open - 1);
+          if (memcmp (d + i, cubepl_open, avail) == 0)
+            {
+              const char *gt;
+
+              if (avail < sizeof cubepl_open - 1 && !last)
+                {
+                  memcpy (f->hold, d + i, avail);
+                  f->hold_len = (guint)avail;
+                  break;
+                }
+              gt = memchr (d + i, '>', MIN (len - i, CUBEPL_TAG_MAX));
+              if (gt == NULL && !last && len - i < CUBEPL_TAG_MAX)
+                {
+                  memcpy (f->hold, d + i, len - i);
+                  f->hold_len = (guint)(len - i);
+                  break;
+                }
+              if (gt != NULL)
+                {
+                  quote_cubepl_tag (d + i, (gsize)(gt + 1 - (d + i)), f->out);
+                  i = (gsize)(gt + 1 - d);
+                  continue;
+                }
+            }
+        }
+      {
+        /* plain text up to the next '&' or '<' */
+        gsize j = i + 1;
+        while (j < len && d[j] != '&' && d[j] != '<')
+          j++;
+        g_byte_array_append (f->out, (const guint8 *)d + i, (guint)(j - i));
+        i = j;
+      }
+    }
+  *out_len = f->out->len;
+  return (const char *)f->out->data;
+}
+
 /* ---- driving the parser --------------------------------------------------------------------- */
 
 typedef gssize (*ReadFunc) (gpointer source, char *buf, gsize cap, GError **error);
@@ -1436,6 +1709,7 @@ parse_state_clear (ParseState *st)
   g_clear_pointer (&st->cnode_stack, g_ptr_array_unref);
   g_clear_pointer (&st->sys_stack, g_ptr_array_unref);
   g_clear_pointer (&st->pending, g_array_unref);
+  g_clear_pointer (&st->void_metrics, g_free);
   if (st->ctxt != NULL)
     xmlFreeParserCtxt (st->ctxt);
   st->ctxt = NULL;
@@ -1496,6 +1770,9 @@ parse_stream (ReadFunc      read_func,
   gssize           n;
   gboolean         any = FALSE;
   CubeReport      *report;
+  AmpFilter        amp = { 0 };
+  g_autoptr (GByteArray) amp_out = g_byte_array_new ();
+  g_autoptr (GByteArray) amp_work = g_byte_array_new ();
 
   /* libxml2 wants its global set-up done once before parsers run in several threads. */
   static gsize libxml_ready = 0;
@@ -1540,9 +1817,13 @@ parse_stream (ReadFunc      read_func,
   st.ctxt->replaceEntities = 0;
 
   buf = g_malloc (cap);
+  amp.out = amp_out;
+  amp.work = amp_work;
   while (st.error == NULL)
     {
-      GError *read_error = NULL;
+      GError     *read_error = NULL;
+      const char *data;
+      gsize       data_len;
 
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
         {
@@ -1563,6 +1844,11 @@ parse_stream (ReadFunc      read_func,
           return NULL;
         }
       any = TRUE;
+      data = amp_filter_run (&amp, buf, (gsize)n, n == 0, &data_len);
+      if (n == 0 && data_len > 0 && xmlParseChunk (st.ctxt, data, (int)data_len, 0) != 0
+          && st.error == NULL)
+        st.error = g_error_new (CUBE_ERROR, CUBE_ERROR_FORMAT, _ ("%s:%d: malformed XML"), path,
+                                current_line (&st));
       if (n == 0 && st.error == NULL && st.tags->len > 0)
         {
           /* Whatever libxml2 says about a document that stops in the middle, this is clearer. */
@@ -1572,7 +1858,9 @@ parse_stream (ReadFunc      read_func,
               current_line (&st));
           break;
         }
-      if (xmlParseChunk (st.ctxt, buf, (int)n, n == 0) != 0 && st.error == NULL)
+      if (st.error == NULL
+          && xmlParseChunk (st.ctxt, data, n == 0 ? 0 : (int)data_len, n == 0) != 0
+          && st.error == NULL)
         st.error = g_error_new (CUBE_ERROR, CUBE_ERROR_FORMAT, _ ("%s:%d: malformed XML"), path,
                                 current_line (&st));
       if (progress_tick != NULL)

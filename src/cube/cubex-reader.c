@@ -916,6 +916,7 @@ cube_cubex_load (const char       *path,
   g_autofree char *anchor_label = NULL;
   g_autofree guint *order_excl = NULL;
   g_autofree guint *order_incl = NULL;
+  g_autofree gboolean *is_void = NULL;
   const TarMember *anchor;
   Cubex           *cx;
   GMappedFile     *map;
@@ -979,6 +980,7 @@ cube_cubex_load (const char       *path,
       order_excl[i] = i; /* report->cnodes is in depth-first pre-order = document order */
     order_inclusive (report, order_incl);
   }
+  is_void = cube_report_void_metrics (report);
 
   for (guint i = 0; i < report->metrics->len; i++)
     {
@@ -999,6 +1001,8 @@ cube_cubex_load (const char       *path,
 
       if (!metric_stores_data (m))
         continue; /* derived or unsupported dtype: no values, never misread */
+      if (is_void[i])
+        continue; /* <val>VOID</val> here or above: cubelib ignores the values */
       if (im == NULL && dm == NULL)
         continue; /* no data members at all: all zeros */
       if (im == NULL || dm == NULL)

@@ -93,7 +93,6 @@ expect nan-value.cube ':45: row of call path 0: “nan” is not a finite number
 expect not-cube-root.cube ':2: not a CUBE file: the root element is <html>, not <cube>'
 expect random-bytes.cube 'random-bytes.cube: not a CUBE report: neither CUBE XML, gzip-compressed XML nor a .cubex tar archive'
 expect row-too-long.cube ':47: row of call path 0 has more values than the 2 locations'
-expect row-too-short.cube ':46: row of call path 0 in metric “time” has 1 values, but there are 2 locations'
 expect thread-id-gap.cube ':41: thread/location ids must be 0 … 1 without gaps, but id 1 is missing (the next id is 2)'
 expect truncated-gzip.cube 'truncated-gzip.cube: the gzip data ends early or is corrupt (truncated file?)'
 expect truncated.cube ':23: the file ends in the middle'
