@@ -12,21 +12,32 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_COMMS 4096
-#define HASH_SLOTS 8192 /* power of two, > MAX_COMMS */
-
-static KubusComm comms[MAX_COMMS];
-static int       n_comms;
-/* handle -> local id + 1 (0 = empty), linear probing, backward-shift delete */
-static MPI_Comm slot_comm[HASH_SLOTS];
-static uint32_t slot_id[HASH_SLOTS];
-static uint32_t lazy_counter;
+/* Both tables grow: a program may create (and free) any number of communicators over its
+ * run, and every one keeps its definition until finalize. A fixed table used to map every
+ * communicator past its end to MPI_COMM_WORLD, so their messages and collectives were recorded
+ * on the wrong communicator with the wrong peers. */
+static KubusComm *comms;
+static int        n_comms, cap_comms;
+/* live handle -> local id + 1 (0 = empty), linear probing, backward-shift delete */
+static MPI_Comm *slot_comm;
+static uint32_t *slot_id;
+static uint32_t  n_slots, n_live; /* n_slots: power of two or 0 */
+static uint32_t  lazy_counter;
+static int       out_of_memory_reported;
 
 static inline uint32_t
 slot_of (MPI_Comm c)
 {
   uint64_t h = (uint64_t)(uintptr_t)c * 0x9E3779B97F4A7C15ull;
-  return (uint32_t)(h >> 40) & (HASH_SLOTS - 1);
+  return (uint32_t)(h >> 40) & (n_slots - 1);
+}
+
+static void
+report_out_of_memory (void)
+{
+  if (!out_of_memory_reported)
+    kubus_log ("out of memory for communicator definitions: some communicators are not recorded");
+  out_of_memory_reported = 1;
 }
 
 static uint64_t
@@ -44,28 +55,63 @@ mix (uint64_t a, uint64_t b, uint64_t c)
 }
 
 static void
-hash_insert (MPI_Comm c, uint32_t id)
+hash_put (MPI_Comm c, uint32_t id)
 {
   uint32_t s = slot_of (c);
   while (slot_id[s] != 0 && slot_comm[s] != c)
-    s = (s + 1) & (HASH_SLOTS - 1);
+    s = (s + 1) & (n_slots - 1);
+  if (slot_id[s] == 0)
+    n_live++;
   slot_comm[s] = c;
   slot_id[s] = id + 1;
+}
+
+/* Keeps the table at most half full; returns 0 when there is room for one more handle. */
+static int
+hash_reserve (void)
+{
+  if ((n_live + 1) * 2 <= n_slots)
+    return 0;
+  uint32_t  old_n = n_slots;
+  MPI_Comm *old_comm = slot_comm;
+  uint32_t *old_id = slot_id;
+  uint32_t  n = old_n ? old_n * 2 : 1024;
+  MPI_Comm *nc = malloc (sizeof (MPI_Comm) * n);
+  uint32_t *ni = calloc (n, sizeof (uint32_t));
+  if (nc == NULL || ni == NULL || n < old_n)
+    {
+      free (nc);
+      free (ni);
+      return -1;
+    }
+  slot_comm = nc;
+  slot_id = ni;
+  n_slots = n;
+  n_live = 0;
+  for (uint32_t i = 0; i < old_n; i++)
+    if (old_id[i] != 0)
+      hash_put (old_comm[i], old_id[i] - 1);
+  free (old_comm);
+  free (old_id);
+  return 0;
 }
 
 static void
 hash_remove (MPI_Comm c)
 {
+  if (n_slots == 0)
+    return;
   uint32_t s = slot_of (c);
   while (slot_id[s] != 0 && slot_comm[s] != c)
-    s = (s + 1) & (HASH_SLOTS - 1);
+    s = (s + 1) & (n_slots - 1);
   if (slot_id[s] == 0)
     return;
   slot_id[s] = 0;
+  n_live--;
   uint32_t j = s;
   for (;;)
     {
-      j = (j + 1) & (HASH_SLOTS - 1);
+      j = (j + 1) & (n_slots - 1);
       if (slot_id[j] == 0)
         return;
       uint32_t home = slot_of (slot_comm[j]);
@@ -84,8 +130,23 @@ hash_remove (MPI_Comm c)
 static int
 add_comm (MPI_Comm c, uint64_t key, uint64_t parent_key)
 {
-  if (n_comms >= MAX_COMMS)
-    return -1;
+  if (n_comms == cap_comms)
+    {
+      int        cap = cap_comms ? cap_comms * 2 : 64;
+      KubusComm *n = cap > cap_comms ? realloc (comms, sizeof (KubusComm) * (size_t)cap) : NULL;
+      if (n == NULL)
+        {
+          report_out_of_memory ();
+          return -1;
+        }
+      comms = n;
+      cap_comms = cap;
+    }
+  if (hash_reserve () != 0)
+    {
+      report_out_of_memory ();
+      return -1;
+    }
   int size = 0, rank = 0;
   PMPI_Comm_size (c, &size);
   PMPI_Comm_rank (c, &rank);
@@ -95,6 +156,7 @@ add_comm (MPI_Comm c, uint64_t key, uint64_t parent_key)
     {
       free (members);
       free (idx);
+      report_out_of_memory ();
       return -1;
     }
   MPI_Group g, wg;
@@ -114,7 +176,7 @@ add_comm (MPI_Comm c, uint64_t key, uint64_t parent_key)
   e->size = size;
   e->rank = rank;
   e->members = members;
-  hash_insert (c, (uint32_t)n_comms);
+  hash_put (c, (uint32_t)n_comms);
   return n_comms++;
 }
 
@@ -139,6 +201,8 @@ lazy_register (MPI_Comm comm)
 static inline uint32_t
 lookup (MPI_Comm comm)
 {
+  if (n_slots == 0)
+    return UINT32_MAX;
   uint32_t s = slot_of (comm);
   for (;;)
     {
@@ -147,7 +211,7 @@ lookup (MPI_Comm comm)
         return UINT32_MAX;
       if (slot_comm[s] == comm)
         return id - 1;
-      s = (s + 1) & (HASH_SLOTS - 1);
+      s = (s + 1) & (n_slots - 1);
     }
 }
 
@@ -174,9 +238,9 @@ kubus_comm_created (MPI_Comm parent, MPI_Comm comm, const char *cart)
 {
   if (!kubus_recording)
     return;
-  uint32_t   pid = kubus_comm_id (parent);
-  KubusComm *p = &comms[pid];
-  uint32_t   seq = p->children++;
+  uint32_t pid = kubus_comm_id (parent);
+  uint64_t pkey = comms[pid].key; /* add_comm may move the table */
+  uint32_t seq = comms[pid].children++;
   if (comm == MPI_COMM_NULL)
     return;
   int       leader = 0;
@@ -187,8 +251,8 @@ kubus_comm_created (MPI_Comm parent, MPI_Comm comm, const char *cart)
   PMPI_Group_translate_ranks (g, 1, &zero, wg, &leader);
   PMPI_Group_free (&g);
   PMPI_Group_free (&wg);
-  uint64_t key = mix (p->key, seq, (uint64_t)(uint32_t)leader);
-  if (add_comm (comm, key, p->key) < 0)
+  uint64_t key = mix (pkey, seq, (uint64_t)(uint32_t)leader);
+  if (add_comm (comm, key, pkey) < 0)
     return;
   if (cart != NULL)
     kubus_topology_record_cart (comm, key, cart);

@@ -390,13 +390,49 @@ str (Strings *st, const char *s)
   return id;
 }
 
-static int
-comm_gid (const Unify *u, uint64_t key)
+/* Global communicator ids by key: sorted once, then binary search (a linear search per
+ * communicator was quadratic in programs that create thousands of them). */
+typedef struct
 {
+  uint64_t key;
+  uint32_t gid;
+} CommIndex;
+
+static int
+comm_index_cmp (const void *a, const void *b)
+{
+  uint64_t x = ((const CommIndex *)a)->key, y = ((const CommIndex *)b)->key;
+  return x < y ? -1 : x > y;
+}
+
+static CommIndex *
+comm_index_new (const Unify *u)
+{
+  CommIndex *idx = malloc (sizeof (CommIndex) * (u->n_comms + 1));
+  if (idx == NULL)
+    return NULL;
   for (size_t i = 0; i < u->n_comms; i++)
-    if (u->comms[i].key == key)
-      return (int)i;
-  return -1;
+    {
+      idx[i].key = u->comms[i].key;
+      idx[i].gid = (uint32_t)i;
+    }
+  qsort (idx, u->n_comms, sizeof *idx, comm_index_cmp);
+  return idx;
+}
+
+static int
+comm_gid (const Unify *u, const CommIndex *idx, uint64_t key)
+{
+  if (idx == NULL)
+    {
+      for (size_t i = 0; i < u->n_comms; i++)
+        if (u->comms[i].key == key)
+          return (int)i;
+      return -1;
+    }
+  CommIndex  want = { key, 0 };
+  CommIndex *hit = bsearch (&want, idx, u->n_comms, sizeof *idx, comm_index_cmp);
+  return hit ? (int)hit->gid : -1;
 }
 
 static int
@@ -523,6 +559,7 @@ write_global (OTF2_Archive *archive, Unify *u, GTopo *topos, size_t n_topos)
   OTF2_GlobalDefWriter_WriteGroup (gw, 0, empty, OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
                                    OTF2_GROUP_FLAG_NONE, all ? (uint32_t)n : 0, all);
   free (all);
+  CommIndex *cidx = comm_index_new (u);
   for (size_t c = 0; c < u->n_comms; c++)
     {
       const GComm *g = &u->comms[c];
@@ -540,7 +577,7 @@ write_global (OTF2_Archive *archive, Unify *u, GTopo *topos, size_t n_topos)
         snprintf (name, sizeof name, "MPI_COMM_SELF");
       else
         snprintf (name, sizeof name, "MPI communicator %zu", c);
-      int parent = g->parent_key ? comm_gid (u, g->parent_key) : -1;
+      int parent = g->parent_key ? comm_gid (u, cidx, g->parent_key) : -1;
       OTF2_GlobalDefWriter_WriteComm (
           gw, (uint32_t)c, str (&st, OWN (strdup (name))), (uint32_t)(c + 1),
           parent >= 0 ? (uint32_t)parent : OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
@@ -552,7 +589,7 @@ write_global (OTF2_Archive *archive, Unify *u, GTopo *topos, size_t n_topos)
   for (size_t t = 0; t < n_topos; t++)
     {
       GTopo *tp = &topos[t];
-      int    comm = comm_gid (u, tp->comm_key);
+      int    comm = comm_gid (u, cidx, tp->comm_key);
       tp->id = (uint32_t)t;
       tp->dim_base = dim_id;
       OTF2_CartDimensionRef dims[16];
@@ -604,6 +641,7 @@ write_global (OTF2_Archive *archive, Unify *u, GTopo *topos, size_t n_topos)
         }
     }
 #undef OWN
+  free (cidx);
   int err = st.err;
   err |= OTF2_Archive_CloseGlobalDefWriter (archive, gw) != OTF2_SUCCESS;
   for (size_t i = 0; i < n_owned; i++)

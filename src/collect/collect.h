@@ -170,7 +170,8 @@ void kubus_ev_isend (int          peer,
                      MPI_Request  req,
                      uint64_t     enter) KUBUS_INTERNAL;
 void         kubus_ev_recv (MPI_Comm comm, const MPI_Status *status) KUBUS_INTERNAL;
-void         kubus_ev_irecv_request (MPI_Comm comm, MPI_Request req) KUBUS_INTERNAL;
+/* An MPI_Irecv from @source (MPI_PROC_NULL: nothing to record, like a send to it) */
+void         kubus_ev_irecv_request (int source, MPI_Comm comm, MPI_Request req) KUBUS_INTERNAL;
 /* Matched probes: MPI_(I)mprobe notes the message's communicator, MPI_(I)mrecv takes it
  * back (KUBUS_NO_COMM when unknown: the receive is then not recorded). */
 #define KUBUS_NO_COMM UINT32_MAX

@@ -95,7 +95,7 @@ def body(r):
     elif k in ('recv', 'sendrecv'):
         post.append(f"kubus_ev_recv ({a['comm']}, {a['status']});")
     elif k == 'irecv':
-        post.append(f"kubus_ev_irecv_request ({a['comm']}, *{a['req']});")
+        post.append(f"kubus_ev_irecv_request ({a['peer']}, {a['comm']}, *{a['req']});")
     elif k == 'mprobe':
         # a matched message remembers its communicator: MPI_(I)mrecv has none
         cond = f"*{a['flag']}" if 'flag' in a else '1'
@@ -112,7 +112,7 @@ def body(r):
     elif k == 'send_init':
         post.append(f"kubus_req_persistent (*{a['req']}, 1, {a['peer']}, {a['tag']}, {a['comm']}, {a['count']}, {a['type']});")
     elif k == 'recv_init':
-        post.append(f"kubus_req_persistent (*{a['req']}, 0, 0, 0, {a['comm']}, 0, MPI_BYTE);")
+        post.append(f"kubus_req_persistent (*{a['req']}, 0, {a['peer']}, 0, {a['comm']}, 0, MPI_BYTE);")
     elif k == 'start':
         post.append(f"kubus_ev_start (*{a['req']}, kubus_t_enter);")
     elif k == 'startall':

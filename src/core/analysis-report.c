@@ -248,28 +248,36 @@ build_system_tree (CubeReport  *report,
 {
   GHashTable *machines = g_hash_table_new (g_direct_hash, g_direct_equal);
   GHashTable *nodes = g_hash_table_new (g_direct_hash, g_direct_equal);
+  /* by id (the first member of both structs): one lookup per rank, not a scan */
+  GHashTable *groups_by_id = g_hash_table_new (g_int64_hash, g_int64_equal);
+  GHashTable *sys_by_id = g_hash_table_new (g_int64_hash, g_int64_equal);
+
+  for (guint k = 0; k < defs->locgroups->len; k++)
+    {
+      TraceLocGroup *g = defs->locgroups->pdata[k];
+      if (!g_hash_table_contains (groups_by_id, &g->id)) /* the first of a duplicate id wins */
+        g_hash_table_insert (groups_by_id, &g->id, g);
+    }
+  for (guint k = 0; k < defs->sysnodes->len; k++)
+    {
+      TraceSysNode *sn = defs->sysnodes->pdata[k];
+      if (!g_hash_table_contains (sys_by_id, &sn->id))
+        g_hash_table_insert (sys_by_id, &sn->id, sn);
+    }
 
   for (int r = 0; r < defs->n_ranks; r++)
     {
       TraceLocation *loc = defs->rank_loc[r];
-      TraceLocGroup *lg = NULL;
-      TraceSysNode *node = NULL, *machine = NULL;
+      TraceLocGroup *lg = g_hash_table_lookup (groups_by_id, &loc->group);
+      TraceSysNode *node = lg ? g_hash_table_lookup (sys_by_id, &lg->sys_parent) : NULL;
+      TraceSysNode *machine = node;
       CubeSysNode *cm, *cn, *cp;
 
-      for (guint k = 0; k < defs->locgroups->len; k++)
-        if (((TraceLocGroup *) defs->locgroups->pdata[k])->id == loc->group)
-          lg = defs->locgroups->pdata[k];
-      for (guint k = 0; lg && k < defs->sysnodes->len; k++)
-        if (((TraceSysNode *) defs->sysnodes->pdata[k])->id == lg->sys_parent)
-          node = defs->sysnodes->pdata[k];
-      machine = node;
-      while (machine)
+      /* the root above the node; a cycle in a corrupt trace ends after one round */
+      for (guint steps = 0; machine && steps < defs->sysnodes->len; steps++)
         {
-          TraceSysNode *up = NULL;
-          for (guint k = 0; k < defs->sysnodes->len; k++)
-            if (((TraceSysNode *) defs->sysnodes->pdata[k])->id == machine->parent)
-              up = defs->sysnodes->pdata[k];
-          if (!up)
+          TraceSysNode *up = g_hash_table_lookup (sys_by_id, &machine->parent);
+          if (!up || up == machine)
             break;
           machine = up;
         }
@@ -295,6 +303,8 @@ build_system_tree (CubeReport  *report,
     }
   g_hash_table_unref (machines);
   g_hash_table_unref (nodes);
+  g_hash_table_unref (groups_by_id);
+  g_hash_table_unref (sys_by_id);
 }
 
 static void

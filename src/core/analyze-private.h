@@ -11,6 +11,16 @@ typedef gint64 Tick;
 
 #define NO_INDEX G_MAXUINT32
 
+/* Hash of a 64-bit key (two 32-bit ids, a << 32 | b) held in a pointer. g_direct_hash keeps
+ * the low 32 bits only: every key with the same b would collide, and a table of them costs
+ * quadratic time (a program with thousands of communicators, all sending with tag 0). */
+static inline guint
+key64_hash (gconstpointer p)
+{
+  guint64 k = (guint64) GPOINTER_TO_SIZE (p) * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15);
+  return (guint) (k >> 32);
+}
+
 /* ---- global definitions (every analysis rank reads them: they are shared, not a rank's trace) */
 
 typedef enum

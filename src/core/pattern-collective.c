@@ -74,9 +74,62 @@ sync_waits (RankData      *rd,
   rank_data_wait (rd, completion, call, call->leave - MAX (earliest_leave, last));
 }
 
+/* Each local rank's collective records ordered by communicator (recorded order within one),
+ * with a cursor: the communicators are replayed in index order, so finding a communicator's
+ * instances costs their number, not a scan of every record per communicator (quadratic in
+ * programs that create thousands of communicators). */
+typedef struct
+{
+  guint32 *order;
+  guint    n;
+  guint    cursor;
+} CollOrder;
+
+static gint
+coll_order_cmp (gconstpointer a,
+                gconstpointer b,
+                gpointer      data)
+{
+  const CollRec *colls = data;
+  guint32 x = *(const guint32 *) a, y = *(const guint32 *) b;
+  if (colls[x].comm != colls[y].comm)
+    return colls[x].comm < colls[y].comm ? -1 : 1;
+  return x < y ? -1 : x > y;
+}
+
+static void
+coll_order_init (CollOrder *co,
+                 RankData  *rd)
+{
+  co->n = rd->colls->len;
+  co->cursor = 0;
+  co->order = g_new (guint32, MAX (co->n, 1));
+  for (guint k = 0; k < co->n; k++)
+    co->order[k] = k;
+  g_qsort_with_data (co->order, co->n, sizeof (guint32), coll_order_cmp, rd->colls->data);
+}
+
+/* Appends the records of communicator @comm_index (in recorded order) to @out. */
+static void
+coll_order_take (CollOrder *co,
+                 RankData  *rd,
+                 guint32    comm_index,
+                 GArray    *out)
+{
+  const CollRec *colls = (const CollRec *) rd->colls->data;
+  while (co->cursor < co->n && colls[co->order[co->cursor]].comm < comm_index)
+    co->cursor++;
+  while (co->cursor < co->n && colls[co->order[co->cursor]].comm == comm_index)
+    {
+      guint c = co->order[co->cursor++];
+      g_array_append_val (out, c);
+    }
+}
+
 static void
 run_comm (Transport  *t,
           RankData  **rds,
+          CollOrder  *orders,
           TraceComm  *comm)
 {
   int n_local = t->n_local;
@@ -98,9 +151,7 @@ run_comm (Transport  *t,
       if (pos[i] < 0)
         continue;
       idx[i] = g_array_new (FALSE, FALSE, sizeof (guint));
-      for (guint c = 0; c < rd->colls->len; c++)
-        if (g_array_index (rd->colls, CollRec, c).comm == comm->index)
-          g_array_append_val (idx[i], c);
+      coll_order_take (&orders[i], rd, comm->index, idx[i]);
       cnt[i] = g_new (gint64, 2);
       cnt[i][0] = idx[i]->len;
       cnt[i][1] = -(gint64) idx[i]->len;
@@ -235,6 +286,7 @@ pattern_collective_run (Transport  *t,
   guint n_comms = defs->comms->len;
   g_autofree int *world = g_new (int, t->n_ranks);
   g_autofree gint64 **used = g_new0 (gint64 *, t->n_local);
+  g_autofree CollOrder *orders = g_new0 (CollOrder, t->n_local);
 
   /* which communicators carry collectives at all: one reduction over all ranks, so that
    * communicators without any (MPI_COMM_SELF, measurement-system ones) cost nothing */
@@ -245,6 +297,7 @@ pattern_collective_run (Transport  *t,
       used[i] = g_new0 (gint64, MAX (n_comms, 1));
       for (guint k = 0; k < rds[i]->colls->len; k++)
         used[i][g_array_index (rds[i]->colls, CollRec, k).comm] = 1;
+      coll_order_init (&orders[i], rds[i]);
     }
   t->allreduce_max (t, n_comms + 1, world, t->n_ranks, used, MAX (n_comms, 1));
 
@@ -257,9 +310,12 @@ pattern_collective_run (Transport  *t,
         if (comm->world[m] < 0 || comm->world[m] >= t->n_ranks)
           usable = FALSE;
       if (usable)
-        run_comm (t, rds, comm);
+        run_comm (t, rds, orders, comm);
     }
   for (int i = 0; i < t->n_local; i++)
-    g_free (used[i]);
+    {
+      g_free (used[i]);
+      g_free (orders[i].order);
+    }
   run_init_finalize (t, rds, n_comms);
 }

@@ -293,7 +293,7 @@ pattern_p2p_run (Transport  *t,
         {
           GByteArray *b = in[i][src];
           guint nm = b->len / sizeof (FwdMsg);
-          chan[src] = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, channel_free);
+          chan[src] = g_hash_table_new_full (key64_hash, g_direct_equal, NULL, channel_free);
           for (guint k = 0; k < nm; k++)
             {
               const FwdMsg *m = (const FwdMsg *) b->data + k;

@@ -51,7 +51,8 @@ classify_region (TraceRegion *r,
                                "MPI_Ibsend", "MPI_Irsend", "MPI_Issend", "MPI_Recv", "MPI_Irecv",
                                "MPI_Sendrecv", "MPI_Wait", "MPI_Test", "MPI_Probe", "MPI_Iprobe",
                                "MPI_Mprobe", "MPI_Improbe", "MPI_Mrecv", "MPI_Imrecv", "MPI_Start",
-                               "MPI_Request_free", "MPI_Cancel", NULL };
+                               "MPI_Request_free", "MPI_Cancel", "MPI_Buffer_attach",
+                               "MPI_Buffer_detach", NULL };
   static const char *coll[] = { "MPI_Bcast", "MPI_Gather", "MPI_Scatter", "MPI_Allgather",
                                 "MPI_Alltoall", "MPI_Allreduce", "MPI_Reduce", "MPI_Scan",
                                 "MPI_Exscan", "MPI_Neighbor_", "MPI_Ibcast", "MPI_Igather",
@@ -417,18 +418,6 @@ trace_defs_comm (const TraceDefs *defs,
   return g_hash_table_lookup (defs->comm_by_id, GUINT_TO_POINTER ((guint) id));
 }
 
-static TraceLocation *
-location_by_id (TraceDefs *defs,
-                guint64    id)
-{
-  for (guint i = 0; i < defs->locations->len; i++)
-    {
-      TraceLocation *l = defs->locations->pdata[i];
-      if (l->id == id)
-        return l;
-    }
-  return NULL;
-}
 
 /* The COMM_LOCATIONS group of @paradigm (members are location ids). */
 static TraceGroup *
@@ -459,11 +448,18 @@ resolve_ranks (TraceDefs *defs,
 
   if (world && world->n_members > 0)
     {
+      /* location id -> location (the first definition of an id wins) */
+      g_autoptr (GHashTable) by_id = g_hash_table_new (g_int64_hash, g_int64_equal);
+      for (guint i = defs->locations->len; i-- > 0;)
+        {
+          TraceLocation *l = defs->locations->pdata[i];
+          g_hash_table_insert (by_id, &l->id, l);
+        }
       defs->n_ranks = world->n_members;
       defs->rank_loc = g_new0 (TraceLocation *, defs->n_ranks);
       for (guint i = 0; i < world->n_members; i++)
         {
-          TraceLocation *l = location_by_id (defs, world->members[i]);
+          TraceLocation *l = g_hash_table_lookup (by_id, &world->members[i]);
           if (!l)
             {
               g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
@@ -496,33 +492,90 @@ resolve_ranks (TraceDefs *defs,
   return TRUE;
 }
 
+/* What mapping a group member to a world rank needs, built once: the world rank of each
+ * location id, and per paradigm the world ranks of its COMM_LOCATIONS group's members (looking
+ * these up per member was quadratic in the number of communicators and of ranks). */
+typedef struct
+{
+  GHashTable *rank_of_loc;      /* location id (guint64*) -> world rank + 1 */
+  int        *cl_rank[256];     /* paradigm -> world rank of each COMM_LOCATIONS member */
+  guint       cl_n[256];
+  gboolean    cl_known[256];
+} RankMap;
+
+static void
+rank_map_init (RankMap   *rm,
+               TraceDefs *defs)
+{
+  memset (rm, 0, sizeof *rm);
+  rm->rank_of_loc = g_hash_table_new (g_int64_hash, g_int64_equal);
+  for (guint i = 0; i < defs->locations->len; i++)
+    {
+      TraceLocation *l = defs->locations->pdata[i];
+      /* the first definition of an id wins, as in a linear search */
+      if (!g_hash_table_contains (rm->rank_of_loc, &l->id))
+        g_hash_table_insert (rm->rank_of_loc, &l->id, GINT_TO_POINTER (l->rank + 1));
+    }
+}
+
+static void
+rank_map_clear (RankMap *rm)
+{
+  g_hash_table_unref (rm->rank_of_loc);
+  for (guint p = 0; p < G_N_ELEMENTS (rm->cl_rank); p++)
+    g_free (rm->cl_rank[p]);
+}
+
+/* World rank of location @id, -1 if it is not defined (or not analysed). */
+static int
+rank_map_location (RankMap *rm,
+                   guint64  id)
+{
+  gpointer v = g_hash_table_lookup (rm->rank_of_loc, &id);
+  return v ? GPOINTER_TO_INT (v) - 1 : -1;
+}
+
 /* Maps a member of a COMM_GROUP (an index into COMM_LOCATIONS of the same paradigm) or of a
  * LOCATIONS group (a location id) to a world rank. */
 static int
 member_to_rank (TraceDefs  *defs,
+                RankMap    *rm,
                 TraceGroup *g,
                 guint64     member)
 {
-  TraceLocation *l = NULL;
-
   if (g->group_type == OTF2_GROUP_TYPE_COMM_GROUP)
     {
-      TraceGroup *cl = comm_locations (defs, g->paradigm);
-      if (cl && member < cl->n_members)
-        l = location_by_id (defs, cl->members[member]);
-      else if (!cl && member < (guint64) defs->n_ranks)
+      guint p = (guint) g->paradigm & 255;
+      if (!rm->cl_known[p])
+        {
+          TraceGroup *cl = comm_locations (defs, g->paradigm);
+          rm->cl_known[p] = TRUE;
+          if (cl)
+            {
+              rm->cl_n[p] = cl->n_members;
+              rm->cl_rank[p] = g_new (int, MAX (cl->n_members, 1));
+              for (guint i = 0; i < cl->n_members; i++)
+                rm->cl_rank[p][i] = rank_map_location (rm, cl->members[i]);
+            }
+        }
+      if (rm->cl_rank[p])
+        return member < rm->cl_n[p] ? rm->cl_rank[p][member] : -1;
+      if (member < (guint64) defs->n_ranks)
         return (int) member;
+      return -1;
     }
-  else if (g->group_type == OTF2_GROUP_TYPE_LOCATIONS
-           || g->group_type == OTF2_GROUP_TYPE_COMM_LOCATIONS)
-    l = location_by_id (defs, member);
-  return l ? l->rank : -1;
+  if (g->group_type == OTF2_GROUP_TYPE_LOCATIONS || g->group_type == OTF2_GROUP_TYPE_COMM_LOCATIONS)
+    return rank_map_location (rm, member);
+  return -1;
 }
 
 static void
 resolve_comms (TraceDefs  *defs,
                GHashTable *comm_group)
 {
+  RankMap rm;
+
+  rank_map_init (&rm, defs);
   for (guint i = 0; i < defs->comms->len; i++)
     {
       TraceComm *c = defs->comms->pdata[i];
@@ -542,8 +595,9 @@ resolve_comms (TraceDefs  *defs,
       c->size = g->n_members;
       c->world = g_new0 (int, MAX (c->size, 1));
       for (guint k = 0; k < g->n_members; k++)
-        c->world[k] = member_to_rank (defs, g, g->members[k]);
+        c->world[k] = member_to_rank (defs, &rm, g, g->members[k]);
     }
+  rank_map_clear (&rm);
 }
 
 static void

@@ -136,7 +136,7 @@ rank_data_new (int        rank,
   rd->rank = rank;
   rd->defs = defs;
   rd->cnodes = g_array_new (FALSE, FALSE, sizeof (LocalCnode));
-  rd->cnode_index = g_hash_table_new (g_direct_hash, g_direct_equal);
+  rd->cnode_index = g_hash_table_new (key64_hash, g_direct_equal);
   rd->first_child = g_array_new (FALSE, FALSE, sizeof (guint32));
   rd->next_sibling = g_array_new (FALSE, FALSE, sizeof (guint32));
   {

@@ -1,6 +1,9 @@
 /* transport-mpi.c — the message layer over MPI: one process per traced rank. Each recorded
  * communicator gets its own MPI communicator (MPI_Comm_split by recorded membership, ordered by
- * the recorded comm-local rank), so collective replays run over the same membership. */
+ * the recorded comm-local rank), so collective replays run over the same membership. The
+ * replay asks for one communicator's operations after another, so only the current one is
+ * kept: a trace of a program that made thousands of communicators does not make the analysis
+ * hold thousands of MPI communicators at once. */
 #include "analyze-private.h"
 
 #include <mpi.h>
@@ -11,8 +14,10 @@
 
 typedef struct
 {
-  int         me;
-  GHashTable *comms;   /* key + 1 -> MPI_Comm* (MPI_COMM_NULL for non-members) */
+  int      me;
+  gboolean have_comm;
+  guint    comm_key;
+  MPI_Comm comm;       /* the communicator of comm_key (MPI_COMM_NULL for non-members) */
 } MpiPriv;
 
 /* Waits for every rank without spinning: analysis ranks often outnumber cores (one per traced
@@ -97,18 +102,20 @@ comm_for (Transport *t,
           int        n_members)
 {
   MpiPriv *p = t->priv;
-  MPI_Comm *c = g_hash_table_lookup (p->comms, GUINT_TO_POINTER (key + 1));
   int pos = -1;
 
-  if (c)
-    return *c;
+  /* every process asks for the same keys in the same order (transport contract) */
+  if (p->have_comm && p->comm_key == key)
+    return p->comm;
+  if (p->have_comm && p->comm != MPI_COMM_NULL)
+    MPI_Comm_free (&p->comm);
   for (int m = 0; m < n_members; m++)
     if (members[m] == p->me)
       pos = m;
-  c = g_new (MPI_Comm, 1);
-  MPI_Comm_split (MPI_COMM_WORLD, pos >= 0 ? 0 : MPI_UNDEFINED, pos, c);
-  g_hash_table_insert (p->comms, GUINT_TO_POINTER (key + 1), c);
-  return *c;
+  MPI_Comm_split (MPI_COMM_WORLD, pos >= 0 ? 0 : MPI_UNDEFINED, pos, &p->comm);
+  p->comm_key = key;
+  p->have_comm = TRUE;
+  return p->comm;
 }
 
 static void
@@ -185,19 +192,11 @@ mpi_gather (Transport   *t,
 }
 
 static void
-free_comm (gpointer data)
-{
-  MPI_Comm *c = data;
-  if (*c != MPI_COMM_NULL)
-    MPI_Comm_free (c);
-  g_free (c);
-}
-
-static void
 mpi_free (Transport *t)
 {
   MpiPriv *p = t->priv;
-  g_hash_table_unref (p->comms);
+  if (p->have_comm && p->comm != MPI_COMM_NULL)
+    MPI_Comm_free (&p->comm);
   g_free (p);
   g_free (t->local_ranks);
   g_free (t);
@@ -210,7 +209,7 @@ transport_mpi_new (int n_ranks)
   MpiPriv *p = g_new0 (MpiPriv, 1);
 
   MPI_Comm_rank (MPI_COMM_WORLD, &p->me);
-  p->comms = g_hash_table_new_full (NULL, NULL, NULL, free_comm);
+  p->comm = MPI_COMM_NULL;
   t->priv = p;
   t->n_ranks = n_ranks;
   t->n_local = 1;

@@ -8,7 +8,7 @@
  * (tests/collect/collect-test.py, case "more") requires the trace to hold exactly those lines.
  * Communicators other than MPI_COMM_WORLD are written as @split (world ranks 1 2 3) or @other,
  * the test maps the trace's communicators the same way.  Unwrapped MPI calls (Comm_rank,
- * Buffer_attach, Comm_group, …) are called directly and not counted.
+ * Comm_group, …) are called directly and not counted.
  *
  * With "exit3" every rank returns 3 after MPI_Finalize (kubus-run must exit 3 too). */
 #include <mpi.h>
@@ -130,7 +130,7 @@ main (int argc, char **argv)
     }
   const MPI_Comm W = MPI_COMM_WORLD;
   static char    bsend_buffer[1 << 16];
-  MPI_Buffer_attach (bsend_buffer, sizeof bsend_buffer);
+  CALL (MPI_Buffer_attach, bsend_buffer, sizeof bsend_buffer);
   int         buf[64] = { 0 }, rbuf[64] = { 0 };
   double      dbuf[16] = { 0 }, pd[4];
   MPI_Status  st;
@@ -300,6 +300,23 @@ main (int argc, char **argv)
   note_msg ("recv", prev, W, 61, 5 * I);
   CALL (MPI_Sendrecv, buf, 1, MPI_INT, MPI_PROC_NULL, 62, rbuf, 1, MPI_INT, MPI_PROC_NULL, 62, W,
         MPI_STATUS_IGNORE);
+  /* receives from MPI_PROC_NULL, non-blocking and persistent: regions only, no request (Open
+   * MPI hands out its shared empty request for the first, the handle an inline send gets too) */
+  {
+    MPI_Request pn;
+    CALL (MPI_Isend, buf, 1, MPI_INT, next, 63, W, &rq[0]);
+    note_msg ("isend", next, W, 63, I);
+    CALL (MPI_Irecv, rbuf, 1, MPI_INT, MPI_PROC_NULL, 63, W, &rq[1]);
+    CALL (MPI_Irecv, rbuf + 1, 1, MPI_INT, prev, 63, W, &rq[2]);
+    note_msg ("irecv", prev, W, 63, I);
+    CALL (MPI_Wait, &rq[1], &st);
+    CALL (MPI_Waitall, 2, rq + 1, MPI_STATUSES_IGNORE);
+    CALL (MPI_Wait, &rq[0], &st);
+    CALL (MPI_Recv_init, rbuf, 1, MPI_INT, MPI_PROC_NULL, 64, W, &pn);
+    CALL (MPI_Start, &pn);
+    CALL (MPI_Wait, &pn, &st);
+    CALL (MPI_Request_free, &pn);
+  }
 
   /* 6. a cancelled receive; Testany on a message 1 -> 0 */
   if (me == 0)
@@ -472,7 +489,7 @@ main (int argc, char **argv)
 
   void *detached;
   int   detached_size;
-  MPI_Buffer_detach (&detached, &detached_size);
+  CALL (MPI_Buffer_detach, &detached, &detached_size);
   fact (0, 0, 0, "enter MPI_Finalize %d", me);
   /* before MPI_Finalize: with exit3, mpirun kills the ranks still running when the first
    * returns 3 */

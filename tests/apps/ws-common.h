@@ -9,7 +9,12 @@
  * Computation truth: every ws_sleep_* is computation (outside MPI), so each rank adds up how
  * long its sleeps really took; at exit (after MPI_Finalize) it writes "@path.compute.RANK":
  * "SLEPT START WRITTEN EXIT" — seconds slept, and CLOCK_MONOTONIC when the program's
- * constructors ran, when ws_write finished (before MPI_Finalize) and at exit. */
+ * constructors ran, when ws_write finished (before MPI_Finalize) and at exit.
+ *
+ * Per rank: a program that sets ws_per_rank = 1 before ws_write also writes its own share of
+ * every metric it used or declared to "@path.rank.RANK" (same format), and the test checks each
+ * rank too (a wait charged to the wrong rank cancels out in the totals). Such a program
+ * declares its metrics on every rank. */
 #pragma once
 
 #include <mpi.h>
@@ -53,6 +58,7 @@ static int ws_used[WS_N];
 static double ws_slept, ws_start, ws_written;
 static const char *ws_path;
 static int ws_rank = -1;
+static int ws_per_rank;
 
 static inline double
 ws_now (void)
@@ -172,6 +178,22 @@ ws_write (const char *path)
       for (int m = 0; m < WS_N; m++)
         if (used[m])
           fprintf (f, "%s %.9f\n", ws_names[m], sum[m]);
+      fclose (f);
+    }
+  if (path && ws_per_rank)
+    {
+      char name[4096];
+      FILE *f;
+      snprintf (name, sizeof name, "%s.rank.%d", path, rank);
+      f = fopen (name, "w");
+      if (!f)
+        {
+          perror (name);
+          MPI_Abort (MPI_COMM_WORLD, 1);
+        }
+      for (int m = 0; m < WS_N; m++)
+        if (ws_used[m])
+          fprintf (f, "%s %.9f\n", ws_names[m], ws_expect[m]);
       fclose (f);
     }
   if (path)

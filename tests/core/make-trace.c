@@ -306,7 +306,7 @@ main (int argc, char **argv)
   OTF2_EvtWriter *w0, *w1;
   OTF2_GlobalDefWriter *gw;
   uint64_t n0 = 0, n1 = 0;
-  gboolean unmatched, clockviol;
+  gboolean unmatched, clockviol, syscycle;
   const char *strings[N_STR] = { "", "main", "MPI_Send", "MPI_Recv", "MPI_Barrier", "MPI_Ssend",
                                  "MPI_Finalize", "MPI", "MPI_COMM_WORLD", "Linux", "testnode",
                                  "MPI Rank 0", "MPI Rank 1", "Master thread", "machine", "node" };
@@ -314,7 +314,7 @@ main (int argc, char **argv)
 
   if (argc != 3)
     {
-      fprintf (stderr, "usage: make-trace exact|unmatched|clockviol|forms DIR\n");
+      fprintf (stderr, "usage: make-trace exact|unmatched|clockviol|syscycle|forms DIR\n");
       return 2;
     }
   scenario = argv[1];
@@ -323,6 +323,7 @@ main (int argc, char **argv)
     return write_forms (dir);
   unmatched = strcmp (scenario, "unmatched") == 0;
   clockviol = strcmp (scenario, "clockviol") == 0;
+  syscycle = strcmp (scenario, "syscycle") == 0; /* corrupt: machine and node parents of each other */
   ar = OTF2_Archive_Open (dir, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024, 4 * 1024 * 1024,
                           OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
   if (!ar)
@@ -394,7 +395,8 @@ main (int argc, char **argv)
                                         OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_MPI,
                                         OTF2_REGION_FLAG_NONE, S_MPI, 0, 0);
   }
-  OTF2_GlobalDefWriter_WriteSystemTreeNode (gw, 0, S_MACHINE, S_MACHINE_CLASS, OTF2_UNDEFINED_SYSTEM_TREE_NODE);
+  OTF2_GlobalDefWriter_WriteSystemTreeNode (gw, 0, S_MACHINE, S_MACHINE_CLASS,
+                                            syscycle ? 1 : OTF2_UNDEFINED_SYSTEM_TREE_NODE);
   OTF2_GlobalDefWriter_WriteSystemTreeNode (gw, 1, S_NODE, S_NODE_CLASS, 0);
   OTF2_GlobalDefWriter_WriteLocationGroup (gw, 0, S_RANK0, OTF2_LOCATION_GROUP_TYPE_PROCESS, 1,
                                            OTF2_UNDEFINED_LOCATION_GROUP);

@@ -8,7 +8,9 @@
       traces written with the OTF2 writer whose waits are known by construction (make-trace.c),
       an aborted run (unmatched message), a clock violation, and bad input
   ws-test.py wait  --run R --app APP --ranks N --analyze A --cube C
-      the MPI test program measures its own wait states; the analysis must agree. The program
+      the MPI test program measures its own wait states; the analysis must agree (per rank too
+      when the program writes its share, ws_per_rank in ws-common.h), nothing is negative and
+      every message is matched. The program
       is not instrumented: Time per rank must span the whole program and Computation
       (= Time − MPI, the collector's program region) the time the program slept
   ws-test.py aborted --run R --app APP --ranks N --analyze A --cube C
@@ -315,6 +317,22 @@ def cmd_synthetic(a):
         if any(float(l.split(',')[3]) < 0 for l in csv.splitlines()[1:]):
             fail('clockviol: negative values')
 
+        # a system tree whose machine and node are each other's parent (corrupt): no endless
+        # walk up to the root; the analysis goes on and the values are those of 'exact'
+        d = make('syscycle')
+        out = os.path.join(tmp, 'syscycle.cube')
+        try:
+            p = subprocess.run([str(a.analyze), os.path.join(d, 'traces.otf2'), '-o', out, '--serial'],
+                               capture_output=True, text=True, timeout=30, env=env_for_mpi(True))
+            if p.returncode != 0:
+                fail(f'syscycle: exit {p.returncode}\n{p.stderr[-2000:]}')
+            else:
+                _, tot, _ = dump(a, out)
+                if not close(tot.get('mpi_latesender', 0), 0.008, 0, 1e-12):
+                    fail(f'syscycle: Late Sender {tot.get("mpi_latesender", 0)}, expected 0.008')
+        except subprocess.TimeoutExpired:
+            fail('syscycle: the analysis hangs on a cyclic system tree')
+
         # bad input: a clear message naming the file, no report
         def bad(target, needle, serial=True, name=None, leaks=True):
             out = os.path.join(tmp, (name or 'bad') + '.cube')
@@ -463,8 +481,20 @@ def cmd_wait(a):
         p = analyze(a, exp)
         print(p.stderr)
         check_progress(p.stderr)
-        _, tot, per = dump(a, os.path.join(exp, 'analysis.cube'))
+        csv, tot, per = dump(a, os.path.join(exp, 'analysis.cube'))
         check_stats(os.path.join(exp, 'analysis.stats.json'))
+        # nothing negative anywhere (metric × call path × rank)
+        neg = [l for l in csv.splitlines()[1:] if float(l.split(',')[3]) < 0]
+        if neg:
+            fail(f'negative values in the report: {neg[:5]}')
+        # every message matched: no warning, nothing unmatched in the statistics
+        if 'without a matching send' in p.stderr:
+            fail(f'unmatched messages:\n{p.stderr}')
+        with open(os.path.join(exp, 'analysis.stats.json')) as f:
+            js = json.load(f)
+        if js.get('unmatched_sends') or js.get('unmatched_receives'):
+            fail(f'unmatched messages: {js.get("unmatched_sends")} sends, '
+                 f'{js.get("unmatched_receives")} receives')
         # the same analysis in one process: byte-for-byte the same report and statistics
         ser = os.path.join(tmp, 'serial.cube')
         analyze(a, os.path.join(exp, 'traces.otf2'), ser, serial=True)
@@ -499,6 +529,22 @@ def cmd_wait(a):
                 print(f'{m:24s} expected {v:10.6f} analysed {got:10.6f} {"ok" if ok else "MISMATCH"}')
                 if not ok:
                     fail(f'{m}: analysed {got:.6f} s, measured {v:.6f} s')
+        # per rank, for the programs that write their own share (ws_per_rank in ws-common.h)
+        for r in range(int(a.ranks)):
+            path = f'{expected}.rank.{r}'
+            if not os.path.exists(path):
+                continue
+            with open(path) as f:
+                for line in f:
+                    m, v = line.split()
+                    v = float(v)
+                    if m == 'mpi_finalize_wait':
+                        continue   # checked per rank above, from the measured arrivals
+                    got = per.get((m, r), 0.0)
+                    ok = got == v if m.startswith(('comms_', 'syncs_', 'bytes_')) else close(got, v, 0.05, 0.005)
+                    if not ok:
+                        print(f'{m:24s} rank {r}: expected {v:10.6f} analysed {got:10.6f} MISMATCH')
+                        fail(f'{m} on rank {r}: analysed {got:.6f}, measured {v:.6f}')
         compute = compute_truth(expected, a.ranks)
         if compute is None:
             fail('the program wrote no computation truth (.compute.RANK files)')
