@@ -183,8 +183,10 @@ typedef struct
 } Visit;
 
 static void
-write_metric_open (Out *o, const CubeMetric *m, int indent)
+write_metric_open (Out *o, gconstpointer node, int indent)
 {
+  const CubeMetric *m = node;
+
   out_printf (o, "%*s<metric id=\"%" G_GINT64_FORMAT "\">\n", indent, "", m->file_id);
   out_element (o, indent + 2, "disp_name", m->disp_name);
   out_element (o, indent + 2, "uniq_name", m->uniq_name);
@@ -196,43 +198,74 @@ write_metric_open (Out *o, const CubeMetric *m, int indent)
   out_element (o, indent + 2, "descr", m->descr);
 }
 
+/* Writes the subtree of @root without recursion (call trees can be deep enough to exhaust the
+ * stack): @open writes a node's start tag, its children are @children, a node for which @skip
+ * says so is left out with its subtree, and every written node is closed with </@tag>. */
+typedef void (*WriteOpen) (Out *o, gconstpointer node, int indent);
+
 static void
-write_metric (Out *o, const CubeMetric *root, int base)
+write_tree (Out         *o,
+            gconstpointer root,
+            int          base,
+            WriteOpen    open,
+            GPtrArray *(*children) (gconstpointer node),
+            gboolean   (*skip) (gconstpointer node),
+            const char  *tag)
 {
   g_autoptr (GArray) stack = g_array_new (FALSE, FALSE, sizeof (Visit));
   Visit v = { root, 0 };
 
-  if (!metric_written (root))
+  if (skip != NULL && skip (root))
     return;
-  write_metric_open (o, root, base);
+  open (o, root, base);
   g_array_append_val (stack, v);
   while (stack->len > 0)
     {
-      Visit            *top = &g_array_index (stack, Visit, stack->len - 1);
-      const CubeMetric *m = top->node;
+      Visit     *top = &g_array_index (stack, Visit, stack->len - 1);
+      GPtrArray *kids = children (top->node);
 
-      if (top->next_child < m->children->len)
+      if (top->next_child < kids->len)
         {
-          const CubeMetric *k = g_ptr_array_index (m->children, top->next_child++);
+          gconstpointer k = g_ptr_array_index (kids, top->next_child++);
 
-          if (!metric_written (k))
+          if (skip != NULL && skip (k))
             continue;
-          write_metric_open (o, k, indent_of (stack->len, base));
+          open (o, k, indent_of (stack->len, base));
           v.node = k;
           g_array_append_val (stack, v);
           continue;
         }
       g_array_set_size (stack, stack->len - 1);
-      out_printf (o, "%*s</metric>\n", indent_of (stack->len, base), "");
+      out_printf (o, "%*s</%s>\n", indent_of (stack->len, base), "", tag);
     }
+}
+
+static GPtrArray *
+metric_children (gconstpointer m)
+{
+  return ((const CubeMetric *)m)->children;
+}
+
+static gboolean
+metric_skipped (gconstpointer m)
+{
+  return !metric_written (m);
+}
+
+static void
+write_metric (Out *o, const CubeMetric *root, int base)
+{
+  write_tree (o, root, base, write_metric_open, metric_children, metric_skipped, "metric");
 }
 
 /* ---- program ------------------------------------------------------------------------------------
  */
 
 static void
-write_cnode_open (Out *o, const CubeCnode *c, int indent)
+write_cnode_open (Out *o, gconstpointer node, int indent)
 {
+  const CubeCnode *c = node;
+
   out_printf (o, "%*s<cnode id=\"%" G_GINT64_FORMAT "\"", indent, "", c->file_id);
   if (c->line >= 0)
     out_printf (o, " line=\"%" G_GINT64_FORMAT "\"", c->line);
@@ -245,31 +278,16 @@ write_cnode_open (Out *o, const CubeCnode *c, int indent)
   out_printf (o, " calleeId=\"%" G_GINT64_FORMAT "\">\n", c->callee->file_id);
 }
 
+static GPtrArray *
+cnode_children (gconstpointer c)
+{
+  return ((const CubeCnode *)c)->children;
+}
+
 static void
 write_cnode (Out *o, const CubeCnode *root, int base)
 {
-  g_autoptr (GArray) stack = g_array_new (FALSE, FALSE, sizeof (Visit));
-  Visit v = { root, 0 };
-
-  write_cnode_open (o, root, base);
-  g_array_append_val (stack, v);
-  while (stack->len > 0)
-    {
-      Visit           *top = &g_array_index (stack, Visit, stack->len - 1);
-      const CubeCnode *c = top->node;
-
-      if (top->next_child < c->children->len)
-        {
-          const CubeCnode *k = g_ptr_array_index (c->children, top->next_child++);
-
-          write_cnode_open (o, k, indent_of (stack->len, base));
-          v.node = k;
-          g_array_append_val (stack, v);
-          continue;
-        }
-      g_array_set_size (stack, stack->len - 1);
-      out_printf (o, "%*s</cnode>\n", indent_of (stack->len, base), "");
-    }
+  write_tree (o, root, base, write_cnode_open, cnode_children, NULL, "cnode");
 }
 
 /* ---- system -------------------------------------------------------------------------------------
