@@ -127,8 +127,42 @@ hash_remove (MPI_Comm c)
     }
 }
 
+/* World ranks of the members of @g (@size of them), malloc'd; NULL when out of memory. */
+static int *
+group_world_ranks (MPI_Group g, int size)
+{
+  int *members = malloc (sizeof (int) * (size_t)(size > 0 ? size : 1));
+  int *idx = malloc (sizeof (int) * (size_t)(size > 0 ? size : 1));
+  if (members == NULL || idx == NULL)
+    {
+      free (members);
+      free (idx);
+      return NULL;
+    }
+  MPI_Group wg;
+  PMPI_Comm_group (MPI_COMM_WORLD, &wg);
+  for (int i = 0; i < size; i++)
+    idx[i] = i;
+  if (size > 0)
+    PMPI_Group_translate_ranks (g, size, idx, wg, members);
+  PMPI_Group_free (&wg);
+  free (idx);
+  return members;
+}
+
+static int *
+copy_ranks (const int *from, int n)
+{
+  int *to = malloc (sizeof (int) * (size_t)(n > 0 ? n : 1));
+  if (to != NULL && n > 0)
+    memcpy (to, from, sizeof (int) * (size_t)n);
+  return to;
+}
+
+/* Registers @c.  @like >= 0: a communicator with the same groups (MPI_Comm_idup, whose new
+ * handle must not be asked anything before its request completes); its groups are copied. */
 static int
-add_comm (MPI_Comm c, uint64_t key, uint64_t parent_key)
+add_comm_like (MPI_Comm c, uint64_t key, uint64_t parent_key, int like)
 {
   if (n_comms == cap_comms)
     {
@@ -147,27 +181,41 @@ add_comm (MPI_Comm c, uint64_t key, uint64_t parent_key)
       report_out_of_memory ();
       return -1;
     }
-  int size = 0, rank = 0;
-  PMPI_Comm_size (c, &size);
-  PMPI_Comm_rank (c, &rank);
-  int *members = malloc (sizeof (int) * (size_t)(size > 0 ? size : 1));
-  int *idx = malloc (sizeof (int) * (size_t)(size > 0 ? size : 1));
-  if (members == NULL || idx == NULL)
+  int  size = 0, rank = 0, rsize = 0;
+  int *members = NULL, *remote = NULL;
+  if (like >= 0)
+    {
+      size = comms[like].size;
+      rank = comms[like].rank;
+      rsize = comms[like].remote_size;
+      members = copy_ranks (comms[like].members, size);
+      remote = rsize > 0 ? copy_ranks (comms[like].remote_members, rsize) : NULL;
+    }
+  else
+    {
+      int inter = 0;
+      PMPI_Comm_test_inter (c, &inter);
+      PMPI_Comm_size (c, &size);
+      PMPI_Comm_rank (c, &rank);
+      MPI_Group g;
+      PMPI_Comm_group (c, &g); /* an inter-communicator: the local group */
+      members = group_world_ranks (g, size);
+      PMPI_Group_free (&g);
+      if (inter)
+        {
+          PMPI_Comm_remote_size (c, &rsize);
+          PMPI_Comm_remote_group (c, &g);
+          remote = group_world_ranks (g, rsize);
+          PMPI_Group_free (&g);
+        }
+    }
+  if (members == NULL || (rsize > 0 && remote == NULL))
     {
       free (members);
-      free (idx);
+      free (remote);
       report_out_of_memory ();
       return -1;
     }
-  MPI_Group g, wg;
-  PMPI_Comm_group (c, &g);
-  PMPI_Comm_group (MPI_COMM_WORLD, &wg);
-  for (int i = 0; i < size; i++)
-    idx[i] = i;
-  PMPI_Group_translate_ranks (g, size, idx, wg, members);
-  PMPI_Group_free (&g);
-  PMPI_Group_free (&wg);
-  free (idx);
   KubusComm *e = &comms[n_comms];
   e->handle = c;
   e->key = key;
@@ -176,8 +224,41 @@ add_comm (MPI_Comm c, uint64_t key, uint64_t parent_key)
   e->size = size;
   e->rank = rank;
   e->members = members;
+  e->remote_size = rsize;
+  e->remote_members = remote;
   hash_put (c, (uint32_t)n_comms);
   return n_comms++;
+}
+
+static int
+add_comm (MPI_Comm c, uint64_t key, uint64_t parent_key)
+{
+  return add_comm_like (c, key, parent_key, -1);
+}
+
+/* World rank of rank 0 of @c; for an inter-communicator the smaller of the two groups' rank 0,
+ * the same seen from either group. */
+static int
+comm_leader (MPI_Comm c)
+{
+  int       leader = 0, zero = 0, inter = 0;
+  MPI_Group g, wg;
+  PMPI_Comm_group (MPI_COMM_WORLD, &wg);
+  PMPI_Comm_group (c, &g);
+  PMPI_Group_translate_ranks (g, 1, &zero, wg, &leader);
+  PMPI_Group_free (&g);
+  PMPI_Comm_test_inter (c, &inter);
+  if (inter)
+    {
+      int remote = 0;
+      PMPI_Comm_remote_group (c, &g);
+      PMPI_Group_translate_ranks (g, 1, &zero, wg, &remote);
+      PMPI_Group_free (&g);
+      if (remote < leader)
+        leader = remote;
+    }
+  PMPI_Group_free (&wg);
+  return leader;
 }
 
 void
@@ -187,7 +268,7 @@ kubus_comm_init (void)
   add_comm (MPI_COMM_SELF, mix (2, (uint64_t)kubus_world_rank, 0), 0);
 }
 
-/* A communicator we did not see being created (inter-communicators, MPI
+/* A communicator we did not see being created (MPI_Comm_spawn, MPI_Comm_accept/connect, MPI
  * functions we do not wrap): registered on first use, known to this rank
  * only. */
 static uint32_t
@@ -243,14 +324,10 @@ kubus_comm_created (MPI_Comm parent, MPI_Comm comm, const char *cart)
   uint32_t seq = comms[pid].children++;
   if (comm == MPI_COMM_NULL)
     return;
-  int       leader = 0;
-  MPI_Group g, wg;
-  int       zero = 0;
-  PMPI_Comm_group (comm, &g);
-  PMPI_Comm_group (MPI_COMM_WORLD, &wg);
-  PMPI_Group_translate_ranks (g, 1, &zero, wg, &leader);
-  PMPI_Group_free (&g);
-  PMPI_Group_free (&wg);
+  /* Every member of the parent (of both groups, for an inter-communicator parent such as
+   * MPI_Intercomm_merge's) counts this creation; the leader tells apart the results of one
+   * MPI_Comm_split. */
+  int      leader = comm_leader (comm);
   uint64_t key = mix (pkey, seq, (uint64_t)(uint32_t)leader);
   if (add_comm (comm, key, pkey) < 0)
     return;
@@ -267,6 +344,25 @@ static uint64_t group_seq_key[GROUP_SEQ_SLOTS];
 static uint32_t group_seq_count[GROUP_SEQ_SLOTS];
 static int      n_group_seq;
 
+/* How many times @h was seen before (0 the first time). */
+static uint32_t
+group_seq (uint64_t h)
+{
+  int k;
+  for (k = 0; k < n_group_seq && group_seq_key[k] != h; k++)
+    ;
+  if (k < n_group_seq)
+    return ++group_seq_count[k];
+  if (n_group_seq < GROUP_SEQ_SLOTS)
+    {
+      group_seq_key[n_group_seq] = h;
+      group_seq_count[n_group_seq++] = 0;
+    }
+  else
+    kubus_log ("too many MPI_Comm_create_group member sets: communicators may be confused");
+  return 0;
+}
+
 void
 kubus_comm_created_group (MPI_Comm parent, MPI_Comm comm)
 {
@@ -280,20 +376,58 @@ kubus_comm_created_group (MPI_Comm parent, MPI_Comm comm)
   uint64_t   h = mix (pkey, 4, (uint64_t)e->size);
   for (int i = 0; i < e->size; i++)
     h = mix (h, (uint64_t)(uint32_t)e->members[i], (uint64_t)i);
-  uint32_t seq = 0;
-  int      k;
-  for (k = 0; k < n_group_seq && group_seq_key[k] != h; k++)
-    ;
-  if (k < n_group_seq)
-    seq = ++group_seq_count[k];
-  else if (n_group_seq < GROUP_SEQ_SLOTS)
-    {
-      group_seq_key[n_group_seq] = h;
-      group_seq_count[n_group_seq++] = 0;
-    }
-  else
-    kubus_log ("too many MPI_Comm_create_group member sets: communicators may be confused");
-  e->key = mix (h, 5, seq);
+  e->key = mix (h, 5, group_seq (h));
+}
+
+/* MPI_Intercomm_create: the members of both groups call it, each with its own local
+ * communicator, so no parent counter is common to all.  As for MPI_Comm_create_group, the key
+ * is made of the two member lists (world ranks; group A is the one holding the smallest world
+ * rank, the same from either side) and how many inter-communicators between exactly these
+ * groups were made before: all members took part in each. */
+void
+kubus_comm_created_inter (MPI_Comm comm)
+{
+  if (!kubus_recording || comm == MPI_COMM_NULL)
+    return;
+  int id = add_comm (comm, 0, 0);
+  if (id < 0)
+    return;
+  KubusComm *e = &comms[id];
+  int        min_local = INT32_MAX, min_remote = INT32_MAX;
+  for (int i = 0; i < e->size; i++)
+    if (e->members[i] < min_local)
+      min_local = e->members[i];
+  for (int i = 0; i < e->remote_size; i++)
+    if (e->remote_members[i] < min_remote)
+      min_remote = e->remote_members[i];
+  int        local_is_a = min_local < min_remote;
+  const int *a = local_is_a ? e->members : e->remote_members;
+  const int *b = local_is_a ? e->remote_members : e->members;
+  int        na = local_is_a ? e->size : e->remote_size;
+  int        nb = local_is_a ? e->remote_size : e->size;
+  uint64_t   h = mix (6, (uint64_t)na, (uint64_t)nb);
+  for (int i = 0; i < na; i++)
+    h = mix (h, (uint64_t)(uint32_t)a[i], (uint64_t)i);
+  for (int i = 0; i < nb; i++)
+    h = mix (h, (uint64_t)(uint32_t)b[i], (uint64_t)i + 0x100000000ull);
+  e->key = mix (h, 7, group_seq (h));
+}
+
+void
+kubus_comm_created_dup (MPI_Comm parent, MPI_Comm comm)
+{
+  if (!kubus_recording)
+    return;
+  uint32_t pid = kubus_comm_id (parent);
+  uint64_t pkey = comms[pid].key;
+  uint32_t seq = comms[pid].children++;
+  if (comm == MPI_COMM_NULL)
+    return;
+  /* the leader as kubus_comm_created computes it, from the parent's groups */
+  int leader = comms[pid].members[0];
+  if (comms[pid].remote_size > 0 && comms[pid].remote_members[0] < leader)
+    leader = comms[pid].remote_members[0];
+  add_comm_like (comm, mix (pkey, seq, (uint64_t)(uint32_t)leader), pkey, (int)pid);
 }
 
 void

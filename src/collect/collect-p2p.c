@@ -317,12 +317,28 @@ kubus_msg_take (MPI_Message msg)
   return KUBUS_NO_COMM;
 }
 
+/* MPI_Request_free.  An active request is not cancelled by it: a send still goes out (and
+ * counts as a send), a receive still takes its message.  The trace ends the request here, so
+ * no request stays open: a send with MpiIsendComplete (MPI_Request_free waits for nothing, so
+ * it is never a Late Receiver), a receive with MpiRequestCancelled, because its source, tag and
+ * size are never known to the program (no status) — the analysis then sees the matching send
+ * as unmatched and says so.  An inactive persistent request just leaves the table. */
 void
 kubus_req_free (MPI_Request req)
 {
   Req *e = req_find (req);
-  if (e != NULL)
-    req_remove (e);
+  if (e == NULL)
+    return;
+  if (e->active && kubus_recording)
+    {
+      if (e->kind == REQ_SEND)
+        kubus_check (OTF2_EvtWriter_MpiIsendComplete (kubus_evt, NULL, kubus_stamp, e->id),
+                     "MpiIsendComplete");
+      else
+        kubus_check (OTF2_EvtWriter_MpiRequestCancelled (kubus_evt, NULL, kubus_stamp, e->id),
+                     "MpiRequestCancelled");
+    }
+  req_remove (e);
 }
 
 void

@@ -111,9 +111,31 @@ pack_local (Buf *b, uint64_t n_events)
       const KubusComm *c = kubus_comm_get (i);
       put (b, c->key);
       put (b, c->parent_key);
-      put (b, (uint64_t)c->size);
-      for (int k = 0; k < c->size; k++)
-        put (b, (uint64_t)c->members[k]);
+      /* group A, then group B (0 members: an intra-communicator).  Of an inter-communicator's
+       * two groups, A is the one holding the smallest world rank, on either side. */
+      const int *a = c->members, *bm = c->remote_members;
+      int        na = c->size, nb = c->remote_size;
+      if (nb > 0)
+        {
+          int min_a = INT32_MAX, min_b = INT32_MAX;
+          for (int k = 0; k < na; k++)
+            min_a = c->members[k] < min_a ? c->members[k] : min_a;
+          for (int k = 0; k < nb; k++)
+            min_b = c->remote_members[k] < min_b ? c->remote_members[k] : min_b;
+          if (min_b < min_a)
+            {
+              a = c->remote_members;
+              bm = c->members;
+              na = c->remote_size;
+              nb = c->size;
+            }
+        }
+      put (b, (uint64_t)na);
+      for (int k = 0; k < na; k++)
+        put (b, (uint64_t)a[k]);
+      put (b, (uint64_t)nb);
+      for (int k = 0; k < nb; k++)
+        put (b, (uint64_t)bm[k]);
     }
   int nt = kubus_topology_count ();
   put (b, (uint64_t)nt);
@@ -148,6 +170,8 @@ typedef struct
   uint64_t        key, parent_key;
   int             size;
   const uint64_t *members;
+  int             size_b; /* > 0: an inter-communicator between members and members_b */
+  const uint64_t *members_b;
 } GComm;
 
 typedef struct
@@ -265,6 +289,14 @@ unify (Unify *u, GTopo **topos_out, size_t *n_topos_out)
             }
           const uint64_t *members = rd.w + rd.pos;
           rd.pos += size;
+          uint64_t size_b = get (&rd);
+          if (size_b > (uint64_t)u->nranks || rd.pos + size_b > rd.n)
+            {
+              rd.bad = 1;
+              break;
+            }
+          const uint64_t *members_b = rd.w + rd.pos;
+          rd.pos += size_b;
           size_t h = (size_t)(key * 0x9E3779B97F4A7C15ull) & (cslots - 1);
           while (chash[h] != 0 && u->comms[chash[h] - 1].key != key)
             h = (h + 1) & (cslots - 1);
@@ -275,6 +307,8 @@ unify (Unify *u, GTopo **topos_out, size_t *n_topos_out)
               g->parent_key = parent;
               g->size = (int)size;
               g->members = members;
+              g->size_b = (int)size_b;
+              g->members_b = members_b;
               chash[h] = (uint32_t)++u->n_comms;
             }
           if (u->comm_map[r] != NULL)
@@ -552,7 +586,8 @@ write_global (OTF2_Archive *archive, Unify *u, GTopo *topos, size_t n_topos)
     }
 
   /* groups and communicators: group 0 lists the locations, group 1+c the
-   * world ranks of communicator c */
+   * world ranks of communicator c (of an inter-communicator: its group A), group
+   * 1+n_comms+c the group B of inter-communicator c */
   uint64_t *all = malloc (sizeof (uint64_t) * (size_t)n);
   for (int r = 0; r < n && all != NULL; r++)
     all[r] = (uint64_t)r;
@@ -567,6 +602,17 @@ write_global (OTF2_Archive *archive, Unify *u, GTopo *topos, size_t n_topos)
                                        OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, (uint32_t)g->size,
                                        g->members);
     }
+  /* group B of each inter-communicator, ids in definition order after the others */
+  uint32_t *group_b = calloc (u->n_comms + 1, sizeof *group_b);
+  uint32_t  next_group = (uint32_t)u->n_comms + 1;
+  for (size_t c = 0; c < u->n_comms && group_b != NULL; c++)
+    if (u->comms[c].size_b > 0)
+      {
+        group_b[c] = next_group++;
+        OTF2_GlobalDefWriter_WriteGroup (gw, group_b[c], empty, OTF2_GROUP_TYPE_COMM_GROUP,
+                                         OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
+                                         (uint32_t)u->comms[c].size_b, u->comms[c].members_b);
+      }
   for (size_t c = 0; c < u->n_comms; c++)
     {
       const GComm *g = &u->comms[c];
@@ -578,6 +624,16 @@ write_global (OTF2_Archive *archive, Unify *u, GTopo *topos, size_t n_topos)
       else
         snprintf (name, sizeof name, "MPI communicator %zu", c);
       int parent = g->parent_key ? comm_gid (u, cidx, g->parent_key) : -1;
+      if (g->size_b > 0 && group_b != NULL)
+        {
+          /* OTF2 3.0's InterComm: point-to-point peers are ranks of the other group */
+          snprintf (name, sizeof name, "MPI inter-communicator %zu", c);
+          OTF2_GlobalDefWriter_WriteInterComm (gw, (uint32_t)c, str (&st, OWN (strdup (name))),
+                                               (uint32_t)(c + 1), group_b[c],
+                                               parent >= 0 ? (uint32_t)parent : OTF2_UNDEFINED_COMM,
+                                               OTF2_COMM_FLAG_NONE);
+          continue;
+        }
       OTF2_GlobalDefWriter_WriteComm (
           gw, (uint32_t)c, str (&st, OWN (strdup (name))), (uint32_t)(c + 1),
           parent >= 0 ? (uint32_t)parent : OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
@@ -616,7 +672,8 @@ write_global (OTF2_Archive *archive, Unify *u, GTopo *topos, size_t n_topos)
         {
           get (&rd);
           get (&rd);
-          rd.pos += get (&rd);
+          rd.pos += get (&rd); /* group A */
+          rd.pos += get (&rd); /* group B */
         }
       uint64_t nt = get (&rd);
       for (uint64_t i = 0; i < nt && !rd.bad; i++)
@@ -642,6 +699,7 @@ write_global (OTF2_Archive *archive, Unify *u, GTopo *topos, size_t n_topos)
     }
 #undef OWN
   free (cidx);
+  free (group_b);
   int err = st.err;
   err |= OTF2_Archive_CloseGlobalDefWriter (archive, gw) != OTF2_SUCCESS;
   for (size_t i = 0; i < n_owned; i++)

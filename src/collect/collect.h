@@ -153,6 +153,11 @@ uint32_t kubus_comm_id (MPI_Comm comm) KUBUS_INTERNAL;
 void     kubus_comm_init (void) KUBUS_INTERNAL;
 void     kubus_comm_created (MPI_Comm parent, MPI_Comm comm, const char *cart) KUBUS_INTERNAL;
 void     kubus_comm_created_group (MPI_Comm parent, MPI_Comm comm) KUBUS_INTERNAL;
+/* MPI_Intercomm_create: called by the members of both groups */
+void     kubus_comm_created_inter (MPI_Comm comm) KUBUS_INTERNAL;
+/* MPI_Comm_idup: the new handle is valid at once, but not usable until the request completes,
+ * so its members are copied from the parent instead of asked for */
+void     kubus_comm_created_dup (MPI_Comm parent, MPI_Comm comm) KUBUS_INTERNAL;
 void     kubus_comm_freed (MPI_Comm comm) KUBUS_INTERNAL;
 
 /* collect-p2p.c: message events and request tracking */
@@ -240,7 +245,9 @@ typedef struct
   uint32_t children; /* communicators created from this one so far */
   int      size;
   int      rank;
-  int     *members; /* world ranks, size entries */
+  int     *members; /* world ranks, size entries (an inter-communicator: the local group) */
+  int      remote_size; /* inter-communicator: size of the remote group; 0 = intra */
+  int     *remote_members; /* world ranks of the remote group */
 } KubusComm;
 int              kubus_comm_count (void) KUBUS_INTERNAL;
 const KubusComm *kubus_comm_get (int i) KUBUS_INTERNAL;

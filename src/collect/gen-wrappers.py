@@ -162,6 +162,11 @@ def body(r):
     elif k == 'comm_new':
         cart = a.get('cart', 'NULL')
         post.append(f"kubus_comm_created ({a['comm']}, ret == MPI_SUCCESS ? *{a['newcomm']} : MPI_COMM_NULL, {cart});")
+    elif k == 'comm_inter':
+        post.append(f"if (ret == MPI_SUCCESS)")
+        post.append(f"  kubus_comm_created_inter (*{a['newcomm']});")
+    elif k == 'comm_idup':
+        post.append(f"kubus_comm_created_dup ({a['comm']}, ret == MPI_SUCCESS ? *{a['newcomm']} : MPI_COMM_NULL);")
     elif k == 'comm_group':
         post.append(f"kubus_comm_created_group ({a['comm']}, ret == MPI_SUCCESS ? *{a['newcomm']} : MPI_COMM_NULL);")
     elif k == 'comm_free':
@@ -172,7 +177,7 @@ def body(r):
         w('  ' + line)
     w(f'  int ret = {call};')
     if post:
-        if k in ('comm_new', 'comm_group'):
+        if k in ('comm_new', 'comm_group', 'comm_inter', 'comm_idup'):
             for line in post:
                 w('  ' + line)
         else:

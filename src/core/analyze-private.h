@@ -71,6 +71,12 @@ typedef struct
   int      size;           /* number of world ranks, 0 for a communicator we cannot map */
   int     *world;          /* comm-local rank -> world rank (size entries), -1 if not analysed */
   gboolean is_mpi;
+  /* An inter-communicator (OTF2 InterComm): world/size are its group A, world_b/size_b its
+   * group B; a point-to-point peer is a rank of the group the location is not in. */
+  gboolean is_inter;
+  int      size_b;
+  int     *world_b;
+  guint8  *in_b;           /* world rank -> 1 if in group B (n_ranks entries) */
 } TraceComm;
 
 typedef struct

@@ -20,6 +20,7 @@ typedef struct
   TraceDefs *defs;
   GArray    *raw_coords;
   GHashTable *comm_group;   /* comm id -> group id + 1 */
+  GHashTable *comm_group_b; /* inter-communicator id -> its group B id + 1 */
 } DefsBuild;
 
 static gboolean
@@ -254,6 +255,22 @@ on_comm (void          *ud,
 }
 
 static OTF2_CallbackCode
+on_inter_comm (void          *ud,
+               OTF2_CommRef   self,
+               OTF2_StringRef name,
+               OTF2_GroupRef  group_a,
+               OTF2_GroupRef  group_b,
+               OTF2_CommRef   common G_GNUC_UNUSED,
+               OTF2_CommFlag  flags)
+{
+  DefsBuild *b = ud;
+  on_comm (ud, self, name, group_a, OTF2_UNDEFINED_COMM, flags);
+  g_hash_table_replace (b->comm_group_b, GUINT_TO_POINTER (self),
+                        GSIZE_TO_POINTER ((gsize) group_b + 1));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
 on_cart_dim (void                 *ud,
              OTF2_CartDimensionRef self,
              OTF2_StringRef        name,
@@ -332,6 +349,8 @@ free_comm (gpointer p)
   TraceComm *c = p;
   g_free (c->name);
   g_free (c->world);
+  g_free (c->world_b);
+  g_free (c->in_b);
   g_free (c);
 }
 
@@ -569,9 +588,21 @@ member_to_rank (TraceDefs  *defs,
   return -1;
 }
 
+static int *
+group_world (TraceDefs  *defs,
+             RankMap    *rm,
+             TraceGroup *g)
+{
+  int *world = g_new0 (int, MAX (g->n_members, 1));
+  for (guint k = 0; k < g->n_members; k++)
+    world[k] = member_to_rank (defs, rm, g, g->members[k]);
+  return world;
+}
+
 static void
 resolve_comms (TraceDefs  *defs,
-               GHashTable *comm_group)
+               GHashTable *comm_group,
+               GHashTable *comm_group_b)
 {
   RankMap rm;
 
@@ -593,9 +624,26 @@ resolve_comms (TraceDefs  *defs,
           continue;
         }
       c->size = g->n_members;
-      c->world = g_new0 (int, MAX (c->size, 1));
-      for (guint k = 0; k < g->n_members; k++)
-        c->world[k] = member_to_rank (defs, &rm, g, g->members[k]);
+      c->world = group_world (defs, &rm, g);
+      gid = GPOINTER_TO_SIZE (g_hash_table_lookup (comm_group_b, GUINT_TO_POINTER (c->id)));
+      g = gid ? g_hash_table_lookup (defs->groups, GUINT_TO_POINTER ((guint) (gid - 1))) : NULL;
+      if (gid)
+        {
+          /* an inter-communicator: without its group B no peer can be mapped */
+          c->is_inter = TRUE;
+          if (!g || g->group_type == OTF2_GROUP_TYPE_COMM_SELF)
+            {
+              g_clear_pointer (&c->world, g_free);
+              c->size = 0;
+              continue;
+            }
+          c->size_b = g->n_members;
+          c->world_b = group_world (defs, &rm, g);
+          c->in_b = g_new0 (guint8, MAX (defs->n_ranks, 1));
+          for (int k = 0; k < c->size_b; k++)
+            if (c->world_b[k] >= 0 && c->world_b[k] < defs->n_ranks)
+              c->in_b[c->world_b[k]] = 1;
+        }
     }
   rank_map_clear (&rm);
 }
@@ -698,6 +746,7 @@ trace_defs_read (const char *anchor,
   b.defs = defs;
   b.raw_coords = g_array_new (FALSE, FALSE, sizeof (RawCoord));
   b.comm_group = g_hash_table_new (NULL, NULL);
+  b.comm_group_b = g_hash_table_new (NULL, NULL);
   cbs = OTF2_GlobalDefReaderCallbacks_New ();
   OTF2_GlobalDefReaderCallbacks_SetClockPropertiesCallback (cbs, on_clock);
   OTF2_GlobalDefReaderCallbacks_SetStringCallback (cbs, on_string);
@@ -707,6 +756,7 @@ trace_defs_read (const char *anchor,
   OTF2_GlobalDefReaderCallbacks_SetRegionCallback (cbs, on_region);
   OTF2_GlobalDefReaderCallbacks_SetGroupCallback (cbs, on_group);
   OTF2_GlobalDefReaderCallbacks_SetCommCallback (cbs, on_comm);
+  OTF2_GlobalDefReaderCallbacks_SetInterCommCallback (cbs, on_inter_comm);
   OTF2_GlobalDefReaderCallbacks_SetCartDimensionCallback (cbs, on_cart_dim);
   OTF2_GlobalDefReaderCallbacks_SetCartTopologyCallback (cbs, on_cart);
   OTF2_GlobalDefReaderCallbacks_SetCartCoordinateCallback (cbs, on_cart_coord);
@@ -723,6 +773,7 @@ trace_defs_read (const char *anchor,
                    OTF2_Error_GetDescription (rc));
       g_array_unref (b.raw_coords);
       g_hash_table_unref (b.comm_group);
+      g_hash_table_unref (b.comm_group_b);
       return NULL;
     }
   if (defs->resolution == 0)
@@ -731,6 +782,7 @@ trace_defs_read (const char *anchor,
     {
       g_array_unref (b.raw_coords);
       g_hash_table_unref (b.comm_group);
+      g_hash_table_unref (b.comm_group_b);
       return NULL;
     }
   {
@@ -762,9 +814,10 @@ trace_defs_read (const char *anchor,
           defs->comm_dense[((TraceComm *) defs->comms->pdata[i])->id] = defs->comms->pdata[i];
       }
   }
-  resolve_comms (defs, b.comm_group);
+  resolve_comms (defs, b.comm_group, b.comm_group_b);
   resolve_carts (defs, b.raw_coords);
   g_array_unref (b.raw_coords);
   g_hash_table_unref (b.comm_group);
+  g_hash_table_unref (b.comm_group_b);
   return g_steal_pointer (&defs);
 }

@@ -383,6 +383,17 @@ peer_rank (ReadState *st,
   TraceComm *c = trace_defs_comm (st->defs, comm);
 
   *out = c;
+  if (c && c->is_inter)
+    {
+      /* the peer is a rank of the other group */
+      gboolean mine_b = c->in_b && st->rd->rank >= 0 && st->rd->rank < st->defs->n_ranks
+                        && c->in_b[st->rd->rank];
+      const int *remote = mine_b ? c->world : c->world_b;
+      int        n = mine_b ? c->size : c->size_b;
+      if (!remote || local_rank >= (guint32) n)
+        return -1;
+      return remote[local_rank];
+    }
   if (!c || !c->world || local_rank >= (guint32) c->size)
     return -1;
   if (c->world[local_rank] == -1 && c->size == 1)
@@ -589,7 +600,10 @@ on_coll_end (OTF2_LocationRef loc G_GNUC_UNUSED, OTF2_TimeStamp time G_GNUC_UNUS
   r.op = op;
   r.sent = sent;
   r.received = received;
-  g_array_append_val (st->rd->colls, r);
+  /* Collectives on an inter-communicator (one group's data goes to the other) have no wait
+   * state pattern in PATTERNS.md: their bytes and calls count, they are not replayed. */
+  if (!c->is_inter)
+    g_array_append_val (st->rd->colls, r);
   row = rank_data_row (st->rd, g_array_index (st->rd->calls, CallRec, call).cnode);
   row[M_BYTES_COUT] += sent;
   row[M_BYTES_CIN] += received;

@@ -6,7 +6,8 @@
  * request and collective it causes through note_* (bytes computed from its own buffers), and
  * each rank writes COUNTS_DIR/counts.<rank> in collect-check's line format.  The test
  * (tests/collect/collect-test.py, case "more") requires the trace to hold exactly those lines.
- * Communicators other than MPI_COMM_WORLD are written as @split (world ranks 1 2 3) or @other,
+ * Communicators other than MPI_COMM_WORLD are written as @split (world ranks 1 2 3), @inter
+ * (inter-communicators; peers are ranks of the remote group) or @other,
  * the test maps the trace's communicators the same way.  Unwrapped MPI calls (Comm_rank,
  * Comm_group, …) are called directly and not counted.
  *
@@ -61,7 +62,10 @@ fact (int kind, long a, long b, const char *fmt, ...)
 static const char *
 comm_label (MPI_Comm c, MPI_Comm split)
 {
-  return c == MPI_COMM_WORLD ? "MPI_COMM_WORLD" : c == split ? "@split" : "@other";
+  int inter = 0;
+  if (c != MPI_COMM_WORLD)
+    MPI_Comm_test_inter (c, &inter);
+  return c == MPI_COMM_WORLD ? "MPI_COMM_WORLD" : c == split ? "@split" : inter ? "@inter" : "@other";
 }
 
 static MPI_Comm split_comm = MPI_COMM_NULL;
@@ -486,6 +490,83 @@ main (int argc, char **argv)
     }
   MPI_Group_free (&pair);
   MPI_Group_free (&wg);
+
+  /* inter-communicators: world ranks {0, 3} (group A) and {1, 2}; local rank i talks to remote
+   * rank i (0 <-> 1, 3 <-> 2) */
+  {
+    int      a = me == 0 || me == 3, lr, mr;
+    MPI_Comm local, inter, idup, merged, widup;
+    MPI_Request rq;
+    static int ibuf[4], sbuf[4] = { 1, 2, 3, 4 }, fbuf[2];
+    CALL (MPI_Comm_split, W, a, me, &local);
+    MPI_Comm_rank (local, &lr);
+    CALL (MPI_Intercomm_create, local, 0, W, a ? 1 : 0, 81, &inter);
+    /* a blocking message each way */
+    if (a)
+      {
+        CALL (MPI_Send, sbuf, 3, MPI_INT, lr, 82, inter);
+        note_msg ("send", lr, inter, 82, 3 * I);
+        CALL (MPI_Recv, ibuf, 4, MPI_INT, lr, 83, inter, MPI_STATUS_IGNORE);
+        note_msg ("recv", lr, inter, 83, 4 * I);
+      }
+    else
+      {
+        CALL (MPI_Recv, ibuf, 4, MPI_INT, lr, 82, inter, MPI_STATUS_IGNORE);
+        note_msg ("recv", lr, inter, 82, 3 * I);
+        CALL (MPI_Send, sbuf, 4, MPI_INT, lr, 83, inter);
+        note_msg ("send", lr, inter, 83, 4 * I);
+      }
+    /* MPI_Request_free of active requests: a send freed before completion is still a send
+     * (completed in the trace at the free); a receive freed before completion is ended as
+     * cancelled (its message is never seen).  The receiver of the freed send waits for it,
+     * then the barrier lets the sender of the unseen message reuse nothing early. */
+    if (a)
+      {
+        CALL (MPI_Isend, sbuf, 2, MPI_INT, lr, 84, inter, &rq);
+        note_msg ("isend", lr, inter, 84, 2 * I);
+        CALL (MPI_Request_free, &rq);
+        CALL (MPI_Irecv, fbuf, 2, MPI_INT, lr, 85, inter, &rq);
+        fact (0, 0, 0, "irecvrequest %d", me);
+        fact (0, 0, 0, "cancelled %d", me);
+        CALL (MPI_Request_free, &rq);
+      }
+    else
+      {
+        CALL (MPI_Recv, ibuf, 2, MPI_INT, lr, 84, inter, MPI_STATUS_IGNORE);
+        note_msg ("recv", lr, inter, 84, 2 * I);
+        CALL (MPI_Send, sbuf, 1, MPI_INT, lr, 85, inter);
+        note_msg ("send", lr, inter, 85, I);
+      }
+    CALL (MPI_Barrier, W);
+    note_coll ("BARRIER", W, -1, 0, 0);
+    /* Comm_idup of the inter-communicator: usable once its request completed */
+    CALL (MPI_Comm_idup, inter, &idup, &rq);
+    CALL (MPI_Wait, &rq, MPI_STATUS_IGNORE);
+    if (a)
+      {
+        CALL (MPI_Send, sbuf, 1, MPI_INT, lr, 86, idup);
+        note_msg ("send", lr, idup, 86, I);
+      }
+    else
+      {
+        CALL (MPI_Recv, ibuf, 1, MPI_INT, lr, 86, idup, MPI_STATUS_IGNORE);
+        note_msg ("recv", lr, idup, 86, I);
+      }
+    CALL (MPI_Comm_free, &idup);
+    /* merged: group A first (world 0 3 1 2); root merged rank 1 = world rank 3 */
+    CALL (MPI_Intercomm_merge, inter, !a, &merged);
+    MPI_Comm_rank (merged, &mr);
+    CALL (MPI_Bcast, buf, 1, MPI_INT, 1, merged);
+    note_coll ("BCAST", merged, 1, mr == 1 ? n * I : 0, I);
+    CALL (MPI_Comm_idup, W, &widup, &rq);
+    CALL (MPI_Wait, &rq, MPI_STATUS_IGNORE);
+    CALL (MPI_Allreduce, MPI_IN_PLACE, buf, 2, MPI_INT, MPI_SUM, widup);
+    note_coll ("ALLREDUCE", widup, -1, n * 2 * I, n * 2 * I);
+    CALL (MPI_Comm_free, &widup);
+    CALL (MPI_Comm_free, &merged);
+    CALL (MPI_Comm_free, &inter);
+    CALL (MPI_Comm_free, &local);
+  }
 
   void *detached;
   int   detached_size;

@@ -7,6 +7,7 @@
  *   isendcomplete LOC COUNT / irecvrequest LOC COUNT
  *   coll OP COMM LOC ROOT COUNT SENT RECEIVED
  *   comm NAME SIZE MEMBERS…
+ *   intercomm NAME SIZEA MEMBERS… / SIZEB MEMBERS…   (OTF2 3.0 InterComm, world ranks)
  *   cart NAME COMM DIMS PERIODS / coord NAME RANK X Y …
  *   clockoffsets LOC COUNT
  *   balance LOC ok|BROKEN             Enter/Leave nesting per location
@@ -39,6 +40,7 @@ typedef struct
   GHashTable *regions;    /* id -> string id */
   GHashTable *comms;      /* id -> name */
   GHashTable *comm_group; /* comm id -> group id */
+  GHashTable *comm_group_b; /* inter-communicator id -> group B id */
   GHashTable *groups;     /* group id -> GArray of uint64 members */
   GHashTable *cart_dims;  /* dim id -> "size:periodic" */
   GHashTable *facts;      /* line prefix -> uint64[3] (count, a, b) */
@@ -184,6 +186,25 @@ def_group (void           *u,
   GArray *a = g_array_sized_new (FALSE, FALSE, sizeof (uint64_t), n);
   g_array_append_vals (a, members, n);
   g_hash_table_insert (C.groups, GUINT_TO_POINTER (self + 1), a);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+def_inter_comm (void          *u,
+                OTF2_CommRef   self,
+                OTF2_StringRef name,
+                OTF2_GroupRef  group_a,
+                OTF2_GroupRef  group_b,
+                OTF2_CommRef   common,
+                OTF2_CommFlag  flags)
+{
+  (void)u;
+  (void)common;
+  (void)flags;
+  g_hash_table_insert (C.comms, GUINT_TO_POINTER (self + 1), g_strdup (string_of (name)));
+  g_hash_table_insert (C.comm_group, GUINT_TO_POINTER (self + 1), GUINT_TO_POINTER (group_a + 1));
+  g_hash_table_insert (C.comm_group_b, GUINT_TO_POINTER (self + 1),
+                       GUINT_TO_POINTER (group_b + 1));
   return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -628,6 +649,7 @@ main (int argc, char **argv)
   C.regions = g_hash_table_new (NULL, NULL);
   C.comms = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   C.comm_group = g_hash_table_new (NULL, NULL);
+  C.comm_group_b = g_hash_table_new (NULL, NULL);
   C.groups = g_hash_table_new (NULL, NULL);
   C.cart_dims = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   C.topo_names = g_hash_table_new_full (NULL, NULL, NULL, g_free);
@@ -648,6 +670,7 @@ main (int argc, char **argv)
   OTF2_GlobalDefReaderCallbacks_SetRegionCallback (gcb, def_region);
   OTF2_GlobalDefReaderCallbacks_SetGroupCallback (gcb, def_group);
   OTF2_GlobalDefReaderCallbacks_SetCommCallback (gcb, def_comm);
+  OTF2_GlobalDefReaderCallbacks_SetInterCommCallback (gcb, def_inter_comm);
   OTF2_GlobalDefReaderCallbacks_SetCartDimensionCallback (gcb, def_cart_dim);
   OTF2_GlobalDefReaderCallbacks_SetCartTopologyCallback (gcb, def_cart_topo);
   OTF2_GlobalDefReaderCallbacks_SetCartCoordinateCallback (gcb, def_cart_coord);
@@ -669,9 +692,17 @@ main (int argc, char **argv)
       gpointer g = g_hash_table_lookup (C.comm_group, k);
       GArray  *m = g ? g_hash_table_lookup (C.groups, g) : NULL;
       GString *s = g_string_new (NULL);
-      g_string_printf (s, "comm %s %u", (char *)v, m ? m->len : 0);
+      gpointer gb = g_hash_table_lookup (C.comm_group_b, k);
+      GArray  *mb = gb ? g_hash_table_lookup (C.groups, gb) : NULL;
+      g_string_printf (s, "%s %s %u", gb ? "intercomm" : "comm", (char *)v, m ? m->len : 0);
       for (guint i = 0; m && i < m->len; i++)
         g_string_append_printf (s, " %" PRIu64, g_array_index (m, uint64_t, i));
+      if (gb)
+        {
+          g_string_append_printf (s, " / %u", mb ? mb->len : 0);
+          for (guint i = 0; mb && i < mb->len; i++)
+            g_string_append_printf (s, " %" PRIu64, g_array_index (mb, uint64_t, i));
+        }
       g_ptr_array_add (C.lines, g_string_free (s, FALSE));
     }
 

@@ -558,6 +558,9 @@ def counted_lines(lines, counts_dir, n):
         m = re.match(r'^comm (MPI communicator \d+) (\d+)((?: \d+)*)$', line)
         if m:
             names[m.group(1)] = '@split' if m.group(3) == ' 1 2 3' else '@other'
+        m = re.match(r'^intercomm (MPI inter-communicator \d+) ', line)
+        if m:
+            names[m.group(1)] = '@inter'
     expect(list(names.values()).count('@split') == 1,
            f'communicator of world ranks 1 2 3: {names}')
     kinds = ('enter MPI_', 'send ', 'isend ', 'recv ', 'irecv ', 'coll ',
@@ -612,9 +615,15 @@ def check_more(a, L, counts_dir):
     sub = lines_with(L, 'cart MPI_Cart_sub ')
     expect(len(sub) == 2 and all(l.endswith(' 2 1') for l in sub), f'cart sub: {sub}')
     # communicators: world, the split, cart, 2 rows, graph, 2 dist graphs, dup, 2 x 2 from
-    # Comm_create_group (+ SELF)
+    # Comm_create_group, the two halves {0 3} {1 2}, their merge, an idup of world (+ SELF)
     comms = lines_with(L, 'comm MPI communicator ')
-    expect(len(comms) == 12, f'communicators: {comms}')
+    expect(len(comms) == 16, f'communicators: {comms}')
+    expect(len([c for c in comms if c.endswith(' 4 0 3 1 2')]) == 1, f'Intercomm_merge: {comms}')
+    # inter-communicators (OTF2 InterComm): the one between {0 3} and {1 2} and its Comm_idup,
+    # one definition each for all four ranks
+    inter = lines_with(L, 'intercomm ')
+    expect(len(inter) == 2 and all(c.endswith(' 2 0 3 / 2 1 2') for c in inter),
+           f'inter-communicators: {inter}')
     expect(len([c for c in comms if c.endswith(' 2 0 2')]) == 2
            and len([c for c in comms if c.endswith(' 2 1 3')]) == 2,
            f'Comm_create_group: {comms}')
