@@ -304,21 +304,23 @@ pane_text (KubusWindow  *window,
   return g_string_free (s, FALSE);
 }
 
+/* Waits for a pane (its rows, its legend, …) to show a text: @text renders what is shown. */
 typedef struct
 {
   KubusWindow  *window;
   KubusPaneKind kind;
   const char   *expected;
   char         *got;
-} PaneCheck;
+  char       *(*text) (KubusWindow *window, KubusPaneKind kind);
+} ShownCheck;
 
 static gboolean
-pane_shows (gpointer data)
+pane_part_shows (gpointer data)
 {
-  PaneCheck *c = data;
+  ShownCheck *c = data;
 
   g_free (c->got);
-  c->got = pane_text (c->window, c->kind);
+  c->got = c->text (c->window, c->kind);
   return g_str_equal (c->got, c->expected);
 }
 
@@ -329,9 +331,9 @@ assert_pane_at (KubusWindow  *window,
                 const char   *file,
                 int           line)
 {
-  PaneCheck c = { window, kind, expected, NULL };
+  ShownCheck c = { window, kind, expected, NULL, pane_text };
 
-  if (!spin_until (pane_shows, &c, WAIT_MS))
+  if (!spin_until (pane_part_shows, &c, WAIT_MS))
     {
       g_printerr ("%s:%d: pane %d:\n--- expected\n%s--- shown\n%s---\n", file, line, kind, expected, c.got);
       g_assert_cmpstr (c.got, ==, expected);
@@ -805,32 +807,14 @@ legend_text (KubusWindow  *window,
   return g_string_free (s, FALSE);
 }
 
-typedef struct
-{
-  KubusWindow  *window;
-  KubusPaneKind kind;
-  const char   *expected;
-  char         *got;
-} LegendCheck;
-
-static gboolean
-legend_shows (gpointer data)
-{
-  LegendCheck *c = data;
-
-  g_free (c->got);
-  c->got = legend_text (c->window, c->kind);
-  return g_str_equal (c->got, c->expected);
-}
-
 static void
 assert_legend (KubusWindow  *window,
                KubusPaneKind kind,
                const char   *expected)
 {
-  LegendCheck c = { window, kind, expected, NULL };
+  ShownCheck c = { window, kind, expected, NULL, legend_text };
 
-  if (!spin_until (legend_shows, &c, WAIT_MS))
+  if (!spin_until (pane_part_shows, &c, WAIT_MS))
     g_assert_cmpstr (c.got, ==, expected);
   g_free (c.got);
 }
