@@ -1,0 +1,73 @@
+/* sim-wait.c — elapsing a computation interval precisely on a shared machine: sleep most of it
+ * (so ranks that share a core do not steal each other's time), then spin the rest while yielding
+ * the core. The margin between the two is calibrated at start-up from how late nanosleep really
+ * wakes up on this machine now; intervals shorter than a clock read or two are not waited for at
+ * all — the replay schedules against absolute deadlines, so they are absorbed by the next wait
+ * instead of accumulating timer overhead. */
+#include "sim-private.h"
+
+#include <sched.h>
+#include <time.h>
+
+gint64
+sim_now (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (gint64) ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static int
+cmp_i64 (gconstpointer a,
+         gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+  return x < y ? -1 : x > y;
+}
+
+void
+sim_wait_calibrate (SimWaitCal *cal)
+{
+  enum { N_SLEEPS = 25, N_CLOCK = 2000 };
+  gint64 late[N_SLEEPS];
+  gint64 t0, t1;
+
+  t0 = sim_now ();
+  for (int i = 0; i < N_CLOCK; i++)
+    t1 = sim_now ();
+  t1 = sim_now ();
+  cal->clock_cost = MAX (1, (t1 - t0) / (N_CLOCK + 1));
+  for (int i = 0; i < N_SLEEPS; i++)
+    {
+      struct timespec ts = { 0, 200000 };   /* 200 µs */
+      gint64 a = sim_now (), b;
+      nanosleep (&ts, NULL);
+      b = sim_now ();
+      late[i] = MAX (0, b - a - 200000);
+    }
+  qsort (late, N_SLEEPS, sizeof late[0], (int (*) (const void *, const void *)) cmp_i64);
+  cal->sleep_overshoot = late[(N_SLEEPS * 9) / 10];
+  /* wake up early enough for 90 % of the sleeps, plus room for the scheduler */
+  cal->sleep_margin = CLAMP (cal->sleep_overshoot + 50000, 80000, 2000000);
+  cal->min_wait = MAX (200, 4 * cal->clock_cost);
+}
+
+void
+sim_wait_until (const SimWaitCal *cal,
+                gint64            deadline)
+{
+  gint64 left = deadline - sim_now ();
+
+  if (left < cal->min_wait)
+    return;
+  while (left > cal->sleep_margin)
+    {
+      gint64 s = left - cal->sleep_margin;
+      struct timespec ts = { (time_t) (s / 1000000000), (long) (s % 1000000000) };
+      nanosleep (&ts, NULL);
+      left = deadline - sim_now ();
+    }
+  /* spin the rest, letting a rank that shares the core run meanwhile */
+  while (sim_now () < deadline)
+    sched_yield ();
+}
