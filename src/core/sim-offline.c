@@ -344,7 +344,7 @@ do_action (Engine  *e,
             publish (e, e->send_time, r, a->ev, rs->t);
             rs->published = TRUE;
           }
-        if (a->mode != SEND_BUFFERED && rendezvous (m, a->bytes, a->mode))
+        if ((a->mode & SEND_MODE_MASK) != SEND_BUFFERED && rendezvous (m, a->bytes, a->mode & SEND_MODE_MASK))
           {
             Tick d = send_done (e, r, se->peer_world, se->link, e->send_time[r][a->ev], a->bytes);
             if (d == UNKNOWN)
@@ -407,7 +407,7 @@ do_action (Engine  *e,
         SlotInfo *s = &rs->slots[a->slot];
         publish (e, e->send_time, r, a->ev, rs->t);
         s->kind = 1;
-        s->rdv = a->mode != SEND_BUFFERED && rendezvous (m, a->bytes, a->mode);
+        s->rdv = (a->mode & SEND_MODE_MASK) != SEND_BUFFERED && rendezvous (m, a->bytes, a->mode & SEND_MODE_MASK);
         s->peer = se->peer_world;
         s->other_ev = se->link;
         s->start = rs->t;

@@ -223,7 +223,7 @@ sim_plan_build (SimRank       *sr,
       guint leave;
       guint first_action = p->actions->len;
       g_autoptr (GArray) completed = NULL;
-      gboolean frees = FALSE, any_event = FALSE;
+      gboolean frees = FALSE, any_event = FALSE, persistent;
 
       if ((ev[k].flags & EVF_REMOVED) || ev[k].type != EV_ENTER || !sim_region_is_mpi (sr->defs, ev[k].region))
         {
@@ -244,6 +244,7 @@ sim_plan_build (SimRank       *sr,
           continue;
         }
       frees = strcmp (name, "MPI_Request_free") == 0;
+      persistent = g_str_has_prefix (name, "MPI_Start");
       completed = g_array_new (FALSE, FALSE, sizeof (guint32));
       for (guint j = k + 1; j < leave; j++)
         {
@@ -283,7 +284,7 @@ sim_plan_build (SimRank       *sr,
               if (!comm_ok (sr, e->region, &a.comm, error) || !check_size (sr, e->len, _("a send"), error))
                 goto fail;
               a.kind = ACT_ISEND;
-              a.mode = send_mode (name, FALSE, notes);
+              a.mode = send_mode (name, FALSE, notes) | (persistent ? REQ_PERSISTENT : 0);
               a.bytes = e->len;
               a.slot = slot_take (&sl);
               p->max_send = MAX (p->max_send, e->len);
@@ -303,6 +304,7 @@ sim_plan_build (SimRank       *sr,
                 if (!comm_ok (sr, c->region, &a.comm, error) || !check_size (sr, c->len, _("a receive"), error))
                   goto fail;
                 a.kind = ACT_IRECV;
+                a.mode = persistent ? REQ_PERSISTENT : 0;
                 a.ev = e->link;
                 a.peer = (gint32) c->peer;
                 a.tag = (gint32) c->tag;

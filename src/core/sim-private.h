@@ -185,6 +185,8 @@ enum
   SEND_STANDARD,
   SEND_SYNC,         /* MPI_Ssend, MPI_Issend */
   SEND_BUFFERED,     /* MPI_Bsend: re-enacted as MPI_Isend + MPI_Request_free (returns at once) */
+  SEND_MODE_MASK = 0x0f,
+  REQ_PERSISTENT = 0x10,  /* ACT_ISEND / ACT_IRECV started by MPI_Start*: a persistent request */
 };
 
 #define SIM_WORLD_KEY (G_MAXUINT - 7)   /* transport key of MPI_COMM_WORLD for the simulator */
@@ -251,8 +253,9 @@ typedef struct
 
 gint64 sim_now (void);                  /* CLOCK_MONOTONIC, ns */
 void   sim_wait_calibrate (SimWaitCal *cal);
-/* Waits until @deadline (CLOCK_MONOTONIC ns): sleeps most of it, spins (yielding) the rest. */
-void   sim_wait_until (const SimWaitCal *cal, gint64 deadline);
+/* Waits until @deadline (CLOCK_MONOTONIC ns): sleeps most of it, spins (yielding) the rest.
+ * Returns how late it woke up (0 when there was nothing to wait for). */
+gint64 sim_wait_until (const SimWaitCal *cal, gint64 deadline);
 
 /* ---- real-time re-enactment (sim-replay.c, MPI) and offline engine (sim-offline.c) ------- */
 
@@ -261,8 +264,8 @@ typedef struct
   guint64 events;
   guint64 calls;
   gint64  wall_ns;            /* replay wall time */
-  gint64  late_ns;            /* summed lateness of computation deadlines (grouping error) */
-  guint64 late_events;
+  gint64  late_ns;            /* summed lateness of the waits that missed their deadline */
+  guint64 late_events;        /* waits that woke up later than the calibrated margin */
   SimWaitCal cal;
 } SimReplayStats;
 

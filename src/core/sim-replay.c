@@ -25,6 +25,7 @@ typedef struct
   guint     *vcount;
   guint32   *vinst;       /* per action: instance number on its comm (v-collectives only) */
   MPI_Request *reqs;
+  guint8    *persistent;  /* per slot: the request is persistent (free it after completion) */
   guint8    *sbuf;
   guint8    *rbuf;
   gsize      sbuf_len;
@@ -386,9 +387,9 @@ run_actions (Replay    *rp,
         {
         case ACT_SEND:
           what = "MPI_Send";
-          if (a->mode == SEND_SYNC)
+          if ((a->mode & SEND_MODE_MASK) == SEND_SYNC)
             rc = MPI_Ssend (rp->sbuf, (int) a->bytes, MPI_BYTE, a->peer, a->tag, c);
-          else if (a->mode == SEND_BUFFERED)
+          else if ((a->mode & SEND_MODE_MASK) == SEND_BUFFERED)
             {
               MPI_Request r;
               rc = MPI_Isend (rp->sbuf, (int) a->bytes, MPI_BYTE, a->peer, a->tag, c, &r);
@@ -423,14 +424,30 @@ run_actions (Replay    *rp,
           break;
         case ACT_ISEND:
           what = "MPI_Isend";
-          if (a->mode == SEND_SYNC)
+          rp->persistent[a->slot] = (a->mode & REQ_PERSISTENT) != 0;
+          if (a->mode & REQ_PERSISTENT)
+            {
+              /* started persistent requests take MPI's persistent path (it may differ) */
+              rc = MPI_Send_init (rp->sbuf, (int) a->bytes, MPI_BYTE, a->peer, a->tag, c, &rp->reqs[a->slot]);
+              if (rc == MPI_SUCCESS)
+                rc = MPI_Start (&rp->reqs[a->slot]);
+            }
+          else if ((a->mode & SEND_MODE_MASK) == SEND_SYNC)
             rc = MPI_Issend (rp->sbuf, (int) a->bytes, MPI_BYTE, a->peer, a->tag, c, &rp->reqs[a->slot]);
           else
             rc = MPI_Isend (rp->sbuf, (int) a->bytes, MPI_BYTE, a->peer, a->tag, c, &rp->reqs[a->slot]);
           break;
         case ACT_IRECV:
           what = "MPI_Irecv";
-          rc = MPI_Irecv (rp->rbuf, (int) a->bytes, MPI_BYTE, a->peer, a->tag, c, &rp->reqs[a->slot]);
+          rp->persistent[a->slot] = (a->mode & REQ_PERSISTENT) != 0;
+          if (a->mode & REQ_PERSISTENT)
+            {
+              rc = MPI_Recv_init (rp->rbuf, (int) a->bytes, MPI_BYTE, a->peer, a->tag, c, &rp->reqs[a->slot]);
+              if (rc == MPI_SUCCESS)
+                rc = MPI_Start (&rp->reqs[a->slot]);
+            }
+          else
+            rc = MPI_Irecv (rp->rbuf, (int) a->bytes, MPI_BYTE, a->peer, a->tag, c, &rp->reqs[a->slot]);
           break;
         case ACT_WAIT:
           what = "MPI_Wait";
@@ -444,10 +461,14 @@ run_actions (Replay    *rp,
                 r[k] = rp->reqs[ws[a->slot + k]];
               rc = MPI_Waitall ((int) a->n, r, MPI_STATUSES_IGNORE);
               for (guint k = 0; k < a->n; k++)
-                rp->reqs[ws[a->slot + k]] = MPI_REQUEST_NULL;
+                rp->reqs[ws[a->slot + k]] = r[k];
               if (r != local)
                 g_free (r);
             }
+          /* completed persistent requests are inactive, not freed */
+          for (guint k = 0; k < a->n && rc == MPI_SUCCESS; k++)
+            if (rp->persistent[ws[a->slot + k]] && rp->reqs[ws[a->slot + k]] != MPI_REQUEST_NULL)
+              rc = MPI_Request_free (&rp->reqs[ws[a->slot + k]]);
           break;
         case ACT_FREE:
           what = "MPI_Request_free";
@@ -493,6 +514,7 @@ replay_free (Replay *rp)
   g_free (rp->comm_rank);
   g_free (rp->comm_size);
   g_free (rp->reqs);
+  g_free (rp->persistent);
   g_free (rp->sbuf);
   g_free (rp->rbuf);
   g_free (rp->counts);
@@ -530,6 +552,7 @@ sim_replay_run (SimRank         *sr,
   /* every buffer before the replay starts */
   size_buffers (&rp, plan);
   rp.reqs = g_new (MPI_Request, MAX (plan->n_slots, 1));
+  rp.persistent = g_new0 (guint8, MAX (plan->n_slots, 1));
   for (guint i = 0; i < MAX (plan->n_slots, 1); i++)
     rp.reqs[i] = MPI_REQUEST_NULL;
   g_free (sr->new_time);
@@ -553,18 +576,16 @@ sim_replay_run (SimRank         *sr,
   for (guint k = 0; k < n && ok; k++)
     {
       SimEvent *e = &ev[k];
-      gint64 target, now;
+      gint64 target, now, late;
 
       if (e->flags & EVF_REMOVED)
         continue;
       target = anchor_new + (e->time - anchor_trans);
-      sim_wait_until (&stats->cal, target);
+      late = sim_wait_until (&stats->cal, target);
       now = sim_now ();
-      if (now > target + stats->cal.sleep_margin)
-        {
-          stats->late_ns += now - target;
-          stats->late_events++;
-        }
+      stats->late_ns += late;
+      if (late > stats->cal.sleep_margin)
+        stats->late_events++;
       stats->events++;
       if (plan->call_at[k] == NO_INDEX)
         {
