@@ -147,7 +147,10 @@ send_mode (const char *name,
   if (strcmp (name, "MPI_Ssend") == 0 || strcmp (name, "MPI_Issend") == 0)
     return SEND_SYNC;
   if (blocking && strcmp (name, "MPI_Bsend") == 0)
-    return SEND_BUFFERED;
+    {
+      count (notes->notes, "MPI_Bsend → MPI_Isend + MPI_Request_free");
+      return SEND_BUFFERED;
+    }
   if (strcmp (name, "MPI_Rsend") == 0 || strcmp (name, "MPI_Irsend") == 0)
     {
       /* ready mode needs the receive posted first; replayed timing may differ */
@@ -361,6 +364,8 @@ sim_plan_build (SimRank       *sr,
                   goto fail;
                 a.kind = ACT_COLL;
                 a.op = (guint16) e->tag;
+                if (e->tag == OTF2_COLLECTIVE_OP_ALLTOALLV || e->tag == OTF2_COLLECTIVE_OP_ALLTOALLW)
+                  count (notes->notes, _("MPI_Alltoallv/w: each rank's bytes spread evenly over its peers"));
                 a.peer = e->peer == OTF2_UNDEFINED_UINT32 ? -1 : (gint32) e->peer;
                 a.tag = 0;
                 a.bytes = e->len;

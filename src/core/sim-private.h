@@ -249,6 +249,7 @@ typedef struct
   gint64 min_wait;       /* shorter remaining intervals are not waited for (grouped with the next) */
   gint64 clock_cost;     /* ns per clock read */
   gint64 sleep_overshoot;/* measured 90th percentile of nanosleep's lateness */
+  gboolean realtime;     /* waits run under SCHED_RR (permitted, not disabled by KUBUS_SIM_NO_RT) */
 } SimWaitCal;
 
 gint64 sim_now (void);                  /* CLOCK_MONOTONIC, ns */
@@ -337,8 +338,10 @@ typedef struct
 
 typedef struct
 {
-  double      orig_runtime;     /* seconds */
+  double      orig_runtime;     /* seconds: first to last event of any rank */
   double      sim_runtime;
+  double      orig_after_init;  /* seconds from the last rank's MPI_Init leave to the end, −1 */
+  double      sim_after_init;
   gboolean    offline;
   const Hypothesis *hyp;
   SimTransformStats tstats;

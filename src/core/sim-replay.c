@@ -12,6 +12,7 @@
 #include <glib/gi18n.h>
 #include <mpi.h>
 #include <otf2/otf2.h>
+#include <stdio.h>
 #include <string.h>
 
 typedef struct
@@ -533,6 +534,7 @@ sim_replay_run (SimRank         *sr,
   gint64 anchor_new, anchor_trans;
   gboolean ok;
   int max_size = 1;
+  gboolean debug = g_getenv ("KUBUS_SIM_DEBUG") != NULL;
 
   MPI_Comm_set_errhandler (MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   make_comms (&rp, sr);
@@ -586,6 +588,9 @@ sim_replay_run (SimRank         *sr,
       stats->late_ns += late;
       if (late > stats->cal.sleep_margin)
         stats->late_events++;
+      if (debug)
+        fprintf (stderr, "rank %d ev %u type %d target %.6f now %.6f late %.6f\n", sr->rank, k, e->type,
+                 (target - t0) / 1e9, (now - t0) / 1e9, late / 1e9);
       stats->events++;
       if (plan->call_at[k] == NO_INDEX)
         {

@@ -216,6 +216,10 @@ sim_report_write (const char  *orig_cube,
   json_number (js, s->orig_runtime);
   g_string_append (js, ",\n  \"predicted_runtime_s\": ");
   json_number (js, s->sim_runtime);
+  g_string_append (js, ",\n  \"original_runtime_after_init_s\": ");
+  json_number (js, s->orig_after_init);
+  g_string_append (js, ",\n  \"predicted_runtime_after_init_s\": ");
+  json_number (js, s->sim_after_init);
   g_string_append (js, ",\n  \"change_s\": ");
   json_number (js, change);
   g_string_append (js, ",\n  \"change_percent\": ");
@@ -245,8 +249,10 @@ sim_report_write (const char  *orig_cube,
                               ", \"late_events\": %" G_GUINT64_FORMAT ", \"late_s\": ",
                               s->rstats.events, s->rstats.calls, s->rstats.late_events);
       json_number (js, s->rstats.late_ns / 1e9);
-      g_string_append_printf (js, ", \"sleep_margin_ns\": %" G_GINT64_FORMAT ", \"clock_read_ns\": %" G_GINT64_FORMAT "}",
-                              s->rstats.cal.sleep_margin, s->rstats.cal.clock_cost);
+      g_string_append_printf (js, ", \"sleep_margin_ns\": %" G_GINT64_FORMAT ", \"clock_read_ns\": %" G_GINT64_FORMAT
+                              ", \"realtime_waits\": %s}",
+                              s->rstats.cal.sleep_margin, s->rstats.cal.clock_cost,
+                              s->rstats.cal.realtime ? "true" : "false");
     }
   g_string_append (js, ",\n  \"gains\": ");
   json_changes (js, changes, TRUE);
@@ -264,6 +270,9 @@ sim_report_write (const char  *orig_cube,
   g_string_append_printf (out, _("Original run time:  %10.6f s\n"), s->orig_runtime);
   g_string_append_printf (out, _("Predicted run time: %10.6f s  (%+.6f s, %+.2f %%)\n"), s->sim_runtime, change,
                           s->orig_runtime > 0 ? 100.0 * change / s->orig_runtime : 0.0);
+  if (s->orig_after_init >= 0 && s->sim_after_init >= 0)
+    g_string_append_printf (out, _("After MPI_Init:     %10.6f s → %10.6f s\n"), s->orig_after_init,
+                            s->sim_after_init);
   if (s->tstats.removed_messages)
     g_string_append_printf (out, _("Removed messages: %llu of %llu (%llu MPI calls)\n"),
                             (unsigned long long) s->tstats.removed_messages,

@@ -37,7 +37,7 @@ typedef struct
   SimPlanNotes    notes;
   SimSummary      sum;
   GHashTable     *dropped;
-  gint64          orig_first, orig_last;
+  gint64          orig_first, orig_last, orig_init;
 } Ctx;
 
 static void
@@ -189,35 +189,62 @@ world_max (Ctx     *cx,
   cx->t->allreduce_max (cx->t, SIM_WORLD_KEY, world, cx->t->n_ranks, vals, n);
 }
 
-/* [first, last] over all ranks: of the current times (new = FALSE) or the simulated ones. */
+/* [first, last] over all ranks and the latest MPI_Init leave (−1 if none): of the current
+ * times (use_new = FALSE) or the simulated ones. */
 static void
 trace_span (Ctx     *cx,
             gboolean use_new,
             gint64  *first,
-            gint64  *last)
+            gint64  *last,
+            gint64  *init_leave)
 {
   g_autofree gint64 **vals = g_new0 (gint64 *, cx->t->n_local);
   for (int i = 0; i < cx->t->n_local; i++)
     {
       SimRank *sr = cx->srs[i];
       SimEvent *ev = (SimEvent *) sr->ev->data;
-      gint64 lo = G_MAXINT64, hi = G_MININT64;
+      gint64 lo = G_MAXINT64, hi = G_MININT64, il = -1;
       for (guint k = 0; k < sr->ev->len; k++)
         if (!(ev[k].flags & EVF_REMOVED))
           {
             gint64 t = use_new ? sr->new_time[k] : ev[k].time;
+            TraceRegion *reg;
             lo = MIN (lo, t);
             hi = MAX (hi, t);
+            if (ev[k].type == EV_LEAVE && il < 0 && (reg = trace_defs_region (sr->defs, ev[k].region))
+                && reg->klass == RC_MPI_INIT)
+              il = t;
           }
-      vals[i] = g_new (gint64, 2);
+      vals[i] = g_new (gint64, 3);
       vals[i][0] = lo == G_MAXINT64 ? G_MININT64 : -lo;
       vals[i][1] = hi;
+      vals[i][2] = il;
     }
-  world_max (cx, vals, 2);
+  world_max (cx, vals, 3);
   *first = -vals[0][0];
   *last = vals[0][1];
+  *init_leave = vals[0][2];
   for (int i = 0; i < cx->t->n_local; i++)
     g_free (vals[i]);
+}
+
+/* Sums the transformation statistics over all processes (each process counted its own ranks). */
+static void
+sum_stats (Ctx               *cx,
+           SimTransformStats *st)
+{
+  gint64 v[6] = { (gint64) st->messages, (gint64) st->removed_messages, (gint64) st->removed_calls,
+                  (gint64) st->changed_visits, st->removed_time, st->added_time };
+  gint64 all[6];
+  if (!cx->mpi)
+    return;
+  MPI_Allreduce (v, all, 6, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+  st->messages = (guint64) all[0];
+  st->removed_messages = (guint64) all[1];
+  st->removed_calls = (guint64) all[2];
+  st->changed_visits = (guint64) all[3];
+  st->removed_time = all[4];
+  st->added_time = all[5];
 }
 
 static gboolean
@@ -334,7 +361,7 @@ simulate (Ctx     *cx,
   g_autofree char *summary_json = g_build_filename (cx->workdir, "summary.json", NULL);
   g_autoptr (TraceDefs) sim_defs = NULL;
   SimModel *model = NULL;
-  gint64 first, last;
+  gint64 first, last, init;
   gboolean ok = TRUE;
 
   phase (cx, 0.2, 0.3, _("reading events"));
@@ -343,7 +370,7 @@ simulate (Ctx     *cx,
   trace_events_repair_clocks (cx->srs, cx->t->n_local, cx->t, &errs[0]);
   if (!agree (cx, errs, error))
     return FALSE;
-  trace_span (cx, FALSE, &cx->orig_first, &cx->orig_last);
+  trace_span (cx, FALSE, &cx->orig_first, &cx->orig_last, &cx->orig_init);
   sim_plan_sync_tails (cx->t, cx->srs);
   if (cx->opt->offline)
     {
@@ -369,6 +396,7 @@ simulate (Ctx     *cx,
       sim_model_free (model);
       return FALSE;
     }
+  sum_stats (cx, &cx->sum.tstats);
   if (!build_plans (cx, error))
     {
       sim_model_free (model);
@@ -401,9 +429,11 @@ simulate (Ctx     *cx,
         cx->sum.n_events = (guint64) total;
       }
     }
-  trace_span (cx, TRUE, &first, &last);
+  trace_span (cx, TRUE, &first, &last, &init);
   cx->sum.orig_runtime = (cx->orig_last - cx->orig_first) / 1e9;
   cx->sum.sim_runtime = (last - first) / 1e9;
+  cx->sum.orig_after_init = cx->orig_init >= 0 ? (cx->orig_last - cx->orig_init) / 1e9 : -1;
+  cx->sum.sim_after_init = init >= 0 ? (last - init) / 1e9 : -1;
 
   phase (cx, 0.7, 0.75, _("writing the simulated trace"));
   ok = trace_write_sim (cx->opt->anchor, sim_anchor, cx->t, cx->srs, cx->mpi, &errs[0]);

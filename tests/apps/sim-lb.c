@@ -15,15 +15,20 @@
 
 static int rank, size, balanced;
 
-/* foo's length in iteration @it on rank @r: the slow rank moves from one iteration to the
- * next, and so does the mean (per-instance balance differs from global balance) */
+/* foo's length in iteration @it on rank @r; the mean changes from one iteration to the next
+ * (per-instance balance differs from global balance). LB-COLL: the slow rank moves around;
+ * LB-P2P: odd ranks (the senders) are slower, so their even partners wait every time. */
 static double
 foo_ms (int r,
         int it)
 {
   double base = it % 2 ? 10.0 : 20.0;
+#ifdef LB_P2P
+  return base + (r % 2 ? 30.0 : 0.0) + 5.0 * ((r / 2 + it) % 2);
+#else
   double step = size > 1 ? 40.0 / (size - 1) : 0.0;
   return base + step * ((r + it) % size);
+#endif
 }
 
 static void __attribute__ ((noinline))
@@ -50,7 +55,7 @@ int
 main (int    argc,
       char **argv)
 {
-  double v = 1.0, sum = 0.0;
+  double v = 1.0;
 
   MPI_Init (&argc, &argv);
   MPI_Comm_rank (MPI_COMM_WORLD, &rank);
@@ -74,6 +79,7 @@ main (int    argc,
       else
         MPI_Recv (&v, 1, MPI_DOUBLE, rank + 1, it, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 #else
+      double sum;
       MPI_Allreduce (&v, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
 #endif
     }

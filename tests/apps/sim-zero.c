@@ -6,7 +6,7 @@
  * second. */
 #include "ws-common.h"
 
-#define ITERATIONS 8
+#define ITERATIONS 12
 
 int
 main (int    argc,
@@ -21,7 +21,7 @@ main (int    argc,
   nozero = argc > 1 && strcmp (argv[1], "nozero") == 0;
   for (int it = 0; it < ITERATIONS; it++)
     {
-      ws_sleep_ms (10.0 + 30.0 * ((rank * 3 + it) % size) / (size > 1 ? size - 1 : 1));
+      ws_sleep_ms (20.0 + 40.0 * ((rank * 3 + it) % size) / (size > 1 ? size - 1 : 1));
       if (!nozero)
         {
           MPI_Request r[2];

@@ -193,6 +193,40 @@ test_parse_errors (void)
   }
 }
 
+/* every example in data/hypotheses parses */
+static void
+test_examples (void)
+{
+  const char *root = g_getenv ("KUBUS_SOURCE_ROOT");
+  g_autofree char *dir = NULL;
+  GDir *d;
+  const char *name;
+  guint n = 0;
+
+  if (!root)
+    {
+      g_test_skip ("KUBUS_SOURCE_ROOT not set");
+      return;
+    }
+  dir = g_build_filename (root, "data", "hypotheses", NULL);
+  d = g_dir_open (dir, 0, NULL);
+  g_assert_nonnull (d);
+  while ((name = g_dir_read_name (d)))
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_autoptr (GError) error = NULL;
+      g_autoptr (Hypothesis) h = NULL;
+      if (!g_str_has_suffix (name, ".hyp"))
+        continue;
+      h = sim_hypothesis_load (path, &error);
+      g_assert_no_error (error);
+      g_assert_true (strcmp (name, "identity.hyp") == 0 ? h->rules->len == 0 : h->rules->len > 0);
+      n++;
+    }
+  g_dir_close (d);
+  g_assert_cmpuint (n, >=, 6);
+}
+
 static void
 test_resolve (void)
 {
@@ -554,6 +588,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sim/hypothesis/parse", test_parse_ok);
   g_test_add_func ("/sim/hypothesis/empty", test_parse_empty);
   g_test_add_func ("/sim/hypothesis/errors", test_parse_errors);
+  g_test_add_func ("/sim/hypothesis/examples", test_examples);
   g_test_add_func ("/sim/hypothesis/resolve", test_resolve);
   g_test_add_func ("/sim/transform/identity", test_identity);
   g_test_add_func ("/sim/transform/scale", test_scale);
