@@ -249,11 +249,14 @@ typedef struct
   gint64 min_wait;       /* shorter remaining intervals are not waited for (grouped with the next) */
   gint64 clock_cost;     /* ns per clock read */
   gint64 sleep_overshoot;/* measured 90th percentile of nanosleep's lateness */
-  gboolean realtime;     /* waits run under SCHED_RR (permitted, not disabled by KUBUS_SIM_NO_RT) */
+  gboolean realtime;     /* the replay runs under SCHED_RR (permitted, not disabled by KUBUS_SIM_NO_RT) */
 } SimWaitCal;
 
 gint64 sim_now (void);                  /* CLOCK_MONOTONIC, ns */
+/* Also switches this process to SCHED_RR where permitted (cal->realtime); sim_wait_release
+ * switches back. */
 void   sim_wait_calibrate (SimWaitCal *cal);
+void   sim_wait_release (SimWaitCal *cal);
 /* Waits until @deadline (CLOCK_MONOTONIC ns): sleeps most of it, spins (yielding) the rest.
  * Returns how late it woke up (0 when there was nothing to wait for). */
 gint64 sim_wait_until (const SimWaitCal *cal, gint64 deadline);

@@ -622,6 +622,11 @@ sim_replay_run (SimRank         *sr,
       }
     }
   stats->wall_ns = sim_now () - t0;
+  {
+    gboolean rt = stats->cal.realtime;
+    sim_wait_release (&stats->cal);
+    stats->cal.realtime = rt;   /* for the summary */
+  }
   if (ok)
     {
       int rc = MPI_Waitall ((int) MAX (plan->n_slots, 1), rp.reqs, MPI_STATUSES_IGNORE);

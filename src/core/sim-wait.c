@@ -11,7 +11,6 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
-#include <sys/resource.h>
 #include <time.h>
 
 gint64
@@ -38,20 +37,16 @@ sim_wait_calibrate (SimWaitCal *cal)
   gint64 t0, t1;
 
   prctl (PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
-  /* a rank that wakes up late makes a wrong prediction: where we may (root, CAP_SYS_NICE), the
-   * waits run under SCHED_RR, so the end of a sleep preempts whatever else runs on the machine.
-   * Only the waits: MPI calls poll, and polling must not starve anything. */
+  /* A rank that wakes up late makes a wrong prediction. Where we may (root, CAP_SYS_NICE), the
+   * whole replay runs under SCHED_RR: the end of a sleep then preempts whatever else runs on the
+   * machine. Every rank is real-time, and MPI's polling yields (mpi_yield_when_idle), so the
+   * ranks that share a core take turns; the kernel's real-time throttling keeps 5 % for the rest
+   * of the machine. Switching back to SCHED_OTHER after each wait instead would hand the core to
+   * a rank polling in MPI at every switch (measured: several ms late at 4 ranks on 2 cores). */
   {
-    struct sched_param rt = { .sched_priority = 1 }, other = { 0 };
+    struct sched_param rt = { .sched_priority = 1 };
     const char *no = g_getenv ("KUBUS_SIM_NO_RT");
     cal->realtime = (!no || !*no || *no == '0') && sched_setscheduler (0, SCHED_RR, &rt) == 0;
-    if (cal->realtime)
-      {
-        sched_setscheduler (0, SCHED_OTHER, &other);
-        /* and the highest normal priority: dropping back to SCHED_OTHER after a wait then does
-         * not hand the core to whatever else was waiting for it */
-        setpriority (PRIO_PROCESS, 0, -20);
-      }
   }
   t0 = sim_now ();
   for (int i = 0; i < N_CLOCK; i++)
@@ -61,15 +56,10 @@ sim_wait_calibrate (SimWaitCal *cal)
   for (int i = 0; i < N_SLEEPS; i++)
     {
       struct timespec ts = { 0, 200000 };   /* 200 µs */
-      struct sched_param rt = { .sched_priority = 1 }, other = { 0 };
       gint64 a, b;
-      if (cal->realtime)
-        sched_setscheduler (0, SCHED_RR, &rt);
       a = sim_now ();
       nanosleep (&ts, NULL);
       b = sim_now ();
-      if (cal->realtime)
-        sched_setscheduler (0, SCHED_OTHER, &other);
       late[i] = MAX (0, b - a - 200000);
     }
   qsort (late, N_SLEEPS, sizeof late[0], cmp_i64);
@@ -84,12 +74,9 @@ sim_wait_until (const SimWaitCal *cal,
                 gint64            deadline)
 {
   gint64 left = deadline - sim_now (), now;
-  struct sched_param rt = { .sched_priority = 1 }, other = { 0 };
 
   if (left < cal->min_wait)
     return 0;
-  if (cal->realtime)
-    sched_setscheduler (0, SCHED_RR, &rt);
   while (left > cal->sleep_margin)
     {
       gint64 s = left - cal->sleep_margin;
@@ -100,7 +87,14 @@ sim_wait_until (const SimWaitCal *cal,
   /* spin the rest, letting a rank that shares the core run meanwhile */
   while ((now = sim_now ()) < deadline)
     sched_yield ();
+  return now - deadline;
+}
+
+void
+sim_wait_release (SimWaitCal *cal)
+{
+  struct sched_param other = { 0 };
   if (cal->realtime)
     sched_setscheduler (0, SCHED_OTHER, &other);
-  return now - deadline;
+  cal->realtime = FALSE;
 }

@@ -10,6 +10,7 @@
  * machine with four ranks on two cores keeps them), built with -finstrument-functions so foo
  * and bar are regions of the trace. Even rank counts (LB-P2P pairs ranks). */
 #include "ws-common.h"
+#include "sim-common.h"
 
 #define ITERATIONS 8
 
@@ -58,6 +59,7 @@ main (int    argc,
   double v = 1.0;
 
   MPI_Init (&argc, &argv);
+  sim_app_precise ();
   MPI_Comm_rank (MPI_COMM_WORLD, &rank);
   MPI_Comm_size (MPI_COMM_WORLD, &size);
   balanced = argc > 1 && strcmp (argv[1], "balanced") == 0;

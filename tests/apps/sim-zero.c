@@ -5,6 +5,7 @@
  * is left out: `remove messages with size == 0` on a trace of the first predicts a run of the
  * second. */
 #include "ws-common.h"
+#include "sim-common.h"
 
 #define ITERATIONS 12
 
@@ -16,6 +17,7 @@ main (int    argc,
   double v = 1.0, sum = 0.0;
 
   MPI_Init (&argc, &argv);
+  sim_app_precise ();
   MPI_Comm_rank (MPI_COMM_WORLD, &rank);
   MPI_Comm_size (MPI_COMM_WORLD, &size);
   nozero = argc > 1 && strcmp (argv[1], "nozero") == 0;
