@@ -1,11 +1,11 @@
 /* sim-launch.c — kubus-sim's process handling: starting itself under mpirun with one process per
- * traced rank, and making SIMDIR appear all at once. The launching process stays alive while
- * mpirun runs (unlike kubus-analyze, which re-executes itself): it owns the work folder, moves it
- * into place when every rank succeeded and removes it otherwise, also when the ranks were killed.
- * A work folder left by a launcher that was itself killed is removed by the next run.
- *
- * The launcher command and the Open MPI settings are kubus-analyze's (scripts/env.sh). */
+ * traced rank (launch-mpi.c, shared with kubus-analyze), and making SIMDIR appear all at once.
+ * The launching process stays alive while mpirun runs: it owns the work folder, moves it into
+ * place when every rank succeeded and removes it otherwise, also when the ranks were killed or
+ * the user interrupted. A work folder left by a launcher that was itself killed is removed by
+ * the next run. */
 #include "sim-private.h"
+#include "launch-mpi.h"
 
 #include <errno.h>
 #include <glib/gi18n.h>
@@ -13,16 +13,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
 #include <unistd.h>
-
-gboolean
-sim_in_mpi_launcher (void)
-{
-  return g_getenv ("OMPI_COMM_WORLD_SIZE") || g_getenv ("PMI_SIZE") || g_getenv ("PMIX_RANK")
-         || g_getenv ("PMI_RANK") || g_getenv ("MPI_LOCALNRANKS");
-}
 
 char *
 sim_workdir_name (const char *simdir,
@@ -125,102 +116,31 @@ sim_install (const char  *workdir,
   return TRUE;
 }
 
-static volatile sig_atomic_t got_signal;
-static volatile pid_t child_pid;
-
-static void
-on_signal (int sig)
-{
-  got_signal = sig;
-  if (child_pid > 0)
-    kill (child_pid, SIGTERM);
-}
-
-static void
-child_setup (gpointer data G_GNUC_UNUSED)
-{
-  /* mpirun and its ranks must not outlive a launcher that was killed */
-  prctl (PR_SET_PDEATHSIG, SIGTERM);
-  signal (SIGINT, SIG_DFL);
-  signal (SIGTERM, SIG_DFL);
-}
-
-/* Runs this program under the MPI launcher with @n_ranks processes writing into @workdir;
- * returns the launcher's exit status (127 if it could not start), −SIGNAL if we were
- * interrupted. */
+/* Runs this program under the MPI launcher (launch-mpi.c) with @n_ranks processes writing into
+ * @workdir; returns the exit status for main(): 0, the ranks' status, 128 + N after signal N;
+ * 127 if the launcher could not be started. */
 int
 sim_spawn_ranks (SimOptions *opt,
                  int         n_ranks,
                  const char *workdir)
 {
-  g_autoptr (GPtrArray) args = g_ptr_array_new_with_free_func (g_free);
-  g_auto (GStrv) lv = NULL;
-  g_auto (GStrv) env = g_get_environ ();
-  g_autofree char *self = g_file_read_link ("/proc/self/exe", NULL);
   g_autoptr (GError) error = NULL;
-  struct sigaction sa = { 0 }, old_int, old_term;
-  GPid pid;
-  int status = 0;
-  static const char *defaults[][2] = {
-    /* the scripts/env.sh settings: Open MPI as root, 2 cores, shared memory only */
-    { "OMPI_ALLOW_RUN_AS_ROOT", "1" },
-    { "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1" },
-    { "OMPI_MCA_rmaps_base_oversubscribe", "1" },
-    { "OMPI_MCA_btl", "self,vader" },
-    { "OMPI_MCA_btl_vader_single_copy_mechanism", "none" },
-    { "OMPI_MCA_mpi_yield_when_idle", "1" },
-    /* hwloc would probe every X display for GPUs; the simulation needs none */
-    { "HWLOC_COMPONENTS", "-gl,-opencl" },
-  };
+  g_autofree char *env_workdir = g_strdup_printf ("KUBUS_SIM_WORKDIR=%s", workdir);
+  const char *env[] = { env_workdir, NULL };
+  LaunchMpi lm = { 0 };
+  int status;
 
-  if (!g_shell_parse_argv (opt->launcher ? opt->launcher : "mpirun", NULL, &lv, &error))
+  lm.program = "kubus-sim";
+  lm.launcher = opt->launcher;
+  lm.n_ranks = n_ranks;
+  lm.argv = (const char *const *) opt->argv;
+  lm.env = env;
+  status = launch_mpi_run (&lm, &error);
+  if (status < 0)
     {
-      fprintf (stderr, "kubus-sim: --mpirun: %s\n", error->message);
+      fprintf (stderr, _("kubus-sim: %s (the real-time simulation needs an MPI launcher; --offline "
+                         "simulates in one process)\n"), error->message);
       return 127;
     }
-  for (guint i = 0; lv[i]; i++)
-    g_ptr_array_add (args, g_strdup (lv[i]));
-  g_ptr_array_add (args, g_strdup ("-n"));
-  g_ptr_array_add (args, g_strdup_printf ("%d", n_ranks));
-  if (!opt->launcher)
-    g_ptr_array_add (args, g_strdup ("--oversubscribe"));
-  g_ptr_array_add (args, g_strdup (self ? self : opt->argv[0]));
-  for (int i = 1; i < opt->argc; i++)
-    g_ptr_array_add (args, g_strdup (opt->argv[i]));
-  g_ptr_array_add (args, NULL);
-  for (guint i = 0; i < G_N_ELEMENTS (defaults); i++)
-    if (!g_environ_getenv (env, defaults[i][0]))
-      env = g_environ_setenv (env, defaults[i][0], defaults[i][1], TRUE);
-  env = g_environ_setenv (env, "KUBUS_SIM_WORKDIR", workdir, TRUE);
-
-  sa.sa_handler = on_signal;
-  sigemptyset (&sa.sa_mask);
-  sigaction (SIGINT, &sa, &old_int);
-  sigaction (SIGTERM, &sa, &old_term);
-  if (!g_spawn_async (NULL, (char **) args->pdata, env, G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD,
-                      child_setup, NULL, &pid, &error))
-    {
-      fprintf (stderr, _("kubus-sim: cannot start %s: %s (the real-time simulation needs an MPI launcher; "
-                         "--offline simulates in one process)\n"),
-               (char *) args->pdata[0], error->message);
-      sigaction (SIGINT, &old_int, NULL);
-      sigaction (SIGTERM, &old_term, NULL);
-      return 127;
-    }
-  child_pid = pid;
-  while (waitpid (pid, &status, 0) < 0)
-    if (errno != EINTR)
-      {
-        status = 127 << 8;
-        break;
-      }
-  child_pid = 0;
-  g_spawn_close_pid (pid);
-  sigaction (SIGINT, &old_int, NULL);
-  sigaction (SIGTERM, &old_term, NULL);
-  if (got_signal)
-    return -got_signal;
-  if (WIFEXITED (status))
-    return WEXITSTATUS (status) ? WEXITSTATUS (status) : 0;
-  return 1;
+  return status;
 }

@@ -446,7 +446,11 @@ sim_model_fit (SimRank **srs,
             continue;
           if ((double) ct[r].enter[i] > es + m->latency + m->per_byte * e->len)
             {
+              /* a rendezvous message moves only once the receive is there: its transfer is
+               * part of the call, not overhead */
               double d = (double) (ct[r].leave[i] - ct[r].enter[i]);
+              if (e->len > m->eager_limit)
+                d = MAX (0.0, d - (m->latency + m->per_byte * e->len));
               g_array_append_val (e->type == EV_RECV ? o_recv : o_wait, d);
             }
         }

@@ -160,6 +160,19 @@ send_mode (const char *name,
   return SEND_STANDARD;
 }
 
+/* Management calls that synchronise their members (MPI_Comm_rank and the like do not) */
+static gboolean
+creates_comm (const char *name)
+{
+  static const char *sync[] = { "MPI_Comm_split", "MPI_Comm_dup", "MPI_Comm_idup", "MPI_Comm_create",
+                                "MPI_Cart_create", "MPI_Cart_sub", "MPI_Graph_create", "MPI_Dist_graph_create",
+                                "MPI_Intercomm_create", "MPI_Intercomm_merge", NULL };
+  for (guint i = 0; sync[i]; i++)
+    if (g_str_has_prefix (name, sync[i]))
+      return TRUE;
+  return FALSE;
+}
+
 static gboolean
 check_size (SimRank    *sr,
             guint64     bytes,
@@ -433,8 +446,8 @@ sim_plan_build (SimRank       *sr,
                     break;
                   }
             }
-          else if (klass == RC_MPI_COLL || klass == RC_MPI_BARRIER || klass == RC_MPI_MGMT_COMM
-                   || klass == RC_MPI_INIT || klass == RC_MPI_FINALIZE)
+          else if (klass == RC_MPI_COLL || klass == RC_MPI_BARRIER || klass == RC_MPI_INIT
+                   || klass == RC_MPI_FINALIZE || (klass == RC_MPI_MGMT_COMM && creates_comm (name)))
             count (notes->approximated, name);
         }
       if (p->actions->len > first_action)

@@ -265,8 +265,12 @@ sim_report_write (const char  *orig_cube,
       return FALSE;
     }
 
-  g_string_append_printf (out, _("Hypothesis: %s (%u rules, %s)\n"), s->hyp->path, s->hyp->rules->len,
-                          s->offline ? _("offline model") : _("real-time re-enactment"));
+  {
+    g_autofree char *rules = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u rule", "%u rules",
+                                                           s->hyp->rules->len), s->hyp->rules->len);
+    g_string_append_printf (out, _("Hypothesis: %s (%s, %s)\n"), s->hyp->path, rules,
+                            s->offline ? _("offline model") : _("real-time re-enactment"));
+  }
   g_string_append_printf (out, _("Original run time:  %10.6f s\n"), s->orig_runtime);
   g_string_append_printf (out, _("Predicted run time: %10.6f s  (%+.6f s, %+.2f %%)\n"), s->sim_runtime, change,
                           s->orig_runtime > 0 ? 100.0 * change / s->orig_runtime : 0.0);

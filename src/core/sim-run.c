@@ -11,6 +11,7 @@
  * Errors on any rank reach rank 0 (agree()); every phase is collective, so all processes stop
  * at the same point. */
 #include "sim-private.h"
+#include "launch-mpi.h"
 
 #include <errno.h>
 #include <glib/gi18n.h>
@@ -639,7 +640,7 @@ sim_main (SimOptions *opt)
 
   if (opt->offline)
     return run_ranks (opt, FALSE);
-  if (sim_in_mpi_launcher ())
+  if (launch_mpi_in_launcher ())
     return run_ranks (opt, TRUE);
 
   /* the launching process: fail fast on bad input, before mpirun starts */
@@ -681,10 +682,9 @@ sim_main (SimOptions *opt)
     }
   if (rc != 0)
     {
+      /* the ranks (or launch-mpi.c, for a signal) have said what went wrong */
       sim_rm_rf (workdir);
-      if (rc < 0)
-        fprintf (stderr, _("kubus-sim: interrupted (no simulation written)\n"));
-      return rc < 0 ? 128 - rc : 1;
+      return rc;
     }
   if (!opt->quiet)
     fprintf (stderr, _("kubus-sim: wrote %s\n"), opt->simdir);
