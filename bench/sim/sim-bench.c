@@ -5,6 +5,9 @@
  *       neighbour (MPI_Isend) and receives from its left (MPI_Irecv), completes both
  *       (MPI_Waitall); every 100 iterations an MPI_Allreduce; MPI_Init/MPI_Finalize around.
  *       12 events per iteration and rank.
+ *   sim-bench gen-comp DIR RANKS EVENTS GAP_NS   computation only: each rank enters and leaves
+ *       region "compute" EVENTS/2 times, GAP_NS ns apart (between MPI_Init and MPI_Finalize):
+ *       the real-time replay's own cost per event, with nothing else in the way
  *   sim-bench read DIR        reads every rank's events (trace-events.c) — the baseline
  *   sim-bench offline DIR     reads, matches, fits the model, plans and runs the offline engine
  *                             in this one process; prints events/s of the engine alone
@@ -39,7 +42,7 @@ static const char *reg_names[N_REG] = { "main", "compute", "MPI_Init", "MPI_Isen
                                         "MPI_Waitall", "MPI_Allreduce", "MPI_Finalize" };
 
 static int
-gen (const char *dir, int ranks, long iters, double gap_us)
+gen (const char *dir, int ranks, long iters, double gap_us, long comp_events, long comp_gap)
 {
   OTF2_Archive *ar = OTF2_Archive_Open (dir, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024, 4 * 1024 * 1024,
                                         OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
@@ -62,6 +65,14 @@ gen (const char *dir, int ranks, long iters, double gap_us)
       OTF2_EvtWriter_Enter (w, NULL, t + 10, R_INIT);
       t = 100000;
       OTF2_EvtWriter_Leave (w, NULL, t, R_INIT);
+      for (long i = 0; i < comp_events; i++)
+        {
+          t += comp_gap;
+          if (i % 2 == 0)
+            OTF2_EvtWriter_Enter (w, NULL, t, R_COMPUTE);
+          else
+            OTF2_EvtWriter_Leave (w, NULL, t, R_COMPUTE);
+        }
       for (long i = 0; i < iters; i++)
         {
           /* the same schedule on every rank: iteration i starts at 100 µs + i·(gap + 6 µs) */
@@ -88,7 +99,7 @@ gen (const char *dir, int ranks, long iters, double gap_us)
               OTF2_EvtWriter_Leave (w, NULL, t + 5000, R_ALLREDUCE);
             }
         }
-      t = 100000 + (uint64_t) iters * (gap + 6000);
+      t = 100000 + (uint64_t) iters * (gap + 6000) + (uint64_t) comp_events * comp_gap + 1000;
       OTF2_EvtWriter_Enter (w, NULL, t, R_FINALIZE);
       OTF2_EvtWriter_Leave (w, NULL, t + 1000, R_FINALIZE);
       OTF2_EvtWriter_Leave (w, NULL, t + 1100, R_MAIN);
@@ -101,7 +112,9 @@ gen (const char *dir, int ranks, long iters, double gap_us)
     OTF2_Archive_CloseDefWriter (ar, OTF2_Archive_GetDefWriter (ar, r));
   OTF2_Archive_CloseDefFiles (ar);
   gw = OTF2_Archive_GetGlobalDefWriter (ar);
-  OTF2_GlobalDefWriter_WriteClockProperties (gw, 1000000000, 0, 200000 + (uint64_t) iters * (gap + 6000),
+  OTF2_GlobalDefWriter_WriteClockProperties (gw, 1000000000, 0,
+                                             200000 + (uint64_t) iters * (gap + 6000)
+                                             + (uint64_t) comp_events * comp_gap,
                                              OTF2_UNDEFINED_TIMESTAMP);
   OTF2_GlobalDefWriter_WriteString (gw, S_EMPTY, "");
   OTF2_GlobalDefWriter_WriteString (gw, S_MPI, "MPI");
@@ -220,12 +233,18 @@ main (int argc, char **argv)
   if (argc == 6 && strcmp (argv[1], "gen") == 0)
     {
       g_mkdir_with_parents (argv[2], 0755);
-      return gen (argv[2], atoi (argv[3]), atol (argv[4]), g_ascii_strtod (argv[5], NULL));
+      return gen (argv[2], atoi (argv[3]), atol (argv[4]), g_ascii_strtod (argv[5], NULL), 0, 0);
+    }
+  if (argc == 6 && strcmp (argv[1], "gen-comp") == 0)
+    {
+      g_mkdir_with_parents (argv[2], 0755);
+      return gen (argv[2], atoi (argv[3]), 0, 0, atol (argv[4]) & ~1L, atol (argv[5]));
     }
   if (argc == 3 && strcmp (argv[1], "read") == 0)
     return run (argv[2], FALSE);
   if (argc == 3 && strcmp (argv[1], "offline") == 0)
     return run (argv[2], TRUE);
-  fprintf (stderr, "usage: sim-bench gen DIR RANKS ITERATIONS GAP_US | read DIR | offline DIR\n");
+  fprintf (stderr, "usage: sim-bench gen DIR RANKS ITERATIONS GAP_US | gen-comp DIR RANKS EVENTS GAP_NS | "
+           "read DIR | offline DIR\n");
   return 2;
 }
