@@ -94,16 +94,25 @@ sim_plan_sync_tails (Transport *t,
                   break;
                 }
           }
-      vals[i] = g_new (gint64, 2);
+      /* latest enter and earliest leave (as −leave) over the ranks; a rank without the call
+       * makes the earliest leave −1: no synchronisation assumed */
+      vals[i] = g_new (gint64, 4);
       vals[i][0] = m[0];
       vals[i][1] = m[1];
+      vals[i][2] = m[2] >= 0 ? -m[2] : 1;
+      vals[i][3] = m[3] >= 0 ? -m[3] : 1;
     }
-  t->allreduce_max (t, SIM_WORLD_KEY, world, t->n_ranks, vals, 2);
+  t->allreduce_max (t, SIM_WORLD_KEY, world, t->n_ranks, vals, 4);
   for (int i = 0; i < t->n_local; i++)
     {
       gint64 *m = &mine[4 * i];
-      srs[i]->init_tail = m[0] >= 0 && vals[i][0] >= 0 ? MAX (0, m[2] - vals[i][0]) : -1;
-      srs[i]->fin_tail = m[1] >= 0 && vals[i][1] >= 0 ? MAX (0, m[3] - vals[i][1]) : -1;
+      /* MPI_Init / MPI_Finalize synchronised in the original when no rank left before the last
+       * one entered (Open MPI's do, the collector's MPI_Finalize does; others' need not): only
+       * then do the ranks meet in the replay */
+      gboolean init_sync = vals[i][0] >= 0 && vals[i][2] <= 0 && -vals[i][2] >= vals[i][0];
+      gboolean fin_sync = vals[i][1] >= 0 && vals[i][3] <= 0 && -vals[i][3] >= vals[i][1];
+      srs[i]->init_tail = m[0] >= 0 && init_sync ? MAX (0, m[2] - vals[i][0]) : -1;
+      srs[i]->fin_tail = m[1] >= 0 && fin_sync ? MAX (0, m[3] - vals[i][1]) : -1;
       g_free (vals[i]);
     }
 }

@@ -6,7 +6,14 @@
  *
  * Scheduling: a deadline is the new time of the last re-enacted MPI call's Leave plus the
  * transformed interval since it, so clock reads and short waits never add up; after an MPI call
- * the real duration of the communication decides where the rank continues. */
+ * the real duration of the communication decides where the rank continues.
+ *
+ * Waiting in MPI: every operation is started with its non-blocking form (MPI_Isend for MPI_Send,
+ * MPI_Iallreduce for MPI_Allreduce, …) and completed by settle(): it tests for 50 µs, then tests
+ * every 20 µs while sleeping. MPI's own blocking calls spin the whole time; with four ranks on
+ * two cores a spinning rank takes the core from the rank that has work, and under SCHED_RR a
+ * long spin would also trip the kernel's real-time throttling. The protocol (eager or rendezvous,
+ * the same peers, tags, sizes and communicators) is the recorded call's. */
 #include "sim-private.h"
 
 #include <glib/gi18n.h>
@@ -56,6 +63,39 @@ mpi_fail (int          rc,
   MPI_Error_string (rc, msg, &len);
   g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, _("rank %d: re-enacting %s failed: %s"), rank, what, msg);
   return FALSE;
+}
+
+#define SPIN_NS  50000
+#define NAP_NS   20000
+
+static void
+nap (void)
+{
+  struct timespec ts = { 0, NAP_NS };
+  nanosleep (&ts, NULL);
+}
+
+/* Completes @n requests: spins briefly, then tests while sleeping. */
+static int
+settle (MPI_Request *r,
+        int          n)
+{
+  gint64 t0 = sim_now ();
+  for (;;)
+    {
+      int flag = 0;
+      int rc = MPI_Testall (n, r, &flag, MPI_STATUSES_IGNORE);
+      if (rc != MPI_SUCCESS || flag)
+        return rc;
+      if (sim_now () - t0 > SPIN_NS)
+        nap ();
+    }
+}
+
+static int
+settle1 (MPI_Request *r)
+{
+  return settle (r, 1);
 }
 
 /* Recreates every communicator of the trace, in definition order on every process. */
@@ -225,6 +265,7 @@ do_coll (Replay    *rp,
   int *sc = rp->counts, *sd = rp->counts + size, *rcn = rp->counts + 2 * size, *rd = rp->counts + 3 * size;
   guint64 *vt = NULL;
   int count;
+  MPI_Request req = MPI_REQUEST_NULL;
 
   if (c == MPI_COMM_NULL)
     return TRUE;
@@ -237,40 +278,40 @@ do_coll (Replay    *rp,
   switch (a->op)
     {
     case OTF2_COLLECTIVE_OP_BARRIER:
-      rc = MPI_Barrier (c);
+      rc = MPI_Ibarrier (c, &req);
       break;
     case OTF2_COLLECTIVE_OP_BCAST:
-      rc = MPI_Bcast (me == root ? rp->sbuf : rp->rbuf, (int) a->bytes2, MPI_BYTE, root, c);
+      rc = MPI_Ibcast (me == root ? rp->sbuf : rp->rbuf, (int) a->bytes2, MPI_BYTE, root, c, &req);
       break;
     case OTF2_COLLECTIVE_OP_REDUCE:
-      rc = MPI_Reduce (rp->sbuf, rp->rbuf, (int) a->bytes, MPI_BYTE, MPI_BOR, root, c);
+      rc = MPI_Ireduce (rp->sbuf, rp->rbuf, (int) a->bytes, MPI_BYTE, MPI_BOR, root, c, &req);
       break;
     case OTF2_COLLECTIVE_OP_ALLREDUCE:
-      rc = MPI_Allreduce (rp->sbuf, rp->rbuf, (int) (a->bytes / size), MPI_BYTE, MPI_BOR, c);
+      rc = MPI_Iallreduce (rp->sbuf, rp->rbuf, (int) (a->bytes / size), MPI_BYTE, MPI_BOR, c, &req);
       break;
     case OTF2_COLLECTIVE_OP_GATHER:
-      rc = MPI_Gather (rp->sbuf, (int) a->bytes, MPI_BYTE, rp->rbuf, (int) a->bytes, MPI_BYTE, root, c);
+      rc = MPI_Igather (rp->sbuf, (int) a->bytes, MPI_BYTE, rp->rbuf, (int) a->bytes, MPI_BYTE, root, c, &req);
       break;
     case OTF2_COLLECTIVE_OP_SCATTER:
-      rc = MPI_Scatter (rp->sbuf, (int) a->bytes2, MPI_BYTE, rp->rbuf, (int) a->bytes2, MPI_BYTE, root, c);
+      rc = MPI_Iscatter (rp->sbuf, (int) a->bytes2, MPI_BYTE, rp->rbuf, (int) a->bytes2, MPI_BYTE, root, c, &req);
       break;
     case OTF2_COLLECTIVE_OP_ALLGATHER:
       count = (int) (a->bytes2 / size);
-      rc = MPI_Allgather (rp->sbuf, count, MPI_BYTE, rp->rbuf, count, MPI_BYTE, c);
+      rc = MPI_Iallgather (rp->sbuf, count, MPI_BYTE, rp->rbuf, count, MPI_BYTE, c, &req);
       break;
     case OTF2_COLLECTIVE_OP_ALLTOALL:
       count = (int) (a->bytes2 / size);
-      rc = MPI_Alltoall (rp->sbuf, count, MPI_BYTE, rp->rbuf, count, MPI_BYTE, c);
+      rc = MPI_Ialltoall (rp->sbuf, count, MPI_BYTE, rp->rbuf, count, MPI_BYTE, c, &req);
       break;
     case OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK:
-      rc = MPI_Reduce_scatter_block (rp->sbuf, rp->rbuf, (int) (a->bytes2 / size), MPI_BYTE, MPI_BOR, c);
+      rc = MPI_Ireduce_scatter_block (rp->sbuf, rp->rbuf, (int) (a->bytes2 / size), MPI_BYTE, MPI_BOR, c, &req);
       break;
     case OTF2_COLLECTIVE_OP_SCAN:
-      rc = MPI_Scan (rp->sbuf, rp->rbuf, (int) (a->bytes2 / (me + 1)), MPI_BYTE, MPI_BOR, c);
+      rc = MPI_Iscan (rp->sbuf, rp->rbuf, (int) (a->bytes2 / (me + 1)), MPI_BYTE, MPI_BOR, c, &req);
       break;
     case OTF2_COLLECTIVE_OP_EXSCAN:
-      rc = MPI_Exscan (rp->sbuf, rp->rbuf, size > 1 ? (int) ((a->bytes + a->bytes2) / (size - 1)) : 0,
-                       MPI_BYTE, MPI_BOR, c);
+      rc = MPI_Iexscan (rp->sbuf, rp->rbuf, size > 1 ? (int) ((a->bytes + a->bytes2) / (size - 1)) : 0,
+                        MPI_BYTE, MPI_BOR, c, &req);
       break;
     case OTF2_COLLECTIVE_OP_GATHERV:
       {
@@ -281,7 +322,7 @@ do_coll (Replay    *rp,
             rd[m] = (int) total;
             total += vt[2 * m];
           }
-        rc = MPI_Gatherv (rp->sbuf, (int) a->bytes, MPI_BYTE, rp->rbuf, rcn, rd, MPI_BYTE, root, c);
+        rc = MPI_Igatherv (rp->sbuf, (int) a->bytes, MPI_BYTE, rp->rbuf, rcn, rd, MPI_BYTE, root, c, &req);
       }
       break;
     case OTF2_COLLECTIVE_OP_SCATTERV:
@@ -293,7 +334,7 @@ do_coll (Replay    *rp,
             sd[m] = (int) total;
             total += vt[2 * m + 1];
           }
-        rc = MPI_Scatterv (rp->sbuf, sc, sd, MPI_BYTE, rp->rbuf, (int) a->bytes2, MPI_BYTE, root, c);
+        rc = MPI_Iscatterv (rp->sbuf, sc, sd, MPI_BYTE, rp->rbuf, (int) a->bytes2, MPI_BYTE, root, c, &req);
       }
       break;
     case OTF2_COLLECTIVE_OP_ALLGATHERV:
@@ -305,7 +346,7 @@ do_coll (Replay    *rp,
             rd[m] = (int) total;
             total += rcn[m];
           }
-        rc = MPI_Allgatherv (rp->sbuf, rcn[me], MPI_BYTE, rp->rbuf, rcn, rd, MPI_BYTE, c);
+        rc = MPI_Iallgatherv (rp->sbuf, rcn[me], MPI_BYTE, rp->rbuf, rcn, rd, MPI_BYTE, c, &req);
       }
       break;
     case OTF2_COLLECTIVE_OP_ALLTOALLV:
@@ -322,19 +363,21 @@ do_coll (Replay    *rp,
             stot += sc[m];
             rtot += rcn[m];
           }
-        rc = MPI_Alltoallv (rp->sbuf, sc, sd, MPI_BYTE, rp->rbuf, rcn, rd, MPI_BYTE, c);
+        rc = MPI_Ialltoallv (rp->sbuf, sc, sd, MPI_BYTE, rp->rbuf, rcn, rd, MPI_BYTE, c, &req);
       }
       break;
     case OTF2_COLLECTIVE_OP_REDUCE_SCATTER:
       for (int m = 0; m < size; m++)
         rcn[m] = (int) (vt[2 * m + 1] / size);
-      rc = MPI_Reduce_scatter (rp->sbuf, rp->rbuf, rcn, MPI_BYTE, MPI_BOR, c);
+      rc = MPI_Ireduce_scatter (rp->sbuf, rp->rbuf, rcn, MPI_BYTE, MPI_BOR, c, &req);
       break;
     default:
       /* communicator creation and other synchronising operations some writers record */
-      rc = MPI_Barrier (c);
+      rc = MPI_Ibarrier (c, &req);
       break;
     }
+  if (rc == MPI_SUCCESS && req != MPI_REQUEST_NULL)
+    rc = settle1 (&req);
   return mpi_fail (rc, _("a collective operation"), sr->rank, error);
 }
 
@@ -388,40 +431,39 @@ run_actions (Replay    *rp,
         {
         case ACT_SEND:
           what = "MPI_Send";
-          if ((a->mode & SEND_MODE_MASK) == SEND_SYNC)
-            rc = MPI_Ssend (rp->sbuf, (int) a->bytes, MPI_BYTE, a->peer, a->tag, c);
-          else if ((a->mode & SEND_MODE_MASK) == SEND_BUFFERED)
-            {
-              MPI_Request r;
+          {
+            MPI_Request r;
+            if ((a->mode & SEND_MODE_MASK) == SEND_SYNC)
+              rc = MPI_Issend (rp->sbuf, (int) a->bytes, MPI_BYTE, a->peer, a->tag, c, &r);
+            else
               rc = MPI_Isend (rp->sbuf, (int) a->bytes, MPI_BYTE, a->peer, a->tag, c, &r);
-              if (rc == MPI_SUCCESS)
-                rc = MPI_Request_free (&r);
-            }
-          else
-            rc = MPI_Send (rp->sbuf, (int) a->bytes, MPI_BYTE, a->peer, a->tag, c);
+            if (rc == MPI_SUCCESS)
+              rc = (a->mode & SEND_MODE_MASK) == SEND_BUFFERED ? MPI_Request_free (&r) : settle1 (&r);
+          }
           break;
         case ACT_SENDRECV:
           what = "MPI_Sendrecv";
           if (i + 1 < call->n)
             {
               SimAction *b = &acts[i + 1];
-              MPI_Comm c2 = rp->comms[b->comm];
-              if (c2 == c)
-                rc = MPI_Sendrecv (rp->sbuf, (int) a->bytes, MPI_BYTE, a->peer, a->tag, rp->rbuf, (int) b->bytes,
-                                   MPI_BYTE, b->peer, b->tag, c, MPI_STATUS_IGNORE);
-              else
-                {
-                  MPI_Request r[2];
-                  MPI_Isend (rp->sbuf, (int) a->bytes, MPI_BYTE, a->peer, a->tag, c, &r[0]);
-                  MPI_Irecv (rp->rbuf, (int) b->bytes, MPI_BYTE, b->peer, b->tag, c2, &r[1]);
-                  rc = MPI_Waitall (2, r, MPI_STATUSES_IGNORE);
-                }
+              MPI_Request r[2];
+              /* the receive first, as MPI_Sendrecv posts it */
+              rc = MPI_Irecv (rp->rbuf, (int) b->bytes, MPI_BYTE, b->peer, b->tag, rp->comms[b->comm], &r[1]);
+              if (rc == MPI_SUCCESS)
+                rc = MPI_Isend (rp->sbuf, (int) a->bytes, MPI_BYTE, a->peer, a->tag, c, &r[0]);
+              if (rc == MPI_SUCCESS)
+                rc = settle (r, 2);
               i++;
             }
           break;
         case ACT_RECV:
           what = "MPI_Recv";
-          rc = MPI_Recv (rp->rbuf, (int) a->bytes, MPI_BYTE, a->peer, a->tag, c, MPI_STATUS_IGNORE);
+          {
+            MPI_Request r;
+            rc = MPI_Irecv (rp->rbuf, (int) a->bytes, MPI_BYTE, a->peer, a->tag, c, &r);
+            if (rc == MPI_SUCCESS)
+              rc = settle1 (&r);
+          }
           break;
         case ACT_ISEND:
           what = "MPI_Isend";
@@ -452,20 +494,17 @@ run_actions (Replay    *rp,
           break;
         case ACT_WAIT:
           what = "MPI_Wait";
-          if (a->n == 1)
-            rc = MPI_Wait (&rp->reqs[ws[a->slot]], MPI_STATUS_IGNORE);
-          else
-            {
-              MPI_Request local[16];
-              MPI_Request *r = a->n <= 16 ? local : g_new (MPI_Request, a->n);
-              for (guint k = 0; k < a->n; k++)
-                r[k] = rp->reqs[ws[a->slot + k]];
-              rc = MPI_Waitall ((int) a->n, r, MPI_STATUSES_IGNORE);
-              for (guint k = 0; k < a->n; k++)
-                rp->reqs[ws[a->slot + k]] = r[k];
-              if (r != local)
-                g_free (r);
-            }
+          {
+            MPI_Request local[16];
+            MPI_Request *r = a->n <= 16 ? local : g_new (MPI_Request, a->n);
+            for (guint k = 0; k < a->n; k++)
+              r[k] = rp->reqs[ws[a->slot + k]];
+            rc = settle (r, (int) a->n);
+            for (guint k = 0; k < a->n; k++)
+              rp->reqs[ws[a->slot + k]] = r[k];
+            if (r != local)
+              g_free (r);
+          }
           /* completed persistent requests are inactive, not freed */
           for (guint k = 0; k < a->n && rc == MPI_SUCCESS; k++)
             if (rp->persistent[ws[a->slot + k]] && rp->reqs[ws[a->slot + k]] != MPI_REQUEST_NULL)
@@ -479,7 +518,13 @@ run_actions (Replay    *rp,
           break;
         case ACT_PROBE:
           what = "MPI_Probe";
-          rc = MPI_Probe (a->peer, a->tag, c, MPI_STATUS_IGNORE);
+          {
+            gint64 t0 = sim_now ();
+            int flag = 0;
+            while ((rc = MPI_Iprobe (a->peer, a->tag, c, &flag, MPI_STATUS_IGNORE)) == MPI_SUCCESS && !flag)
+              if (sim_now () - t0 > SPIN_NS)
+                nap ();
+          }
           break;
         case ACT_COLL:
           if (!do_coll (rp, sr, call->first + i, a, error))
@@ -487,7 +532,12 @@ run_actions (Replay    *rp,
           break;
         case ACT_SYNC:
           what = "MPI_Barrier";
-          rc = MPI_Barrier (MPI_COMM_WORLD);
+          {
+            MPI_Request r;
+            rc = MPI_Ibarrier (MPI_COMM_WORLD, &r);
+            if (rc == MPI_SUCCESS)
+              rc = settle1 (&r);
+          }
           if (rc == MPI_SUCCESS)
             sim_wait_until (cal, sim_now () + (gint64) a->bytes);
           break;
@@ -629,7 +679,7 @@ sim_replay_run (SimRank         *sr,
   }
   if (ok)
     {
-      int rc = MPI_Waitall ((int) MAX (plan->n_slots, 1), rp.reqs, MPI_STATUSES_IGNORE);
+      int rc = settle (rp.reqs, (int) MAX (plan->n_slots, 1));
       ok = mpi_fail (rc, "MPI_Waitall", sr->rank, error);
     }
   replay_free (&rp);

@@ -37,16 +37,18 @@ sim_wait_calibrate (SimWaitCal *cal)
   gint64 t0, t1;
 
   prctl (PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
-  /* A rank that wakes up late makes a wrong prediction. Where we may (root, CAP_SYS_NICE), the
-   * whole replay runs under SCHED_RR: the end of a sleep then preempts whatever else runs on the
-   * machine. Every rank is real-time, and MPI's polling yields (mpi_yield_when_idle), so the
-   * ranks that share a core take turns; the kernel's real-time throttling keeps 5 % for the rest
-   * of the machine. Switching back to SCHED_OTHER after each wait instead would hand the core to
-   * a rank polling in MPI at every switch (measured: several ms late at 4 ranks on 2 cores). */
+  /* A rank that wakes up late makes a wrong prediction. Where we may (root, CAP_SYS_NICE) and the
+   * kernel keeps a share of every core for other tasks (real-time throttling on), the whole
+   * replay runs under SCHED_RR: the end of a sleep then preempts whatever else runs on the
+   * machine. The replay never spins for long (its MPI waits sleep too, sim-replay.c), so it
+   * takes little from anyone. */
   {
     struct sched_param rt = { .sched_priority = 1 };
     const char *no = g_getenv ("KUBUS_SIM_NO_RT");
-    cal->realtime = (!no || !*no || *no == '0') && sched_setscheduler (0, SCHED_RR, &rt) == 0;
+    g_autofree char *runtime = NULL;
+    gboolean throttled = g_file_get_contents ("/proc/sys/kernel/sched_rt_runtime_us", &runtime, NULL, NULL)
+                         && g_ascii_strtoll (runtime, NULL, 10) >= 0;
+    cal->realtime = (!no || !*no || *no == '0') && throttled && sched_setscheduler (0, SCHED_RR, &rt) == 0;
   }
   t0 = sim_now ();
   for (int i = 0; i < N_CLOCK; i++)
