@@ -191,6 +191,7 @@ static const struct
   { "win.copy-name", { "<Control><Shift>c", NULL } },
   { "win.info", { "<Control>i", NULL } },
   { "win.topology", { "<Control>t", NULL } },
+  { "win.export-topology", { "<Control><Shift>s", NULL } },
 };
 
 static void

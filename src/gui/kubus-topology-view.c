@@ -372,12 +372,14 @@ kubus_topology_view_cell_markup (KubusTopologyView *self,
       KubusLegendInfo legend = { 0 };
 
       kubus_pane_model_get_legend (self->system, &legend);
+      /* A thread shows its process's rank (its own name says which thread it is). */
+      gint64 rank = node->kind == CUBE_SYS_THREAD && node->parent != NULL ? node->parent->rank
+                                                                         : node->rank;
+
       g_string_append_printf (s, "<b>%s</b>", name);
-      if (node->rank >= 0)
-        /* TRANSLATORS: MPI rank (or thread rank) of a system tree node */
-        g_string_append_printf (s, _(" · rank %lld"), (long long) node->rank);
-      if (node->kind == CUBE_SYS_THREAD && node->parent != NULL && node->parent->rank >= 0)
-        g_string_append_printf (s, _(" · process rank %lld"), (long long) node->parent->rank);
+      if (rank >= 0)
+        /* TRANSLATORS: the MPI rank of a location in the topology's hover text */
+        g_string_append_printf (s, _(" · rank %lld"), (long long) rank);
       g_string_append_c (s, '\n');
       {
         g_autofree char *unit = g_markup_escape_text (legend.caption != NULL ? legend.caption : "", -1);

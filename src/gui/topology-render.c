@@ -290,36 +290,54 @@ ensure_colours (TopoScene *scene)
   scene->colours_valid = TRUE;
 }
 
+/* "x: name (size)" or "x: name (size, periodic)"; a folded axis "x: a × b × c (2 × 2 × 16)"
+ * and its periodic dimensions after it. @wraps: the axis's outermost dimension is periodic,
+ * i.e. its last block continues with its first. */
 static char *
 axis_text (TopoScene *scene,
            TopoAxis   axis,
-           gboolean  *periodic)
+           gboolean  *wraps)
 {
   TopoGrid *grid = scene->grid;
   g_autofree guint *dims = g_new (guint, MAX (grid->layout->ndims, 1));
+  g_autoptr (GString) periodic = g_string_new (NULL);
   guint n;
   GString *s;
 
-  *periodic = FALSE;
+  *wraps = FALSE;
   n = topo_layout_axis_dims (grid->layout, axis, dims);
   if (n == 0)
     return NULL;
   s = g_string_new (NULL);
   g_string_append_printf (s, "%c: ", "xyz"[axis]);
-  for (guint i = 0; i < n; i++)
+  if (n == 1)
     {
-      const CubeCartDim *dim = &grid->cart->dims[dims[i]];
-      g_autofree char *name = topo_grid_dim_name (grid, dims[i]);
+      const CubeCartDim *dim = &grid->cart->dims[dims[0]];
+      g_autofree char *name = topo_grid_dim_name (grid, dims[0]);
 
-      if (i > 0)
-        g_string_append (s, " × ");
       if (dim->periodic)
         /* TRANSLATORS: a dimension of a Cartesian topology: name (size, periodic) */
         g_string_append_printf (s, _("%s (%lld, periodic)"), name, (long long) dim->size);
       else
         g_string_append_printf (s, "%s (%lld)", name, (long long) dim->size);
-      *periodic = *periodic || dim->periodic;
+      *wraps = dim->periodic;
+      return g_string_free (s, FALSE);
     }
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *name = topo_grid_dim_name (grid, dims[i]);
+      g_string_append_printf (s, "%s%s", i > 0 ? " × " : "", name);
+      if (grid->cart->dims[dims[i]].periodic)
+        g_string_append_printf (periodic, "%s%s", periodic->len > 0 ? ", " : "", name);
+    }
+  g_string_append (s, " (");
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (s, "%s%lld", i > 0 ? "×" : "", (long long) grid->cart->dims[dims[i]].size);
+  g_string_append_c (s, ')');
+  if (periodic->len > 0)
+    /* TRANSLATORS: after a folded axis: which of its dimensions are periodic */
+    g_string_append_printf (s, _("; periodic: %s"), periodic->str);
+  *wraps = grid->cart->dims[dims[0]].periodic;
   return g_string_free (s, FALSE);
 }
 
@@ -1041,7 +1059,9 @@ draw_axes (TopoScene            *scene,
           draw_text_out (scene, cr, text, x + 4, y, 1, 0,
                          scene->axis_periodic[p_axis[st]] ? 6 + WRAP_BULGE : 6);
         }
-      draw_text_out (scene, cr, scene->axis_text[p_axis[st]], tx, MIN (ty, by) - 4, 0, -1, 8);
+      /* Above and right of the top plane's index. */
+      draw_text_out (scene, cr, scene->axis_text[p_axis[st]], tx + 4, MIN (ty, by) - 10,
+                     M_SQRT1_2, -M_SQRT1_2, 4);
     }
 }
 
