@@ -493,7 +493,13 @@ char *
 kubus_pane_model_format_number (KubusPaneModel *self,
                                 double          value)
 {
-  return format_number (self, value, self->kind == KUBUS_PANE_METRIC);
+  return format_number (self, value, TRUE);
+}
+
+const char *
+kubus_pane_model_get_unit (KubusPaneModel *self)
+{
+  return self->unit != NULL ? self->unit : "";
 }
 
 gboolean

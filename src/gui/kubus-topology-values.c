@@ -63,6 +63,22 @@ selected_name (KubusPaneModel *pane)
                           gtk_bitset_get_size (set) > 1 ? " …" : "");
 }
 
+char *
+kubus_topology_caption (KubusBrowser *browser)
+{
+  KubusPaneModel *system = kubus_browser_get_pane (browser, KUBUS_PANE_SYSTEM);
+  KubusLegendInfo legend = { 0 };
+  char *caption;
+
+  if (!kubus_pane_model_mode_available (system, kubus_pane_model_get_mode (system))
+      || kubus_pane_model_get_mode (system) == KUBUS_MODE_ABSOLUTE)
+    return g_strdup (kubus_pane_model_get_unit (system));
+  kubus_pane_model_get_legend (system, &legend);
+  caption = g_steal_pointer (&legend.caption);
+  kubus_legend_info_clear (&legend);
+  return caption;
+}
+
 void
 kubus_topology_values_apply (KubusBrowser *browser,
                              guint         topology,
@@ -78,7 +94,7 @@ kubus_topology_values_apply (KubusBrowser *browser,
   g_autofree char *metric = selected_name (kubus_browser_get_pane (browser, KUBUS_PANE_METRIC));
   g_autofree char *call = selected_name (kubus_browser_get_pane (browser, KUBUS_PANE_CALL));
   g_autofree char *subtitle = NULL;
-  KubusLegendInfo legend = { 0 };
+  g_autofree char *caption = kubus_topology_caption (browser);
   double max_abs = 0;
   guint n_levels = 64;
 
@@ -111,13 +127,11 @@ kubus_topology_values_apply (KubusBrowser *browser,
     }
   topo_scene_set_scale (scene, system->scale, max_abs, system->is_signed, system->insignificant);
 
-  kubus_pane_model_get_legend (system, &legend);
   if (metric != NULL && call != NULL)
     /* TRANSLATORS: what the topology shows: metric, call path, value mode */
     subtitle = g_strdup_printf (_("%s · %s · %s"), metric, call,
                                 kubus_value_mode_label (kubus_pane_model_get_mode (system)));
-  topo_scene_set_texts (scene, title, subtitle, legend.caption, format_number, system);
-  kubus_legend_info_clear (&legend);
+  topo_scene_set_texts (scene, title, subtitle, caption, format_number, system);
   topo_scene_values_changed (scene);
 }
 

@@ -29,6 +29,9 @@ TopoGrid *kubus_topology_grid_new      (KubusBrowser *browser,
                                         guint         topology,
                                         TopoLayout   *layout,
                                         GError      **error);
+/* What the numbers of kubus_pane_model_format_number() are in, for the system pane: the unit
+ * in the absolute mode, else the mode's caption ("% of total", …); new string. */
+char     *kubus_topology_caption      (KubusBrowser *browser);
 /* The default layout of topology @topology. */
 TopoLayout *kubus_topology_default_layout (const CubeCart *cart);
 

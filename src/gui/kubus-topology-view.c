@@ -369,9 +369,8 @@ kubus_topology_view_cell_markup (KubusTopologyView *self,
     {
       g_autofree char *name = g_markup_escape_text (node->name != NULL ? node->name : "", -1);
       g_autofree char *value = kubus_pane_model_format_number (self->system, grid->values[cell]);
-      KubusLegendInfo legend = { 0 };
-
-      kubus_pane_model_get_legend (self->system, &legend);
+      g_autofree char *caption = kubus_topology_caption (self->browser);
+      g_autofree char *unit = g_markup_escape_text (caption, -1);
       /* A thread shows its process's rank (its own name says which thread it is). */
       gint64 rank = node->kind == CUBE_SYS_THREAD && node->parent != NULL ? node->parent->rank
                                                                          : node->rank;
@@ -381,11 +380,7 @@ kubus_topology_view_cell_markup (KubusTopologyView *self,
         /* TRANSLATORS: the MPI rank of a location in the topology's hover text */
         g_string_append_printf (s, _(" · rank %lld"), (long long) rank);
       g_string_append_c (s, '\n');
-      {
-        g_autofree char *unit = g_markup_escape_text (legend.caption != NULL ? legend.caption : "", -1);
-        g_string_append_printf (s, _("Value: %s %s"), value, unit);
-      }
-      kubus_legend_info_clear (&legend);
+      g_string_append_printf (s, _("Value: %s %s"), value, unit);
     }
   else
     g_string_append (s, _("No location at this position"));

@@ -49,6 +49,9 @@ struct _TopoScene
   gboolean         axis_periodic[3];
   char            *slice_text;
   cairo_pattern_t *hatch;
+  cairo_surface_t *line_tile;      /* one cell's border lines, at the cell's screen size */
+  int              line_tile_w, line_tile_h;
+  TopoLineStyle    line_tile_style;
   double           canvas_width;   /* of the render in progress */
   double           canvas_height;
 };
@@ -111,6 +114,7 @@ topo_scene_free (TopoScene *scene)
   g_array_unref (scene->selection);
   g_array_unref (scene->shown);
   g_clear_pointer (&scene->hatch, cairo_pattern_destroy);
+  g_clear_pointer (&scene->line_tile, cairo_surface_destroy);
   g_free (scene);
 }
 
@@ -690,6 +694,198 @@ cell_thickness (const TopoProjection *proj)
   return MIN (det / lu, det / lv);
 }
 
+/* What of a plane the viewer sees, in the plane's cell coordinates. Planes are opaque translates
+ * of one parallelogram along a line, so whatever of a plane any nearer plane covers, the next
+ * nearer one covers already (convexity). In cell coordinates that one is the rectangle
+ * [0, nu] × [0, nv] moved by (−a, −b): what stays visible is a strip along u and one along v.
+ * With many close planes this avoids nearly all overdraw and needs no clipping. */
+typedef struct
+{
+  gboolean full;            /* nothing in front: everything */
+  double   cover_u0, cover_u1, cover_v0, cover_v1;   /* the covered rectangle (clamped) */
+} Visible;
+
+static void
+visible_part (const TopoProjection *proj,
+              guint                 pos,
+              guint                 n_shown,
+              Visible              *vis)
+{
+  int next = proj->upper_nearer ? (int) pos + 1 : (int) pos - 1;
+  double det = proj->eu[0] * proj->ev[1] - proj->eu[1] * proj->ev[0];
+  double k, px, py, a, b;
+
+  vis->full = TRUE;
+  if (next < 0 || next >= (int) n_shown || fabs (det) < 1e-9 * proj->scale * proj->scale)
+    return;
+  /* Cell (u, v) of this plane lies at cell (u + a, v + b) of the next one. */
+  k = (double) pos - next;
+  px = k * proj->ep[0], py = k * proj->ep[1];
+  a = (px * proj->ev[1] - py * proj->ev[0]) / det;
+  b = (proj->eu[0] * py - proj->eu[1] * px) / det;
+  vis->full = FALSE;
+  vis->cover_u0 = CLAMP (-a, 0, proj->nu), vis->cover_u1 = CLAMP (proj->nu - a, 0, proj->nu);
+  vis->cover_v0 = CLAMP (-b, 0, proj->nv), vis->cover_v1 = CLAMP (proj->nv - b, 0, proj->nv);
+  if (vis->cover_u1 <= vis->cover_u0 || vis->cover_v1 <= vis->cover_v0)
+    vis->full = TRUE;   /* not covered at all */
+}
+
+/* The visible region as up to four disjoint rectangles in cell coordinates (x, y, w, h);
+ * returns how many. Each is filled on its own: cairo clears a mask of a fill's extents, and
+ * the extents of an L-shaped path would be the whole plane. */
+static int
+visible_rects (const TopoProjection *proj,
+               const Visible        *vis,
+               double                rects[4][4])
+{
+  double nu = proj->nu, nv = proj->nv;
+  int n = 0;
+
+  if (vis->full)
+    {
+      rects[0][0] = 0, rects[0][1] = 0, rects[0][2] = nu, rects[0][3] = nv;
+      return 1;
+    }
+  /* Columns outside the covered ones, whole; rows outside the covered ones, over the covered
+   * columns only. */
+  if (vis->cover_u0 > 0)
+    rects[n][0] = 0, rects[n][1] = 0, rects[n][2] = vis->cover_u0, rects[n][3] = nv, n++;
+  if (vis->cover_u1 < nu)
+    rects[n][0] = vis->cover_u1, rects[n][1] = 0, rects[n][2] = nu - vis->cover_u1, rects[n][3] = nv, n++;
+  if (vis->cover_v0 > 0)
+    rects[n][0] = vis->cover_u0, rects[n][1] = 0, rects[n][2] = vis->cover_u1 - vis->cover_u0,
+    rects[n][3] = vis->cover_v0, n++;
+  if (vis->cover_v1 < nv)
+    rects[n][0] = vis->cover_u0, rects[n][1] = vis->cover_v1, rects[n][2] = vis->cover_u1 - vis->cover_u0,
+    rects[n][3] = nv - vis->cover_v1, n++;
+  return n;
+}
+
+/* Fills the visible region of the plane with matrix @m with @source (in user space). */
+static void
+fill_visible (cairo_t              *cr,
+              const TopoProjection *proj,
+              const Visible        *vis,
+              const cairo_matrix_t *m,
+              cairo_pattern_t      *source)
+{
+  double rects[4][4];
+  int n = visible_rects (proj, vis, rects);
+
+  cairo_save (cr);
+  cairo_set_source (cr, source);
+  /* No antialiasing: the plane's outline covers its edges, and without it cairo composites
+   * the rotated rectangles directly instead of through a mask of their bounding box (most of
+   * a frame's time went into clearing those masks). */
+  cairo_set_antialias (cr, CAIRO_ANTIALIAS_NONE);
+  for (int i = 0; i < n; i++)
+    {
+      cairo_save (cr);
+      cairo_transform (cr, m);
+      cairo_rectangle (cr, rects[i][0], rects[i][1], rects[i][2], rects[i][3]);
+      cairo_restore (cr);
+      cairo_fill (cr);
+    }
+  cairo_restore (cr);
+}
+
+/* Adds the visible pieces of the segment (u0, v0) → (u1, v1) of plane @pos, a line of constant
+ * u or constant v. */
+static void
+visible_segment (cairo_t              *cr,
+                 const TopoProjection *proj,
+                 const Visible        *vis,
+                 guint                 pos,
+                 double                u0,
+                 double                v0,
+                 double                u1,
+                 double                v1)
+{
+  double x, y;
+  gboolean along_v = u0 == u1;
+  double fixed = along_v ? u0 : v0;
+  double lo = along_v ? v0 : u0, hi = along_v ? v1 : u1;
+  double c_lo = along_v ? vis->cover_v0 : vis->cover_u0, c_hi = along_v ? vis->cover_v1 : vis->cover_u1;
+  double f_lo = along_v ? vis->cover_u0 : vis->cover_v0, f_hi = along_v ? vis->cover_u1 : vis->cover_v1;
+  double piece[2][2];
+  int n = 0;
+
+  if (vis->full || fixed < f_lo || fixed > f_hi || c_hi <= lo || c_lo >= hi)
+    piece[n][0] = lo, piece[n][1] = hi, n++;
+  else
+    {
+      if (c_lo > lo)
+        piece[n][0] = lo, piece[n][1] = c_lo, n++;
+      if (c_hi < hi)
+        piece[n][0] = c_hi, piece[n][1] = hi, n++;
+    }
+  for (int i = 0; i < n; i++)
+    {
+      if (along_v)
+        topo_projection_point (proj, fixed, piece[i][0], pos, &x, &y);
+      else
+        topo_projection_point (proj, piece[i][0], fixed, pos, &x, &y);
+      cairo_move_to (cr, x, y);
+      if (along_v)
+        topo_projection_point (proj, fixed, piece[i][1], pos, &x, &y);
+      else
+        topo_projection_point (proj, piece[i][1], fixed, pos, &x, &y);
+      cairo_line_to (cr, x, y);
+    }
+}
+
+static void
+plane_matrix (const TopoProjection *proj,
+              guint                 pos,
+              cairo_matrix_t       *m)
+{
+  cairo_matrix_init (m, proj->eu[0], proj->eu[1], proj->ev[0], proj->ev[1],
+                     proj->origin[0] + pos * proj->ep[0], proj->origin[1] + pos * proj->ep[1]);
+}
+
+/* Cell borders on screen: a pattern of one cell's left and top border, about as many pixels as
+ * the cell is thick on screen so that the lines come out one pixel wide, repeated over the
+ * plane with the plane's transformation. One fill per plane instead of a stroke per line: the
+ * stroker's cost per segment made borders the most expensive part of a frame. */
+static cairo_pattern_t *
+line_pattern (TopoScene            *scene,
+              const TopoProjection *proj,
+              const cairo_matrix_t *plane)
+{
+  static const double grey[TOPO_N_LINE_STYLES] = { 0.0, 0.55, 1.0, 0.0 };
+  double det = fabs (proj->eu[0] * proj->ev[1] - proj->eu[1] * proj->ev[0]);
+  int w = (int) CLAMP (lround (det / MAX (hypot (proj->ev[0], proj->ev[1]), 1e-9)), 3, 256);
+  int h = (int) CLAMP (lround (det / MAX (hypot (proj->eu[0], proj->eu[1]), 1e-9)), 3, 256);
+  TopoLineStyle style = scene->settings.lines;
+  cairo_pattern_t *pattern;
+  cairo_matrix_t m;
+
+  if (scene->line_tile == NULL || scene->line_tile_w != w || scene->line_tile_h != h
+      || scene->line_tile_style != style)
+    {
+      cairo_t *cr;
+
+      g_clear_pointer (&scene->line_tile, cairo_surface_destroy);
+      scene->line_tile = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
+      cr = cairo_create (scene->line_tile);
+      cairo_set_source_rgb (cr, grey[style], grey[style], grey[style]);
+      cairo_rectangle (cr, 0, 0, w, 1);
+      cairo_rectangle (cr, 0, 0, 1, h);
+      cairo_fill (cr);
+      cairo_destroy (cr);
+      scene->line_tile_w = w, scene->line_tile_h = h, scene->line_tile_style = style;
+    }
+  pattern = cairo_pattern_create_for_surface (scene->line_tile);
+  cairo_pattern_set_extend (pattern, CAIRO_EXTEND_REPEAT);
+  cairo_pattern_set_filter (pattern, CAIRO_FILTER_BILINEAR);
+  /* Pattern space is tile pixels: cell (u, v) → (u · w, v · h), then the plane's matrix. */
+  m = *plane;
+  cairo_matrix_scale (&m, 1.0 / w, 1.0 / h);
+  cairo_matrix_invert (&m);
+  cairo_pattern_set_matrix (pattern, &m);
+  return pattern;
+}
+
 static void
 draw_plane (TopoScene            *scene,
             cairo_t              *cr,
@@ -699,57 +895,57 @@ draw_plane (TopoScene            *scene,
 {
   gint64 plane = g_array_index (scene->shown, gint64, pos);
   TopoLineStyle lines = scene->settings.lines;
+  double nu = scene->nu, nv = scene->nv;
+  cairo_matrix_t m;
+  Visible vis;
 
+  /* Vector output is not drawn against a frame budget: every plane whole. */
+  if (vector)
+    vis.full = TRUE;
+  else
+    visible_part (proj, pos, scene->shown->len, &vis);
+  plane_matrix (proj, pos, &m);
   if (scene->plane_empty[plane])
-    {
-      quad_path (cr, proj, 0, 0, scene->nu, scene->nv, pos);
-      cairo_set_source (cr, hatch_pattern (scene));
-      cairo_fill (cr);
-    }
+    fill_visible (cr, proj, &vis, &m, hatch_pattern (scene));
   if (vector)
     draw_cells_vector (scene, cr, proj, plane, pos);
   else
     {
-      cairo_matrix_t m;
-      cairo_pattern_t *pattern;
+      cairo_pattern_t *pattern = cairo_pattern_create_for_surface (plane_image (scene, plane));
+      cairo_matrix_t inv = m;
 
-      cairo_save (cr);
-      cairo_matrix_init (&m, proj->eu[0], proj->eu[1], proj->ev[0], proj->ev[1],
-                         proj->origin[0] + pos * proj->ep[0], proj->origin[1] + pos * proj->ep[1]);
-      cairo_transform (cr, &m);
-      cairo_set_source_surface (cr, plane_image (scene, plane), 0, 0);
-      pattern = cairo_get_source (cr);
+      /* Pattern space is cell coordinates. */
+      cairo_matrix_invert (&inv);
+      cairo_pattern_set_matrix (pattern, &inv);
       cairo_pattern_set_filter (pattern, CAIRO_FILTER_NEAREST);
       cairo_pattern_set_extend (pattern, CAIRO_EXTEND_PAD);
-      cairo_rectangle (cr, 0, 0, scene->nu, scene->nv);
-      cairo_fill (cr);
-      cairo_restore (cr);
+      fill_visible (cr, proj, &vis, &m, pattern);
+      cairo_pattern_destroy (pattern);
     }
 
-  if (lines != TOPO_LINES_NONE && cell_thickness (proj) >= MIN_LINE_CELL)
+  if (lines != TOPO_LINES_NONE && cell_thickness (proj) >= MIN_LINE_CELL && !vector)
+    {
+      cairo_pattern_t *pattern = line_pattern (scene, proj, &m);
+
+      fill_visible (cr, proj, &vis, &m, pattern);
+      cairo_pattern_destroy (pattern);
+    }
+  else if (lines != TOPO_LINES_NONE && cell_thickness (proj) >= MIN_LINE_CELL)
     {
       static const double grey[TOPO_N_LINE_STYLES] = { 0.0, 0.55, 1.0, 0.0 };
-      double x, y;
 
       for (gint64 u = 1; u < scene->nu; u++)
-        {
-          topo_projection_point (proj, u, 0, pos, &x, &y);
-          cairo_move_to (cr, x, y);
-          topo_projection_point (proj, u, scene->nv, pos, &x, &y);
-          cairo_line_to (cr, x, y);
-        }
+        visible_segment (cr, proj, &vis, pos, u, 0, u, nv);
       for (gint64 v = 1; v < scene->nv; v++)
-        {
-          topo_projection_point (proj, 0, v, pos, &x, &y);
-          cairo_move_to (cr, x, y);
-          topo_projection_point (proj, scene->nu, v, pos, &x, &y);
-          cairo_line_to (cr, x, y);
-        }
+        visible_segment (cr, proj, &vis, pos, 0, v, nu, v);
       cairo_set_source_rgb (cr, grey[lines], grey[lines], grey[lines]);
       cairo_set_line_width (cr, 1.0);
       cairo_stroke (cr);
     }
-  quad_path (cr, proj, 0, 0, scene->nu, scene->nv, pos);
+  visible_segment (cr, proj, &vis, pos, 0, 0, nu, 0);
+  visible_segment (cr, proj, &vis, pos, nu, 0, nu, nv);
+  visible_segment (cr, proj, &vis, pos, 0, nv, nu, nv);
+  visible_segment (cr, proj, &vis, pos, 0, 0, 0, nv);
   cairo_set_source_rgb (cr, 0.25, 0.25, 0.25);
   cairo_set_line_width (cr, 1.0);
   cairo_stroke (cr);
