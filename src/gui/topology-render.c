@@ -1181,7 +1181,15 @@ label_edge (TopoScene            *scene,
   if (periodic)
     draw_wrap_mark (cr, x0, y0, x1, y1, nx, ny);
   if (!fits_along (scene, cr, text, hypot (x1 - x0, y1 - y0)))
-    draw_text_out (scene, cr, text, mx, my, nx, ny, periodic ? LABEL_GAP + WRAP_BULGE : LABEL_GAP);
+    {
+      /* Too short for the text along it: level text left of the edge's left end, away from
+       * the other edge label (the edges meet at their lower ends). */
+      double ex = x0 <= x1 ? x0 : x1, ey = x0 <= x1 ? y0 : y1;
+      g_auto (GStrv) parts = g_strsplit (text, " (", 2);
+      g_autofree char *two_lines = parts[1] != NULL ? g_strdup_printf ("%s\n(%s", parts[0], parts[1])
+                                                    : g_strdup (text);
+      draw_text_out (scene, cr, two_lines, ex - 4, ey, -1, 0, periodic ? 4 + WRAP_BULGE : 4);
+    }
   else
     draw_text_along (scene, cr, text, mx, my, x1 - x0, y1 - y0, nx, ny,
                      periodic ? LABEL_GAP / 2 + WRAP_BULGE : LABEL_GAP / 2);
