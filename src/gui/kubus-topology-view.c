@@ -41,6 +41,7 @@ struct _KubusTopologyView
   GtkWidget         *axes_box;
   gboolean           syncing;
 
+  gint64             hover;       /* cell under the pointer, -1 */
   TopoCamera         drag_camera;
   gboolean           dragged;
   double             pinch_zoom;
@@ -186,6 +187,7 @@ rebuild_grid (KubusTopologyView *self)
   g_autoptr (GError) error = NULL;
 
   topo_scene_set_grid (self->scene, NULL);
+  self->hover = -1;
   g_clear_pointer (&self->grid, topo_grid_free);
   self->grid = kubus_topology_grid_new (self->browser, self->topology, topo_layout_copy (self->layout),
                                         &error);
@@ -444,6 +446,9 @@ on_motion (GtkEventControllerMotion *motion,
   if (!topo_scene_pick (self->scene, gtk_widget_get_width (self->canvas),
                         gtk_widget_get_height (self->canvas), x, y, &cell))
     cell = -1;
+  if (cell == self->hover)
+    return;
+  self->hover = cell;
   topo_scene_set_hover (self->scene, cell);
   gtk_widget_queue_draw (self->canvas);
 }
@@ -455,6 +460,7 @@ on_leave (GtkEventControllerMotion *motion,
   KubusTopologyView *self = user_data;
 
   (void) motion;
+  self->hover = -1;
   topo_scene_set_hover (self->scene, -1);
   gtk_widget_queue_draw (self->canvas);
 }
@@ -796,20 +802,25 @@ make_view_popover (KubusTopologyView *self)
   gtk_widget_set_margin_bottom (box, 6);
 
   self->stacking_dropdown = string_dropdown (stackings, G_N_ELEMENTS (stackings));
+  /* Widget names: for CSS and for the tests, which look controls up by name. */
+  gtk_widget_set_name (self->stacking_dropdown, "topology-stacking");
   g_signal_connect (self->stacking_dropdown, "notify::selected", G_CALLBACK (on_dropdown), self);
   gtk_box_append (GTK_BOX (box), labelled (_("_Planes"), self->stacking_dropdown));
 
   self->distance_scale = gtk_scale_new_with_range (GTK_ORIENTATION_HORIZONTAL, 0, 4, 0.05);
   gtk_widget_set_size_request (self->distance_scale, 180, -1);
   gtk_scale_set_draw_value (GTK_SCALE (self->distance_scale), FALSE);
+  gtk_widget_set_name (self->distance_scale, "topology-distance");
   g_signal_connect (self->distance_scale, "value-changed", G_CALLBACK (on_distance), self);
   gtk_box_append (GTK_BOX (box), labelled (_("Plane _distance"), self->distance_scale));
 
   self->lines_dropdown = string_dropdown (lines, G_N_ELEMENTS (lines));
+  gtk_widget_set_name (self->lines_dropdown, "topology-lines");
   g_signal_connect (self->lines_dropdown, "notify::selected", G_CALLBACK (on_dropdown), self);
   gtk_box_append (GTK_BOX (box), labelled (_("Cell _borders"), self->lines_dropdown));
 
   self->hide_check = gtk_check_button_new_with_mnemonic (_("_Hide planes without locations"));
+  gtk_widget_set_name (self->hide_check, "topology-hide-empty");
   g_signal_connect (self->hide_check, "toggled", G_CALLBACK (on_hide_toggled), self);
   gtk_box_append (GTK_BOX (box), self->hide_check);
 
@@ -892,6 +903,12 @@ rebuild_axes (KubusTopologyView *self)
       gtk_widget_set_tooltip_text (spin, _("Index shown of a dimension used as a slice"));
       g_signal_connect_swapped (dropdown, "notify::selected", G_CALLBACK (on_axis_changed), self);
       g_signal_connect_swapped (spin, "value-changed", G_CALLBACK (on_axis_changed), self);
+      {
+        g_autofree char *rname = g_strdup_printf ("topology-axis-role-%u", d);
+        g_autofree char *sname = g_strdup_printf ("topology-axis-slice-%u", d);
+        gtk_widget_set_name (dropdown, rname);
+        gtk_widget_set_name (spin, sname);
+      }
       g_object_set_data (G_OBJECT (row), "kubus-role", dropdown);
       g_object_set_data (G_OBJECT (row), "kubus-slice", spin);
       gtk_box_append (GTK_BOX (row), label);
@@ -925,6 +942,7 @@ build_toolbar (KubusTopologyView *self)
   self->high_button = gtk_toggle_button_new_with_mnemonic (_("_High Resolution"));
   gtk_widget_set_tooltip_text (self->high_button,
                                _("Spread the whole colour scale over this grid’s minimum … maximum"));
+  gtk_widget_set_name (self->high_button, "topology-high-resolution");
   g_signal_connect (self->high_button, "toggled", G_CALLBACK (on_high_toggled), self);
   gtk_box_append (GTK_BOX (self->toolbar), self->high_button);
 
@@ -1066,6 +1084,7 @@ kubus_topology_view_init (KubusTopologyView *self)
   gtk_orientable_set_orientation (GTK_ORIENTABLE (gtk_widget_get_layout_manager (GTK_WIDGET (self))),
                                   GTK_ORIENTATION_VERTICAL);
   self->scene = topo_scene_new ();
+  self->hover = -1;
   self->cells = g_array_new (FALSE, FALSE, sizeof (gint64));
   build_toolbar (self);
   build_canvas (self);

@@ -58,7 +58,7 @@ kubus_window_topology_init (KubusWindow *self)
 {
   GtkWidget *pane = GTK_WIDGET (self->panes[KUBUS_PANE_SYSTEM]);
   GtkWidget *label = gtk_label_new_with_mnemonic (_("S_ystem Tree"));
-  GObject *menu = gtk_widget_get_template_child (GTK_WIDGET (self), KUBUS_TYPE_WINDOW, "primary_menu");
+  GMenuModel *menu = kubus_window_get_primary_menu (self);
   static const GActionEntry entries[] = {
     { "export-topology", action_export, NULL, NULL, NULL, { 0 } },
   };
@@ -77,14 +77,38 @@ kubus_window_topology_init (KubusWindow *self)
   g_action_map_add_action_entries (G_ACTION_MAP (self), entries, G_N_ELEMENTS (entries), self);
   /* File › Export View… for the shown topology. The item goes at the end of the template's
    * File section from here, so that kubus-window.ui stays as it is. */
-  if (G_IS_MENU_MODEL (menu))
+  if (menu != NULL)
     {
-      GMenuModel *file = g_menu_model_get_item_link (G_MENU_MODEL (menu), 0, G_MENU_LINK_SECTION);
+      GMenuModel *file = g_menu_model_get_item_link (menu, 0, G_MENU_LINK_SECTION);
       if (G_IS_MENU (file))
         g_menu_append (G_MENU (file), _("_Export View…"), "win.export-topology");
       g_clear_object (&file);
     }
   update_export_action (self);
+}
+
+/* The main menu: the model of the header bar's primary menu button (the template's
+ * "primary_menu", which is not bound to the class). */
+static GMenuModel *
+find_primary_menu (GtkWidget *widget)
+{
+  if (GTK_IS_MENU_BUTTON (widget) && gtk_menu_button_get_primary (GTK_MENU_BUTTON (widget)))
+    return gtk_menu_button_get_menu_model (GTK_MENU_BUTTON (widget));
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GMenuModel *menu = find_primary_menu (c);
+      if (menu != NULL)
+        return menu;
+    }
+  return NULL;
+}
+
+GMenuModel *
+kubus_window_get_primary_menu (KubusWindow *self)
+{
+  GtkWidget *titlebar = gtk_window_get_titlebar (GTK_WINDOW (self));
+
+  return titlebar != NULL ? find_primary_menu (titlebar) : NULL;
 }
 
 static GtkWidget *

@@ -220,6 +220,22 @@ test_tabs (void)
       GtkWidget *tab = gtk_notebook_get_tab_label (notebook, gtk_notebook_get_nth_page (notebook, i));
       g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (tab)), ==, names[i]);
     }
+  /* File › Export View… is in the File section of the main menu. */
+  {
+    GMenuModel *menu = kubus_window_get_primary_menu (window);
+    g_autoptr (GMenuModel) file = NULL;
+    gboolean found = FALSE;
+
+    g_assert_nonnull (menu);
+    file = g_menu_model_get_item_link (menu, 0, G_MENU_LINK_SECTION);
+    for (int i = 0; i < g_menu_model_get_n_items (file); i++)
+      {
+        g_autofree char *action = NULL;
+        if (g_menu_model_get_item_attribute (file, i, G_MENU_ATTRIBUTE_ACTION, "s", &action))
+          found = found || g_str_equal (action, "win.export-topology");
+      }
+    g_assert_true (found);
+  }
   /* Ctrl+T (win.topology) goes to the first topology and back. */
   g_action_group_activate_action (G_ACTION_GROUP (window), "topology", NULL);
   g_assert_cmpint (kubus_window_get_shown_topology (window), ==, 0);
@@ -377,6 +393,68 @@ test_navigation_and_modes (void)
   close_window (window);
 }
 
+static gboolean
+has_name (GtkWidget *w, gpointer name)
+{
+  return g_strcmp0 (gtk_widget_get_name (w), name) == 0;
+}
+
+static GtkWidget *
+find_named (GtkWidget *root, const char *name)
+{
+  if (has_name (root, (gpointer) name))
+    return root;
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_named (c, name);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The toolbar's controls (the popovers' widgets are the menu buttons' children). */
+static void
+test_controls (void)
+{
+  g_autoptr (GFile) file = write_report ("grid5.cube", topology_test_report_new (dims444, 90, 100, 0));
+  KubusWindow *window = open_window (file);
+  KubusTopologyView *view = kubus_window_get_topology_view (window, 0);
+  GtkWidget *w;
+  TopoGrid *grid;
+
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (find_named (GTK_WIDGET (view), "topology-high-resolution")), TRUE);
+  g_assert_true (kubus_topology_view_get_settings (view)->high_resolution);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (find_named (GTK_WIDGET (view), "topology-stacking")), TOPO_STACK_X);
+  g_assert_cmpint (kubus_topology_view_get_settings (view)->stacking, ==, TOPO_STACK_X);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (find_named (GTK_WIDGET (view), "topology-lines")), TOPO_LINES_WHITE);
+  g_assert_cmpint (kubus_topology_view_get_settings (view)->lines, ==, TOPO_LINES_WHITE);
+  gtk_range_set_value (GTK_RANGE (find_named (GTK_WIDGET (view), "topology-distance")), 2.5);
+  g_assert_cmpfloat (kubus_topology_view_get_settings (view)->camera.distance, ==, 2.5);
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (find_named (GTK_WIDGET (view), "topology-hide-empty")), TRUE);
+  g_assert_true (kubus_topology_view_get_settings (view)->hide_empty);
+
+  /* Axes: z becomes a slice at index 3 — the grid is plane z = 3, ranks 48 … 63. */
+  w = find_named (GTK_WIDGET (view), "topology-axis-slice-2");
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (w), 3);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (find_named (GTK_WIDGET (view), "topology-axis-role-2")),
+                              TOPO_AXIS_SLICE);
+  g_assert_true (gtk_widget_get_sensitive (find_named (GTK_WIDGET (view), "topology-axis-slice-2")));
+  kubus_topology_view_flush (view);
+  grid = topo_scene_get_grid (kubus_topology_view_get_scene (view));
+  g_assert_cmpint (grid->n_cells, ==, 16);
+  g_assert_cmpfloat (grid->values[0], ==, 90 + 10.0 * 48 / 63);
+  /* … and y folded into x: 16 × 1 cells, x = x_index · 4 + y_index. */
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (find_named (GTK_WIDGET (view), "topology-axis-role-1")),
+                              TOPO_AXIS_X);
+  kubus_topology_view_flush (view);
+  grid = topo_scene_get_grid (kubus_topology_view_get_scene (view));
+  g_assert_cmpint (grid->layout->extent[0], ==, 16);
+  g_assert_cmpint (grid->layout->extent[1], ==, 1);
+  g_assert_cmpfloat (grid->values[1 * 4 + 2], ==, 90 + 10.0 * (48 + 1 + 4 * 2) / 63);
+  close_window (window);
+}
+
 static void
 test_remembered (void)
 {
@@ -453,6 +531,7 @@ main (int   argc,
   g_test_add_func ("/topology/view/tabs", test_tabs);
   g_test_add_func ("/topology/view/click-and-outline", test_click_and_outline);
   g_test_add_func ("/topology/view/navigation-and-modes", test_navigation_and_modes);
+  g_test_add_func ("/topology/view/controls", test_controls);
   g_test_add_func ("/topology/view/remembered", test_remembered);
   status = g_test_run ();
   g_application_release (G_APPLICATION (app));
