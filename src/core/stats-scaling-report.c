@@ -4,7 +4,9 @@
  *   scaling_rho       Spearman's rho of share vs task count (0 where undefined)
  *   scaling_p         its two-sided p-value (1 where undefined)
  *   scaling_share_N   the callsite's mean share at N tasks, for every task count N.
- * Inner call paths hold no values of their own. Report contents are data, in English, like the
+ * Inner call paths hold no values of their own. Attributes: the metric, the task counts
+ * ("2,4,8"), the number of runs, the callsites' call path ids in ranking order and those whose
+ * rho is undefined (space-separated). Report contents are data, in English, like the
  * analyzer's. */
 #include "stats-scaling.h"
 
@@ -20,12 +22,19 @@ typedef struct
 static CubeRegion *
 region_for (Builder *b, const StatsScalingStep *step)
 {
-  g_autofree char *key = g_strdup_printf ("%s\001%s", step->region, step->mod ? step->mod : "");
+  g_autofree char *key = g_strdup_printf ("%s\001%u\001%s", step->region, step->ordinal,
+                                          step->mod ? step->mod : "");
   CubeRegion *r = g_hash_table_lookup (b->regions, key);
 
   if (r == NULL)
     {
-      r = cube_report_add_region (b->out, step->region, step->mod, -1, -1);
+      /* a repeated sibling call is its own region here ("MPI_Recv#2"), so the browser and
+       * anything reading the report names it as the statistics do */
+      g_autofree char *name = step->ordinal > 0
+                                  ? g_strdup_printf ("%s#%u", step->region, step->ordinal + 1)
+                                  : g_strdup (step->region);
+
+      r = cube_report_add_region (b->out, name, step->mod, -1, -1);
       g_hash_table_insert (b->regions, g_steal_pointer (&key), r);
     }
   return r;
@@ -63,6 +72,7 @@ stats_scaling_to_report (const StatsScaling *s)
   g_autofree CubeCnode **nodes = g_new0 (CubeCnode *, MAX (s->callsites->len, 1));
   g_autoptr (GString) counts = g_string_new (NULL);
   g_autoptr (GString) undefined = g_string_new (NULL);
+  g_autoptr (GString) ranking = g_string_new (NULL);
   g_autofree char *runs = g_strdup_printf ("%u", s->runs->len);
   g_autofree char *share_descr = NULL;
   CubeMetric *rho, *p;
@@ -116,6 +126,8 @@ stats_scaling_to_report (const StatsScaling *s)
       cube_report_set_value (b.out, p, nodes[c], 0, cs->defined ? cs->p_value : 1);
       for (guint k = 0; k < s->n_counts; k++)
         cube_report_set_value (b.out, share[k], nodes[c], 0, cs->share_at[k]);
+      g_string_append_printf (ranking, "%s%" G_GINT64_FORMAT, ranking->len ? " " : "",
+                              nodes[c]->file_id);
       if (!cs->defined)
         g_string_append_printf (undefined, "%s%" G_GINT64_FORMAT, undefined->len ? " " : "",
                                 nodes[c]->file_id);
@@ -124,6 +136,7 @@ stats_scaling_to_report (const StatsScaling *s)
   cube_report_set_attr (b.out, STATS_SCALING_ATTR_COUNTS, counts->str);
   cube_report_set_attr (b.out, STATS_SCALING_ATTR_RUNS, runs);
   cube_report_set_attr (b.out, STATS_SCALING_ATTR_UNDEFINED, undefined->str);
+  cube_report_set_attr (b.out, STATS_SCALING_ATTR_RANKING, ranking->str);
   g_hash_table_unref (b.regions);
   g_hash_table_unref (b.children);
   return b.out;

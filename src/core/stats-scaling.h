@@ -85,7 +85,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (StatsScaling, stats_scaling_free)
 
 /* The result as a report (stats-scaling-report.c): one call tree of every callsite's call path,
  * one location "all tasks", metrics scaling_rho, scaling_p and scaling_share_N for every task
- * count N; report attributes say which call paths have no rho. Owned by the caller. */
+ * count N; report attributes give the ranking and say which call paths have no rho. A repeated
+ * sibling's region is named like the callsite ("MPI_Recv#2"). Owned by the caller. */
 CubeReport   *stats_scaling_to_report (const StatsScaling *scaling);
 
 /* Attribute keys of that report. */
@@ -93,6 +94,7 @@ CubeReport   *stats_scaling_to_report (const StatsScaling *scaling);
 #define STATS_SCALING_ATTR_COUNTS    "kubus.scaling.task_counts"
 #define STATS_SCALING_ATTR_RUNS      "kubus.scaling.runs"
 #define STATS_SCALING_ATTR_UNDEFINED "kubus.scaling.undefined"
+#define STATS_SCALING_ATTR_RANKING   "kubus.scaling.ranking"
 #define STATS_SCALING_METRIC_RHO     "scaling_rho"
 #define STATS_SCALING_METRIC_P       "scaling_p"
 #define STATS_SCALING_METRIC_SHARE   "scaling_share_"   /* + task count */

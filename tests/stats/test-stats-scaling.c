@@ -1,20 +1,8 @@
-/* test-stats-scaling.c — the scalability statistics on hand-made experiments whose shares,
- * correlations and per-run figures are worked out in the comments.
- *
- * An experiment at P tasks (P processes with one thread each; every location alike):
- *   main                         1      computation
- *     MPI_Init                   0.5    set-up
- *     solve                      2      computation
- *       MPI_Recv                 1      aggregate P          (share falls)
- *       MPI_Recv  (2nd sibling)  2/P    aggregate 2          (share falls)
- *       MPI_Allreduce            P      aggregate P²         (share grows)
- *       MPI_Bcast                0.01   only in the run at 8 tasks
- *     MPI_Comm_rank              0      a callsite that never takes time
- *     MPI_Finalize               0.25   set-up
- * Metrics: time (sec) with child mpi_latesender (sec; 0.5 per location on MPI_Recv), visits (occ;
- * 10 per location on each MPI_Recv, 1 on MPI_Allreduce).
- * Communication time C(P) = P + 2 + P² (+ 0.08 at 8): C(2) = 8, C(4) = 22, C(8) = 74.08.
- * Runs: 2, 4, 4, 8 tasks. */
+/* test-stats-scaling.c — the scalability statistics on the hand-made experiments of
+ * scaling-fixture.h (2, 4, 4 and 8 tasks), whose shares, correlations and per-run figures are
+ * worked out there and in the comments here. C(P) = P + 2 + P² (+ 0.08 at 8) is the
+ * communication time. */
+#include "scaling-fixture.h"
 #include "stats-scaling.h"
 
 #include <glib/gstdio.h>
@@ -22,117 +10,6 @@
 #include <string.h>
 
 #define EPS 1e-12
-
-typedef struct
-{
-  const char *main_name;       /* "main"; another program calls it something else */
-  gboolean    with_time;
-  gboolean    threads;         /* two threads per process */
-  gboolean    no_mpi;          /* only MPI_Init/Finalize */
-  gboolean    idle;            /* callsites take no time */
-} Shape;
-
-static const Shape plain = { "main", TRUE, FALSE, FALSE, FALSE };
-
-static CubeReport *
-make_report (guint P, const Shape *shape)
-{
-  CubeReport *r = cube_report_new ();
-  CubeMetric *time = NULL, *ls = NULL, *visits;
-  CubeCnode  *main_c, *solve, *init, *fin, *recv1 = NULL, *recv2 = NULL, *allred = NULL;
-  CubeCnode  *bcast = NULL;
-  CubeSysNode *machine, *node;
-  guint       nloc = shape->threads ? 2 * P : P;
-  double      idle = shape->idle ? 0 : 1;
-
-  if (shape->with_time)
-    {
-      time = cube_report_add_metric (r, NULL, "time", "Time", CUBE_DTYPE_DOUBLE, "sec", "", "");
-      ls = cube_report_add_metric (r, time, "mpi_latesender", "Late Sender", CUBE_DTYPE_DOUBLE,
-                                   "sec", "", "");
-    }
-  visits = cube_report_add_metric (r, NULL, "visits", "Visits", CUBE_DTYPE_INT64, "occ", "", "");
-
-  main_c = cube_report_add_cnode (r, NULL, cube_report_add_region (r, shape->main_name, "", -1, -1),
-                                  -1, NULL);
-  init = cube_report_add_cnode (r, main_c, cube_report_add_region (r, "MPI_Init", "MPI", -1, -1),
-                                -1, NULL);
-  solve = cube_report_add_cnode (r, main_c, cube_report_add_region (r, "solve", "", -1, -1), -1,
-                                 NULL);
-  if (!shape->no_mpi)
-    {
-      CubeRegion *recv = cube_report_add_region (r, "MPI_Recv", "MPI", -1, -1);
-
-      recv1 = cube_report_add_cnode (r, solve, recv, 10, NULL);
-      recv2 = cube_report_add_cnode (r, solve, recv, 20, NULL);
-      allred = cube_report_add_cnode (r, solve,
-                                      cube_report_add_region (r, "MPI_Allreduce", "MPI", -1, -1),
-                                      -1, NULL);
-      if (P == 8)
-        bcast = cube_report_add_cnode (r, solve,
-                                       cube_report_add_region (r, "MPI_Bcast", "MPI", -1, -1),
-                                       -1, NULL);
-      cube_report_add_cnode (r, main_c, cube_report_add_region (r, "MPI_Comm_rank", "MPI", -1, -1),
-                             -1, NULL);
-    }
-  fin = cube_report_add_cnode (r, main_c,
-                               cube_report_add_region (r, "MPI_Finalize", "MPI", -1, -1), -1,
-                               NULL);
-
-  machine = cube_report_add_sysnode (r, NULL, CUBE_SYS_MACHINE, "m", -1);
-  node = cube_report_add_sysnode (r, machine, CUBE_SYS_NODE, "n", -1);
-  for (guint p = 0; p < P; p++)
-    {
-      CubeSysNode *proc = cube_report_add_sysnode (r, node, CUBE_SYS_PROCESS, "rank", p);
-      cube_report_add_sysnode (r, proc, CUBE_SYS_THREAD, "t", 0);
-      if (shape->threads)
-        cube_report_add_sysnode (r, proc, CUBE_SYS_THREAD, "t", 1);
-    }
-
-  for (guint l = 0; l < nloc; l++)
-    {
-      /* with threads, the second thread of a process holds nothing */
-      double w = shape->threads && l % 2 == 1 ? 0 : 1;
-
-      if (time != NULL)
-        {
-          cube_report_set_value (r, time, main_c, l, w * 1.0);
-          cube_report_set_value (r, time, init, l, w * 0.5);
-          cube_report_set_value (r, time, solve, l, w * 2.0);
-          cube_report_set_value (r, time, fin, l, w * 0.25);
-          if (!shape->no_mpi)
-            {
-              cube_report_set_value (r, time, recv1, l, w * idle * 1.0);
-              cube_report_set_value (r, time, recv2, l, w * idle * 2.0 / P);
-              cube_report_set_value (r, time, allred, l, w * idle * P);
-              if (bcast != NULL)
-                cube_report_set_value (r, time, bcast, l, w * idle * 0.01);
-              cube_report_set_value (r, ls, recv1, l, w * idle * 0.5);
-            }
-        }
-      if (!shape->no_mpi)
-        {
-          cube_report_set_value (r, visits, recv1, l, w * 10);
-          cube_report_set_value (r, visits, recv2, l, w * 10);
-          cube_report_set_value (r, visits, allred, l, w * 1);
-        }
-    }
-  return r;
-}
-
-static char *
-write_experiment (const char *dir, const char *name, const char *file, CubeReport *r)
-{
-  g_autoptr (GError) error = NULL;
-  g_autoptr (CubeReport) owned = r;
-  char *exp = g_build_filename (dir, name, NULL);
-  g_autofree char *path = g_build_filename (exp, file, NULL);
-
-  g_assert_cmpint (g_mkdir_with_parents (exp, 0755), ==, 0);
-  g_assert_true (cube_report_write (owned, path, &error));
-  g_assert_no_error (error);
-  return exp;
-}
 
 typedef struct
 {
@@ -149,10 +26,17 @@ fixture_setup (Fixture *f, gconstpointer data)
   f->dir = g_dir_make_tmp ("kubus-scaling-XXXXXX", &error);
   g_assert_no_error (error);
   f->inputs = g_ptr_array_new_with_free_func (g_free);
-  g_ptr_array_add (f->inputs, write_experiment (f->dir, "run-2", "analysis.cube", make_report (2, &plain)));
-  g_ptr_array_add (f->inputs, write_experiment (f->dir, "run-4a", "analysis.cube", make_report (4, &plain)));
-  g_ptr_array_add (f->inputs, write_experiment (f->dir, "run-4b", "analysis.cube", make_report (4, &plain)));
-  g_ptr_array_add (f->inputs, write_experiment (f->dir, "run-8", "analysis.cube", make_report (8, &plain)));
+  static const struct
+  {
+    const char *name;
+    guint       tasks;
+  } runs[] = { { "run-2", 2 }, { "run-4a", 4 }, { "run-4b", 4 }, { "run-8", 8 } };
+
+  for (guint i = 0; i < G_N_ELEMENTS (runs); i++)
+    g_ptr_array_add (f->inputs,
+                     scaling_fixture_write (f->dir, runs[i].name, "analysis.cube",
+                                            scaling_fixture_report (runs[i].tasks,
+                                                                    &scaling_shape_plain)));
 }
 
 static void
@@ -327,14 +211,15 @@ test_inputs (Fixture *f, gconstpointer data)
   g_autoptr (GError) error = NULL;
   g_autoptr (StatsScaling) s = NULL;
   g_autoptr (GPtrArray) one = g_ptr_array_new ();
-  Shape no_time = plain;
+  ScalingShape no_time = scaling_shape_plain;
   g_autofree char *exp = NULL;
   (void) data;
 
   /* an analysis.cube without time next to the profile: reading it would fail */
   no_time.with_time = FALSE;
-  g_free (write_experiment (f->dir, "run-4a", "profile.cube", make_report (4, &plain)));
-  exp = write_experiment (f->dir, "run-4a", "analysis.cube", make_report (4, &no_time));
+  g_free (scaling_fixture_write (f->dir, "run-4a", "profile.cube",
+                                 scaling_fixture_report (4, &scaling_shape_plain)));
+  exp = scaling_fixture_write (f->dir, "run-4a", "analysis.cube", scaling_fixture_report (4, &no_time));
   g_ptr_array_add (one, f->dir);
   s = compute (one, NULL, &error);
   g_assert_no_error (error);
@@ -351,11 +236,11 @@ test_threads (Fixture *f, gconstpointer data)
 {
   g_autoptr (GError) error = NULL;
   g_autoptr (StatsScaling) s = NULL;
-  Shape threads = plain;
+  ScalingShape threads = scaling_shape_plain;
   (void) data;
 
   threads.threads = TRUE;
-  g_free (write_experiment (f->dir, "run-2", "analysis.cube", make_report (2, &threads)));
+  g_free (scaling_fixture_write (f->dir, "run-2", "analysis.cube", scaling_fixture_report (2, &threads)));
   s = compute (f->inputs, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (((StatsScalingRun *) g_ptr_array_index (s->runs, 0))->tasks, ==, 2);
@@ -378,7 +263,8 @@ static void
 test_errors (Fixture *f, gconstpointer data)
 {
   g_autoptr (GPtrArray) two = g_ptr_array_new ();
-  Shape other = plain, no_time = plain, no_mpi = plain, idle = plain;
+  ScalingShape other = scaling_shape_plain, no_time = scaling_shape_plain;
+  ScalingShape no_mpi = scaling_shape_plain, idle = scaling_shape_plain;
   g_autofree char *empty = g_build_filename (f->dir, "empty", NULL);
   (void) data;
 
@@ -405,21 +291,21 @@ test_errors (Fixture *f, gconstpointer data)
 
   /* another program: its root is called differently, so no callsite is in every report */
   other.main_name = "other";
-  g_free (write_experiment (f->dir, "run-8", "analysis.cube", make_report (8, &other)));
+  g_free (scaling_fixture_write (f->dir, "run-8", "analysis.cube", scaling_fixture_report (8, &other)));
   expect_error (f->inputs, NULL, STATS_ERROR, STATS_ERROR_DATA, "different programs");
   expect_error (f->inputs, NULL, STATS_ERROR, STATS_ERROR_DATA, "only 0%");
 
   no_time.with_time = FALSE;
-  g_free (write_experiment (f->dir, "run-8", "analysis.cube", make_report (8, &no_time)));
+  g_free (scaling_fixture_write (f->dir, "run-8", "analysis.cube", scaling_fixture_report (8, &no_time)));
   expect_error (f->inputs, NULL, STATS_ERROR, STATS_ERROR_DATA, "no metric “time”");
 
   no_mpi.no_mpi = TRUE;
-  g_free (write_experiment (f->dir, "run-8", "analysis.cube", make_report (8, &no_mpi)));
+  g_free (scaling_fixture_write (f->dir, "run-8", "analysis.cube", scaling_fixture_report (8, &no_mpi)));
   expect_error (f->inputs, NULL, STATS_ERROR, STATS_ERROR_DATA,
                 "run-8/analysis.cube: the call tree has no MPI calls besides MPI_Init");
 
   idle.idle = TRUE;
-  g_free (write_experiment (f->dir, "run-8", "analysis.cube", make_report (8, &idle)));
+  g_free (scaling_fixture_write (f->dir, "run-8", "analysis.cube", scaling_fixture_report (8, &idle)));
   expect_error (f->inputs, NULL, STATS_ERROR, STATS_ERROR_DATA, "run-8/analysis.cube: its MPI calls took no time");
 }
 
@@ -471,7 +357,7 @@ test_report (Fixture *f, gconstpointer data)
                    "    MPI_Allreduce\n"
                    "    MPI_Bcast\n"
                    "    MPI_Recv\n"
-                   "    MPI_Recv\n"
+                   "    MPI_Recv#2\n"
                    "  MPI_Comm_rank\n");
   g_string_free (tree, TRUE);
 
@@ -496,6 +382,17 @@ test_report (Fixture *f, gconstpointer data)
     g_assert_true (cube_report_get_row (back, p, comm_rank, row, &error));
     g_assert_cmpfloat (row[0], ==, 1);
     g_assert_cmpstr (cube_report_get_attr (back, STATS_SCALING_ATTR_UNDEFINED), ==, undefined);
+    /* ranking: Allreduce, Bcast, Recv, Recv#2, Comm_rank: pre-order positions 2 3 4 5 6 */
+    {
+      g_autofree char *want = g_strdup_printf (
+          "%" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT
+          " %" G_GINT64_FORMAT,
+          ((CubeCnode *) g_ptr_array_index (back->cnodes, 2))->file_id,
+          ((CubeCnode *) g_ptr_array_index (back->cnodes, 3))->file_id,
+          ((CubeCnode *) g_ptr_array_index (back->cnodes, 4))->file_id, recv2->file_id,
+          comm_rank->file_id);
+      g_assert_cmpstr (cube_report_get_attr (back, STATS_SCALING_ATTR_RANKING), ==, want);
+    }
   }
 }
 
