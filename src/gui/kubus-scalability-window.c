@@ -386,6 +386,9 @@ kubus_scalability_window_compute (KubusScalabilityWindow *self)
     }
   g_free (self->report_path);
   self->report_path = g_build_filename (self->tmpdir, "scaling.cube", NULL);
+  /* the table, the plot and "Open as Report" never show a result of other inputs */
+  g_unlink (self->report_path);
+  set_result (self, NULL);
 
   g_ptr_array_add (argv, g_steal_pointer (&tool));
   g_ptr_array_add (argv, g_strdup ("scaling"));
