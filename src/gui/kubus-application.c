@@ -198,6 +198,7 @@ static const struct
   { "win.copy-name", { "<Control><Shift>c", NULL } },
   { "win.info", { "<Control>i", NULL } },
   { "win.topology", { "<Control>t", NULL } },
+  { "app.scalability", { "<Control><Shift>s", NULL } },
 };
 
 static void

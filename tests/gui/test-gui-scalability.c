@@ -321,7 +321,12 @@ open_window (void)
   GList *before = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (app)));
   KubusScalabilityWindow *win = NULL;
 
-  /* the menu item's action */
+  /* the menu item's action, with its accelerator */
+  {
+    g_auto (GStrv) accels = gtk_application_get_accels_for_action (GTK_APPLICATION (app),
+                                                                    "app.scalability");
+    g_assert_cmpstr (accels[0], ==, "<Control><Shift>s");
+  }
   g_action_group_activate_action (G_ACTION_GROUP (app), "scalability", NULL);
   for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l; l = l->next)
     if (KUBUS_IS_SCALABILITY_WINDOW (l->data) && g_list_find (before, l->data) == NULL)
