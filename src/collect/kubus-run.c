@@ -244,6 +244,39 @@ json_string (GString *s, const char *v)
   g_string_append_c (s, '"');
 }
 
+/* "clock": how the collector handled time (its "key value" lines in .kubus-clock; numbers stay
+ * numbers). Nothing when the run never got that far. */
+static void
+append_clock (GString    *s,
+              const char *expdir)
+{
+  g_autofree char *file = g_build_filename (expdir, ".kubus-clock", NULL);
+  g_autofree char *text = NULL;
+  if (!g_file_get_contents (file, &text, NULL, NULL))
+    return;
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  int k = 0;
+  g_string_append (s, "  \"clock\": {");
+  for (int i = 0; lines[i]; i++)
+    {
+      char *sp = strchr (lines[i], ' ');
+      if (sp == NULL || sp == lines[i])
+        continue;
+      *sp = '\0';
+      const char *value = sp + 1;
+      char *end = NULL;
+      g_ascii_strtod (value, &end);
+      g_string_append (s, k++ ? ", " : "");
+      json_string (s, lines[i]);
+      g_string_append (s, ": ");
+      if (value[0] != '\0' && end != NULL && *end == '\0' && strchr ("-0123456789", value[0]))
+        g_string_append (s, value);
+      else
+        json_string (s, value);
+    }
+  g_string_append (s, "},\n");
+}
+
 static gboolean
 write_json (const char    *expdir,
             char         **cmd,
@@ -281,7 +314,9 @@ write_json (const char    *expdir,
             json_string (s, lines[i]);
           }
     }
-  g_string_append (s, "],\n  \"start_time\": ");
+  g_string_append (s, "],\n");
+  append_clock (s, expdir);
+  g_string_append (s, "  \"start_time\": ");
   json_string (s, start);
   if (end != NULL)
     {
@@ -331,6 +366,7 @@ clear_experiment (const char *expdir)
                                 "profile.cube",
                                 "analysis.cube",
                                 ".kubus-hosts",
+                                ".kubus-clock",
                                 ".kubus-abort-definitions",
                                 NULL };
   for (int i = 0; ours[i]; i++)
@@ -699,7 +735,8 @@ main (int argc, char **argv)
     g_autoptr (GDir) d = g_dir_open (expdir, 0, NULL);
     const char *name;
     while (d && (name = g_dir_read_name (d)) != NULL)
-      if (g_str_has_prefix (name, ".kubus-saved-") || g_str_equal (name, ".kubus-hosts"))
+      if (g_str_has_prefix (name, ".kubus-saved-") || g_str_has_prefix (name, ".kubus-span-")
+          || g_str_equal (name, ".kubus-hosts") || g_str_equal (name, ".kubus-clock"))
         {
           g_autofree char *p = g_build_filename (expdir, name, NULL);
           g_remove (p);

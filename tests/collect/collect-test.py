@@ -59,6 +59,13 @@ def check_trace(a, expdir):
            f'otf2-print complained: {p.stderr[-2000:]}')
     p = run(['otf2-print', '-G', anchor])
     expect(p.returncode == 0, 'otf2-print -G failed')
+    if getattr(a, 'clock', None):
+        # OTF2 conformance of the clock in every collector test, the abort and signal paths
+        # included: every event of every location lies in [globalOffset, globalOffset + length]
+        p = run([a.clock, anchor])
+        expect(p.returncode == 0, f'clock-check failed: {p.stderr}')
+        bad = [l for l in p.stdout.splitlines() if l.startswith('window ') and not l.endswith(' ok')]
+        expect(not bad, f'events outside the ClockProperties window: {bad}')
     p = run([a.check, anchor])
     if p.returncode != 0:
         failures.append(f'collect-check failed: {p.stderr}')
@@ -734,7 +741,10 @@ def main():
     ap.add_argument('--check', required=True)
     ap.add_argument('--app', required=True)
     ap.add_argument('--ranks', type=int, default=4)
+    ap.add_argument('--clock', help='clock-check: also require every event in the clock window')
     a = ap.parse_args()
+    if a.clock:
+        a.clock = os.path.abspath(a.clock)
     a.run, a.check, a.app = (os.path.abspath(x) for x in (a.run, a.check, a.app))
     if shutil.which('mpirun') is None or shutil.which('otf2-print') is None:
         print('mpirun or otf2-print missing: skipped')
