@@ -670,7 +670,12 @@ kubus_abort_span_write (uint64_t first, uint64_t last)
   FILE *f = fopen (tmp, "w");
   if (f == NULL)
     return;
-  fprintf (f, "%llu %llu\n", (unsigned long long)first, (unsigned long long)last);
+  /* then the two ClockOffset records, for kubus-run's stand-in definitions of a rank killed
+   * before it wrote its own */
+  fprintf (f, "%llu %llu %llu %lld %llu %lld\n", (unsigned long long)first,
+           (unsigned long long)last, (unsigned long long)kubus_clock.time_begin,
+           (long long)kubus_clock.offset_begin, (unsigned long long)kubus_clock.time_end,
+           (long long)kubus_clock.offset_end);
   if (fclose (f) == 0)
     rename (tmp, path);
   else

@@ -70,6 +70,25 @@ remove_tree (const char *path)
   g_rmdir (path);
 }
 
+/* The rank's ClockOffset records from the span the collector left when it saved its events
+ * (collect-state.c: "first last time offset time offset"); none when it left none. */
+static void
+write_offsets (OTF2_DefWriter *dw, const char *expdir, int r)
+{
+  g_autofree char *name = g_strdup_printf (".kubus-span-%d", r);
+  g_autofree char *path = g_build_filename (expdir, name, NULL);
+  g_autofree char *text = NULL;
+  unsigned long long first, last, t1, t2;
+  long long          o1, o2;
+  if (g_file_get_contents (path, &text, NULL, NULL)
+      && sscanf (text, "%llu %llu %llu %lld %llu %lld", &first, &last, &t1, &o1, &t2, &o2) == 6
+      && t2 > t1)
+    {
+      OTF2_DefWriter_WriteClockOffset (dw, t1, o1, 0.0);
+      OTF2_DefWriter_WriteClockOffset (dw, t2, o2, 0.0);
+    }
+}
+
 static void
 write_maps (OTF2_DefWriter *dw)
 {
@@ -150,6 +169,7 @@ kubus_run_repair (const char *expdir, int ranks, GError **error)
       if (dw == NULL)
         continue;
       write_maps (dw);
+      write_offsets (dw, expdir, g_array_index (bad_def, int, i));
       OTF2_Archive_CloseDefWriter (ar, dw);
     }
   OTF2_Archive_CloseDefFiles (ar);

@@ -735,8 +735,8 @@ main (int argc, char **argv)
     g_autoptr (GDir) d = g_dir_open (expdir, 0, NULL);
     const char *name;
     while (d && (name = g_dir_read_name (d)) != NULL)
-      if (g_str_has_prefix (name, ".kubus-saved-") || g_str_has_prefix (name, ".kubus-span-")
-          || g_str_equal (name, ".kubus-hosts") || g_str_equal (name, ".kubus-clock"))
+      if (g_str_has_prefix (name, ".kubus-saved-") || g_str_equal (name, ".kubus-hosts")
+          || g_str_equal (name, ".kubus-clock"))
         {
           g_autofree char *p = g_build_filename (expdir, name, NULL);
           g_remove (p);
@@ -752,6 +752,17 @@ main (int argc, char **argv)
                 "trace\n"),
              repaired);
   g_clear_error (&error);
+  /* the spans of an aborted run served the stand-ins above */
+  {
+    g_autoptr (GDir) d = g_dir_open (expdir, 0, NULL);
+    const char *name;
+    while (d && (name = g_dir_read_name (d)) != NULL)
+      if (g_str_has_prefix (name, ".kubus-span-"))
+        {
+          g_autofree char *p = g_build_filename (expdir, name, NULL);
+          g_remove (p);
+        }
+  }
   g_autofree char *anchor = g_build_filename (expdir, "traces.otf2", NULL);
   if (!g_file_test (anchor, G_FILE_TEST_EXISTS))
     fprintf (stderr,
