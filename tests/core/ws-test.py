@@ -100,8 +100,8 @@ def dump(a, cube):
     return p.stdout, tot, per_loc
 
 
-def analyze(a, target, out=None, serial=False, expect_rc=0, leaks=True):
-    cmd = [a.analyze, target] + (['-o', out] if out else []) + (['--serial'] if serial else [])
+def analyze(a, target, out=None, serial=False, expect_rc=0, leaks=True, extra=()):
+    cmd = [a.analyze, target] + (['-o', out] if out else []) + (['--serial'] if serial else []) + list(extra)
     p = run(cmd, leaks=serial and leaks)
     if expect_rc is not None and p.returncode != expect_rc:
         fail(f'{" ".join(map(str, cmd))}: exit {p.returncode}, expected {expect_rc}\n{p.stderr[-3000:]}')
@@ -302,20 +302,37 @@ def cmd_synthetic(a):
         if not close(tot.get('mpi_latesender', 0), 0.008, 0, 1e-12):
             fail('unmatched: the matching messages were not analysed')
 
-        # clock violation: counted and reported, never a negative wait
+        # clock violation: counted and reported, never a negative wait; repaired by default
+        # (the receive at 9 moves to its send at 11: one event moved by 2 ms, none remains),
+        # analysed as recorded with --no-clock-repair
         d = make('clockviol')
         out = os.path.join(tmp, 'clockviol.cube')
         p = analyze(a, os.path.join(d, 'traces.otf2'), out, serial=True)
-        if '1 receives happen before their send' not in p.stderr:
-            fail(f'clockviol: not reported:\n{p.stderr}')
+        if 'Clock condition: 1 receives before their send' not in p.stderr or \
+           'receives happen before their send' in p.stderr:
+            fail(f'clockviol: repair not reported:\n{p.stderr}')
         with open(out[:-5] + '.stats.json') as f:
-            if json.load(f).get('clock_violations') != 1:
-                fail('clockviol: the statistics file does not count it')
+            js = json.load(f)
+        rep = js.get('clock_repair') or {}
+        if js.get('clock_violations') != 1 or rep.get('corrected_events') != 1 or \
+           rep.get('remaining_p2p') != 0 or abs(rep.get('largest_correction', 0) - 0.002) > 1e-12:
+            fail(f'clockviol: statistics {js.get("clock_violations")} {rep}')
         if 'kubus::clock_violations' not in open(out).read():
             fail('clockviol: the report does not carry the count')
         csv, tot, _ = dump(a, out)
         if any(float(l.split(',')[3]) < 0 for l in csv.splitlines()[1:]):
             fail('clockviol: negative values')
+        out = os.path.join(tmp, 'clockviol-recorded.cube')
+        p = analyze(a, os.path.join(d, 'traces.otf2'), out, serial=True, extra=['--no-clock-repair'])
+        if '1 receives happen before their send' not in p.stderr:
+            fail(f'clockviol --no-clock-repair: not reported:\n{p.stderr}')
+        with open(out[:-5] + '.stats.json') as f:
+            js = json.load(f)
+            if js.get('clock_violations') != 1 or js.get('clock_repair') is not None:
+                fail('clockviol --no-clock-repair: the statistics file does not count it')
+        csv, tot, _ = dump(a, out)
+        if any(float(l.split(',')[3]) < 0 for l in csv.splitlines()[1:]):
+            fail('clockviol --no-clock-repair: negative values')
 
         # a system tree whose machine and node are each other's parent (corrupt): no endless
         # walk up to the root; the analysis goes on and the values are those of 'exact'
