@@ -28,6 +28,7 @@
  * forward time minus μ. */
 #include "replay-clock.h"
 
+#include <glib/gi18n.h>
 #include <otf2/otf2.h>
 #include <string.h>
 
@@ -1157,8 +1158,8 @@ clock_repair_reread (ClockRepair   *cr,
   if (any (cr, bad))
     {
       if (ok)
-        g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
-                     "another rank could not read its trace again in repaired time");
+        g_set_error_literal (error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
+                             _("another rank could not read its trace again in repaired time"));
       return FALSE;
     }
   clock_repair_note (cr, rds);
