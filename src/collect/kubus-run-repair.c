@@ -7,6 +7,7 @@
  * communicators to MPI_COMM_WORLD (the same maps the collector writes for
  * such ranks when it has time to). */
 #include "kubus-run-repair.h"
+#include "kubus-run-handover.h"
 #include "mpi-regions.h"
 
 #include <errno.h>
@@ -78,14 +79,11 @@ write_offsets (OTF2_DefWriter *dw, const char *expdir, int r)
   g_autofree char *name = g_strdup_printf (".kubus-span-%d", r);
   g_autofree char *path = g_build_filename (expdir, name, NULL);
   g_autofree char *text = NULL;
-  unsigned long long first, last, t1, t2;
-  long long          o1, o2;
-  if (g_file_get_contents (path, &text, NULL, NULL)
-      && sscanf (text, "%llu %llu %llu %lld %llu %lld", &first, &last, &t1, &o1, &t2, &o2) == 6
-      && t2 > t1)
+  KubusRunSpan     span;
+  if (g_file_get_contents (path, &text, NULL, NULL) && kubus_run_parse_span (text, &span))
     {
-      OTF2_DefWriter_WriteClockOffset (dw, t1, o1, 0.0);
-      OTF2_DefWriter_WriteClockOffset (dw, t2, o2, 0.0);
+      OTF2_DefWriter_WriteClockOffset (dw, span.time[0], span.offset[0], 0.0);
+      OTF2_DefWriter_WriteClockOffset (dw, span.time[1], span.offset[1], 0.0);
     }
 }
 

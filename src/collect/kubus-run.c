@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "collect-size.h"
+#include "kubus-run-handover.h"
 #include "kubus-run-repair.h"
 
 typedef struct
@@ -244,37 +245,16 @@ json_string (GString *s, const char *v)
   g_string_append_c (s, '"');
 }
 
-/* "clock": how the collector handled time (its "key value" lines in .kubus-clock; numbers stay
- * numbers). Nothing when the run never got that far. */
+/* "clock": how the collector handled time (its .kubus-clock); nothing when the run never got
+ * that far. */
 static void
 append_clock (GString    *s,
               const char *expdir)
 {
   g_autofree char *file = g_build_filename (expdir, ".kubus-clock", NULL);
   g_autofree char *text = NULL;
-  if (!g_file_get_contents (file, &text, NULL, NULL))
-    return;
-  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
-  int k = 0;
-  g_string_append (s, "  \"clock\": {");
-  for (int i = 0; lines[i]; i++)
-    {
-      char *sp = strchr (lines[i], ' ');
-      if (sp == NULL || sp == lines[i])
-        continue;
-      *sp = '\0';
-      const char *value = sp + 1;
-      char *end = NULL;
-      g_ascii_strtod (value, &end);
-      g_string_append (s, k++ ? ", " : "");
-      json_string (s, lines[i]);
-      g_string_append (s, ": ");
-      if (value[0] != '\0' && end != NULL && *end == '\0' && strchr ("-0123456789", value[0]))
-        g_string_append (s, value);
-      else
-        json_string (s, value);
-    }
-  g_string_append (s, "},\n");
+  if (g_file_get_contents (file, &text, NULL, NULL))
+    kubus_run_clock_json (s, text);
 }
 
 static gboolean
