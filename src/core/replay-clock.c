@@ -268,44 +268,68 @@ comm_usable (const TraceComm *comm,
 }
 
 /* Collective plans: which communicators carry collectives, and how many instances every member
- * has (an aborted run may leave some without partners: those are not replayed). */
+ * has (an aborted run may leave some without partners: those are not replayed). One reduction
+ * over all ranks, so that every process knows every plan: the MPI transport builds each
+ * communicator with a split over all processes, so all of them must ask for the same
+ * communicators in the same order, members or not. */
 static void
 make_plans (ClockRepair *cr)
 {
   Transport *t = cr->t;
   TraceDefs *defs = cr->loc[0].rd->defs;
   guint n_comms = defs->comms->len;
-  g_autofree gint64 **used = g_new0 (gint64 *, t->n_local);
+  g_autofree gint64 **cnt = g_new0 (gint64 *, t->n_local);
   GArray *plans = g_array_new (FALSE, TRUE, sizeof (Plan));
 
+  /* per communicator: −(instances on this rank) (G_MININT64 if not a member: the maximum is
+   * then −(fewest instances of any member)), whether any member has a scan, whether any has
+   * collectives at all */
   for (int i = 0; i < t->n_local; i++)
     {
       RankData *rd = cr->loc[i].rd;
-      used[i] = g_new0 (gint64, MAX (n_comms, 1));
+      cnt[i] = g_new (gint64, 3 * MAX (n_comms, 1));
+      for (guint c = 0; c < n_comms; c++)
+        {
+          TraceComm *comm = defs->comms->pdata[c];
+          gboolean member = FALSE;
+          for (int m = 0; comm->world && m < comm->size; m++)
+            member |= comm->world[m] == rd->rank;
+          cnt[i][3 * c] = member ? 0 : G_MININT64;
+          cnt[i][3 * c + 1] = 0;
+          cnt[i][3 * c + 2] = 0;
+        }
       for (guint k = 0; k < rd->colls->len; k++)
-        used[i][g_array_index (rd->colls, CollRec, k).comm] = 1;
+        {
+          const CollRec *r = &g_array_index (rd->colls, CollRec, k);
+          if (r->comm >= n_comms)
+            continue;
+          if (cnt[i][3 * r->comm] != G_MININT64)
+            cnt[i][3 * r->comm]--;
+          cnt[i][3 * r->comm + 1] |= r->op == OTF2_COLLECTIVE_OP_SCAN || r->op == OTF2_COLLECTIVE_OP_EXSCAN;
+          cnt[i][3 * r->comm + 2] = 1;
+        }
     }
-  t->allreduce_max (t, cr->world_key, cr->world, t->n_ranks, used, MAX (n_comms, 1));
+  t->allreduce_max (t, cr->world_key, cr->world, t->n_ranks, cnt, 3 * MAX (n_comms, 1));
 
   for (guint c = 0; c < n_comms; c++)
     {
       TraceComm *comm = defs->comms->pdata[c];
-      g_autofree gint64 **cnt = NULL;
       Plan p = { 0 };
-      gint64 n_min = 0;
 
-      if (used[0][c] <= 0 || !comm_usable (comm, t->n_ranks))
+      if (cnt[0][3 * c + 2] <= 0 || cnt[0][3 * c] == G_MININT64 || !comm_usable (comm, t->n_ranks))
         continue;
-      cnt = g_new0 (gint64 *, t->n_local);
       p.key = comm->index;
       p.members = comm->world;
       p.n_members = comm->size;
+      p.n = (gsize) -cnt[0][3 * c];
+      p.has_scan = cnt[0][3 * c + 1] > 0;
+      if (p.n == 0)
+        continue;
       p.slots = g_new0 (guint32 *, t->n_local);
       for (int i = 0; i < t->n_local; i++)
         {
           RankData *rd = cr->loc[i].rd;
           int me = -1;
-          gboolean scan = FALSE;
           guint n = 0;
           for (int m = 0; m < comm->size; m++)
             if (comm->world[m] == rd->rank)
@@ -314,35 +338,8 @@ make_plans (ClockRepair *cr)
             continue;
           p.slots[i] = g_new (guint32, MAX (rd->colls->len, 1));
           for (guint k = 0; k < rd->colls->len; k++)
-            {
-              const CollRec *r = &g_array_index (rd->colls, CollRec, k);
-              if (r->comm != comm->index)
-                continue;
+            if (g_array_index (rd->colls, CollRec, k).comm == comm->index)
               p.slots[i][n++] = k;
-              scan |= r->op == OTF2_COLLECTIVE_OP_SCAN || r->op == OTF2_COLLECTIVE_OP_EXSCAN;
-            }
-          cnt[i] = g_new (gint64, 2);
-          cnt[i][0] = -(gint64) n;
-          cnt[i][1] = scan;
-        }
-      t->allreduce_max (t, p.key, p.members, p.n_members, cnt, 2);
-      for (int i = 0; i < t->n_local; i++)
-        if (cnt[i])
-          {
-            n_min = -cnt[i][0];
-            p.has_scan = cnt[i][1] > 0;
-          }
-      p.n = (gsize) n_min;
-      for (int i = 0; i < t->n_local; i++)
-        {
-          RankData *rd = cr->loc[i].rd;
-          int me = -1;
-          g_free (cnt[i]);
-          if (!p.slots[i])
-            continue;
-          for (int m = 0; m < comm->size; m++)
-            if (comm->world[m] == rd->rank)
-              me = m;
           for (gsize k = 0; k < p.n; k++)
             cr->loc[i].slots[p.slots[i][k]].role
               = coll_role (&g_array_index (rd->colls, CollRec, p.slots[i][k]), me);
@@ -350,7 +347,7 @@ make_plans (ClockRepair *cr)
       g_array_append_val (plans, p);
     }
   for (int i = 0; i < t->n_local; i++)
-    g_free (used[i]);
+    g_free (cnt[i]);
 
   /* MPI_Init and MPI_Finalize: every rank waits for all (Scalasca does the same) */
   {
