@@ -11,6 +11,8 @@
   skew     KUBUS_TEST_CLOCK_SKEW=2:5000000:100000: rank 2's records carry +5 ms growing by
            0.1 ms/s, readers see its events that much later (receives from it before their
            sends), and the window still holds every event.
+  abort    collect-abort on two pretend hosts, rank 3 skewed by −7 ms: the window holds every
+           event of every rank after MPI_Abort too.
 
 usage: clock-test.py CASE --run KUBUS_RUN --clock CLOCK_CHECK --app CLOCK_FLOOD
 Exit 0 = pass, 1 = fail, 77 = skip.
@@ -45,12 +47,12 @@ def env_for_mpi(extra=None):
     return env
 
 
-def record(a, exp, iterations, extra=None, ranks=4):
+def record(a, exp, iterations, extra=None, ranks=4, rc=0):
     cmd = [a.run, '-o', exp, '--', 'mpirun', '-n', str(ranks), '--oversubscribe', a.app,
            str(iterations)]
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=300, env=env_for_mpi(extra))
-    expect(p.returncode == 0, f'{" ".join(cmd)}: exit {p.returncode}\n{p.stderr[-3000:]}')
-    return p.returncode == 0
+    expect(p.returncode == rc, f'{" ".join(cmd)}: exit {p.returncode}\n{p.stderr[-3000:]}')
+    return p.returncode == rc
 
 
 def facts(a, exp):
@@ -160,7 +162,28 @@ def case_skew(a, tmp):
     expect(f.get('property KUBUS::CLOCK_TEST_SKEW') == ['2:5000000:100000'], 'skew property')
 
 
-CASES = {'onehost': case_onehost, 'hosts': case_hosts, 'skew': case_skew}
+def case_abort(a, tmp):
+    """collect-abort (rank 1 calls MPI_Abort, the others are killed) on two pretend hosts with
+    rank 3's offset skewed: after an abort nobody can unify, yet every event of every location
+    lies in the window, and each saved rank carries its host's offsets (rank 3: + the skew)."""
+    exp = os.path.join(tmp, 'abort')
+    if not record(a, exp, 0, {'KUBUS_TEST_HOST_SPLIT': '2', 'KUBUS_TEST_CLOCK_SKEW': '3:-7000000:0'},
+                  rc=3):
+        return
+    f = facts(a, exp)
+    o = {r: f.get(f'offsets {r}', []) for r in range(4)}
+    print('offsets', o)
+    for r in range(4):
+        expect(f.get(f'window {r}') == ['ok'], f'rank {r} outside the window after the abort: '
+               f'{f.get(f"window {r}")}')
+    expect(o[0][1:2] == ['0'] and o[1][1:2] == ['0'], f'rank 0\'s host offsets {o[0]} {o[1]}')
+    if len(o[2]) == 4 and len(o[3]) == 4:
+        expect(int(o[3][1]) - int(o[2][1]) == -7000000 and o[2][0] == o[3][0],
+               f'rank 3 offset {o[3]}, rank 2 (same host) {o[2]}: expected -7 ms apart')
+    expect(f.get('property KUBUS::CLOCK_HOSTS') == ['2'], 'CLOCK_HOSTS property after the abort')
+
+
+CASES = {'onehost': case_onehost, 'hosts': case_hosts, 'skew': case_skew, 'abort': case_abort}
 
 
 def main():
