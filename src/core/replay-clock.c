@@ -508,7 +508,7 @@ typedef struct
   guint32 comm;
   guint32 tag;
   Tick    time;
-} MatchMsg;
+} MatchMsg;   /* 16 bytes, no padding: sent as bytes */
 
 typedef struct
 {
@@ -647,16 +647,22 @@ match_messages (ClockRepair  *cr,
         if (count[p])
           {
             L->to_peer[p] = g_array_sized_new (FALSE, FALSE, sizeof (guint32), count[p]);
+            g_array_set_size (L->to_peer[p], count[p]);
             out[i][p] = g_byte_array_sized_new (count[p] * sizeof (MatchMsg));
+            g_byte_array_set_size (out[i][p], count[p] * sizeof (MatchMsg));
+            count[p] = 0;   /* from here: written so far */
           }
       for (guint s = 0; s < rd->sends->len; s++)
         {
           const SendRec *sr = &g_array_index (rd->sends, SendRec, s);
-          MatchMsg m = { sr->comm, sr->tag, sr->time };
+          MatchMsg *m;
           if (sr->peer < 0 || sr->peer >= t->n_ranks)
             continue;
-          g_array_append_val (L->to_peer[sr->peer], s);
-          g_byte_array_append (out[i][sr->peer], (const guint8 *) &m, sizeof m);
+          g_array_index (L->to_peer[sr->peer], guint32, count[sr->peer]) = s;
+          m = (MatchMsg *) out[i][sr->peer]->data + count[sr->peer]++;
+          m->comm = sr->comm;
+          m->tag = sr->tag;
+          m->time = sr->time;
         }
     }
   ok = t->alltoallv (t, out, in, error);
@@ -713,9 +719,9 @@ exchange_sends (ClockRepair  *cr,
           if (!sends)
             continue;
           out[i][p] = g_byte_array_sized_new (sends->len * sizeof (Tick));
+          g_byte_array_set_size (out[i][p], sends->len * sizeof (Tick));
           for (guint k = 0; k < sends->len; k++)
-            g_byte_array_append (out[i][p], (const guint8 *) &L->send_c[g_array_index (sends, guint32, k)],
-                                 sizeof (Tick));
+            ((Tick *) out[i][p]->data)[k] = L->send_c[g_array_index (sends, guint32, k)];
         }
     }
   ok = t->alltoallv (t, out, in, error);
