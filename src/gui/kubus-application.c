@@ -5,6 +5,7 @@
 #include "kubus-file-chooser.h"
 #include "kubus-loader.h"
 #include "kubus-preferences.h"
+#include "kubus-scalability-window.h"
 #include "kubus-screenshot.h"
 #include "kubus-window-private.h"
 
@@ -140,6 +141,14 @@ action_preferences (GSimpleAction *a, GVariant *p, gpointer user_data)
   kubus_preferences_show (gtk_application_get_active_window (GTK_APPLICATION (user_data)));
 }
 
+static void
+action_scalability (GSimpleAction *a, GVariant *p, gpointer user_data)
+{
+  (void) a, (void) p;
+  kubus_scalability_show (gtk_application_get_active_window (GTK_APPLICATION (user_data)),
+                          GTK_APPLICATION (user_data));
+}
+
 static const GActionEntry app_entries[] = {
   { "open", action_open, NULL, NULL, NULL, { 0 } },
   { "open-uri", action_open_uri, "s", NULL, NULL, { 0 } },
@@ -147,6 +156,7 @@ static const GActionEntry app_entries[] = {
   { "quit", action_quit, NULL, NULL, NULL, { 0 } },
   { "about", action_about, NULL, NULL, NULL, { 0 } },
   { "preferences", action_preferences, NULL, NULL, NULL, { 0 } },
+  { "scalability", action_scalability, NULL, NULL, NULL, { 0 } },
 };
 
 static const struct
@@ -188,6 +198,7 @@ static const struct
   { "win.copy-name", { "<Control><Shift>c", NULL } },
   { "win.info", { "<Control>i", NULL } },
   { "win.topology", { "<Control>t", NULL } },
+  { "app.scalability", { "<Control><Shift>s", NULL } },
 };
 
 static void
