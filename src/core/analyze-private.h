@@ -362,11 +362,13 @@ typedef struct
 } AnalyzeProgress;
 
 void     analyze_progress_line (AnalyzeProgress *p, double fraction, const char *what);
-/* Reads, replays and writes @cube_path (+ @stats_path) from @anchor on every process of @t;
+/* Reads (repairing the clock condition first unless @clock_repair is FALSE, as kubus-analyze
+ * does), replays and writes @cube_path (+ @stats_path) from @anchor on every process of @t;
  * returns the same result everywhere. */
 gboolean analyze_run (Transport       *t,
                       gboolean         mpi,
                       TraceDefs       *defs,
+                      gboolean         clock_repair,
                       const char      *anchor,
                       const char      *cube_path,
                       const char      *stats_path,

@@ -3,6 +3,7 @@
  * writes the report. kubus-analyze and kubus-sim (which analyses the simulated trace, and the
  * original when its report is missing) both call it. */
 #include "analyze-private.h"
+#include "replay-clock.h"
 
 #include <glib/gi18n.h>
 #include <mpi.h>
@@ -67,6 +68,7 @@ gboolean
 analyze_run (Transport       *t,
              gboolean         mpi,
              TraceDefs       *defs,
+             gboolean         clock_repair,
              const char      *anchor,
              const char      *cube_path,
              const char      *stats_path,
@@ -95,6 +97,39 @@ analyze_run (Transport       *t,
         g_set_error_literal (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, _("another rank could not read its events"));
       ok = FALSE;
       goto out;
+    }
+
+  if (clock_repair)
+    {
+      ClockRepair *cr;
+      step (prog, 0.55, _("repairing the clock condition"));
+      cr = clock_repair_run (t, rds, error);
+      if (!cr)
+        {
+          /* an exchange failed: the other processes may wait in a collective */
+          if (mpi)
+            {
+              fprintf (stderr, "%s: %s\n", prog->prog, (*error)->message);
+              MPI_Abort (MPI_COMM_WORLD, 1);
+            }
+          ok = FALSE;
+          goto out;
+        }
+      if (clock_repair_changed (cr))
+        {
+          ReadProgress rp = { prog, prog->lo + (prog->hi - prog->lo) * 0.57, prog->lo + (prog->hi - prog->lo) * 0.6,
+                              _("reading events in repaired time") };
+          step (prog, 0.57, _("reading events in repaired time"));
+          if (!clock_repair_reread (cr, anchor, t, rds, read_progress, &rp, error))
+            {
+              clock_repair_free (cr);
+              ok = FALSE;
+              goto out;
+            }
+        }
+      else
+        clock_repair_note (cr, rds);
+      clock_repair_free (cr);
     }
 
   step (prog, 0.6, _("replaying point-to-point communication"));

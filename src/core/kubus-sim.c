@@ -27,6 +27,8 @@ main (int    argc,
     { "offline", 0, 0, G_OPTION_ARG_NONE, &opt.offline, N_("Simulate in one process with a model fitted from the trace"), NULL },
     { "serial", 0, 0, G_OPTION_ARG_NONE, &serial, N_("The same as --offline"), NULL },
     { "mpirun", 0, 0, G_OPTION_ARG_STRING, &launcher, N_("MPI launcher command (default: mpirun)"), N_("CMD") },
+    { "no-clock-repair", 0, 0, G_OPTION_ARG_NONE, &opt.no_clock_repair,
+      N_("Simulate and analyse the timestamps as recorded, without repairing receives that lie before their send"), NULL },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &opt.quiet, N_("No progress output"), NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL, N_("EXPDIR|TRACE.otf2") },
     { NULL, 0, 0, 0, NULL, NULL, NULL }

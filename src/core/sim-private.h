@@ -67,18 +67,19 @@ typedef struct
   Tick        fin_tail;
   /* results: the simulated time of every event (same indices as ev) */
   Tick       *new_time;
+  /* set before trace_events_read: every timestamp is read through it (replay-clock.h) */
+  const ClockMap *clock_map;
 } SimRank;
 
 SimRank    *sim_rank_new (int rank, TraceDefs *defs);
 void        sim_rank_free (SimRank *sr);
-/* Reads location @sr->rank's local definitions and all its events (times in ns). */
+/* Reads location @sr->rank's local definitions and all its events (times in ns, through
+ * sr->clock_map when set: the repaired times, sim-run.c). */
 gboolean    trace_events_read (const char   *anchor,
                                SimRank      *sr,
                                ProgressFunc  progress,
                                gpointer      progress_data,
                                GError      **error);
-/* Where corrected timestamps (clock repair, issue 17) enter the simulator: the one call site. */
-gboolean    trace_events_repair_clocks (SimRank **srs, int n_local, Transport *t, GError **error);
 const char *sim_event_type_name (SimEvType type);
 /* TRUE when @region is an MPI function (not user code). */
 gboolean    sim_region_is_mpi (const TraceDefs *defs, guint32 region);
@@ -335,6 +336,7 @@ typedef struct
   char       *launcher;
   gboolean    offline;
   gboolean    quiet;
+  gboolean    no_clock_repair;
   int         argc;         /* for re-executing under mpirun */
   char      **argv;
 } SimOptions;
@@ -353,6 +355,10 @@ typedef struct
   SimReplayStats rstats;
   char       *model_json;       /* offline: fitted parameters */
   guint64     n_events;
+  gboolean    clock_repaired;   /* the clock repair ran on the original trace */
+  guint64     clock_violations; /* what it found (receives before sends, collective ends) */
+  guint64     clock_corrections;
+  double      clock_largest;    /* seconds */
 } SimSummary;
 
 gboolean sim_report_write (const char  *orig_cube,

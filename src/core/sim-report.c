@@ -232,6 +232,16 @@ sim_report_write (const char  *orig_cube,
   json_number (js, s->tstats.removed_time / 1e9);
   g_string_append (js, ",\n  \"computation_change_s\": ");
   json_number (js, s->tstats.added_time / 1e9);
+  if (s->clock_repaired)
+    {
+      g_string_append_printf (js, ",\n  \"clock_repair\": {\"violations\": %" G_GUINT64_FORMAT
+                              ", \"corrections\": %" G_GUINT64_FORMAT ", \"largest_correction_s\": ",
+                              s->clock_violations, s->clock_corrections);
+      json_number (js, s->clock_largest);
+      g_string_append_c (js, '}');
+    }
+  else
+    g_string_append (js, ",\n  \"clock_repair\": null");
   g_string_append (js, ",\n  \"approximated\": ");
   json_counts (js, s->notes ? s->notes->approximated : NULL);
   g_string_append (js, ",\n  \"substitutions\": ");
@@ -277,6 +287,9 @@ sim_report_write (const char  *orig_cube,
   if (s->orig_after_init >= 0 && s->sim_after_init >= 0)
     g_string_append_printf (out, _("After MPI_Init:     %10.6f s → %10.6f s\n"), s->orig_after_init,
                             s->sim_after_init);
+  if (s->clock_corrections)
+    g_string_append_printf (out, _("Clock repair: %llu events moved (largest %.6f s) before the simulation\n"),
+                            (unsigned long long) s->clock_corrections, s->clock_largest);
   if (s->tstats.removed_messages)
     g_string_append_printf (out, _("Removed messages: %llu of %llu (%llu MPI calls)\n"),
                             (unsigned long long) s->tstats.removed_messages,

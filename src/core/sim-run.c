@@ -12,6 +12,7 @@
  * at the same point. */
 #include "sim-private.h"
 #include "launch-mpi.h"
+#include "replay-clock.h"
 
 #include <errno.h>
 #include <glib/gi18n.h>
@@ -248,6 +249,54 @@ sum_stats (Ctx               *cx,
   st->added_time = all[5];
 }
 
+/* Runs the clock repair over the analyzer's compact records of every local rank and hands each
+ * SimRank its map (NULL when its times stay); *cr owns the maps. */
+static gboolean
+repair_clocks (Ctx          *cx,
+               ClockRepair **cr,
+               GError      **error)
+{
+  g_autofree GError **errs = g_new0 (GError *, cx->t->n_local);
+  g_autofree RankData **rds = g_new0 (RankData *, cx->t->n_local);
+  gboolean ok;
+
+  for (int i = 0; i < cx->t->n_local; i++)
+    {
+      rds[i] = rank_data_new (cx->t->local_ranks[i], cx->defs);
+      trace_read_rank (cx->opt->anchor, rds[i], NULL, NULL, &errs[i]);
+    }
+  ok = agree (cx, errs, error);
+  if (ok)
+    {
+      ClockRepairStats st = { 0 };
+      *cr = clock_repair_run (cx->t, rds, error);
+      if (!*cr)
+        {
+          /* an exchange failed: the other processes may wait in a collective */
+          if (cx->mpi)
+            {
+              fprintf (stderr, "kubus-sim: %s\n", (*error)->message);
+              MPI_Abort (MPI_COMM_WORLD, 1);
+            }
+          ok = FALSE;
+        }
+      else
+        {
+          clock_repair_stats (*cr, &st);
+          cx->sum.clock_repaired = TRUE;
+          cx->sum.clock_violations = st.violations_p2p + st.violations_coll;
+          cx->sum.clock_corrections = st.corrections;
+          cx->sum.clock_largest = cx->defs->resolution ? (double) st.largest / cx->defs->resolution : 0;
+          if (clock_repair_changed (*cr))
+            for (int i = 0; i < cx->t->n_local; i++)
+              cx->srs[i]->clock_map = clock_repair_map (*cr, i);
+        }
+    }
+  for (int i = 0; i < cx->t->n_local; i++)
+    rank_data_free (rds[i]);
+  return ok;
+}
+
 static gboolean
 read_events (Ctx     *cx,
              GError **error)
@@ -258,12 +307,20 @@ read_events (Ctx     *cx,
   g_autoptr (GHashTable) refused = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autofree GHashTable **dropped = g_new0 (GHashTable *, cx->t->n_local);
 
+  ClockRepair *cr = NULL;
+
   cx->srs = g_new0 (SimRank *, cx->t->n_local);
   for (int i = 0; i < cx->t->n_local; i++)
-    {
-      cx->srs[i] = sim_rank_new (cx->t->local_ranks[i], cx->defs);
-      trace_events_read (cx->opt->anchor, cx->srs[i], NULL, NULL, &errs[i]);
-    }
+    cx->srs[i] = sim_rank_new (cx->t->local_ranks[i], cx->defs);
+  /* "kubus-sim uses the repaired times": the controlled logical clock (replay-clock.h) runs on
+   * the analyzer's records, then every rank reads its events through its map */
+  if (!cx->opt->no_clock_repair && !repair_clocks (cx, &cr, error))
+    return FALSE;
+  for (int i = 0; i < cx->t->n_local; i++)
+    trace_events_read (cx->opt->anchor, cx->srs[i], NULL, NULL, &errs[i]);
+  for (int i = 0; i < cx->t->n_local; i++)
+    cx->srs[i]->clock_map = NULL;
+  g_clear_pointer (&cr, clock_repair_free);
   if (!agree (cx, errs, error))
     return FALSE;
   /* operations that cannot be re-enacted: refused, by kind */
@@ -346,7 +403,8 @@ analyze_original (Ctx     *cx,
   if (g_str_has_suffix (cx->orig_cube, ".cube"))
     stats = g_strdup_printf ("%.*s.stats.json", (int) (strlen (cx->orig_cube) - 5), cx->orig_cube);
   phase (cx, 0.0, 0.2, _("analysing the original trace (its report is missing)"));
-  ok = analyze_run (cx->t, cx->mpi, cx->defs, cx->opt->anchor, cx->orig_cube, stats, &cx->prog, summary, error);
+  ok = analyze_run (cx->t, cx->mpi, cx->defs, !cx->opt->no_clock_repair, cx->opt->anchor, cx->orig_cube, stats,
+                    &cx->prog, summary, error);
   return ok;
 }
 
@@ -367,9 +425,6 @@ simulate (Ctx     *cx,
 
   phase (cx, 0.2, 0.3, _("reading events"));
   if (!read_events (cx, error))
-    return FALSE;
-  trace_events_repair_clocks (cx->srs, cx->t->n_local, cx->t, &errs[0]);
-  if (!agree (cx, errs, error))
     return FALSE;
   trace_span (cx, FALSE, &cx->orig_first, &cx->orig_last, &cx->orig_init);
   sim_plan_sync_tails (cx->t, cx->srs);
@@ -446,7 +501,8 @@ simulate (Ctx     *cx,
     return FALSE;
   cx->prog.lo = 0.75;
   cx->prog.hi = 0.95;
-  if (!analyze_run (cx->t, cx->mpi, sim_defs, sim_anchor, sim_cube, sim_stats, &cx->prog, NULL, error))
+  if (!analyze_run (cx->t, cx->mpi, sim_defs, !cx->opt->no_clock_repair, sim_anchor, sim_cube, sim_stats,
+                    &cx->prog, NULL, error))
     return FALSE;
 
   phase (cx, 0.95, 1.0, _("comparing with the original"));

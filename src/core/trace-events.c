@@ -3,6 +3,7 @@
  * trace's global offset. (The analyzer's trace-reader.c folds events into compact records
  * instead; the simulator needs them all to rewrite the trace.) */
 #include "sim-private.h"
+#include "replay-clock.h"
 
 #include <glib/gi18n.h>
 #include <otf2/otf2.h>
@@ -18,6 +19,8 @@ typedef struct
   guint64   resolution;   /* ticks per second */
   guint64   n_events;
   gboolean  unknown;
+  const ClockMap *map;      /* sr->clock_map: repaired times (replay-clock.h) */
+  ClockCursor     cursor;
 } EvState;
 
 static const char *type_names[EV_N_TYPES] = {
@@ -73,9 +76,13 @@ sim_rank_free (SimRank *sr)
  * times 1e9 do not fit in 64 bits). */
 static Tick
 to_ns (EvState       *st,
-       OTF2_TimeStamp t)
+       OTF2_TimeStamp t,
+       uint64_t       pos)
 {
-  guint64 d = t >= st->offset ? t - st->offset : 0;
+  guint64 d;
+  if (st->map)
+    t = (OTF2_TimeStamp) clock_map_apply (st->map, &st->cursor, (Tick) t, pos);
+  d = t >= st->offset ? t - st->offset : 0;
   if (st->resolution == 1000000000u)
     return (Tick) d;
   return (Tick) ((d / st->resolution) * G_GUINT64_CONSTANT (1000000000)
@@ -85,10 +92,11 @@ to_ns (EvState       *st,
 static SimEvent *
 push (EvState       *st,
       SimEvType      type,
-      OTF2_TimeStamp time)
+      OTF2_TimeStamp time,
+      uint64_t       pos)
 {
   SimEvent e = { 0 };
-  e.time = to_ns (st, time);
+  e.time = to_ns (st, time, pos);
   e.type = type;
   e.link = NO_INDEX;
   e.peer_world = -1;
@@ -118,12 +126,12 @@ on_unknown (OTF2_LocationRef l G_GNUC_UNUSED, OTF2_TimeStamp t G_GNUC_UNUSED, ui
 }
 
 static OTF2_CallbackCode
-on_program_begin (OTF2_LocationRef l G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t p G_GNUC_UNUSED,
+on_program_begin (OTF2_LocationRef l G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t p,
                   void *ud, OTF2_AttributeList *al G_GNUC_UNUSED, OTF2_StringRef name,
                   uint32_t n_args, const OTF2_StringRef *args)
 {
   EvState *st = ud;
-  push (st, EV_PROGRAM_BEGIN, time);
+  push (st, EV_PROGRAM_BEGIN, time, p);
   st->sr->prog_name = name;
   g_free (st->sr->args);
   st->sr->n_args = n_args;
@@ -132,26 +140,26 @@ on_program_begin (OTF2_LocationRef l G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_
 }
 
 static OTF2_CallbackCode
-on_program_end (OTF2_LocationRef l G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t p G_GNUC_UNUSED,
+on_program_end (OTF2_LocationRef l G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t p,
                 void *ud, OTF2_AttributeList *al G_GNUC_UNUSED, int64_t status)
 {
-  push (ud, EV_PROGRAM_END, time)->len = (guint64) status;
+  push (ud, EV_PROGRAM_END, time, p)->len = (guint64) status;
   return OTF2_CALLBACK_SUCCESS;
 }
 
 static OTF2_CallbackCode
-on_enter (OTF2_LocationRef l G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t p G_GNUC_UNUSED,
+on_enter (OTF2_LocationRef l G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t p,
           void *ud, OTF2_AttributeList *al G_GNUC_UNUSED, OTF2_RegionRef region)
 {
-  push (ud, EV_ENTER, time)->region = region;
+  push (ud, EV_ENTER, time, p)->region = region;
   return OTF2_CALLBACK_SUCCESS;
 }
 
 static OTF2_CallbackCode
-on_leave (OTF2_LocationRef l G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t p G_GNUC_UNUSED,
+on_leave (OTF2_LocationRef l G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t p,
           void *ud, OTF2_AttributeList *al G_GNUC_UNUSED, OTF2_RegionRef region)
 {
-  push (ud, EV_LEAVE, time)->region = region;
+  push (ud, EV_LEAVE, time, p)->region = region;
   return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -159,13 +167,14 @@ static SimEvent *
 push_msg (EvState       *st,
           SimEvType      type,
           OTF2_TimeStamp time,
+          uint64_t       pos,
           uint32_t       peer,
           OTF2_CommRef   comm,
           uint32_t       tag,
           uint64_t       len,
           uint64_t       req)
 {
-  SimEvent *e = push (st, type, time);
+  SimEvent *e = push (st, type, time, pos);
   TraceComm *c = trace_defs_comm (st->sr->defs, comm);
   e->region = comm;
   e->peer = peer;
@@ -177,38 +186,38 @@ push_msg (EvState       *st,
 }
 
 static OTF2_CallbackCode
-on_send (OTF2_LocationRef l G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t p G_GNUC_UNUSED, void *ud,
+on_send (OTF2_LocationRef l G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t p, void *ud,
          OTF2_AttributeList *al G_GNUC_UNUSED, uint32_t receiver, OTF2_CommRef comm, uint32_t tag,
          uint64_t len)
 {
-  push_msg (ud, EV_SEND, time, receiver, comm, tag, len, 0);
+  push_msg (ud, EV_SEND, time, p, receiver, comm, tag, len, 0);
   return OTF2_CALLBACK_SUCCESS;
 }
 
 static OTF2_CallbackCode
-on_isend (OTF2_LocationRef l G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t p G_GNUC_UNUSED, void *ud,
+on_isend (OTF2_LocationRef l G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t p, void *ud,
           OTF2_AttributeList *al G_GNUC_UNUSED, uint32_t receiver, OTF2_CommRef comm, uint32_t tag,
           uint64_t len, uint64_t req)
 {
-  push_msg (ud, EV_ISEND, time, receiver, comm, tag, len, req);
+  push_msg (ud, EV_ISEND, time, p, receiver, comm, tag, len, req);
   return OTF2_CALLBACK_SUCCESS;
 }
 
 static OTF2_CallbackCode
-on_recv (OTF2_LocationRef l G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t p G_GNUC_UNUSED, void *ud,
+on_recv (OTF2_LocationRef l G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t p, void *ud,
          OTF2_AttributeList *al G_GNUC_UNUSED, uint32_t sender, OTF2_CommRef comm, uint32_t tag,
          uint64_t len)
 {
-  push_msg (ud, EV_RECV, time, sender, comm, tag, len, 0);
+  push_msg (ud, EV_RECV, time, p, sender, comm, tag, len, 0);
   return OTF2_CALLBACK_SUCCESS;
 }
 
 static OTF2_CallbackCode
-on_irecv (OTF2_LocationRef l G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t p G_GNUC_UNUSED, void *ud,
+on_irecv (OTF2_LocationRef l G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t p, void *ud,
           OTF2_AttributeList *al G_GNUC_UNUSED, uint32_t sender, OTF2_CommRef comm, uint32_t tag,
           uint64_t len, uint64_t req)
 {
-  push_msg (ud, EV_IRECV, time, sender, comm, tag, len, req);
+  push_msg (ud, EV_IRECV, time, p, sender, comm, tag, len, req);
   return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -216,54 +225,55 @@ static OTF2_CallbackCode
 on_request (EvState       *st,
             SimEvType      type,
             OTF2_TimeStamp time,
+            uint64_t       pos,
             uint64_t       req)
 {
-  push (st, type, time)->req = req;
+  push (st, type, time, pos)->req = req;
   return OTF2_CALLBACK_SUCCESS;
 }
 
 static OTF2_CallbackCode
-on_isend_complete (OTF2_LocationRef l G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t p G_GNUC_UNUSED,
+on_isend_complete (OTF2_LocationRef l G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t p,
                    void *ud, OTF2_AttributeList *al G_GNUC_UNUSED, uint64_t req)
 {
-  return on_request (ud, EV_ISEND_COMPLETE, time, req);
+  return on_request (ud, EV_ISEND_COMPLETE, time, p, req);
 }
 
 static OTF2_CallbackCode
-on_irecv_request (OTF2_LocationRef l G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t p G_GNUC_UNUSED,
+on_irecv_request (OTF2_LocationRef l G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t p,
                   void *ud, OTF2_AttributeList *al G_GNUC_UNUSED, uint64_t req)
 {
-  return on_request (ud, EV_IRECV_REQUEST, time, req);
+  return on_request (ud, EV_IRECV_REQUEST, time, p, req);
 }
 
 static OTF2_CallbackCode
-on_request_test (OTF2_LocationRef l G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t p G_GNUC_UNUSED,
+on_request_test (OTF2_LocationRef l G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t p,
                  void *ud, OTF2_AttributeList *al G_GNUC_UNUSED, uint64_t req)
 {
-  return on_request (ud, EV_REQUEST_TEST, time, req);
+  return on_request (ud, EV_REQUEST_TEST, time, p, req);
 }
 
 static OTF2_CallbackCode
-on_request_cancelled (OTF2_LocationRef l G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t p G_GNUC_UNUSED,
+on_request_cancelled (OTF2_LocationRef l G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t p,
                       void *ud, OTF2_AttributeList *al G_GNUC_UNUSED, uint64_t req)
 {
-  return on_request (ud, EV_REQUEST_CANCELLED, time, req);
+  return on_request (ud, EV_REQUEST_CANCELLED, time, p, req);
 }
 
 static OTF2_CallbackCode
-on_coll_begin (OTF2_LocationRef l G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t p G_GNUC_UNUSED,
+on_coll_begin (OTF2_LocationRef l G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t p,
                void *ud, OTF2_AttributeList *al G_GNUC_UNUSED)
 {
-  push (ud, EV_COLL_BEGIN, time);
+  push (ud, EV_COLL_BEGIN, time, p);
   return OTF2_CALLBACK_SUCCESS;
 }
 
 static OTF2_CallbackCode
-on_coll_end (OTF2_LocationRef l G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t p G_GNUC_UNUSED,
+on_coll_end (OTF2_LocationRef l G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t p,
              void *ud, OTF2_AttributeList *al G_GNUC_UNUSED, OTF2_CollectiveOp op,
              OTF2_CommRef comm, uint32_t root, uint64_t sent, uint64_t received)
 {
-  SimEvent *e = push (ud, EV_COLL_END, time);
+  SimEvent *e = push (ud, EV_COLL_END, time, p);
   e->region = comm;
   e->peer = root;
   e->tag = op;
@@ -354,6 +364,7 @@ trace_events_read (const char   *anchor,
       return FALSE;
     }
   st.sr = sr;
+  st.map = sr->clock_map;
   st.offset = sr->defs->global_offset;
   st.resolution = sr->defs->resolution ? sr->defs->resolution : 1000000000u;
   if (loc->n_events > 0 && sr->ev->len == 0)
@@ -409,16 +420,4 @@ trace_events_read (const char   *anchor,
   OTF2_Reader_CloseEvtFiles (reader);
   OTF2_Reader_Close (reader);
   return ok;
-}
-
-gboolean
-trace_events_repair_clocks (SimRank  **srs G_GNUC_UNUSED,
-                            int        n_local G_GNUC_UNUSED,
-                            Transport *t G_GNUC_UNUSED,
-                            GError   **error G_GNUC_UNUSED)
-{
-  /* CLOCK REPAIR HOOK (issue 17): "kubus-sim uses the repaired times". When the controlled
-   * logical clock of src/core lands, apply its corrected timestamps to every rank's events here
-   * (srs[i]->ev[k].time, ns); this is the only place the simulator reads raw trace times. */
-  return TRUE;
 }

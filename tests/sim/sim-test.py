@@ -291,7 +291,7 @@ def expect_error(args, target, hyp, out, pattern, what, offline=False):
 
 def mode_bad(args, tmp):
     traces = {}
-    for v in ('exact', 'unmatched', 'omp', 'approx'):
+    for v in ('exact', 'unmatched', 'omp', 'approx', 'clockviol'):
         traces[v] = os.path.join(tmp, v)
         run([args.make_trace, v, traces[v]])
     exact = traces['exact']
@@ -333,6 +333,28 @@ def mode_bad(args, tmp):
         fail('approx: %s' % e)
     # the original's report was missing: it was made first, beside the trace
     check(os.path.exists(os.path.join(traces['approx'], 'analysis.cube')), 'the original was not analysed')
+    # clocks out of step: repaired before the simulation (the receive moves after its send),
+    # unless --no-clock-repair
+    for repair in (True, False):
+        out = os.path.join(traces['clockviol'], 'sim-%s' % repair)
+        cmd = [args.sim, traces['clockviol'], '--hypothesis', empty, '-o', out, '--offline', '-q']
+        run(cmd if repair else cmd + ['--no-clock-repair'])
+        try:
+            with open(os.path.join(out, 'summary.json')) as f:
+                s = json.load(f)
+            cr = s['clock_repair']
+            if repair:
+                check(cr is not None and cr['violations'] >= 1 and cr['corrections'] >= 1
+                      and 0.001 <= cr['largest_correction_s'] <= 0.01,
+                      'clock repair: %s (expected the receive at 12 ms moved by up to 10 ms)' % cr)
+                ev = otf2_events(os.path.join(out, 'traces.otf2'))
+                recv = [t for k, t, _ in ev[1] if k == 'MPI_RECV'][0]
+                send = [t for k, t, _ in ev[0] if k == 'MPI_SEND'][0]
+                check(recv >= send, 'the simulated receive (%d) lies before its send (%d)' % (recv, send))
+            else:
+                check(cr is None, '--no-clock-repair: %s' % cr)
+        except (OSError, KeyError, IndexError) as e:
+            fail('clockviol: %s' % e)
     # the default SIMDIR is EXPDIR/sim-NAME; a second run replaces the first
     for _ in range(2):
         run([args.sim, exact, '--hypothesis', empty, '--offline', '-q'])

@@ -13,7 +13,9 @@
  * "unmatched": as exact, but rank 0 also sends tag 9 (4 bytes) inside foo, never received.
  * "omp": as exact, with a ThreadFork (OpenMP) event inside rank 1's bar: threads cannot be re-enacted.
  * "approx": as exact, with an MPI_Ibarrier 21..22 on both ranks: a non-blocking collective the
- *   trace describes by its region only. */
+ *   trace describes by its region only.
+ * "clockviol": as exact, but rank 1's MPI_Recv ends at 12, before the send (13): clocks out of
+ *   step, which the clock repair (replay-clock.h) corrects before the simulation. */
 #include "sim-trace-gen.h"
 
 #include <otf2/otf2.h>
@@ -106,8 +108,11 @@ rank1 (OTF2_EvtWriter *w, const char *variant)
   span (w, R_INIT, 2, 3);
   span (w, R_FOO, 3, 5);
   enter (w, 5, R_RECV);
-  OTF2_EvtWriter_MpiRecv (w, NULL, 15, 0, 0, 1, 8);
-  leave (w, 15, R_RECV);
+  {
+    uint64_t at = strcmp (variant, "clockviol") == 0 ? 12 : 15;
+    OTF2_EvtWriter_MpiRecv (w, NULL, at, 0, 0, 1, 8);
+    leave (w, at, R_RECV);
+  }
   span (w, R_FOO, 15, 27);
   if (strcmp (variant, "approx") == 0)
     {
@@ -139,7 +144,7 @@ sim_trace_gen_write (const char *dir,
   enum { S_EMPTY, S_MPI, S_WORLD, S_MACHINE, S_NODE, S_R0, S_R1, S_THREAD, S_MCLASS, S_NCLASS, S_REG0 };
 
   if (strcmp (variant, "exact") && strcmp (variant, "unmatched") && strcmp (variant, "omp")
-      && strcmp (variant, "approx"))
+      && strcmp (variant, "approx") && strcmp (variant, "clockviol"))
     return FALSE;
   ar = OTF2_Archive_Open (dir, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024, 4 * 1024 * 1024,
                           OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
