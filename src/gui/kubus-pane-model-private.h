@@ -60,6 +60,11 @@ struct _KubusPaneModel
   guint               digits;
   gboolean            common_exponent;
 
+  /* Selected rows with their ancestors (GPtrArray of GtkTreeListRow, row first): when a
+   * collapse removes a selected row, the selection moves to its nearest visible ancestor. */
+  GPtrArray          *selected_chains;
+  guint               keep_selection_id;
+
   GHashTable         *matches;          /* node → 1 match / 2 ancestor of a match */
   GPtrArray          *match_list;       /* nodes in pre-order */
   KubusNodeKind       match_kind;

@@ -97,6 +97,8 @@ guint              kubus_pane_model_reveal          (KubusPaneModel *self,
 guint              kubus_pane_model_expand_largest  (KubusPaneModel *self,
                                                      guint           position);
 /* Expands (or collapses) @position and everything below it; G_MAXUINT: every root. */
+void               kubus_pane_model_collapse_all    (KubusPaneModel *self,
+                                                     guint           position);
 void               kubus_pane_model_expand_all      (KubusPaneModel *self,
                                                      guint           position,
                                                      gboolean        expand);

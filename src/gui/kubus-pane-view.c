@@ -221,6 +221,24 @@ on_key_pressed (GtkEventControllerKey *controller,
     }
 }
 
+/* Double click (or Enter) on a row opens or closes it, as in CubeGUI and file managers: the
+ * list view's "activate" (it has no single-click activation, so a click still only selects). */
+static void
+on_row_activate (GtkListView *list_view,
+                 guint        position,
+                 gpointer     user_data)
+{
+  KubusPaneView *self = user_data;
+  g_autoptr (GtkTreeListRow) row = NULL;
+
+  (void) list_view;
+  if (self->model == NULL)
+    return;
+  row = g_list_model_get_item (G_LIST_MODEL (kubus_pane_model_get_selection (self->model)), position);
+  if (row != NULL && gtk_tree_list_row_is_expandable (row))
+    gtk_tree_list_row_set_expanded (row, !gtk_tree_list_row_get_expanded (row));
+}
+
 /* ---- mode and view switchers --------------------------------------------------------------- */
 
 static void
@@ -362,6 +380,7 @@ kubus_pane_view_constructed (GObject *object)
    * docs/decisions/gui-speed.md). The pane title sits in the bar above instead of a header. */
   self->list_view = gtk_list_view_new (NULL, factory);
   gtk_widget_add_css_class (self->list_view, "kubus-tree");
+  g_signal_connect (self->list_view, "activate", G_CALLBACK (on_row_activate), self);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->list_view),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, pane_title (kind), -1);
   {

@@ -542,9 +542,10 @@ test_select_expand (void)
                "    rank 0 0.00 [+]\n"
                "    rank 1 2.00 [+]\n");
 
-  /* Collapse all / expand largest / expand all act on the call pane (the active one). */
+  /* Collapse all / expand largest / expand all act on the call pane (the active one); the
+   * selection hidden by Collapse All moves to the visible ancestor (issue 16, defect 4). */
   activate (window, "collapse-all", NULL);
-  assert_pane (window, KUBUS_PANE_CALL, "main 6.00 [+]\n");
+  assert_pane (window, KUBUS_PANE_CALL, "main 6.00 [+] *\n");
   activate (window, "expand-largest", NULL);
   assert_pane (window, KUBUS_PANE_CALL,
                "main 0.00 [-]\n"
