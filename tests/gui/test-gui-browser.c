@@ -1,0 +1,193 @@
+/* test-gui-browser.c — issue 16 on a display (Xvfb): the browser defects a new user hit and the
+ * CubeGUI extras (source view, statistics, export). Each test drives the real widgets the way a
+ * user does (tests/gui/gui-test-ui.h) and would have caught its defect.
+ * Run under tests/gui/xvfb-wrap.sh; exits 77 without a display. */
+#include <glib/gstdio.h>
+#include <gtk/gtk.h>
+#include <gdk/x11/gdkx.h>
+
+#include "gui-test-report.h"
+#include "gui-test-ui.h"
+
+/* ---- 1. expanders next to the pane divider ----------------------------------------------------- */
+
+static gboolean
+has_size (gpointer data)
+{
+  return gtk_widget_get_width (data) > 0 && gtk_widget_get_height (data) > 0;
+}
+
+/* The expander arrow of the row cell @cell (the GtkTreeExpander's "expander" child). */
+static GtkWidget *
+arrow_of (GtkWidget *cell)
+{
+  GtkWidget *expander = gtk_widget_get_parent (cell);
+  GtkWidget *arrow;
+
+  g_assert_true (GTK_IS_TREE_EXPANDER (expander));
+  for (arrow = gtk_widget_get_first_child (expander); arrow != NULL; arrow = gtk_widget_get_next_sibling (arrow))
+    if (g_str_equal (gtk_widget_get_css_name (arrow), "expander"))
+      break;
+  g_assert_nonnull (arrow);
+  g_assert_true (spin_until (has_size, arrow, WAIT_MS));
+  return arrow;
+}
+
+/* Clicks (@n times, button 1) at the centre of @widget with real X events (xdotool), as a user's
+ * mouse does: the press goes through GTK's whole event path, the paned's drag gesture included.
+ * FALSE if xdotool is not installed. */
+static gboolean
+xdotool_click (GtkWidget *widget,
+               guint      n)
+{
+  GtkNative *native = gtk_widget_get_native (widget);
+  GdkSurface *surface = gtk_native_get_surface (native);
+  g_autofree char *xdotool = g_find_program_in_path ("xdotool");
+  g_autofree char *xid = NULL, *x = NULL, *y = NULL, *repeat = NULL;
+  g_autoptr (GError) error = NULL;
+  graphene_point_t p;
+  double sx, sy;
+  int status;
+
+  if (xdotool == NULL)
+    return FALSE;
+  g_assert_true (GDK_IS_X11_SURFACE (surface));
+  g_assert_true (gtk_widget_compute_point (widget, GTK_WIDGET (native),
+                                           &GRAPHENE_POINT_INIT (gtk_widget_get_width (widget) / 2.0,
+                                                                 gtk_widget_get_height (widget) / 2.0),
+                                           &p));
+  gtk_native_get_surface_transform (native, &sx, &sy);
+  xid = g_strdup_printf ("%lu", (unsigned long) gdk_x11_surface_get_xid (surface));
+  x = g_strdup_printf ("%d", (int) (p.x + sx));
+  y = g_strdup_printf ("%d", (int) (p.y + sy));
+  repeat = g_strdup_printf ("%u", n);
+  {
+    const char *argv[] = { xdotool, "mousemove", "--sync", "--window", xid, x, y,
+                           "click", "--repeat", repeat, "--delay", "60", "1", NULL };
+    if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, NULL, &status, &error)
+        || !g_spawn_check_wait_status (status, &error))
+      g_error ("xdotool: %s", error->message);
+  }
+  return TRUE;
+}
+
+/* A click on the expander of a pane's top row opens it. Before, the divider's grab area (the
+ * theme's 8 px overhang of a thin GtkPaned handle) covered it: the press moved the divider. */
+static void
+test_expander_clickable (void)
+{
+  Events ev = { 0 };
+  g_autoptr (GFile) file = report_file ("expander.cube", 1.0);
+  KubusWindow *window = new_window (&ev);
+
+  kubus_window_open (window, file);
+  wait_events (&ev, 1, 0);
+  assert_pane (window, KUBUS_PANE_CALL, "main 16.00 [+] *\n");
+  if (!xdotool_click (arrow_of (row_cell (window, KUBUS_PANE_CALL, "main", 0)), 1))
+    {
+      close_window (window, &ev);
+      g_test_skip ("xdotool is not installed (scripts/deps)");
+      return;
+    }
+  assert_pane (window, KUBUS_PANE_CALL,
+               "main 2.00 [-] *\n"
+               "  foo 10.00 [+]\n"
+               "  bar 4.00 [+]\n");
+  xdotool_click (arrow_of (row_cell (window, KUBUS_PANE_SYSTEM, "M", 0)), 1);
+  assert_pane (window, KUBUS_PANE_SYSTEM,
+               "M 0.00 [-]\n"
+               "  N 2.00 [+]\n");
+  /* A double click on a row's name opens it too. */
+  {
+    GtkWidget *cell = row_cell (window, KUBUS_PANE_CALL, "foo", 0);
+    GtkWidget *name = gtk_widget_get_last_child (cell);
+
+    xdotool_click (name, 2);
+    assert_pane (window, KUBUS_PANE_CALL,
+                 "main 2.00 [-]\n"
+                 "  foo 6.00 [-] *\n"
+                 "    MPI_Send 4.00\n"
+                 "  bar 4.00 [+]\n");
+  }
+  close_window (window, &ev);
+}
+
+/* A double click on a row (GtkListView::activate) opens it, another closes it. */
+static void
+test_double_click (void)
+{
+  Events ev = { 0 };
+  g_autoptr (GFile) file = report_file ("double.cube", 1.0);
+  KubusWindow *window = new_window (&ev);
+  GtkWidget *list = kubus_pane_view_get_list_view (pane_view (window, KUBUS_PANE_CALL));
+
+  kubus_window_open (window, file);
+  wait_events (&ev, 1, 0);
+  assert_pane (window, KUBUS_PANE_CALL, "main 16.00 [+] *\n");
+  g_signal_emit_by_name (list, "activate", 0u);
+  assert_pane (window, KUBUS_PANE_CALL,
+               "main 2.00 [-] *\n"
+               "  foo 10.00 [+]\n"
+               "  bar 4.00 [+]\n");
+  g_signal_emit_by_name (list, "activate", 0u);
+  assert_pane (window, KUBUS_PANE_CALL, "main 16.00 [+] *\n");
+  close_window (window, &ev);
+}
+
+/* ---- 4. Collapse All keeps the selection ------------------------------------------------------- */
+
+static void
+test_collapse_keeps_selection (void)
+{
+  Events ev = { 0 };
+  g_autoptr (GFile) file = report_file ("collapse.cube", 1.0);
+  KubusWindow *window = new_window (&ev);
+
+  kubus_window_open (window, file);
+  wait_events (&ev, 1, 0);
+  /* System pane: expand all, select rank 1, Collapse All: M is selected, not nothing. */
+  gtk_widget_grab_focus (kubus_pane_view_get_list_view (pane_view (window, KUBUS_PANE_SYSTEM)));
+  activate (window, "expand-all", NULL);
+  select_row (window, KUBUS_PANE_SYSTEM, "rank 1", 0);
+  activate (window, "collapse-all", NULL);
+  assert_pane (window, KUBUS_PANE_SYSTEM, "M 16.00 [+] *\n");
+  /* Children come back collapsed. */
+  toggle_row (window, KUBUS_PANE_SYSTEM, "M");
+  assert_pane (window, KUBUS_PANE_SYSTEM,
+               "M 0.00 [-] *\n"
+               "  N 16.00 [+]\n");
+
+  /* Call pane: a click on the expander of foo hides the selected foo/MPI_Send: foo is selected
+   * and the system pane shows foo's values, not the whole program's. */
+  toggle_row (window, KUBUS_PANE_CALL, "main");
+  toggle_row (window, KUBUS_PANE_CALL, "foo");
+  select_row (window, KUBUS_PANE_CALL, "MPI_Send", 0);
+  assert_pane (window, KUBUS_PANE_SYSTEM,
+               "M 0.00 [-] *\n"
+               "  N 4.00 [+]\n");
+  toggle_row (window, KUBUS_PANE_CALL, "foo");
+  assert_pane (window, KUBUS_PANE_CALL,
+               "main 2.00 [-]\n"
+               "  foo 10.00 [+] *\n"
+               "  bar 4.00 [+]\n");
+  assert_pane (window, KUBUS_PANE_SYSTEM,
+               "M 0.00 [-] *\n"
+               "  N 10.00 [+]\n");
+  close_window (window, &ev);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  int status;
+
+  if ((status = gui_test_ui_init (&argc, &argv, "gui-browser")) != 0)
+    return status;
+  g_test_add_func ("/gui/browser/expander-clickable", test_expander_clickable);
+  g_test_add_func ("/gui/browser/double-click", test_double_click);
+  g_test_add_func ("/gui/browser/collapse-keeps-selection", test_collapse_keeps_selection);
+  status = g_test_run ();
+  gui_test_ui_finish ();
+  return status;
+}
