@@ -51,8 +51,11 @@ typedef enum
   KUBUS_SORT_NAME,
 } KubusSortKind;
 
-const char    *kubus_value_mode_to_string   (KubusValueMode mode);   /* "absolute", … */
+const char    *kubus_value_mode_to_string   (KubusValueMode mode);   /* "percent-of-total", … */
+/* Takes the names, the short names of version 0.1 ("percent", "peerdist", …) and the English
+ * labels ("Percent of total"), in any case. */
 gboolean       kubus_value_mode_from_string (const char *name, KubusValueMode *mode);
+const char    *kubus_value_mode_names       (void);   /* "absolute, percent-of-total, …" */
 const char    *kubus_value_mode_label       (KubusValueMode mode);   /* translated */
 const char    *kubus_call_view_to_string    (KubusCallView view);
 gboolean       kubus_call_view_from_string  (const char *name, KubusCallView *view);

@@ -176,6 +176,93 @@ test_collapse_keeps_selection (void)
   close_window (window, &ev);
 }
 
+/* ---- 5. command-line options act in the normal window ------------------------------------------ */
+
+typedef struct
+{
+  const char  *expected_call;
+  const char  *expected_metric;
+  KubusWindow *window;
+  char        *call;
+  char        *metric;
+  gboolean     done;
+  guint        timeout_id;
+} OptionRun;
+
+static gboolean
+check_option_window (gpointer data)
+{
+  OptionRun *run = data;
+
+  g_free (run->call);
+  g_free (run->metric);
+  run->call = pane_text (run->window, KUBUS_PANE_CALL);
+  run->metric = pane_text (run->window, KUBUS_PANE_METRIC);
+  if ((g_str_equal (run->call, run->expected_call) && g_str_equal (run->metric, run->expected_metric))
+      || g_get_monotonic_time () > (gint64) GPOINTER_TO_SIZE (g_object_get_data (G_OBJECT (run->window), "deadline")))
+    {
+      run->done = TRUE;
+      run->timeout_id = 0;
+      gtk_window_destroy (GTK_WINDOW (run->window));   /* the last window: g_application_run returns */
+      return G_SOURCE_REMOVE;
+    }
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+on_option_window_loaded (KubusWindow *window,
+                         OptionRun   *run)
+{
+  (void) window;
+  if (run->timeout_id == 0 && !run->done)
+    run->timeout_id = g_timeout_add (20, check_option_window, run);
+}
+
+static void
+on_option_window_added (GtkApplication *application,
+                        GtkWindow      *window,
+                        OptionRun      *run)
+{
+  (void) application;
+  run->window = KUBUS_WINDOW (window);
+  g_object_set_data (G_OBJECT (window), "deadline",
+                     GSIZE_TO_POINTER ((gsize) (g_get_monotonic_time () + WAIT_MS * (gint64) 1000)));
+  /* After the application's own handler, which applies the options. */
+  g_signal_connect_after (window, "loaded", G_CALLBACK (on_option_window_loaded), run);
+}
+
+/* kubus --metric=mpi --cnode=main/bar/MPI_Send --mode="Percent of total" FILE: without
+ * --screenshot the options were silently ignored. Here a second KubusApplication runs that
+ * command line in this process and the panes it shows are read back. */
+static void
+test_options_normal_window (void)
+{
+  g_autoptr (GFile) file = report_file ("options.cube", 1.0);
+  g_autofree char *path = g_file_get_path (file);
+  g_autoptr (KubusApplication) other = kubus_application_new ();
+  char *argv[] = { "kubus", "--metric=mpi", "--cnode=main/bar/MPI_Send", "--mode=Percent of total",
+                   path, NULL };
+  OptionRun run = { 0 };
+  int status;
+
+  /* MPI: foo/MPI_Send [3 1], bar/MPI_Send [0 2], in percent of the metric root Time (16). */
+  run.expected_call = "main 0.00 [-]\n"
+                      "  foo 25.00 [+]\n"
+                      "  bar 0.00 [-]\n"
+                      "    MPI_Send 12.50 *\n";
+  run.expected_metric = "Time 62.50 [-]\n"
+                        "  MPI 37.50 *\n"
+                        "Visits 100.00\n";
+  g_signal_connect (other, "window-added", G_CALLBACK (on_option_window_added), &run);
+  status = g_application_run (G_APPLICATION (other), G_N_ELEMENTS (argv) - 1, argv);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_true (run.done);
+  g_assert_cmpstr (run.call, ==, run.expected_call);
+  g_assert_cmpstr (run.metric, ==, run.expected_metric);
+  g_free (run.call);
+  g_free (run.metric);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -187,6 +274,7 @@ main (int   argc,
   g_test_add_func ("/gui/browser/expander-clickable", test_expander_clickable);
   g_test_add_func ("/gui/browser/double-click", test_double_click);
   g_test_add_func ("/gui/browser/collapse-keeps-selection", test_collapse_keeps_selection);
+  g_test_add_func ("/gui/browser/options-normal-window", test_options_normal_window);
   status = g_test_run ();
   gui_test_ui_finish ();
   return status;
