@@ -46,6 +46,9 @@ struct _KubusPaneModel
 
   double              max_abs;
   gboolean            is_signed;
+  gboolean            may_be_signed;    /* FALSE for a plain report: never the diverging scale */
+  double              min_value;
+  double              range_floor;      /* colour range at least this (shared with another pane) */
   int                 exponent;         /* absolute mode: common exponent of call/system pane */
   gboolean            integer_values;
   char               *unit;
@@ -58,7 +61,7 @@ struct _KubusPaneModel
   KubusColorScale     scale;
   double              insignificant;
   guint               digits;
-  gboolean            common_exponent;
+  KubusNumberFormat   format;
 
   /* Selected rows with their ancestors (GPtrArray of GtkTreeListRow, row first): when a
    * collapse removes a selected row, the selection moves to its nearest visible ancestor. */

@@ -104,7 +104,8 @@ kubus_pane_model_init (KubusPaneModel *self)
   self->scale = KUBUS_SCALE_RAINBOW;
   self->insignificant = 0.01;
   self->digits = 2;
-  self->common_exponent = TRUE;
+  self->format = KUBUS_FORMAT_READABLE;
+  self->may_be_signed = TRUE;
   self->match_pos = -1;
 }
 
@@ -578,33 +579,80 @@ kubus_pane_model_display_value (KubusPaneModel *self,
                              expanded);
 }
 
+/* "-0.00", "0.000", "-0" → "0": a value that rounds to zero is zero, with no sign (issue 16:
+ * Cube 4 residues of −4e-16 showed as "-0.00"). Takes @text. */
+static char *
+zero_without_sign (char *text)
+{
+  for (const char *p = text; *p != '\0'; p++)
+    if ((*p >= '1' && *p <= '9') || *p == 'e' || *p == 'E' || *p == 'n' || *p == 'i')
+      return text;   /* a non-zero digit, an exponent, nan or inf */
+  g_free (text);
+  return g_strdup ("0");
+}
+
+/* The number for a value in the current mode and format. @integer: the metric counts
+ * (visits, bytes): written without decimals. @per_row: no common exponent (the metric pane,
+ * whose rows differ in unit). */
 static char *
 format_number (KubusPaneModel *self,
                double          v,
-               gboolean        per_row_exponent)
+               gboolean        integer,
+               gboolean        per_row)
 {
   KubusValueMode mode = kubus_pane_model_mode_available (self, self->mode) ? self->mode
                                                                             : KUBUS_MODE_ABSOLUTE;
+  double a = fabs (v);
 
   if (isnan (v))
     return g_strdup ("–");
+  if (v == 0.0)
+    return g_strdup ("0");
   if (mode != KUBUS_MODE_ABSOLUTE)
-    return g_strdup_printf ("%.*f", (int) self->digits, v);
-  if (per_row_exponent || !self->common_exponent)
+    return zero_without_sign (g_strdup_printf ("%.*f", (int) self->digits, v));
+  switch (self->format)
     {
-      double a = fabs (v);
-      if (v == 0.0)
-        return g_strdup ("0");
+    case KUBUS_FORMAT_COMMON_EXPONENT:
+      if (!per_row)
+        {
+          if (self->exponent != 0)
+            v /= pow (10.0, self->exponent);
+          if (integer && self->exponent == 0)
+            return zero_without_sign (g_strdup_printf ("%.0f", v));
+          return zero_without_sign (g_strdup_printf ("%.*f", (int) self->digits, v));
+        }
+      G_GNUC_FALLTHROUGH;
+    case KUBUS_FORMAT_SCIENTIFIC:
       if (a >= 0.01 && a < 1e4)
-        return g_strdup_printf ("%.*f", (a == floor (a) ? 0 : (int) self->digits), v);
+        return zero_without_sign (g_strdup_printf ("%.*f", (a == floor (a) ? 0 : (int) self->digits), v));
+      return g_strdup_printf ("%.*e", (int) self->digits, v);
+    case KUBUS_FORMAT_READABLE:
+    default:
+      /* Every value in full where that stays short, the same in all three panes: counts as
+       * integers with the locale's grouping (130,023,456 visits), times with the chosen
+       * decimals (30,812.45 sec); only the very large and very small get an exponent. */
+      if (integer && a < 1e15)
+        return zero_without_sign (g_strdup_printf ("%'.0f", v));
+      if (a >= 0.01 && a < 1e9)
+        return zero_without_sign (g_strdup_printf ("%'.*f", (int) self->digits, v));
       return g_strdup_printf ("%.*e", (int) self->digits, v);
     }
-  if (self->exponent != 0)
-    v /= pow (10.0, self->exponent);
-  if (self->integer_values && self->exponent == 0)
-    return g_strdup_printf ("%.0f", v);
-  return g_strdup_printf ("%.*f", (int) self->digits, v);
 }
+
+static gboolean
+row_is_integer (KubusPaneModel *self,
+                KubusNodeRow   *row)
+{
+  if (kubus_node_row_get_kind (row) == KUBUS_NODE_METRIC)
+    {
+      const CubeMetric *m = kubus_node_row_get_node (row);
+      return m->dtype != CUBE_DTYPE_DOUBLE && m->dtype != CUBE_DTYPE_MINDOUBLE
+             && m->dtype != CUBE_DTYPE_MAXDOUBLE;
+    }
+  return self->integer_values;
+}
+
+static gboolean is_residue (KubusPaneModel *self, KubusNodeRow *row, double raw);
 
 char *
 kubus_pane_model_format_value (KubusPaneModel *self,
@@ -613,8 +661,109 @@ kubus_pane_model_format_value (KubusPaneModel *self,
 {
   double v = kubus_pane_model_display_value (self, row, expanded);
 
+  if (is_residue (self, row, kubus_pane_model_raw_value (self, row, expanded)))
+    return g_strdup ("0");
+
   /* The metric pane mixes units (seconds, visits, bytes): no common exponent there. */
-  return format_number (self, v, self->kind == KUBUS_PANE_METRIC);
+  return format_number (self, v, row_is_integer (self, row), self->kind == KUBUS_PANE_METRIC);
+}
+
+/* What the current mode's numbers are: "% of total", …; NULL for absolute values. */
+static const char *
+mode_unit (KubusValueMode mode)
+{
+  switch (mode)
+    {
+    case KUBUS_MODE_PERCENT:
+      return _("% of total");
+    case KUBUS_MODE_RELATIVE:
+      return _("% of selection");
+    case KUBUS_MODE_PEER_PERCENT:
+      return _("% of the largest peer");
+    case KUBUS_MODE_PEER_DISTRIBUTION:
+      return _("% of the peer range");
+    case KUBUS_MODE_EXTERNAL:
+      return _("% of external total");
+    case KUBUS_MODE_ABSOLUTE:
+    case KUBUS_N_MODES:
+    default:
+      return NULL;
+    }
+}
+
+static const char *
+row_unit (KubusPaneModel *self,
+          KubusNodeRow   *row)
+{
+  if (kubus_node_row_get_kind (row) == KUBUS_NODE_METRIC)
+    return ((const CubeMetric *) kubus_node_row_get_node (row))->uom;
+  return self->unit;
+}
+
+char *
+kubus_pane_model_value_tooltip (KubusPaneModel *self,
+                                KubusNodeRow   *row,
+                                gboolean        expanded)
+{
+  KubusValueMode mode = kubus_pane_model_mode_available (self, self->mode) ? self->mode
+                                                                            : KUBUS_MODE_ABSOLUTE;
+  double raw = kubus_pane_model_raw_value (self, row, expanded);
+  const char *unit = row_unit (self, row);
+  g_autofree char *exact_raw = kubus_format_exact (raw);
+  g_autofree char *absolute = unit != NULL && unit[0] != '\0'
+                              ? g_strdup_printf ("%s %s", exact_raw, unit) : g_strdup (exact_raw);
+  const char *what = expanded ? _("exclusive") : _("inclusive");
+
+  if (mode == KUBUS_MODE_ABSOLUTE)
+    return g_strdup_printf ("%s (%s)", absolute, what);
+  {
+    double shown = kubus_pane_model_display_value (self, row, expanded);
+    g_autofree char *exact = isnan (shown) ? g_strdup ("–") : kubus_format_exact (shown);
+
+    return g_strdup_printf ("%s %s\n%s (%s)", exact, mode_unit (mode), absolute, what);
+  }
+}
+
+/* In a plain report a value this close to zero against the pane's largest is a rounding
+ * residue of the subtraction that made it (Cube 4 exclusive from inclusive values): it reads
+ * 0 and is neither coloured nor marked negative. */
+#define RESIDUE 1e-12
+
+/* What residues are small against: the largest value shown or the metric's total, whichever
+ * is larger (a pane may show nothing but residues, e.g. main's own time). */
+static double
+residue_scale (KubusPaneModel *self)
+{
+  double total = self->kind != KUBUS_PANE_METRIC && isfinite (self->denom_percent)
+                 ? fabs (self->denom_percent) : 0;
+
+  return MAX (self->max_abs, total);
+}
+
+static gboolean
+is_residue (KubusPaneModel *self,
+            KubusNodeRow   *row,
+            double          raw)
+{
+  double range = residue_scale (self);
+
+  if (self->is_signed || raw == 0.0 || isnan (raw))
+    return FALSE;
+  if (self->kind == KUBUS_PANE_METRIC)
+    range = fabs (self->metric_root_incl[node_index (kubus_node_row_get_kind (row),
+                                                     kubus_node_row_get_node (row))]);
+  return fabs (raw) <= RESIDUE * range;
+}
+
+/* The system tree's default colouring (absolute and percent modes): each node between the
+ * smallest and the largest of its peers (the nodes at its depth), so that 64 threads between
+ * 10.80 and 13.45 s do not all take the colour of "13 % of the root" (issue 16, defect 2).
+ * Differences keep the diverging scale over the pane's range. */
+static gboolean
+colour_by_peers (KubusPaneModel *self)
+{
+  return self->kind == KUBUS_PANE_SYSTEM && !self->is_signed
+         && self->mode != KUBUS_MODE_PEER_PERCENT && self->mode != KUBUS_MODE_PEER_DISTRIBUTION;
 }
 
 gboolean
@@ -625,26 +774,45 @@ kubus_pane_model_row_color (KubusPaneModel *self,
                             gboolean       *is_negative)
 {
   double v = kubus_pane_model_raw_value (self, row, expanded);
-  double fraction;
+  double fraction, range = self->max_abs;
+  gboolean lighten;
 
-  *is_negative = v < 0;
+  if (self->kind == KUBUS_PANE_METRIC)
+    range = fabs (self->metric_root_incl[node_index (kubus_node_row_get_kind (row),
+                                                     kubus_node_row_get_node (row))]);
+  *is_negative = FALSE;
   if (v == 0.0 || isnan (v))
     return FALSE;
+  /* A plain pane has no place for negative values on its scale; residues are zero. */
+  if (!self->is_signed && (v < 0 || is_residue (self, row, v)))
+    return FALSE;
+  *is_negative = v < 0;
   if (self->mode == KUBUS_MODE_PEER_PERCENT || self->mode == KUBUS_MODE_PEER_DISTRIBUTION)
-    fraction = kubus_pane_model_display_value (self, row, expanded) / 100.0;
-  else if (self->kind == KUBUS_PANE_METRIC)
     {
-      double r = self->metric_root_incl[node_index (kubus_node_row_get_kind (row),
-                                                    kubus_node_row_get_node (row))];
-      fraction = r != 0 ? v / fabs (r) : 1.0;
+      fraction = kubus_pane_model_display_value (self, row, expanded) / 100.0;
+      lighten = fabs (fraction) < self->insignificant;
+    }
+  else if (colour_by_peers (self))
+    {
+      guint depth = kubus_node_depth (kubus_node_row_get_kind (row), kubus_node_row_get_node (row));
+      double lo = depth < self->n_depths ? self->peer_min[depth] : 0;
+      double hi = depth < self->n_depths ? self->peer_max[depth] : 0;
+
+      /* Peers compare by inclusive values; an expanded node's own value sits below them. */
+      fraction = hi > lo ? (v - lo) / (hi - lo) : 1.0;
+      /* Pale only when small in itself, not for being the smallest of close peers. */
+      lighten = hi > 0 && v / hi < self->insignificant;
     }
   else
-    fraction = self->max_abs > 0 ? v / self->max_abs : 0;
+    {
+      /* A metric whose root is zero (derived metrics) still shows that it has a value. */
+      fraction = range > 0 ? v / range : self->kind == KUBUS_PANE_METRIC ? 1.0 : 0;
+      lighten = fabs (fraction) < self->insignificant;
+    }
   fraction = CLAMP (fraction, -1.0, 1.0);
   if (fraction == 0.0)
     fraction = v > 0 ? 1e-9 : -1e-9;
-  return kubus_severity_color (self->scale, self->is_signed, fraction,
-                               fabs (fraction) < self->insignificant, color);
+  return kubus_severity_color (self->scale, self->is_signed, fraction, lighten, color);
 }
 
 static const char *
@@ -660,6 +828,55 @@ kubus_legend_info_clear (KubusLegendInfo *info)
   g_clear_pointer (&info->low, g_free);
   g_clear_pointer (&info->high, g_free);
   g_clear_pointer (&info->caption, g_free);
+  g_clear_pointer (&info->tooltip, g_free);
+}
+
+/* A raw value of the call or system pane in the current mode. */
+static double
+display_of_raw (KubusPaneModel *self,
+                KubusValueMode  mode,
+                double          v)
+{
+  double d;
+
+  switch (mode)
+    {
+    case KUBUS_MODE_PERCENT:
+      d = self->denom_percent;
+      break;
+    case KUBUS_MODE_RELATIVE:
+      d = self->denom_relative;
+      break;
+    case KUBUS_MODE_EXTERNAL:
+      d = self->denom_external;
+      break;
+    default:
+      return v;
+    }
+  return d != 0 && !isnan (d) ? v / fabs (d) * 100.0 : NAN;
+}
+
+/* "×10⁴ sec": the unit, after the common power of ten when that format shows one. */
+static char *
+absolute_caption (KubusPaneModel *self)
+{
+  GString *c = g_string_new (NULL);
+
+  if (self->format == KUBUS_FORMAT_COMMON_EXPONENT && self->exponent != 0)
+    {
+      int e = ABS (self->exponent);
+      g_string_append (c, "×10");
+      if (self->exponent < 0)
+        g_string_append (c, "⁻");
+      if (e >= 100)
+        g_string_append (c, superscript (e / 100));
+      if (e >= 10)
+        g_string_append (c, superscript ((e / 10) % 10));
+      g_string_append (c, superscript (e % 10));
+      g_string_append_c (c, ' ');
+    }
+  g_string_append (c, self->unit != NULL ? self->unit : "");
+  return g_string_free (c, FALSE);
 }
 
 void
@@ -678,6 +895,8 @@ kubus_pane_model_get_legend (KubusPaneModel  *self,
       info->high = g_strdup ("");
       info->caption = g_strdup (mode == KUBUS_MODE_ABSOLUTE ? _("share of each metric root")
                                                              : _("% of the metric root"));
+      info->tooltip = g_strdup (_("Each metric is coloured by its share of its root metric: "
+                                  "metrics of different units share no scale."));
       return;
     }
 
@@ -687,49 +906,49 @@ kubus_pane_model_get_legend (KubusPaneModel  *self,
     case KUBUS_MODE_PEER_DISTRIBUTION:
       info->low = g_strdup ("0");
       info->high = g_strdup ("100");
-      info->caption = g_strdup (mode == KUBUS_MODE_PEER_PERCENT ? _("% of the largest peer")
-                                                                 : _("% of the peer range"));
+      info->caption = g_strdup (mode_unit (mode));
       return;
-    case KUBUS_MODE_PERCENT:
-      hi = self->denom_percent != 0 ? self->max_abs / fabs (self->denom_percent) * 100.0 : NAN;
-      info->caption = g_strdup (_("% of total"));
-      break;
-    case KUBUS_MODE_RELATIVE:
-      hi = self->denom_relative != 0 ? self->max_abs / fabs (self->denom_relative) * 100.0 : NAN;
-      info->caption = g_strdup (_("% of selection"));
-      break;
-    case KUBUS_MODE_EXTERNAL:
-      hi = self->denom_external != 0 && !isnan (self->denom_external)
-           ? self->max_abs / fabs (self->denom_external) * 100.0 : NAN;
-      info->caption = g_strdup (_("% of external total"));
-      break;
     case KUBUS_MODE_ABSOLUTE:
+      info->caption = absolute_caption (self);
+      break;
     default:
-      {
-        GString *c = g_string_new (NULL);
-        hi = self->max_abs;
-        if (self->common_exponent && self->exponent != 0)
-          {
-            int e = ABS (self->exponent);
-            g_string_append (c, "×10");
-            if (self->exponent < 0)
-              g_string_append (c, "⁻");
-            if (e >= 100)
-              g_string_append (c, superscript (e / 100));
-            if (e >= 10)
-              g_string_append (c, superscript ((e / 10) % 10));
-            g_string_append (c, superscript (e % 10));
-            g_string_append_c (c, ' ');
-          }
-        g_string_append (c, self->unit != NULL ? self->unit : "");
-        info->caption = g_string_free (c, FALSE);
-        break;
-      }
+      info->caption = g_strdup (mode_unit (mode));
+      break;
     }
+  if (colour_by_peers (self) && self->report->locations->len > 0)
+    {
+      /* The scale runs over the peers; its ends are those of the locations. */
+      guint depth = ((CubeSysNode *) g_ptr_array_index (self->report->locations, 0))->depth;
+      double lo = depth < self->n_depths ? self->peer_min[depth] : 0;
+      double top = depth < self->n_depths ? self->peer_max[depth] : 0;
+      g_autofree char *caption = info->caption;
+      g_autofree char *exact_lo = NULL, *exact_hi = NULL;
+
+      if (!isfinite (lo) || !isfinite (top))
+        lo = top = 0;
+      info->low = format_number (self, display_of_raw (self, mode, lo), self->integer_values, FALSE);
+      info->high = format_number (self, display_of_raw (self, mode, top), self->integer_values, FALSE);
+      /* TRANSLATORS: legend of the system tree: "<unit> · peer min → max" */
+      info->caption = g_strdup_printf (_("%s · peer min → max"), caption);
+      exact_lo = kubus_format_exact (display_of_raw (self, mode, lo));
+      exact_hi = kubus_format_exact (display_of_raw (self, mode, top));
+      info->tooltip = g_strdup_printf (_("Colours place each node between the smallest and the largest "
+                                         "value at its level of the system tree (its peers), so that "
+                                         "differences between locations show. The locations range "
+                                         "from %s to %s %s."), exact_lo, exact_hi, caption);
+      return;
+    }
+  hi = display_of_raw (self, mode, self->max_abs);
   {
-    g_autofree char *h = format_number (self, hi, FALSE);
+    g_autofree char *h = format_number (self, hi, self->integer_values, FALSE);
+    g_autofree char *exact = isnan (hi) ? g_strdup ("–") : kubus_format_exact (hi);
+
     info->high = self->is_signed ? g_strdup_printf ("±%s", h) : g_strdup (h);
     info->low = g_strdup (self->is_signed ? "−" : "0");
+    info->tooltip = self->is_signed
+      ? g_strdup_printf (_("Gains and losses: warm colours up to +%s, cold colours down to −%s %s."),
+                         exact, exact, info->caption)
+      : g_strdup_printf (_("Colours from 0 to the largest value shown, %s %s."), exact, info->caption);
   }
 }
 
@@ -739,8 +958,8 @@ update_range_one (KubusPaneModel *self,
 {
   if (fabs (v) > self->max_abs)
     self->max_abs = fabs (v);
-  if (v < 0)
-    self->is_signed = TRUE;
+  if (v < self->min_value)
+    self->min_value = v;
 }
 
 static gboolean
@@ -756,6 +975,7 @@ void
 kubus_pane_model_values_changed (KubusPaneModel *self)
 {
   self->max_abs = 0;
+  self->min_value = 0;
   self->is_signed = FALSE;
   if (self->kind == KUBUS_PANE_CALL && self->call_view != KUBUS_CALL_VIEW_TREE)
     {
@@ -782,6 +1002,12 @@ kubus_pane_model_values_changed (KubusPaneModel *self)
         if (self->kind != KUBUS_PANE_METRIC)
           update_range_one (self, self->excl[i]);
       }
+  /* Diverging colours only for a report that may hold differences, and only for values
+   * below zero by more than a rounding residue (issue 16: −3.99e-16 in a Cube 4 summary made
+   * a plain report a "difference"). */
+  self->is_signed = self->may_be_signed && self->min_value < -RESIDUE * residue_scale (self);
+  /* One colour scale for the call and the system pane of a difference (the browser sets it). */
+  self->max_abs = MAX (self->max_abs, self->range_floor);
 
   self->exponent = self->max_abs > 0 ? (int) floor (log10 (self->max_abs)) : 0;
   /* Small exponents read fine as plain numbers. */
@@ -900,10 +1126,10 @@ kubus_pane_model_set_color_scale (KubusPaneModel *self,
 void
 kubus_pane_model_set_precision (KubusPaneModel *self,
                                 guint           digits,
-                                gboolean        common_exponent)
+                                KubusNumberFormat format)
 {
   self->digits = MIN (digits, 12);
-  self->common_exponent = common_exponent;
+  self->format = format;
   g_signal_emit (self, signals[VALUES_CHANGED], 0);
 }
 

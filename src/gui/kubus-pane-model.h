@@ -26,6 +26,7 @@ typedef struct
   char    *low;            /* legend texts in the current mode (new strings) */
   char    *high;
   char    *caption;        /* e.g. "×10³ sec", "% of total" */
+  char    *tooltip;        /* what the colours mean, with the exact ends */
 } KubusLegendInfo;
 
 void               kubus_legend_info_clear          (KubusLegendInfo *info);
@@ -44,6 +45,11 @@ double             kubus_pane_model_display_value   (KubusPaneModel *self,
                                                      KubusNodeRow   *row,
                                                      gboolean        expanded);
 char              *kubus_pane_model_format_value    (KubusPaneModel *self,
+                                                     KubusNodeRow   *row,
+                                                     gboolean        expanded);
+/* The value in full precision with its unit, and in a percent mode also the absolute value:
+ * "12.5 % of total\n2 sec" (the value's tooltip). */
+char              *kubus_pane_model_value_tooltip   (KubusPaneModel *self,
                                                      KubusNodeRow   *row,
                                                      gboolean        expanded);
 /* Colour of the row's square; FALSE for exactly zero (no colour). */
@@ -73,7 +79,7 @@ void               kubus_pane_model_set_color_scale (KubusPaneModel *self,
                                                      double          insignificant);
 void               kubus_pane_model_set_precision   (KubusPaneModel *self,
                                                      guint           digits,
-                                                     gboolean        common_exponent);
+                                                     KubusNumberFormat format);
 
 /* Find: @pattern is a regular expression matched against names (case-insensitive).
  * Returns the number of matches, -1 with @error for a bad pattern. NULL/"" clears. */

@@ -36,7 +36,7 @@ choice_set (const GValue       *value,
 }
 
 static const char *const scale_keys[] = { "rainbow", "gray", NULL };
-static const char *const format_keys[] = { "common-exponent", "scientific", NULL };
+static const char *const format_keys[] = { "readable", "common-exponent", "scientific", NULL };
 
 static void
 add_row (GtkGrid    *grid,
@@ -92,7 +92,8 @@ kubus_preferences_show (GtkWindow *parent)
     ? g_settings_schema_source_lookup (source, "org.kubus.Kubus", TRUE) : NULL;
   g_autoptr (GSettings) settings = NULL;
   const char *scale_labels[] = { _("Rainbow (blue → red)"), _("Gray (for printing)"), NULL };
-  const char *format_labels[] = { _("Common exponent in the legend"), _("Scientific, per value"), NULL };
+  const char *format_labels[] = { _("Every value in full"), _("Common exponent in the legend"),
+                                  _("Scientific, per value"), NULL };
   GtkWidget *window, *grid;
 
   if (schema == NULL)

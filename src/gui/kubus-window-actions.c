@@ -267,22 +267,6 @@ copy_from_text_focus (KubusWindow *self)
   return gtk_widget_activate_action (focus, "clipboard.copy", NULL);
 }
 
-/* The shortest text that reads back as exactly @v (15 digits unless more are needed). */
-static char *
-shortest_number (double v)
-{
-  char *text = g_malloc (G_ASCII_DTOSTR_BUF_SIZE);
-
-  for (int digits = 15; digits <= 17; digits++)
-    {
-      g_autofree char *format = g_strdup_printf ("%%.%dg", digits);
-      g_ascii_formatd (text, G_ASCII_DTOSTR_BUF_SIZE, format, v);
-      if (g_ascii_strtod (text, NULL) == v)
-        break;
-    }
-  return text;
-}
-
 static void
 action_copy_value (GSimpleAction *a, GVariant *p, gpointer user_data)
 {
@@ -299,7 +283,7 @@ action_copy_value (GSimpleAction *a, GVariant *p, gpointer user_data)
     return;
   /* Full precision, shortest form, "." as the decimal point: the clipboard feeds
    * spreadsheets and scripts, not eyes. */
-  text = shortest_number (kubus_pane_model_display_value (active_model (self), row, expanded));
+  text = kubus_format_exact (kubus_pane_model_display_value (active_model (self), row, expanded));
   gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)), text);
 }
 
@@ -478,7 +462,7 @@ kubus_window_apply_settings (KubusWindow *self)
   double threshold = 1.0, insignificant = 1.0;
   KubusColorScale scale = KUBUS_SCALE_RAINBOW;
   guint digits = 2;
-  gboolean common = TRUE;
+  KubusNumberFormat format = KUBUS_FORMAT_READABLE;
 
   if (self->browser == NULL)
     return;
@@ -501,7 +485,8 @@ kubus_window_apply_settings (KubusWindow *self)
       insignificant = g_settings_get_double (self->settings, "insignificant-threshold");
       scale = g_str_equal (s, "gray") ? KUBUS_SCALE_GRAY : KUBUS_SCALE_RAINBOW;
       digits = g_settings_get_uint (self->settings, "precision");
-      common = !g_str_equal (f, "scientific");
+      if (!kubus_number_format_from_string (f, &format))
+        format = KUBUS_FORMAT_READABLE;
     }
   for (guint i = 0; i < KUBUS_N_PANES; i++)
     {
@@ -510,7 +495,7 @@ kubus_window_apply_settings (KubusWindow *self)
       kubus_pane_model_set_hide_zero (pane, zero);
       kubus_pane_model_set_hide_below (pane, below ? threshold : 0);
       kubus_pane_model_set_color_scale (pane, scale, insignificant / 100.0);
-      kubus_pane_model_set_precision (pane, digits, common);
+      kubus_pane_model_set_precision (pane, digits, format);
     }
 }
 

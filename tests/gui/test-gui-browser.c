@@ -95,7 +95,7 @@ test_expander_clickable (void)
                "  bar 4.00 [+]\n");
   xdotool_click (arrow_of (row_cell (window, KUBUS_PANE_SYSTEM, "M", 0)), 1);
   assert_pane (window, KUBUS_PANE_SYSTEM,
-               "M 0.00 [-]\n"
+               "M 0 [-]\n"
                "  N 2.00 [+]\n");
   /* A double click on a row's name opens it too. */
   {
@@ -154,7 +154,7 @@ test_collapse_keeps_selection (void)
   /* Children come back collapsed. */
   toggle_row (window, KUBUS_PANE_SYSTEM, "M");
   assert_pane (window, KUBUS_PANE_SYSTEM,
-               "M 0.00 [-] *\n"
+               "M 0 [-] *\n"
                "  N 16.00 [+]\n");
 
   /* Call pane: a click on the expander of foo hides the selected foo/MPI_Send: foo is selected
@@ -163,7 +163,7 @@ test_collapse_keeps_selection (void)
   toggle_row (window, KUBUS_PANE_CALL, "foo");
   select_row (window, KUBUS_PANE_CALL, "MPI_Send", 0);
   assert_pane (window, KUBUS_PANE_SYSTEM,
-               "M 0.00 [-] *\n"
+               "M 0 [-] *\n"
                "  N 4.00 [+]\n");
   toggle_row (window, KUBUS_PANE_CALL, "foo");
   assert_pane (window, KUBUS_PANE_CALL,
@@ -171,7 +171,7 @@ test_collapse_keeps_selection (void)
                "  foo 10.00 [+] *\n"
                "  bar 4.00 [+]\n");
   assert_pane (window, KUBUS_PANE_SYSTEM,
-               "M 0.00 [-] *\n"
+               "M 0 [-] *\n"
                "  N 10.00 [+]\n");
   close_window (window, &ev);
 }
@@ -246,9 +246,9 @@ test_options_normal_window (void)
   int status;
 
   /* MPI: foo/MPI_Send [3 1], bar/MPI_Send [0 2], in percent of the metric root Time (16). */
-  run.expected_call = "main 0.00 [-]\n"
+  run.expected_call = "main 0 [-]\n"
                       "  foo 25.00 [+]\n"
-                      "  bar 0.00 [-]\n"
+                      "  bar 0 [-]\n"
                       "    MPI_Send 12.50 *\n";
   run.expected_metric = "Time 62.50 [-]\n"
                         "  MPI 37.50 *\n"

@@ -37,7 +37,7 @@ test_open (void)
   wait_events (&ev, 1, 0);
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "open.cube — Kubus");
   assert_pane (window, KUBUS_PANE_METRIC,
-               "Time 16 [+] *\n"
+               "Time 16.00 [+] *\n"
                "Visits 36\n");
   assert_pane (window, KUBUS_PANE_CALL, "main 16.00 [+] *\n");
   assert_pane (window, KUBUS_PANE_SYSTEM, "M 16.00 [+]\n");
@@ -66,36 +66,36 @@ test_select_expand (void)
 
   toggle_row (window, KUBUS_PANE_SYSTEM, "M");
   assert_pane (window, KUBUS_PANE_SYSTEM,
-               "M 0.00 [-]\n"
+               "M 0 [-]\n"
                "  N 2.00 [+]\n");
   toggle_row (window, KUBUS_PANE_SYSTEM, "N");
   select_row (window, KUBUS_PANE_CALL, "foo", 0);
   assert_pane (window, KUBUS_PANE_SYSTEM,
-               "M 0.00 [-]\n"
-               "  N 0.00 [-]\n"
+               "M 0 [-]\n"
+               "  N 0 [-]\n"
                "    rank 0 5.00 [+]\n"
                "    rank 1 5.00 [+]\n");
 
   /* Metric MPI (under Time): the call pane shows where MPI time is. */
   toggle_row (window, KUBUS_PANE_METRIC, "Time");
   assert_pane (window, KUBUS_PANE_METRIC,
-               "Time 10 [-] *\n"
-               "  MPI 6\n"
+               "Time 10.00 [-] *\n"
+               "  MPI 6.00\n"
                "Visits 36\n");
   select_row (window, KUBUS_PANE_METRIC, "MPI", 0);
   toggle_row (window, KUBUS_PANE_CALL, "foo");
   toggle_row (window, KUBUS_PANE_CALL, "bar");
   assert_pane (window, KUBUS_PANE_CALL,
-               "main 0.00 [-]\n"
-               "  foo 0.00 [-] *\n"
+               "main 0 [-]\n"
+               "  foo 0 [-] *\n"
                "    MPI_Send 4.00\n"
-               "  bar 0.00 [-]\n"
+               "  bar 0 [-]\n"
                "    MPI_Send 2.00\n");
   select_row (window, KUBUS_PANE_CALL, "MPI_Send", 1);   /* bar's: [0 2] */
   assert_pane (window, KUBUS_PANE_SYSTEM,
-               "M 0.00 [-]\n"
-               "  N 0.00 [-]\n"
-               "    rank 0 0.00 [+]\n"
+               "M 0 [-]\n"
+               "  N 0 [-]\n"
+               "    rank 0 0 [+]\n"
                "    rank 1 2.00 [+]\n");
 
   /* Collapse all / expand largest / expand all act on the call pane (the active one); the
@@ -104,16 +104,16 @@ test_select_expand (void)
   assert_pane (window, KUBUS_PANE_CALL, "main 6.00 [+] *\n");
   activate (window, "expand-largest", NULL);
   assert_pane (window, KUBUS_PANE_CALL,
-               "main 0.00 [-]\n"
-               "  foo 0.00 [-]\n"
+               "main 0 [-]\n"
+               "  foo 0 [-]\n"
                "    MPI_Send 4.00 *\n"
                "  bar 2.00 [+]\n");
   activate (window, "expand-all", NULL);
   assert_pane (window, KUBUS_PANE_CALL,
-               "main 0.00 [-]\n"
-               "  foo 0.00 [-]\n"
+               "main 0 [-]\n"
+               "  foo 0 [-]\n"
                "    MPI_Send 4.00 *\n"
-               "  bar 0.00 [-]\n"
+               "  bar 0 [-]\n"
                "    MPI_Send 2.00\n");
   close_window (window, &ev);
 }
@@ -133,8 +133,8 @@ test_modes (void)
   toggle_row (window, KUBUS_PANE_SYSTEM, "M");
   toggle_row (window, KUBUS_PANE_SYSTEM, "N");
   assert_pane (window, KUBUS_PANE_SYSTEM,
-               "M 0.00 [-]\n"
-               "  N 0.00 [-]\n"
+               "M 0 [-]\n"
+               "  N 0 [-]\n"
                "    rank 0 5.00 [+]\n"
                "    rank 1 5.00 [+]\n");
 
@@ -148,34 +148,34 @@ test_modes (void)
   g_assert_cmpstr (g_variant_get_string (state, NULL), ==, "percent");
   /* … and only the call pane. */
   assert_pane (window, KUBUS_PANE_SYSTEM,
-               "M 0.00 [-]\n"
-               "  N 0.00 [-]\n"
+               "M 0 [-]\n"
+               "  N 0 [-]\n"
                "    rank 0 5.00 [+]\n"
                "    rank 1 5.00 [+]\n");
 
   /* The system pane's own drop-down: percent of the selection to the left sums to 100. */
   choose_mode (window, KUBUS_PANE_SYSTEM, kubus_value_mode_label (KUBUS_MODE_RELATIVE));
   assert_pane (window, KUBUS_PANE_SYSTEM,
-               "M 0.00 [-]\n"
-               "  N 0.00 [-]\n"
+               "M 0 [-]\n"
+               "  N 0 [-]\n"
                "    rank 0 50.00 [+]\n"
                "    rank 1 50.00 [+]\n");
   select_row (window, KUBUS_PANE_CALL, "bar", 0);   /* bar: [1 3] */
   assert_pane (window, KUBUS_PANE_SYSTEM,
-               "M 0.00 [-]\n"
-               "  N 0.00 [-]\n"
+               "M 0 [-]\n"
+               "  N 0 [-]\n"
                "    rank 0 25.00 [+]\n"
                "    rank 1 75.00 [+]\n");
   choose_mode (window, KUBUS_PANE_SYSTEM, kubus_value_mode_label (KUBUS_MODE_PEER_PERCENT));
   assert_pane (window, KUBUS_PANE_SYSTEM,
-               "M 0.00 [-]\n"
-               "  N 0.00 [-]\n"
+               "M 0 [-]\n"
+               "  N 0 [-]\n"
                "    rank 0 33.33 [+]\n"
                "    rank 1 100.00 [+]\n");
   choose_mode (window, KUBUS_PANE_SYSTEM, kubus_value_mode_label (KUBUS_MODE_ABSOLUTE));
   assert_pane (window, KUBUS_PANE_SYSTEM,
-               "M 0.00 [-]\n"
-               "  N 0.00 [-]\n"
+               "M 0 [-]\n"
+               "  N 0 [-]\n"
                "    rank 0 1.00 [+]\n"
                "    rank 1 3.00 [+]\n");
   /* Back to absolute in the call pane through its drop-down. */
@@ -273,7 +273,7 @@ test_call_views (void)
   activate (window, "call-view", g_variant_new_string ("module"));
   toggle_row (window, KUBUS_PANE_CALL, "app.c");
   assert_pane (window, KUBUS_PANE_CALL,
-               "app.c 0.00 [-] *\n"
+               "app.c 0 [-] *\n"
                "  main 2.00\n"
                "  foo 6.00\n"
                "MPI 6.00 [+]\n"
@@ -420,7 +420,7 @@ test_sort (void)
    * by name; by value Visits first). */
   assert_pane (window, KUBUS_PANE_METRIC,
                "Visits 36\n"
-               "Time 16 [+] *\n");
+               "Time 16.00 [+] *\n");
   activate (window, "sort", g_variant_new_string ("none"));
   assert_pane (window, KUBUS_PANE_CALL,
                "main 2.00 [-] *\n"
@@ -865,20 +865,20 @@ test_copy_hide_zero (void)
   toggle_row (window, KUBUS_PANE_SYSTEM, "M");
   toggle_row (window, KUBUS_PANE_SYSTEM, "N");
   assert_pane (window, KUBUS_PANE_SYSTEM,
-               "M 0.00 [-]\n"
-               "  N 0.00 [-]\n"
-               "    rank 0 0.00 [+]\n"
+               "M 0 [-]\n"
+               "  N 0 [-]\n"
+               "    rank 0 0 [+]\n"
                "    rank 1 2.00 [+]\n");
   activate (window, "hide-zero", NULL);
   assert_pane (window, KUBUS_PANE_SYSTEM,
-               "M 0.00 [-]\n"
-               "  N 0.00 [-]\n"
+               "M 0 [-]\n"
+               "  N 0 [-]\n"
                "    rank 1 2.00 [+]\n");
   activate (window, "hide-zero", NULL);
   assert_pane (window, KUBUS_PANE_SYSTEM,
-               "M 0.00 [-]\n"
-               "  N 0.00 [-]\n"
-               "    rank 0 0.00 [+]\n"
+               "M 0 [-]\n"
+               "  N 0 [-]\n"
+               "    rank 0 0 [+]\n"
                "    rank 1 2.00 [+]\n");
   close_window (window, &ev);
 }
@@ -1061,12 +1061,12 @@ test_reload (void)
   again = report_file ("reload.cube", 2.0);   /* written atomically: temp file + rename */
   wait_events (&ev, 2, 0);
   assert_pane (window, KUBUS_PANE_METRIC,
-               "Time 32 [+]\n"
+               "Time 32.00 [+]\n"
                "Visits 36 *\n");
   activate (window, "reload", NULL);
   wait_events (&ev, 3, 0);
   assert_pane (window, KUBUS_PANE_METRIC,
-               "Time 32 [+]\n"
+               "Time 32.00 [+]\n"
                "Visits 36 *\n");
   close_window (window, &ev);
 }
