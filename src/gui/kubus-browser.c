@@ -324,6 +324,9 @@ run_update (KubusBrowser *self)
   if (from <= KUBUS_PANE_CALL)
     update_call (self);
   update_system (self);
+  /* A difference: one colour scale for the call and the system pane (issue 16, defect 6). */
+  if (self->base != NULL)
+    kubus_pane_model_share_range (self->panes[KUBUS_PANE_CALL], self->panes[KUBUS_PANE_SYSTEM]);
   self->in_update = FALSE;
   g_signal_emit (self, signals[UPDATED], 0, (guint) from);
 }

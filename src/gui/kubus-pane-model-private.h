@@ -83,5 +83,9 @@ void kubus_pane_model_set_roots    (KubusPaneModel *self,
 void kubus_pane_model_values_changed (KubusPaneModel *self);
 KubusPaneModel *kubus_pane_model_new (KubusPaneKind kind,
                                       CubeReport   *report);
+/* Gives @a and @b one colour range, the larger of theirs (a difference's call and system
+ * panes: a colour means the same value in both). */
+void kubus_pane_model_share_range (KubusPaneModel *a,
+                                   KubusPaneModel *b);
 
 G_END_DECLS

@@ -1036,6 +1036,22 @@ kubus_pane_model_values_changed (KubusPaneModel *self)
   g_signal_emit (self, signals[VALUES_CHANGED], 0);
 }
 
+void
+kubus_pane_model_share_range (KubusPaneModel *a,
+                              KubusPaneModel *b)
+{
+  double range = MAX (a->max_abs, b->max_abs);
+  gboolean is_signed = a->is_signed || b->is_signed;
+
+  for (KubusPaneModel **p = (KubusPaneModel *[]) { a, b, NULL }; *p != NULL; p++)
+    if ((*p)->max_abs != range || (*p)->is_signed != is_signed)
+      {
+        (*p)->max_abs = range;
+        (*p)->is_signed = is_signed && (*p)->may_be_signed;
+        g_signal_emit (*p, signals[VALUES_CHANGED], 0);
+      }
+}
+
 /* ---- settings ---------------------------------------------------------------------------- */
 
 KubusValueMode

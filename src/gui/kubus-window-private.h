@@ -20,6 +20,8 @@ struct _KubusWindow
   GtkWidget     *progress;
   GtkWidget     *loading_label;
   GtkWidget     *cancel_button;
+  GtkWidget     *compare_bar;   /* what A and B of a difference are; a warning if unrelated */
+  GtkWidget     *compare_label;
   GtkWidget     *outer_paned;
   GtkWidget     *inner_paned;
   KubusPaneView *panes[KUBUS_N_PANES];

@@ -82,6 +82,8 @@ kubus_window_class_init (KubusWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, KubusWindow, loading_label);
   gtk_widget_class_bind_template_child (widget_class, KubusWindow, cancel_button);
   gtk_widget_class_bind_template_child (widget_class, KubusWindow, outer_paned);
+  gtk_widget_class_bind_template_child (widget_class, KubusWindow, compare_bar);
+  gtk_widget_class_bind_template_child (widget_class, KubusWindow, compare_label);
   gtk_widget_class_bind_template_child (widget_class, KubusWindow, inner_paned);
   gtk_widget_class_bind_template_child_full (widget_class, "metric_pane", FALSE,
                                              G_STRUCT_OFFSET (KubusWindow, panes[KUBUS_PANE_METRIC]));
@@ -142,6 +144,19 @@ on_browser_error (KubusBrowser *browser,
   kubus_window_error_dialog (user_data, _("Some values could not be read"), message);
 }
 
+char *
+kubus_window_file_label (GFile *file)
+{
+  g_autoptr (GFile) parent = g_file_get_parent (file);
+  g_autofree char *base = g_file_get_basename (file);
+  g_autofree char *dir = parent != NULL ? g_file_get_basename (parent) : NULL;
+
+  /* Every analysis is called analysis.cube: the experiment folder tells them apart. */
+  if (dir == NULL || g_str_equal (dir, "/") || g_str_equal (dir, "."))
+    return g_steal_pointer (&base);
+  return g_build_filename (dir, base, NULL);
+}
+
 static void
 update_title (KubusWindow *self)
 {
@@ -150,7 +165,12 @@ update_title (KubusWindow *self)
   g_autofree char *title = NULL;
 
   if (a != NULL && b != NULL)
-    title = g_strdup_printf (_("%s − %s — Kubus"), a, b);
+    {
+      g_autofree char *la = kubus_window_file_label (self->file);
+      g_autofree char *lb = kubus_window_file_label (self->file_b);
+      /* TRANSLATORS: window title of a difference A − B of two reports */
+      title = g_strdup_printf (_("A − B: %s − %s — Kubus"), la, lb);
+    }
   else if (a != NULL)
     title = g_strdup_printf (_("%s — Kubus"), a);
   else
@@ -231,6 +251,46 @@ show_browser (KubusWindow  *self,
   kubus_window_update_actions (self);
 }
 
+/* Says which report is A and which B of a difference (the title alone cannot: both are often
+ * analysis.cube), and warns when they share few call paths: then they come from different
+ * programs and A − B is mostly the two programs side by side (issue 16, defect 6). */
+static void
+show_compare_bar (KubusWindow     *self,
+                  KubusLoadResult *loaded)
+{
+  g_autofree char *a = NULL, *b = NULL;
+  GString *text;
+  guint smaller;
+
+  if (self->file_b == NULL)
+    {
+      gtk_widget_set_visible (self->compare_bar, FALSE);
+      return;
+    }
+  a = g_file_get_parse_name (self->file);
+  b = g_file_get_parse_name (self->file_b);
+  text = g_string_new (NULL);
+  g_string_append_printf (text, _("Difference A − B: every value is A’s minus B’s; percentages are of A’s total.\n"
+                                  "A: %s\nB: %s"), a, b);
+  smaller = MIN (loaded->cnodes_a, loaded->cnodes_b);
+  if (loaded->cnodes_common == 0)
+    g_string_append_printf (text, "\n%s", _("The two reports have no call path in common: they come from "
+                                            "different programs, and their difference shows each program "
+                                            "next to the other, not what changed."));
+  else if (loaded->cnodes_common * 2 < smaller)
+    {
+      g_string_append_c (text, '\n');
+      g_string_append_printf (text, _("The reports share only %u of their %u and %u call paths: they may "
+                                      "come from different programs or versions."),
+                              loaded->cnodes_common, loaded->cnodes_a, loaded->cnodes_b);
+    }
+  gtk_info_bar_set_message_type (GTK_INFO_BAR (self->compare_bar),
+                                 loaded->cnodes_common * 2 < smaller ? GTK_MESSAGE_WARNING : GTK_MESSAGE_INFO);
+  gtk_label_set_text (GTK_LABEL (self->compare_label), text->str);
+  gtk_widget_set_visible (self->compare_bar, TRUE);
+  g_string_free (text, TRUE);
+}
+
 static void
 on_loaded (GObject      *source,
            GAsyncResult *result,
@@ -276,6 +336,7 @@ on_loaded (GObject      *source,
   g_clear_object (&self->loading);
   g_clear_object (&self->loading_b);
   show_browser (self, browser);
+  show_compare_bar (self, loaded);
   if (!self->reloading && !self->batch)
     {
       g_autofree char *uri = g_file_get_uri (self->file);

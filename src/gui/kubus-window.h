@@ -32,4 +32,7 @@ void          kubus_window_set_call_view (KubusWindow  *self,
 gboolean      kubus_window_set_mode     (KubusWindow   *self,
                                          KubusValueMode mode);
 
+/* "run-a/analysis.cube": the file's name after its folder's (new string). */
+char         *kubus_window_file_label   (GFile *file);
+
 G_END_DECLS

@@ -176,6 +176,105 @@ test_collapse_keeps_selection (void)
   close_window (window, &ev);
 }
 
+/* ---- 6. comparing ------------------------------------------------------------------------------ */
+
+/* A report of another program: the same metrics and system, other call paths. */
+static GFile *
+other_program_file (const char *name)
+{
+  g_autofree char *path = g_build_filename (tmpdir, name, NULL);
+  g_autoptr (CubeReport) r = cube_report_new ();
+  g_autoptr (GError) error = NULL;
+  CubeMetric *time = cube_report_add_metric (r, NULL, "time", "Time", CUBE_DTYPE_DOUBLE, "sec", NULL, NULL);
+  CubeCnode *root = cube_report_add_cnode (r, NULL, cube_report_add_region (r, "solver", "s.f", 1, 9), -1, NULL);
+  CubeSysNode *m = cube_report_add_sysnode (r, NULL, CUBE_SYS_MACHINE, "M", -1);
+  CubeSysNode *n = cube_report_add_sysnode (r, m, CUBE_SYS_NODE, "N", -1);
+
+  for (int l = 0; l < 2; l++)
+    {
+      g_autofree char *rank = g_strdup_printf ("rank %d", l);
+      cube_report_add_sysnode (r, cube_report_add_sysnode (r, n, CUBE_SYS_PROCESS, rank, l),
+                               CUBE_SYS_THREAD, "thread", 0);
+      cube_report_set_value (r, time, root, l, 5.0);
+    }
+  g_assert_true (cube_report_write (r, path, &error));
+  return g_file_new_for_path (path);
+}
+
+static gboolean
+is_info_bar (GtkWidget *w,
+             gpointer   data)
+{
+  (void) data;
+  return GTK_IS_INFO_BAR (w);
+}
+
+static const char *
+compare_bar_text (KubusWindow *window,
+                  GtkMessageType *type)
+{
+  GtkWidget *bar = find_widget (GTK_WIDGET (window), is_info_bar, NULL);
+  GtkWidget *label;
+
+  g_assert_nonnull (bar);
+  if (!gtk_widget_get_visible (bar))
+    return NULL;
+  *type = gtk_info_bar_get_message_type (GTK_INFO_BAR (bar));
+  label = window->compare_label;
+  return gtk_label_get_text (GTK_LABEL (label));
+}
+
+/* Defect 6: the window says which report is A and which B, that values are A − B, warns when
+ * the reports share no call path, and the call and system panes share one colour scale. */
+static void
+test_compare_explained (void)
+{
+  Events ev = { 0 };
+  g_autoptr (GFile) a = report_file ("cmp-a.cube", 1.0);
+  g_autoptr (GFile) b = report_file ("cmp-b.cube", 1.5);
+  g_autoptr (GFile) other = other_program_file ("other.cube");
+  g_autofree char *path_a = g_file_get_parse_name (a), *path_b = g_file_get_parse_name (b);
+  KubusWindow *window = new_window (&ev);
+  GtkMessageType type = GTK_MESSAGE_OTHER;
+  const char *text;
+
+  kubus_window_compare (window, a, b);
+  wait_events (&ev, 1, 0);
+  text = compare_bar_text (window, &type);
+  g_assert_nonnull (text);
+  g_assert_cmpint (type, ==, GTK_MESSAGE_INFO);
+  g_assert_nonnull (strstr (text, "A − B"));
+  g_assert_nonnull (strstr (text, path_a));
+  g_assert_nonnull (strstr (text, path_b));
+  g_assert_null (strstr (text, "in common"));
+  /* One scale: the system pane's legend is the call pane's, not its own smaller range. */
+  activate (window, "mode", g_variant_new_string ("absolute"));
+  gtk_widget_grab_focus (kubus_pane_view_get_list_view (pane_view (window, KUBUS_PANE_SYSTEM)));
+  activate (window, "mode", g_variant_new_string ("absolute"));
+  toggle_row (window, KUBUS_PANE_CALL, "main");
+  select_row (window, KUBUS_PANE_CALL, "bar", 0);
+  assert_pane (window, KUBUS_PANE_SYSTEM, "M -2.00 [+] neg\n");
+  assert_legend (window, KUBUS_PANE_CALL, "−8.00|+8.00|sec");
+  assert_legend (window, KUBUS_PANE_SYSTEM, "−8.00|+8.00|sec");
+  close_window (window, &ev);
+
+  window = new_window (&ev);
+  kubus_window_compare (window, a, other);
+  wait_events (&ev, 2, 0);   /* the counts go on across windows */
+  text = compare_bar_text (window, &type);
+  g_assert_nonnull (text);
+  g_assert_cmpint (type, ==, GTK_MESSAGE_WARNING);
+  g_assert_nonnull (strstr (text, "no call path in common"));
+  close_window (window, &ev);
+
+  /* A plain report: no bar. */
+  window = new_window (&ev);
+  kubus_window_open (window, a);
+  wait_events (&ev, 3, 0);
+  g_assert_null (compare_bar_text (window, &type));
+  close_window (window, &ev);
+}
+
 /* ---- 5. command-line options act in the normal window ------------------------------------------ */
 
 typedef struct
@@ -275,6 +374,7 @@ main (int   argc,
   g_test_add_func ("/gui/browser/double-click", test_double_click);
   g_test_add_func ("/gui/browser/collapse-keeps-selection", test_collapse_keeps_selection);
   g_test_add_func ("/gui/browser/options-normal-window", test_options_normal_window);
+  g_test_add_func ("/gui/browser/compare-explained", test_compare_explained);
   status = g_test_run ();
   gui_test_ui_finish ();
   return status;

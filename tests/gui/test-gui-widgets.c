@@ -223,7 +223,12 @@ test_compare (void)
 
   kubus_window_compare (window, a, b);
   wait_events (&ev, 1, 0);
-  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "cmp-a.cube − cmp-b.cube — Kubus");
+  {
+    /* Which is A and which B, by folder and name (issue 16, defect 6). */
+    g_autofree char *dir = g_path_get_basename (tmpdir);
+    g_autofree char *title = g_strdup_printf ("A − B: %s/cmp-a.cube − %s/cmp-b.cube — Kubus", dir, dir);
+    g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, title);
+  }
   assert_pane (window, KUBUS_PANE_CALL, "main -50.00 [+] * neg\n");
   toggle_row (window, KUBUS_PANE_CALL, "main");
   assert_pane (window, KUBUS_PANE_CALL,
