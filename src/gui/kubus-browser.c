@@ -559,6 +559,8 @@ kubus_browser_set_external (KubusBrowser *self,
   g_free (self->external_metric_incl);
   self->external = external;
   self->external_metric_incl = g_steal_pointer (&incl);
+  for (guint i = 0; i < KUBUS_N_PANES; i++)
+    self->panes[i]->have_external = external != NULL;
   update_metric_denominators (self);
   kubus_pane_model_values_changed (self->panes[KUBUS_PANE_METRIC]);
   self->pending_from = KUBUS_PANE_CALL;

@@ -38,6 +38,7 @@ struct _KubusPaneModel
   double              denom_percent;
   double              denom_relative;
   double              denom_external;
+  gboolean            have_external;    /* an external report is loaded */
   double             *metric_root_incl; /* metric pane colour range per metric (root incl) */
 
   double             *peer_min;         /* system pane, per depth */

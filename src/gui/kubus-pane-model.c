@@ -1072,8 +1072,9 @@ kubus_pane_model_mode_available (KubusPaneModel *self,
     case KUBUS_MODE_RELATIVE:
       return self->kind != KUBUS_PANE_METRIC;
     case KUBUS_MODE_EXTERNAL:
-      return self->kind == KUBUS_PANE_METRIC ? self->metric_external != NULL
-                                             : !isnan (self->denom_external);
+      /* Only with an external report loaded (before: always, showing "–" everywhere). */
+      return self->have_external
+             && (self->kind == KUBUS_PANE_METRIC || !isnan (self->denom_external));
     case KUBUS_MODE_ABSOLUTE:
     case KUBUS_MODE_PERCENT:
       return TRUE;

@@ -241,43 +241,54 @@ on_row_activate (GtkListView *list_view,
 
 /* ---- mode and view switchers --------------------------------------------------------------- */
 
+/* The modes the pane offers, and last, when no external report is loaded, "External
+ * percent…" (KUBUS_N_MODES), which asks for one (issue 16, defect 7). */
+static GArray *
+offered_modes (KubusPaneView *self)
+{
+  GArray *modes = g_array_new (FALSE, FALSE, sizeof (KubusValueMode));
+  KubusValueMode ask = KUBUS_N_MODES;
+
+  for (KubusValueMode m = 0; m < KUBUS_N_MODES; m++)
+    if (self->model != NULL ? kubus_pane_model_mode_available (self->model, m) : m == KUBUS_MODE_ABSOLUTE)
+      g_array_append_val (modes, m);
+  if (self->model != NULL && !kubus_pane_model_mode_available (self->model, KUBUS_MODE_EXTERNAL))
+    g_array_append_val (modes, ask);
+  return modes;
+}
+
 static void
 fill_mode_dropdown (KubusPaneView *self)
 {
   g_autoptr (GtkStringList) list = NULL;
-  g_autoptr (GArray) wanted = g_array_new (FALSE, FALSE, sizeof (KubusValueMode));
+  g_autoptr (GArray) wanted = offered_modes (self);
   guint selected = 0;
 
+  for (guint i = 0; self->model != NULL && i < wanted->len; i++)
+    if (g_array_index (wanted, KubusValueMode, i) == kubus_pane_model_get_mode (self->model))
+      selected = i;
   /* Rebuild only when the offered modes change: replacing the model of an open drop-down
    * (or from its own notify::selected) would close it. */
-  for (KubusValueMode m = 0; m < KUBUS_N_MODES; m++)
-    if (self->model != NULL ? kubus_pane_model_mode_available (self->model, m)
-                            : m == KUBUS_MODE_ABSOLUTE)
-      g_array_append_val (wanted, m);
   if (wanted->len == self->mode_of_item->len
       && memcmp (wanted->data, self->mode_of_item->data, sizeof (KubusValueMode) * wanted->len) == 0)
     {
-      for (guint i = 0; self->model != NULL && i < wanted->len; i++)
-        if (g_array_index (wanted, KubusValueMode, i) == kubus_pane_model_get_mode (self->model)
-            && gtk_drop_down_get_selected (GTK_DROP_DOWN (self->mode_dropdown)) != i)
-          {
-            self->updating_dropdown = TRUE;
-            gtk_drop_down_set_selected (GTK_DROP_DOWN (self->mode_dropdown), i);
-            self->updating_dropdown = FALSE;
-          }
+      if (self->model != NULL && gtk_drop_down_get_selected (GTK_DROP_DOWN (self->mode_dropdown)) != selected)
+        {
+          self->updating_dropdown = TRUE;
+          gtk_drop_down_set_selected (GTK_DROP_DOWN (self->mode_dropdown), selected);
+          self->updating_dropdown = FALSE;
+        }
       return;
     }
   list = gtk_string_list_new (NULL);
   self->updating_dropdown = TRUE;
   g_array_set_size (self->mode_of_item, 0);
-  for (KubusValueMode m = 0; m < KUBUS_N_MODES; m++)
+  for (guint i = 0; i < wanted->len; i++)
     {
-      if (self->model != NULL ? !kubus_pane_model_mode_available (self->model, m)
-                              : m != KUBUS_MODE_ABSOLUTE)
-        continue;
-      if (self->model != NULL && kubus_pane_model_get_mode (self->model) == m)
-        selected = self->mode_of_item->len;
-      gtk_string_list_append (list, kubus_value_mode_label (m));
+      KubusValueMode m = g_array_index (wanted, KubusValueMode, i);
+
+      /* TRANSLATORS: a value mode that first asks for a report */
+      gtk_string_list_append (list, m == KUBUS_N_MODES ? _("External percent…") : kubus_value_mode_label (m));
       g_array_append_val (self->mode_of_item, m);
     }
   gtk_drop_down_set_model (GTK_DROP_DOWN (self->mode_dropdown), G_LIST_MODEL (list));
@@ -292,11 +303,22 @@ on_mode_selected (GObject    *dropdown,
 {
   KubusPaneView *self = user_data;
   guint i = gtk_drop_down_get_selected (GTK_DROP_DOWN (dropdown));
+  KubusValueMode mode;
 
   (void) pspec;
   if (self->updating_dropdown || self->model == NULL || i >= self->mode_of_item->len)
     return;
-  kubus_pane_model_set_mode (self->model, g_array_index (self->mode_of_item, KubusValueMode, i));
+  mode = g_array_index (self->mode_of_item, KubusValueMode, i);
+  if (mode == KUBUS_N_MODES)
+    {
+      /* Back to the mode shown until the report is there; the window asks for it. */
+      g_array_set_size (self->mode_of_item, 0);
+      fill_mode_dropdown (self);
+      gtk_widget_activate_action (GTK_WIDGET (self), "win.mode", "s",
+                                  kubus_value_mode_to_string (KUBUS_MODE_EXTERNAL));
+      return;
+    }
+  kubus_pane_model_set_mode (self->model, mode);
 }
 
 static void

@@ -186,13 +186,32 @@ action_mode (GSimpleAction *action,
 
   if (!kubus_value_mode_from_string (g_variant_get_string (param, NULL), &mode) || pane == NULL)
     return;
-  /* The active pane gets the mode; if it does not offer it (peer modes live in the system
-   * pane), every pane that does. */
+  /* External percent without an external report showed "–" everywhere: ask for the report;
+   * loading it switches to the mode (issue 16, defect 7). */
+  if (mode == KUBUS_MODE_EXTERNAL && !kubus_browser_has_external (self->browser))
+    {
+      g_action_group_activate_action (G_ACTION_GROUP (self), "open-external", NULL);
+      kubus_window_update_actions (self);
+      return;
+    }
+  /* The active pane gets the mode. If it does not offer it (the peer modes live in the
+   * system pane), the first pane that does gets it and becomes the active one, so that the
+   * menu's radio item and the marked pane agree. */
   if (kubus_pane_model_mode_available (pane, mode))
     kubus_pane_model_set_mode (pane, mode);
   else
-    kubus_window_set_mode (self, mode);
-  g_simple_action_set_state (action, param);
+    for (guint i = 0; i < KUBUS_N_PANES; i++)
+      {
+        KubusPaneModel *other = kubus_browser_get_pane (self->browser, i);
+        if (kubus_pane_model_mode_available (other, mode))
+          {
+            kubus_pane_model_set_mode (other, mode);
+            kubus_window_set_active_pane (self, i, TRUE);
+            break;
+          }
+      }
+  (void) action;
+  kubus_window_update_actions (self);
 }
 
 static void

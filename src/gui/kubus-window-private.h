@@ -48,6 +48,9 @@ struct _KubusWindow
 };
 
 void kubus_window_add_actions      (KubusWindow *self);
+void kubus_window_set_active_pane  (KubusWindow  *self,
+                                    KubusPaneKind kind,
+                                    gboolean      focus);
 void kubus_window_reload           (KubusWindow *self);
 void kubus_window_update_actions   (KubusWindow *self);
 void kubus_window_apply_settings   (KubusWindow *self);

@@ -43,7 +43,11 @@ kubus_window_dispose (GObject *object)
     if (self->panes[i] != NULL)
       kubus_pane_view_set_model (self->panes[i], NULL);
   if (self->browser != NULL)
-    g_signal_handlers_disconnect_by_data (self->browser, self);
+    {
+      g_signal_handlers_disconnect_by_data (self->browser, self);
+      for (guint i = 0; i < KUBUS_N_PANES; i++)
+        g_signal_handlers_disconnect_by_data (kubus_browser_get_pane (self->browser, i), self);
+    }
   g_clear_object (&self->browser);
   g_clear_object (&self->file);
   g_clear_object (&self->file_b);
@@ -226,6 +230,18 @@ carry_over_view (KubusBrowser *old,
     }
 }
 
+/* A pane's mode changed (its drop-down, the menu, the command line): the View › Value Mode
+ * radio items show the active pane's. */
+static void
+on_pane_values_changed (KubusPaneModel *pane,
+                        gpointer        user_data)
+{
+  KubusWindow *self = user_data;
+
+  if (kubus_pane_model_get_kind (pane) == self->active_pane)
+    kubus_window_update_actions (self);
+}
+
 static void
 show_browser (KubusWindow  *self,
               KubusBrowser *browser)
@@ -233,11 +249,16 @@ show_browser (KubusWindow  *self,
   if (self->browser != NULL)
     {
       g_signal_handlers_disconnect_by_data (self->browser, self);
+      for (guint i = 0; i < KUBUS_N_PANES; i++)
+        g_signal_handlers_disconnect_by_data (kubus_browser_get_pane (self->browser, i), self);
       if (self->reloading)
         carry_over_view (self->browser, browser);
     }
   g_set_object (&self->browser, browser);
   g_signal_connect (browser, "error", G_CALLBACK (on_browser_error), self);
+  for (guint i = 0; i < KUBUS_N_PANES; i++)
+    g_signal_connect (kubus_browser_get_pane (browser, i), "values-changed",
+                      G_CALLBACK (on_pane_values_changed), self);
   for (guint i = 0; i < KUBUS_N_PANES; i++)
     kubus_pane_view_set_model (self->panes[i], kubus_browser_get_pane (browser, i));
   kubus_pane_view_set_call_view (self->panes[KUBUS_PANE_CALL], kubus_browser_get_call_view (browser));
@@ -572,6 +593,24 @@ fill_recent (GtkRecentManager *manager,
 
 /* ---- panes ------------------------------------------------------------------------------- */
 
+/* The pane the View menu, find and expand commands act on: marked in its header bar (issue
+ * 16, defect 7: nothing showed which pane the main menu's value mode would change). */
+void
+kubus_window_set_active_pane (KubusWindow  *self,
+                              KubusPaneKind kind,
+                              gboolean      focus)
+{
+  self->active_pane = kind;
+  for (guint i = 0; i < KUBUS_N_PANES; i++)
+    if (i == kind)
+      gtk_widget_add_css_class (GTK_WIDGET (self->panes[i]), "kubus-active");
+    else
+      gtk_widget_remove_css_class (GTK_WIDGET (self->panes[i]), "kubus-active");
+  if (focus)
+    gtk_widget_grab_focus (kubus_pane_view_get_list_view (self->panes[kind]));
+  kubus_window_update_actions (self);
+}
+
 static void
 on_pane_focus (GtkEventControllerFocus *controller,
                gpointer                 user_data)
@@ -579,8 +618,22 @@ on_pane_focus (GtkEventControllerFocus *controller,
   KubusWindow *self = user_data;
   GtkWidget *pane = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (controller));
 
-  self->active_pane = kubus_pane_view_get_kind (KUBUS_PANE_VIEW (pane));
-  kubus_window_update_actions (self);
+  kubus_window_set_active_pane (self, kubus_pane_view_get_kind (KUBUS_PANE_VIEW (pane)), FALSE);
+}
+
+/* A click anywhere in a pane (its header, legend, an empty area) makes it the active one,
+ * also where nothing takes the focus. */
+static void
+on_pane_pressed (GtkGestureClick *gesture,
+                 int              n_press,
+                 double           x,
+                 double           y,
+                 gpointer         user_data)
+{
+  GtkWidget *pane = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (gesture));
+
+  (void) n_press, (void) x, (void) y;
+  kubus_window_set_active_pane (user_data, kubus_pane_view_get_kind (KUBUS_PANE_VIEW (pane)), FALSE);
 }
 
 /* Pane widths in proportion to the window (metric 26 %, call 36 %, system the rest), set
@@ -612,7 +665,6 @@ kubus_window_init (KubusWindow *self)
     ? g_settings_schema_source_lookup (source, "org.kubus.Kubus", TRUE) : NULL;
 
   gtk_widget_init_template (GTK_WIDGET (self));
-  self->active_pane = KUBUS_PANE_CALL;
   if (schema != NULL)
     {
       self->settings = g_settings_new ("org.kubus.Kubus");
@@ -627,12 +679,20 @@ kubus_window_init (KubusWindow *self)
   for (guint i = 0; i < KUBUS_N_PANES; i++)
     {
       GtkEventController *focus = gtk_event_controller_focus_new ();
+      GtkGesture *press = gtk_gesture_click_new ();
+
       g_signal_connect (focus, "enter", G_CALLBACK (on_pane_focus), self);
       gtk_widget_add_controller (GTK_WIDGET (self->panes[i]), focus);
+      /* Capture: before the rows and drop-downs claim the press. */
+      gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (press), 0);
+      gtk_event_controller_set_propagation_phase (GTK_EVENT_CONTROLLER (press), GTK_PHASE_CAPTURE);
+      g_signal_connect (press, "pressed", G_CALLBACK (on_pane_pressed), self);
+      gtk_widget_add_controller (GTK_WIDGET (self->panes[i]), GTK_EVENT_CONTROLLER (press));
       kubus_pane_view_set_row_menu (self->panes[i], self->row_menu);
       gtk_widget_set_size_request (GTK_WIDGET (self->panes[i]), 200, -1);
     }
   kubus_window_add_actions (self);
+  kubus_window_set_active_pane (self, KUBUS_PANE_CALL, FALSE);
   fill_recent (gtk_recent_manager_get_default (), self);
   g_signal_connect_object (gtk_recent_manager_get_default (), "changed", G_CALLBACK (fill_recent),
                            self, 0);

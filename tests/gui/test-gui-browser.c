@@ -275,6 +275,102 @@ test_compare_explained (void)
   close_window (window, &ev);
 }
 
+/* ---- 7. which pane the menu acts on ------------------------------------------------------------------ */
+
+static char *
+mode_state (KubusWindow *window)
+{
+  g_autoptr (GVariant) state = g_action_group_get_action_state (G_ACTION_GROUP (window), "mode");
+
+  return g_variant_dup_string (state, NULL);
+}
+
+static char *
+active_panes (KubusWindow *window)
+{
+  GString *s = g_string_new (NULL);
+
+  for (KubusPaneKind k = 0; k < KUBUS_N_PANES; k++)
+    if (gtk_widget_has_css_class (GTK_WIDGET (pane_view (window, k)), "kubus-active"))
+      g_string_append_printf (s, "%s%d", s->len > 0 ? "," : "", k);
+  return g_string_free (s, FALSE);
+}
+
+static char *
+dropdown_items (KubusWindow  *window,
+                KubusPaneKind kind)
+{
+  GtkWidget *header = gtk_widget_get_first_child (GTK_WIDGET (pane_view (window, kind)));
+  GtkWidget *dropdown = NULL;
+  GListModel *items;
+  GString *s = g_string_new (NULL);
+
+  find_widget (header, is_drop_down, &dropdown);
+  items = gtk_drop_down_get_model (GTK_DROP_DOWN (dropdown));
+  for (guint i = 0; i < g_list_model_get_n_items (items); i++)
+    g_string_append_printf (s, "%s%s", i > 0 ? "|" : "",
+                            gtk_string_list_get_string (GTK_STRING_LIST (items), i));
+  return g_string_free (s, FALSE);
+}
+
+static gboolean
+chooser_shown (gpointer data)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr (GtkWidget) w = g_list_model_get_item (toplevels, i);
+      if (GTK_IS_FILE_CHOOSER_DIALOG (w) && gtk_widget_get_visible (w))
+        {
+          *(GtkWidget **) data = w;
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* Defect 7: the active pane is marked, the menu's mode radio follows the active pane (also
+ * when its drop-down changed the mode), a mode the active pane lacks moves the mark to the
+ * pane that got it, and External percent without an external report asks for one. */
+static void
+test_active_pane (void)
+{
+  Events ev = { 0 };
+  g_autoptr (GFile) file = report_file ("active.cube", 1.0);
+  KubusWindow *window = new_window (&ev);
+  g_autofree char *a = NULL, *b = NULL, *c = NULL, *d = NULL, *e = NULL, *f = NULL, *items = NULL;
+  GtkWidget *chooser = NULL;
+
+  kubus_window_open (window, file);
+  wait_events (&ev, 1, 0);
+  g_assert_cmpstr ((a = active_panes (window)), ==, "1");
+  gtk_widget_grab_focus (kubus_pane_view_get_list_view (pane_view (window, KUBUS_PANE_SYSTEM)));
+  g_assert_cmpstr ((b = active_panes (window)), ==, "2");
+  choose_mode (window, KUBUS_PANE_SYSTEM, "Percent of selection");
+  g_assert_cmpstr ((c = mode_state (window)), ==, "percent-of-selection");
+  /* Back in the call pane, still absolute there: the radio follows. */
+  gtk_widget_grab_focus (kubus_pane_view_get_list_view (pane_view (window, KUBUS_PANE_CALL)));
+  g_assert_cmpstr ((d = mode_state (window)), ==, "absolute");
+  /* Peer percent from the menu while the call pane is active: the system pane gets it and
+   * is marked. */
+  activate (window, "mode", g_variant_new_string ("peer-percent"));
+  g_assert_cmpstr ((e = active_panes (window)), ==, "2");
+  g_assert_cmpstr ((f = mode_state (window)), ==, "peer-percent");
+
+  /* No external report: the drop-downs offer "External percent…", which asks for one. */
+  items = dropdown_items (window, KUBUS_PANE_METRIC);
+  g_assert_cmpstr (items, ==, "Absolute|Percent of total|External percent…");
+  activate (window, "mode", g_variant_new_string ("external-percent"));
+  g_assert_true (spin_until (chooser_shown, &chooser, WAIT_MS));
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (chooser)), ==, "Open External Report");
+  gtk_dialog_response (GTK_DIALOG (chooser), GTK_RESPONSE_CANCEL);
+  spin (50);
+  g_assert_cmpint (kubus_pane_model_get_mode (kubus_pane_view_get_model (pane_view (window, KUBUS_PANE_METRIC))),
+                   ==, KUBUS_MODE_ABSOLUTE);
+  close_window (window, &ev);
+}
+
 /* ---- 5. command-line options act in the normal window ------------------------------------------ */
 
 typedef struct
@@ -375,6 +471,7 @@ main (int   argc,
   g_test_add_func ("/gui/browser/collapse-keeps-selection", test_collapse_keeps_selection);
   g_test_add_func ("/gui/browser/options-normal-window", test_options_normal_window);
   g_test_add_func ("/gui/browser/compare-explained", test_compare_explained);
+  g_test_add_func ("/gui/browser/active-pane", test_active_pane);
   status = g_test_run ();
   gui_test_ui_finish ();
   return status;

@@ -145,7 +145,7 @@ test_modes (void)
                "  foo 62.50 [+] *\n"
                "  bar 25.00 [+]\n");
   state = g_action_group_get_action_state (G_ACTION_GROUP (window), "mode");
-  g_assert_cmpstr (g_variant_get_string (state, NULL), ==, "percent");
+  g_assert_cmpstr (g_variant_get_string (state, NULL), ==, "percent-of-total");
   /* … and only the call pane. */
   assert_pane (window, KUBUS_PANE_SYSTEM,
                "M 0 [-]\n"
