@@ -168,6 +168,12 @@ static const struct
   { "win.copy-name", { "<Control><Shift>c", NULL } },
   { "win.info", { "<Control>i", NULL } },
   { "win.topology", { "<Control>t", NULL } },
+  { "win.next-pane", { "F6", NULL } },
+  { "win.previous-pane", { "<Shift>F6", NULL } },
+  { "win.export-view", { "<Control><Shift>s", NULL } },
+  { "win.export-values", { "<Control><Alt>s", NULL } },
+  { "win.statistics", { "<Control>b", NULL } },
+  { "win.source", { "<Control>u", NULL } },
 };
 
 static void

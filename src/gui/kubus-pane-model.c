@@ -1,6 +1,7 @@
 /* kubus-pane-model.c — see kubus-pane-model.h. */
 #include <glib/gi18n.h>
 #include <math.h>
+#include <string.h>
 
 #include "kubus-node.h"
 #include "kubus-pane-model-private.h"
@@ -1543,6 +1544,64 @@ kubus_pane_model_to_string (KubusPaneModel *self)
                               expanded ? " [-]" : gtk_tree_list_row_is_expandable (row) ? " [+]" : "",
                               gtk_selection_model_is_selected (GTK_SELECTION_MODEL (self->selection), i)
                               ? " *" : "");
+    }
+  return g_string_free (s, FALSE);
+}
+
+/* A CSV field: quoted when it holds a comma, a quote or a line break (quotes doubled). */
+static void
+append_csv_field (GString    *s,
+                  const char *text,
+                  gboolean    last)
+{
+  if (text == NULL)
+    text = "";
+  if (strpbrk (text, ",\"\r\n") != NULL)
+    {
+      g_string_append_c (s, '"');
+      for (const char *p = text; *p != '\0'; p++)
+        {
+          if (*p == '"')
+            g_string_append_c (s, '"');
+          g_string_append_c (s, *p);
+        }
+      g_string_append_c (s, '"');
+    }
+  else
+    g_string_append (s, text);
+  g_string_append (s, last ? "\r\n" : ",");
+}
+
+char *
+kubus_pane_model_to_csv (KubusPaneModel *self)
+{
+  GString *s = g_string_new (NULL);
+  GListModel *model = G_LIST_MODEL (self->selection);
+  guint n = g_list_model_get_n_items (model);
+  KubusValueMode mode = kubus_pane_model_mode_available (self, self->mode) ? self->mode
+                                                                            : KUBUS_MODE_ABSOLUTE;
+
+  g_string_append (s, "depth,name,value,mode,unit,inclusive,exclusive,state\r\n");
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (GtkTreeListRow) row = g_list_model_get_item (model, i);
+      g_autoptr (KubusNodeRow) item = gtk_tree_list_row_get_item (row);
+      gboolean expanded = gtk_tree_list_row_get_expanded (row);
+      double shown = kubus_pane_model_display_value (self, item, expanded);
+      g_autofree char *depth = g_strdup_printf ("%u", gtk_tree_list_row_get_depth (row));
+      g_autofree char *value = isnan (shown) ? g_strdup ("") : kubus_format_exact (shown);
+      g_autofree char *incl = kubus_format_exact (kubus_pane_model_raw_value (self, item, FALSE));
+      g_autofree char *excl = kubus_format_exact (kubus_pane_model_raw_value (self, item, TRUE));
+      const char *unit = mode == KUBUS_MODE_ABSOLUTE ? row_unit (self, item) : mode_unit (mode);
+
+      append_csv_field (s, depth, FALSE);
+      append_csv_field (s, kubus_node_name (kubus_node_row_get_kind (item), kubus_node_row_get_node (item)), FALSE);
+      append_csv_field (s, value, FALSE);
+      append_csv_field (s, kubus_value_mode_to_string (mode), FALSE);
+      append_csv_field (s, unit, FALSE);
+      append_csv_field (s, incl, FALSE);
+      append_csv_field (s, excl, FALSE);
+      append_csv_field (s, expanded ? "expanded" : gtk_tree_list_row_is_expandable (row) ? "collapsed" : "leaf", TRUE);
     }
   return g_string_free (s, FALSE);
 }

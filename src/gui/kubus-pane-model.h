@@ -117,5 +117,9 @@ KubusNodeRow      *kubus_pane_model_get_row         (KubusPaneModel *self,
  * "<name> <value>" plus " [+]" for a collapsed row with children, " [-]" for an expanded one.
  * For tests and --dump. */
 char              *kubus_pane_model_to_string       (KubusPaneModel *self);
+/* The visible rows as CSV (RFC 4180, "." as the decimal point, full precision): a header, then
+ * per row depth, name, the value shown (and its mode and unit), the absolute inclusive and
+ * exclusive values, and whether it is expanded. File › Export Values. */
+char              *kubus_pane_model_to_csv          (KubusPaneModel *self);
 
 G_END_DECLS

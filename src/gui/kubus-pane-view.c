@@ -97,6 +97,10 @@ setup_row (GtkSignalListItemFactory *factory,
   GtkGesture *click = gtk_gesture_click_new ();
 
   (void) factory;
+  /* The row is the keyboard's stop, not the expander in it: a focused expander draws no focus
+   * ring, and with one per row Tab walked through every row (issue 16, defect 9). The keys
+   * Right, Left, plus, minus, asterisk and double clicks open and close rows. */
+  gtk_widget_set_focusable (expander, FALSE);
   gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), cell);
   gtk_list_item_set_child (item, expander);
   g_object_set_data (G_OBJECT (cell), "kubus-list-item", item);
@@ -170,6 +174,19 @@ on_key_pressed (GtkEventControllerKey *controller,
   g_autoptr (GtkTreeListRow) row = NULL;
 
   (void) controller, (void) keycode;
+  /* Tab leaves the tree: GtkListView would step from row to row, every row a stop. */
+  if ((keyval == GDK_KEY_Tab || keyval == GDK_KEY_ISO_Left_Tab || keyval == GDK_KEY_KP_Tab)
+      && (state & (GDK_CONTROL_MASK | GDK_ALT_MASK | GDK_SUPER_MASK)) == 0)
+    {
+      GtkWidget *root = GTK_WIDGET (gtk_widget_get_root (self->list_view));
+      gboolean back = keyval == GDK_KEY_ISO_Left_Tab || (state & GDK_SHIFT_MASK) != 0;
+
+      gtk_widget_set_can_focus (self->list_view, FALSE);
+      if (!gtk_widget_child_focus (root, back ? GTK_DIR_TAB_BACKWARD : GTK_DIR_TAB_FORWARD))
+        gtk_widget_child_focus (root, back ? GTK_DIR_TAB_BACKWARD : GTK_DIR_TAB_FORWARD);   /* wrap */
+      gtk_widget_set_can_focus (self->list_view, TRUE);
+      return TRUE;
+    }
   if (self->model == NULL || pos == G_MAXUINT
       || (state & (GDK_CONTROL_MASK | GDK_ALT_MASK | GDK_SUPER_MASK)) != 0)
     return FALSE;
@@ -255,6 +272,37 @@ offered_modes (KubusPaneView *self)
   if (self->model != NULL && !kubus_pane_model_mode_available (self->model, KUBUS_MODE_EXTERNAL))
     g_array_append_val (modes, ask);
   return modes;
+}
+
+/* Entering the tree with Tab lands on the selected row, not on the row that had the focus
+ * last time (GtkListView remembers that one). */
+static void
+on_list_focus_enter (GtkEventControllerFocus *controller,
+                     gpointer                 user_data)
+{
+  KubusPaneView *self = user_data;
+  guint pos = kubus_pane_view_get_selected (self);
+  GtkWidget *focus = gtk_root_get_focus (gtk_widget_get_root (self->list_view));
+  GtkWidget *row = focus;
+
+  (void) controller;
+  if (pos == G_MAXUINT)
+    return;
+  while (row != NULL && gtk_widget_get_parent (row) != self->list_view)
+    row = gtk_widget_get_parent (row);
+  if (row != NULL)
+    {
+      GtkWidget *cell = NULL;
+      GtkListItem *item;
+
+      for (GtkWidget *w = gtk_widget_get_first_child (row); w != NULL && cell == NULL; w = gtk_widget_get_first_child (w))
+        if (GTK_IS_TREE_EXPANDER (w))
+          cell = gtk_tree_expander_get_child (GTK_TREE_EXPANDER (w));
+      item = cell != NULL ? g_object_get_data (G_OBJECT (cell), "kubus-list-item") : NULL;
+      if (item != NULL && gtk_list_item_get_position (item) == pos)
+        return;
+    }
+  gtk_widget_activate_action (self->list_view, "list.scroll-to-item", "u", pos);
 }
 
 static void
@@ -411,6 +459,11 @@ kubus_pane_view_constructed (GObject *object)
     gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
     g_signal_connect (keys, "key-pressed", G_CALLBACK (on_key_pressed), self);
     gtk_widget_add_controller (self->list_view, keys);
+  }
+  {
+    GtkEventController *focus = gtk_event_controller_focus_new ();
+    g_signal_connect (focus, "enter", G_CALLBACK (on_list_focus_enter), self);
+    gtk_widget_add_controller (self->list_view, focus);
   }
 
   self->scroller = gtk_scrolled_window_new ();

@@ -64,6 +64,19 @@ choice_dropdown (GSettings         *settings,
                  const char *const *keys)
 {
   GtkWidget *dropdown = gtk_drop_down_new_from_strings (labels);
+  int widest = 0;
+
+  /* As wide as its widest choice: the window kept changing its width with the choice shown
+   * (issue 16, defect 10). */
+  for (guint i = 0; labels[i] != NULL; i++)
+    {
+      int natural;
+
+      gtk_drop_down_set_selected (GTK_DROP_DOWN (dropdown), i);
+      gtk_widget_measure (dropdown, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &natural, NULL, NULL);
+      widest = MAX (widest, natural);
+    }
+  gtk_widget_set_size_request (dropdown, widest, -1);
 
   g_settings_bind_with_mapping (settings, key, dropdown, "selected", G_SETTINGS_BIND_DEFAULT,
                                 choice_get, choice_set, (gpointer) keys, NULL);
@@ -140,6 +153,16 @@ kubus_preferences_show (GtkWindow *parent)
            _("Precision of every value shown."),
            spin (settings, "precision", 12, 1, 0));
   gtk_window_set_child (GTK_WINDOW (window), grid);
+  {
+    /* Escape and Ctrl+W close it, as every dialog (issue 16, defect 9). */
+    GtkEventController *shortcuts = gtk_shortcut_controller_new ();
+    GtkShortcutTrigger *trigger = gtk_alternative_trigger_new (gtk_keyval_trigger_new (GDK_KEY_Escape, 0),
+                                                               gtk_keyval_trigger_new (GDK_KEY_w, GDK_CONTROL_MASK));
+
+    gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (shortcuts),
+                                          gtk_shortcut_new (trigger, gtk_named_action_new ("window.close")));
+    gtk_widget_add_controller (window, shortcuts);
+  }
   /* The bindings hold the settings object for as long as the widgets live. */
   gtk_window_present (GTK_WINDOW (window));
 }

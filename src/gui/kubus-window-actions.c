@@ -2,8 +2,11 @@
  * info, external/compare. Each has an accelerator (set in kubus-application.c). */
 #include <glib/gi18n.h>
 
+#include "kubus-export-dialog.h"
 #include "kubus-file-chooser.h"
 #include "kubus-node.h"
+#include "kubus-source-view.h"
+#include "kubus-statistics.h"
 #include "kubus-window-private.h"
 
 static KubusPaneView *
@@ -390,6 +393,99 @@ action_close (GSimpleAction *a, GVariant *p, gpointer user_data)
   gtk_window_close (GTK_WINDOW (user_data));
 }
 
+/* ---- CubeGUI's extras: export, statistics, source ------------------------------------------------ */
+
+static void
+action_export_view (GSimpleAction *a, GVariant *p, gpointer user_data)
+{
+  (void) a, (void) p;
+  kubus_export_dialog_show (user_data);
+}
+
+static void
+on_csv_chosen (GFile    *file,
+               gpointer  user_data)
+{
+  KubusWindow *self = user_data;
+  KubusPaneModel *pane = active_model (self);
+  g_autofree char *csv = pane != NULL ? kubus_pane_model_to_csv (pane) : NULL;
+  g_autofree char *path = g_file_get_path (file);
+  g_autoptr (GError) error = NULL;
+
+  /* g_file_set_contents writes a temporary file and renames it. */
+  if (csv != NULL && path != NULL && !g_file_set_contents (path, csv, -1, &error))
+    kubus_window_error_dialog (self, _("Could not export the values"), error->message);
+}
+
+static void
+action_export_values (GSimpleAction *a, GVariant *p, gpointer user_data)
+{
+  KubusWindow *self = user_data;
+  static const char *const names[] = { "metric-tree.csv", "call-tree.csv", "system-tree.csv" };
+
+  (void) a, (void) p;
+  kubus_choose_save_file (GTK_WINDOW (self), _("Export the Values of the Active Tree"),
+                          names[self->active_pane], on_csv_chosen, self);
+}
+
+static void
+action_statistics (GSimpleAction *a, GVariant *p, gpointer user_data)
+{
+  (void) a, (void) p;
+  kubus_statistics_show (user_data);
+}
+
+/* The source around the selected call path (the call pane's selection, whichever pane is
+ * active): the file the report names, if it can be found here; else the window says why. */
+static void
+action_source (GSimpleAction *a, GVariant *p, gpointer user_data)
+{
+  KubusWindow *self = user_data;
+  KubusPaneModel *call = kubus_browser_get_pane (self->browser, KUBUS_PANE_CALL);
+  guint pos = kubus_pane_view_get_selected (self->panes[KUBUS_PANE_CALL]);
+  g_autoptr (KubusNodeRow) row = pos != G_MAXUINT ? kubus_pane_model_get_row (call, pos, NULL) : NULL;
+  CubeReport *report = kubus_browser_get_report (self->browser);
+  g_autofree char *path = NULL, *message = NULL, *title = NULL;
+  g_autoptr (GError) error = NULL;
+  const char *file, *name;
+  gint64 line;
+
+  (void) a, (void) p;
+  if (row == NULL)
+    return;
+  name = kubus_node_name (kubus_node_row_get_kind (row), kubus_node_row_get_node (row));
+  if (!kubus_source_location (kubus_node_row_get_kind (row), kubus_node_row_get_node (row), &file, &line))
+    message = g_strdup_printf (_("The report gives no source file for “%s”: its call paths cannot be shown in "
+                                 "the source. (Regions of libraries such as MPI usually have none.)"), name);
+  else if ((path = kubus_source_find (report->path, file, &error)) == NULL)
+    message = g_strdup (error->message);
+  /* TRANSLATORS: window title, e.g. "foo — Source" */
+  title = g_strdup_printf (_("%s — Source"), name);
+  kubus_source_view_show (GTK_WINDOW (self), title, path, line, message);
+}
+
+/* F6 / Shift+F6: the next or previous tree gets the keyboard (issue 16, defect 9). */
+static void
+move_pane (KubusWindow *self,
+           int          step)
+{
+  kubus_window_set_active_pane (self, (self->active_pane + KUBUS_N_PANES + step) % KUBUS_N_PANES, TRUE);
+}
+
+static void
+action_next_pane (GSimpleAction *a, GVariant *p, gpointer user_data)
+{
+  (void) a, (void) p;
+  move_pane (user_data, 1);
+}
+
+static void
+action_previous_pane (GSimpleAction *a, GVariant *p, gpointer user_data)
+{
+  (void) a, (void) p;
+  move_pane (user_data, -1);
+}
+
 static void
 action_topology (GSimpleAction *a, GVariant *p, gpointer user_data)
 {
@@ -424,12 +520,19 @@ static const GActionEntry win_entries[] = {
   { "reload", action_reload, NULL, NULL, NULL, { 0 } },
   { "close", action_close, NULL, NULL, NULL, { 0 } },
   { "topology", action_topology, NULL, NULL, NULL, { 0 } },
+  { "next-pane", action_next_pane, NULL, NULL, NULL, { 0 } },
+  { "export-view", action_export_view, NULL, NULL, NULL, { 0 } },
+  { "export-values", action_export_values, NULL, NULL, NULL, { 0 } },
+  { "statistics", action_statistics, NULL, NULL, NULL, { 0 } },
+  { "source", action_source, NULL, NULL, NULL, { 0 } },
+  { "previous-pane", action_previous_pane, NULL, NULL, NULL, { 0 } },
 };
 
 static const char *const needs_report[] = {
   "find", "find-next", "find-previous", "expand-largest", "expand-subtree", "collapse-subtree",
   "expand-all", "collapse-all", "mode", "call-view", "sort", "hide-zero", "hide-below",
-  "copy-value", "copy-name", "info", "open-external", "compare", "reload",
+  "copy-value", "copy-name", "info", "open-external", "compare", "reload", "next-pane",
+  "previous-pane", "export-view", "export-values", "statistics", "source",
 };
 
 static void
@@ -455,6 +558,10 @@ kubus_window_update_actions (KubusWindow *self)
   enable (self, "topology", have && report != NULL && report->topologies != NULL
                             && report->topologies->len > 0);
   enable (self, "compare", have && self->file_b == NULL);
+  /* The header bar's find button follows Find (it worked with no report open). */
+  gtk_widget_set_sensitive (self->find_button, have);
+  if (!have)
+    gtk_search_bar_set_search_mode (GTK_SEARCH_BAR (self->search_bar), FALSE);
   if (pane != NULL)
     {
       GAction *mode = g_action_map_lookup_action (G_ACTION_MAP (self), "mode");
@@ -518,9 +625,32 @@ kubus_window_apply_settings (KubusWindow *self)
     }
 }
 
+/* Escape closes the find bar wherever the focus is (it did only in the search entry). */
+static gboolean
+on_window_key (GtkEventControllerKey *controller,
+               guint                  keyval,
+               guint                  keycode,
+               GdkModifierType        state,
+               gpointer               user_data)
+{
+  KubusWindow *self = user_data;
+
+  (void) controller, (void) keycode;
+  if (keyval != GDK_KEY_Escape || (state & (GDK_CONTROL_MASK | GDK_ALT_MASK | GDK_SHIFT_MASK)) != 0
+      || !gtk_search_bar_get_search_mode (GTK_SEARCH_BAR (self->search_bar)))
+    return FALSE;
+  gtk_search_bar_set_search_mode (GTK_SEARCH_BAR (self->search_bar), FALSE);
+  gtk_widget_grab_focus (kubus_pane_view_get_list_view (self->panes[self->active_pane]));
+  return TRUE;
+}
+
 void
 kubus_window_add_actions (KubusWindow *self)
 {
+  GtkEventController *keys = gtk_event_controller_key_new ();
+
+  g_signal_connect (keys, "key-pressed", G_CALLBACK (on_window_key), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), keys);
   g_action_map_add_action_entries (G_ACTION_MAP (self), win_entries, G_N_ELEMENTS (win_entries), self);
   g_signal_connect (self->search_entry, "search-changed", G_CALLBACK (on_search_changed), self);
   g_signal_connect (self->search_entry, "activate", G_CALLBACK (on_search_activate), self);

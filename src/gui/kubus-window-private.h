@@ -45,6 +45,7 @@ struct _KubusWindow
   gboolean       reloading;
   char          *keep_metric;   /* reselect after reload */
   GSettings     *settings;      /* may be NULL when the schema is not installed */
+  GPtrArray     *export_views;  /* of KubusExportView (kubus-export-dialog.c) */
 };
 
 void kubus_window_add_actions      (KubusWindow *self);
@@ -57,5 +58,7 @@ void kubus_window_apply_settings   (KubusWindow *self);
 void kubus_window_error_dialog     (KubusWindow *self,
                                     const char  *primary,
                                     const char  *secondary);
+
+void kubus_window_init_export_views (KubusWindow *self);
 
 G_END_DECLS

@@ -56,6 +56,7 @@ kubus_window_dispose (GObject *object)
   g_clear_object (&self->external);
   g_clear_object (&self->settings);
   g_clear_pointer (&self->keep_metric, g_free);
+  g_clear_pointer (&self->export_views, g_ptr_array_unref);
   gtk_widget_dispose_template (GTK_WIDGET (self), KUBUS_TYPE_WINDOW);
   G_OBJECT_CLASS (kubus_window_parent_class)->dispose (object);
 }
@@ -692,6 +693,7 @@ kubus_window_init (KubusWindow *self)
       gtk_widget_set_size_request (GTK_WIDGET (self->panes[i]), 200, -1);
     }
   kubus_window_add_actions (self);
+  kubus_window_init_export_views (self);
   kubus_window_set_active_pane (self, KUBUS_PANE_CALL, FALSE);
   fill_recent (gtk_recent_manager_get_default (), self);
   g_signal_connect_object (gtk_recent_manager_get_default (), "changed", G_CALLBACK (fill_recent),
