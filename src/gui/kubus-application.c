@@ -29,14 +29,16 @@ G_DEFINE_FINAL_TYPE (KubusApplication, kubus_application, GTK_TYPE_APPLICATION)
 
 /* ---- windows ----------------------------------------------------------------------------- */
 
+/* File › Open and Open Recent show the report in the window they were chosen from, also
+ * when it shows a report already (that report stays until the new one has loaded; a failed
+ * open leaves it alone): before, every Open made another window (issue 16, defect 8). A new
+ * window only when the active one is still loading. */
 static KubusWindow *
 reusable_window (KubusApplication *self)
 {
   GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
 
-  if (window != NULL && KUBUS_IS_WINDOW (window)
-      && kubus_window_get_browser (KUBUS_WINDOW (window)) == NULL
-      && !kubus_window_is_busy (KUBUS_WINDOW (window)))
+  if (window != NULL && KUBUS_IS_WINDOW (window) && !kubus_window_is_busy (KUBUS_WINDOW (window)))
     return KUBUS_WINDOW (window);
   return NULL;
 }
@@ -311,9 +313,9 @@ cli_window (KubusApplication *self,
   cw->app = self;
   cw->batch = batch;
   g_object_set_data_full (G_OBJECT (window), "kubus-cli", cw, g_free);
+  kubus_window_set_batch (window, batch);
   if (width > 0)
     gtk_window_set_default_size (GTK_WINDOW (window), width, height);
-  kubus_window_set_batch (window, batch);
   g_signal_connect (window, "loaded", G_CALLBACK (on_cli_loaded), cw);
   g_signal_connect (window, "failed", G_CALLBACK (on_cli_failed), cw);
   return window;

@@ -279,7 +279,8 @@ kubus_export_dialog_show (KubusWindow *window)
       const char *id = g_ptr_array_index (d->ids, i);
       KubusExportView *v = find_view (window, id, NULL);
       if (!g_str_equal (id, "window") && !g_str_equal (id, "panes") && v->widget != NULL
-          && gtk_widget_get_mapped (v->widget))
+          && gtk_widget_get_mapped (v->widget)
+          && gtk_widget_get_root (v->widget) == GTK_ROOT (window))
         preselect = i;
     }
 

@@ -767,6 +767,23 @@ colour_by_peers (KubusPaneModel *self)
          && self->mode != KUBUS_MODE_PEER_PERCENT && self->mode != KUBUS_MODE_PEER_DISTRIBUTION;
 }
 
+/* The colour scale of the nodes at @depth: from their smallest to their largest value, but at
+ * least 10 % of the largest wide, so that 0.1 % of noise between 64 equal ranks does not span
+ * blue to red (only a real spread, like 10.80 to 13.45 s, uses the whole scale). */
+static void
+peer_scale (KubusPaneModel *self,
+            guint           depth,
+            double         *lo,
+            double         *hi)
+{
+  *lo = depth < self->n_depths ? self->peer_min[depth] : 0;
+  *hi = depth < self->n_depths ? self->peer_max[depth] : 0;
+  if (!isfinite (*lo) || !isfinite (*hi))
+    *lo = *hi = 0;
+  if (*hi > 0)
+    *lo = MIN (*lo, *hi * 0.9);
+}
+
 gboolean
 kubus_pane_model_row_color (KubusPaneModel *self,
                             KubusNodeRow   *row,
@@ -796,9 +813,9 @@ kubus_pane_model_row_color (KubusPaneModel *self,
   else if (colour_by_peers (self))
     {
       guint depth = kubus_node_depth (kubus_node_row_get_kind (row), kubus_node_row_get_node (row));
-      double lo = depth < self->n_depths ? self->peer_min[depth] : 0;
-      double hi = depth < self->n_depths ? self->peer_max[depth] : 0;
+      double lo, hi;
 
+      peer_scale (self, depth, &lo, &hi);
       /* Peers compare by inclusive values; an expanded node's own value sits below them. */
       fraction = hi > lo ? (v - lo) / (hi - lo) : 1.0;
       /* Pale only when small in itself, not for being the smallest of close peers. */
@@ -920,13 +937,11 @@ kubus_pane_model_get_legend (KubusPaneModel  *self,
     {
       /* The scale runs over the peers; its ends are those of the locations. */
       guint depth = ((CubeSysNode *) g_ptr_array_index (self->report->locations, 0))->depth;
-      double lo = depth < self->n_depths ? self->peer_min[depth] : 0;
-      double top = depth < self->n_depths ? self->peer_max[depth] : 0;
+      double lo, top;
       g_autofree char *caption = info->caption;
       g_autofree char *exact_lo = NULL, *exact_hi = NULL;
 
-      if (!isfinite (lo) || !isfinite (top))
-        lo = top = 0;
+      peer_scale (self, depth, &lo, &top);
       info->low = format_number (self, display_of_raw (self, mode, lo), self->integer_values, FALSE);
       info->high = format_number (self, display_of_raw (self, mode, top), self->integer_values, FALSE);
       /* TRANSLATORS: legend of the system tree: "<unit> · peer min → max" */

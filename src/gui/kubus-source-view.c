@@ -52,6 +52,19 @@ kubus_source_location (KubusNodeKind  kind,
   return TRUE;
 }
 
+static void
+add_candidate (GPtrArray  *tried,
+               char       *path)
+{
+  for (guint i = 0; i < tried->len; i++)
+    if (g_str_equal (g_ptr_array_index (tried, i), path))
+      {
+        g_free (path);
+        return;
+      }
+  g_ptr_array_add (tried, path);
+}
+
 char *
 kubus_source_find (const char  *report_path,
                    const char  *file,
@@ -60,17 +73,28 @@ kubus_source_find (const char  *report_path,
   g_autoptr (GPtrArray) tried = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *dir = report_path != NULL ? g_path_get_dirname (report_path) : NULL;
   g_autofree char *list = NULL;
+  g_auto (GStrv) parts = NULL;
+  guint n_parts;
 
   g_return_val_if_fail (file != NULL, NULL);
-  g_ptr_array_add (tried, g_canonicalize_filename (file, NULL));
-  if (!g_path_is_absolute (file) && dir != NULL)
+  add_candidate (tried, g_canonicalize_filename (file, NULL));
+  /* Reports name files as they were where the program was built (often absolute paths of
+   * another machine): look for the path's last parts — "y_solve.f", "BT/y_solve.f", … —
+   * next to the report and in the folders above it. */
+  parts = g_strsplit (file, G_DIR_SEPARATOR_S, -1);
+  n_parts = g_strv_length (parts);
+  for (guint keep = 1; dir != NULL && keep <= n_parts && keep <= 4; keep++)
     {
+      g_autofree char *tail = g_strjoinv (G_DIR_SEPARATOR_S, parts + n_parts - keep);
       g_autofree char *d = g_canonicalize_filename (dir, NULL);
+
+      if (tail[0] == '\0')
+        continue;
       for (int up = 0; up <= 3; up++)
         {
           g_autofree char *parent = NULL;
 
-          g_ptr_array_add (tried, g_build_filename (d, file, NULL));
+          add_candidate (tried, g_build_filename (d, tail, NULL));
           parent = g_path_get_dirname (d);
           if (g_str_equal (parent, d))
             break;
@@ -87,7 +111,8 @@ kubus_source_find (const char  *report_path,
   g_ptr_array_add (tried, NULL);
   list = g_strjoinv ("\n", (char **) tried->pdata);
   g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT,
-               _("The report places this code in “%s”, but no readable file of that name was found. Looked for:\n%s"),
+               _("The report places this code in “%s”, but no readable file of that name was found. "
+                 "Copy the sources next to the report to see them here. Looked for:\n%s"),
                file, list);
   return NULL;
 }
@@ -233,7 +258,6 @@ kubus_source_view_show (GtkWindow  *parent,
       sv->line = 0;
     }
   gtk_label_set_xalign (GTK_LABEL (header), 0);
-  gtk_label_set_selectable (GTK_LABEL (header), TRUE);
   gtk_label_set_wrap (GTK_LABEL (header), TRUE);
   gtk_widget_add_css_class (header, "heading");
   gtk_widget_set_margin_start (header, 12);

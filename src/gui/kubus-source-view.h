@@ -17,8 +17,8 @@ gboolean   kubus_source_location  (KubusNodeKind  kind,
                                    const char   **file,
                                    gint64        *line);
 /* The readable file @file names: as given (absolute, or relative to the current folder),
- * then relative to the folder of @report_path and up to three folders above it. NULL with
- * @error naming @file and every place looked at. */
+ * then its last one to four path parts relative to the folder of @report_path and up to
+ * three folders above it. NULL with @error naming @file and every place looked at. */
 char      *kubus_source_find      (const char    *report_path,
                                    const char    *file,
                                    GError       **error);

@@ -211,7 +211,6 @@ kubus_statistics_show (KubusWindow *window)
   st->title = gtk_label_new (NULL);
   gtk_label_set_wrap (GTK_LABEL (st->title), TRUE);
   gtk_label_set_xalign (GTK_LABEL (st->title), 0);
-  gtk_label_set_selectable (GTK_LABEL (st->title), TRUE);
   gtk_widget_add_css_class (st->title, "heading");
   gtk_box_append (GTK_BOX (box), st->title);
 
@@ -226,7 +225,6 @@ kubus_statistics_show (KubusWindow *window)
       gtk_widget_add_css_class (name, "dim-label");
       st->values[i] = gtk_label_new ("–");
       gtk_label_set_xalign (GTK_LABEL (st->values[i]), 1);
-      gtk_label_set_selectable (GTK_LABEL (st->values[i]), TRUE);
       gtk_widget_add_css_class (st->values[i], "numeric");
       gtk_grid_attach (GTK_GRID (grid), name, 0, i, 1, 1);
       gtk_grid_attach (GTK_GRID (grid), st->values[i], 1, i, 1, 1);

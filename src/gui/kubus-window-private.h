@@ -58,6 +58,14 @@ void kubus_window_apply_settings   (KubusWindow *self);
 void kubus_window_error_dialog     (KubusWindow *self,
                                     const char  *primary,
                                     const char  *secondary);
+/* @close_window: the window goes when the message is dismissed. */
+void kubus_window_error_dialog_full (KubusWindow *self,
+                                     const char  *primary,
+                                     const char  *secondary,
+                                     gboolean     close_window);
+
+/* Open Recent lists the reports Kubus opened (this recent-files group). */
+#define KUBUS_RECENT_GROUP "kubus-reports"
 
 void kubus_window_init_export_views (KubusWindow *self);
 

@@ -1,6 +1,7 @@
 /* kubus-window.c — see kubus-window.h. Actions live in kubus-window-actions.c. */
 #include <glib/gi18n.h>
 
+#include "kubus-node.h"
 #include "kubus-window-private.h"
 
 enum
@@ -124,10 +125,24 @@ on_cancel_clicked (GtkButton *button,
     g_cancellable_cancel (self->cancellable);
 }
 
+static void
+on_error_response (GtkDialog *dialog,
+                   int        response,
+                   gpointer   close_window)
+{
+  GtkWindow *parent = gtk_window_get_transient_for (GTK_WINDOW (dialog));
+
+  (void) response;
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  if (close_window != NULL && parent != NULL)
+    gtk_window_destroy (parent);
+}
+
 void
-kubus_window_error_dialog (KubusWindow *self,
-                           const char  *primary,
-                           const char  *secondary)
+kubus_window_error_dialog_full (KubusWindow *self,
+                                const char  *primary,
+                                const char  *secondary,
+                                gboolean     close_window)
 {
   GtkWidget *dialog;
 
@@ -136,8 +151,16 @@ kubus_window_error_dialog (KubusWindow *self,
   dialog = gtk_message_dialog_new (GTK_WINDOW (self), GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
                                    GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE, "%s", primary);
   gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", secondary);
-  g_signal_connect (dialog, "response", G_CALLBACK (gtk_window_destroy), NULL);
+  g_signal_connect (dialog, "response", G_CALLBACK (on_error_response), close_window ? self : NULL);
   gtk_window_present (GTK_WINDOW (dialog));
+}
+
+void
+kubus_window_error_dialog (KubusWindow *self,
+                           const char  *primary,
+                           const char  *secondary)
+{
+  kubus_window_error_dialog_full (self, primary, secondary, FALSE);
 }
 
 static void
@@ -231,6 +254,8 @@ carry_over_view (KubusBrowser *old,
     }
 }
 
+static void fit_metric_pane (KubusWindow *self);
+
 /* A pane's mode changed (its drop-down, the menu, the command line): the View › Value Mode
  * radio items show the active pane's. */
 static void
@@ -269,6 +294,8 @@ show_browser (KubusWindow  *self,
     kubus_browser_select_metric (browser, self->keep_metric);
   g_clear_pointer (&self->keep_metric, g_free);
   gtk_stack_set_visible_child_name (GTK_STACK (self->stack), "browser");
+  if (!self->reloading)
+    fit_metric_pane (self);
   update_title (self);
   kubus_window_update_actions (self);
 }
@@ -340,7 +367,17 @@ on_loaded (GObject      *source,
       g_autofree char *primary = g_strdup_printf (_("Could not open “%s”"), name);
 
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        kubus_window_error_dialog (self, primary, error->message);
+        {
+          /* A window made only for this file, with nothing to show, goes with the message
+           * when other windows remain (issue 16, defect 8). */
+          gboolean orphan = self->browser == NULL && !self->reloading
+                            && g_list_length (gtk_application_get_windows (gtk_window_get_application (GTK_WINDOW (self)))) > 1;
+          g_autofree char *uri = g_file_get_uri (self->loading);
+
+          if (!self->batch)
+            gtk_recent_manager_remove_item (gtk_recent_manager_get_default (), uri, NULL);
+          kubus_window_error_dialog_full (self, primary, error->message, orphan);
+        }
       gtk_stack_set_visible_child_name (GTK_STACK (self->stack),
                                         self->browser != NULL ? "browser" : "empty");
       /* The report shown before (if any) stays, with its own file, title and monitor. */
@@ -362,7 +399,13 @@ on_loaded (GObject      *source,
   if (!self->reloading && !self->batch)
     {
       g_autofree char *uri = g_file_get_uri (self->file);
-      gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
+      const char *groups[] = { KUBUS_RECENT_GROUP, NULL };
+      GtkRecentData data = { NULL, NULL, (char *) "application/x-cube", (char *) g_get_prgname (),
+                             (char *) "kubus %u", (char **) groups, FALSE };
+
+      /* Marked as opened by Kubus: the file chooser adds what it was asked for, also files
+       * that then failed to open; Open Recent lists only this group. */
+      gtk_recent_manager_add_full (gtk_recent_manager_get_default (), uri, &data);
     }
   watch_files (self);
   if (self->reloading && self->external != NULL)
@@ -571,11 +614,15 @@ fill_recent (GtkRecentManager *manager,
       const char *uri = gtk_recent_info_get_uri (info);
       g_autoptr (GMenuItem) item = NULL;
 
-      if (!is_report_name (uri) || !gtk_recent_info_exists (info))
+      if (!is_report_name (uri) || !gtk_recent_info_exists (info)
+          || !gtk_recent_info_has_group (info, KUBUS_RECENT_GROUP))
         continue;
       {
-        /* Menu labels take "_" as a mnemonic mark; report names are full of underscores. */
-        g_auto (GStrv) parts = g_strsplit (gtk_recent_info_get_display_name (info), "_", -1);
+        /* "run-a/analysis.cube": every analysis has the same name. Menu labels take "_" as
+         * a mnemonic mark; report names are full of underscores. */
+        g_autoptr (GFile) file = g_file_new_for_uri (uri);
+        g_autofree char *name = kubus_window_file_label (file);
+        g_auto (GStrv) parts = g_strsplit (name, "_", -1);
         g_autofree char *label = g_strjoinv ("__", parts);
         item = g_menu_item_new (label, NULL);
       }
@@ -647,14 +694,94 @@ on_default_width (GObject    *object,
                   gpointer    user_data)
 {
   KubusWindow *self = KUBUS_WINDOW (object);
-  int width, height;
+  int width, height, metric = 0, call = 0;
 
   (void) pspec, (void) user_data;
   gtk_window_get_default_size (GTK_WINDOW (self), &width, &height);   /* 4.8: both needed */
   if (gtk_widget_get_mapped (GTK_WIDGET (self)) || width <= 0)
     return;
+  /* The widths the user left the panes at, when they fit (issue 16, defect 8). */
+  if (self->settings != NULL && !self->batch)
+    {
+      metric = g_settings_get_int (self->settings, "metric-pane-width");
+      call = g_settings_get_int (self->settings, "call-pane-width");
+    }
+  if (metric > 0 && call > 0 && metric + call + 220 <= width)
+    {
+      gtk_paned_set_position (GTK_PANED (self->outer_paned), metric);
+      gtk_paned_set_position (GTK_PANED (self->inner_paned), call);
+      return;
+    }
   gtk_paned_set_position (GTK_PANED (self->outer_paned), MAX (220, width * 26 / 100));
   gtk_paned_set_position (GTK_PANED (self->inner_paned), MAX (220, width * 36 / 100));
+}
+
+/* Window size and pane widths of the last window closed are the next window's (defect 8). */
+static gboolean
+on_close_request (GtkWindow *window,
+                  gpointer   user_data)
+{
+  KubusWindow *self = KUBUS_WINDOW (window);
+  int width, height;
+
+  (void) user_data;
+  if (self->settings == NULL || self->batch)
+    return FALSE;
+  gtk_window_get_default_size (window, &width, &height);
+  g_settings_delay (self->settings);
+  if (!gtk_window_is_maximized (window) && width > 0 && height > 0)
+    {
+      g_settings_set_int (self->settings, "window-width", width);
+      g_settings_set_int (self->settings, "window-height", height);
+    }
+  g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (window));
+  if (gtk_widget_get_mapped (self->outer_paned))
+    {
+      g_settings_set_int (self->settings, "metric-pane-width", gtk_paned_get_position (GTK_PANED (self->outer_paned)));
+      g_settings_set_int (self->settings, "call-pane-width", gtk_paned_get_position (GTK_PANED (self->inner_paned)));
+    }
+  g_settings_apply (self->settings);
+  return FALSE;
+}
+
+/* A report's metric tree opens wide enough for its names (up to 40 % of the window), unless
+ * the user has set the width: at the default size Scalasca's deeper metric names were cut
+ * (issue 16, defect 10). */
+static void
+fit_metric_pane (KubusWindow *self)
+{
+  CubeReport *report = kubus_browser_get_report (self->browser);
+  GtkWidget *list = kubus_pane_view_get_list_view (self->panes[KUBUS_PANE_METRIC]);
+  PangoLayout *layout = gtk_widget_create_pango_layout (list, "0000000000");
+  int width, height, value_w, need = 0, window_w;
+
+  if (self->settings != NULL && !self->batch && g_settings_get_int (self->settings, "metric-pane-width") > 0)
+    {
+      g_object_unref (layout);
+      return;
+    }
+  pango_layout_get_pixel_size (layout, &value_w, &height);
+  for (guint i = 0; i < report->metrics->len; i++)
+    {
+      const CubeMetric *m = g_ptr_array_index (report->metrics, i);
+      gboolean hidden = FALSE;
+
+      for (const CubeMetric *p = m; p != NULL; p = p->parent)
+        hidden |= p->ghost;
+      if (hidden)
+        continue;
+      pango_layout_set_text (layout, kubus_node_name (KUBUS_NODE_METRIC, m), -1);
+      pango_layout_get_pixel_size (layout, &width, &height);
+      /* indent and expander per level, square, value column, gaps, padding, scroll bar */
+      need = MAX (need, (int) (m->depth + 1) * 20 + 20 + value_w + 12 + width + 30);
+    }
+  g_object_unref (layout);
+  window_w = gtk_widget_get_mapped (GTK_WIDGET (self)) ? gtk_widget_get_width (GTK_WIDGET (self)) : 0;
+  if (window_w <= 0)
+    gtk_window_get_default_size (GTK_WINDOW (self), &window_w, &height);
+  need = MIN (need, window_w * 40 / 100);
+  if (need > gtk_paned_get_position (GTK_PANED (self->outer_paned)))
+    gtk_paned_set_position (GTK_PANED (self->outer_paned), need);
 }
 
 static void
@@ -700,6 +827,7 @@ kubus_window_init (KubusWindow *self)
                            self, 0);
   on_default_width (G_OBJECT (self), NULL, NULL);
   g_signal_connect (self, "notify::default-width", G_CALLBACK (on_default_width), NULL);
+  g_signal_connect (self, "close-request", G_CALLBACK (on_close_request), NULL);
 
   drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
   g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
@@ -711,7 +839,19 @@ kubus_window_init (KubusWindow *self)
 KubusWindow *
 kubus_window_new (GtkApplication *app)
 {
-  return g_object_new (KUBUS_TYPE_WINDOW, "application", app, NULL);
+  KubusWindow *self = g_object_new (KUBUS_TYPE_WINDOW, "application", app, NULL);
+
+  if (self->settings != NULL)
+    {
+      int width = g_settings_get_int (self->settings, "window-width");
+      int height = g_settings_get_int (self->settings, "window-height");
+
+      if (width >= 400 && height >= 300)
+        gtk_window_set_default_size (GTK_WINDOW (self), width, height);
+      if (g_settings_get_boolean (self->settings, "window-maximized"))
+        gtk_window_maximize (GTK_WINDOW (self));
+    }
+  return self;
 }
 
 KubusBrowser *
@@ -731,6 +871,13 @@ kubus_window_set_batch (KubusWindow *self,
                         gboolean     batch)
 {
   self->batch = batch;
+  if (batch)
+    {
+      /* Pictures do not depend on how the last window was left. */
+      gtk_window_unmaximize (GTK_WINDOW (self));
+      gtk_window_set_default_size (GTK_WINDOW (self), 1200, 700);
+      on_default_width (G_OBJECT (self), NULL, NULL);
+    }
 }
 
 void
