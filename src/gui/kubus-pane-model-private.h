@@ -22,6 +22,7 @@ struct _KubusPaneModel
   GtkTreeListModel   *tree;
   GtkSorter          *value_sorter;   /* keyed sorters: one key per row, made once per sort */
   GtkSorter          *name_sorter;
+  GHashTable         *name_keys;        /* node → natural-order collation key */
   GtkTreeListRowSorter *row_sorter;
   GtkSortListModel   *sorted;
   GtkCustomFilter    *filter;

@@ -15,6 +15,7 @@ struct _KubusPaneView
   gulong            selection_handler;
 
   GtkWidget        *header;
+  GtkWidget        *title;
   GtkWidget        *view_dropdown;   /* call pane only */
   GtkWidget        *mode_dropdown;
   GtkWidget        *scroller;
@@ -22,6 +23,7 @@ struct _KubusPaneView
   GtkWidget        *legend;
   GtkWidget        *info_popover;
   GtkWidget        *info_label;
+  GtkWidget        *info_note;     /* when a link could not be opened */
 
   GHashTable       *bound;           /* KubusRowCell* currently showing a row */
   GArray           *mode_of_item;    /* dropdown position → KubusValueMode */
@@ -109,6 +111,20 @@ setup_row (GtkSignalListItemFactory *factory,
   gtk_widget_add_controller (cell, GTK_EVENT_CONTROLLER (click));
 }
 
+/* How far a row at @depth is indented: 16 px per level for the first 8 levels, then 8 px up
+ * to level 24, then 2 px, and never more than 45 % of the pane: a call tree 40 levels deep
+ * pushed its rows off the screen and the pane looked empty (issue 16, defect 10). */
+static int
+indent_for_depth (KubusPaneView *self,
+                  guint          depth)
+{
+  int px = 0, width = gtk_widget_get_width (self->list_view);
+
+  for (guint d = 0; d < depth; d++)
+    px += d < 8 ? 16 : d < 24 ? 8 : 2;
+  return MIN (px, (width > 0 ? width : 400) * 45 / 100);
+}
+
 static void
 bind_row (GtkSignalListItemFactory *factory,
           GtkListItem              *item,
@@ -121,6 +137,7 @@ bind_row (GtkSignalListItemFactory *factory,
 
   (void) factory;
   gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (expander), row);
+  gtk_widget_set_margin_start (expander, indent_for_depth (self, gtk_tree_list_row_get_depth (row)));
   if (self->model != NULL)
     {
       kubus_row_cell_bind (KUBUS_ROW_CELL (cell), self->model, row);
@@ -384,6 +401,56 @@ on_view_selected (GObject    *dropdown,
                               kubus_call_view_to_string ((KubusCallView) i));
 }
 
+/* ---- info popover ---------------------------------------------------------------------------- */
+
+typedef struct
+{
+  GWeakRef  view;
+  char     *uri;
+} LinkLaunch;
+
+static void
+on_link_launched (GObject      *source,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  LinkLaunch *launch = user_data;
+  g_autoptr (KubusPaneView) self = g_weak_ref_get (&launch->view);
+  g_autoptr (GError) error = NULL;
+
+  (void) source;
+  if (!g_app_info_launch_default_for_uri_finish (result, &error) && self != NULL)
+    {
+      /* No browser (or none that works): the address is what the user needs. */
+      g_autofree char *text = g_strdup_printf (_("No program could open the link (%s). Its address is on the "
+                                                 "clipboard:\n%s"), error->message, launch->uri);
+      gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)), launch->uri);
+      gtk_label_set_text (GTK_LABEL (self->info_note), text);
+      gtk_label_set_selectable (GTK_LABEL (self->info_note), TRUE);
+      gtk_widget_set_visible (self->info_note, TRUE);
+    }
+  g_weak_ref_clear (&launch->view);
+  g_free (launch->uri);
+  g_free (launch);
+}
+
+/* The metric's documentation link: opened with the default program; when that fails the
+ * popover says so and puts the address on the clipboard (it failed silently before). */
+static gboolean
+on_info_link (GtkLabel   *label,
+              const char *uri,
+              gpointer    user_data)
+{
+  KubusPaneView *self = user_data;
+  LinkLaunch *launch = g_new0 (LinkLaunch, 1);
+
+  (void) label;
+  g_weak_ref_init (&launch->view, self);
+  launch->uri = g_strdup (uri);
+  g_app_info_launch_default_for_uri_async (uri, NULL, NULL, on_link_launched, launch);
+  return TRUE;
+}
+
 /* ---- widget -------------------------------------------------------------------------------- */
 
 static void
@@ -420,7 +487,7 @@ kubus_pane_view_constructed (GObject *object)
   gtk_widget_add_css_class (self->header, "toolbar");
   gtk_widget_set_parent (self->header, GTK_WIDGET (self));
   /* The bar names the tree and holds its switchers. */
-  label = gtk_label_new (pane_title (kind));
+  label = self->title = gtk_label_new (pane_title (kind));
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
   gtk_widget_add_css_class (label, "heading");
@@ -479,10 +546,33 @@ kubus_pane_view_constructed (GObject *object)
   self->info_popover = gtk_popover_new ();
   self->info_label = gtk_label_new (NULL);
   gtk_label_set_wrap (GTK_LABEL (self->info_label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (self->info_label), PANGO_WRAP_WORD_CHAR);
   gtk_label_set_max_width_chars (GTK_LABEL (self->info_label), 60);
   gtk_label_set_selectable (GTK_LABEL (self->info_label), TRUE);
   gtk_label_set_xalign (GTK_LABEL (self->info_label), 0);
-  gtk_popover_set_child (GTK_POPOVER (self->info_popover), self->info_label);
+  gtk_label_set_yalign (GTK_LABEL (self->info_label), 0);
+  g_signal_connect (self->info_label, "activate-link", G_CALLBACK (on_info_link), self);
+  self->info_note = gtk_label_new (NULL);
+  gtk_label_set_wrap (GTK_LABEL (self->info_note), TRUE);
+  gtk_label_set_max_width_chars (GTK_LABEL (self->info_note), 60);
+  gtk_label_set_xalign (GTK_LABEL (self->info_note), 0);
+  gtk_widget_add_css_class (self->info_note, "dim-label");
+  gtk_widget_set_visible (self->info_note, FALSE);
+  {
+    /* Long descriptions scroll inside the popover instead of running off the window (they
+     * were clipped: issue 16, defect 10). */
+    GtkWidget *scroller = gtk_scrolled_window_new ();
+    GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+
+    gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+    gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scroller), TRUE);
+    gtk_scrolled_window_set_propagate_natural_width (GTK_SCROLLED_WINDOW (scroller), TRUE);
+    gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (scroller), 360);
+    gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), self->info_label);
+    gtk_box_append (GTK_BOX (box), scroller);
+    gtk_box_append (GTK_BOX (box), self->info_note);
+    gtk_popover_set_child (GTK_POPOVER (self->info_popover), box);
+  }
   gtk_widget_set_parent (self->info_popover, GTK_WIDGET (self));
 
   fill_mode_dropdown (self);
@@ -636,8 +726,14 @@ void
 kubus_pane_view_set_call_view (KubusPaneView *self,
                                KubusCallView  view)
 {
+  /* The pane's title names the view it shows (it said "Call tree" over the flat profile). */
+  const char *title = view == KUBUS_CALL_VIEW_FLAT ? _("Flat profile")
+                      : view == KUBUS_CALL_VIEW_MODULE ? _("Modules") : _("Call tree");
+
   if (self->view_dropdown == NULL)
     return;
+  gtk_label_set_text (GTK_LABEL (self->title), title);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->list_view), GTK_ACCESSIBLE_PROPERTY_LABEL, title, -1);
   self->updating_dropdown = TRUE;
   gtk_drop_down_set_selected (GTK_DROP_DOWN (self->view_dropdown), view);
   self->updating_dropdown = FALSE;
@@ -705,6 +801,7 @@ kubus_pane_view_show_info (KubusPaneView *self,
   GdkRectangle r;
 
   gtk_label_set_markup (GTK_LABEL (self->info_label), markup);
+  gtk_widget_set_visible (self->info_note, FALSE);
   if (!selected_row_rect (self, &r))
     {
       if (self->have_click)
