@@ -291,6 +291,38 @@ offered_modes (KubusPaneView *self)
   return modes;
 }
 
+/* The list view's row widget (GtkListItemWidget) showing @pos, if it is made. */
+static GtkWidget *
+row_widget_at (KubusPaneView *self,
+               guint          pos)
+{
+  for (GtkWidget *row = gtk_widget_get_first_child (self->list_view); row != NULL;
+       row = gtk_widget_get_next_sibling (row))
+    {
+      GtkWidget *expander = gtk_widget_get_first_child (row);
+      GtkWidget *cell = GTK_IS_TREE_EXPANDER (expander) ? gtk_tree_expander_get_child (GTK_TREE_EXPANDER (expander)) : NULL;
+      GtkListItem *item = cell != NULL ? g_object_get_data (G_OBJECT (cell), "kubus-list-item") : NULL;
+
+      if (item != NULL && gtk_list_item_get_item (item) != NULL && gtk_list_item_get_position (item) == pos)
+        return row;
+    }
+  return NULL;
+}
+
+static gboolean
+focus_selected_idle (gpointer data)
+{
+  KubusPaneView *self = data;
+  guint pos = kubus_pane_view_get_selected (self);
+  GtkWidget *row = pos != G_MAXUINT ? row_widget_at (self, pos) : NULL;
+
+  if (row != NULL && gtk_widget_has_focus (row) == FALSE && gtk_widget_is_ancestor (
+        gtk_root_get_focus (gtk_widget_get_root (self->list_view)), self->list_view))
+    gtk_widget_grab_focus (row);
+  g_object_unref (self);
+  return G_SOURCE_REMOVE;
+}
+
 /* Entering the tree with Tab lands on the selected row, not on the row that had the focus
  * last time (GtkListView remembers that one). */
 static void
@@ -299,27 +331,17 @@ on_list_focus_enter (GtkEventControllerFocus *controller,
 {
   KubusPaneView *self = user_data;
   guint pos = kubus_pane_view_get_selected (self);
-  GtkWidget *focus = gtk_root_get_focus (gtk_widget_get_root (self->list_view));
-  GtkWidget *row = focus;
+  GtkWidget *row;
 
   (void) controller;
   if (pos == G_MAXUINT)
     return;
-  while (row != NULL && gtk_widget_get_parent (row) != self->list_view)
-    row = gtk_widget_get_parent (row);
-  if (row != NULL)
-    {
-      GtkWidget *cell = NULL;
-      GtkListItem *item;
-
-      for (GtkWidget *w = gtk_widget_get_first_child (row); w != NULL && cell == NULL; w = gtk_widget_get_first_child (w))
-        if (GTK_IS_TREE_EXPANDER (w))
-          cell = gtk_tree_expander_get_child (GTK_TREE_EXPANDER (w));
-      item = cell != NULL ? g_object_get_data (G_OBJECT (cell), "kubus-list-item") : NULL;
-      if (item != NULL && gtk_list_item_get_position (item) == pos)
-        return;
-    }
-  gtk_widget_activate_action (self->list_view, "list.scroll-to-item", "u", pos);
+  /* Not from inside the focus change; a row scrolled away is made by the next layout. */
+  row = row_widget_at (self, pos);
+  if (row == NULL)
+    gtk_widget_activate_action (self->list_view, "list.scroll-to-item", "u", pos);
+  g_idle_add_full (row != NULL ? G_PRIORITY_DEFAULT : G_PRIORITY_DEFAULT_IDLE, focus_selected_idle,
+                   g_object_ref (self), NULL);
 }
 
 static void
@@ -460,6 +482,10 @@ kubus_pane_view_dispose (GObject *object)
   GtkWidget *child;
 
   kubus_pane_view_set_model (self, NULL);
+  /* Closed before the window goes: an open popover's scrolled window kept a timer that
+   * asked the destroyed surface for the pointer (GTK 4.8). */
+  if (self->info_popover != NULL)
+    gtk_popover_popdown (GTK_POPOVER (self->info_popover));
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
     gtk_widget_unparent (child);
   G_OBJECT_CLASS (kubus_pane_view_parent_class)->dispose (object);

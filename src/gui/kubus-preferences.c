@@ -64,11 +64,23 @@ choice_dropdown (GSettings         *settings,
                  const char *const *keys)
 {
   GtkWidget *dropdown = gtk_drop_down_new_from_strings (labels);
+
+  g_object_set_data (G_OBJECT (dropdown), "kubus-settings", settings);
+  g_object_set_data (G_OBJECT (dropdown), "kubus-key", (gpointer) key);
+  g_object_set_data (G_OBJECT (dropdown), "kubus-choices", (gpointer) keys);
+  return dropdown;
+}
+
+/* As wide as its widest choice: the window kept changing its width with the choice shown
+ * (issue 16, defect 10). Measured once the drop-down is in the window (styled). */
+static void
+fix_width (GtkWidget *dropdown)
+{
+  GListModel *items = gtk_drop_down_get_model (GTK_DROP_DOWN (dropdown));
+  guint shown = gtk_drop_down_get_selected (GTK_DROP_DOWN (dropdown));
   int widest = 0;
 
-  /* As wide as its widest choice: the window kept changing its width with the choice shown
-   * (issue 16, defect 10). */
-  for (guint i = 0; labels[i] != NULL; i++)
+  for (guint i = 0; i < g_list_model_get_n_items (items); i++)
     {
       int natural;
 
@@ -76,11 +88,13 @@ choice_dropdown (GSettings         *settings,
       gtk_widget_measure (dropdown, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &natural, NULL, NULL);
       widest = MAX (widest, natural);
     }
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (dropdown), shown);
   gtk_widget_set_size_request (dropdown, widest, -1);
-
-  g_settings_bind_with_mapping (settings, key, dropdown, "selected", G_SETTINGS_BIND_DEFAULT,
-                                choice_get, choice_set, (gpointer) keys, NULL);
-  return dropdown;
+  /* Bound only now: trying each choice must not change the setting. */
+  g_settings_bind_with_mapping (g_object_get_data (G_OBJECT (dropdown), "kubus-settings"),
+                                g_object_get_data (G_OBJECT (dropdown), "kubus-key"), dropdown, "selected",
+                                G_SETTINGS_BIND_DEFAULT, choice_get, choice_set,
+                                g_object_get_data (G_OBJECT (dropdown), "kubus-choices"), NULL);
 }
 
 static GtkWidget *
@@ -107,7 +121,7 @@ kubus_preferences_show (GtkWindow *parent)
   const char *scale_labels[] = { _("Rainbow (blue → red)"), _("Gray (for printing)"), NULL };
   const char *format_labels[] = { _("Every value in full"), _("Common exponent in the legend"),
                                   _("Scientific, per value"), NULL };
-  GtkWidget *window, *grid;
+  GtkWidget *window, *grid, *scale_choice, *format_choice;
 
   if (schema == NULL)
     {
@@ -139,7 +153,7 @@ kubus_preferences_show (GtkWindow *parent)
   gtk_widget_set_margin_bottom (grid, 24);
   add_row (GTK_GRID (grid), 0, _("_Colour scale"),
            _("Severity colours of the three trees. Differences always use the diverging blue/red scale."),
-           choice_dropdown (settings, "color-scale", scale_labels, scale_keys));
+           scale_choice = choice_dropdown (settings, "color-scale", scale_labels, scale_keys));
   add_row (GTK_GRID (grid), 1, _("_Lighten values below (%)"),
            _("Squares of values below this share of the pane’s range are drawn pale."),
            spin (settings, "insignificant-threshold", 100, 0.1, 1));
@@ -148,11 +162,13 @@ kubus_preferences_show (GtkWindow *parent)
            spin (settings, "hide-threshold", 100, 0.1, 1));
   add_row (GTK_GRID (grid), 3, _("_Number format"),
            _("How absolute values are written in the call and system trees."),
-           choice_dropdown (settings, "number-format", format_labels, format_keys));
+           format_choice = choice_dropdown (settings, "number-format", format_labels, format_keys));
   add_row (GTK_GRID (grid), 4, _("_Digits after the point"),
            _("Precision of every value shown."),
            spin (settings, "precision", 12, 1, 0));
   gtk_window_set_child (GTK_WINDOW (window), grid);
+  fix_width (scale_choice);
+  fix_width (format_choice);
   {
     /* Escape and Ctrl+W close it, as every dialog (issue 16, defect 9). */
     GtkEventController *shortcuts = gtk_shortcut_controller_new ();

@@ -44,8 +44,9 @@ kubus_source_location (KubusNodeKind  kind,
     default:
       return FALSE;
     }
-  /* Else where the region is defined. */
-  if (region == NULL || region->mod == NULL || region->mod[0] == '\0')
+  /* Else where the region is defined. Without a line the "file" is usually a library's or
+   * paradigm's name ("MPI"), not a file to show. */
+  if (region == NULL || region->mod == NULL || region->mod[0] == '\0' || region->begin_line < 1)
     return FALSE;
   *file = region->mod;
   *line = region->begin_line;
@@ -133,17 +134,25 @@ source_view_free (gpointer data)
   g_free (sv);
 }
 
+/* Once laid out. Holds no reference: a window closed meanwhile is left alone (a strong one
+ * outlived the window's transient parent). */
 static gboolean
 scroll_to_line (gpointer data)
 {
-  GtkWidget *view = data;
-  SourceView *sv = g_object_get_data (G_OBJECT (view), "kubus-source");
-  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (sv->text_view));
-  GtkTextIter iter;
+  GWeakRef *ref = data;
+  g_autoptr (GtkWidget) view = g_weak_ref_get (ref);
 
-  gtk_text_buffer_get_iter_at_line (buffer, &iter, (int) MAX (sv->line - 1, 0));
-  gtk_text_view_scroll_to_iter (GTK_TEXT_VIEW (sv->text_view), &iter, 0.0, TRUE, 0.0, 0.35);
-  g_object_unref (view);
+  g_weak_ref_clear (ref);
+  g_free (ref);
+  if (view != NULL && gtk_widget_get_realized (view))
+    {
+      SourceView *sv = g_object_get_data (G_OBJECT (view), "kubus-source");
+      GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (sv->text_view));
+      GtkTextIter iter;
+
+      gtk_text_buffer_get_iter_at_line (buffer, &iter, (int) MAX (sv->line - 1, 0));
+      gtk_text_view_scroll_to_iter (GTK_TEXT_VIEW (sv->text_view), &iter, 0.0, TRUE, 0.0, 0.35);
+    }
   return G_SOURCE_REMOVE;
 }
 
@@ -245,7 +254,11 @@ kubus_source_view_show (GtkWindow  *parent,
         sv->text = gtk_text_buffer_get_text (buffer, &a, &b, FALSE);
       }
       if (line > 0)
-        g_idle_add (scroll_to_line, g_object_ref (window));
+        {
+          GWeakRef *ref = g_new0 (GWeakRef, 1);
+          g_weak_ref_init (ref, window);
+          g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, scroll_to_line, ref, NULL);
+        }
     }
   else
     {

@@ -11,7 +11,7 @@ G_BEGIN_DECLS
 
 /* File and line of a call pane row: a call path's call site (its module and line), else its
  * region's definition; a flat or module row's region. FALSE when the report gives no file
- * (or, for a call site, no line). @file is borrowed from the report. */
+ * and line. @file is borrowed from the report. */
 gboolean   kubus_source_location  (KubusNodeKind  kind,
                                    gconstpointer  node,
                                    const char   **file,

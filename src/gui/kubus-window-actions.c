@@ -455,8 +455,8 @@ action_source (GSimpleAction *a, GVariant *p, gpointer user_data)
     return;
   name = kubus_node_name (kubus_node_row_get_kind (row), kubus_node_row_get_node (row));
   if (!kubus_source_location (kubus_node_row_get_kind (row), kubus_node_row_get_node (row), &file, &line))
-    message = g_strdup_printf (_("The report gives no source file for “%s”: its call paths cannot be shown in "
-                                 "the source. (Regions of libraries such as MPI usually have none.)"), name);
+    message = g_strdup_printf (_("The report gives no source location (file and line) for “%s”, so there is "
+                                 "no source to show. Regions of libraries such as MPI usually have none."), name);
   else if ((path = kubus_source_find (report->path, file, &error)) == NULL)
     message = g_strdup (error->message);
   /* TRANSLATORS: window title, e.g. "foo — Source" */

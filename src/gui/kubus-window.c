@@ -125,6 +125,14 @@ on_cancel_clicked (GtkButton *button,
     g_cancellable_cancel (self->cancellable);
 }
 
+static gboolean
+destroy_window_idle (gpointer data)
+{
+  gtk_window_destroy (data);
+  g_object_unref (data);
+  return G_SOURCE_REMOVE;
+}
+
 static void
 on_error_response (GtkDialog *dialog,
                    int        response,
@@ -133,9 +141,10 @@ on_error_response (GtkDialog *dialog,
   GtkWindow *parent = gtk_window_get_transient_for (GTK_WINDOW (dialog));
 
   (void) response;
-  gtk_window_destroy (GTK_WINDOW (dialog));
+  /* The window only after the dialog is gone: it still refers to its parent then. */
   if (close_window != NULL && parent != NULL)
-    gtk_window_destroy (parent);
+    g_idle_add (destroy_window_idle, g_object_ref (parent));
+  gtk_window_destroy (GTK_WINDOW (dialog));
 }
 
 void

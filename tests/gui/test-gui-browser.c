@@ -8,6 +8,8 @@
 
 #include "gui-test-report.h"
 #include "gui-test-ui.h"
+#include "kubus-source-view.h"
+#include "kubus-statistics.h"
 
 /* ---- 1. expanders next to the pane divider ----------------------------------------------------- */
 
@@ -64,7 +66,15 @@ xdotool_click (GtkWidget *widget,
   {
     const char *argv[] = { xdotool, "mousemove", "--sync", "--window", xid, x, y,
                            "click", "--repeat", repeat, "--delay", "60", "1", NULL };
+    /* …and then away, to a corner no window covers: a pointer resting on a row makes its
+     * tooltip, which later tests' short-lived windows do not need. */
+    const char *away[] = { xdotool, "mousemove", "--sync", "1919", "1199", NULL };
+
     if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, NULL, &status, &error)
+        || !g_spawn_check_wait_status (status, &error))
+      g_error ("xdotool: %s", error->message);
+    spin (150);   /* the clicks arrive */
+    if (!g_spawn_sync (NULL, (char **) away, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, NULL, &status, &error)
         || !g_spawn_check_wait_status (status, &error))
       g_error ("xdotool: %s", error->message);
   }
@@ -371,6 +381,752 @@ test_active_pane (void)
   close_window (window, &ev);
 }
 
+/* ---- 8. windows, recent files, remembered sizes ----------------------------------------------- */
+
+static guint
+n_windows (void)
+{
+  return g_list_length (gtk_application_get_windows (GTK_APPLICATION (app)));
+}
+
+static gboolean
+is_message_dialog (gpointer data)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr (GtkWidget) w = g_list_model_get_item (toplevels, i);
+      if (GTK_IS_MESSAGE_DIALOG (w) && gtk_widget_get_visible (w))
+        {
+          *(GtkWidget **) data = w;
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+static gboolean
+windows_are (gpointer data)
+{
+  return n_windows () == GPOINTER_TO_UINT (data);
+}
+
+/* Defect 8: a window opened for a report that fails goes away with the message when another
+ * window remains; the window size and pane widths of the last window closed come back. */
+static void
+test_windows_and_sizes (void)
+{
+  Events ev = { 0 }, ev2 = { 0 };
+  g_autoptr (GFile) good = report_file ("sizes.cube", 1.0);
+  g_autoptr (GFile) bad = bad_file ("broken.cube", "<?xml version=\"1.0\"?>\n<cube version=\"3.0\"><metrics>");
+  KubusWindow *window = new_window (&ev), *second;
+  GtkWidget *dialog = NULL;
+  int width, height;
+
+  kubus_window_open (window, good);
+  wait_events (&ev, 1, 0);
+  second = new_window (&ev2);
+  g_assert_cmpuint (n_windows (), ==, 2);
+  kubus_window_open (second, bad);
+  wait_events (&ev2, 0, 1);
+  g_assert_true (spin_until (is_message_dialog, &dialog, WAIT_MS));
+  gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_CLOSE);
+  g_assert_true (spin_until (windows_are, GUINT_TO_POINTER (1), WAIT_MS));
+
+  /* Size and pane widths: this window's, remembered when it closes. */
+  gtk_window_set_default_size (GTK_WINDOW (window), 1100, 650);
+  spin (200);
+  gtk_paned_set_position (GTK_PANED (window->outer_paned), 333);
+  spin (100);   /* the inner paned takes its new width */
+  gtk_paned_set_position (GTK_PANED (window->inner_paned), 444);
+  spin (100);
+  g_signal_handlers_disconnect_by_data (window, &ev);
+  gtk_window_close (GTK_WINDOW (window));
+  spin (50);
+  window = KUBUS_WINDOW (kubus_window_new (GTK_APPLICATION (app)));
+  gtk_window_get_default_size (GTK_WINDOW (window), &width, &height);
+  g_assert_cmpint (width, ==, 1100);
+  g_assert_cmpint (height, ==, 650);
+  g_assert_cmpint (gtk_paned_get_position (GTK_PANED (window->outer_paned)), ==, 333);
+  g_assert_cmpint (gtk_paned_get_position (GTK_PANED (window->inner_paned)), ==, 444);
+  gtk_window_destroy (GTK_WINDOW (window));
+  spin (50);
+  g_free (ev.message);
+  g_free (ev2.message);
+}
+
+/* ---- 9. keyboard --------------------------------------------------------------------------------- */
+
+static gboolean
+send_key (GtkWidget      *widget,
+          guint           keyval,
+          GdkModifierType state)
+{
+  g_autoptr (GListModel) controllers = gtk_widget_observe_controllers (widget);
+  gboolean handled = FALSE;
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers) && !handled; i++)
+    {
+      g_autoptr (GObject) c = g_list_model_get_item (controllers, i);
+      if (GTK_IS_EVENT_CONTROLLER_KEY (c))
+        g_signal_emit_by_name (c, "key-pressed", keyval, 0, state, &handled);
+    }
+  return handled;
+}
+
+/* The focus is on the call tree's row 2 (its selected row, "bar"). */
+static gboolean
+focus_on_row_2 (gpointer data)
+{
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (data));
+  GtkWidget *cell = NULL;
+
+  for (GtkWidget *w = focus != NULL ? gtk_widget_get_first_child (focus) : NULL; w != NULL && cell == NULL;
+       w = gtk_widget_get_first_child (w))
+    if (GTK_IS_TREE_EXPANDER (w))
+      cell = gtk_tree_expander_get_child (GTK_TREE_EXPANDER (w));
+  return cell != NULL && gtk_list_item_get_position (g_object_get_data (G_OBJECT (cell), "kubus-list-item")) == 2;
+}
+
+/* Tab as GTK handles it: the list view's own controller first (it may take the key), else
+ * the window's focus chain. */
+static void
+press_tab (KubusWindow *window)
+{
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (window));
+  GtkWidget *list = focus;
+
+  while (list != NULL && !GTK_IS_LIST_VIEW (list))
+    list = gtk_widget_get_parent (list);
+  if (list == NULL || !send_key (list, GDK_KEY_Tab, 0))
+    gtk_widget_child_focus (GTK_WIDGET (window), GTK_DIR_TAB_FORWARD);
+}
+
+/* Defect 9: Tab visits each tree once, on a visible row (the selected one); F6 moves to the
+ * next tree; Escape in a tree closes the find bar; the find button is off without a report. */
+static void
+test_keyboard (void)
+{
+  Events ev = { 0 };
+  g_autoptr (GFile) file = report_file ("keys.cube", 1.0);
+  KubusWindow *window = new_window (&ev);
+  GtkWidget *list_call = kubus_pane_view_get_list_view (pane_view (window, KUBUS_PANE_CALL));
+  g_autoptr (GHashTable) seen = g_hash_table_new (NULL, NULL);
+  guint lists = 0, stops = 0;
+
+  g_assert_false (gtk_widget_get_sensitive (window->find_button));
+  kubus_window_open (window, file);
+  wait_events (&ev, 1, 0);
+  g_assert_true (gtk_widget_get_sensitive (window->find_button));
+  toggle_row (window, KUBUS_PANE_CALL, "main");
+  select_row (window, KUBUS_PANE_CALL, "bar", 0);
+  spin (100);
+  gtk_widget_grab_focus (window->find_button);
+  /* Around the window once: every stop shown, each tree once, on its selected row. */
+  for (guint i = 0; i < 30; i++)
+    {
+      GtkWidget *focus, *list;
+      graphene_rect_t b;
+
+      press_tab (window);
+      spin (20);
+      focus = gtk_root_get_focus (GTK_ROOT (window));
+      g_assert_nonnull (focus);
+      if (focus == window->find_button)
+        break;
+      stops++;
+      g_assert_true (gtk_widget_get_mapped (focus));
+      g_assert_true (gtk_widget_compute_bounds (focus, GTK_WIDGET (window), &b));
+      g_assert_cmpfloat (b.size.width, >, 4);
+      g_assert_cmpfloat (b.size.height, >, 4);
+      for (list = focus; list != NULL && !GTK_IS_LIST_VIEW (list); list = gtk_widget_get_parent (list))
+        ;
+      if (list != NULL)
+        {
+          g_assert_false (g_hash_table_contains (seen, list));
+          g_hash_table_add (seen, list);
+          lists++;
+          if (list == list_call && !spin_until (focus_on_row_2, window, WAIT_MS))
+            g_error ("Tab into the call tree does not land on its selected row");
+        }
+    }
+  g_assert_cmpuint (lists, ==, 3);
+  /* Open, menu, then per pane its drop-downs and its tree: 2 + 2 + 3 + 2. */
+  g_assert_cmpuint (stops, ==, 9);
+
+  /* F6: the next tree has the keyboard and is the active pane. */
+  kubus_window_set_active_pane (window, KUBUS_PANE_CALL, TRUE);
+  activate (window, "next-pane", NULL);
+  g_assert_cmpint (window->active_pane, ==, KUBUS_PANE_SYSTEM);
+  g_assert_true (gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (window)),
+                                         kubus_pane_view_get_list_view (pane_view (window, KUBUS_PANE_SYSTEM)))
+                 || gtk_root_get_focus (GTK_ROOT (window)) == kubus_pane_view_get_list_view (pane_view (window, KUBUS_PANE_SYSTEM)));
+  activate (window, "previous-pane", NULL);
+  g_assert_cmpint (window->active_pane, ==, KUBUS_PANE_CALL);
+  {
+    g_auto (GStrv) accels = gtk_application_get_accels_for_action (GTK_APPLICATION (app), "win.next-pane");
+    g_assert_cmpstr (accels[0], ==, "F6");
+  }
+
+  /* Escape with the focus in a tree closes the find bar. */
+  activate (window, "find", NULL);
+  g_assert_true (gtk_search_bar_get_search_mode (GTK_SEARCH_BAR (window->search_bar)));
+  gtk_widget_grab_focus (list_call);
+  g_assert_true (send_key (GTK_WIDGET (window), GDK_KEY_Escape, 0));
+  g_assert_false (gtk_search_bar_get_search_mode (GTK_SEARCH_BAR (window->search_bar)));
+  close_window (window, &ev);
+}
+
+static gboolean
+preferences_shown (gpointer data)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  *(GtkWidget **) data = NULL;
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr (GtkWidget) w = g_list_model_get_item (toplevels, i);
+      if (GTK_IS_WINDOW (w) && g_strcmp0 (gtk_window_get_title (GTK_WINDOW (w)), "Preferences") == 0
+          && gtk_widget_get_visible (w))
+        *(GtkWidget **) data = w;
+    }
+  return *(GtkWidget **) data != NULL;
+}
+
+static gboolean
+preferences_gone (gpointer data)
+{
+  GtkWidget *w;
+
+  (void) data;
+  return !preferences_shown (&w);
+}
+
+static GtkWidget *
+open_preferences (KubusWindow *window)
+{
+  GtkWidget *prefs = NULL;
+
+  gtk_window_present (GTK_WINDOW (window));
+  g_action_group_activate_action (G_ACTION_GROUP (app), "preferences", NULL);
+  g_assert_true (spin_until (preferences_shown, &prefs, WAIT_MS));
+  return prefs;
+}
+
+/* Preferences close with Escape and with Ctrl+W (real key presses), and keep their width
+ * whatever the drop-downs show. */
+static void
+test_preferences_keys (void)
+{
+  Events ev = { 0 };
+  KubusWindow *window = new_window (&ev);
+  GtkWidget *prefs = open_preferences (window);
+  g_autoptr (GSettings) settings = g_settings_new ("org.kubus.Kubus");
+  g_autofree char *xdotool = g_find_program_in_path ("xdotool");
+  int width;
+
+  g_assert_true (spin_until (has_size, prefs, WAIT_MS));
+  spin (100);
+  width = gtk_widget_get_width (prefs);
+  for (const char *const *f = (const char *const[]) { "scientific", "common-exponent", "readable", NULL }; *f; f++)
+    {
+      g_settings_set_string (settings, "number-format", *f);
+      g_settings_set_string (settings, "color-scale", g_str_equal (*f, "scientific") ? "gray" : "rainbow");
+      spin (100);
+      g_assert_cmpint (gtk_widget_get_width (prefs), ==, width);
+    }
+  if (xdotool == NULL)
+    {
+      gtk_window_destroy (GTK_WINDOW (prefs));
+      close_window (window, &ev);
+      g_test_skip ("xdotool is not installed (scripts/deps)");
+      return;
+    }
+  for (const char *const *key = (const char *const[]) { "Escape", "ctrl+w", NULL }; *key; key++)
+    {
+      GdkSurface *surface = gtk_native_get_surface (GTK_NATIVE (prefs));
+      g_autofree char *xid = g_strdup_printf ("%lu", (unsigned long) gdk_x11_surface_get_xid (surface));
+      const char *argv[] = { xdotool, "windowfocus", "--sync", xid, "key", "--clearmodifiers", *key, NULL };
+      int status;
+
+      g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, NULL, NULL,
+                                   &status, NULL));
+      if (!spin_until (preferences_gone, NULL, WAIT_MS))
+        g_error ("%s did not close the preferences", *key);
+      if (key[1] != NULL)
+        prefs = open_preferences (window);
+    }
+  close_window (window, &ev);
+}
+
+/* ---- 10. visual ------------------------------------------------------------------------------------ */
+
+/* Twelve processes "Process 0" … "Process 11" under one node, and a call tree 40 levels deep. */
+static GFile *
+naming_file (const char *name)
+{
+  g_autofree char *path = g_build_filename (tmpdir, name, NULL);
+  g_autoptr (CubeReport) r = cube_report_new ();
+  g_autoptr (GError) error = NULL;
+  CubeMetric *time = cube_report_add_metric (r, NULL, "time", "Time", CUBE_DTYPE_DOUBLE, "sec", NULL, NULL);
+  CubeSysNode *m = cube_report_add_sysnode (r, NULL, CUBE_SYS_MACHINE, "M", -1);
+  CubeSysNode *n = cube_report_add_sysnode (r, m, CUBE_SYS_NODE, "N", -1);
+  CubeCnode *c = NULL;
+
+  for (int l = 0; l < 12; l++)
+    {
+      g_autofree char *proc = g_strdup_printf ("Process %d", l);
+      cube_report_add_sysnode (r, cube_report_add_sysnode (r, n, CUBE_SYS_PROCESS, proc, l), CUBE_SYS_THREAD, "t", 0);
+    }
+  for (int d = 0; d < 40; d++)
+    {
+      g_autofree char *fn = g_strdup_printf ("level_%02d", d);
+      c = cube_report_add_cnode (r, c, cube_report_add_region (r, fn, "deep.c", 10 * d + 1, 10 * d + 9), 10 * d + 5, "deep.c");
+      for (int l = 0; l < 12; l++)
+        cube_report_set_value (r, time, c, l, 1.0);
+    }
+  g_assert_true (cube_report_write (r, path, &error));
+  return g_file_new_for_path (path);
+}
+
+static gboolean
+row_is_mapped (gpointer data)
+{
+  return gtk_widget_get_mapped (data) && gtk_widget_get_width (data) > 0;
+}
+
+/* Defect 10: natural order by name, the pane title of the flat view, rows 40 levels deep
+ * still on screen, check marks apart from the text, and one page of shortcuts. */
+static void
+test_visual (void)
+{
+  Events ev = { 0 };
+  g_autoptr (GFile) file = naming_file ("naming.cube");
+  KubusWindow *window = new_window (&ev);
+  g_autofree char *text = NULL;
+
+  kubus_window_open (window, file);
+  wait_events (&ev, 1, 0);
+  activate (window, "sort", g_variant_new_string ("name"));
+  toggle_row (window, KUBUS_PANE_SYSTEM, "M");
+  toggle_row (window, KUBUS_PANE_SYSTEM, "N");
+  text = pane_text (window, KUBUS_PANE_SYSTEM);
+  {
+    const char *p2 = strstr (text, "Process 2 "), *p10 = strstr (text, "Process 10 ");
+    g_assert_nonnull (p2);
+    g_assert_nonnull (p10);
+    if (p2 > p10)
+      g_error ("by name, Process 10 comes before Process 2:\n%s", text);
+  }
+
+  /* The deepest call path: its name still inside the pane. */
+  kubus_window_set_active_pane (window, KUBUS_PANE_CALL, TRUE);
+  activate (window, "expand-all", NULL);
+  spin (100);
+  kubus_browser_select_position (kubus_window_get_browser (window), KUBUS_PANE_CALL, 39);
+  kubus_pane_view_scroll_to (pane_view (window, KUBUS_PANE_CALL), 39);
+  spin (200);
+  {
+    GtkWidget *cell = row_cell (window, KUBUS_PANE_CALL, "level_39", 0);
+    GtkWidget *name = gtk_widget_get_last_child (cell);
+    GtkWidget *list = kubus_pane_view_get_list_view (pane_view (window, KUBUS_PANE_CALL));
+    graphene_rect_t b;
+
+    if (!spin_until (row_is_mapped, name, 3000))
+      g_error ("row level_39: name %s mapped %d width %d, cell width %d, text %s", G_OBJECT_TYPE_NAME (name),
+               gtk_widget_get_mapped (name), gtk_widget_get_width (name), gtk_widget_get_width (cell),
+               GTK_IS_LABEL (name) ? gtk_label_get_text (GTK_LABEL (name)) : "?");
+    g_assert_true (gtk_widget_compute_bounds (name, list, &b));
+    if (b.origin.x + 30 > gtk_widget_get_width (list))
+      g_error ("the name of a row 40 levels deep starts at %.0f of a %d px pane", b.origin.x,
+               gtk_widget_get_width (list));
+  }
+
+  activate (window, "call-view", g_variant_new_string ("flat"));
+  {
+    GtkWidget *header = gtk_widget_get_first_child (GTK_WIDGET (pane_view (window, KUBUS_PANE_CALL)));
+    g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (gtk_widget_get_first_child (header))), ==, "Flat profile");
+  }
+  activate (window, "call-view", g_variant_new_string ("module"));
+  {
+    GtkWidget *header = gtk_widget_get_first_child (GTK_WIDGET (pane_view (window, KUBUS_PANE_CALL)));
+    g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (gtk_widget_get_first_child (header))), ==, "Modules");
+  }
+  close_window (window, &ev);
+}
+
+static gboolean
+is_image (GtkWidget *w,
+          gpointer   data)
+{
+  (void) data;
+  return GTK_IS_IMAGE (w) && gtk_widget_get_mapped (w) && gtk_widget_get_opacity (w) > 0
+         && gtk_widget_get_child_visible (w);
+}
+
+static gboolean
+popover_row_shown (gpointer data)
+{
+  return find_widget (data, is_image, NULL) != NULL;
+}
+
+/* The check mark of a drop-down's list keeps a gap from the label of its row. */
+static void
+test_dropdown_check (void)
+{
+  Events ev = { 0 };
+  g_autoptr (GFile) file = report_file ("check.cube", 1.0);
+  KubusWindow *window = new_window (&ev);
+  GtkWidget *header, *dropdown = NULL, *popover, *image, *label;
+  graphene_rect_t bi, bl;
+
+  kubus_window_open (window, file);
+  wait_events (&ev, 1, 0);
+  header = gtk_widget_get_first_child (GTK_WIDGET (pane_view (window, KUBUS_PANE_SYSTEM)));
+  find_widget (header, is_drop_down, &dropdown);
+  g_signal_emit_by_name (dropdown, "activate");
+  for (popover = gtk_widget_get_first_child (dropdown); popover != NULL && !GTK_IS_POPOVER (popover);
+       popover = gtk_widget_get_next_sibling (popover))
+    ;
+  g_assert_nonnull (popover);
+  g_assert_true (spin_until (popover_row_shown, popover, WAIT_MS));
+  spin (100);
+  image = find_widget (popover, is_image, NULL);
+  label = gtk_widget_get_prev_sibling (image);
+  g_assert_true (GTK_IS_LABEL (label));
+  g_assert_true (gtk_widget_compute_bounds (image, popover, &bi));
+  g_assert_true (gtk_widget_compute_bounds (label, popover, &bl));
+  if (bi.origin.x - (bl.origin.x + bl.size.width) < 8)
+    g_error ("the check mark is %.0f px from its label", bi.origin.x - (bl.origin.x + bl.size.width));
+  gtk_popover_popdown (GTK_POPOVER (popover));
+  close_window (window, &ev);
+}
+
+static gboolean
+is_stack_switcher (GtkWidget *w,
+                   gpointer   data)
+{
+  (void) data;
+  return GTK_IS_STACK_SWITCHER (w);
+}
+
+static gboolean
+shortcuts_shown (gpointer data)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr (GtkWidget) w = g_list_model_get_item (toplevels, i);
+      if (GTK_IS_SHORTCUTS_WINDOW (w) && gtk_widget_get_visible (w))
+        {
+          *(GtkWidget **) data = w;
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* The shortcuts window is one page (its page switcher has a single page), and lists the
+ * commands added with issue 16. */
+static void
+test_shortcuts_one_page (void)
+{
+  Events ev = { 0 };
+  KubusWindow *window = new_window (&ev);
+  GtkWidget *shortcuts = NULL, *switcher;
+  GtkStack *stack;
+  g_autoptr (GListModel) pages = NULL;
+
+  activate (window, "show-help-overlay", NULL);
+  g_assert_true (spin_until (shortcuts_shown, &shortcuts, WAIT_MS));
+  spin (100);
+  switcher = find_widget (shortcuts, is_stack_switcher, NULL);
+  g_assert_nonnull (switcher);
+  stack = gtk_stack_switcher_get_stack (GTK_STACK_SWITCHER (switcher));
+  pages = G_LIST_MODEL (gtk_stack_get_pages (stack));
+  g_assert_cmpuint (g_list_model_get_n_items (pages), ==, 1);
+  gtk_window_close (GTK_WINDOW (shortcuts));
+  spin (50);
+  close_window (window, &ev);
+}
+
+static gboolean
+is_label (GtkWidget *w,
+          gpointer   data)
+{
+  (void) data;
+  return GTK_IS_LABEL (w);
+}
+
+/* The metric's Info scrolls when long, shows its documentation address as text, and says so
+ * (putting the address on the clipboard) when no program opens the link. */
+static void
+test_info_link (void)
+{
+  Events ev = { 0 };
+  g_autoptr (GFile) file = report_file ("link.cube", 1.0);
+  KubusWindow *window = new_window (&ev);
+  KubusPaneView *metric = pane_view (window, KUBUS_PANE_METRIC);
+  GtkWidget *label = NULL;
+
+  /* No program for https here (an empty XDG data folder and no session): the launch fails. */
+  kubus_window_open (window, file);
+  wait_events (&ev, 1, 0);
+  gtk_widget_grab_focus (kubus_pane_view_get_list_view (metric));
+  activate (window, "info", NULL);
+  spin (200);
+  for (GtkWidget *w = gtk_widget_get_last_child (GTK_WIDGET (metric)); w != NULL && label == NULL;
+       w = gtk_widget_get_prev_sibling (w))
+    if (GTK_IS_POPOVER (w) && !GTK_IS_POPOVER_MENU (w))
+      {
+        GtkWidget *box = gtk_popover_get_child (GTK_POPOVER (w));
+        g_assert_true (GTK_IS_SCROLLED_WINDOW (gtk_widget_get_first_child (box)));
+        label = find_widget (box, is_label, NULL);
+      }
+  g_assert_nonnull (label);
+  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (label)), "https://example.org/time.html"));
+  /* Following the link: with no program for it (none here), the popover says so and the
+   * address goes to the clipboard. */
+  {
+    gboolean handled = FALSE;
+    GtkWidget *note = gtk_widget_get_last_child (gtk_widget_get_parent (gtk_widget_get_parent (gtk_widget_get_parent (label))));
+
+    g_signal_emit_by_name (label, "activate-link", "https://example.org/time.html", &handled);
+    g_assert_true (handled);
+    if (spin_until ((Condition) gtk_widget_get_visible, note, 5000))
+      {
+        g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (note)), "https://example.org/time.html"));
+        g_assert_true (gdk_content_formats_contain_gtype (gdk_clipboard_get_formats (gtk_widget_get_clipboard (label)),
+                                                          G_TYPE_STRING));
+      }
+    else
+      g_test_message ("a program opened the link: the failure note is not tested here");
+    gtk_popover_popdown (GTK_POPOVER (gtk_widget_get_ancestor (label, GTK_TYPE_POPOVER)));
+    spin (100);
+  }
+  close_window (window, &ev);
+}
+
+/* ---- CubeGUI's extras ---------------------------------------------------------------------------- */
+
+static GtkWidget *shown_window_titled (const char *prefix);
+
+static gboolean
+titled_shown (gpointer data)
+{
+  const char **prefix = data;
+
+  return shown_window_titled (*prefix) != NULL;
+}
+
+static GtkWidget *
+shown_window_titled (const char *prefix)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr (GtkWidget) w = g_list_model_get_item (toplevels, i);
+      if (GTK_IS_WINDOW (w) && gtk_widget_get_visible (w) && gtk_window_get_title (GTK_WINDOW (w)) != NULL
+          && g_str_has_prefix (gtk_window_get_title (GTK_WINDOW (w)), prefix))
+        return w;
+    }
+  return NULL;
+}
+
+static GtkWidget *
+wait_window (const char *prefix)
+{
+  if (!spin_until (titled_shown, &prefix, WAIT_MS))
+    g_error ("no window “%s…” shown", prefix);
+  return shown_window_titled (prefix);
+}
+
+/* Show Source: the lines around the call site of foo (app.c, line 12) when app.c lies next to
+ * the report; a clear message when it does not, or when the call path has no file. */
+static void
+test_source_view (void)
+{
+  Events ev = { 0 };
+  g_autoptr (GFile) file = report_file ("source.cube", 1.0);
+  g_autofree char *app_c = g_build_filename (tmpdir, "app.c", NULL);
+  GString *code = g_string_new (NULL);
+  KubusWindow *window = new_window (&ev);
+  GtkWidget *view;
+  const char *text;
+
+  for (int i = 1; i <= 30; i++)
+    g_string_append_printf (code, "int line_%d;\n", i);
+  g_assert_true (g_file_set_contents (app_c, code->str, -1, NULL));
+  g_string_free (code, TRUE);
+  kubus_window_open (window, file);
+  wait_events (&ev, 1, 0);
+  toggle_row (window, KUBUS_PANE_CALL, "main");
+  select_row (window, KUBUS_PANE_CALL, "foo", 0);
+  activate (window, "source", NULL);
+  view = wait_window ("foo — Source");
+  g_assert_cmpint (kubus_source_view_line (view), ==, 12);
+  text = kubus_source_view_text (view);
+  g_assert_nonnull (strstr (text, "    12  int line_12;\n"));
+  g_assert_nonnull (strstr (text, "    30  int line_30;\n"));
+  gtk_window_destroy (GTK_WINDOW (view));
+
+  /* bar is called in app.c too (line 20); without app.c: the message names the file and
+   * where it was looked for. */
+  g_unlink (app_c);
+  select_row (window, KUBUS_PANE_CALL, "bar", 0);
+  activate (window, "source", NULL);
+  view = wait_window ("bar — Source");
+  text = kubus_source_view_text (view);
+  g_assert_cmpint (kubus_source_view_line (view), ==, 0);
+  if (strstr (text, "“app.c”") == NULL || strstr (text, app_c) == NULL)
+    g_error ("the message does not say which file was looked for where:\n%s", text);
+  gtk_window_destroy (GTK_WINDOW (view));
+
+  /* bar/MPI_Send has a call site (lib.c:7) but MPI_Send on its own (flat profile: the region)
+   * has no line, only "MPI": said so. */
+  activate (window, "call-view", g_variant_new_string ("flat"));
+  select_row (window, KUBUS_PANE_CALL, "MPI_Send", 0);
+  activate (window, "source", NULL);
+  view = wait_window ("MPI_Send — Source");
+  g_assert_nonnull (strstr (kubus_source_view_text (view), "no source location"));
+  gtk_window_destroy (GTK_WINDOW (view));
+  close_window (window, &ev);
+}
+
+/* Statistics across locations: the selected metric and call path over the two ranks, and the
+ * box plot offered for export while the window is open. */
+static void
+test_statistics (void)
+{
+  Events ev = { 0 };
+  g_autoptr (GFile) file = report_file ("stats.cube", 1.0);
+  g_autofree char *svg = g_build_filename (tmpdir, "boxplot.svg", NULL);
+  g_autofree char *text = NULL, *text2 = NULL, *contents = NULL;
+  g_autoptr (GPtrArray) views = NULL;
+  g_autoptr (GError) error = NULL;
+  KubusWindow *window = new_window (&ev);
+  GtkWidget *stats;
+
+  kubus_window_open (window, file);
+  wait_events (&ev, 1, 0);
+  toggle_row (window, KUBUS_PANE_CALL, "main");
+  select_row (window, KUBUS_PANE_CALL, "foo", 0);   /* Time at foo (collapsed): [5 5] */
+  kubus_browser_flush (kubus_window_get_browser (window));
+  activate (window, "statistics", NULL);
+  stats = wait_window ("Statistics");
+  text = kubus_statistics_text (stats);
+  g_assert_cmpstr (text, ==,
+                   "Time at main/foo\n"
+                   "Locations: 2\nMinimum: 5\nLower quartile: 5\nMedian: 5\nMean: 5\n"
+                   "Upper quartile: 5\nMaximum: 5\nStandard deviation: 0\nOutliers (beyond 1.5 × IQR): 0\n");
+  /* It follows the selection: bar [1 3]. */
+  select_row (window, KUBUS_PANE_CALL, "bar", 0);
+  kubus_browser_flush (kubus_window_get_browser (window));
+  text2 = kubus_statistics_text (stats);
+  g_assert_cmpstr (text2, ==,
+                   "Time at main/bar\n"
+                   "Locations: 2\nMinimum: 1\nLower quartile: 1.5\nMedian: 2\nMean: 2\n"
+                   "Upper quartile: 2.5\nMaximum: 3\nStandard deviation: 1\nOutliers (beyond 1.5 × IQR): 0\n");
+  views = kubus_window_list_export_views (window);
+  g_assert_cmpuint (views->len, ==, 3);
+  g_assert_cmpstr (g_ptr_array_index (views, 2), ==, "statistics");
+  g_assert_true (kubus_window_export_view (window, "statistics", svg, KUBUS_EXPORT_SVG, 400, 200, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (svg, &contents, NULL, NULL));
+  g_assert_nonnull (strstr (contents, "width=\"400pt\" height=\"200pt\""));
+  gtk_window_destroy (GTK_WINDOW (stats));
+  spin (50);
+  g_clear_pointer (&views, g_ptr_array_unref);
+  views = kubus_window_list_export_views (window);
+  g_assert_cmpuint (views->len, ==, 2);
+  close_window (window, &ev);
+}
+
+static void
+render_test_view (cairo_t  *cr,
+                  int       width,
+                  int       height,
+                  gpointer  user_data)
+{
+  (void) user_data;
+  cairo_set_source_rgb (cr, 0, 0.5, 0);
+  cairo_rectangle (cr, 0, 0, width, height / 2.0);
+  cairo_fill (cr);
+}
+
+/* File › Export View: the registry (what a topology view uses), the three formats at a size
+ * of the user's choosing, and the dialog listing the registered views. */
+static void
+test_export_view (void)
+{
+  Events ev = { 0 };
+  g_autoptr (GFile) file = report_file ("export.cube", 1.0);
+  g_autofree char *png = g_build_filename (tmpdir, "panes.png", NULL);
+  g_autofree char *pdf = g_build_filename (tmpdir, "panes.pdf", NULL);
+  g_autofree char *own = g_build_filename (tmpdir, "own.png", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GdkPixbuf) pixbuf = NULL;
+  KubusWindow *window = new_window (&ev);
+  GtkWidget *dialog, *dropdown = NULL;
+  g_autofree char *contents = NULL;
+  gsize len;
+
+  kubus_window_open (window, file);
+  wait_events (&ev, 1, 0);
+  spin (100);
+  g_assert_true (kubus_window_export_view (window, "panes", png, KUBUS_EXPORT_PNG, 640, 400, &error));
+  g_assert_no_error (error);
+  pixbuf = gdk_pixbuf_new_from_file (png, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (gdk_pixbuf_get_width (pixbuf), ==, 640);
+  g_assert_cmpint (gdk_pixbuf_get_height (pixbuf), ==, 400);
+  g_clear_object (&pixbuf);
+  g_assert_true (kubus_window_export_view (window, "window", pdf, KUBUS_EXPORT_PDF, 800, 500, &error));
+  g_assert_true (g_file_get_contents (pdf, &contents, &len, NULL));
+  g_assert_true (g_str_has_prefix (contents, "%PDF-"));
+  /* A view of another engineer's making registers a render function: it gets the size asked. */
+  kubus_window_add_export_view (window, "test", "Test view", NULL, render_test_view, NULL, NULL);
+  g_assert_true (kubus_window_export_view (window, "test", own, KUBUS_EXPORT_PNG, 50, 40, &error));
+  pixbuf = gdk_pixbuf_new_from_file (own, &error);
+  g_assert_cmpint (gdk_pixbuf_get_width (pixbuf), ==, 50);
+  {
+    guchar *px = gdk_pixbuf_get_pixels (pixbuf);
+    int stride = gdk_pixbuf_get_rowstride (pixbuf);
+    g_assert_cmpint (px[1], ==, 128);                 /* green at the top */
+    g_assert_cmpint (px[35 * stride + 1], !=, 128);   /* not at the bottom */
+  }
+  /* A bad size and an unknown view fail cleanly, naming the file, and leave nothing. */
+  g_clear_error (&error);
+  g_assert_false (kubus_window_export_view (window, "test", own, KUBUS_EXPORT_PNG, 0, 40, &error));
+  g_assert_nonnull (strstr (error->message, own));
+  g_clear_error (&error);
+  g_assert_false (kubus_window_export_view (window, "nope", png, KUBUS_EXPORT_PNG, 10, 10, &error));
+  g_clear_error (&error);
+
+  activate (window, "export-view", NULL);
+  dialog = wait_window ("Export View");
+  find_widget (dialog, is_drop_down, &dropdown);   /* the last: the format */
+  {
+    GtkWidget *views = gtk_widget_get_first_child (gtk_widget_get_first_child (gtk_widget_get_first_child (dialog)));
+    GListModel *items = NULL;
+
+    for (GtkWidget *w = views; w != NULL; w = gtk_widget_get_next_sibling (w))
+      if (GTK_IS_DROP_DOWN (w) && items == NULL)
+        items = gtk_drop_down_get_model (GTK_DROP_DOWN (w));
+    g_assert_nonnull (items);
+    g_assert_cmpuint (g_list_model_get_n_items (items), ==, 3);
+    g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (items), 0), ==, "The three trees");
+    g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (items), 2), ==, "Test view");
+  }
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (GTK_DROP_DOWN (dropdown))), ==, 3);
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  kubus_window_remove_export_view (window, "test");
+  close_window (window, &ev);
+}
+
 /* ---- 5. command-line options act in the normal window ------------------------------------------ */
 
 typedef struct
@@ -472,6 +1228,16 @@ main (int   argc,
   g_test_add_func ("/gui/browser/options-normal-window", test_options_normal_window);
   g_test_add_func ("/gui/browser/compare-explained", test_compare_explained);
   g_test_add_func ("/gui/browser/active-pane", test_active_pane);
+  g_test_add_func ("/gui/browser/windows-and-sizes", test_windows_and_sizes);
+  g_test_add_func ("/gui/browser/keyboard", test_keyboard);
+  g_test_add_func ("/gui/browser/preferences-keys", test_preferences_keys);
+  g_test_add_func ("/gui/browser/visual", test_visual);
+  g_test_add_func ("/gui/browser/dropdown-check", test_dropdown_check);
+  g_test_add_func ("/gui/browser/shortcuts-one-page", test_shortcuts_one_page);
+  g_test_add_func ("/gui/browser/info-link", test_info_link);
+  g_test_add_func ("/gui/browser/source-view", test_source_view);
+  g_test_add_func ("/gui/browser/statistics", test_statistics);
+  g_test_add_func ("/gui/browser/export-view", test_export_view);
   status = g_test_run ();
   gui_test_ui_finish ();
   return status;

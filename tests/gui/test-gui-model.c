@@ -5,6 +5,7 @@
  * "<indent><name> <value>[ [+]| [-]][ *]": [+] collapsed with children, [-] expanded,
  * * selected. */
 #include <gtk/gtk.h>
+#include <string.h>
 
 #include "gui-test-report.h"
 #include "kubus-browser.h"
@@ -576,6 +577,47 @@ test_number_formats (void)
                "  work 4.94\n");
 }
 
+/* File › Export Values: the visible rows of a pane as CSV, full precision, quoted names. */
+static void
+test_csv (void)
+{
+  g_autoptr (KubusBrowser) b = new_browser ();
+  g_autofree char *csv = NULL, *pct = NULL;
+
+  set_expanded (b, KUBUS_PANE_CALL, 0, TRUE);
+  csv = kubus_pane_model_to_csv (pane (b, KUBUS_PANE_CALL));
+  g_assert_cmpstr (csv, ==,
+                   "depth,name,value,mode,unit,inclusive,exclusive,state\r\n"
+                   "0,main,2,absolute,sec,16,2,expanded\r\n"
+                   "1,foo,10,absolute,sec,10,6,collapsed\r\n"
+                   "1,bar,4,absolute,sec,4,2,collapsed\r\n");
+  kubus_pane_model_set_mode (pane (b, KUBUS_PANE_CALL), KUBUS_MODE_PERCENT);
+  pct = kubus_pane_model_to_csv (pane (b, KUBUS_PANE_CALL));
+  g_assert_nonnull (strstr (pct, "1,foo,62.5,percent-of-total,% of total,10,6,collapsed\r\n"));
+}
+
+/* A name with a comma and quotes is one quoted CSV field. */
+static void
+test_csv_quoting (void)
+{
+  g_autoptr (GError) error = NULL;
+  CubeReport *r = cube_report_new ();
+  CubeMetric *m = cube_report_add_metric (r, NULL, "t", "T", CUBE_DTYPE_DOUBLE, "sec", NULL, NULL);
+  CubeCnode *c = cube_report_add_cnode (r, NULL, cube_report_add_region (r, "f(int, \"x\")", "a.c", 1, 2), -1, NULL);
+  g_autoptr (KubusBrowser) b = NULL;
+  g_autofree char *csv = NULL;
+
+  cube_report_add_sysnode (r, cube_report_add_sysnode (r, NULL, CUBE_SYS_MACHINE, "M", -1), CUBE_SYS_THREAD, "t", 0);
+  cube_report_set_value (r, m, c, 0, 0.1);
+  b = kubus_browser_new (r, NULL, &error);
+  g_assert_no_error (error);
+  kubus_browser_select_default (b);
+  csv = kubus_pane_model_to_csv (pane (b, KUBUS_PANE_CALL));
+  g_assert_cmpstr (csv, ==,
+                   "depth,name,value,mode,unit,inclusive,exclusive,state\r\n"
+                   "0,\"f(int, \"\"x\"\")\",0.1,absolute,sec,0.1,0.1,leaf\r\n");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -595,5 +637,7 @@ main (int   argc,
   g_test_add_func ("/gui/model/value-tooltip", test_value_tooltip);
   g_test_add_func ("/gui/model/system-colours-peers", test_system_colours_peers);
   g_test_add_func ("/gui/model/number-formats", test_number_formats);
+  g_test_add_func ("/gui/model/csv", test_csv);
+  g_test_add_func ("/gui/model/csv-quoting", test_csv_quoting);
   return g_test_run ();
 }
