@@ -693,14 +693,19 @@ mode_unit (KubusValueMode mode)
   switch (mode)
     {
     case KUBUS_MODE_PERCENT:
+      /* xgettext:no-c-format */
       return _("% of total");
     case KUBUS_MODE_RELATIVE:
+      /* xgettext:no-c-format */
       return _("% of selection");
     case KUBUS_MODE_PEER_PERCENT:
+      /* xgettext:no-c-format */
       return _("% of the largest peer");
     case KUBUS_MODE_PEER_DISTRIBUTION:
+      /* xgettext:no-c-format */
       return _("% of the peer range");
     case KUBUS_MODE_EXTERNAL:
+      /* xgettext:no-c-format */
       return _("% of external total");
     case KUBUS_MODE_ABSOLUTE:
     case KUBUS_N_MODES:
