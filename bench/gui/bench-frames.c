@@ -30,7 +30,7 @@
 #include "kubus-pane-view.h"
 #include "kubus-row-cell.h"
 
-static gboolean opt_update, opt_scroll, opt_collapse;
+static gboolean opt_update, opt_scroll, opt_collapse, opt_bottom_up;
 static guint    n_cnodes = 5000, n_locations = 4096, rounds = 5, n_children = 10000;
 static char    *sort_name;
 static gboolean opt_passthrough, opt_incremental, opt_plain, opt_list_cells;
@@ -435,6 +435,23 @@ scroll_script (Bench *b, guint step, const char **label)
 
 /* ---- --collapse ---------------------------------------------------------------------------- */
 
+/* How Collapse All worked before issue 16: every expanded row collapsed, children first (one
+ * items-changed per row through the sort, filter and selection models and the list view).
+ * Kept as the baseline of --collapse --bottom-up. */
+static void
+collapse_bottom_up (GtkTreeListRow *row)
+{
+  GListModel *children = gtk_tree_list_row_get_children (row);
+
+  for (guint i = 0; children != NULL && i < g_list_model_get_n_items (children); i++)
+    {
+      g_autoptr (GtkTreeListRow) child = gtk_tree_list_row_get_child_row (row, i);
+      if (child != NULL && gtk_tree_list_row_get_expanded (child))
+        collapse_bottom_up (child);
+    }
+  gtk_tree_list_row_set_expanded (row, FALSE);
+}
+
 /* Issue 16, defect 4: Collapse All on the 1,000-call-path report (kubus-cube-gen -c 1000 -l 640:
  * fan-out 8) froze the window for 12–14 s. Per round, in the call pane and then the system pane:
  * Expand All, select the last (deepest) row, Collapse All as the window's action does it. */
@@ -470,6 +487,20 @@ collapse_script (Bench *b, guint step, const char **label)
       kubus_browser_select_position (b->browser, pane, g_list_model_get_n_items (rows) - 1);
       break;
     default:
+      if (opt_bottom_up)
+        {
+          GtkTreeListModel *tree = kubus_pane_model_get_tree (model);
+
+          *label = pane == KUBUS_PANE_CALL ? "call: Collapse All, before (bottom-up)"
+                                           : "system: Collapse All, before (bottom-up)";
+          for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (tree)); i++)
+            {
+              g_autoptr (GtkTreeListRow) row = gtk_tree_list_model_get_child_row (tree, i);
+              if (row != NULL)
+                collapse_bottom_up (row);
+            }
+          break;
+        }
       *label = pane == KUBUS_PANE_CALL ? "call: Collapse All" : "system: Collapse All";
       kubus_pane_model_collapse_all (model, G_MAXUINT);
       if (kubus_pane_view_get_selected (b->views[pane]) != 0)
@@ -557,6 +588,8 @@ main (int argc, char *argv[])
     { "scroll", 0, 0, G_OPTION_ARG_NONE, &opt_scroll, "Expand a wide node and scroll", NULL },
     { "collapse", 0, 0, G_OPTION_ARG_NONE, &opt_collapse,
       "Expand All / Collapse All, 1,000 call paths × 640 locations (issue 16)", NULL },
+    { "bottom-up", 0, 0, G_OPTION_ARG_NONE, &opt_bottom_up,
+      "With --collapse: Collapse All as before issue 16 (row by row, children first), the baseline", NULL },
     { "cnodes", 0, 0, G_OPTION_ARG_INT, &n_cnodes, "Call paths (--update)", "N" },
     { "locations", 0, 0, G_OPTION_ARG_INT, &n_locations, "Locations", "L" },
     { "rounds", 0, 0, G_OPTION_ARG_INT, &rounds, "Rounds (--update)", "R" },
