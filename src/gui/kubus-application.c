@@ -6,7 +6,9 @@
 #include "kubus-file-chooser.h"
 #include "kubus-loader.h"
 #include "kubus-preferences.h"
+#include "kubus-scalability-window.h"
 #include "kubus-screenshot.h"
+#include "kubus-topology-cli.h"
 #include "kubus-window-private.h"
 
 struct _KubusApplication
@@ -122,6 +124,14 @@ action_preferences (GSimpleAction *a, GVariant *p, gpointer user_data)
   kubus_preferences_show (gtk_application_get_active_window (GTK_APPLICATION (user_data)));
 }
 
+static void
+action_scalability (GSimpleAction *a, GVariant *p, gpointer user_data)
+{
+  (void) a, (void) p;
+  kubus_scalability_show (gtk_application_get_active_window (GTK_APPLICATION (user_data)),
+                          GTK_APPLICATION (user_data));
+}
+
 static const GActionEntry app_entries[] = {
   { "open", action_open, NULL, NULL, NULL, { 0 } },
   { "open-uri", action_open_uri, "s", NULL, NULL, { 0 } },
@@ -129,6 +139,7 @@ static const GActionEntry app_entries[] = {
   { "quit", action_quit, NULL, NULL, NULL, { 0 } },
   { "about", action_about, NULL, NULL, NULL, { 0 } },
   { "preferences", action_preferences, NULL, NULL, NULL, { 0 } },
+  { "scalability", action_scalability, NULL, NULL, NULL, { 0 } },
 };
 
 static const struct
@@ -172,10 +183,11 @@ static const struct
   { "win.topology", { "<Control>t", NULL } },
   { "win.next-pane", { "F6", NULL } },
   { "win.previous-pane", { "<Shift>F6", NULL } },
-  { "win.export-view", { "<Control><Shift>s", NULL } },
+  { "win.export-view", { "<Control><Shift>x", NULL } },
   { "win.export-values", { "<Control><Alt>s", NULL } },
   { "win.statistics", { "<Control>b", NULL } },
   { "win.source", { "<Control>u", NULL } },
+  { "app.scalability", { "<Control><Shift>s", NULL } },
 };
 
 static void
@@ -350,8 +362,9 @@ kubus_application_command_line (GApplication            *app,
   KubusApplication *self = KUBUS_APPLICATION (app);
   GVariantDict *dict = g_application_command_line_get_options_dict (cmdline);
   g_autofree const char **files = NULL;
-  g_autofree char *size = NULL;
+  g_autofree char *size = NULL, *view = NULL;
   g_autoptr (GError) error = NULL;
+  guint topology = 0;
   gboolean compare = FALSE;
   int width = -1, height = -1;
   guint n_files = 0;
@@ -363,6 +376,7 @@ kubus_application_command_line (GApplication            *app,
   g_variant_dict_lookup (dict, "size", "s", &size);
   g_variant_dict_lookup (dict, "screenshot", "^ay", &self->screenshot);
   g_variant_dict_lookup (dict, "external", "^ay", &self->external);
+  g_variant_dict_lookup (dict, "view", "s", &view);
 
   if (size != NULL && (sscanf (size, "%dx%d", &width, &height) != 2 || width < 200 || height < 150
                        || width > 8000 || height > 8000))
@@ -370,6 +384,8 @@ kubus_application_command_line (GApplication            *app,
   self->view_options = kubus_view_options_new (dict, &error);
   if (self->view_options == NULL)
     return usage_error (cmdline, error->message);
+  if (view != NULL && !kubus_topology_parse_view (view, &topology))
+    return usage_error (cmdline, _("--view wants topology:N, N counting the report’s topologies from 0"));
   if (compare && n_files != 2)
     return usage_error (cmdline, _("--compare wants two reports: A B (shows A − B)"));
   if (self->screenshot != NULL && n_files == 0)
@@ -385,6 +401,8 @@ kubus_application_command_line (GApplication            *app,
       g_autoptr (GFile) b = compare ? g_application_command_line_create_file_for_arg (cmdline, files[1]) : NULL;
 
       window = cli_window (self, self->screenshot != NULL, width, height);
+      if (view != NULL)   /* kubus_window_topology_update opens that tab */
+        g_object_set_data (G_OBJECT (window), "kubus-topology-view", GUINT_TO_POINTER (topology + 1));
       if (self->screenshot != NULL)
         self->timeout_id = g_timeout_add_seconds (120, batch_timeout, self);
       if (compare)
@@ -399,6 +417,8 @@ kubus_application_command_line (GApplication            *app,
     {
       g_autoptr (GFile) file = g_application_command_line_create_file_for_arg (cmdline, files[i]);
       window = cli_window (self, FALSE, width, height);
+      if (view != NULL)   /* kubus_window_topology_update opens that tab */
+        g_object_set_data (G_OBJECT (window), "kubus-topology-view", GUINT_TO_POINTER (topology + 1));
       kubus_window_open (window, file);
       gtk_window_present (GTK_WINDOW (window));
     }
@@ -447,6 +467,9 @@ kubus_application_handle_local_options (GApplication *app,
       g_print ("kubus %s\n", KUBUS_VERSION);
       return 0;
     }
+  /* A topology screenshot needs no display at all: render it here, before GTK starts. */
+  if (g_variant_dict_contains (options, "view") && g_variant_dict_contains (options, "screenshot"))
+    return kubus_topology_screenshot_run (options);
   /* A screenshot needs no accessibility bus; without this GTK looks for a session bus to reach
    * AT-SPI and warns on every headless (Xvfb) run. Set before any thread starts (setenv). */
   if (g_variant_dict_contains (options, "screenshot"))

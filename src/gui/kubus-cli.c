@@ -20,6 +20,8 @@ static const GOptionEntry entries[] = {
   { "calltree", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Call pane view: tree, flat or module"), N_("VIEW") },
   { "expand-largest", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Expand the largest call path"), NULL },
   { "version", 'v', 0, G_OPTION_ARG_NONE, NULL, N_("Print the version and exit"), NULL },
+  { "view", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Show this view: topology:N (the report’s topologies count from 0)"), N_("VIEW") },
+  { "high-resolution", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Topology colours span the grid’s minimum … maximum"), NULL },
   /* The "[FILE…]" of the usage line comes from the parameter string (kubus_application_init). */
   { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, NULL, NULL, NULL },
   { NULL, 0, 0, 0, NULL, NULL, NULL }
@@ -184,19 +186,19 @@ metric_names (CubeReport *report)
 }
 
 gboolean
-kubus_view_options_apply (const KubusViewOptions *opts,
-                          KubusWindow            *window,
-                          GError                **error)
+kubus_view_options_apply_browser (const KubusViewOptions *opts,
+                                  KubusBrowser           *browser,
+                                  const char             *name,
+                                  GError                **error)
 {
-  KubusBrowser *browser = kubus_window_get_browser (window);
-  CubeReport *report;
-  g_autofree char *name = NULL;
+  CubeReport *report = kubus_browser_get_report (browser);
 
-  g_return_val_if_fail (browser != NULL, FALSE);
-  report = kubus_browser_get_report (browser);
-  name = window->file != NULL ? g_file_get_parse_name (window->file) : g_strdup ("?");
   if (opts->have_view)
-    kubus_window_set_call_view (window, opts->view);
+    {
+      kubus_browser_set_call_view (browser, opts->view);
+      kubus_browser_select_position (browser, KUBUS_PANE_CALL, 0);
+      kubus_browser_flush (browser);
+    }
   if (opts->metric != NULL && !kubus_browser_select_metric (browser, opts->metric))
     {
       g_autofree char *known = metric_names (report);
@@ -215,13 +217,13 @@ kubus_view_options_apply (const KubusViewOptions *opts,
                        name, opts->cnode);
           return FALSE;
         }
-      kubus_pane_view_scroll_to (window->panes[KUBUS_PANE_CALL],
-                                 kubus_pane_view_get_selected (window->panes[KUBUS_PANE_CALL]));
     }
   if (opts->expand_largest)
     {
       KubusPaneModel *call = kubus_browser_get_pane (browser, KUBUS_PANE_CALL);
-      guint pos = kubus_pane_model_expand_largest (call, kubus_pane_view_get_selected (window->panes[KUBUS_PANE_CALL]));
+      g_autoptr (GtkBitset) set = gtk_selection_model_get_selection (kubus_pane_model_get_selection (call));
+      guint from = gtk_bitset_is_empty (set) ? G_MAXUINT : gtk_bitset_get_minimum (set);
+      guint pos = kubus_pane_model_expand_largest (call, from);
 
       if (pos != G_MAXUINT)
         kubus_browser_select_position (browser, KUBUS_PANE_CALL, pos);
@@ -229,13 +231,44 @@ kubus_view_options_apply (const KubusViewOptions *opts,
       /* Also open the system tree down to its largest location. */
       kubus_pane_model_expand_largest (kubus_browser_get_pane (browser, KUBUS_PANE_SYSTEM), G_MAXUINT);
     }
-  if (opts->have_mode && !kubus_window_set_mode (window, opts->mode))
+  if (opts->have_mode)
     {
-      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   _("%s: the value mode %s is not available for this report"), name,
-                   kubus_value_mode_to_string (opts->mode));
-      return FALSE;
+      gboolean any = FALSE;
+
+      for (guint i = 0; i < KUBUS_N_PANES; i++)
+        any = any || kubus_pane_model_mode_available (kubus_browser_get_pane (browser, i), opts->mode);
+      if (!any)
+        {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                       _("%s: the value mode %s is not available for this report"), name,
+                       kubus_value_mode_to_string (opts->mode));
+          return FALSE;
+        }
+      kubus_browser_set_mode (browser, opts->mode);
     }
   kubus_browser_flush (browser);
+  return TRUE;
+}
+
+gboolean
+kubus_view_options_apply (const KubusViewOptions *opts,
+                          KubusWindow            *window,
+                          GError                **error)
+{
+  KubusBrowser *browser = kubus_window_get_browser (window);
+  g_autofree char *name = NULL;
+
+  g_return_val_if_fail (browser != NULL, FALSE);
+  name = window->file != NULL ? g_file_get_parse_name (window->file) : g_strdup ("?");
+  if (opts->have_view)
+    kubus_window_set_call_view (window, opts->view);
+  if (!kubus_view_options_apply_browser (opts, browser, name, error))
+    return FALSE;
+  if (opts->cnode != NULL || opts->expand_largest)
+    kubus_pane_view_scroll_to (window->panes[KUBUS_PANE_CALL],
+                               kubus_pane_view_get_selected (window->panes[KUBUS_PANE_CALL]));
+  /* The window's menus and drop-downs follow the panes' modes. */
+  if (opts->have_mode)
+    kubus_window_set_mode (window, opts->mode);
   return TRUE;
 }

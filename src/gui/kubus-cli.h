@@ -37,6 +37,12 @@ void                kubus_view_options_free    (KubusViewOptions *opts);
 gboolean            kubus_view_options_empty   (const KubusViewOptions *opts);
 /* Applies @opts to the report @window shows; FALSE with @error (naming the report) when the
  * report has no such metric or call path or no pane offers the mode. */
+/* The same for a browser without a window (the topology screenshot); @name names the report
+ * in messages. */
+gboolean            kubus_view_options_apply_browser (const KubusViewOptions *opts,
+                                                      KubusBrowser           *browser,
+                                                      const char             *name,
+                                                      GError                **error);
 gboolean            kubus_view_options_apply   (const KubusViewOptions *opts,
                                                 KubusWindow            *window,
                                                 GError                **error);

@@ -45,6 +45,7 @@ struct _KubusWindow
   gboolean       reloading;
   char          *keep_metric;   /* reselect after reload */
   GSettings     *settings;      /* may be NULL when the schema is not installed */
+  GtkWidget     *system_notebook; /* system pane + topology tabs (kubus-window-topology.c) */
   GPtrArray     *export_views;  /* of KubusExportView (kubus-export-dialog.c) */
 };
 

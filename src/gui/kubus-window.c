@@ -3,6 +3,7 @@
 
 #include "kubus-node.h"
 #include "kubus-window-private.h"
+#include "kubus-window-topology.h"
 
 enum
 {
@@ -307,6 +308,7 @@ show_browser (KubusWindow  *self,
     fit_metric_pane (self);
   update_title (self);
   kubus_window_update_actions (self);
+  kubus_window_topology_update (self);
 }
 
 /* Says which report is A and which B of a difference (the title alone cannot: both are often
@@ -831,6 +833,7 @@ kubus_window_init (KubusWindow *self)
   kubus_window_add_actions (self);
   kubus_window_init_export_views (self);
   kubus_window_set_active_pane (self, KUBUS_PANE_CALL, FALSE);
+  kubus_window_topology_init (self);
   fill_recent (gtk_recent_manager_get_default (), self);
   g_signal_connect_object (gtk_recent_manager_get_default (), "changed", G_CALLBACK (fill_recent),
                            self, 0);
