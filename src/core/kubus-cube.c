@@ -4,6 +4,7 @@
  * computed or written. Every message names the file it is about.
  */
 #include "cube.h"
+#include "kubus-program.h"
 
 #include <glib/gi18n.h>
 #include <locale.h>
@@ -33,6 +34,7 @@ usage (FILE *out)
               "\n"
               "FILE may be a CUBE 3 XML report (.cube, .cube.gz) or a Cube 4 archive (.cubex).\n"
               "Results are written as CUBE 3 XML.\n"));
+  kubus_program_print_common_options (out);
 }
 
 static int usage_error (const char *format, ...) G_GNUC_PRINTF (1, 2);
@@ -311,10 +313,7 @@ main (int argc, char **argv)
   const char *metric = NULL;
   gboolean    csv = FALSE;
 
-  setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
-  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-  textdomain (GETTEXT_PACKAGE);
+  kubus_program_init ("kubus-cube");
   {
     struct sigaction sa = { 0 };
 
@@ -334,10 +333,7 @@ main (int argc, char **argv)
       return EXIT_OK;
     }
   if (strcmp (cmd, "--version") == 0)
-    {
-      printf ("kubus-cube %s\n", KUBUS_VERSION);
-      return EXIT_OK;
-    }
+    return kubus_program_print_version ();
 
   for (int i = 2; i < argc; i++)
     {
@@ -347,6 +343,8 @@ main (int argc, char **argv)
           usage (stdout);
           return EXIT_OK;
         }
+      else if (strcmp (a, "--version") == 0)
+        return kubus_program_print_version ();
       else if (strcmp (a, "-o") == 0 || strcmp (a, "--output") == 0)
         {
           if (i + 1 >= argc)

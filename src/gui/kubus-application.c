@@ -5,6 +5,7 @@
 #include "kubus-file-chooser.h"
 #include "kubus-loader.h"
 #include "kubus-preferences.h"
+#include "kubus-program.h"
 #include "kubus-screenshot.h"
 #include "kubus-window-private.h"
 
@@ -459,8 +460,7 @@ kubus_application_handle_local_options (GApplication *app,
   (void) app;
   if (g_variant_dict_contains (options, "version"))
     {
-      g_print ("kubus %s\n", KUBUS_VERSION);
-      return 0;
+      return kubus_program_print_version ();
     }
   /* A screenshot needs no accessibility bus; without this GTK looks for a session bus to reach
    * AT-SPI and warns on every headless (Xvfb) run. Set before any thread starts (setenv). */
