@@ -74,6 +74,8 @@ stats_path_for (const char *cube_path)
 {
   if (g_str_has_suffix (cube_path, ".cube"))
     return g_strdup_printf ("%.*s.stats.json", (int) (strlen (cube_path) - 5), cube_path);
+  if (g_str_has_suffix (cube_path, ".cubex"))
+    return g_strdup_printf ("%.*s.stats.json", (int) (strlen (cube_path) - 6), cube_path);
   return g_strdup_printf ("%s.stats.json", cube_path);
 }
 

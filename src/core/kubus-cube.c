@@ -30,10 +30,11 @@ usage (FILE *out)
               "  kubus-cube diff A B -o OUT\n"
               "  kubus-cube merge A B … -o OUT\n"
               "  kubus-cube mean A B … -o OUT\n"
-              "  kubus-cube convert IN -o OUT.cube\n"
+              "  kubus-cube convert IN -o OUT\n"
               "\n"
               "FILE may be a CUBE 3 XML report (.cube, .cube.gz) or a Cube 4 archive (.cubex).\n"
-              "Results are written as CUBE 3 XML.\n"));
+              "OUT is written as a Cube 4 archive when its name ends in .cubex, else as\n"
+              "CUBE 3 XML (gzip-compressed for .gz).\n"));
   kubus_program_print_common_options (out);
 }
 
