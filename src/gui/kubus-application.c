@@ -6,6 +6,7 @@
 #include "kubus-file-chooser.h"
 #include "kubus-loader.h"
 #include "kubus-preferences.h"
+#include "kubus-program.h"
 #include "kubus-scalability-window.h"
 #include "kubus-screenshot.h"
 #include "kubus-topology-cli.h"
@@ -464,8 +465,7 @@ kubus_application_handle_local_options (GApplication *app,
   (void) app;
   if (g_variant_dict_contains (options, "version"))
     {
-      g_print ("kubus %s\n", KUBUS_VERSION);
-      return 0;
+      return kubus_program_print_version ();
     }
   /* A topology screenshot needs no display at all: render it here, before GTK starts. */
   if (g_variant_dict_contains (options, "view") && g_variant_dict_contains (options, "screenshot"))
