@@ -362,9 +362,12 @@ typedef struct
 } AnalyzeProgress;
 
 void     analyze_progress_line (AnalyzeProgress *p, double fraction, const char *what);
+/* A new phase: always gets its line (and its elapsed time with KUBUS_ANALYZE_TIMING=1). */
+void     analyze_progress_step (AnalyzeProgress *p, double at, const char *what);
 /* Reads (repairing the clock condition first unless @clock_repair is FALSE, as kubus-analyze
  * does), replays and writes @cube_path (+ @stats_path) from @anchor on every process of @t;
- * returns the same result everywhere. */
+ * returns the same result everywhere. A process whose own part went well but another's failed
+ * gets G_IO_ERROR_FAILED_HANDLED: the failing process holds (and reports) the real message. */
 gboolean analyze_run (Transport       *t,
                       gboolean         mpi,
                       TraceDefs       *defs,

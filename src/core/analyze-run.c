@@ -5,6 +5,7 @@
 #include "analyze-private.h"
 #include "replay-clock.h"
 
+#include <gio/gio.h>
 #include <glib/gi18n.h>
 #include <mpi.h>
 #include <stdio.h>
@@ -55,11 +56,16 @@ read_progress (double   fraction,
   rp->p->hi = saved_hi;
 }
 
-static void
-step (AnalyzeProgress *p,
-      double           at,
-      const char      *what)
+void
+analyze_progress_step (AnalyzeProgress *p,
+                       double           at,
+                       const char      *what)
 {
+  static gint64 start;
+  if (!start)
+    start = g_get_monotonic_time ();
+  if (p->root && g_getenv ("KUBUS_ANALYZE_TIMING"))
+    fprintf (stderr, "%s: %.3f s: %s\n", p->prog, (g_get_monotonic_time () - start) / 1e6, what);
   p->last_pct = -1;   /* every phase gets its line */
   analyze_progress_line (p, at, what);
 }
@@ -80,11 +86,11 @@ analyze_run (Transport       *t,
   gboolean ok = TRUE;
   GError *local = NULL;
 
-  step (prog, 0.0, _("reading events"));
+  analyze_progress_step (prog, 0.0, _("reading events"));
   for (int i = 0; i < t->n_local; i++)
     {
-      ReadProgress rp = { prog, prog->lo + (prog->hi - prog->lo) * 0.6 * i / t->n_local,
-                          prog->lo + (prog->hi - prog->lo) * 0.6 * (i + 1) / t->n_local, _("reading events") };
+      ReadProgress rp = { prog, prog->lo + (prog->hi - prog->lo) * 0.55 * i / t->n_local,
+                          prog->lo + (prog->hi - prog->lo) * 0.55 * (i + 1) / t->n_local, _("reading events") };
       rds[i] = rank_data_new (t->local_ranks[i], defs);
       if (ok && !trace_read_rank (anchor, rds[i], read_progress, &rp, &local))
         ok = FALSE;
@@ -94,7 +100,7 @@ analyze_run (Transport       *t,
       if (local)
         g_propagate_error (error, local);
       else
-        g_set_error_literal (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, _("another rank could not read its events"));
+        g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED_HANDLED, _("another rank could not read its events"));
       ok = FALSE;
       goto out;
     }
@@ -102,7 +108,7 @@ analyze_run (Transport       *t,
   if (clock_repair)
     {
       ClockRepair *cr;
-      step (prog, 0.55, _("repairing the clock condition"));
+      analyze_progress_step (prog, 0.55, _("repairing the clock condition"));
       cr = clock_repair_run (t, rds, error);
       if (!cr)
         {
@@ -119,7 +125,7 @@ analyze_run (Transport       *t,
         {
           ReadProgress rp = { prog, prog->lo + (prog->hi - prog->lo) * 0.57, prog->lo + (prog->hi - prog->lo) * 0.6,
                               _("reading events in repaired time") };
-          step (prog, 0.57, _("reading events in repaired time"));
+          analyze_progress_step (prog, 0.57, _("reading events in repaired time"));
           if (!clock_repair_reread (cr, anchor, t, rds, read_progress, &rp, error))
             {
               clock_repair_free (cr);
@@ -132,7 +138,7 @@ analyze_run (Transport       *t,
       clock_repair_free (cr);
     }
 
-  step (prog, 0.6, _("replaying point-to-point communication"));
+  analyze_progress_step (prog, 0.6, _("replaying point-to-point communication"));
   if (!pattern_p2p_run (t, rds, error))
     {
       /* the replay exchanges are collective: a failure here leaves the others waiting */
@@ -144,10 +150,10 @@ analyze_run (Transport       *t,
       ok = FALSE;
       goto out;
     }
-  step (prog, 0.75, _("replaying collective operations"));
+  analyze_progress_step (prog, 0.75, _("replaying collective operations"));
   pattern_collective_run (t, rds);
 
-  step (prog, 0.85, _("collecting results"));
+  analyze_progress_step (prog, 0.85, _("collecting results"));
   {
     g_autofree GByteArray **out = g_new0 (GByteArray *, t->n_local);
     GPtrArray *all = NULL;
@@ -160,7 +166,7 @@ analyze_run (Transport       *t,
       g_byte_array_unref (out[i]);
     if (all)
       {
-        step (prog, 0.95, _("writing report"));
+        analyze_progress_step (prog, 0.95, _("writing report"));
         if (!analysis_write_report (defs, all, cube_path, stats_path, summary, error))
           good = 0;
         g_ptr_array_unref (all);
@@ -170,7 +176,7 @@ analyze_run (Transport       *t,
     if (!good)
       {
         if (error && !*error)
-          g_set_error_literal (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, _("rank 0 could not write the report"));
+          g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED_HANDLED, _("rank 0 could not write the report"));
         ok = FALSE;
       }
   }

@@ -11,6 +11,7 @@
 #include "launch-mpi.h"
 
 #include <errno.h>
+#include <gio/gio.h>
 #include <glib/gi18n.h>
 #include <locale.h>
 #include <mpi.h>
@@ -20,55 +21,6 @@
 #include <unistd.h>
 
 void analyze_quiet_otf2 (void);
-
-typedef struct
-{
-  gboolean root;
-  double   phase_lo;
-  double   phase_hi;
-  const char *phase;
-  int      last_pct;
-  gboolean quiet;
-} Progress;
-
-static void
-progress_line (Progress   *p,
-               double      fraction,
-               const char *what)
-{
-  int pct = (int) (100.0 * (p->phase_lo + fraction * (p->phase_hi - p->phase_lo)));
-  if (!p->root || p->quiet || pct == p->last_pct)
-    return;
-  p->last_pct = pct;
-  fprintf (stderr, "kubus-analyze: [%3d%%] %s\n", pct, what);
-}
-
-static void
-phase (Progress   *p,
-       double      lo,
-       double      hi,
-       const char *what)
-{
-  static gint64 start;
-  if (!start)
-    start = g_get_monotonic_time ();
-  if (p->root && g_getenv ("KUBUS_ANALYZE_TIMING"))
-    fprintf (stderr, "kubus-analyze: %.3f s: %s\n", (g_get_monotonic_time () - start) / 1e6, what);
-  p->phase_lo = lo;
-  p->phase_hi = hi;
-  p->phase = what;
-  p->last_pct = -1;   /* every phase gets its line */
-  progress_line (p, 0.0, what);
-}
-
-static void
-read_progress (double   fraction,
-               gpointer data)
-{
-  Progress *p = data;
-  if (fraction >= 0.999 || ((int) (fraction * 100)) % 25 == 0)
-    progress_line (p, fraction, p->phase);
-}
 
 static char *
 stats_path_for (const char *cube_path)
@@ -107,8 +59,7 @@ main (int    argc,
   gboolean use_mpi;
   int me = 0, world = 1;
   Transport *t = NULL;
-  RankData **rds = NULL;
-  Progress prog = { 0 };
+  AnalyzeProgress prog = { .prog = "kubus-analyze", .last_pct = -1 };
   gint64 t0 = g_get_monotonic_time ();
   int status = 0;
 
@@ -182,9 +133,9 @@ main (int    argc,
   prog.root = me == 0;
   /* the launching process stays quiet: its MPI rank 0 reports */
   prog.quiet = quiet || (!serial && !use_mpi && !g_getenv ("KUBUS_ANALYZE_RELAUNCHED"));
-  prog.last_pct = -1;
+  prog.hi = 0.05;
 
-  phase (&prog, 0.0, 0.05, _("reading definitions"));
+  analyze_progress_step (&prog, 0.0, _("reading definitions"));
   defs = trace_defs_read (anchor, &error);
   if (!defs)
     {
@@ -227,126 +178,42 @@ main (int    argc,
     }
 
   t = use_mpi ? transport_mpi_new (defs->n_ranks) : transport_local_new (defs->n_ranks);
-  rds = g_new0 (RankData *, t->n_local);
-
-  /* each analysis rank reads only its own location */
   {
-    int ok = 1, all_ok = 1;
-    g_autofree char *what = g_strdup (_("reading events"));
-    phase (&prog, 0.05, 0.55, what);
-    for (int i = 0; i < t->n_local; i++)
+    g_autoptr (GString) summary = g_string_new (NULL);
+    prog.lo = 0.05;
+    prog.hi = 1.0;
+    if (!analyze_run (t, use_mpi, defs, !no_clock_repair, anchor, output, stats, &prog, summary, &error))
       {
-        rds[i] = rank_data_new (t->local_ranks[i], defs);
-        prog.phase_lo = 0.05 + 0.5 * i / t->n_local;
-        prog.phase_hi = 0.05 + 0.5 * (i + 1) / t->n_local;
-        if (ok && !trace_read_rank (anchor, rds[i], read_progress, &prog, &error))
+        /* the process that failed says why; the others only that nothing was written */
+        if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_FAILED_HANDLED))
+          fprintf (stderr, "kubus-analyze: %s\n", error->message);
+        if (use_mpi)
           {
-            fprintf (stderr, "kubus-analyze: %s\n", error->message);
-            ok = 0;
+            fflush (stderr);
+            MPI_Barrier (MPI_COMM_WORLD);   /* the reason first, then the outcome */
           }
-      }
-    if (use_mpi)
-      MPI_Allreduce (&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    else
-      all_ok = ok;
-    if (!all_ok)
-      {
         if (me == 0)
           fprintf (stderr, _("kubus-analyze: no report written\n"));
         status = 1;
-        goto out;
       }
-  }
-
-  if (!no_clock_repair)
-    {
-      ClockRepair *cr;
-      phase (&prog, 0.55, 0.6, _("repairing the clock condition"));
-      cr = clock_repair_run (t, rds, &error);
-      if (!cr)
-        {
-          fprintf (stderr, "kubus-analyze: %s\n", error->message);
-          if (use_mpi)
-            MPI_Abort (MPI_COMM_WORLD, 1);
-          status = 1;
-          goto out;
-        }
-      if (clock_repair_changed (cr))
-        {
-          phase (&prog, 0.57, 0.6, _("reading events in repaired time"));
-          if (!clock_repair_reread (cr, anchor, t, rds, read_progress, &prog, &error))
-            {
-              if (me == 0)
-                fprintf (stderr, _("kubus-analyze: %s; no report written\n"), error->message);
-              clock_repair_free (cr);
-              status = 1;
-              goto out;
-            }
-        }
-      else
-        clock_repair_note (cr, rds);
-      clock_repair_free (cr);
-    }
-
-  phase (&prog, 0.6, 0.75, _("replaying point-to-point communication"));
-  if (!pattern_p2p_run (t, rds, &error))
-    {
-      fprintf (stderr, "kubus-analyze: %s\n", error->message);
-      if (use_mpi)
-        MPI_Abort (MPI_COMM_WORLD, 1);
-      status = 1;
-      goto out;
-    }
-  phase (&prog, 0.75, 0.85, _("replaying collective operations"));
-  pattern_collective_run (t, rds);
-
-  phase (&prog, 0.85, 0.95, _("collecting results"));
-  {
-    g_autofree GByteArray **out = g_new0 (GByteArray *, t->n_local);
-    GPtrArray *all = NULL;
-    int ok = 1;
-
-    for (int i = 0; i < t->n_local; i++)
-      out[i] = analysis_serialize (rds[i]);
-    t->gather (t, out, &all);
-    for (int i = 0; i < t->n_local; i++)
-      g_byte_array_unref (out[i]);
-    if (all)
+    else if (me == 0)
       {
-        g_autoptr (GString) summary = g_string_new (NULL);
-        phase (&prog, 0.95, 1.0, _("writing report"));
-        if (!analysis_write_report (defs, all, output, stats, summary, &error))
-          {
-            fprintf (stderr, _("kubus-analyze: %s (no report written)\n"), error->message);
-            ok = 0;
-          }
+        prog.lo = prog.hi = 1.0;
+        analyze_progress_step (&prog, 1.0, _("done"));
+        if (!quiet)
+          fprintf (stderr, "%s", summary->str);
         else
           {
-            phase (&prog, 1.0, 1.0, _("done"));
-            if (!quiet)
-              fprintf (stderr, "%s", summary->str);
-            else
-              {
-                /* warnings are never quiet */
-                g_auto (GStrv) lines = g_strsplit (summary->str, "\n", -1);
-                for (guint k = 0; lines[k]; k++)
-                  if (g_str_has_prefix (lines[k], "warning:") || g_str_has_prefix (lines[k], _("warning:")))
-                    fprintf (stderr, "%s\n", lines[k]);
-              }
-            fprintf (stderr, _("Analysis time: %.3f s\n"), (g_get_monotonic_time () - t0) / 1e6);
+            /* warnings are never quiet */
+            g_auto (GStrv) lines = g_strsplit (summary->str, "\n", -1);
+            for (guint k = 0; lines[k]; k++)
+              if (g_str_has_prefix (lines[k], "warning:") || g_str_has_prefix (lines[k], _("warning:")))
+                fprintf (stderr, "%s\n", lines[k]);
           }
-        g_ptr_array_unref (all);
+        fprintf (stderr, _("Analysis time: %.3f s\n"), (g_get_monotonic_time () - t0) / 1e6);
       }
-    if (use_mpi)
-      MPI_Bcast (&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    if (!ok)
-      status = 1;
   }
 
-out:
-  for (int i = 0; t && i < t->n_local; i++)
-    rank_data_free (rds[i]);
-  g_free (rds);
   if (t)
     t->free (t);
   if (use_mpi)
