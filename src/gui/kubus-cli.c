@@ -54,7 +54,9 @@ kubus_cli_check_args (char   **argv,
   g_autoptr (GOptionContext) context = g_option_context_new (NULL);
   g_auto (GStrv) args = g_strdupv (argv);
   int argc = args != NULL ? (int) g_strv_length (args) : 0;
-  char **parse = args;
+  /* The parser drops the options it consumed from the array it is given without freeing
+   * them: it gets a shallow copy, and args keeps every string for g_strfreev. */
+  g_autofree char **parse = g_memdup2 (args, sizeof (char *) * (guint) (argc + 1));
   gboolean ok;
 
   while (entries[n].long_name != NULL)

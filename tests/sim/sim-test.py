@@ -32,6 +32,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 failures = []
@@ -199,18 +200,45 @@ def mode_identity(args, tmp):
 
 
 def interrupt(args, exp, hyp):
-    """SIGTERM to a running real-time simulation: exit status, nothing left behind."""
+    """SIGTERM to a running real-time simulation: exit status, nothing left behind.
+
+    The signal goes when the progress output says the re-enactment has begun (not after a fixed
+    delay: on a fast machine the whole simulation can end within any delay that is safe on a slow
+    one); the re-enactment itself takes the traced run's time, so the signal arrives in it."""
     out = os.path.join(exp, 'sim-interrupted')
-    p = subprocess.Popen([str(args.sim), exp, '--hypothesis', hyp, '-o', out, '-q'], env=env_for_mpi(),
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(1.5)
+    env = env_for_mpi()
+    env['LC_ALL'] = 'C'
+    env.pop('LANGUAGE', None)
+    p = subprocess.Popen([str(args.sim), exp, '--hypothesis', hyp, '-o', out], env=env,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    seen = bytearray()
+    started = threading.Event()
+
+    def reader():
+        while True:
+            b = p.stderr.read1(4096) if hasattr(p.stderr, 'read1') else p.stderr.read(1)
+            if not b:
+                break
+            seen.extend(b)
+            if b're-enacting' in seen:
+                started.set()
+        started.set()
+
+    t = threading.Thread(target=reader, daemon=True)
+    t.start()
+    started.wait(120)
+    if p.poll() is not None:
+        fail('the simulation ended (status %s) before the re-enactment began: %s' % (
+            p.returncode, seen.decode(errors='replace')[-500:]))
+        return
     p.send_signal(signal.SIGTERM)
     try:
-        _, err = p.communicate(timeout=60)
+        p.wait(timeout=60)
     except subprocess.TimeoutExpired:
         p.kill()
         fail('interrupted simulation did not stop')
         return
+    t.join(10)
     check(p.returncode != 0, 'interrupted simulation exited 0')
     check(not os.path.exists(out), 'interrupted simulation left %s' % out)
     no_leftovers(exp, 'interrupted')
