@@ -1,10 +1,11 @@
 /* kubus-run: run an MPI program under the Kubus collector.
  *
- *   kubus-run [-o EXPDIR] [--force] [--filter FILE] [--buffer SIZE] [-v]
+ *   kubus-run [-o EXPDIR] [--force] [--filter FILE] [--buffer SIZE] [-v] [--no-trace]
  *             -- mpirun [mpirun options] PROGRAM [ARGS]
  *
  * Adds "-x LD_PRELOAD=libkubus-collect.so -x KUBUS_…" right after mpirun,
- * runs it, and leaves EXPDIR with traces.otf2 and kubus.json.  Exits with
+ * runs it, and leaves EXPDIR with traces.otf2, profile.cube and kubus.json (--no-trace:
+ * profile.cube and kubus.json).  Exits with
  * the application's exit status (128 + signal when it was killed).
  */
 #include <errno.h>
@@ -18,6 +19,7 @@
 #include <unistd.h>
 
 #include "collect-size.h"
+#include "kubus-run-profile.h"
 #include "kubus-run-repair.h"
 
 typedef struct
@@ -27,6 +29,7 @@ typedef struct
   const char *filter;
   const char *buffer;
   gboolean    verbose;
+  gboolean    no_trace;
 } Options;
 
 static void
@@ -43,6 +46,8 @@ usage (FILE *out)
               "functions\n"
               "  --buffer SIZE   trace buffer per rank, e.g. 16M (default 64M)\n"
               "  -v, --verbose   let the collector report what it does\n"));
+  fprintf (out, "%s",
+           _ ("  --no-trace      no trace: only the profile (profile.cube) and kubus.json\n"));
 }
 
 /* mpirun options that take a value (Open MPI 4); the first argument that is
@@ -296,9 +301,11 @@ write_json (const char    *expdir,
     json_string (s, o->filter);
   else
     g_string_append (s, "null");
-  g_string_append_printf (s, ", \"force\": %s, \"verbose\": %s},\n", o->force ? "true" : "false",
-                          o->verbose ? "true" : "false");
-  g_string_append (s, "  \"trace\": \"traces.otf2\"\n}\n");
+  g_string_append_printf (s, ", \"force\": %s, \"verbose\": %s, \"no_trace\": %s},\n",
+                          o->force ? "true" : "false", o->verbose ? "true" : "false",
+                          o->no_trace ? "true" : "false");
+  g_string_append_printf (s, "  \"trace\": %s,\n", o->no_trace ? "null" : "\"traces.otf2\"");
+  g_string_append (s, "  \"profile\": \"profile.cube\"\n}\n");
   g_autofree char *path = g_build_filename (expdir, "kubus.json", NULL);
   return g_file_set_contents (path, s->str, (gssize)s->len, error);
 }
@@ -332,6 +339,7 @@ clear_experiment (const char *expdir)
                                 "analysis.cube",
                                 ".kubus-hosts",
                                 ".kubus-abort-definitions",
+                                ".kubus-profile",
                                 NULL };
   for (int i = 0; ours[i]; i++)
     {
@@ -416,6 +424,8 @@ main (int argc, char **argv)
         o.buffer = argv[++i];
       else if (strcmp (a, "-v") == 0 || strcmp (a, "--verbose") == 0)
         o.verbose = TRUE;
+      else if (strcmp (a, "--no-trace") == 0)
+        o.no_trace = TRUE;
       else if (strcmp (a, "-h") == 0 || strcmp (a, "--help") == 0)
         {
           usage (stdout);
@@ -611,7 +621,10 @@ main (int argc, char **argv)
   const char *verbose_env = g_getenv ("KUBUS_VERBOSE");
   if (o.verbose || (verbose_env && verbose_env[0] && strcmp (verbose_env, "0")))
     g_ptr_array_add (env, g_strdup ("KUBUS_VERBOSE=1"));
-  static const char *passed_on[] = { "KUBUS_CLOCK", "KUBUS_DISABLE", NULL };
+  if (o.no_trace)
+    g_ptr_array_add (env, g_strdup ("KUBUS_NO_TRACE=1"));
+  static const char *passed_on[] = { "KUBUS_CLOCK", "KUBUS_DISABLE", "KUBUS_PROFILE",
+                                     "KUBUS_PROFILE_PATHS", NULL };
   for (int k = 0; passed_on[k]; k++)
     if (g_getenv (passed_on[k]) != NULL)
       g_ptr_array_add (env, g_strdup_printf ("%s=%s", passed_on[k], g_getenv (passed_on[k])));
@@ -705,21 +718,27 @@ main (int argc, char **argv)
           g_remove (p);
         }
   }
-  int repaired = kubus_run_repair (expdir, ranks, &error);
-  if (repaired < 0)
-    fprintf (stderr, "kubus-run: %s\n", error->message);
-  else if (repaired > 0)
-    fprintf (stderr,
-             _ ("kubus-run: the run was aborted; wrote %d stand-in "
-                "trace files for ranks killed while saving their "
-                "trace\n"),
-             repaired);
-  g_clear_error (&error);
-  g_autofree char *anchor = g_build_filename (expdir, "traces.otf2", NULL);
-  if (!g_file_test (anchor, G_FILE_TEST_EXISTS))
-    fprintf (stderr,
-             _ ("kubus-run: no trace was written to %s (did the "
-                "program call MPI_Init?)\n"),
-             expdir);
+  if (!o.no_trace)
+    {
+      int repaired = kubus_run_repair (expdir, ranks, &error);
+      if (repaired < 0)
+        fprintf (stderr, "kubus-run: %s\n", error->message);
+      else if (repaired > 0)
+        fprintf (stderr,
+                 _ ("kubus-run: the run was aborted; wrote %d stand-in "
+                    "trace files for ranks killed while saving their "
+                    "trace\n"),
+                 repaired);
+      g_clear_error (&error);
+      g_autofree char *anchor = g_build_filename (expdir, "traces.otf2", NULL);
+      if (!g_file_test (anchor, G_FILE_TEST_EXISTS))
+        fprintf (stderr,
+                 _ ("kubus-run: no trace was written to %s (did the "
+                    "program call MPI_Init?)\n"),
+                 expdir);
+    }
+  const char *profile_env = g_getenv ("KUBUS_PROFILE");
+  if (profile_env == NULL || strcmp (profile_env, "0") != 0)
+    kubus_run_profile_finish (expdir);
   return status;
 }

@@ -4,6 +4,7 @@
  * computed or written. Every message names the file it is about.
  */
 #include "cube.h"
+#include "stats-callsites.h"
 
 #include <glib/gi18n.h>
 #include <locale.h>
@@ -33,6 +34,11 @@ usage (FILE *out)
               "\n"
               "FILE may be a CUBE 3 XML report (.cube, .cube.gz) or a Cube 4 archive (.cubex).\n"
               "Results are written as CUBE 3 XML.\n"));
+  fprintf (out, "%s",
+           _ ("\n"
+              "  kubus-cube callsites [--csv] FILE\n"
+              "    the MPI call sites (mpiP style): per rank and for all ranks the calls, the\n"
+              "    shortest, mean and longest call, total time and bytes, most time first\n"));
 }
 
 static int usage_error (const char *format, ...) G_GNUC_PRINTF (1, 2);
@@ -215,8 +221,8 @@ cmd_dump (const char *path, const char *metric_name)
             }
           for (guint l = 0; l < report->locations->len; l++)
             {
-              if (row[l] == 0.0)
-                continue;
+              if (row[l] == 0.0 || cube_value_is_none (m, row[l]))
+                continue; /* zero, or a location without a minimum/maximum */
               print_csv_field (m->uniq_name);
               printf (",%" G_GINT64_FORMAT ",%u,%s\n", c->file_id, l,
                       g_ascii_formatd (num, sizeof num, "%.17g", row[l]));
@@ -226,6 +232,31 @@ cmd_dump (const char *path, const char *metric_name)
   if (fflush (stdout) != 0 || ferror (stdout))
     {
       fprintf (stderr, _ ("kubus-cube: cannot write the dump to standard output\n"));
+      return EXIT_OUTPUT;
+    }
+  return EXIT_OK;
+}
+
+/* ---- callsites ------------------------------------------------------------------------------- */
+
+static int
+cmd_callsites (const char *path, gboolean csv)
+{
+  int status = EXIT_OK;
+  g_autoptr (CubeReport) report = load (path, &status);
+  if (report == NULL)
+    return status;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) sites = stats_callsites (report, &error);
+  if (sites == NULL)
+    {
+      fprintf (stderr, "kubus-cube: %s\n", error->message);
+      return EXIT_INPUT;
+    }
+  stats_callsites_print (sites, csv, stdout);
+  if (fflush (stdout) != 0 || ferror (stdout))
+    {
+      fprintf (stderr, _ ("kubus-cube: cannot write the table to standard output\n"));
       return EXIT_OUTPUT;
     }
   return EXIT_OK;
@@ -388,6 +419,12 @@ main (int argc, char **argv)
         return usage_error (_ ("dump takes exactly one FILE"));
       (void)csv; /* CSV is the only dump format */
       return cmd_dump (g_ptr_array_index (files, 0), metric);
+    }
+  if (strcmp (cmd, "callsites") == 0)
+    {
+      if (files->len != 1 || out != NULL || metric != NULL)
+        return usage_error (_ ("callsites takes exactly one FILE (and --csv)"));
+      return cmd_callsites (g_ptr_array_index (files, 0), csv);
     }
   if (metric != NULL || csv)
     return usage_error (_ ("--metric and --csv belong to dump"));

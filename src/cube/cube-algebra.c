@@ -15,6 +15,7 @@
 #include "cube-private.h"
 
 #include <glib/gi18n.h>
+#include <math.h>
 #include <string.h>
 
 typedef enum
@@ -436,8 +437,9 @@ accumulate (CubeReport       *out,
       if (!nonzero)
         continue;
       orow = cube_metric_alloc_row (out, om, map->cnode_map[c]->index);
+      /* a min/max "no value" (cube_value_is_none) stays one: NAN until finish_values */
       for (guint l = 0; l < nl; l++)
-        orow[map->loc_map[l]] += weight * row[l];
+        orow[map->loc_map[l]] += cube_value_is_none (m, row[l]) ? NAN : weight * row[l];
     }
   return TRUE;
 }
@@ -463,6 +465,8 @@ finish_values (CubeReport *out, double divisor)
             {
               if (divisor != 1.0)
                 row[l] /= divisor;
+              if (isnan (row[l]))
+                row[l] = om->dtype == CUBE_DTYPE_MAXDOUBLE ? -G_MAXDOUBLE : G_MAXDOUBLE;
               nonzero = nonzero || row[l] != 0.0;
             }
           if (!nonzero)
