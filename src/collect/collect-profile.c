@@ -35,7 +35,7 @@ const void *kubus_prof_site_hint;
 #define CHUNK_BITS 10
 #define CHUNK (1u << CHUNK_BITS)
 #define MAX_DEPTH 1100 /* 1024 user frames (collect-user.c), the root, an MPI call, a flush */
-#define DEFAULT_PATHS 100000u
+#define DEFAULT_PATHS 262144u /* 2^18 call paths per thread: about 33 MB at most */
 #define MAX_THREADS 256
 #define N_CLASSES 65 /* 0 bytes, then [2^k, 2^(k+1)) for k = 0 … 63 */
 #define R_OVERFLOW 0xFFFFFFF0u

@@ -5,7 +5,7 @@
  * sites).  The main thread also keeps, for the MPI functions whose waits are estimated, the
  * visits, summed and shortest duration per message-size class, from which MPI_Finalize
  * computes the wait-state estimates.  Memory is bounded by the number of call paths
- * (KUBUS_PROFILE_PATHS, default 100000 per thread): calls on new paths past it go to one
+ * (KUBUS_PROFILE_PATHS, default 262144 per thread): calls on new paths past it go to one
  * KUBUS_OVERFLOW call path. */
 #pragma once
 
