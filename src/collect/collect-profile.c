@@ -599,7 +599,7 @@ void
 kubus_prof_close (uint64_t t)
 {
   KubusProf *p = main_prof;
-  if (p == NULL || !kubus_profiling)
+  if (p == NULL || p->depth == 0)
     return;
   while (p->depth > 1)
     pop (p, t);
@@ -910,6 +910,8 @@ kubus_prof_finish (const char *expdir, MPI_Comm comm)
 {
   static uint64_t local[N_EST * N_CLASSES], global[N_EST * N_CLASSES];
   int             rank = 0, size = 1;
+  /* MPI_Finalize from another thread than MPI_Init's leaves the main thread's frames open */
+  kubus_prof_close (kubus_now ());
   kubus_profiling = 0;
   PMPI_Comm_rank (comm, &rank);
   PMPI_Comm_size (comm, &size);
