@@ -1,12 +1,14 @@
 /* prof-paths.c — call paths by the hundred thousand, and deep recursion, for the profile's
  * bounds (tests/collect/profile-test.py).  Built with -finstrument-functions.
  *
- * wide: for every code 0 … 99999 the chain f_d0 → f_d1 → … → f_d4 of its five decimal digits:
- *   100000 distinct call paths main/wide/f_a/f_b/f_c/f_d/f_e, 111110 below wide in all.
+ * wide: for every code 0 … N-1 (argv[1], default 100000) the chain f_d0 → f_d1 → … → f_d4 of
+ *   its five decimal digits, lowest first: 100000 distinct call paths
+ *   main/wide/f_a/f_b/f_c/f_d/f_e, 111110 below wide in all.
  * deep: rec (1500) recursing 1500 levels, MPI_Barrier at the bottom: the collector records
  *   1024 levels of user functions (main, deep and 1022 rec), the barrier beneath the deepest. */
 #include <mpi.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 typedef void (*Step) (int level, int code);
 static Step steps[10];
@@ -34,9 +36,9 @@ STEP (8)
 STEP (9)
 
 static void
-wide (void)
+wide (int n)
 {
-  for (int code = 0; code < 100000; code++)
+  for (int code = 0; code < n; code++)
     steps[code % 10](4, code / 10);
 }
 
@@ -62,7 +64,7 @@ main (int argc, char **argv)
   for (int i = 0; i < 10; i++)
     steps[i] = all[i];
   MPI_Init (&argc, &argv);
-  wide ();
+  wide (argc > 1 ? atoi (argv[1]) : 100000);
   deep ();
   int rank;
   MPI_Comm_rank (MPI_COMM_WORLD, &rank);

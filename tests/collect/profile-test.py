@@ -292,21 +292,35 @@ def all_time_kept(c, what):
                f'{whole:.9f} s')
 
 
+def wide_paths(codes):
+    """The call paths below `wide` for codes 0 … codes-1 (prof-paths.c), and the leaves."""
+    seen = set()
+    for code in range(codes):
+        digits = tuple(code // 10 ** k % 10 for k in range(5))
+        for k in range(1, 6):
+            seen.add(digits[:k])
+    return len(seen), codes
+
+
 def case_paths(a, tmp):
-    """One rank: 10^5 call paths fit under the default limit; a low limit folds the rest."""
+    """One rank: 10^5 call paths fit under the default limit; a low limit folds the rest.
+    Under the sanitizers 20000 codes and a limit of 5000 (the same checks, a fifth of the
+    work)."""
     base = app_base(a)
     need = ('visits', 'time', 'max_time')
+    codes, limit = (20000, 5000) if SANITIZED else (100000, 20000)
+    n_wide, n_leaves = wide_paths(codes)
     exp = os.path.join(tmp, 'big')
-    p = kubus_run(a, exp, 1, opts=['--no-trace'])
-    expect('prof-paths: 100000 leaves' in p.stdout, f'output {p.stdout!r}')
+    p = kubus_run(a, exp, 1, app_args=[codes], opts=['--no-trace'])
+    expect(f'prof-paths: {codes} leaves' in p.stdout, f'output {p.stdout!r}')
     expect('limit' not in p.stderr, f'a warning under the default limit: {p.stderr}')
     c = cube3.load(os.path.join(exp, 'profile.cube'), need)
     wide = [n for n in c.cnodes.values() if n['path'].startswith(f'{base}/main/wide/')]
-    expect(len(wide) == 111110, f'{len(wide)} call paths below wide, expected 111110')
+    expect(len(wide) == n_wide, f'{len(wide)} call paths below wide, expected {n_wide}')
     leaves = [cid for cid, n in c.cnodes.items() if n['path'].count('/f_') == 5]
     vis = c.values['visits']
     bad = [cid for cid in leaves if vis.get((cid, 0)) != 1]
-    expect(len(leaves) == 100000 and not bad,
+    expect(len(leaves) == n_leaves and not bad,
            f'{len(leaves)} leaves, {len(bad)} without exactly one visit')
     # memory: bounded by the call paths (about 120 bytes each, tables and stack included)
     mem = int(c.attrs.get('kubus::profile_bytes', '0'))
@@ -326,24 +340,24 @@ def case_paths(a, tmp):
     p = run([a.cube, 'info', os.path.join(exp, 'profile.cube')])
     expect(p.returncode == 0 and f'call paths: {nodes}' in p.stdout, f'kubus-cube info: {p.stdout}')
 
-    # a limit of 20000 call paths: the rest folded into KUBUS_OVERFLOW, no time lost
+    # a low limit: the rest folded into KUBUS_OVERFLOW, no time lost
     env = env_for_mpi()
-    env['KUBUS_PROFILE_PATHS'] = '20000'
+    env['KUBUS_PROFILE_PATHS'] = str(limit)
     exp = os.path.join(tmp, 'limited')
-    p = kubus_run(a, exp, 1, opts=['--no-trace'], env=env)
-    expect('reached its limit of 20000 call paths' in p.stderr and 'KUBUS_PROFILE_PATHS'
+    p = kubus_run(a, exp, 1, app_args=[codes], opts=['--no-trace'], env=env)
+    expect(f'reached its limit of {limit} call paths' in p.stderr and 'KUBUS_PROFILE_PATHS'
            in p.stderr, f'no warning about the limit: {p.stderr}')
     c = cube3.load(os.path.join(exp, 'profile.cube'), need)
     over = [cid for cid, n in c.cnodes.items() if n['region'] == 'KUBUS_OVERFLOW']
     expect(len(over) == 1 and c.cnodes[over[0]]['depth'] == 1, f'overflow call paths: {over}')
-    expect(len(c.cnodes) == 20001, f'{len(c.cnodes)} call paths with a limit of 20000')
+    expect(len(c.cnodes) == limit + 1, f'{len(c.cnodes)} call paths with a limit of {limit}')
     folded = sum(v for (cid, l), v in c.values['visits'].items() if cid in over)
     expect(folded > 0 and folded == float(c.attrs.get('kubus::profile_folded_visits', -1)),
            f'visits of KUBUS_OVERFLOW {folded}, attribute '
            f'{c.attrs.get("kubus::profile_folded_visits")}')
     mem = int(c.attrs.get('kubus::profile_bytes', '0'))
-    expect(mem < 200 * 20001 + 4 * 1024 * 1024, f'profile memory {mem} bytes past the limit')
-    all_time_kept(c, 'limit 20000')
+    expect(mem < 200 * (limit + 1) + 4 * 1024 * 1024, f'profile memory {mem} bytes past the limit')
+    all_time_kept(c, f'limit {limit}')
 
 
 # ---------------------------------------------------------------- threads
