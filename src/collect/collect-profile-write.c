@@ -197,10 +197,18 @@ strings_free (Strings *t)
 
 typedef struct
 {
-  uint32_t parent, region, module;
-  uint64_t offset;
+  uint32_t parent, region;
   uint32_t first, last, next; /* children in order of first appearance */
+  uint32_t sites, n_sites;    /* call sites: first GSite + 1, in order of appearance */
 } GNode;
+
+typedef struct
+{
+  uint32_t next; /* + 1 */
+  uint32_t module;
+  uint64_t offset;
+} GSite;
+#define MAX_GSITES 64
 
 typedef struct
 {
@@ -217,6 +225,8 @@ struct KubusProfMerge
   uint32_t *slots; /* node id + 1 */
   size_t    n_slots;
   uint32_t  first_root, last_root;
+  GSite    *sites;
+  size_t    n_sites, cap_sites;
   Entry    *entries;
   size_t    n_entries, cap_entries;
   uint64_t *vals;
@@ -263,6 +273,7 @@ kubus_prof_merge_free (KubusProfMerge *m)
   strings_free (&m->modules);
   strings_free (&m->hosts);
   free (m->nodes);
+  free (m->sites);
   free (m->slots);
   free (m->entries);
   free (m->vals);
@@ -279,11 +290,10 @@ kubus_prof_merge_ranks (const KubusProfMerge *m)
 }
 
 static uint64_t
-node_hash (uint32_t parent, uint32_t region, uint32_t module, uint64_t offset)
+node_hash (uint32_t parent, uint32_t region)
 {
   uint64_t h = (uint64_t)parent * 0x9E3779B97F4A7C15ull;
-  h ^= ((uint64_t)region << 32 | module) * 0xC2B2AE3D27D4EB4Full;
-  h ^= offset * 0x165667B19E3779F9ull;
+  h ^= (uint64_t)region * 0xC2B2AE3D27D4EB4Full;
   return h ^ (h >> 29);
 }
 
@@ -297,7 +307,7 @@ nodes_grow_slots (KubusProfMerge *m)
   for (size_t i = 0; i < m->n_nodes; i++)
     {
       const GNode *g = &m->nodes[i];
-      size_t       s = node_hash (g->parent, g->region, g->module, g->offset) & (n_slots - 1);
+      size_t       s = node_hash (g->parent, g->region) & (n_slots - 1);
       while (slots[s] != 0)
         s = (s + 1) & (n_slots - 1);
       slots[s] = (uint32_t)i + 1;
@@ -308,19 +318,48 @@ nodes_grow_slots (KubusProfMerge *m)
   return 0;
 }
 
+/* Adds call site (@module, @offset) to call path @id unless it has it; -1 out of memory. */
+static int
+node_add_site (KubusProfMerge *m, uint32_t id, uint32_t module, uint64_t offset)
+{
+  GNode   *g = &m->nodes[id];
+  uint32_t last = 0;
+  for (uint32_t x = g->sites; x != 0; last = x, x = m->sites[x - 1].next)
+    if (m->sites[x - 1].module == module && m->sites[x - 1].offset == offset)
+      return 0;
+  if (g->n_sites >= MAX_GSITES)
+    return 0;
+  if (m->n_sites == m->cap_sites)
+    {
+      size_t cap = m->cap_sites ? 2 * m->cap_sites : 1024;
+      GSite *n = realloc (m->sites, cap * sizeof *n);
+      if (n == NULL)
+        return -1;
+      m->sites = n;
+      m->cap_sites = cap;
+    }
+  m->sites[m->n_sites] = (GSite){ 0, module, offset };
+  if (last == 0)
+    g->sites = (uint32_t)++m->n_sites;
+  else
+    m->sites[last - 1].next = (uint32_t)++m->n_sites;
+  g->n_sites++;
+  return 0;
+}
+
 static uint32_t
-node_get (KubusProfMerge *m, uint32_t parent, uint32_t region, uint32_t module, uint64_t offset)
+node_get (KubusProfMerge *m, uint32_t parent, uint32_t region)
 {
   if ((m->n_nodes + 1) * 2 > m->n_slots && nodes_grow_slots (m) != 0)
     return NONE;
-  size_t s = node_hash (parent, region, module, offset) & (m->n_slots - 1);
+  size_t s = node_hash (parent, region) & (m->n_slots - 1);
   for (;;)
     {
       uint32_t id = m->slots[s];
       if (id == 0)
         break;
       const GNode *g = &m->nodes[id - 1];
-      if (g->parent == parent && g->region == region && g->module == module && g->offset == offset)
+      if (g->parent == parent && g->region == region)
         return id - 1;
       s = (s + 1) & (m->n_slots - 1);
     }
@@ -337,7 +376,7 @@ node_get (KubusProfMerge *m, uint32_t parent, uint32_t region, uint32_t module, 
     }
   uint32_t id = (uint32_t)m->n_nodes++;
   GNode   *g = &m->nodes[id];
-  *g = (GNode){ parent, region, module, offset, NONE, NONE, NONE };
+  *g = (GNode){ parent, region, NONE, NONE, NONE, 0, 0 };
   m->slots[s] = id + 1;
   if (parent == NONE)
     {
@@ -494,10 +533,23 @@ read_record (KubusProfMerge *m, KubusProfMerge *check, const uint64_t *w, size_t
         }
       for (uint64_t i = 0; i < n_nodes; i++)
         {
-          uint64_t parent = get (&rd), region = get (&rd), module = get (&rd);
-          uint64_t offset = get (&rd), mask = get (&rd);
-          if (rd.bad || parent > i || region >= n_strings || module > n_strings
-              || mask >= (1ull << KP_N) || (size_t)popcount (mask) > rd.n - rd.pos)
+          uint64_t parent = get (&rd), region = get (&rd), n_sites = get (&rd);
+          if (rd.bad || parent > i || region >= n_strings || n_sites > MAX_GSITES
+              || 2 * n_sites > rd.n - rd.pos)
+            {
+              fail (err, errlen, "bad call path in profile record");
+              goto out;
+            }
+          const uint64_t *site = rd.w + rd.pos;
+          rd.pos += (size_t)(2 * n_sites);
+          for (uint64_t k = 0; k < n_sites; k++)
+            if (site[2 * k] == 0 || site[2 * k] > n_strings)
+              {
+                fail (err, errlen, "bad call site in profile record");
+                goto out;
+              }
+          uint64_t mask = get (&rd);
+          if (rd.bad || mask >= (1ull << KP_N) || (size_t)popcount (mask) > rd.n - rd.pos)
             {
               fail (err, errlen, "bad call path in profile record");
               goto out;
@@ -508,20 +560,25 @@ read_record (KubusProfMerge *m, KubusProfMerge *check, const uint64_t *w, size_t
             continue;
           if (region_of[region] == NONE)
             region_of[region] = strings_intern (&m->regions, strs[region], lens[region]);
-          if (module > 0 && module_of[module - 1] == NONE)
-            module_of[module - 1] = strings_intern (&m->modules, strs[module - 1], lens[module - 1]);
           uint32_t gp = parent == 0 ? NONE : map[parent - 1];
-          uint32_t gm = module == 0 ? NONE : module_of[module - 1];
-          if (region_of[region] == NONE || (module > 0 && gm == NONE))
+          if (region_of[region] == NONE
+              || (map[i] = node_get (m, gp, region_of[region])) == NONE)
             {
               fail (err, errlen, "out of memory");
               goto out;
             }
-          map[i] = node_get (m, gp, region_of[region], gm, module == 0 ? 0 : offset);
-          if (map[i] == NONE)
+          for (uint64_t k = 0; k < n_sites; k++)
             {
-              fail (err, errlen, "out of memory");
-              goto out;
+              uint64_t module = site[2 * k];
+              if (module_of[module - 1] == NONE)
+                module_of[module - 1]
+                    = strings_intern (&m->modules, strs[module - 1], lens[module - 1]);
+              if (module_of[module - 1] == NONE
+                  || node_add_site (m, map[i], module_of[module - 1], site[2 * k + 1]) != 0)
+                {
+                  fail (err, errlen, "out of memory");
+                  goto out;
+                }
             }
           if (mask == 0)
             continue;
@@ -1158,23 +1215,31 @@ write_attrs (FILE *f, const KubusProfMerge *m, const Layout *l, const char *crea
   put_attr (f, "kubus::profile_folded_ranks", val);
   snprintf (val, sizeof val, "%llu", (unsigned long long)m->max_bytes);
   put_attr (f, "kubus::profile_bytes", val);
-  /* call sites: the modules, then module and offset of every call path that has one */
+  /* call sites: the modules, then "MODULE+0xOFFSET …" of every call path that has some */
   uint32_t next_module = 0;
   uint32_t *mod_id = l->module_id;
+  char      sites[MAX_GSITES * 40];
   for (size_t k = 0; k < m->n_nodes; k++)
     {
       const GNode *g = &m->nodes[l->preorder[k]];
-      if (g->module == NONE)
-        continue;
-      if (mod_id[g->module] == NONE)
+      size_t       used = 0;
+      for (uint32_t x = g->sites; x != 0; x = m->sites[x - 1].next)
         {
-          mod_id[g->module] = next_module++;
-          snprintf (key, sizeof key, "kubus::module::%u", mod_id[g->module]);
-          put_attr (f, key, m->modules.s[g->module]);
+          const GSite *gs = &m->sites[x - 1];
+          if (mod_id[gs->module] == NONE)
+            {
+              mod_id[gs->module] = next_module++;
+              snprintf (key, sizeof key, "kubus::module::%u", mod_id[gs->module]);
+              put_attr (f, key, m->modules.s[gs->module]);
+            }
+          used += (size_t)snprintf (sites + used, sizeof sites - used, "%s%u+0x%llx",
+                                    used ? " " : "", mod_id[gs->module],
+                                    (unsigned long long)gs->offset);
         }
+      if (used == 0)
+        continue;
       snprintf (key, sizeof key, "kubus::site::%u", (unsigned)k);
-      snprintf (val, sizeof val, "%u+0x%llx", mod_id[g->module], (unsigned long long)g->offset);
-      put_attr (f, key, val);
+      put_attr (f, key, sites);
     }
 }
 

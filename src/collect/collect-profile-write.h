@@ -8,9 +8,11 @@
  * A rank's record is an array of 64-bit words (host byte order):
  *   magic, version, rank, world size, flags, path limit, visits folded into the overflow call
  *   path, profile bytes, host name, why the run ended early ("" normally), n strings, strings, n threads, then per thread: thread number, n nodes, and per
- *   node (parents before children): parent + 1 (0 = a root), region string, module string + 1
- *   (0 = no call site), call-site offset in the module, a bit mask of the non-zero values
- *   (KP_* bits) and those values.
+ *   node (parents before children): parent + 1 (0 = a root), region string, the number of
+ *   its call sites and for each its module string + 1 and the return address's offset in the
+ *   module, a bit mask of the non-zero values (KP_* bits) and those values.  A call path is
+ *   (parent, region): the MPI calls of one function at several places in the source are one
+ *   call path with several call sites.
  * A string is its length in bytes and the bytes in ceil(len / 8) words.  Module strings are
  * "BUILD-ID PATH" ("-" when the module has no build id).  Times are nanoseconds. */
 #pragma once

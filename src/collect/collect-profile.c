@@ -1,8 +1,9 @@
 /* collect-profile.c: the lightweight profile (call-path profile, call sites, min-based
  * wait-state estimates after Mao et al., EuroMPI/ASIA 2014) recorded in the application.
  *
- * Hot path: an MPI call looks its call path up (parent, region, call site) in an
- * open-addressing table, pushes a frame and on leave adds its duration.  Exclusive time is
+ * Hot path: an MPI call looks its call path up (parent, region) in an open-addressing table,
+ * notes its call site (return address; a call path may have several, at most MAX_SITES),
+ * pushes a frame and on leave adds its duration.  Exclusive time is
  * computed per visit on the stack (duration minus the durations of the frames inside it), so
  * it stays exact even when a frame is folded into the overflow call path.  Nothing is
  * allocated per call: call paths live in chunks that never move; a new path costs one chunk
@@ -44,9 +45,9 @@ const void *kubus_prof_site_hint;
 typedef struct
 {
   uint32_t parent, region;
-  uint64_t site; /* return address of the MPI call; 0 for user regions */
-  uint32_t cls;  /* first class record + 1 */
-  uint32_t pad;
+  uint64_t site;  /* return address of the first MPI call here; 0 for user regions */
+  uint32_t cls;   /* first class record + 1 */
+  uint32_t sites; /* further call sites: first PSite + 1 */
   uint64_t visits, time, min, max;
   uint64_t bytes[4];  /* sent, received, collective out, collective in */
   uint32_t counts[8]; /* syncs send/recv/coll, comms send/recv/cxch/csrc/cdst */
@@ -58,6 +59,14 @@ typedef struct
   uint32_t cls;
   uint64_t visits, sum, min;
 } PCls;
+
+/* a further call site of a call path (the first is in the node) */
+typedef struct
+{
+  uint32_t next; /* + 1 */
+  uint64_t addr;
+} PSite;
+#define MAX_SITES 16
 
 typedef struct
 {
@@ -77,6 +86,8 @@ typedef struct KubusProf
   uint64_t  folded;   /* visits that went to it */
   PCls     *cls;
   uint32_t  n_cls, cap_cls;
+  PSite    *xs;
+  uint32_t  n_xs, cap_xs;
   int       depth; /* may exceed MAX_DEPTH: deeper frames are not recorded */
   int       thread_no;
   int       failed; /* out of memory: stopped growing */
@@ -212,10 +223,9 @@ prof_new (int thread_no)
 }
 
 static inline uint32_t
-path_hash (uint32_t parent, uint32_t region, uint64_t site)
+path_hash (uint32_t parent, uint32_t region)
 {
   uint64_t h = ((uint64_t)parent << 32 | region) * 0x9E3779B97F4A7C15ull;
-  h ^= site * 0xC2B2AE3D27D4EB4Full;
   return (uint32_t)(h >> 32);
 }
 
@@ -229,7 +239,7 @@ grow_slots (KubusProf *p)
   for (uint32_t id = 0; id < p->n_nodes; id++)
     {
       PNode   *n = node_at (p, id);
-      uint32_t s = path_hash (n->parent, n->region, n->site) & mask;
+      uint32_t s = path_hash (n->parent, n->region) & mask;
       while (slots[s] != 0)
         s = (s + 1) & mask;
       slots[s] = id + 1;
@@ -264,18 +274,44 @@ new_node (KubusProf *p, uint32_t parent, uint32_t region, uint64_t site)
   return id;
 }
 
-/* The child (@region, @site) of @parent: found, created, or the overflow call path. */
+/* A call site @site of call path @id besides its first one: kept unless known or too many. */
+static void
+note_site (KubusProf *p, uint32_t id, uint64_t site)
+{
+  PNode   *n = node_at (p, id);
+  uint32_t count = 1;
+  for (uint32_t x = n->sites; x != 0; x = p->xs[x - 1].next, count++)
+    if (p->xs[x - 1].addr == site)
+      return;
+  if (count >= MAX_SITES)
+    return;
+  if (p->n_xs == p->cap_xs)
+    {
+      uint32_t cap = p->cap_xs ? 2 * p->cap_xs : 64;
+      PSite   *xs = realloc (p->xs, cap * sizeof *xs);
+      if (xs == NULL)
+        return;
+      p->bytes += (cap - p->cap_xs) * sizeof *xs;
+      p->xs = xs;
+      p->cap_xs = cap;
+    }
+  p->xs[p->n_xs] = (PSite){ n->sites, site };
+  n->sites = ++p->n_xs;
+}
+
+/* The child @region of @parent: found, created, or the overflow call path.  @site: the call
+ * site of a new MPI call path. */
 static uint32_t
 child (KubusProf *p, uint32_t parent, uint32_t region, uint64_t site)
 {
-  uint32_t s = path_hash (parent, region, site) & p->slot_mask;
+  uint32_t s = path_hash (parent, region) & p->slot_mask;
   for (;;)
     {
       uint32_t id = p->slots[s];
       if (id == 0)
         break;
       PNode *n = node_at (p, id - 1);
-      if (n->parent == parent && n->region == region && n->site == site)
+      if (n->parent == parent && n->region == region)
         return id - 1;
       s = (s + 1) & p->slot_mask;
     }
@@ -299,7 +335,7 @@ child (KubusProf *p, uint32_t parent, uint32_t region, uint64_t site)
           p->failed = 1;
           return child (p, parent, region, site);
         }
-      s = path_hash (parent, region, site) & p->slot_mask;
+      s = path_hash (parent, region) & p->slot_mask;
       while (p->slots[s] != 0)
         s = (s + 1) & p->slot_mask;
     }
@@ -351,6 +387,8 @@ push (KubusProf *p, uint32_t region, uint64_t site, uint64_t t)
   f->child = 0;
   if (id == p->overflow)
     p->folded++;
+  else if (__builtin_expect (node_at (p, id)->site != site, 0))
+    note_site (p, id, site);
 }
 
 /* Pops the top frame; returns its duration, or UINT64_MAX for a frame not accounted. */
@@ -810,7 +848,7 @@ build_record (KubusWords *b, const uint64_t *local, const uint64_t *global, uint
   SiteScan scan = { 0 };
   size_t   n_sites = 0;
   for (KubusProf *p = main_prof; p != NULL; p = p == main_prof ? threads : p->next_thread)
-    n_sites += p->n_nodes;
+    n_sites += p->n_nodes + p->n_xs;
   scan.sites = malloc ((n_sites ? n_sites : 1) * sizeof *scan.sites);
   if (scan.sites == NULL)
     {
@@ -819,8 +857,13 @@ build_record (KubusWords *b, const uint64_t *local, const uint64_t *global, uint
     }
   for (KubusProf *p = main_prof; p != NULL; p = p == main_prof ? threads : p->next_thread)
     for (uint32_t id = 0; id < p->n_nodes; id++)
-      if (node_at (p, id)->site != 0)
-        scan.sites[scan.n++] = (Site){ node_at (p, id)->site, 0, 0 };
+      {
+        PNode *n = node_at (p, id);
+        if (n->site != 0)
+          scan.sites[scan.n++] = (Site){ n->site, 0, 0 };
+        for (uint32_t x = n->sites; x != 0; x = p->xs[x - 1].next)
+          scan.sites[scan.n++] = (Site){ p->xs[x - 1].addr, 0, 0 };
+      }
   qsort (scan.sites, scan.n, sizeof *scan.sites, cmp_site);
   dl_iterate_phdr (scan_object, &scan);
 
@@ -876,20 +919,27 @@ build_record (KubusWords *b, const uint64_t *local, const uint64_t *global, uint
             }
           kubus_words_put (b, n->parent == NO_NODE ? 0 : (uint64_t)n->parent + 1);
           kubus_words_put (b, region_string (n->region));
-          uint32_t module = 0;
-          uint64_t offset = 0;
-          if (n->site != 0)
+          /* the call sites found in a module, first one first */
+          uint64_t mods[MAX_SITES], offs[MAX_SITES];
+          int      k = 0;
+          uint32_t x = 0;
+          for (uint64_t addr = n->site; addr != 0 && k < MAX_SITES;
+               addr = (x = x == 0 ? n->sites : p->xs[x - 1].next) != 0 ? p->xs[x - 1].addr : 0)
             {
-              Site  key = { n->site, 0, 0 };
+              Site  key = { addr, 0, 0 };
               Site *s = bsearch (&key, scan.sites, scan.n, sizeof *scan.sites, cmp_site);
               if (s != NULL && s->module != 0)
                 {
-                  module = n_regions + s->module; /* string index + 1 */
-                  offset = s->offset;
+                  mods[k] = n_regions + s->module; /* string index + 1 */
+                  offs[k++] = s->offset;
                 }
             }
-          kubus_words_put (b, module);
-          kubus_words_put (b, offset);
+          kubus_words_put (b, (uint64_t)k);
+          for (int i = 0; i < k; i++)
+            {
+              kubus_words_put (b, mods[i]);
+              kubus_words_put (b, offs[i]);
+            }
           put_node_values (b, n, est);
         }
     }

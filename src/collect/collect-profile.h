@@ -1,8 +1,8 @@
 /* collect-profile.h: the lightweight profile inside the collector (collect-profile.c).
  *
  * Every thread that calls MPI keeps a call tree of its own (the main thread: user functions
- * and MPI calls, each MPI call site a call path of its own; other threads: their MPI call
- * sites).  The main thread also keeps, for the MPI functions whose waits are estimated, the
+ * and MPI calls, with the call sites (return addresses) of each MPI call path; other threads:
+ * their MPI calls).  The main thread also keeps, for the MPI functions whose waits are estimated, the
  * visits, summed and shortest duration per message-size class, from which MPI_Finalize
  * computes the wait-state estimates.  Memory is bounded by the number of call paths
  * (KUBUS_PROFILE_PATHS, default 262144 per thread): calls on new paths past it go to one

@@ -1,9 +1,11 @@
 /* kubus-run-callsites.c: source file and line of the MPI call sites in profile.cube.
  *
- * The collector records each MPI call site as a module (build id and path) and the return
- * address's offset in it (report attributes kubus::module::N and kubus::site::CNODE, see
- * collect-profile-write.c).  After the run, not inside the application, elfutils' libdwfl
- * maps them to file:line, which become the call paths' `mod` and `line`.  A module whose
+ * The collector records the call sites of each MPI call path as a module (build id and path)
+ * and the return address's offset in it (report attributes kubus::module::N and
+ * kubus::site::CNODE = "N+0xOFFSET …", see collect-profile-write.c).  After the run, not
+ * inside the application, elfutils' libdwfl maps them to file:line: the first becomes the call
+ * path's `mod` and `line`; when they name several lines, kubus::sources::CNODE lists them all
+ * ("FILE:LINE; FILE:LINE").  A module whose
  * build id no longer matches (rebuilt since the run) is left alone. */
 #include "kubus-run-callsites.h"
 
@@ -87,34 +89,74 @@ kubus_run_map_callsites (CubeReport *report, guint *mapped, guint *sites)
       g_ptr_array_add (owned, m);
       g_hash_table_insert (modules, (gpointer)(a->key + strlen ("kubus::module::")), m);
     }
+  /* new attributes go in after the walk over the old ones */
+  g_autoptr (GPtrArray) more = g_ptr_array_new_with_free_func (g_free); /* key, value, … */
   for (guint i = 0; i < report->attrs->len; i++)
     {
       const CubeAttr *a = g_ptr_array_index (report->attrs, i);
       if (!g_str_has_prefix (a->key, "kubus::site::"))
         continue;
       (*sites)++;
-      gint64           id = g_ascii_strtoll (a->key + strlen ("kubus::site::"), NULL, 10);
-      const char      *plus = strchr (a->value, '+');
-      g_autofree char *num = plus ? g_strndup (a->value, (gsize)(plus - a->value)) : NULL;
-      Module          *m = num ? g_hash_table_lookup (modules, num) : NULL;
-      CubeCnode       *c = cube_report_cnode_by_file_id (report, id);
-      if (m == NULL || m->mod == NULL || c == NULL)
+      gint64     id = g_ascii_strtoll (a->key + strlen ("kubus::site::"), NULL, 10);
+      CubeCnode *c = cube_report_cnode_by_file_id (report, id);
+      if (c == NULL)
         continue;
-      guint64    offset = g_ascii_strtoull (plus + 1, NULL, 16);
-      Dwarf_Addr bias = 0;
-      dwfl_module_getdwarf (m->mod, &bias);
-      /* a return address: the call is the instruction before it */
-      Dwfl_Line *line = dwfl_module_getsrc (m->mod, bias + offset - 1);
-      int        lineno = 0;
-      const char *file = line ? dwfl_lineinfo (line, NULL, &lineno, NULL, NULL, NULL) : NULL;
-      if (file == NULL || lineno <= 0)
+      /* "MODULE+0xOFFSET MODULE+0xOFFSET …": the distinct file:line of each, in order */
+      g_auto (GStrv) list = g_strsplit (a->value, " ", -1);
+      g_autoptr (GPtrArray) lines = g_ptr_array_new_with_free_func (g_free);
+      char            *first_file = NULL;
+      int              first_line = 0;
+      for (int k = 0; list[k] != NULL; k++)
+        {
+          const char      *plus = strchr (list[k], '+');
+          g_autofree char *num = plus ? g_strndup (list[k], (gsize)(plus - list[k])) : NULL;
+          Module          *m = num ? g_hash_table_lookup (modules, num) : NULL;
+          if (m == NULL || m->mod == NULL)
+            continue;
+          guint64    offset = g_ascii_strtoull (plus + 1, NULL, 16);
+          Dwarf_Addr bias = 0;
+          dwfl_module_getdwarf (m->mod, &bias);
+          /* a return address: the call is the instruction before it */
+          Dwfl_Line  *line = dwfl_module_getsrc (m->mod, bias + offset - 1);
+          int         lineno = 0;
+          const char *file = line ? dwfl_lineinfo (line, NULL, &lineno, NULL, NULL, NULL) : NULL;
+          if (file == NULL || lineno <= 0)
+            continue;
+          /* a name relative to the compilation folder becomes absolute */
+          const char *dir = g_path_is_absolute (file) ? NULL : dwfl_line_comp_dir (line);
+          char       *full = dir != NULL ? g_canonicalize_filename (file, dir) : g_strdup (file);
+          char       *at = g_strdup_printf ("%s:%d", full, lineno);
+          gboolean    seen = FALSE;
+          for (guint j = 0; j < lines->len && !seen; j++)
+            seen = g_str_equal (g_ptr_array_index (lines, j), at);
+          if (seen)
+            g_free (at);
+          else
+            g_ptr_array_add (lines, at);
+          if (first_file == NULL)
+            {
+              first_file = full;
+              first_line = lineno;
+            }
+          else
+            g_free (full);
+        }
+      if (first_file == NULL)
         continue;
-      /* a name relative to the compilation folder becomes absolute */
-      const char      *dir = g_path_is_absolute (file) ? NULL : dwfl_line_comp_dir (line);
-      g_autofree char *full = dir != NULL ? g_canonicalize_filename (file, dir) : g_strdup (file);
-      cube_cnode_set_source (c, lineno, full);
+      /* the call path's own line is its first call site's; all of them in an attribute when
+       * the compiler or the program calls from several lines */
+      cube_cnode_set_source (c, first_line, first_file);
+      g_free (first_file);
+      if (lines->len > 1)
+        {
+          g_ptr_array_add (lines, NULL);
+          g_ptr_array_add (more, g_strdup_printf ("kubus::sources::%" G_GINT64_FORMAT, id));
+          g_ptr_array_add (more, g_strjoinv ("; ", (char **)lines->pdata));
+        }
       (*mapped)++;
     }
+  for (guint i = 0; i + 1 < more->len; i += 2)
+    cube_report_set_attr (report, g_ptr_array_index (more, i), g_ptr_array_index (more, i + 1));
   for (guint i = 0; i < owned->len; i++)
     dwfl_end (((Module *)g_ptr_array_index (owned, i))->dwfl);
   for (guint i = 0; i < stale->len; i++)

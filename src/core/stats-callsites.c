@@ -37,23 +37,37 @@ path_of (const CubeCnode *c)
   return g_string_free (s, FALSE);
 }
 
-/* file:line from the call path, else module+offset from the profile's attributes */
+/* The call site's source: every file:line kubus-run found (kubus::sources::CNODE), else the
+ * call path's own file:line, else module+offset of each call site (a profile without debug
+ * information), else "". Several are separated by "; ". */
 static char *
 source_of (const CubeReport *report, const CubeCnode *c)
 {
+  g_autofree char *skey = g_strdup_printf ("kubus::sources::%" G_GINT64_FORMAT, c->file_id);
+  const char      *all = cube_report_get_attr (report, skey);
+  if (all != NULL)
+    return g_strdup (all);
   if (c->line >= 0 && c->mod != NULL && c->mod[0] != '\0')
     return g_strdup_printf ("%s:%" G_GINT64_FORMAT, c->mod, c->line);
   g_autofree char *key = g_strdup_printf ("kubus::site::%" G_GINT64_FORMAT, c->file_id);
-  const char      *site = cube_report_get_attr (report, key);
-  const char      *plus = site ? strchr (site, '+') : NULL;
-  if (plus == NULL)
+  const char      *sites = cube_report_get_attr (report, key);
+  if (sites == NULL)
     return g_strdup ("");
-  g_autofree char *num = g_strndup (site, (gsize)(plus - site));
-  g_autofree char *mkey = g_strdup_printf ("kubus::module::%s", num);
-  const char      *module = cube_report_get_attr (report, mkey);
-  const char      *path = module ? strchr (module, ' ') : NULL;
-  g_autofree char *base = g_path_get_basename (path ? path + 1 : "?");
-  return g_strdup_printf ("%s%s", base, plus);
+  g_auto (GStrv) list = g_strsplit (sites, " ", -1);
+  GString *out = g_string_new (NULL);
+  for (int k = 0; list[k] != NULL; k++)
+    {
+      const char *plus = strchr (list[k], '+');
+      if (plus == NULL)
+        continue;
+      g_autofree char *num = g_strndup (list[k], (gsize)(plus - list[k]));
+      g_autofree char *mkey = g_strdup_printf ("kubus::module::%s", num);
+      const char      *module = cube_report_get_attr (report, mkey);
+      const char      *path = module ? strchr (module, ' ') : NULL;
+      g_autofree char *base = g_path_get_basename (path ? path + 1 : "?");
+      g_string_append_printf (out, "%s%s%s", out->len ? "; " : "", base, plus);
+    }
+  return g_string_free (out, FALSE);
 }
 
 /* The stored row of @m at @c (zeros when the report has no such metric). */
@@ -278,13 +292,19 @@ stats_callsites_print (GPtrArray *sites, gboolean csv, FILE *out)
           char **cell = g_new0 (char *, N_COLS + 1);
           cell[0] = g_strdup (s->function);
           cell[1] = g_strdup (s->path);
-          if (csv || s->source[0] == '\0')
+          if (csv)
             cell[2] = g_strdup (s->source);
           else
             {
-              /* the text table names the file, not its folder */
-              const char *slash = strrchr (s->source, '/');
-              cell[2] = g_strdup (slash ? slash + 1 : s->source);
+              /* the text table names the files, not their folders */
+              g_auto (GStrv) parts = g_strsplit (s->source, "; ", -1);
+              for (int k = 0; parts[k] != NULL; k++)
+                {
+                  const char *slash = strrchr (parts[k], '/');
+                  if (slash != NULL)
+                    memmove (parts[k], slash + 1, strlen (slash + 1) + 1);
+                }
+              cell[2] = g_strjoinv ("; ", parts);
             }
           cells (row, csv, cell + 3);
           g_ptr_array_add (rows, cell);

@@ -1,9 +1,8 @@
 /* stats-callsites.h — mpiP-style statistics of the MPI call sites of a report.
  *
- * A call site is a call path whose region is an MPI function (MPI_*). In a Kubus profile each
- * call site of the source is a call path of its own, with its file and line when the program
- * had debug information (or module+offset without); any other report (an analysis, a Score-P
- * profile) gives one call site per MPI call path. */
+ * A call site is a call path whose region is an MPI function (MPI_*). A Kubus profile gives
+ * its file and line when the program had debug information (module+offset without), all of
+ * them when the call path is called from several places in the source. */
 #pragma once
 
 #include <cube.h>
@@ -24,7 +23,7 @@ typedef struct
   const CubeCnode *cnode;
   char            *function; /* MPI_Send */
   char            *path;     /* region names from the root to the function, "/"-separated */
-  char            *source;   /* "file:line", "module+0xOFFSET", or "" */
+  char            *source;   /* "file:line", "module+0xOFFSET", several "; "-separated, or "" */
   GArray          *ranks;    /* of StatsCallsiteRow, by rank; ranks that never called it left out */
   StatsCallsiteRow all;
 } StatsCallsite;
