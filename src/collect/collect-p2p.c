@@ -148,12 +148,15 @@ req_remove (Req *e)
 void
 kubus_ev_send (int peer, int tag, MPI_Comm comm, int count, MPI_Datatype type)
 {
-  if (peer == MPI_PROC_NULL || !kubus_recording)
+  if (peer == MPI_PROC_NULL || !(kubus_recording | kubus_profiling))
     return;
   uint64_t bytes = (uint64_t)(count > 0 ? count : 0) * kubus_type_size (type);
-  kubus_check (OTF2_EvtWriter_MpiSend (kubus_evt, NULL, kubus_stamp, (uint32_t)peer,
-                                       kubus_comm_id (comm), (uint32_t)tag, bytes),
-               "MpiSend");
+  if (kubus_profiling)
+    kubus_prof_sent (bytes);
+  if (kubus_recording)
+    kubus_check (OTF2_EvtWriter_MpiSend (kubus_evt, NULL, kubus_stamp, (uint32_t)peer,
+                                         kubus_comm_id (comm), (uint32_t)tag, bytes),
+                 "MpiSend");
 }
 
 void
@@ -165,18 +168,21 @@ kubus_ev_isend (int          peer,
                 MPI_Request  req,
                 uint64_t     enter)
 {
-  if (peer == MPI_PROC_NULL || !kubus_recording)
+  if (peer == MPI_PROC_NULL || !(kubus_recording | kubus_profiling))
     return;
+  uint64_t bytes = (uint64_t)(count > 0 ? count : 0) * kubus_type_size (type);
+  if (kubus_profiling)
+    kubus_prof_sent (bytes);
   Req *e = req_insert (req);
   if (e == NULL)
     return;
   e->kind = REQ_SEND;
   e->active = 1;
   e->id = next_request_id++;
-  uint64_t bytes = (uint64_t)(count > 0 ? count : 0) * kubus_type_size (type);
-  kubus_check (OTF2_EvtWriter_MpiIsend (kubus_evt, NULL, enter, (uint32_t)peer,
-                                        kubus_comm_id (comm), (uint32_t)tag, bytes, e->id),
-               "MpiIsend");
+  if (kubus_recording)
+    kubus_check (OTF2_EvtWriter_MpiIsend (kubus_evt, NULL, enter, (uint32_t)peer,
+                                          kubus_comm_id (comm), (uint32_t)tag, bytes, e->id),
+                 "MpiIsend");
 }
 
 static uint64_t
@@ -191,21 +197,27 @@ status_bytes (const MPI_Status *status)
 void
 kubus_ev_recv_on (uint32_t comm, const MPI_Status *status)
 {
-  if (!kubus_recording || comm == KUBUS_NO_COMM || status->MPI_SOURCE == MPI_PROC_NULL
-      || status->MPI_SOURCE < 0)
+  if (!(kubus_recording | kubus_profiling) || comm == KUBUS_NO_COMM
+      || status->MPI_SOURCE == MPI_PROC_NULL || status->MPI_SOURCE < 0)
     return;
-  kubus_check (OTF2_EvtWriter_MpiRecv (kubus_evt, NULL, kubus_time_after_call (),
-                                       (uint32_t)status->MPI_SOURCE, comm,
-                                       (uint32_t)status->MPI_TAG, status_bytes (status)),
-               "MpiRecv");
+  uint64_t bytes = status_bytes (status);
+  if (kubus_profiling)
+    kubus_prof_received (bytes);
+  if (kubus_recording)
+    kubus_check (OTF2_EvtWriter_MpiRecv (kubus_evt, NULL, kubus_time_after_call (),
+                                         (uint32_t)status->MPI_SOURCE, comm,
+                                         (uint32_t)status->MPI_TAG, bytes),
+                 "MpiRecv");
 }
 
 void
 kubus_ev_recv (MPI_Comm comm, const MPI_Status *status)
 {
-  if (!kubus_recording || status->MPI_SOURCE == MPI_PROC_NULL || status->MPI_SOURCE < 0)
+  if (!(kubus_recording | kubus_profiling) || status->MPI_SOURCE == MPI_PROC_NULL
+      || status->MPI_SOURCE < 0)
     return;
-  kubus_ev_recv_on (kubus_comm_id (comm), status);
+  /* the profile needs no communicator id (it registers unknown ones on first use) */
+  kubus_ev_recv_on (kubus_recording ? kubus_comm_id (comm) : 0, status);
 }
 
 /* A receive from MPI_PROC_NULL completes at once with no message: it is not a request of the
@@ -215,14 +227,14 @@ kubus_ev_recv (MPI_Comm comm, const MPI_Status *status)
 void
 kubus_ev_irecv_request (int source, MPI_Comm comm, MPI_Request req)
 {
-  if (kubus_recording && source != MPI_PROC_NULL)
-    kubus_ev_irecv_request_on (kubus_comm_id (comm), req);
+  if ((kubus_recording | kubus_profiling) && source != MPI_PROC_NULL)
+    kubus_ev_irecv_request_on (kubus_recording ? kubus_comm_id (comm) : 0, req);
 }
 
 void
 kubus_ev_irecv_request_on (uint32_t comm, MPI_Request req)
 {
-  if (!kubus_recording || comm == KUBUS_NO_COMM)
+  if (!(kubus_recording | kubus_profiling) || comm == KUBUS_NO_COMM)
     return;
   Req *e = req_insert (req);
   if (e == NULL)
@@ -231,8 +243,10 @@ kubus_ev_irecv_request_on (uint32_t comm, MPI_Request req)
   e->active = 1;
   e->comm = comm;
   e->id = next_request_id++;
-  kubus_check (OTF2_EvtWriter_MpiIrecvRequest (kubus_evt, NULL, kubus_time_after_call (), e->id),
-               "MpiIrecvRequest");
+  if (kubus_recording)
+    kubus_check (
+        OTF2_EvtWriter_MpiIrecvRequest (kubus_evt, NULL, kubus_time_after_call (), e->id),
+        "MpiIrecvRequest");
 }
 
 void
@@ -245,7 +259,7 @@ kubus_req_persistent (
   e->kind = is_send ? REQ_SEND : REQ_RECV;
   e->persistent = 1;
   e->ignore = peer == MPI_PROC_NULL; /* no message: MPI_Start records nothing */
-  e->comm = kubus_comm_id (comm);
+  e->comm = kubus_recording ? kubus_comm_id (comm) : 0;
   e->peer = (uint32_t)peer;
   e->tag = (uint32_t)tag;
   e->bytes = is_send ? (uint64_t)(count > 0 ? count : 0) * kubus_type_size (type) : 0;
@@ -257,10 +271,14 @@ void
 kubus_ev_start (MPI_Request req, uint64_t enter)
 {
   Req *e = req_find (req);
-  if (e == NULL || !e->persistent || e->ignore || !kubus_recording)
+  if (e == NULL || !e->persistent || e->ignore || !(kubus_recording | kubus_profiling))
     return;
   e->active = 1;
   e->id = next_request_id++;
+  if (e->kind == REQ_SEND && kubus_profiling)
+    kubus_prof_sent (e->bytes);
+  if (!kubus_recording)
+    return;
   if (e->kind == REQ_SEND)
     kubus_check (OTF2_EvtWriter_MpiIsend (kubus_evt, NULL, enter, e->peer, e->comm, e->tag,
                                           e->bytes, e->id),
@@ -298,7 +316,7 @@ kubus_msg_probed (MPI_Message msg, MPI_Comm comm)
       return;
     }
   msg_handle[n_msgs] = msg;
-  msg_comm[n_msgs] = kubus_comm_id (comm);
+  msg_comm[n_msgs] = kubus_recording ? kubus_comm_id (comm) : 0;
   n_msgs++;
 }
 
@@ -351,6 +369,8 @@ kubus_ev_complete (MPI_Request req, const MPI_Status *status)
   if (e->cancelled && PMPI_Test_cancelled (status, &cancelled) != MPI_SUCCESS)
     cancelled = 0;
   e->cancelled = 0;
+  if (e->active && kubus_profiling && !cancelled && e->kind == REQ_RECV && status->MPI_SOURCE >= 0)
+    kubus_prof_received (status_bytes (status));
   if (e->active && kubus_recording)
     {
       if (cancelled)

@@ -37,6 +37,7 @@ static int                   finished;
 static char                  expdir[PATH_MAX];
 static OTF2_MPI_UserData    *collectives; /* freed by OTF2 at close */
 static volatile sig_atomic_t in_abort;
+static char                  abort_reason[160]; /* why the run ends early (the initiator's) */
 /* Peers on the same host are asked to save their trace (a real-time signal)
  * before MPI_Abort lets mpirun kill them within milliseconds. */
 #define KUBUS_SAVE_SIGNAL (SIGRTMIN + 7)
@@ -144,6 +145,7 @@ kubus_record_flush (void)
   kubus_log ("buffer flushed to disk (%.3f ms)", (double)(e - b) / 1e6);
   kubus_check (OTF2_EvtWriter_Enter (kubus_evt, NULL, b, KUBUS_R_FLUSH), "flush Enter");
   kubus_check (OTF2_EvtWriter_Leave (kubus_evt, NULL, e, KUBUS_R_FLUSH), "flush Leave");
+  kubus_prof_flush (b, e);
 }
 
 /* Default experiment directory when not started by kubus-run:
@@ -304,9 +306,13 @@ save_at_exit (void)
   if (!finished && !in_abort && kubus_main_thread)
     {
       in_abort = 1;
+      snprintf (abort_reason, sizeof abort_reason, "rank %d exited without MPI_Finalize",
+                kubus_world_rank);
       write_after_abort (kubus_current_mpi, 1, OTF2_UNDEFINED_INT64);
     }
 }
+
+static int open_trace (void);
 
 void
 kubus_measurement_start (uint64_t t0, uint32_t init_region)
@@ -367,6 +373,47 @@ kubus_measurement_start (uint64_t t0, uint32_t init_region)
   PMPI_Allreduce (&begin_seen, &kubus_clock.global_start, 1, MPI_UINT64_T, MPI_MIN,
                   kubus_internal_comm);
 
+  /* kubus-run --no-trace: the profile alone */
+  int trace = kubus_trace_wanted ();
+  if (!trace && !kubus_prof_wanted ())
+    return;
+  if (trace && open_trace () != 0)
+    return;
+
+  kubus_comm_init ();
+  kubus_user_init ();
+  kubus_clock.start_time = begin;
+
+  kubus_main_thread = 1;
+  kubus_recording = trace;
+  started = 1;
+  install_signal_handlers ();
+  atexit (save_at_exit);
+  /* Every location's trace: ProgramBegin and the program region at load time, the user
+   * frames opened before MPI_Init (an instrumented main) beneath it, then MPI_Init. */
+  if (trace)
+    {
+      kubus_check (OTF2_EvtWriter_ProgramBegin (kubus_evt, NULL, begin, KUBUS_S_PROGRAM, 0, NULL),
+                   "ProgramBegin");
+      kubus_check (OTF2_EvtWriter_Enter (kubus_evt, NULL, begin, KUBUS_R_PROGRAM), "Enter");
+    }
+  program_open = kubus_recording;
+  kubus_prof_begin (begin);
+  kubus_user_open_frames (begin, t0);
+  if (trace)
+    kubus_check (OTF2_EvtWriter_Enter (kubus_evt, NULL, t0, init_region), "Enter");
+  if (kubus_profiling)
+    kubus_prof_enter (init_region, kubus_prof_site_hint, t0);
+  kubus_ev_leave (init_region);
+  kubus_log (trace ? "tracing to %s/traces.otf2" : "profiling to %s/profile.cube", expdir);
+}
+
+/* The OTF2 archive EXPDIR/traces.otf2 and this rank's event writer (collective: every rank
+ * calls it).  Returns 0, or -1 when some rank cannot write its trace. */
+static int
+open_trace (void)
+{
+  int ok, all_ok = 0;
   OTF2_Error_RegisterCallback (otf2_error_quiet, NULL);
   uint64_t    chunk = OTF2_CHUNK_SIZE_EVENTS_DEFAULT;
   const char *buf_spec = getenv ("KUBUS_BUFFER");
@@ -399,7 +446,7 @@ kubus_measurement_start (uint64_t t0, uint32_t init_region)
   if (!all_ok)
     {
       kubus_log ("cannot create the trace archive in %s", expdir);
-      return;
+      return -1;
     }
   ok = OTF2_Archive_OpenEvtFiles (archive) == OTF2_SUCCESS;
   kubus_evt = ok ? OTF2_Archive_GetEvtWriter (archive, (OTF2_LocationRef)kubus_world_rank) : NULL;
@@ -408,28 +455,9 @@ kubus_measurement_start (uint64_t t0, uint32_t init_region)
   if (!all_ok)
     {
       kubus_log ("cannot open the event files in %s", expdir);
-      return;
+      return -1;
     }
-
-  kubus_comm_init ();
-  kubus_user_init ();
-  kubus_clock.start_time = begin;
-
-  kubus_main_thread = 1;
-  kubus_recording = 1;
-  started = 1;
-  install_signal_handlers ();
-  atexit (save_at_exit);
-  /* Every location's trace: ProgramBegin and the program region at load time, the user
-   * frames opened before MPI_Init (an instrumented main) beneath it, then MPI_Init. */
-  kubus_check (OTF2_EvtWriter_ProgramBegin (kubus_evt, NULL, begin, KUBUS_S_PROGRAM, 0, NULL),
-               "ProgramBegin");
-  kubus_check (OTF2_EvtWriter_Enter (kubus_evt, NULL, begin, KUBUS_R_PROGRAM), "Enter");
-  program_open = kubus_recording;
-  kubus_user_open_frames (begin, t0);
-  kubus_check (OTF2_EvtWriter_Enter (kubus_evt, NULL, t0, init_region), "Enter");
-  kubus_ev_leave (init_region);
-  kubus_log ("tracing to %s/traces.otf2", expdir);
+  return 0;
 }
 
 /* MPI_Finalize.  The call is recorded as Enter, a barrier over all ranks, Leave: the time a
@@ -448,7 +476,7 @@ kubus_measurement_finish (uint32_t finalize_region)
   in_finalize = 1;
   int record = KUBUS_ON ();
   if (record)
-    kubus_ev_enter (finalize_region);
+    kubus_ev_enter (finalize_region, kubus_prof_site_hint);
   /* Until everybody has arrived the rank can still be killed because another one aborted
    * or crashed: `finished` stays clear so that the signal handlers save the trace. */
   PMPI_Barrier (kubus_internal_comm);
@@ -465,15 +493,21 @@ kubus_measurement_finish (uint32_t finalize_region)
       kubus_user_close_frames (t);
       close_program (t, OTF2_UNDEFINED_INT64);
     }
+  if (record)
+    kubus_prof_close (t);
   kubus_clock.end_time = t;
   kubus_recording = 0;
   kubus_clock_finish ();
-  if (kubus_world_rank == 0)
-    write_clock_file ();
+  if (archive != NULL)
+    {
+      if (kubus_world_rank == 0)
+        write_clock_file ();
 
-  if (kubus_unify_and_write (archive) != 0)
-    kubus_log ("writing the definitions failed; the trace may be incomplete");
-  kubus_log ("trace written to %s", expdir);
+      if (kubus_unify_and_write (archive) != 0)
+        kubus_log ("writing the definitions failed; the trace may be incomplete");
+      kubus_log ("trace written to %s", expdir);
+    }
+  kubus_prof_finish (expdir, kubus_internal_comm);
 }
 
 /* The collective callbacks after an abort: nobody else will answer, so they
@@ -753,15 +787,19 @@ kubus_abort_span_gather (uint64_t *first, uint64_t *last)
 static void
 write_after_abort (uint32_t open_region, int initiator, int64_t status)
 {
-  if (finished || archive == NULL || kubus_evt == NULL || collectives == NULL)
+  int traced = archive != NULL && kubus_evt != NULL && collectives != NULL;
+  if (finished || (!traced && !kubus_prof_started ()))
     return;
   finished = 1;
-  int global = win_global_lock ();
+  int global = traced && win_global_lock ();
   if (initiator)
     notify_peers ();
   int was = kubus_recording;
   kubus_recording = 0;
   uint64_t t = kubus_now ();
+  kubus_prof_close (t);
+  if (!traced)
+    goto profile;
   if (was)
     {
       if (open_region != OTF2_UNDEFINED_REGION)
@@ -786,16 +824,25 @@ write_after_abort (uint32_t open_region, int initiator, int64_t status)
   collectives->global->rank = global ? 0 : (kubus_world_rank == 0 ? 1 : kubus_world_rank);
   if (kubus_write_local_only (archive, global) == 1)
     return; /* test hook: "killed" before saving its definitions */
-  mark_saved ();
   kubus_log ("abort: trace written to %s%s", expdir, global ? " (with global definitions)" : "");
+profile:
+  /* the profile: this rank's record now, the report from what the peers saved once they
+   * are done (kubus-run merges again after the run, when every rank has ended) */
+  kubus_prof_save (expdir, initiator ? abort_reason : NULL);
+  mark_saved ();
   if (initiator)
-    wait_for_peers ();
+    {
+      wait_for_peers ();
+      kubus_prof_merge_saved (expdir);
+    }
 }
 
 void
 kubus_measurement_abort (uint32_t abort_region, int errorcode)
 {
   in_abort = 1;
+  snprintf (abort_reason, sizeof abort_reason, "rank %d called MPI_Abort (error code %d)",
+            kubus_world_rank, errorcode);
   write_after_abort (abort_region, 1, errorcode);
 }
 
@@ -822,6 +869,8 @@ abort_from_signal (int sig, siginfo_t *info, void *ctx)
   if (!in_abort && on_main_thread ())
     {
       in_abort = 1;
+      snprintf (abort_reason, sizeof abort_reason, "rank %d ended by signal %d (%s)",
+                kubus_world_rank, sig, sig == SIGTERM ? "terminated" : "crashed");
       write_after_abort (kubus_current_mpi, sig != SIGTERM, OTF2_UNDEFINED_INT64);
     }
   chain_signal (sig, info, ctx);

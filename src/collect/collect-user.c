@@ -122,7 +122,13 @@ push (uint32_t region, int record, uint64_t early)
   if (record && __builtin_expect (kubus_flush_pending, 0))
     kubus_record_flush ();
   if (record && depth < MAX_DEPTH)
-    kubus_check (OTF2_EvtWriter_Enter (kubus_evt, NULL, kubus_now (), region), "Enter");
+    {
+      uint64_t t = kubus_now ();
+      if (kubus_recording)
+        kubus_check (OTF2_EvtWriter_Enter (kubus_evt, NULL, t, region), "Enter");
+      if (kubus_profiling)
+        kubus_prof_push (region, t);
+    }
   depth++;
 }
 
@@ -135,7 +141,13 @@ pop (int record)
   if (record && __builtin_expect (kubus_flush_pending, 0))
     kubus_record_flush ();
   if (record && depth < MAX_DEPTH)
-    kubus_check (OTF2_EvtWriter_Leave (kubus_evt, NULL, kubus_now (), stack[depth]), "Leave");
+    {
+      uint64_t t = kubus_now ();
+      if (kubus_recording)
+        kubus_check (OTF2_EvtWriter_Leave (kubus_evt, NULL, t, stack[depth]), "Leave");
+      if (kubus_profiling)
+        kubus_prof_pop (t);
+    }
 }
 
 __attribute__ ((visibility ("default"))) void NO_INSTR
@@ -222,7 +234,10 @@ kubus_user_open_frames (uint64_t not_before, uint64_t not_after)
         t = stack_enter[i];
       if (t > not_after)
         t = not_after;
-      kubus_check (OTF2_EvtWriter_Enter (kubus_evt, NULL, t, stack[i]), "Enter");
+      if (kubus_recording)
+        kubus_check (OTF2_EvtWriter_Enter (kubus_evt, NULL, t, stack[i]), "Enter");
+      if (kubus_profiling)
+        kubus_prof_push (stack[i], t);
     }
 }
 

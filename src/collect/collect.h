@@ -13,6 +13,7 @@
 #include <otf2/otf2.h>
 
 #include "mpi-regions.h"
+#include "collect-profile.h"
 
 #define KUBUS_INTERNAL __attribute__ ((visibility ("hidden")))
 
@@ -40,14 +41,18 @@ enum
 
 /* Recording switch: the global flag turns tracing off for everybody (error,
  * finalize), the thread-local one limits recording to the thread that
- * initialised MPI, because one OTF2 event writer is not thread-safe. */
+ * initialised MPI, because one OTF2 event writer is not thread-safe.
+ * kubus_profiling (collect-profile.h) does the same for the lightweight profile; the
+ * wrappers run their bookkeeping when either records. */
 extern int kubus_recording KUBUS_INTERNAL;
 extern __thread int kubus_main_thread __attribute__ ((tls_model ("initial-exec"))) KUBUS_INTERNAL;
 extern OTF2_EvtWriter *kubus_evt  KUBUS_INTERNAL;
 extern int kubus_flush_pending    KUBUS_INTERNAL;
 extern uint32_t kubus_current_mpi KUBUS_INTERNAL;
 
-#define KUBUS_ON() __builtin_expect (kubus_recording &&kubus_main_thread, 1)
+#define KUBUS_ON() __builtin_expect ((kubus_recording | kubus_profiling) && kubus_main_thread, 1)
+/* another thread than the one that initialised MPI, while the profile records */
+#define KUBUS_PROF_OTHER_THREAD() __builtin_expect (kubus_profiling && !kubus_main_thread, 0)
 
 /* Time: CLOCK_MONOTONIC in ns.  Where the TSC is invariant and the
  * kernel itself uses it, the collector reads the TSC and scales it to the
@@ -123,28 +128,35 @@ kubus_check (OTF2_ErrorCode err, const char *what)
     kubus_fail (what);
 }
 
+/* @site: the MPI call's return address (its call site in the profile) */
 static inline void
-kubus_ev_enter (uint32_t region)
+kubus_ev_enter (uint32_t region, const void *site)
 {
   if (__builtin_expect (kubus_flush_pending, 0))
     kubus_record_flush ();
   kubus_current_mpi = region;
   kubus_stamp = kubus_now ();
   kubus_stamp_fresh = 0;
-  kubus_check (OTF2_EvtWriter_Enter (kubus_evt, NULL, kubus_stamp, region), "Enter");
+  if (kubus_recording)
+    kubus_check (OTF2_EvtWriter_Enter (kubus_evt, NULL, kubus_stamp, region), "Enter");
+  if (kubus_profiling)
+    kubus_prof_enter (region, site, kubus_stamp);
 }
 
 static inline void
 kubus_ev_leave (uint32_t region)
 {
-  if (!kubus_recording)
+  if (!(kubus_recording | kubus_profiling))
     return;
   if (__builtin_expect (kubus_flush_pending, 0))
     kubus_record_flush ();
   kubus_current_mpi = OTF2_UNDEFINED_REGION;
   uint64_t t = kubus_time_after_call ();
   kubus_stamp_fresh = 0;
-  kubus_check (OTF2_EvtWriter_Leave (kubus_evt, NULL, t, region), "Leave");
+  if (kubus_recording)
+    kubus_check (OTF2_EvtWriter_Leave (kubus_evt, NULL, t, region), "Leave");
+  if (kubus_profiling)
+    kubus_prof_leave (t);
 }
 
 /* collect-comm.c: communicators (local ids, dense, 0 = WORLD, 1 = SELF) */

@@ -49,8 +49,10 @@ def body(r):
     k = r['kind']
     out = []
     w = out.append
+    site = '__builtin_return_address (0)'
     if k == 'init':
         w(f'  uint64_t t0 = kubus_now ();')
+        w(f'  kubus_prof_site_hint = {site};')
         w(f'  int ret = {call};')
         w(f'  if (ret == MPI_SUCCESS)')
         w(f'    kubus_measurement_start (t0, {rid});')
@@ -59,21 +61,32 @@ def body(r):
     if k == 'finalize':
         # Every rank takes part in the measurement's finalize steps (a barrier, the clock
         # offsets, unification), whether or not it still records: see collect-state.c.
+        w(f'  kubus_prof_site_hint = {site};')
         w(f'  kubus_measurement_finish ({rid});')
         w(f'  return {call};')
         return out
     if k == 'abort':
         w(f'  if (KUBUS_ON ())')
         w(f'    {{')
-        w(f'      kubus_ev_enter ({rid});')
+        w(f'      kubus_ev_enter ({rid}, {site});')
         w(f'      kubus_measurement_abort ({rid}, errorcode);')
         w(f'    }}')
         w(f'  return {call};')
         return out
 
     w(f'  if (!KUBUS_ON ())')
-    w(f'    return {call};')
-    w(f'  kubus_ev_enter ({rid});')
+    w(f'    {{')
+    # MPI_THREAD_MULTIPLE: other threads' calls go to their own profile (no trace)
+    w(f'      if (KUBUS_PROF_OTHER_THREAD ())')
+    w(f'        {{')
+    w(f'          uint64_t kubus_tok = kubus_prof_thread_enter ({rid}, {site});')
+    w(f'          int kubus_ret = {call};')
+    w(f'          kubus_prof_thread_leave (kubus_tok);')
+    w(f'          return kubus_ret;')
+    w(f'        }}')
+    w(f'      return {call};')
+    w(f'    }}')
+    w(f'  kubus_ev_enter ({rid}, {site});')
     pre, post = [], []
     if k in ('isend', 'start', 'startall'):
         # A send happens when its call is entered (Scalasca semantics); the request handle
@@ -153,9 +166,11 @@ def body(r):
         post.append('{')
         post.append('  int N, ME;')
         post.append(f"  uint32_t kubus_c = kubus_comm_info ({a['comm']}, &N, &ME);")
-        post.append(f"  kubus_ev_coll_end (OTF2_COLLECTIVE_OP_{r['op']}, kubus_c, {root},")
-        post.append(f"                     (uint64_t) ({a['sent']}),")
-        post.append(f"                     (uint64_t) ({a['recv']}));")
+        post.append(f"  uint64_t kubus_sent = (uint64_t) ({a['sent']});")
+        post.append(f"  uint64_t kubus_recv = (uint64_t) ({a['recv']});")
+        post.append(f"  kubus_ev_coll_end (OTF2_COLLECTIVE_OP_{r['op']}, kubus_c, {root}, kubus_sent, kubus_recv);")
+        post.append(f"  if (kubus_profiling)")
+        post.append(f"    kubus_prof_coll (kubus_c, N, ME, (uint32_t) ({root}), kubus_sent, kubus_recv);")
         post.append('  (void) N;')
         post.append('  (void) ME;')
         post.append('}')

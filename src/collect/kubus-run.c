@@ -1,10 +1,11 @@
 /* kubus-run: run an MPI program under the Kubus collector.
  *
- *   kubus-run [-o EXPDIR] [--force] [--filter FILE] [--buffer SIZE] [-v]
+ *   kubus-run [-o EXPDIR] [--force] [--filter FILE] [--buffer SIZE] [-v] [--no-trace]
  *             -- mpirun [mpirun options] PROGRAM [ARGS]
  *
  * Adds "-x LD_PRELOAD=libkubus-collect.so -x KUBUS_…" right after mpirun,
- * runs it, and leaves EXPDIR with traces.otf2 and kubus.json.  Exits with
+ * runs it, and leaves EXPDIR with traces.otf2, profile.cube and kubus.json (--no-trace:
+ * profile.cube and kubus.json).  Exits with
  * the application's exit status (128 + signal when it was killed).
  */
 #include <errno.h>
@@ -20,6 +21,7 @@
 #include "collect-size.h"
 #include "kubus-program.h"
 #include "kubus-run-handover.h"
+#include "kubus-run-profile.h"
 #include "kubus-run-repair.h"
 
 typedef struct
@@ -29,6 +31,7 @@ typedef struct
   const char *filter;
   const char *buffer;
   gboolean    verbose;
+  gboolean    no_trace;
 } Options;
 
 static void
@@ -45,6 +48,8 @@ usage (FILE *out)
               "functions\n"
               "  --buffer SIZE   trace buffer per rank, e.g. 16M (default 64M)\n"
               "  -v, --verbose   let the collector report what it does\n"));
+  fprintf (out, "%s",
+           _ ("  --no-trace      no trace: only the profile (profile.cube) and kubus.json\n"));
   kubus_program_print_common_options (out);
 }
 
@@ -313,9 +318,11 @@ write_json (const char    *expdir,
     json_string (s, o->filter);
   else
     g_string_append (s, "null");
-  g_string_append_printf (s, ", \"force\": %s, \"verbose\": %s},\n", o->force ? "true" : "false",
-                          o->verbose ? "true" : "false");
-  g_string_append (s, "  \"trace\": \"traces.otf2\"\n}\n");
+  g_string_append_printf (s, ", \"force\": %s, \"verbose\": %s, \"no_trace\": %s},\n",
+                          o->force ? "true" : "false", o->verbose ? "true" : "false",
+                          o->no_trace ? "true" : "false");
+  g_string_append_printf (s, "  \"trace\": %s,\n", o->no_trace ? "null" : "\"traces.otf2\"");
+  g_string_append (s, "  \"profile\": \"profile.cube\"\n}\n");
   g_autofree char *path = g_build_filename (expdir, "kubus.json", NULL);
   return g_file_set_contents (path, s->str, (gssize)s->len, error);
 }
@@ -350,6 +357,7 @@ clear_experiment (const char *expdir)
                                 ".kubus-hosts",
                                 ".kubus-clock",
                                 ".kubus-abort-definitions",
+                                ".kubus-profile",
                                 NULL };
   for (int i = 0; ours[i]; i++)
     {
@@ -432,6 +440,8 @@ main (int argc, char **argv)
         o.buffer = argv[++i];
       else if (strcmp (a, "-v") == 0 || strcmp (a, "--verbose") == 0)
         o.verbose = TRUE;
+      else if (strcmp (a, "--no-trace") == 0)
+        o.no_trace = TRUE;
       else if (strcmp (a, "-h") == 0 || strcmp (a, "--help") == 0)
         {
           usage (stdout);
@@ -624,7 +634,10 @@ main (int argc, char **argv)
   const char *verbose_env = g_getenv ("KUBUS_VERBOSE");
   if (o.verbose || (verbose_env && verbose_env[0] && strcmp (verbose_env, "0")))
     g_ptr_array_add (env, g_strdup ("KUBUS_VERBOSE=1"));
-  static const char *passed_on[] = { "KUBUS_CLOCK", "KUBUS_DISABLE", NULL };
+  if (o.no_trace)
+    g_ptr_array_add (env, g_strdup ("KUBUS_NO_TRACE=1"));
+  static const char *passed_on[] = { "KUBUS_CLOCK", "KUBUS_DISABLE", "KUBUS_PROFILE",
+                                     "KUBUS_PROFILE_PATHS", NULL };
   for (int k = 0; passed_on[k]; k++)
     if (g_getenv (passed_on[k]) != NULL)
       g_ptr_array_add (env, g_strdup_printf ("%s=%s", passed_on[k], g_getenv (passed_on[k])));
@@ -719,16 +732,19 @@ main (int argc, char **argv)
           g_remove (p);
         }
   }
-  int repaired = kubus_run_repair (expdir, ranks, &error);
-  if (repaired < 0)
-    fprintf (stderr, "kubus-run: %s\n", error->message);
-  else if (repaired > 0)
-    fprintf (stderr,
-             _ ("kubus-run: the run was aborted; wrote %d stand-in "
-                "trace files for ranks killed while saving their "
-                "trace\n"),
-             repaired);
-  g_clear_error (&error);
+  if (!o.no_trace)
+    {
+      int repaired = kubus_run_repair (expdir, ranks, &error);
+      if (repaired < 0)
+        fprintf (stderr, "kubus-run: %s\n", error->message);
+      else if (repaired > 0)
+        fprintf (stderr,
+                 _ ("kubus-run: the run was aborted; wrote %d stand-in "
+                    "trace files for ranks killed while saving their "
+                    "trace\n"),
+                 repaired);
+      g_clear_error (&error);
+    }
   /* the spans of an aborted run served the stand-ins above */
   {
     g_autoptr (GDir) d = g_dir_open (expdir, 0, NULL);
@@ -740,11 +756,17 @@ main (int argc, char **argv)
           g_remove (p);
         }
   }
-  g_autofree char *anchor = g_build_filename (expdir, "traces.otf2", NULL);
-  if (!g_file_test (anchor, G_FILE_TEST_EXISTS))
-    fprintf (stderr,
-             _ ("kubus-run: no trace was written to %s (did the "
-                "program call MPI_Init?)\n"),
-             expdir);
+  if (!o.no_trace)
+    {
+      g_autofree char *anchor = g_build_filename (expdir, "traces.otf2", NULL);
+      if (!g_file_test (anchor, G_FILE_TEST_EXISTS))
+        fprintf (stderr,
+                 _ ("kubus-run: no trace was written to %s (did the "
+                    "program call MPI_Init?)\n"),
+                 expdir);
+    }
+  const char *profile_env = g_getenv ("KUBUS_PROFILE");
+  if (profile_env == NULL || strcmp (profile_env, "0") != 0)
+    kubus_run_profile_finish (expdir);
   return status;
 }

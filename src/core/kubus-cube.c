@@ -5,6 +5,7 @@
  */
 #include "cube.h"
 #include "kubus-program.h"
+#include "stats-callsites.h"
 #include "stats-scaling.h"
 
 #include <glib/gi18n.h>
@@ -41,6 +42,11 @@ usage (FILE *out)
               "  kubus-cube scaling [--csv] [--metric UNIQ_NAME] [-o OUT.cube] EXP_OR_REPORT …\n"
               "EXP_OR_REPORT: an experiment folder (its profile.cube, else its analysis.cube), a\n"
               "folder of experiment folders, or a report.\n"));
+  fprintf (out, "%s",
+           _ ("\n"
+              "  kubus-cube callsites [--csv] FILE\n"
+              "    the MPI call sites (mpiP style): per rank and for all ranks the calls, the\n"
+              "    shortest, mean and longest call, total time and bytes, most time first\n"));
   kubus_program_print_common_options (out);
 }
 
@@ -224,8 +230,8 @@ cmd_dump (const char *path, const char *metric_name)
             }
           for (guint l = 0; l < report->locations->len; l++)
             {
-              if (row[l] == 0.0)
-                continue;
+              if (row[l] == 0.0 || cube_value_is_none (m, row[l]))
+                continue; /* zero, or a location without a minimum/maximum */
               print_csv_field (m->uniq_name);
               printf (",%" G_GINT64_FORMAT ",%u,%s\n", c->file_id, l,
                       g_ascii_formatd (num, sizeof num, "%.17g", row[l]));
@@ -235,6 +241,31 @@ cmd_dump (const char *path, const char *metric_name)
   if (fflush (stdout) != 0 || ferror (stdout))
     {
       fprintf (stderr, _ ("kubus-cube: cannot write the dump to standard output\n"));
+      return EXIT_OUTPUT;
+    }
+  return EXIT_OK;
+}
+
+/* ---- callsites ------------------------------------------------------------------------------- */
+
+static int
+cmd_callsites (const char *path, gboolean csv)
+{
+  int status = EXIT_OK;
+  g_autoptr (CubeReport) report = load (path, &status);
+  if (report == NULL)
+    return status;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) sites = stats_callsites (report, &error);
+  if (sites == NULL)
+    {
+      fprintf (stderr, "kubus-cube: %s\n", error->message);
+      return EXIT_INPUT;
+    }
+  stats_callsites_print (sites, csv, stdout);
+  if (fflush (stdout) != 0 || ferror (stdout))
+    {
+      fprintf (stderr, _ ("kubus-cube: cannot write the table to standard output\n"));
       return EXIT_OUTPUT;
     }
   return EXIT_OK;
@@ -438,6 +469,12 @@ main (int argc, char **argv)
       if (files->len == 0)
         return usage_error (_ ("scaling needs experiments or reports at three or more task counts"));
       return cmd_scaling (files, metric, csv, out);
+    }
+  if (strcmp (cmd, "callsites") == 0)
+    {
+      if (files->len != 1 || out != NULL || metric != NULL)
+        return usage_error (_ ("callsites takes exactly one FILE (and --csv)"));
+      return cmd_callsites (g_ptr_array_index (files, 0), csv);
     }
   if (metric != NULL || csv)
     return usage_error (_ ("--metric and --csv belong to dump"));

@@ -15,6 +15,7 @@
 #include "cube-private.h"
 
 #include <glib/gi18n.h>
+#include <math.h>
 #include <string.h>
 
 typedef enum
@@ -410,13 +411,16 @@ copy_topologies (Builder *b, const InputMap *first)
 
 /* ---- values -------------------------------------------------------------------------------- */
 
-/* Adds weight × (values of @m in @map->in) into result metric @om. */
+/* Adds weight × (values of @m in @map->in) into result metric @om. @mean: a min/max "no value"
+ * (cube_value_is_none: ±DBL_MAX) stays one instead of adding up to infinity; diff and merge
+ * need nothing of the kind (DBL_MAX − DBL_MAX = 0: diff A A is zero). */
 static gboolean
 accumulate (CubeReport       *out,
             CubeMetric       *om,
             const InputMap   *map,
             const CubeMetric *m,
             double            weight,
+            gboolean          mean,
             GError          **error)
 {
   CubeReport        *in = map->in;
@@ -436,8 +440,9 @@ accumulate (CubeReport       *out,
       if (!nonzero)
         continue;
       orow = cube_metric_alloc_row (out, om, map->cnode_map[c]->index);
+      /* NAN until finish_values */
       for (guint l = 0; l < nl; l++)
-        orow[map->loc_map[l]] += weight * row[l];
+        orow[map->loc_map[l]] += mean && cube_value_is_none (m, row[l]) ? NAN : weight * row[l];
     }
   return TRUE;
 }
@@ -463,6 +468,8 @@ finish_values (CubeReport *out, double divisor)
             {
               if (divisor != 1.0)
                 row[l] /= divisor;
+              if (isnan (row[l]))
+                row[l] = om->dtype == CUBE_DTYPE_MAXDOUBLE ? -G_MAXDOUBLE : G_MAXDOUBLE;
               nonzero = nonzero || row[l] != 0.0;
             }
           if (!nonzero)
@@ -541,7 +548,7 @@ algebra_run (AlgebraOp op, CubeReport **reports, guint n, GError **error)
             continue;
           if (op == ALGEBRA_DIFF && k > 0)
             weight = -1.0;
-          ok = accumulate (out, om, &maps[k], m, weight, error);
+          ok = accumulate (out, om, &maps[k], m, weight, op == ALGEBRA_MEAN, error);
           if (op == ALGEBRA_MERGE)
             break; /* the first input that has the metric provides it */
         }

@@ -646,6 +646,20 @@ cube_dtype_is_minmax (CubeDtype dtype)
   return dtype == CUBE_DTYPE_MINDOUBLE || dtype == CUBE_DTYPE_MAXDOUBLE;
 }
 
+/* cubelib's "no value" of a minimum is DBL_MAX (of a maximum -DBL_MAX): what a writer stores
+ * for a location that never visited a call path (Kubus's profile does; Score-P writes 0). */
+gboolean
+cube_value_is_none (const CubeMetric *metric, double value)
+{
+  if (metric == NULL)
+    return FALSE;
+  if (metric->dtype == CUBE_DTYPE_MINDOUBLE)
+    return value >= G_MAXDOUBLE;
+  if (metric->dtype == CUBE_DTYPE_MAXDOUBLE)
+    return value <= -G_MAXDOUBLE;
+  return FALSE;
+}
+
 gboolean
 cube_metric_child_contributes (const CubeMetric *parent, const CubeMetric *child)
 {
@@ -815,6 +829,15 @@ resize_rows (CubeReport *report, guint new_len)
             d->rows[r] = wider;
           }
     }
+}
+
+void
+cube_cnode_set_source (CubeCnode *cnode, gint64 line, const char *mod)
+{
+  g_return_if_fail (cnode != NULL);
+  cnode->line = line;
+  g_free (cnode->mod);
+  cnode->mod = g_strdup (mod ? mod : "");
 }
 
 CubeSysNode *

@@ -131,12 +131,13 @@ agg2 (Agg agg, double a, double b)
     }
 }
 
-/* ±∞ stands for "no value" in min/max aggregates; what a user sees for it is 0. */
+/* ±∞ stands for "no value" in min/max aggregates, and so does the ±DBL_MAX a file stores for
+ * it (cube_value_is_none); what a user sees for it is 0. */
 static void
 finish_values (double *v, guint n)
 {
   for (guint i = 0; v != NULL && i < n; i++)
-    if (!isfinite (v[i]))
+    if (!isfinite (v[i]) || fabs (v[i]) >= G_MAXDOUBLE)
       v[i] = 0.0;
 }
 

@@ -249,6 +249,8 @@ CubeCnode   *cube_report_add_cnode (CubeReport *report,
                                     CubeRegion *callee,
                                     gint64      line,
                                     const char *mod);
+/* The source position of a call path (its call site): @line (-1 unknown) in file @mod. */
+void         cube_cnode_set_source (CubeCnode *cnode, gint64 line, const char *mod);
 CubeSysNode *cube_report_add_sysnode (CubeReport  *report,
                                       CubeSysNode *parent,
                                       CubeSysKind  kind,
@@ -296,6 +298,10 @@ gboolean     cube_report_get_row (CubeReport       *report,
                                   double           *out,
                                   GError          **error);
 gboolean     cube_metric_has_data (const CubeMetric *metric);  /* FALSE for derived/unsupported */
+/* TRUE for the "no value" marker of a MINDOUBLE (DBL_MAX and above) or MAXDOUBLE (-DBL_MAX and
+ * below) metric: a location that never visited the call path. Aggregates pass over it; views
+ * show it as 0. */
+gboolean     cube_value_is_none (const CubeMetric *metric, double value);
 char        *cube_metric_expand_url (const CubeReport *report, const CubeMetric *metric, guint mirror);
 
 /* Lookup helpers (NULL if absent). */

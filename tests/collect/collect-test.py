@@ -710,7 +710,7 @@ def case_exit_status(a, tmp):
     import socket
     expect(meta.get('hosts') == [socket.gethostname()], f'hosts: {meta.get("hosts")}')
     expect(meta.get('options') == {'buffer': '8M', 'filter': os.path.realpath(filt),
-                                   'force': False, 'verbose': False},
+                                   'force': False, 'verbose': False, 'no_trace': False},
            f'options: {meta.get("options")}')
     from datetime import datetime
     try:
@@ -719,7 +719,9 @@ def case_exit_status(a, tmp):
         expect(0 <= (t1 - t0).total_seconds() < 240, f'times: {t0} {t1}')
     except (KeyError, ValueError) as e:
         failures.append(f'kubus.json times: {e} {meta}')
-    expect(meta.get('kubus_version') and meta.get('trace') == 'traces.otf2', f'{meta}')
+    expect(meta.get('kubus_version') and meta.get('trace') == 'traces.otf2'
+           and meta.get('profile') == 'profile.cube', f'{meta}')
+    expect(os.path.isfile(os.path.join(exp, 'profile.cube')), 'no profile.cube')
 
 
 CASES = {

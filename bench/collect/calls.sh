@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Collector cost per MPI call in CPU time (bench/collect/calls.c: one rank, so no waiting and
+# no other rank to be scheduled), as ratios to plain mpirun measured in the same run.
+#   bench/collect/calls.sh [BUILDDIR] [N] [ROUNDS] [STENCIL_SWEEPS]
+# Alternates plain, --no-trace (profile only), trace and profile (the default, 512M buffer) and
+# KUBUS_PROFILE=0 (trace only, 512M) ROUNDS times (default 5) and keeps each mode's median.
+set -euo pipefail
+here=$(cd "$(dirname "$0")/../.." && pwd)
+build=${1:-$here/build}
+n=${2:-2000000}
+rounds=${3:-5}
+. "$here/scripts/env.sh"
+run=$build/src/collect/kubus-run
+app=$build/bench/collect/collect-bench-calls
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+field() { awk -v k="$1" '$1 == k {print $2}'; }
+median() { sort -g | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
+st=$build/bench/collect/collect-bench-stencil
+iters=${4:-2000}
+declare -A sr ip sc
+for i in $(seq 1 "$rounds"); do
+  for mode in plain profile both trace; do
+    case $mode in
+      plain) out=$(mpirun -n 1 "$app" "$n") ;;
+      profile) out=$("$run" -o "$tmp/e" --force --no-trace -- mpirun -n 1 "$app" "$n") ;;
+      both) out=$("$run" -o "$tmp/e" --force --buffer 512M -- mpirun -n 1 "$app" "$n") ;;
+      trace) out=$(KUBUS_PROFILE=0 "$run" -o "$tmp/e" --force --buffer 512M -- mpirun -n 1 "$app" "$n") ;;
+    esac
+    sr[$mode]+="$(field sendrecv_cpu_ns_per_call <<<"$out") "
+    ip[$mode]+="$(field iprobe_cpu_ns <<<"$out") "
+    # the stencil on one rank: 2 MPI_Sendrecv (with MPI_PROC_NULL) per sweep, Allreduce every 10
+    case $mode in
+      plain) out=$(mpirun -n 1 "$st" 512 512 "$iters") ;;
+      profile) out=$("$run" -o "$tmp/e" --force --no-trace -- mpirun -n 1 "$st" 512 512 "$iters") ;;
+      both) out=$("$run" -o "$tmp/e" --force --buffer 512M -- mpirun -n 1 "$st" 512 512 "$iters") ;;
+      trace) out=$(KUBUS_PROFILE=0 "$run" -o "$tmp/e" --force --buffer 512M -- mpirun -n 1 "$st" 512 512 "$iters") ;;
+    esac
+    sc[$mode]+="$(field stencil_cpu_seconds <<<"$out") "
+  done
+done
+printf 'CPU time per MPI call, median of %d alternating rounds, %d calls of each kind\n' "$rounds" "$n"
+base=$(tr ' ' '\n' <<<"${sr[plain]}" | median)
+for mode in plain profile both trace; do
+  m=$(tr ' ' '\n' <<<"${sr[$mode]}" | median)
+  p=$(tr ' ' '\n' <<<"${ip[$mode]}" | median)
+  awk -v mode="$mode" -v m="$m" -v b="$base" -v p="$p" 'BEGIN {
+    printf "%-8s Send/Recv to self: %7.1f ns per call, ratio %.3f, overhead %6.1f ns   (Iprobe %.1f ns)\n", mode, m, m / b, m - b, p }'
+done
+sbase=$(tr ' ' '\n' <<<"${sc[plain]}" | median)
+for mode in plain profile both trace; do
+  m=$(tr ' ' '\n' <<<"${sc[$mode]}" | median)
+  awk -v mode="$mode" -v m="$m" -v b="$sbase" -v it="$iters" 'BEGIN {
+    printf "%-8s stencil, 1 rank, 512x512, %d sweeps: %.4f s CPU, ratio %.4f (dilation %.2f %%)\n", mode, it, m, m / b, (m / b - 1) * 100 }'
+done

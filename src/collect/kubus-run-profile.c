@@ -1,0 +1,80 @@
+/* kubus-run-profile.c: the profile after the run.
+ *
+ * An aborted run leaves one record per rank that could save it in EXPDIR/.kubus-profile (the
+ * aborting rank already merged what it found; by now every rank has ended, so merging again
+ * takes them all).  Then the MPI call sites get their source lines (kubus-run-callsites.c),
+ * and the user hears about an incomplete profile or the call-path limit. */
+#include "kubus-run-profile.h"
+
+#include "collect-profile-write.h"
+#include "kubus-run-callsites.h"
+
+#include <cube.h>
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+#include <stdio.h>
+
+static void
+merge_saved (const char *expdir, const char *profile)
+{
+  g_autofree char *saved = g_build_filename (expdir, ".kubus-profile", NULL);
+  if (!g_file_test (saved, G_FILE_TEST_IS_DIR))
+    return;
+  char skipped[4096], err[1024];
+  int  ranks = 0, world = 0;
+  if (kubus_prof_merge_dir (saved, profile, "Kubus " KUBUS_VERSION, &ranks, &world, skipped,
+                            sizeof skipped, err, sizeof err)
+      == 0)
+    fprintf (stderr,
+             _ ("kubus-run: the run ended early; %s holds the profile of %d of %d ranks, "
+                "marked incomplete\n"),
+             profile, ranks, world);
+  else
+    fprintf (stderr, _ ("kubus-run: cannot write the profile: %s\n"), err);
+  if (skipped[0] != '\0')
+    fprintf (stderr, _ ("kubus-run: profile records left out: %s\n"), skipped);
+  g_autoptr (GDir) d = g_dir_open (saved, 0, NULL);
+  const char *name;
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *p = g_build_filename (saved, name, NULL);
+      g_remove (p);
+    }
+  g_rmdir (saved);
+}
+
+void
+kubus_run_profile_finish (const char *expdir)
+{
+  g_autofree char *profile = g_build_filename (expdir, "profile.cube", NULL);
+  merge_saved (expdir, profile);
+  if (!g_file_test (profile, G_FILE_TEST_EXISTS))
+    {
+      fprintf (stderr,
+               _ ("kubus-run: no profile was written to %s (did the program call "
+                  "MPI_Init?)\n"),
+               expdir);
+      return;
+    }
+  g_autoptr (GError) error = NULL;
+  g_autoptr (CubeReport) report
+      = cube_report_load (profile, CUBE_LOAD_EAGER, NULL, NULL, NULL, &error);
+  if (report == NULL)
+    {
+      fprintf (stderr, _ ("kubus-run: the profile cannot be read: %s\n"), error->message);
+      return;
+    }
+  const char *ranks = cube_report_get_attr (report, "kubus::profile_folded_ranks");
+  if (ranks != NULL && g_ascii_strtoll (ranks, NULL, 10) > 0)
+    fprintf (stderr,
+             _ ("kubus-run: warning: on %s ranks the profile reached its limit of %s call "
+                "paths per thread; %s calls on further call paths are counted under "
+                "KUBUS_OVERFLOW (set KUBUS_PROFILE_PATHS to raise the limit)\n"),
+             ranks, cube_report_get_attr (report, "kubus::profile_path_limit"),
+             cube_report_get_attr (report, "kubus::profile_folded_visits"));
+  guint mapped = 0, sites = 0;
+  kubus_run_map_callsites (report, &mapped, &sites);
+  if (mapped > 0 && !cube_report_write (report, profile, &error))
+    fprintf (stderr, _ ("kubus-run: cannot add source lines to the profile: %s\n"),
+             error->message);
+}

@@ -1,0 +1,447 @@
+#!/usr/bin/env python3
+"""The lightweight profile (EXPDIR/profile.cube), end to end.
+
+usage: profile-test.py CASE --run KUBUS_RUN --cube KUBUS_CUBE --analyze KUBUS_ANALYZE
+                       --app APP [--ranks N]
+  estimates  prof-waits under kubus-run (trace and profile in one run): the min-based
+             estimates of every pattern within 5 % of the waits the program measured, the
+             over-estimation case, exact call-site counts per rank, min <= mean <= max, the
+             call sites' source lines, and the profile's time per call path against the
+             trace analysis' (1 %); kubus-cube diff of the two reports
+  notrace    prof-waits with --no-trace: no trace at all, the same profile checks
+  paths      prof-paths: 111110 call paths below one function, deep recursion, and a low
+             call-path limit (overflow call path, the warning, no time lost)
+  threads    prof-threads: MPI calls of other threads on locations of their own
+  abort      collect-abort: the profile of an aborted run, marked incomplete
+Exit 0 pass, 1 fail, 77 skip.
+"""
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cube3  # noqa: E402
+
+failures = []
+SANITIZED = os.environ.get('KUBUS_SANITIZED') == '1'
+
+
+def expect(cond, what):
+    if not cond:
+        failures.append(what)
+        print('FAIL:', what, file=sys.stderr)
+    return cond
+
+
+def env_for_mpi():
+    env = dict(os.environ)
+    env.setdefault('OMPI_ALLOW_RUN_AS_ROOT', '1')
+    env.setdefault('OMPI_ALLOW_RUN_AS_ROOT_CONFIRM', '1')
+    env.setdefault('OMPI_MCA_rmaps_base_oversubscribe', '1')
+    env.setdefault('HWLOC_COMPONENTS', '-gl,-opencl')
+    env['KUBUS_VERBOSE'] = '0'
+    ao = env.get('ASAN_OPTIONS', '')
+    env['ASAN_OPTIONS'] = (ao + ':' if ao else '') + 'detect_leaks=0'
+    return env
+
+
+def run(cmd, env=None, **kw):
+    return subprocess.run([str(c) for c in cmd], capture_output=True, text=True, timeout=280,
+                          env=env or env_for_mpi(), **kw)
+
+
+def kubus_run(a, exp, n, app_args=(), opts=(), expect_rc=0, env=None):
+    cmd = [a.run, '-o', exp, *opts, '--', 'mpirun', '-n', str(n), '--oversubscribe', a.app,
+           *app_args]
+    p = run(cmd, env=env)
+    if expect_rc is not None:
+        expect(p.returncode == expect_rc,
+               f'{" ".join(map(str, cmd))}: exit {p.returncode}, expected {expect_rc}\n'
+               f'{p.stdout[-2000:]}\n{p.stderr[-3000:]}')
+    return p
+
+
+def close(got, want, rel, absol):
+    return abs(got - want) <= rel * abs(want) + absol
+
+
+def app_base(a):
+    return os.path.basename(os.path.realpath(a.app))
+
+
+# ---------------------------------------------------------------- estimates
+
+PHASES = {  # phase -> (MPI function, metric)
+    'phase_ls_recv': ('MPI_Recv', 'mpi_latesender'),
+    'phase_ls_wait': ('MPI_Wait', 'mpi_latesender'),
+    'phase_ls_waitall': ('MPI_Waitall', 'mpi_latesender'),
+    'phase_lr_ssend': ('MPI_Ssend', 'mpi_latereceiver'),
+    'phase_nxn': ('MPI_Allreduce', 'mpi_wait_nxn'),
+    'phase_barrier': ('MPI_Barrier', 'mpi_barrier_wait'),
+    'phase_lb': ('MPI_Bcast', 'mpi_latebroadcast'),
+    'phase_er': ('MPI_Reduce', 'mpi_earlyreduce'),
+    'phase_partial': ('MPI_Recv', 'mpi_latesender'),
+}
+
+
+def read_truth(prefix, n):
+    """{(phase, metric or 'visits', rank): value} from the files prof-waits wrote."""
+    out = {}
+    for r in range(n):
+        with open(f'{prefix}.{r}') as f:
+            for line in f:
+                ph, m, v = line.split()
+                out[(ph, m, r)] = float(v)
+    return out
+
+
+def source_lines(a):
+    """phase -> line of its MPI call in tests/apps/prof-waits.c"""
+    src = os.path.join(os.environ.get('KUBUS_SOURCE_ROOT', '.'), 'tests', 'apps', 'prof-waits.c')
+    lines = open(src).read().splitlines()
+    out = {}
+    for ph, (fn, _) in PHASES.items():
+        start = next(i for i, l in enumerate(lines) if l.startswith(ph + ' ('))
+        out[ph] = next(i for i in range(start, len(lines)) if fn + ' (' in lines[i]) + 1
+    return out
+
+
+def callsites_csv(a, report):
+    p = run([a.cube, 'callsites', '--csv', report])
+    expect(p.returncode == 0, f'kubus-cube callsites --csv {report}: {p.stderr}')
+    rows = p.stdout.splitlines()
+    head = rows[0].split(',') if rows else []
+    for need in ('function', 'callsite', 'rank', 'count', 'min', 'mean', 'max'):
+        expect(need in head, f'callsites CSV header {head} lacks {need}')
+    import csv
+    return [dict(zip(head, r)) for r in csv.reader(rows[1:])]
+
+
+def check_profile_estimates(a, exp, prefix, n, traced):
+    truth = read_truth(prefix, n)
+    c = cube3.load(os.path.join(exp, 'profile.cube'))
+    base = app_base(a)
+    # metric definitions: Score-P's names and dtypes; estimates say they are estimates
+    expect(c.metrics.get('min_time', {}).get('dtype') == 'MINDOUBLE', 'min_time is MINDOUBLE')
+    expect(c.metrics.get('max_time', {}).get('dtype') == 'MAXDOUBLE', 'max_time is MAXDOUBLE')
+    for m in ('mpi_latesender', 'mpi_latereceiver', 'mpi_wait_nxn', 'mpi_barrier_wait',
+              'mpi_latebroadcast', 'mpi_earlyreduce'):
+        expect('Estimate' in c.metrics.get(m, {}).get('descr', ''), f'{m}: description')
+    expect(c.locations == [(r, 0) for r in range(n)], f'locations {c.locations}')
+    for ph, (fn, metric) in PHASES.items():
+        path = f'{base}/main/{ph}/{fn}'
+        vis = cube3.by_path(c, 'visits')
+        got_tot = want_tot = spread_tot = 0.0
+        for r in range(n):
+            got = cube3.by_path(c, metric, r).get(path, 0.0)
+            want = truth[(ph, metric, r)]
+            # what the calls' processing varied by (prof-waits.c): on a busy machine the
+            # estimate counts waiting for a processor too
+            spread = truth[(ph, 'spread', r)]
+            got_tot += got
+            want_tot += want
+            spread_tot += spread
+            v = cube3.by_path(c, 'visits', r).get(path, 0.0)
+            expect(v == truth[(ph, 'visits', r)],
+                   f'{path} rank {r}: {v} visits, the program made {truth[(ph, "visits", r)]:.0f}')
+            if ph != 'phase_partial':
+                expect(close(got, want, 0.05, 0.005 + spread),
+                       f'{path} rank {r}: estimate {got:.6f} s, measured {want:.6f} s '
+                       f'(processing varied by {spread:.6f} s)')
+        ok = ph == 'phase_partial' or close(got_tot, want_tot, 0.05, 0.005 + spread_tot)
+        print(f'{path:45s} {metric:18s} measured {want_tot:9.6f} estimated {got_tot:9.6f} '
+              f'processing spread {spread_tot:9.6f} {"ok" if ok else "MISMATCH"}')
+        if ph == 'phase_partial':
+            # over-estimation (documented): no wait at all, yet the rendezvous messages take
+            # longer than the eager ones of the same size class
+            expect(want_tot == 0.0, f'{path}: the program measured a wait of {want_tot}')
+            expect(got_tot > 0.0, f'{path}: no over-estimate ({got_tot})')
+        else:
+            expect(close(got_tot, want_tot, 0.05, 0.005 + spread_tot),
+                   f'{path}: estimate {got_tot:.6f} s, measured {want_tot:.6f} s '
+                   f'(processing varied by {spread_tot:.6f} s)')
+        expect(vis.get(path, 0) > 0, f'{path}: no visits')
+    # the call-site table: exact counts, min <= mean <= max, the source line of each call
+    rows = callsites_csv(a, os.path.join(exp, 'profile.cube'))
+    lines = source_lines(a)
+    for row in rows:
+        if row['min'] and row['max']:
+            lo, mean, hi = float(row['min']), float(row['mean']), float(row['max'])
+            expect(lo <= mean * (1 + 1e-9) and mean <= hi * (1 + 1e-9),
+                   f'callsites: min {lo} mean {mean} max {hi} in {row}')
+        else:
+            expect(False, f'callsites: no min or max in {row}')
+    for ph, (fn, _) in PHASES.items():
+        path = f'{base}/main/{ph}/{fn}'
+        mine = [r for r in rows if r['callsite'] == path]
+        ranks = {r['rank']: r for r in mine}
+        expect('all' in ranks, f'callsites: no row "all" for {path}')
+        total = 0
+        for r in range(n):
+            want = truth[(ph, 'visits', r)]
+            total += want
+            got = float(ranks[str(r)]['count']) if str(r) in ranks else 0.0
+            expect(got == want, f'callsites {path} rank {r}: count {got}, made {want:.0f}')
+        expect('all' in ranks and float(ranks['all']['count']) == total,
+               f'callsites {path}: count of all')
+        src = mine[0]['source'] if mine else ''
+        expect(src.endswith(f'prof-waits.c:{lines[ph]}'),
+               f'callsites {path}: source {src!r}, expected prof-waits.c:{lines[ph]}')
+    totals = [float(r['total']) for r in rows if r['rank'] == 'all']
+    expect(totals == sorted(totals, reverse=True), 'callsites: not sorted by total time')
+
+
+def check_against_trace(a, exp, n, prefix):
+    """Trace and profile of one run: the same time per call path (1 %), and a difference
+    report of the two."""
+    p = run([a.analyze, exp])
+    if not expect(p.returncode == 0, f'kubus-analyze: {p.stderr[-2000:]}'):
+        return
+    an = cube3.load(os.path.join(exp, 'analysis.cube'))
+    pr = cube3.load(os.path.join(exp, 'profile.cube'))
+    worst = 0.0
+    for r in range(n):
+        ta, tp = cube3.by_path(an, 'time', r), cube3.by_path(pr, 'time', r)
+        for path in sorted(set(ta) | set(tp)):
+            x, y = ta.get(path, 0.0), tp.get(path, 0.0)
+            if not expect(close(y, x, 0.01, 20e-6),
+                          f'rank {r} {path}: time {y:.9f} in the profile, {x:.9f} in the trace'):
+                continue
+            if x > 0.001:
+                worst = max(worst, abs(y - x) / x)
+        for m in ('visits', 'bytes_sent', 'bytes_rcvd', 'comms_send', 'comms_recv', 'syncs_coll',
+                  'bytes_cout', 'bytes_cin', 'comms_cxch', 'comms_csrc', 'comms_cdst'):
+            va, vp = cube3.by_path(an, m, r), cube3.by_path(pr, m, r)
+            expect(va == vp, f'rank {r}: {m} differs between trace and profile: '
+                             f'{sorted(set(va.items()) ^ set(vp.items()))[:4]}')
+    print(f'time per call path: largest relative difference {worst:.2e}')
+    d = os.path.join(exp, 'diff.cube')
+    p = run([a.cube, 'diff', os.path.join(exp, 'analysis.cube'),
+             os.path.join(exp, 'profile.cube'), '-o', d])
+    if expect(p.returncode == 0, f'kubus-cube diff: {p.stderr}'):
+        dc = cube3.load(d)
+        base = app_base(a)
+        for ph in ('phase_ls_recv', 'phase_nxn', 'phase_lb'):
+            fn, metric = PHASES[ph]
+            path = f'{base}/main/{ph}/{fn}'
+            diff = cube3.by_path(dc, metric).get(path, 0.0)
+            ref = cube3.by_path(an, metric).get(path, 0.0)
+            spread = sum(read_truth(prefix, n)[(ph, 'spread', r)] for r in range(n))
+            expect(close(diff, 0.0, 0.0, 0.05 * ref + 0.005 + spread),
+                   f'{path}: analysis - profile = {diff:.6f} s of {ref:.6f} s')
+
+
+def case_estimates(a, tmp):
+    exp = os.path.join(tmp, 'exp')
+    prefix = os.path.join(tmp, 'truth')
+    kubus_run(a, exp, a.ranks, app_args=[prefix])
+    if failures:
+        return
+    expect(os.path.exists(os.path.join(exp, 'traces.otf2')), 'no trace')
+    check_profile_estimates(a, exp, prefix, a.ranks, True)
+    check_against_trace(a, exp, a.ranks, prefix)
+
+
+def case_notrace(a, tmp):
+    exp = os.path.join(tmp, 'exp')
+    prefix = os.path.join(tmp, 'truth')
+    p = kubus_run(a, exp, a.ranks, app_args=[prefix], opts=['--no-trace'])
+    if failures:
+        return
+    expect(sorted(os.listdir(exp)) == ['kubus.json', 'profile.cube'],
+           f'--no-trace wrote {sorted(os.listdir(exp))}')
+    expect('trace' not in p.stderr, f'kubus-run talks about a trace: {p.stderr}')
+    import json
+    with open(os.path.join(exp, 'kubus.json')) as f:
+        meta = json.load(f)
+    expect(meta.get('trace') is None and meta.get('profile') == 'profile.cube'
+           and meta['options'].get('no_trace') is True, f'kubus.json: {meta}')
+    check_profile_estimates(a, exp, prefix, a.ranks, False)
+    # bad input: clear messages naming the file
+    p = run([a.cube, 'callsites', os.path.join(tmp, 'missing.cube')])
+    expect(p.returncode == 2 and 'missing.cube' in p.stderr, f'callsites, no file: {p.stderr}')
+    notime = os.path.join(tmp, 'notime.cube')
+    with open(notime, 'w') as f:
+        f.write('<?xml version="1.0"?><cube version="3.0"><metrics><metric id="0">'
+                '<disp_name>V</disp_name><uniq_name>visits</uniq_name><dtype>INTEGER</dtype>'
+                '<uom>occ</uom><url></url><descr></descr></metric></metrics><program>'
+                '<region id="0" mod="" begin="-1" end="-1"><name>MPI_Send</name><url></url>'
+                '<descr></descr></region><cnode id="0" calleeId="0"></cnode></program><system>'
+                '<machine Id="0"><name>m</name><node Id="0"><name>n</name><process Id="0">'
+                '<name>p</name><rank>0</rank><thread Id="0"><name>t</name><rank>0</rank>'
+                '</thread></process></node></machine></system><severity></severity></cube>')
+    p = run([a.cube, 'callsites', notime])
+    expect(p.returncode == 2 and 'notime.cube' in p.stderr and '“time”' in p.stderr,
+           f'callsites without time: {p.returncode} {p.stderr}')
+
+
+# ---------------------------------------------------------------- paths
+
+def all_time_kept(c, what):
+    """Per location: the time of all call paths adds up to the root's one visit."""
+    for loc in range(len(c.locations)):
+        total = sum(v for (cid, l), v in c.values.get('time', {}).items() if l == loc)
+        root = [cid for cid, n in c.cnodes.items() if n['parent'] is None]
+        whole = sum(c.values['max_time'].get((cid, loc), 0.0) for cid in root)
+        expect(close(total, whole, 1e-9, 1e-6),
+               f'{what}, location {loc}: call paths add up to {total:.9f} s, the run took '
+               f'{whole:.9f} s')
+
+
+def wide_paths(codes):
+    """The call paths below `wide` for codes 0 … codes-1 (prof-paths.c), and the leaves."""
+    seen = set()
+    for code in range(codes):
+        digits = tuple(code // 10 ** k % 10 for k in range(5))
+        for k in range(1, 6):
+            seen.add(digits[:k])
+    return len(seen), codes
+
+
+def case_paths(a, tmp):
+    """One rank: 10^5 call paths fit under the default limit; a low limit folds the rest.
+    Under the sanitizers 20000 codes and a limit of 5000 (the same checks, a fifth of the
+    work)."""
+    base = app_base(a)
+    need = ('visits', 'time', 'max_time')
+    codes, limit = (20000, 5000) if SANITIZED else (100000, 20000)
+    n_wide, n_leaves = wide_paths(codes)
+    exp = os.path.join(tmp, 'big')
+    p = kubus_run(a, exp, 1, app_args=[codes], opts=['--no-trace'])
+    expect(f'prof-paths: {codes} leaves' in p.stdout, f'output {p.stdout!r}')
+    expect('limit' not in p.stderr, f'a warning under the default limit: {p.stderr}')
+    c = cube3.load(os.path.join(exp, 'profile.cube'), need)
+    wide = [n for n in c.cnodes.values() if n['path'].startswith(f'{base}/main/wide/')]
+    expect(len(wide) == n_wide, f'{len(wide)} call paths below wide, expected {n_wide}')
+    leaves = [cid for cid, n in c.cnodes.items() if n['path'].count('/f_') == 5]
+    vis = c.values['visits']
+    bad = [cid for cid in leaves if vis.get((cid, 0)) != 1]
+    expect(len(leaves) == n_leaves and not bad,
+           f'{len(leaves)} leaves, {len(bad)} without exactly one visit')
+    # memory: bounded by the call paths (about 120 bytes each, tables and stack included)
+    mem = int(c.attrs.get('kubus::profile_bytes', '0'))
+    nodes = len(c.cnodes)
+    expect(0 < mem < 200 * nodes + 4 * 1024 * 1024,
+           f'profile memory {mem} bytes for {nodes} call paths')
+    print(f'{nodes} call paths, {mem} bytes of profile ({mem / nodes:.0f} per path)')
+    all_time_kept(c, 'default limit')
+    # deep recursion: 1024 levels of user functions recorded, the barrier beneath them
+    deepest = max(c.cnodes.values(), key=lambda n: n['depth'])
+    expect(deepest['depth'] == 1025 and deepest['region'] == 'MPI_Barrier'
+           and deepest['path'].startswith(f'{base}/main/deep/rec/rec/'),
+           f'deepest call path: depth {deepest["depth"]}, {deepest["path"][:80]}…')
+    recs = [cid for cid, n in c.cnodes.items() if n['region'] == 'rec']
+    expect(len(recs) == 1022 and all(vis.get((cid, 0)) == 1 for cid in recs),
+           f'{len(recs)} rec call paths')
+    p = run([a.cube, 'info', os.path.join(exp, 'profile.cube')])
+    expect(p.returncode == 0 and f'call paths: {nodes}' in p.stdout, f'kubus-cube info: {p.stdout}')
+
+    # a low limit: the rest folded into KUBUS_OVERFLOW, no time lost
+    env = env_for_mpi()
+    env['KUBUS_PROFILE_PATHS'] = str(limit)
+    exp = os.path.join(tmp, 'limited')
+    p = kubus_run(a, exp, 1, app_args=[codes], opts=['--no-trace'], env=env)
+    expect(f'reached its limit of {limit} call paths' in p.stderr and 'KUBUS_PROFILE_PATHS'
+           in p.stderr, f'no warning about the limit: {p.stderr}')
+    c = cube3.load(os.path.join(exp, 'profile.cube'), need)
+    over = [cid for cid, n in c.cnodes.items() if n['region'] == 'KUBUS_OVERFLOW']
+    expect(len(over) == 1 and c.cnodes[over[0]]['depth'] == 1, f'overflow call paths: {over}')
+    expect(len(c.cnodes) == limit + 1, f'{len(c.cnodes)} call paths with a limit of {limit}')
+    folded = sum(v for (cid, l), v in c.values['visits'].items() if cid in over)
+    expect(folded > 0 and folded == float(c.attrs.get('kubus::profile_folded_visits', -1)),
+           f'visits of KUBUS_OVERFLOW {folded}, attribute '
+           f'{c.attrs.get("kubus::profile_folded_visits")}')
+    mem = int(c.attrs.get('kubus::profile_bytes', '0'))
+    expect(mem < 200 * (limit + 1) + 4 * 1024 * 1024, f'profile memory {mem} bytes past the limit')
+    all_time_kept(c, f'limit {limit}')
+
+
+# ---------------------------------------------------------------- threads
+
+def case_threads(a, tmp):
+    exp = os.path.join(tmp, 'exp')
+    p = kubus_run(a, exp, 2)
+    if 'no MPI_THREAD_MULTIPLE' in p.stdout:
+        print('MPI_THREAD_MULTIPLE not available: skipped')
+        return 77
+    expect('prof-threads: done' in p.stdout, f'output {p.stdout!r}')
+    c = cube3.load(os.path.join(exp, 'profile.cube'))
+    base = app_base(a)
+    expect(sorted(c.locations) == [(r, t) for r in range(2) for t in range(3)],
+           f'locations {c.locations}')
+    for loc, (r, t) in enumerate(c.locations):
+        vis = cube3.by_path(c, 'visits', loc)
+        if t == 0:
+            want = {f'{base}/MPI_Init_thread': 1, f'{base}/MPI_Comm_dup': 2,
+                    f'{base}/MPI_Barrier': 3, f'{base}/MPI_Comm_free': 2,
+                    f'{base}/MPI_Finalize': 1, base: 1}
+        else:
+            want = {f'{base}/MPI_Iprobe': 40, f'{base}/MPI_Allreduce': 25}
+        expect(vis == want, f'rank {r} thread {t}: visits {vis}, expected {want}')
+    # the trace stays the main thread's
+    p = run(['otf2-print', os.path.join(exp, 'traces.otf2')])
+    expect(p.returncode == 0 and 'MPI_Iprobe' not in p.stdout, 'the trace has other threads')
+
+
+# ---------------------------------------------------------------- abort
+
+def case_abort(a, tmp):
+    base = app_base(a)
+    for opts in ([], ['--no-trace']):
+        exp = os.path.join(tmp, 'exp' + ''.join(opts))
+        p = kubus_run(a, exp, 4, opts=opts, expect_rc=3)
+        expect(re.search(r'holds the profile of [1-4] of 4 ranks', p.stderr),
+               f'{opts}: no message about the incomplete profile: {p.stderr[-1500:]}')
+        expect(not os.path.exists(os.path.join(exp, '.kubus-profile')), f'{opts}: records left')
+        if not expect(os.path.exists(os.path.join(exp, 'profile.cube')), f'{opts}: no profile'):
+            continue
+        c = cube3.load(os.path.join(exp, 'profile.cube'))
+        expect('rank 1 called MPI_Abort (error code 3)' in c.attrs.get('kubus::incomplete', ''),
+               f'{opts}: kubus::incomplete = {c.attrs.get("kubus::incomplete")}')
+        expect(c.locations == [(r, 0) for r in range(4)], f'{opts}: locations {c.locations}')
+        vis = cube3.by_path(c, 'visits', 1)
+        expect(vis.get(f'{base}/MPI_Sendrecv') == 20 and vis.get(f'{base}/MPI_Abort') == 1
+               and vis.get(f'{base}/MPI_Barrier') == 1,
+               f'{opts}: rank 1 visits {vis}')
+        all_time_kept(c, f'abort {opts}')
+
+
+CASES = {'estimates': case_estimates, 'notrace': case_notrace, 'paths': case_paths,
+         'threads': case_threads, 'abort': case_abort}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('case', choices=sorted(CASES))
+    ap.add_argument('--run', required=True)
+    ap.add_argument('--cube', required=True)
+    ap.add_argument('--analyze', required=True)
+    ap.add_argument('--app', required=True)
+    ap.add_argument('--ranks', type=int, default=4)
+    a = ap.parse_args()
+    a.run, a.cube, a.analyze, a.app = (os.path.abspath(x) for x in
+                                       (a.run, a.cube, a.analyze, a.app))
+    if shutil.which('mpirun') is None:
+        print('mpirun missing: skipped')
+        return 77
+    tmp = tempfile.mkdtemp(prefix='kubus-profile-')
+    try:
+        rc = CASES[a.case](a, tmp)
+    finally:
+        if not failures:
+            shutil.rmtree(tmp, ignore_errors=True)
+    if failures:
+        print(f'{len(failures)} failure(s); files kept in {tmp}')
+        return 1
+    if rc == 77:
+        return 77
+    print(f'{a.case}: ok')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
