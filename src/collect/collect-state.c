@@ -271,7 +271,7 @@ static void write_after_abort (uint32_t open_region, int initiator, int64_t stat
 static void
 close_program (uint64_t t, int64_t status)
 {
-  if (!program_open || kubus_evt == NULL)
+  if (!program_open || (kubus_evt == NULL && !kubus_kct_on))
     return;
   program_open = 0;
   kubus_check (OTF2_EvtWriter_Leave (kubus_evt, NULL, t, KUBUS_R_PROGRAM), "Leave");
@@ -297,6 +297,7 @@ kubus_measurement_start (uint64_t t0, uint32_t init_region)
   verbose = v != NULL && v[0] != '\0' && strcmp (v, "0") != 0;
   if (getenv ("KUBUS_DISABLE") != NULL)
     return;
+  kubus_kct_configure ();
   PMPI_Comm_rank (MPI_COMM_WORLD, &kubus_world_rank);
   PMPI_Comm_size (MPI_COMM_WORLD, &kubus_world_size);
   if (PMPI_Comm_dup (MPI_COMM_WORLD, &kubus_internal_comm) != MPI_SUCCESS)
@@ -341,6 +342,8 @@ kubus_measurement_start (uint64_t t0, uint32_t init_region)
   /* the writer of an abort trace knows when the others started */
   PMPI_Allreduce (&begin, &kubus_clock.global_start, 1, MPI_UINT64_T, MPI_MIN, kubus_internal_comm);
 
+  if (!kubus_trace_otf2)
+    goto no_archive; /* --trace-format=compressed: only traces.kct (collect-kct.c) */
   OTF2_Error_RegisterCallback (otf2_error_quiet, NULL);
   uint64_t    chunk = OTF2_CHUNK_SIZE_EVENTS_DEFAULT;
   const char *buf_spec = getenv ("KUBUS_BUFFER");
@@ -385,6 +388,7 @@ kubus_measurement_start (uint64_t t0, uint32_t init_region)
       return;
     }
 
+no_archive:
   kubus_comm_init ();
   kubus_user_init ();
   kubus_clock_calibrate_end ();
@@ -392,6 +396,7 @@ kubus_measurement_start (uint64_t t0, uint32_t init_region)
   kubus_clock.time_begin = kubus_now ();
   kubus_clock.start_time = begin;
 
+  kubus_kct_start ();
   kubus_main_thread = 1;
   kubus_recording = 1;
   started = 1;
@@ -447,8 +452,9 @@ kubus_measurement_finish (uint32_t finalize_region)
   kubus_clock.offset_end = kubus_clock_offset ();
   kubus_clock.time_end = kubus_now ();
 
-  if (kubus_unify_and_write (archive) != 0)
+  if (archive != NULL && kubus_unify_and_write (archive) != 0)
     kubus_log ("writing the definitions failed; the trace may be incomplete");
+  kubus_kct_finish ();
   kubus_log ("trace written to %s", expdir);
 }
 

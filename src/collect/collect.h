@@ -12,6 +12,7 @@
 #include <time.h>
 #include <otf2/otf2.h>
 
+#include "collect-kct-tap.h" /* before any event is written: see there */
 #include "mpi-regions.h"
 
 #define KUBUS_INTERNAL __attribute__ ((visibility ("hidden")))
@@ -272,3 +273,8 @@ extern char *kubus_hostnames  KUBUS_INTERNAL; /* world_size x KUBUS_HOST_LEN */
 #define KUBUS_HOST_LEN 64
 int kubus_unify_and_write (OTF2_Archive *archive) KUBUS_INTERNAL;
 int kubus_write_local_only (OTF2_Archive *archive, int write_global) KUBUS_INTERNAL;
+
+/* collect-kct.c: the compressed trace (KUBUS_TRACE_FORMAT, see collect-kct-tap.h) */
+void kubus_kct_configure (void) KUBUS_INTERNAL;
+void kubus_kct_start (void) KUBUS_INTERNAL;
+void kubus_kct_finish (void) KUBUS_INTERNAL;

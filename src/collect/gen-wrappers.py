@@ -73,6 +73,7 @@ def body(r):
 
     w(f'  if (!KUBUS_ON ())')
     w(f'    return {call};')
+    w(f'  KUBUS_KCT_SITE ();')  # the call site, for the compressed trace
     w(f'  kubus_ev_enter ({rid});')
     pre, post = [], []
     if k in ('isend', 'start', 'startall'):

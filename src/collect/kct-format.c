@@ -742,6 +742,21 @@ read_comms (In *in, KctTrace *t)
 }
 
 static void
+check_aliases (In *in, KctTrace *t)
+{
+  for (uint32_t i = 0; i < t->n_comms && !in->bad; i++)
+    {
+      const KctComm *c = &t->comms[i];
+      if (!(c->flags & KCT_COMM_ALIAS))
+        continue;
+      const KctComm *p = c->parent < t->n_comms ? &t->comms[c->parent] : NULL;
+      if (p == NULL || (p->flags & KCT_COMM_ALIAS) || p->repeat != 1 || c->repeat != 1
+          || c->users.n == 0)
+        fail (in, "communicator %u: an alias of nothing it may name", i);
+    }
+}
+
+static void
 read_topos (In *in, KctTrace *t)
 {
   uint32_t n = in_count (in, KCT_ID_MAX, 6, "topologies");
@@ -1066,7 +1081,7 @@ read_groups (In *in, KctTrace *t)
             in_hist (in, &p->count);
         }
     }
-  if (!in->bad && covered != t->h.n_ranks)
+  if (!in->bad && covered != t->h.n_ranks && !(t->h.flags & KCT_FILE_PARTIAL))
     fail (in, "the groups hold %llu of %u ranks", (unsigned long long)covered, t->h.n_ranks);
   free (seen);
 }
@@ -1156,6 +1171,7 @@ kct_decode (const uint8_t *buf, size_t len, KctTrace **out, char *err, size_t er
           break;
         case 2:
           read_comms (&sub, t);
+          check_aliases (&sub, t);
           break;
         case 3:
           read_topos (&sub, t);

@@ -90,9 +90,10 @@ void kct_list_clear (KctList *l);
 
 /* ---- histograms ------------------------------------------------------ */
 
-/* Log-scale bins: exact below 16 ns, then 8 bins per power of two.  Each bin keeps its count
- * and its sum, so a draw returns the mean of the values that fell into it and the totals stay
- * exact. */
+/* Log-scale bins: exact below 16 ns, then 8 bins per power of two, at most KCT_HIST_MAX_BINS
+ * of them (neighbours join).  Each bin keeps its count and its sum, so a draw returns the mean
+ * of the values that fell into it and the totals stay exact. */
+#define KCT_HIST_MAX_BINS 16u
 typedef struct
 {
   uint16_t bin;
@@ -112,8 +113,15 @@ int      kct_hist_add_bin (KctHist *h, uint32_t bin, uint64_t count, uint64_t su
 int      kct_hist_merge (KctHist *to, const KctHist *from);
 uint64_t kct_hist_count (const KctHist *h);
 uint64_t kct_hist_sum (const KctHist *h);
-/* The i-th of a deterministic, evenly spread series of draws (van der Corput quantiles). */
-uint64_t kct_hist_draw (const KctHist *h, uint64_t i);
+/* The value at a position of the sorted values (modulo their count): its bin's mean. */
+uint64_t kct_hist_at (const KctHist *h, uint64_t position);
+/* Draw @i of @n draws that member @member of @members ranks makes from a histogram their
+ * n * members values fell into: the positions of all draws of all members are a permutation
+ * of the values (step: kct_spread_step (n)), so together they reproduce the recorded sum, and
+ * a member's draws spread over the whole range in a mixed order. */
+uint64_t kct_hist_draw (const KctHist *h, uint64_t i, uint64_t n, uint64_t step, uint32_t member,
+                        uint32_t members);
+uint64_t kct_spread_step (uint64_t n);
 void     kct_hist_clear (KctHist *h);
 
 /* ---- elements, bodies, groups -------------------------------------- */
@@ -180,6 +188,9 @@ typedef struct
 } KctRegion;
 
 #define KCT_COMM_INTER 1u /* an inter-communicator: members = group A, members_b = group B */
+/* Not a communicator of its own: its users know communicator `parent` (an entry that is not
+ * repeated) by a different local id than its other members do. */
+#define KCT_COMM_ALIAS 2u
 
 /* A communicator, or a family of them: instance k (k < repeat) has the members
  * members[i] + k * shift (MPI_COMM_SELF of every rank is one entry; so are the rows of a
@@ -220,6 +231,7 @@ typedef struct
 
 #define KCT_FILE_OFFLINE 1u      /* made by kubus-trace compress from an OTF2 trace */
 #define KCT_FILE_EXTRAPOLATED 2u /* made by kubus-trace extrapolate */
+#define KCT_FILE_PARTIAL 4u      /* some ranks only: a message of the collector's merge */
 
 typedef struct
 {
@@ -297,6 +309,8 @@ kct_body (const KctTrace *t, uint32_t body, uint32_t *n)
 /* Statistics over the structure (no expansion): events of one rank of group g (polls: the
  * recorded total of the group divided by its ranks), saturating at UINT64_MAX. */
 uint64_t kct_group_events (const KctTrace *t, uint32_t g);
+/* How often each leaf occurs in one rank of group g (malloc'd, n_leaves entries). */
+uint64_t *kct_group_leaf_runs (const KctTrace *t, uint32_t g);
 /* How many leaf calls of each region one rank of group g makes: calls[region] += … */
 void kct_group_calls (const KctTrace *t, uint32_t g, uint64_t *calls);
 

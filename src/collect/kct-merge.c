@@ -109,10 +109,11 @@ comm_id_key (uint64_t key, uint32_t local_id)
 static int
 merge_comms (KctTrace *to, const KctTrace *from)
 {
-  Map idx = { 0 };
+  Map idx = { 0 }, by_key = { 0 };
   int err = 0;
   for (uint32_t i = 0; i < to->n_comms && !err; i++)
-    err = map_put (&idx, comm_id_key (to->comms[i].key, to->comms[i].local_id), i);
+    err = map_put (&idx, comm_id_key (to->comms[i].key, to->comms[i].local_id), i)
+          || (!(to->comms[i].flags & KCT_COMM_ALIAS) && map_put (&by_key, to->comms[i].key, i));
   for (uint32_t i = 0; i < from->n_comms && !err; i++)
     {
       const KctComm *c = &from->comms[i];
@@ -135,6 +136,12 @@ merge_comms (KctTrace *to, const KctTrace *from)
       d->parent_key = c->parent_key;
       d->local_id = c->local_id;
       d->flags = c->flags;
+      /* known by another local id elsewhere: an alias of that entry */
+      uint32_t main = map_get (&by_key, c->key);
+      if (main != KCT_NONE && to->comms[main].key == c->key)
+        d->flags |= KCT_COMM_ALIAS;
+      else if (!(d->flags & KCT_COMM_ALIAS))
+        err = err || map_put (&by_key, c->key, to->n_comms - 1) != 0;
       d->repeat = c->repeat;
       d->shift = c->shift;
       if (kct_list_copy (&d->members, &c->members) != 0
@@ -144,6 +151,7 @@ merge_comms (KctTrace *to, const KctTrace *from)
         err = -1;
     }
   map_free (&idx);
+  map_free (&by_key);
   return err;
 }
 
@@ -626,20 +634,31 @@ compact_comms (KctTrace *t)
   KctComm  *out = calloc ((size_t)n + 1, sizeof *out);
   uint32_t  n_out = 0;
   int       err = family == NULL || taken == NULL || out == NULL;
-  /* users equal to all members are implied */
+  /* users equal to all members are implied (an alias names its users) */
   for (uint32_t i = 0; i < n && !err; i++)
     {
+      if (c[i].flags & KCT_COMM_ALIAS)
+        continue;
       KctList all = { 0 };
       err = all_members (&c[i], &all) != 0;
       if (!err && kct_list_equal (&all, &c[i].users))
         c[i].users.n = 0;
       kct_list_clear (&all);
     }
+  /* communicators with aliases stay single: an alias names one instance */
+  uint8_t *pinned = calloc ((size_t)n + 1, 1);
+  err = err || pinned == NULL;
+  for (uint32_t i = 0; i < n && !err; i++)
+    if (c[i].flags & KCT_COMM_ALIAS)
+      for (uint32_t j = 0; j < n; j++)
+        if (c[j].key == c[i].key && !(c[j].flags & KCT_COMM_ALIAS))
+          pinned[j] = 1;
   for (uint32_t i = 0; i < n && !err; i++)
     {
       if (taken[i])
         continue;
-      /* the next instances: same shape, members shifted by k times one shift */
+      /* the next instances: same shape, members shifted by k times one shift (an entry that
+       * is a family already stays as it is) */
       KctComm *o = &out[n_out];
       *o = c[i];
       memset (&c[i].members, 0, sizeof c[i].members);
@@ -647,11 +666,15 @@ compact_comms (KctTrace *t)
       memset (&c[i].users, 0, sizeof c[i].users);
       taken[i] = 1;
       family[i] = n_out;
-      o->repeat = 1;
-      o->shift = 0;
-      for (uint32_t j = i + 1; j < n && o->members.n > 0; j++)
+      if (o->repeat > 1)
         {
-          if (taken[j] || c[j].local_id != o->local_id || c[j].flags != o->flags
+          n_out++;
+          continue;
+        }
+      o->shift = 0;
+      for (uint32_t j = i + 1; j < n && o->members.n > 0 && !pinned[i] && !(o->flags & KCT_COMM_ALIAS); j++)
+        {
+          if (taken[j] || pinned[j] || c[j].repeat != 1 || c[j].local_id != o->local_id || c[j].flags != o->flags
               || c[j].members.n != o->members.n || c[j].members_b.n != o->members_b.n
               || c[j].users.n != o->users.n || c[j].members.n == 0)
             continue;
@@ -676,11 +699,13 @@ compact_comms (KctTrace *t)
     {
       Map keys = { 0 };
       for (uint32_t i = 0; i < n && !err; i++)
-        if (c[i].key != 0)
+        if (c[i].key != 0 && !(c[i].flags & KCT_COMM_ALIAS))
           err = map_put (&keys, c[i].key, i) != 0;
       for (uint32_t f = 0; f < n_out; f++)
         {
-          uint32_t p = out[f].parent_key ? map_get (&keys, out[f].parent_key) : KCT_NONE;
+          /* an alias's parent is the communicator it names */
+          uint64_t pk = (out[f].flags & KCT_COMM_ALIAS) ? out[f].key : out[f].parent_key;
+          uint32_t p = pk ? map_get (&keys, pk) : KCT_NONE;
           out[f].parent = p != KCT_NONE ? family[p] : out[f].parent;
           out[f].key = 0;
           out[f].parent_key = 0;
@@ -699,6 +724,7 @@ compact_comms (KctTrace *t)
     {
       free (family);
       free (taken);
+      free (pinned);
       free (out);
       return -1;
     }
@@ -714,6 +740,7 @@ compact_comms (KctTrace *t)
   t->cap_comms = n + 1;
   free (family);
   free (taken);
+  free (pinned);
   return 0;
 }
 
@@ -801,6 +828,7 @@ cmp_host (const void *a, const void *b)
 int
 kct_finish (KctTrace *t)
 {
+  t->h.flags &= ~KCT_FILE_PARTIAL;
   if (compact_structure (t) != 0 || compact_comms (t) != 0 || compact_topos (t) != 0)
     return -1;
   if (t->n_hosts > 1)

@@ -170,6 +170,19 @@ kct_hist_add_bin (KctHist *h, uint32_t bin, uint64_t count, uint64_t sum)
   h->bins[lo].count = count;
   h->bins[lo].sum = sum;
   h->n++;
+  if (h->n > KCT_HIST_MAX_BINS)
+    {
+      /* bounded size whatever the noise: the two neighbours with the fewest values join
+       * (under the lower bin number; counts and sums stay exact) */
+      uint32_t best = 0;
+      for (uint32_t i = 1; i + 1 < h->n; i++)
+        if (h->bins[i].count + h->bins[i + 1].count < h->bins[best].count + h->bins[best + 1].count)
+          best = i;
+      h->bins[best].count += h->bins[best + 1].count;
+      h->bins[best].sum += h->bins[best + 1].sum;
+      memmove (h->bins + best + 1, h->bins + best + 2, sizeof *h->bins * (h->n - best - 2));
+      h->n--;
+    }
   return 0;
 }
 
@@ -215,37 +228,53 @@ kct_hist_sum (const KctHist *h)
   return n;
 }
 
-/* radical inverse of i in base 2: 0, 1/2, 1/4, 3/4, 1/8, … */
-static double
-van_der_corput (uint64_t i)
-{
-  double q = 0, f = 0.5;
-  while (i > 0)
-    {
-      if (i & 1)
-        q += f;
-      i >>= 1;
-      f *= 0.5;
-    }
-  return q;
-}
-
 uint64_t
-kct_hist_draw (const KctHist *h, uint64_t i)
+kct_hist_at (const KctHist *h, uint64_t position)
 {
   uint64_t total = kct_hist_count (h);
   if (total == 0)
     return 0;
-  uint64_t target = (uint64_t)(van_der_corput (i) * (double)total);
-  if (target >= total)
-    target = total - 1;
+  position %= total;
   for (uint32_t k = 0; k < h->n; k++)
     {
-      if (target < h->bins[k].count)
+      if (position < h->bins[k].count)
         return (h->bins[k].sum + h->bins[k].count / 2) / h->bins[k].count;
-      target -= h->bins[k].count;
+      position -= h->bins[k].count;
     }
   return 0;
+}
+
+static uint64_t
+gcd (uint64_t a, uint64_t b)
+{
+  while (b != 0)
+    {
+      uint64_t r = a % b;
+      a = b;
+      b = r;
+    }
+  return a;
+}
+
+uint64_t
+kct_spread_step (uint64_t n)
+{
+  if (n < 3)
+    return 1;
+  uint64_t g = (uint64_t)((double)n * 0.6180339887498949);
+  while (gcd (g, n) != 1)
+    g++;
+  return g % n ? g % n : 1;
+}
+
+uint64_t
+kct_hist_draw (const KctHist *h, uint64_t i, uint64_t n, uint64_t step, uint32_t member,
+               uint32_t members)
+{
+  if (n == 0)
+    n = 1;
+  uint64_t spread = (i % n) * step % n; /* a permutation of 0..n-1 */
+  return kct_hist_at (h, spread * members + member);
 }
 
 void
@@ -702,9 +731,9 @@ polls_per_rank (const KctGroup *g, uint32_t leaf)
 }
 
 /* How many times each leaf runs in one rank of group g (per-run counts of polls averaged),
- * computed bottom-up over bodies; NULL when out of memory. */
-static uint64_t *
-leaf_runs (const KctTrace *t, uint32_t g)
+ * computed top-down over bodies; NULL when out of memory. */
+uint64_t *
+kct_group_leaf_runs (const KctTrace *t, uint32_t g)
 {
   const KctGroup *grp = &t->groups[g];
   uint64_t       *body_mult = calloc ((size_t)t->n_bodies + 1, sizeof *body_mult);
@@ -751,7 +780,7 @@ leaf_runs (const KctTrace *t, uint32_t g)
 uint64_t
 kct_group_events (const KctTrace *t, uint32_t g)
 {
-  uint64_t *m = leaf_runs (t, g);
+  uint64_t *m = kct_group_leaf_runs (t, g);
   if (m == NULL)
     return 0;
   uint64_t n = 0;
@@ -764,7 +793,7 @@ kct_group_events (const KctTrace *t, uint32_t g)
 void
 kct_group_calls (const KctTrace *t, uint32_t g, uint64_t *calls)
 {
-  uint64_t *m = leaf_runs (t, g);
+  uint64_t *m = kct_group_leaf_runs (t, g);
   if (m == NULL)
     return;
   for (uint32_t l = 0; l < t->n_leaves; l++)

@@ -27,6 +27,7 @@ typedef struct
   const char *filter;
   const char *buffer;
   gboolean    verbose;
+  const char *trace_format; /* otf2 (NULL), compressed, both */
 } Options;
 
 static void
@@ -43,6 +44,9 @@ usage (FILE *out)
               "functions\n"
               "  --buffer SIZE   trace buffer per rank, e.g. 16M (default 64M)\n"
               "  -v, --verbose   let the collector report what it does\n"));
+  fprintf (out, "%s",
+           _ ("  --trace-format otf2|compressed|both\n"
+              "                  OTF2 (default), a compressed trace (traces.kct), or both\n"));
 }
 
 /* mpirun options that take a value (Open MPI 4); the first argument that is
@@ -296,9 +300,17 @@ write_json (const char    *expdir,
     json_string (s, o->filter);
   else
     g_string_append (s, "null");
-  g_string_append_printf (s, ", \"force\": %s, \"verbose\": %s},\n", o->force ? "true" : "false",
+  g_string_append_printf (s, ", \"force\": %s, \"verbose\": %s", o->force ? "true" : "false",
                           o->verbose ? "true" : "false");
-  g_string_append (s, "  \"trace\": \"traces.otf2\"\n}\n");
+  g_string_append (s, ", \"trace_format\": ");
+  json_string (s, o->trace_format ? o->trace_format : "otf2");
+  g_string_append (s, "},\n");
+  g_string_append (s, "  \"trace\": ");
+  json_string (s, o->trace_format && strcmp (o->trace_format, "compressed") == 0 ? "traces.kct"
+                                                                                 : "traces.otf2");
+  if (o->trace_format && strcmp (o->trace_format, "both") == 0)
+    g_string_append (s, ",\n  \"compressed_trace\": \"traces.kct\"");
+  g_string_append (s, "\n}\n");
   g_autofree char *path = g_build_filename (expdir, "kubus.json", NULL);
   return g_file_set_contents (path, s->str, (gssize)s->len, error);
 }
@@ -324,7 +336,8 @@ remove_tree (const char *path)
 static void
 clear_experiment (const char *expdir)
 {
-  static const char *ours[] = { "traces.otf2",
+  static const char *ours[] = { "traces.kct",
+                                "traces.otf2",
                                 "traces.def",
                                 "traces",
                                 "kubus.json",
@@ -416,6 +429,19 @@ main (int argc, char **argv)
         o.buffer = argv[++i];
       else if (strcmp (a, "-v") == 0 || strcmp (a, "--verbose") == 0)
         o.verbose = TRUE;
+      else if ((strcmp (a, "--trace-format") == 0 && i + 1 < argc)
+               || g_str_has_prefix (a, "--trace-format="))
+        {
+          o.trace_format = a[14] == '=' ? a + 15 : argv[++i];
+          if (strcmp (o.trace_format, "otf2") != 0 && strcmp (o.trace_format, "compressed") != 0
+              && strcmp (o.trace_format, "both") != 0)
+            {
+              fprintf (stderr,
+                       _ ("kubus-run: --trace-format '%s' is not otf2, compressed or both\n"),
+                       o.trace_format);
+              return 2;
+            }
+        }
       else if (strcmp (a, "-h") == 0 || strcmp (a, "--help") == 0)
         {
           usage (stdout);
@@ -427,7 +453,7 @@ main (int argc, char **argv)
           return 0;
         }
       else if (strcmp (a, "-o") == 0 || strcmp (a, "--output") == 0 || strcmp (a, "--filter") == 0
-               || strcmp (a, "--buffer") == 0)
+               || strcmp (a, "--buffer") == 0 || strcmp (a, "--trace-format") == 0)
         {
           fprintf (stderr, _ ("kubus-run: option '%s' needs a value\n"), a);
           usage (stderr);
@@ -608,6 +634,8 @@ main (int argc, char **argv)
     g_ptr_array_add (env, g_strdup_printf ("KUBUS_BUFFER=%s", o.buffer));
   if (filter)
     g_ptr_array_add (env, g_strdup_printf ("KUBUS_FILTER=%s", filter));
+  if (o.trace_format)
+    g_ptr_array_add (env, g_strdup_printf ("KUBUS_TRACE_FORMAT=%s", o.trace_format));
   const char *verbose_env = g_getenv ("KUBUS_VERBOSE");
   if (o.verbose || (verbose_env && verbose_env[0] && strcmp (verbose_env, "0")))
     g_ptr_array_add (env, g_strdup ("KUBUS_VERBOSE=1"));
@@ -715,7 +743,9 @@ main (int argc, char **argv)
                 "trace\n"),
              repaired);
   g_clear_error (&error);
-  g_autofree char *anchor = g_build_filename (expdir, "traces.otf2", NULL);
+  g_autofree char *anchor = g_build_filename (
+      expdir, o.trace_format && strcmp (o.trace_format, "compressed") == 0 ? "traces.kct" : "traces.otf2",
+      NULL);
   if (!g_file_test (anchor, G_FILE_TEST_EXISTS))
     fprintf (stderr,
              _ ("kubus-run: no trace was written to %s (did the "

@@ -26,7 +26,8 @@ kct_comms_new (const KctTrace *t, char *err, size_t errlen)
   KctComms *c = calloc (1, sizeof *c);
   uint64_t  total = 0;
   for (uint32_t e = 0; e < t->n_comms; e++)
-    total += t->comms[e].repeat;
+    if (!(t->comms[e].flags & KCT_COMM_ALIAS))
+      total += t->comms[e].repeat;
   if (total > UINT32_MAX / 2)
     {
       snprintf (err, errlen, "%llu communicators", (unsigned long long)total);
@@ -48,6 +49,8 @@ kct_comms_new (const KctTrace *t, char *err, size_t errlen)
   for (uint32_t e = 0; e < t->n_comms; e++)
     {
       c->first[e] = c->n;
+      if (t->comms[e].flags & KCT_COMM_ALIAS)
+        continue; /* no communicator of its own: resolved to its parent's */
       for (uint32_t k = 0; k < t->comms[e].repeat; k++)
         c->info[c->n++] = (KctCommInfo){ e, k, t->comms[e].members.n, t->comms[e].members_b.n };
     }
@@ -83,6 +86,24 @@ kct_comms_member (const KctComms *c, uint32_t gid, int b, uint32_t i)
   const KctComm     *e = &c->t->comms[in->entry];
   const KctList     *l = b ? &e->members_b : &e->members;
   return (uint32_t)((int64_t)l->v[i] + e->shift * (int64_t)in->instance);
+}
+
+static int comm_position (const KctComm *e, uint32_t k, uint32_t r, uint32_t *me,
+                          uint32_t *peer_size);
+
+uint32_t
+kct_comms_find (const KctComms *c, uint32_t entry, uint32_t world_rank)
+{
+  if (entry >= c->t->n_comms || (c->t->comms[entry].flags & KCT_COMM_ALIAS))
+    return KCT_NONE;
+  const KctComm *e = &c->t->comms[entry];
+  for (uint32_t k = 0; k < e->repeat; k++)
+    {
+      uint32_t me, ps;
+      if (comm_position (e, k, world_rank, &me, &ps))
+        return c->first[entry] + k;
+    }
+  return KCT_NONE;
 }
 
 /* ---- the iterator ----------------------------------------------------------------- */
@@ -121,7 +142,10 @@ struct KctReplay
   uint64_t      prev_end;
   uint64_t      poll_left; /* further calls of the current poll run */
 
-  uint64_t *pair_draws; /* per pair of the group */
+  uint64_t *pair_draws; /* per pair of the group: draws so far */
+  uint64_t *pair_n;     /* draws a rank makes (0 = not computed yet) */
+  uint64_t *pair_step;
+  uint32_t  member;     /* the rank's position in its group */
   uint64_t *poll_draws; /* per poll histogram of the group */
 
   Resolved *res;
@@ -169,6 +193,14 @@ comm_holds (const KctComm *e, uint32_t k, uint32_t r, uint32_t *me, uint32_t *pe
       if (lo >= e->users.n || (int64_t)e->users.v[lo] != want)
         return 0;
     }
+  return comm_position (e, k, r, me, peer_size);
+}
+
+/* The position of world rank r in instance k of entry e. */
+static int
+comm_position (const KctComm *e, uint32_t k, uint32_t r, uint32_t *me, uint32_t *peer_size)
+{
+  int64_t off = e->shift * (int64_t)k;
   for (uint32_t i = 0; i < e->members.n; i++)
     if ((int64_t)e->members.v[i] + off == (int64_t)r)
       {
@@ -193,13 +225,22 @@ resolve_comms (KctReplay *it)
   it->res = calloc ((size_t)t->n_comms + 1, sizeof *it->res);
   if (it->res == NULL)
     return -1;
-  uint32_t gid = 0;
   for (uint32_t e = 0; e < t->n_comms; e++)
     {
       const KctComm *c = &t->comms[e];
       uint32_t       me = 0, ps = 0;
       uint32_t       hit = KCT_NONE;
-      if (c->repeat == 1 || c->shift == 0)
+      uint32_t       gid = it->comms->first[e];
+      if (c->flags & KCT_COMM_ALIAS)
+        {
+          /* its users, positioned in the communicator it names */
+          const KctComm *p = &t->comms[c->parent];
+          if (kct_list_contains_sorted (&c->users, it->rank)
+              && comm_position (p, 0, it->rank, &me, &ps))
+            hit = 0;
+          gid = it->comms->first[c->parent];
+        }
+      else if (c->repeat == 1 || c->shift == 0)
         {
           if (comm_holds (c, 0, it->rank, &me, &ps))
             hit = 0;
@@ -227,7 +268,6 @@ resolve_comms (KctReplay *it)
           if (!dup)
             it->res[it->n_res++] = (Resolved){ c->local_id, gid + hit, me, ps };
         }
-      gid += c->repeat;
     }
   return 0;
 }
@@ -261,10 +301,20 @@ kct_replay_new (const KctTrace *t, const KctComms *comms, uint32_t rank)
       return it;
     }
   it->pair_draws = calloc ((size_t)it->g->n_pairs + 1, sizeof *it->pair_draws);
+  it->pair_n = calloc ((size_t)it->g->n_pairs + 1, sizeof *it->pair_n);
+  it->pair_step = calloc ((size_t)it->g->n_pairs + 1, sizeof *it->pair_step);
+  for (uint32_t lo = 0, hi = it->g->ranks.n; lo < hi;)
+    {
+      uint32_t mid = (lo + hi) / 2;
+      if (it->g->ranks.v[mid] < rank)
+        lo = mid + 1;
+      else
+        hi = it->member = mid;
+    }
   it->poll_draws = calloc ((size_t)it->g->n_polls + 1, sizeof *it->poll_draws);
   it->fr = malloc (sizeof *it->fr * 16);
   it->cap_fr = 16;
-  if (it->pair_draws == NULL || it->poll_draws == NULL || it->fr == NULL || resolve_comms (it) != 0)
+  if (it->pair_draws == NULL || it->pair_n == NULL || it->pair_step == NULL || it->poll_draws == NULL || it->fr == NULL || resolve_comms (it) != 0)
     {
       failf (it, "out of memory");
       return it;
@@ -281,6 +331,8 @@ kct_replay_free (KctReplay *it)
     return;
   free (it->fr);
   free (it->pair_draws);
+  free (it->pair_n);
+  free (it->pair_step);
   free (it->poll_draws);
   free (it->res);
   free (it->slot_id);
@@ -381,7 +433,9 @@ start_leaf (KctReplay *it)
           uint64_t           calls = 1;
           if (ph != NULL)
             {
-              calls = kct_hist_draw (&ph->count, it->poll_draws[ph - it->g->polls]++);
+              uint64_t n = kct_hist_count (&ph->count) / it->g->ranks.n;
+              calls = kct_hist_draw (&ph->count, it->poll_draws[ph - it->g->polls]++, n,
+                                     kct_spread_step (n), it->member, it->g->ranks.n);
               if (calls == 0)
                 calls = 1;
             }
@@ -395,9 +449,18 @@ start_leaf (KctReplay *it)
   const KctPair *p = kct_group_find_pair (it->g, it->prev, leaf);
   if (p != NULL)
     {
-      uint64_t i = it->pair_draws[p - it->g->pairs]++;
-      gap = kct_hist_draw (&p->gap, i);
-      dur = kct_hist_draw (&p->dur, i);
+      uint32_t k = (uint32_t)(p - it->g->pairs);
+      uint64_t i = it->pair_draws[k]++;
+      if (it->pair_n[k] == 0)
+        {
+          /* draws per rank: the pair's occurrences shared by the group's ranks */
+          it->pair_n[k] = kct_hist_count (&p->dur) / it->g->ranks.n;
+          if (it->pair_n[k] == 0)
+            it->pair_n[k] = 1;
+          it->pair_step[k] = kct_spread_step (it->pair_n[k]);
+        }
+      gap = kct_hist_draw (&p->gap, i, it->pair_n[k], it->pair_step[k], it->member, it->g->ranks.n);
+      dur = kct_hist_draw (&p->dur, i, it->pair_n[k], it->pair_step[k], it->member, it->g->ranks.n);
     }
   uint64_t base = it->prev == KCT_NONE ? it->t->h.global_start : it->prev_end;
   it->t_start = base + gap;

@@ -28,6 +28,8 @@ uint32_t  kct_comms_count (const KctComms *c);
 const KctCommInfo *kct_comms_info (const KctComms *c, uint32_t gid);
 /* world rank of member i of group A (b = 0) or B (b = 1) of communicator gid */
 uint32_t kct_comms_member (const KctComms *c, uint32_t gid, int b, uint32_t i);
+/* global id of the instance of entry @entry that holds @world_rank, KCT_NONE if none */
+uint32_t kct_comms_find (const KctComms *c, uint32_t entry, uint32_t world_rank);
 
 typedef struct
 {
