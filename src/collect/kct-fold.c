@@ -52,6 +52,8 @@ struct KctRank
   uint64_t prev_end;
   uint32_t first_leaf;
   uint64_t first_t, last_t;
+  uint32_t first_call, last_call; /* leaves of the first and last MPI call */
+  uint64_t first_call_end, last_call_end;
   uint64_t n_events;
 
   /* requests: slot -> request id (0 = free); id -> slot by open addressing */
@@ -119,6 +121,8 @@ kct_rank_new (KctTrace *t, uint32_t rank)
   r->rank = rank;
   r->prev = KCT_NONE;
   r->first_leaf = KCT_NONE;
+  r->first_call = KCT_NONE;
+  r->last_call = KCT_NONE;
   r->poll_leaf = KCT_NONE;
   if (t->h.n_ranks <= rank)
     t->h.n_ranks = rank + 1;
@@ -664,6 +668,16 @@ leaf_done (KctRank *r, uint64_t t_end)
     }
   r->prev = leaf;
   r->prev_end = t_end;
+  if (r->buf[0].type == KCT_RAW_ENTER && (region_flags (r, r->buf[0].a) & KCT_REGION_CALL))
+    {
+      if (r->first_call == KCT_NONE)
+        {
+          r->first_call = leaf;
+          r->first_call_end = t_end;
+        }
+      r->last_call = leaf;
+      r->last_call_end = t_end;
+    }
 
   if (is_poll_leaf (r, r->buf, n))
     {
@@ -786,6 +800,16 @@ kct_rank_end (KctRank *r, int64_t start_offset, uint64_t global_start)
         goto fail;
       int64_t last = (int64_t)r->last_t + start_offset;
       t->h.global_start = global_start;
+      if (r->first_call != KCT_NONE)
+        {
+          int64_t a = (int64_t)r->first_call_end + start_offset - (int64_t)global_start;
+          int64_t b = (int64_t)r->last_call_end + start_offset - (int64_t)global_start;
+          g->first_call = r->first_call;
+          g->last_call = r->last_call;
+          if (kct_hist_add (&g->first_end, a > 0 ? (uint64_t)a : 0) != 0
+              || kct_hist_add (&g->last_end, b > 0 ? (uint64_t)b : 0) != 0)
+            goto fail;
+        }
       t->h.length = last > (int64_t)global_start ? (uint64_t)last - global_start : 0;
     }
   return 0;

@@ -208,8 +208,9 @@ out_hist (Out *o, const KctHist *h)
     {
       out_uv (o, h->bins[i].bin - prev);
       prev = h->bins[i].bin;
+      /* the bin's mean: draws return it, and count x mean is the sum within count/2 */
       out_uv (o, h->bins[i].count);
-      out_uv (o, h->bins[i].sum);
+      out_uv (o, (h->bins[i].sum + h->bins[i].count / 2) / h->bins[i].count);
     }
 }
 
@@ -400,6 +401,10 @@ kct_encode (const KctTrace *t, uint8_t **out, size_t *len)
           out_uv (&p, g->polls[k].leaf);
           out_hist (&p, &g->polls[k].count);
         }
+      out_uv (&p, g->first_call == KCT_NONE ? 0 : (uint64_t)g->first_call + 1);
+      out_hist (&p, &g->first_end);
+      out_uv (&p, g->last_call == KCT_NONE ? 0 : (uint64_t)g->last_call + 1);
+      out_hist (&p, &g->last_end);
     }
   section (&f, "GRUP", &p);
   section (&f, "END ", &p);
@@ -608,15 +613,15 @@ in_hist (In *in, KctHist *h)
     {
       uint64_t d = in_uv (in);
       bin += d;
-      uint64_t count = in_uv (in), sum = in_uv (in);
+      uint64_t count = in_uv (in), mean = in_uv (in);
       if (in->bad)
         return;
-      if ((i > 0 && d == 0) || bin > 600 || count == 0)
+      if ((i > 0 && d == 0) || bin > 600 || count == 0 || mean > UINT64_MAX / count)
         {
-          fail (in, "histogram bins out of order or empty");
+          fail (in, "histogram bins out of order, empty or too large");
           return;
         }
-      if (kct_hist_add_bin (h, (uint32_t)bin, count, sum) != 0)
+      if (kct_hist_add_bin (h, (uint32_t)bin, count, mean * count) != 0)
         fail (in, "out of memory");
     }
 }
@@ -1079,6 +1084,18 @@ read_groups (In *in, KctTrace *t)
             fail (in, "out of memory");
           if (p != NULL)
             in_hist (in, &p->count);
+        }
+      for (int which = 0; which < 2 && !in->bad; which++)
+        {
+          uint64_t leaf = in_uv (in);
+          if (!in->bad && leaf > t->n_leaves)
+            fail (in, "group %u: an anchor names no leaf", i);
+          uint32_t id = leaf == 0 ? KCT_NONE : (uint32_t)(leaf - 1);
+          if (which == 0)
+            g->first_call = id;
+          else
+            g->last_call = id;
+          in_hist (in, which == 0 ? &g->first_end : &g->last_end);
         }
     }
   if (!in->bad && covered != t->h.n_ranks && !(t->h.flags & KCT_FILE_PARTIAL))

@@ -90,10 +90,10 @@ void kct_list_clear (KctList *l);
 
 /* ---- histograms ------------------------------------------------------ */
 
-/* Log-scale bins: exact below 16 ns, then 8 bins per power of two, at most KCT_HIST_MAX_BINS
+/* Log-scale bins: exact below 16 ns, then 4 bins per power of two, at most KCT_HIST_MAX_BINS
  * of them (neighbours join).  Each bin keeps its count and its sum, so a draw returns the mean
  * of the values that fell into it and the totals stay exact. */
-#define KCT_HIST_MAX_BINS 16u
+#define KCT_HIST_MAX_BINS 4u
 typedef struct
 {
   uint16_t bin;
@@ -122,6 +122,10 @@ uint64_t kct_hist_at (const KctHist *h, uint64_t position);
 uint64_t kct_hist_draw (const KctHist *h, uint64_t i, uint64_t n, uint64_t step, uint32_t member,
                         uint32_t members);
 uint64_t kct_spread_step (uint64_t n);
+/* Bins holding less than 1/32 of the values join a neighbour (counts and sums stay exact):
+ * a finished trace keeps the shape, not the outliers, so its size stops growing with the
+ * number of samples. */
+void     kct_hist_prune (KctHist *h);
 void     kct_hist_clear (KctHist *h);
 
 /* ---- elements, bodies, groups -------------------------------------- */
@@ -163,6 +167,11 @@ typedef struct
   uint32_t     pair_slots;
   KctPollHist *polls;
   uint32_t     n_polls, cap_polls;
+  /* Anchors: when the first and the last MPI call of a rank (MPI_Init, MPI_Finalize) end,
+   * counted from the trace's global start.  Both synchronise all ranks, so the replay ends
+   * them at these times instead of adding up durations. */
+  uint32_t first_call, last_call; /* leaves, KCT_NONE = none */
+  KctHist  first_end, last_end;
 } KctGroup;
 
 KctPair     *kct_group_pair (KctGroup *g, uint32_t prev, uint32_t cur); /* found or added */

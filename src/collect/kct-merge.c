@@ -224,6 +224,14 @@ merge_group (KctGroup *d, const KctGroup *s, const uint32_t *leaf_map)
       if (q == NULL || kct_hist_merge (&q->count, &s->polls[k].count) != 0)
         return -1;
     }
+  /* the same sequence has the same first and last call */
+  if (s->first_call != KCT_NONE)
+    d->first_call = leaf_map[s->first_call];
+  if (s->last_call != KCT_NONE)
+    d->last_call = leaf_map[s->last_call];
+  if (kct_hist_merge (&d->first_end, &s->first_end) != 0
+      || kct_hist_merge (&d->last_end, &s->last_end) != 0)
+    return -1;
   return 0;
 }
 
@@ -421,6 +429,10 @@ compact_structure (KctTrace *t)
             leaf_live[grp->pairs[k].prev] = 1;
           leaf_live[grp->pairs[k].cur] = 1;
         }
+      if (grp->first_call < t->n_leaves)
+        leaf_live[grp->first_call] = 1;
+      if (grp->last_call < t->n_leaves)
+        leaf_live[grp->last_call] = 1;
     }
   for (uint32_t b = t->n_bodies; b-- > 0;)
     {
@@ -529,8 +541,22 @@ compact_structure (KctTrace *t)
             grp->pairs[k].prev = leaf_new[grp->pairs[k].prev];
           grp->pairs[k].cur = leaf_new[grp->pairs[k].cur];
         }
+      for (uint32_t k = 0; k < grp->n_pairs; k++)
+        {
+          kct_hist_prune (&grp->pairs[k].gap);
+          kct_hist_prune (&grp->pairs[k].dur);
+        }
       for (uint32_t k = 0; k < grp->n_polls; k++)
-        grp->polls[k].leaf = leaf_new[grp->polls[k].leaf];
+        {
+          grp->polls[k].leaf = leaf_new[grp->polls[k].leaf];
+          kct_hist_prune (&grp->polls[k].count);
+        }
+      if (grp->first_call != KCT_NONE)
+        grp->first_call = leaf_new[grp->first_call];
+      if (grp->last_call != KCT_NONE)
+        grp->last_call = leaf_new[grp->last_call];
+      kct_hist_prune (&grp->first_end);
+      kct_hist_prune (&grp->last_end);
       if (kct_group_reindex (grp) != 0)
         {
           err = -1;

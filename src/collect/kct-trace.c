@@ -141,8 +141,8 @@ kct_bin_of (uint64_t v)
   if (v < 16)
     return (uint32_t)v;
   uint32_t b = 63u - (uint32_t)__builtin_clzll (v); /* >= 4 */
-  uint32_t sub = (uint32_t)(v >> (b - 3)) & 7u;
-  return 16u + (b - 4u) * 8u + sub;
+  uint32_t sub = (uint32_t)(v >> (b - 2)) & 3u;
+  return 16u + (b - 4u) * 4u + sub;
 }
 
 int
@@ -274,7 +274,32 @@ kct_hist_draw (const KctHist *h, uint64_t i, uint64_t n, uint64_t step, uint32_t
   if (n == 0)
     n = 1;
   uint64_t spread = (i % n) * step % n; /* a permutation of 0..n-1 */
-  return kct_hist_at (h, spread * members + member);
+  /* the members take turns at the block's positions, so none always gets the largest */
+  return kct_hist_at (h, spread * members + (member + i) % members);
+}
+
+void
+kct_hist_prune (KctHist *h)
+{
+  uint64_t total = kct_hist_count (h);
+  for (;;)
+    {
+      /* the rarest bin, if rarer than 1/32 of the values, joins its larger neighbour */
+      uint32_t r = UINT32_MAX;
+      for (uint32_t i = 0; i < h->n && h->n > 1; i++)
+        if (h->bins[i].count * 32 < total && (r == UINT32_MAX || h->bins[i].count < h->bins[r].count))
+          r = i;
+      if (r == UINT32_MAX)
+        return;
+      uint32_t into = r == 0                                            ? 1
+                      : r == h->n - 1                                   ? r - 1
+                      : h->bins[r - 1].count >= h->bins[r + 1].count ? r - 1
+                                                                        : r + 1;
+      h->bins[into].count += h->bins[r].count;
+      h->bins[into].sum += h->bins[r].sum;
+      memmove (h->bins + r, h->bins + r + 1, sizeof *h->bins * (h->n - r - 1));
+      h->n--;
+    }
 }
 
 void
@@ -341,6 +366,8 @@ group_clear (KctGroup *g)
   for (uint32_t i = 0; i < g->n_polls; i++)
     kct_hist_clear (&g->polls[i].count);
   free (g->polls);
+  kct_hist_clear (&g->first_end);
+  kct_hist_clear (&g->last_end);
   memset (g, 0, sizeof *g);
 }
 
@@ -480,6 +507,8 @@ kct_group_add (KctTrace *t)
   KctGroup *g = &t->groups[t->n_groups++];
   memset (g, 0, sizeof *g);
   g->seq = KCT_NONE;
+  g->first_call = KCT_NONE;
+  g->last_call = KCT_NONE;
   return g;
 }
 

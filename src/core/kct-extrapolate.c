@@ -634,6 +634,18 @@ copy_times (Ex *x, KctGroup *g, const KctGroup *src, guint32 target_ranks)
             hist_scaled (&dp->dur, &sp->dur, f);
           }
     }
+  for (int which = 0; which < 2; which++)
+    {
+      uint32_t leaf = which ? src->last_call : src->first_call;
+      GArray  *to = leaf == KCT_NONE ? NULL : g_hash_table_lookup (x->leaf_map, GUINT_TO_POINTER (leaf));
+      if (to == NULL || to->len == 0)
+        continue;
+      if (which)
+        g->last_call = g_array_index (to, guint32, 0);
+      else
+        g->first_call = g_array_index (to, guint32, 0);
+      hist_scaled (which ? &g->last_end : &g->first_end, which ? &src->last_end : &src->first_end, f);
+    }
   for (uint32_t p = 0; p < src->n_polls; p++)
     {
       GArray *to = g_hash_table_lookup (x->leaf_map, GUINT_TO_POINTER (src->polls[p].leaf));

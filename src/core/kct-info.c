@@ -163,9 +163,8 @@ kct_info_text (const KctTrace *t, const char *path, guint64 file_bytes, gboolean
   if (st.otf2_measured)
     g_string_append_printf (s, _ ("OTF2 size (measured, same run): %llu bytes\n"),
                             (unsigned long long)st.otf2_bytes);
-  else
-    g_string_append_printf (s, _ ("OTF2 size (estimated): %llu bytes\n"),
-                            (unsigned long long)st.otf2_bytes);
+  g_string_append_printf (s, _ ("OTF2 size (estimated): %llu bytes\n"),
+                          (unsigned long long)kct_otf2_estimate (t));
   g_string_append_printf (s, _ ("compression ratio: %.1f\n"),
                           file_bytes ? (double)st.otf2_bytes / (double)file_bytes : 0.0);
   if (calls)

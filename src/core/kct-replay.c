@@ -146,6 +146,8 @@ struct KctReplay
   uint64_t *pair_n;     /* draws a rank makes (0 = not computed yet) */
   uint64_t *pair_step;
   uint32_t  member;     /* the rank's position in its group */
+  int       first_done;     /* the first MPI call was replayed */
+  uint64_t  last_left;      /* occurrences of the group's last-call leaf still to come */
   uint64_t *poll_draws; /* per poll histogram of the group */
 
   Resolved *res;
@@ -321,6 +323,12 @@ kct_replay_new (const KctTrace *t, const KctComms *comms, uint32_t rank)
     }
   it->fr[0] = (Frame){ it->g->seq, 0, 0 };
   it->n_fr = 1;
+  if (it->g->last_call < t->n_leaves)
+    {
+      uint64_t *runs = kct_group_leaf_runs (t, (uint32_t)(it->g - t->groups));
+      it->last_left = runs ? runs[it->g->last_call] : 0;
+      free (runs);
+    }
   return it;
 }
 
@@ -467,6 +475,24 @@ start_leaf (KctReplay *it)
   if (it->t_start < it->t_last)
     it->t_start = it->t_last;
   it->t_end = it->t_start + dur;
+  /* MPI_Init and MPI_Finalize end together on all ranks: at an anchor, not after a sum */
+  const KctHist *anchor = NULL;
+  if (leaf == it->g->first_call && !it->first_done)
+    {
+      it->first_done = 1;
+      anchor = &it->g->first_end;
+    }
+  if (leaf == it->g->last_call && it->last_left > 0 && --it->last_left == 0)
+    anchor = &it->g->last_end;
+  if (anchor != NULL && kct_hist_count (anchor) > 0)
+    {
+      uint64_t end = it->t->h.global_start
+                     + kct_hist_draw (anchor, 0, 1, 1, it->member, it->g->ranks.n);
+      if (end > it->t_start)
+        it->t_end = end;
+      else
+        it->t_end = it->t_start;
+    }
   it->leaf_id = leaf;
   it->leaf = kct_leaf (it->t, leaf, &it->leaf_n);
   it->leaf_pos = 0;
