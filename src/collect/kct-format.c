@@ -422,8 +422,8 @@ kct_encode (const KctTrace *t, uint8_t **out, size_t *len)
 /* ---- reader -------------------------------------------------------------------- */
 
 /* Limits that keep a corrupt file from asking for absurd amounts of memory. */
-#define MAX_RANKS (1u << 26)
-#define MAX_LIST (1u << 28)
+#define MAX_RANKS (1u << 24)
+#define MAX_LIST (1u << 26) /* all rank lists of a file together, expanded */
 #define MAX_DIMS 16u
 
 typedef struct
@@ -434,6 +434,7 @@ typedef struct
   const char    *section;
   char          *err;
   size_t         errlen;
+  uint64_t      *listed; /* list entries expanded so far (all sections) */
 } In;
 
 static void
@@ -565,12 +566,13 @@ in_list (In *in, KctList *l, uint64_t max_value, const char *what)
       if (in->bad)
         return;
       uint64_t size = count[0] * count[1];
-      if (size > MAX_LIST || total + size > MAX_LIST)
+      if (size > MAX_LIST || total + size > MAX_LIST || *in->listed + size > MAX_LIST)
         {
           fail (in, "%s: more than %u entries", what, MAX_LIST);
           return;
         }
       total += size;
+      *in->listed += size;
       /* the extremes of the block must lie in [0, max_value] */
       int64_t lo = (int64_t)start, hi = (int64_t)start;
       for (int d = 0; d < 2; d++)
@@ -1106,7 +1108,8 @@ read_groups (In *in, KctTrace *t)
 int
 kct_decode (const uint8_t *buf, size_t len, KctTrace **out, char *err, size_t errlen)
 {
-  In in = { buf, len, 0, 0, "header", err, errlen };
+  uint64_t listed = 0;
+  In       in = { buf, len, 0, 0, "header", err, errlen, &listed };
   *out = NULL;
   if (err && errlen)
     err[0] = '\0';
@@ -1177,7 +1180,7 @@ kct_decode (const uint8_t *buf, size_t len, KctTrace **out, char *err, size_t er
           fail (&in, "out of order: expected section %s", order[next]);
           break;
         }
-      In sub = { buf + pos, (size_t)plen, 0, 0, in.section, err, errlen };
+      In sub = { buf + pos, (size_t)plen, 0, 0, in.section, err, errlen, &listed };
       switch (next)
         {
         case 0:

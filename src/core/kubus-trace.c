@@ -112,7 +112,7 @@ main (int argc, char **argv)
         calls = TRUE;
       else if (strcmp (a, "--ranks") == 0 && i + 1 < argc)
         {
-          if (!g_ascii_string_to_unsigned (argv[++i], 10, 1, 1u << 26, &ranks, NULL))
+          if (!g_ascii_string_to_unsigned (argv[++i], 10, 1, 1u << 24, &ranks, NULL))
             {
               fprintf (stderr, _ ("kubus-trace: --ranks '%s' is not a rank count\n"), argv[i]);
               return 2;
