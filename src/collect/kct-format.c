@@ -13,6 +13,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Messages a user reads: translated in src/core (KCT_GETTEXT), logged as they are by the
+ * collector. */
+#ifdef KCT_GETTEXT
+#include <libintl.h>
+#define _(s) dgettext (GETTEXT_PACKAGE, s)
+#else
+#define _(s) (s)
+#endif
+
+
 /* ---- CRC-32 (IEEE 802.3, as zlib's crc32) ---------------------------------- */
 
 uint32_t
@@ -445,7 +455,7 @@ fail (In *in, const char *fmt, ...)
   in->bad = 1;
   if (in->err == NULL || in->errlen == 0)
     return;
-  int     k = snprintf (in->err, in->errlen, "section %s: ", in->section ? in->section : "?");
+  int     k = snprintf (in->err, in->errlen, _ ("section %s: "), in->section ? in->section : "?");
   va_list ap;
   va_start (ap, fmt);
   if (k >= 0 && (size_t)k < in->errlen)
@@ -461,20 +471,20 @@ in_uv (In *in)
     {
       if (in->pos >= in->n)
         {
-          fail (in, "ends in the middle of a number");
+          fail (in, _ ("ends in the middle of a number"));
           return 0;
         }
       uint8_t b = in->p[in->pos++];
       if (shift == 63 && (b & 0x7E))
         {
-          fail (in, "number too large");
+          fail (in, _ ("number too large"));
           return 0;
         }
       v |= (uint64_t)(b & 0x7F) << shift;
       if (!(b & 0x80))
         return v;
     }
-  fail (in, "number too long");
+  fail (in, _ ("number too long"));
   return 0;
 }
 
@@ -494,7 +504,7 @@ in_count (In *in, uint64_t limit, size_t min_bytes, const char *what)
     return 0;
   if (v > limit || v > (in->n - in->pos) / (min_bytes ? min_bytes : 1))
     {
-      fail (in, "%s: count %llu is more than the file can hold", what, (unsigned long long)v);
+      fail (in, _ ("%s: count %llu is more than the file can hold"), what, (unsigned long long)v);
       return 0;
     }
   return (uint32_t)v;
@@ -505,7 +515,7 @@ in_u32 (In *in, const char *what)
 {
   uint64_t v = in_uv (in);
   if (v > UINT32_MAX)
-    fail (in, "%s: %llu out of range", what, (unsigned long long)v);
+    fail (in, _ ("%s: %llu out of range"), what, (unsigned long long)v);
   return (uint32_t)v;
 }
 
@@ -517,18 +527,18 @@ in_str (In *in)
     return NULL;
   if (len > in->n - in->pos || len > (1u << 20))
     {
-      fail (in, "string length %llu is more than the file holds", (unsigned long long)len);
+      fail (in, _ ("string length %llu is more than the file holds"), (unsigned long long)len);
       return NULL;
     }
   if (memchr (in->p + in->pos, 0, (size_t)len) != NULL)
     {
-      fail (in, "string holds a NUL byte");
+      fail (in, _ ("string holds a NUL byte"));
       return NULL;
     }
   char *s = malloc ((size_t)len + 1);
   if (s == NULL)
     {
-      fail (in, "out of memory");
+      fail (in, _ ("out of memory"));
       return NULL;
     }
   memcpy (s, in->p + in->pos, (size_t)len);
@@ -550,7 +560,7 @@ in_list (In *in, KctList *l, uint64_t max_value, const char *what)
       uint64_t count[2] = { 1, 1 };
       if (nd > 2)
         {
-          fail (in, "%s: a block with %llu dimensions", what, (unsigned long long)nd);
+          fail (in, _ ("%s: a block with %llu dimensions"), what, (unsigned long long)nd);
           return;
         }
       for (uint64_t d = 0; d < nd; d++)
@@ -559,7 +569,7 @@ in_list (In *in, KctList *l, uint64_t max_value, const char *what)
           count[d] = in_uv (in);
           if (count[d] == 0 || count[d] > MAX_LIST)
             {
-              fail (in, "%s: a block of %llu", what, (unsigned long long)count[d]);
+              fail (in, _ ("%s: a block of %llu"), what, (unsigned long long)count[d]);
               return;
             }
         }
@@ -568,7 +578,7 @@ in_list (In *in, KctList *l, uint64_t max_value, const char *what)
       uint64_t size = count[0] * count[1];
       if (size > MAX_LIST || total + size > MAX_LIST || *in->listed + size > MAX_LIST)
         {
-          fail (in, "%s: more than %u entries", what, MAX_LIST);
+          fail (in, _ ("%s: more than %u entries"), what, MAX_LIST);
           return;
         }
       total += size;
@@ -580,7 +590,7 @@ in_list (In *in, KctList *l, uint64_t max_value, const char *what)
           int64_t span = stride[d] * (int64_t)(count[d] - 1);
           if (stride[d] > (int64_t)MAX_LIST * 64 || stride[d] < -(int64_t)MAX_LIST * 64)
             {
-              fail (in, "%s: stride out of range", what);
+              fail (in, _ ("%s: stride out of range"), what);
               return;
             }
           if (span < 0)
@@ -590,7 +600,7 @@ in_list (In *in, KctList *l, uint64_t max_value, const char *what)
         }
       if (start > max_value || lo < 0 || (uint64_t)hi > max_value)
         {
-          fail (in, "%s: value out of range (at most %llu)", what, (unsigned long long)max_value);
+          fail (in, _ ("%s: value out of range (at most %llu)"), what, (unsigned long long)max_value);
           return;
         }
       for (uint64_t i1 = 0; i1 < count[1]; i1++)
@@ -599,7 +609,7 @@ in_list (In *in, KctList *l, uint64_t max_value, const char *what)
             int64_t v = (int64_t)start + (int64_t)i0 * stride[0] + (int64_t)i1 * stride[1];
             if (kct_list_add (l, (uint32_t)v) != 0)
               {
-                fail (in, "out of memory");
+                fail (in, _ ("out of memory"));
                 return;
               }
           }
@@ -609,7 +619,7 @@ in_list (In *in, KctList *l, uint64_t max_value, const char *what)
 static void
 in_hist (In *in, KctHist *h)
 {
-  uint32_t n = in_count (in, 1024, 3, "histogram");
+  uint32_t n = in_count (in, 1024, 3, _ ("histogram"));
   uint64_t bin = 0;
   for (uint32_t i = 0; i < n && !in->bad; i++)
     {
@@ -620,11 +630,11 @@ in_hist (In *in, KctHist *h)
         return;
       if ((i > 0 && d == 0) || bin > 600 || count == 0 || mean > UINT64_MAX / count)
         {
-          fail (in, "histogram bins out of order, empty or too large");
+          fail (in, _ ("histogram bins out of order, empty or too large"));
           return;
         }
       if (kct_hist_add_bin (h, (uint32_t)bin, count, mean * count) != 0)
-        fail (in, "out of memory");
+        fail (in, _ ("out of memory"));
     }
 }
 
@@ -643,11 +653,11 @@ read_head (In *in, KctTrace *t)
   uint64_t n = in_uv (in);
   if (!in->bad && (n == 0 || n > MAX_RANKS))
     {
-      fail (in, "%llu ranks (1 to %u supported)", (unsigned long long)n, MAX_RANKS);
+      fail (in, _ ("%llu ranks (1 to %u supported)"), (unsigned long long)n, MAX_RANKS);
       return;
     }
   t->h.n_ranks = (uint32_t)n;
-  t->h.flags = in_u32 (in, "flags");
+  t->h.flags = in_u32 (in, _ ("flags"));
   t->h.timer_resolution = in_uv (in);
   t->h.global_start = in_uv (in);
   t->h.length = in_uv (in);
@@ -656,13 +666,13 @@ read_head (In *in, KctTrace *t)
   t->h.program = in_str (in);
   t->h.creator = in_str (in);
   if (!in->bad && t->h.timer_resolution == 0)
-    fail (in, "timer resolution 0");
+    fail (in, _ ("timer resolution 0"));
 }
 
 static void
 read_regions (In *in, KctTrace *t)
 {
-  uint32_t n = in_count (in, KCT_ID_MAX, 7, "regions");
+  uint32_t n = in_count (in, KCT_ID_MAX, 7, _ ("regions"));
   for (uint32_t i = 0; i < n && !in->bad; i++)
     {
       KctRegion r = { 0 };
@@ -672,12 +682,12 @@ read_regions (In *in, KctTrace *t)
       r.descr = in_str (in);
       uint64_t role = in_uv (in), paradigm = in_uv (in), flags = in_uv (in);
       if (!in->bad && (role > 255 || paradigm > 255 || flags > 255))
-        fail (in, "region %u: role, paradigm or flags out of range", i);
+        fail (in, _ ("region %u: role, paradigm or flags out of range"), i);
       r.role = (uint8_t)role;
       r.paradigm = (uint8_t)paradigm;
       r.flags = (uint8_t)flags;
       if (!in->bad && kct_region_add (t, &r) == KCT_NONE)
-        fail (in, "out of memory");
+        fail (in, _ ("out of memory"));
       free (r.name);
       free (r.canonical);
       free (r.file);
@@ -688,18 +698,18 @@ read_regions (In *in, KctTrace *t)
 static void
 read_comms (In *in, KctTrace *t)
 {
-  uint32_t n = in_count (in, KCT_ID_MAX, 10, "communicators");
+  uint32_t n = in_count (in, KCT_ID_MAX, 10, _ ("communicators"));
   uint32_t max = t->h.n_ranks - 1;
   for (uint32_t i = 0; i < n && !in->bad; i++)
     {
       KctComm *c = kct_comm_add (t);
       if (c == NULL)
         {
-          fail (in, "out of memory");
+          fail (in, _ ("out of memory"));
           return;
         }
-      c->local_id = in_u32 (in, "local id");
-      c->flags = in_u32 (in, "flags");
+      c->local_id = in_u32 (in, _ ("local id"));
+      c->flags = in_u32 (in, _ ("flags"));
       uint64_t parent = in_uv (in);
       uint64_t repeat = in_uv (in);
       c->shift = in_sv (in);
@@ -710,24 +720,24 @@ read_comms (In *in, KctTrace *t)
       if (parent > n || repeat == 0 || repeat > MAX_RANKS || c->shift > (int64_t)MAX_RANKS
           || c->shift < -(int64_t)MAX_RANKS)
         {
-          fail (in, "communicator %u: parent, repeat or shift out of range", i);
+          fail (in, _ ("communicator %u: parent, repeat or shift out of range"), i);
           return;
         }
       c->parent = parent == 0 ? KCT_NONE : (uint32_t)(parent - 1);
       c->repeat = (uint32_t)repeat;
-      in_list (in, &c->members, max, "communicator members");
-      in_list (in, &c->members_b, max, "communicator members");
-      in_list (in, &c->users, max, "communicator users");
+      in_list (in, &c->members, max, _ ("communicator members"));
+      in_list (in, &c->members_b, max, _ ("communicator members"));
+      in_list (in, &c->users, max, _ ("communicator users"));
       if (in->bad)
         return;
       if (c->members.n == 0)
         {
-          fail (in, "communicator %u has no members", i);
+          fail (in, _ ("communicator %u has no members"), i);
           return;
         }
       if (!sorted_strictly (&c->users))
         {
-          fail (in, "communicator %u: users not sorted", i);
+          fail (in, _ ("communicator %u: users not sorted"), i);
           return;
         }
       /* every instance's members stay within the ranks */
@@ -740,7 +750,7 @@ read_comms (In *in, KctTrace *t)
               int64_t v = (int64_t)l->v[k] + span;
               if (v < 0 || v > (int64_t)max)
                 {
-                  fail (in, "communicator %u: a repeated instance leaves the ranks", i);
+                  fail (in, _ ("communicator %u: a repeated instance leaves the ranks"), i);
                   return;
                 }
             }
@@ -759,20 +769,20 @@ check_aliases (In *in, KctTrace *t)
       const KctComm *p = c->parent < t->n_comms ? &t->comms[c->parent] : NULL;
       if (p == NULL || (p->flags & KCT_COMM_ALIAS) || p->repeat != 1 || c->repeat != 1
           || c->users.n == 0)
-        fail (in, "communicator %u: an alias of nothing it may name", i);
+        fail (in, _ ("communicator %u: an alias of nothing it may name"), i);
     }
 }
 
 static void
 read_topos (In *in, KctTrace *t)
 {
-  uint32_t n = in_count (in, KCT_ID_MAX, 6, "topologies");
+  uint32_t n = in_count (in, KCT_ID_MAX, 6, _ ("topologies"));
   for (uint32_t i = 0; i < n && !in->bad; i++)
     {
       KctTopo *tp = kct_topo_add (t);
       if (tp == NULL)
         {
-          fail (in, "out of memory");
+          fail (in, _ ("out of memory"));
           return;
         }
       uint64_t comm = in_uv (in);
@@ -783,7 +793,7 @@ read_topos (In *in, KctTrace *t)
         return;
       if (comm > t->n_comms || nd == 0 || nd > MAX_DIMS)
         {
-          fail (in, "topology %u: communicator or dimensions out of range", i);
+          fail (in, _ ("topology %u: communicator or dimensions out of range"), i);
           return;
         }
       tp->comm = comm == 0 ? KCT_NONE : (uint32_t)(comm - 1);
@@ -796,13 +806,13 @@ read_topos (In *in, KctTrace *t)
             return;
           if (d == 0 || d > MAX_RANKS || per > 1)
             {
-              fail (in, "topology %u: dimension %u out of range", i, k);
+              fail (in, _ ("topology %u: dimension %u out of range"), i, k);
               return;
             }
           cells *= d;
           if (cells > MAX_RANKS)
             {
-              fail (in, "topology %u: more than %u cells", i, MAX_RANKS);
+              fail (in, _ ("topology %u: more than %u cells"), i, MAX_RANKS);
               return;
             }
           tp->dims[k] = (uint32_t)d;
@@ -810,21 +820,21 @@ read_topos (In *in, KctTrace *t)
         }
       uint64_t rm = in_uv (in);
       if (rm > 1)
-        fail (in, "topology %u: bad row-major flag", i);
+        fail (in, _ ("topology %u: bad row-major flag"), i);
       tp->row_major = (int)rm;
-      in_list (in, &tp->coord_rank, t->h.n_ranks - 1, "topology ranks");
-      in_list (in, &tp->coords, MAX_RANKS, "topology coordinates");
+      in_list (in, &tp->coord_rank, t->h.n_ranks - 1, _ ("topology ranks"));
+      in_list (in, &tp->coords, MAX_RANKS, _ ("topology coordinates"));
       if (in->bad)
         return;
       if ((uint64_t)tp->coord_rank.n * tp->ndims != tp->coords.n)
         {
-          fail (in, "topology %u: %u coordinates for %u ranks", i, tp->coords.n, tp->coord_rank.n);
+          fail (in, _ ("topology %u: %u coordinates for %u ranks"), i, tp->coords.n, tp->coord_rank.n);
           return;
         }
       for (uint32_t k = 0; k < tp->coords.n; k++)
         if (tp->coords.v[k] >= tp->dims[k % tp->ndims])
           {
-            fail (in, "topology %u: a coordinate outside its dimension", i);
+            fail (in, _ ("topology %u: a coordinate outside its dimension"), i);
             return;
           }
     }
@@ -833,7 +843,7 @@ read_topos (In *in, KctTrace *t)
 static void
 read_hosts (In *in, KctTrace *t)
 {
-  uint32_t n = in_count (in, MAX_RANKS, 2, "hosts");
+  uint32_t n = in_count (in, MAX_RANKS, 2, _ ("hosts"));
   for (uint32_t i = 0; i < n && !in->bad; i++)
     {
       char *name = in_str (in);
@@ -843,27 +853,27 @@ read_hosts (In *in, KctTrace *t)
       free (name);
       if (h == NULL)
         {
-          fail (in, "out of memory");
+          fail (in, _ ("out of memory"));
           return;
         }
-      in_list (in, &h->ranks, t->h.n_ranks - 1, "host ranks");
+      in_list (in, &h->ranks, t->h.n_ranks - 1, _ ("host ranks"));
     }
 }
 
 static void
 read_leaves (In *in, KctTrace *t)
 {
-  uint32_t n = in_count (in, KCT_ID_MAX, 3, "leaves");
+  uint32_t n = in_count (in, KCT_ID_MAX, 3, _ ("leaves"));
   KctRaw  *buf = NULL;
   uint32_t cap = 0;
   for (uint32_t i = 0; i < n && !in->bad; i++)
     {
-      uint32_t m = in_count (in, UINT32_MAX, 2, "events of a leaf");
+      uint32_t m = in_count (in, UINT32_MAX, 2, _ ("events of a leaf"));
       if (in->bad)
         break;
       if (m == 0)
         {
-          fail (in, "leaf %u has no events", i);
+          fail (in, _ ("leaf %u has no events"), i);
           break;
         }
       if (m > cap)
@@ -871,7 +881,7 @@ read_leaves (In *in, KctTrace *t)
           KctRaw *nb = realloc (buf, sizeof *nb * m);
           if (nb == NULL)
             {
-              fail (in, "out of memory");
+              fail (in, _ ("out of memory"));
               break;
             }
           buf = nb;
@@ -886,7 +896,7 @@ read_leaves (In *in, KctTrace *t)
             break;
           if (type == 0 || type >= KCT_RAW_N || at > KCT_AT_MID)
             {
-              fail (in, "leaf %u: unknown event type %llu", i, (unsigned long long)type);
+              fail (in, _ ("leaf %u: unknown event type %llu"), i, (unsigned long long)type);
               break;
             }
           r->type = (uint8_t)type;
@@ -894,43 +904,43 @@ read_leaves (In *in, KctTrace *t)
           switch (r->type)
             {
             case KCT_RAW_ENTER:
-              r->a = in_u32 (in, "region");
-              r->tag = in_u32 (in, "call site");
+              r->a = in_u32 (in, _ ("region"));
+              r->tag = in_u32 (in, _ ("call site"));
               break;
             case KCT_RAW_LEAVE:
-              r->a = in_u32 (in, "region");
+              r->a = in_u32 (in, _ ("region"));
               break;
             case KCT_RAW_SEND:
             case KCT_RAW_RECV:
             case KCT_RAW_ISEND:
             case KCT_RAW_IRECV:
               {
-                r->a = in_u32 (in, "communicator");
+                r->a = in_u32 (in, _ ("communicator"));
                 int64_t peer = in_sv (in);
                 if (peer > (int64_t)MAX_RANKS || peer < -(int64_t)MAX_RANKS)
-                  fail (in, "leaf %u: peer out of range", i);
+                  fail (in, _ ("leaf %u: peer out of range"), i);
                 r->peer = (int32_t)peer;
-                r->tag = in_u32 (in, "tag");
+                r->tag = in_u32 (in, _ ("tag"));
                 r->bytes = in_uv (in);
                 if (r->type == KCT_RAW_ISEND || r->type == KCT_RAW_IRECV)
-                  r->x = in_u32 (in, "request");
+                  r->x = in_u32 (in, _ ("request"));
                 break;
               }
             case KCT_RAW_ISEND_COMPLETE:
             case KCT_RAW_IRECV_REQUEST:
             case KCT_RAW_REQUEST_CANCELLED:
-              r->x = in_u32 (in, "request");
+              r->x = in_u32 (in, _ ("request"));
               break;
             case KCT_RAW_COLL_END:
               {
                 uint64_t op = in_uv (in);
                 if (op > 255)
-                  fail (in, "leaf %u: collective operation out of range", i);
+                  fail (in, _ ("leaf %u: collective operation out of range"), i);
                 r->op = (uint8_t)op;
-                r->a = in_u32 (in, "communicator");
+                r->a = in_u32 (in, _ ("communicator"));
                 int64_t root = in_sv (in);
                 if (root > (int64_t)MAX_RANKS || root < -1)
-                  fail (in, "leaf %u: root out of range", i);
+                  fail (in, _ ("leaf %u: root out of range"), i);
                 r->peer = (int32_t)root;
                 r->bytes = in_uv (in);
                 r->x = in_uv (in);
@@ -944,16 +954,16 @@ read_leaves (In *in, KctTrace *t)
             }
           if (!in->bad && (r->type == KCT_RAW_ENTER || r->type == KCT_RAW_LEAVE)
               && r->a >= t->n_regions)
-            fail (in, "leaf %u: region %u does not exist", i, r->a);
+            fail (in, _ ("leaf %u: region %u does not exist"), i, r->a);
         }
       if (in->bad)
         break;
       /* the writer interns leaves: a repeated one is corruption */
       uint32_t id = kct_leaf_intern (t, buf, m);
       if (id == KCT_NONE)
-        fail (in, "out of memory");
+        fail (in, _ ("out of memory"));
       else if (id != i)
-        fail (in, "leaf %u repeats leaf %u", i, id);
+        fail (in, _ ("leaf %u repeats leaf %u"), i, id);
     }
   free (buf);
 }
@@ -961,12 +971,12 @@ read_leaves (In *in, KctTrace *t)
 static void
 read_bodies (In *in, KctTrace *t)
 {
-  uint32_t n = in_count (in, KCT_ID_MAX, 1, "bodies");
+  uint32_t n = in_count (in, KCT_ID_MAX, 1, _ ("bodies"));
   KctElem *buf = NULL;
   uint32_t cap = 0;
   for (uint32_t i = 0; i < n && !in->bad; i++)
     {
-      uint32_t m = in_count (in, UINT32_MAX, 1, "elements of a body");
+      uint32_t m = in_count (in, UINT32_MAX, 1, _ ("elements of a body"));
       if (in->bad)
         break;
       if (m > cap)
@@ -974,7 +984,7 @@ read_bodies (In *in, KctTrace *t)
           KctElem *nb = realloc (buf, sizeof *nb * m);
           if (nb == NULL)
             {
-              fail (in, "out of memory");
+              fail (in, _ ("out of memory"));
               break;
             }
           buf = nb;
@@ -990,7 +1000,7 @@ read_bodies (In *in, KctTrace *t)
           if (kind == 3 || (kind == 1 && id >= i) || (kind != 1 && id >= t->n_leaves)
               || (kind != 2 && (count == 0 || count > UINT32_MAX)))
             {
-              fail (in, "body %u: element %u refers to nothing it may refer to", i, k);
+              fail (in, _ ("body %u: element %u refers to nothing it may refer to"), i, k);
               break;
             }
           buf[k].ref = (uint32_t)id | (kind == 1 ? KCT_REF_BODY : kind == 2 ? KCT_REF_POLL : 0);
@@ -1000,9 +1010,9 @@ read_bodies (In *in, KctTrace *t)
         break;
       uint32_t id = kct_body_intern (t, buf, m);
       if (id == KCT_NONE)
-        fail (in, "out of memory");
+        fail (in, _ ("out of memory"));
       else if (id != i)
-        fail (in, "body %u repeats body %u", i, id);
+        fail (in, _ ("body %u repeats body %u"), i, id);
     }
   free (buf);
 }
@@ -1010,12 +1020,12 @@ read_bodies (In *in, KctTrace *t)
 static void
 read_groups (In *in, KctTrace *t)
 {
-  uint32_t n = in_count (in, MAX_RANKS, 3, "groups");
+  uint32_t n = in_count (in, MAX_RANKS, 3, _ ("groups"));
   uint8_t *seen = calloc ((size_t)t->h.n_ranks, 1);
   uint64_t covered = 0;
   if (seen == NULL)
     {
-      fail (in, "out of memory");
+      fail (in, _ ("out of memory"));
       return;
     }
   for (uint32_t i = 0; i < n && !in->bad; i++)
@@ -1023,67 +1033,67 @@ read_groups (In *in, KctTrace *t)
       KctGroup *g = kct_group_add (t);
       if (g == NULL)
         {
-          fail (in, "out of memory");
+          fail (in, _ ("out of memory"));
           break;
         }
-      in_list (in, &g->ranks, t->h.n_ranks - 1, "group ranks");
-      g->seq = in_u32 (in, "sequence");
+      in_list (in, &g->ranks, t->h.n_ranks - 1, _ ("group ranks"));
+      g->seq = in_u32 (in, _ ("sequence"));
       if (in->bad)
         break;
       if (g->ranks.n == 0 || !sorted_strictly (&g->ranks) || g->seq >= t->n_bodies)
         {
-          fail (in, "group %u: no ranks, unsorted ranks or no sequence", i);
+          fail (in, _ ("group %u: no ranks, unsorted ranks or no sequence"), i);
           break;
         }
       for (uint32_t k = 0; k < g->ranks.n; k++)
         {
           if (seen[g->ranks.v[k]])
             {
-              fail (in, "rank %u is in two groups", g->ranks.v[k]);
+              fail (in, _ ("rank %u is in two groups"), g->ranks.v[k]);
               break;
             }
           seen[g->ranks.v[k]] = 1;
         }
       covered += g->ranks.n;
-      uint32_t np = in_count (in, KCT_ID_MAX, 4, "delta-time pairs");
+      uint32_t np = in_count (in, KCT_ID_MAX, 4, _ ("delta-time pairs"));
       for (uint32_t k = 0; k < np && !in->bad; k++)
         {
           uint64_t prev = in_uv (in);
-          uint32_t cur = in_u32 (in, "leaf");
+          uint32_t cur = in_u32 (in, _ ("leaf"));
           if (in->bad)
             break;
           if (prev > t->n_leaves || cur >= t->n_leaves)
             {
-              fail (in, "group %u: a delta-time pair names no leaf", i);
+              fail (in, _ ("group %u: a delta-time pair names no leaf"), i);
               break;
             }
           uint32_t pv = prev == 0 ? KCT_NONE : (uint32_t)(prev - 1);
           if (kct_group_find_pair (g, pv, cur) != NULL)
             {
-              fail (in, "group %u: a delta-time pair twice", i);
+              fail (in, _ ("group %u: a delta-time pair twice"), i);
               break;
             }
           KctPair *p = kct_group_pair (g, pv, cur);
           if (p == NULL)
             {
-              fail (in, "out of memory");
+              fail (in, _ ("out of memory"));
               break;
             }
           in_hist (in, &p->gap);
           in_hist (in, &p->dur);
         }
-      uint32_t npoll = in_count (in, KCT_ID_MAX, 2, "poll counts");
+      uint32_t npoll = in_count (in, KCT_ID_MAX, 2, _ ("poll counts"));
       for (uint32_t k = 0; k < npoll && !in->bad; k++)
         {
-          uint32_t leaf = in_u32 (in, "leaf");
+          uint32_t leaf = in_u32 (in, _ ("leaf"));
           if (!in->bad && (leaf >= t->n_leaves || kct_group_find_poll (g, leaf) != NULL))
             {
-              fail (in, "group %u: poll counts of no leaf or twice", i);
+              fail (in, _ ("group %u: poll counts of no leaf or twice"), i);
               break;
             }
           KctPollHist *p = in->bad ? NULL : kct_group_poll (g, leaf);
           if (!in->bad && p == NULL)
-            fail (in, "out of memory");
+            fail (in, _ ("out of memory"));
           if (p != NULL)
             in_hist (in, &p->count);
         }
@@ -1091,7 +1101,7 @@ read_groups (In *in, KctTrace *t)
         {
           uint64_t leaf = in_uv (in);
           if (!in->bad && leaf > t->n_leaves)
-            fail (in, "group %u: an anchor names no leaf", i);
+            fail (in, _ ("group %u: an anchor names no leaf"), i);
           uint32_t id = leaf == 0 ? KCT_NONE : (uint32_t)(leaf - 1);
           if (which == 0)
             g->first_call = id;
@@ -1101,7 +1111,7 @@ read_groups (In *in, KctTrace *t)
         }
     }
   if (!in->bad && covered != t->h.n_ranks && !(t->h.flags & KCT_FILE_PARTIAL))
-    fail (in, "the groups hold %llu of %u ranks", (unsigned long long)covered, t->h.n_ranks);
+    fail (in, _ ("the groups hold %llu of %u ranks"), (unsigned long long)covered, t->h.n_ranks);
   free (seen);
 }
 
@@ -1115,20 +1125,20 @@ kct_decode (const uint8_t *buf, size_t len, KctTrace **out, char *err, size_t er
     err[0] = '\0';
   if (len < 16 || memcmp (buf, KCT_MAGIC, 8) != 0)
     {
-      fail (&in, "not a Kubus compressed trace (no KUBUSKCT at its start)");
+      fail (&in, _ ("not a Kubus compressed trace (no KUBUSKCT at its start)"));
       return -1;
     }
   uint32_t version = (uint32_t)buf[8] | (uint32_t)buf[9] << 8 | (uint32_t)buf[10] << 16
                      | (uint32_t)buf[11] << 24;
   if (version != KCT_VERSION)
     {
-      fail (&in, "format version %u; this Kubus reads version %u", version, KCT_VERSION);
+      fail (&in, _ ("format version %u; this Kubus reads version %u"), version, KCT_VERSION);
       return -1;
     }
   KctTrace *t = kct_trace_new ();
   if (t == NULL)
     {
-      fail (&in, "out of memory");
+      fail (&in, _ ("out of memory"));
       return -1;
     }
   static const char *order[] = { "HEAD", "REGN", "COMM", "TOPO", "HOST", "LEAF", "BODY", "GRUP",
@@ -1140,7 +1150,7 @@ kct_decode (const uint8_t *buf, size_t len, KctTrace **out, char *err, size_t er
       if (len - pos < 16)
         {
           in.section = order[next < 9 ? next : 8];
-          fail (&in, "the file is truncated (section missing or cut short)");
+          fail (&in, _ ("the file is truncated (section missing or cut short)"));
           break;
         }
       char tag[5];
@@ -1160,14 +1170,14 @@ kct_decode (const uint8_t *buf, size_t len, KctTrace **out, char *err, size_t er
       if (plen > len - pos)
         {
           in.section = in.section ? in.section : "?";
-          fail (&in, "the file is truncated (%llu bytes announced, %llu left)",
+          fail (&in, _ ("the file is truncated (%llu bytes announced, %llu left)"),
                 (unsigned long long)plen, (unsigned long long)(len - pos));
           break;
         }
       if (kct_crc32 (buf + pos, (size_t)plen) != crc)
         {
           in.section = in.section ? in.section : "?";
-          fail (&in, "checksum mismatch: the file is corrupt");
+          fail (&in, _ ("checksum mismatch: the file is corrupt"));
           break;
         }
       if (in.section == NULL)
@@ -1177,7 +1187,7 @@ kct_decode (const uint8_t *buf, size_t len, KctTrace **out, char *err, size_t er
         }
       if (in.section != order[next])
         {
-          fail (&in, "out of order: expected section %s", order[next]);
+          fail (&in, _ ("out of order: expected section %s"), order[next]);
           break;
         }
       In sub = { buf + pos, (size_t)plen, 0, 0, in.section, err, errlen, &listed };
@@ -1212,7 +1222,7 @@ kct_decode (const uint8_t *buf, size_t len, KctTrace **out, char *err, size_t er
           break;
         }
       if (!sub.bad && sub.pos != sub.n)
-        fail (&sub, "%llu bytes left over", (unsigned long long)(sub.n - sub.pos));
+        fail (&sub, _ ("%llu bytes left over"), (unsigned long long)(sub.n - sub.pos));
       if (sub.bad)
         {
           in.bad = 1;
@@ -1225,7 +1235,7 @@ kct_decode (const uint8_t *buf, size_t len, KctTrace **out, char *err, size_t er
   if (!in.bad && pos != len)
     {
       in.section = "END ";
-      fail (&in, "%llu bytes after the end", (unsigned long long)(len - pos));
+      fail (&in, _ ("%llu bytes after the end"), (unsigned long long)(len - pos));
     }
   if (in.bad)
     {
@@ -1236,7 +1246,7 @@ kct_decode (const uint8_t *buf, size_t len, KctTrace **out, char *err, size_t er
     if (kct_group_reindex (&t->groups[i]) != 0)
       {
         kct_trace_free (t);
-        fail (&in, "out of memory");
+        fail (&in, _ ("out of memory"));
         return -1;
       }
   *out = t;

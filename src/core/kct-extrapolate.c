@@ -370,6 +370,14 @@ fail_fit (Ex *x, const char *what)
 }
 
 static void
+fail_memory (Ex *x)
+{
+  if (!x->failed)
+    g_set_error (x->error, KCT_ERROR, KCT_ERROR_EXTRAPOLATE, _ ("out of memory"));
+  x->failed = TRUE;
+}
+
+static void
 fail_shape (Ex *x, const char *what)
 {
   if (!x->failed)
@@ -536,7 +544,7 @@ walk_leaf (Ex *x, const uint32_t *leaves)
     {
       id = kct_leaf_intern (x->out, out, n0);
       if (id == KCT_NONE)
-        fail_shape (x, "memory");
+        fail_memory (x);
       else
         map_leaf (x, leaves[0], id);
     }
@@ -592,7 +600,7 @@ walk_body (Ex *x, const uint32_t *bodies)
     }
   guint32 id = KCT_NONE;
   if (!x->failed && (id = kct_body_intern (x->out, out, n0)) == KCT_NONE)
-    fail_shape (x, "memory");
+    fail_memory (x);
   g_free (out);
   return id;
 }

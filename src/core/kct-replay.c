@@ -7,6 +7,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Messages a user reads: translated in src/core (KCT_GETTEXT), logged as they are by the
+ * collector. */
+#ifdef KCT_GETTEXT
+#include <libintl.h>
+#define _(s) dgettext (GETTEXT_PACKAGE, s)
+#else
+#define _(s) (s)
+#endif
+
+
 #define MAX_SLOTS (1u << 20) /* request slots a rank may have open */
 #define MAX_DEPTH (1u << 16) /* loop nesting */
 
@@ -30,7 +40,7 @@ kct_comms_new (const KctTrace *t, char *err, size_t errlen)
       total += t->comms[e].repeat;
   if (total > UINT32_MAX / 2)
     {
-      snprintf (err, errlen, "%llu communicators", (unsigned long long)total);
+      snprintf (err, errlen, _ ("%llu communicators"), (unsigned long long)total);
       free (c);
       return NULL;
     }
@@ -41,7 +51,7 @@ kct_comms_new (const KctTrace *t, char *err, size_t errlen)
     }
   if (c == NULL || c->info == NULL || c->first == NULL)
     {
-      snprintf (err, errlen, "out of memory");
+      snprintf (err, errlen, "%s", _ ("out of memory"));
       kct_comms_free (c);
       return NULL;
     }
@@ -168,7 +178,7 @@ failf (KctReplay *it, const char *fmt, ...)
       int n = vsnprintf (it->err, sizeof it->err, fmt, ap);
       va_end (ap);
       if (n >= 0 && (size_t)n < sizeof it->err)
-        snprintf (it->err + n, sizeof it->err - (size_t)n, " (rank %u)", it->rank);
+        snprintf (it->err + n, sizeof it->err - (size_t)n, _ (" (rank %u)"), it->rank);
     }
   it->failed = 1;
   return -1;
@@ -299,7 +309,7 @@ kct_replay_new (const KctTrace *t, const KctComms *comms, uint32_t rank)
       it->g = &t->groups[g];
   if (it->g == NULL || it->g->seq >= t->n_bodies)
     {
-      failf (it, "no group holds this rank");
+      failf (it, _ ("no group holds this rank"));
       return it;
     }
   it->pair_draws = calloc ((size_t)it->g->n_pairs + 1, sizeof *it->pair_draws);
@@ -318,7 +328,7 @@ kct_replay_new (const KctTrace *t, const KctComms *comms, uint32_t rank)
   it->cap_fr = 16;
   if (it->pair_draws == NULL || it->pair_n == NULL || it->pair_step == NULL || it->poll_draws == NULL || it->fr == NULL || resolve_comms (it) != 0)
     {
-      failf (it, "out of memory");
+      failf (it, _ ("out of memory"));
       return it;
     }
   it->fr[0] = (Frame){ it->g->seq, 0, 0 };
@@ -393,12 +403,12 @@ next_atom (KctReplay *it, uint32_t *leaf, int *poll)
               continue;
             }
           if (it->n_fr >= MAX_DEPTH)
-            return failf (it, "loops nested deeper than %u", MAX_DEPTH);
+            return failf (it, _ ("loops nested deeper than %u"), MAX_DEPTH);
           if (it->n_fr == it->cap_fr)
             {
               Frame *nf = realloc (it->fr, sizeof *nf * it->cap_fr * 2);
               if (nf == NULL)
-                return failf (it, "out of memory");
+                return failf (it, _ ("out of memory"));
               it->fr = nf;
               it->cap_fr *= 2;
             }
@@ -451,7 +461,7 @@ start_leaf (KctReplay *it)
         }
     }
   if (leaf >= it->t->n_leaves)
-    return failf (it, "leaf %u does not exist", leaf);
+    return failf (it, _ ("leaf %u does not exist"), leaf);
   /* gap and duration: the i-th draw of this pair's histograms */
   uint64_t       gap = 0, dur = 0;
   const KctPair *p = kct_group_find_pair (it->g, it->prev, leaf);
@@ -505,13 +515,13 @@ static int
 slot_set (KctReplay *it, uint64_t slot, uint64_t id)
 {
   if (slot >= MAX_SLOTS)
-    return failf (it, "request slot %llu out of range", (unsigned long long)slot);
+    return failf (it, _ ("request slot %llu out of range"), (unsigned long long)slot);
   if (slot >= it->n_slot)
     {
       uint32_t  n = (uint32_t)slot + 16;
       uint64_t *s = realloc (it->slot_id, sizeof *s * n);
       if (s == NULL)
-        return failf (it, "out of memory");
+        return failf (it, _ ("out of memory"));
       memset (s + it->n_slot, 0, sizeof *s * (n - it->n_slot));
       it->slot_id = s;
       it->n_slot = n;
@@ -573,10 +583,10 @@ kct_replay_next (KctReplay *it, KctEvent *ev)
       {
         const Resolved *c = find_comm (it, r->a);
         if (c == NULL)
-          return failf (it, "communicator %u is unknown to this rank", r->a);
+          return failf (it, _ ("communicator %u is unknown to this rank"), r->a);
         int64_t peer = (int64_t)c->me + r->peer;
         if (peer < 0 || peer >= (int64_t)c->peer_size)
-          return failf (it, "a peer outside communicator %u", r->a);
+          return failf (it, _ ("a peer outside communicator %u"), r->a);
         ev->comm = c->gid;
         ev->peer = (uint32_t)peer;
         ev->tag = r->tag;
@@ -604,7 +614,7 @@ kct_replay_next (KctReplay *it, KctEvent *ev)
       {
         const Resolved *c = find_comm (it, r->a);
         if (c == NULL)
-          return failf (it, "communicator %u is unknown to this rank", r->a);
+          return failf (it, _ ("communicator %u is unknown to this rank"), r->a);
         ev->comm = c->gid;
         ev->op = r->op;
         ev->peer = r->peer < 0 ? UINT32_MAX : (uint32_t)r->peer;
