@@ -125,36 +125,48 @@ site_signature (void *addr)
 
 /* ---- events ----------------------------------------------------------------------------- */
 
-static inline void
-record (uint64_t t, KctRaw *ev)
+/* The event is built in place in the recorder's buffer (no copy on the hot path). */
+static inline KctRaw *
+slot (void)
 {
-  if (kct_rank_record (rec, t, ev) != 0)
+  KctRaw *ev = kct_rank_prepare (rec);
+  if (ev == NULL)
+    give_up ("out of memory");
+  return ev;
+}
+
+static inline void
+commit (uint64_t t)
+{
+  if (kct_rank_commit (rec, t) != 0)
     give_up ("out of memory");
 }
 
 void
 kubus_kct_enter (uint64_t t, uint32_t region)
 {
-  KctRaw ev;
-  memset (&ev, 0, sizeof ev);
-  ev.type = KCT_RAW_ENTER;
-  ev.a = region;
+  KctRaw *ev = slot ();
+  if (ev == NULL)
+    return;
+  ev->type = KCT_RAW_ENTER;
+  ev->a = region;
   if (kubus_kct_site != NULL)
     {
-      ev.tag = site_signature (kubus_kct_site);
+      ev->tag = site_signature (kubus_kct_site);
       kubus_kct_site = NULL;
     }
-  record (t, &ev);
+  commit (t);
 }
 
 void
 kubus_kct_leave (uint64_t t, uint32_t region)
 {
-  KctRaw ev;
-  memset (&ev, 0, sizeof ev);
-  ev.type = KCT_RAW_LEAVE;
-  ev.a = region;
-  record (t, &ev);
+  KctRaw *ev = slot ();
+  if (ev == NULL)
+    return;
+  ev->type = KCT_RAW_LEAVE;
+  ev->a = region;
+  commit (t);
 }
 
 void
@@ -166,61 +178,66 @@ kubus_kct_p2p (uint64_t t,
                uint64_t bytes,
                uint64_t request)
 {
-  KctRaw ev;
-  memset (&ev, 0, sizeof ev);
-  ev.type = (uint8_t)type;
-  ev.a = comm;
+  KctRaw *ev = slot ();
+  if (ev == NULL)
+    return;
+  ev->type = (uint8_t)type;
+  ev->a = comm;
   /* relative to the own rank (in the own group of an inter-communicator) */
   int me = comm < (uint32_t)kubus_comm_count () ? kubus_comm_get ((int)comm)->rank : 0;
-  ev.peer = (int32_t)((int64_t)peer - me);
-  ev.tag = tag;
-  ev.bytes = bytes;
-  ev.x = request;
-  record (t, &ev);
+  ev->peer = (int32_t)((int64_t)peer - me);
+  ev->tag = tag;
+  ev->bytes = bytes;
+  ev->x = request;
+  commit (t);
 }
 
 void
 kubus_kct_request (uint64_t t, int type, uint64_t request)
 {
-  KctRaw ev;
-  memset (&ev, 0, sizeof ev);
-  ev.type = (uint8_t)type;
-  ev.x = request;
-  record (t, &ev);
+  KctRaw *ev = slot ();
+  if (ev == NULL)
+    return;
+  ev->type = (uint8_t)type;
+  ev->x = request;
+  commit (t);
 }
 
 void
 kubus_kct_coll_begin (uint64_t t)
 {
-  KctRaw ev;
-  memset (&ev, 0, sizeof ev);
-  ev.type = KCT_RAW_COLL_BEGIN;
-  record (t, &ev);
+  KctRaw *ev = slot ();
+  if (ev == NULL)
+    return;
+  ev->type = KCT_RAW_COLL_BEGIN;
+  commit (t);
 }
 
 void
 kubus_kct_coll_end (
     uint64_t t, uint32_t op, uint32_t comm, uint32_t root, uint64_t sent, uint64_t received)
 {
-  KctRaw ev;
-  memset (&ev, 0, sizeof ev);
-  ev.type = KCT_RAW_COLL_END;
-  ev.op = (uint8_t)op;
-  ev.a = comm;
-  ev.peer = root == OTF2_UNDEFINED_UINT32 ? -1 : (int32_t)root;
-  ev.bytes = sent;
-  ev.x = received;
-  record (t, &ev);
+  KctRaw *ev = slot ();
+  if (ev == NULL)
+    return;
+  ev->type = KCT_RAW_COLL_END;
+  ev->op = (uint8_t)op;
+  ev->a = comm;
+  ev->peer = root == OTF2_UNDEFINED_UINT32 ? -1 : (int32_t)root;
+  ev->bytes = sent;
+  ev->x = received;
+  commit (t);
 }
 
 void
 kubus_kct_program (uint64_t t, int end, int64_t status)
 {
-  KctRaw ev;
-  memset (&ev, 0, sizeof ev);
-  ev.type = end ? KCT_RAW_PROGRAM_END : KCT_RAW_PROGRAM_BEGIN;
-  ev.bytes = end ? (uint64_t)status : 0;
-  record (t, &ev);
+  KctRaw *ev = slot ();
+  if (ev == NULL)
+    return;
+  ev->type = end ? KCT_RAW_PROGRAM_END : KCT_RAW_PROGRAM_BEGIN;
+  ev->bytes = end ? (uint64_t)status : 0;
+  commit (t);
 }
 
 /* ---- definitions ------------------------------------------------------------------------- */
@@ -457,6 +474,9 @@ kubus_kct_finish (void)
   kubus_kct_on = 0;
   MPI_Comm comm = kubus_internal_comm;
   int      me = kubus_world_rank, n = kubus_world_size;
+  uint64_t t_enter = kubus_now ();
+  /* the OTF2 definitions were written since the last event (MPI_Finalize's Leave) */
+  uint64_t t_last = rec != NULL ? kct_rank_last_time (rec) : t_enter;
   if (rec != NULL)
     kubus_log ("compressed trace: %llu events recorded in %zu bytes of memory",
                (unsigned long long)kct_rank_events (rec), kct_rank_memory (rec));
@@ -497,7 +517,10 @@ kubus_kct_finish (void)
           if (write_file (kubus_expdir ()) != 0)
             give_up ("cannot write traces.kct");
         }
-      kubus_log ("compressed trace: merge of %d ranks took %.3f ms", n, (double)(t1 - t0) / 1e6);
+      kubus_log ("compressed trace: merge of %d ranks took %.3f ms (OTF2 definitions before it: "
+                 "%.3f ms)",
+                 n, (double)(t1 - t0) / 1e6,
+                 kubus_trace_otf2 && t_enter > t_last ? (double)(t_enter - t_last) / 1e6 : 0.0);
     }
   kct_trace_free (trace);
   trace = NULL;

@@ -83,6 +83,11 @@ struct KctRank
    * ends with the tail loop and the atom) */
   KctElem  closer[8];
   uint32_t n_closer;
+
+  /* caches for the steady state: the leaf a call site made last time, the pair of leaves
+   * seen last with a given previous leaf (direct-mapped; misses fall back to the tables) */
+  uint32_t leaf_cache[64];
+  uint32_t pair_cache[256]; /* pair index + 1 */
   int      no_expect; /* tests: general rules only */
 };
 
@@ -650,13 +655,32 @@ leaf_done (KctRank *r, uint64_t t_end)
       r->buf[i].at = t == r->t_start ? KCT_AT_START : t == t_end ? KCT_AT_END : KCT_AT_MID;
     }
   r->n_buf = 0;
-  uint32_t leaf = kct_leaf_intern (r->t, r->buf, n);
-  if (leaf == KCT_NONE)
-    return -1;
-  KctGroup *g = &r->t->groups[r->group];
-  KctPair  *p = kct_group_pair (g, r->prev, leaf);
-  if (p == NULL)
-    return -1;
+  /* the same call site usually makes the same leaf: one comparison instead of a hash */
+  uint32_t  slot = ((r->buf[0].a * 0x9E3779B1u) ^ (r->buf[0].tag * 0x85EBCA77u) ^ (n * 0xC2B2AE3Du)) >> 26;
+  uint32_t  leaf = r->leaf_cache[slot] - 1;
+  uint32_t  m;
+  KctTrace *t = r->t;
+  if (leaf >= t->n_leaves || t->leaf_len[leaf] != n
+      || memcmp (kct_leaf (t, leaf, &m), r->buf, sizeof *r->buf * n) != 0)
+    {
+      leaf = kct_leaf_intern (t, r->buf, n);
+      if (leaf == KCT_NONE)
+        return -1;
+      r->leaf_cache[slot] = leaf + 1;
+    }
+  KctGroup *g = &t->groups[r->group];
+  uint32_t  ps = (r->prev * 0x9E3779B1u ^ leaf) & 255u;
+  uint32_t  pi = r->pair_cache[ps] - 1;
+  KctPair  *p;
+  if (pi < g->n_pairs && g->pairs[pi].prev == r->prev && g->pairs[pi].cur == leaf)
+    p = &g->pairs[pi];
+  else
+    {
+      p = kct_group_pair (g, r->prev, leaf);
+      if (p == NULL)
+        return -1;
+      r->pair_cache[ps] = (uint32_t)(p - g->pairs) + 1;
+    }
   if (r->prev != KCT_NONE && kct_hist_add (&p->gap, r->t_start - r->prev_end) != 0)
     return -1;
   if (kct_hist_add (&p->dur, t_end - r->t_start) != 0)
@@ -697,27 +721,31 @@ leaf_done (KctRank *r, uint64_t t_end)
   return feed_atom (r, (KctElem){ leaf, 1 });
 }
 
-static int
-buf_add (KctRank *r, uint64_t t, const KctRaw *ev)
+KctRaw *
+kct_rank_prepare (KctRank *r)
 {
-  uint32_t cap = r->cap_buf;
-  if (ensure ((void **)&r->buf, &cap, r->n_buf + 1, sizeof *r->buf) != 0)
-    return -1;
-  uint32_t cap_t = r->cap_buf;
-  if (ensure ((void **)&r->buf_t, &cap_t, r->n_buf + 1, sizeof *r->buf_t) != 0)
-    return -1;
-  r->cap_buf = cap < cap_t ? cap : cap_t;
-  r->buf[r->n_buf] = *ev;
-  r->buf_t[r->n_buf] = t;
-  r->n_buf++;
-  return 0;
+  if (__builtin_expect (r->n_buf >= r->cap_buf, 0))
+    {
+      uint32_t cap = r->cap_buf, cap_t = r->cap_buf;
+      if (r->failed || ensure ((void **)&r->buf, &cap, r->n_buf + 1, sizeof *r->buf) != 0
+          || ensure ((void **)&r->buf_t, &cap_t, r->n_buf + 1, sizeof *r->buf_t) != 0)
+        {
+          r->failed = 1;
+          return NULL;
+        }
+      r->cap_buf = cap < cap_t ? cap : cap_t;
+    }
+  KctRaw *ev = &r->buf[r->n_buf];
+  memset (ev, 0, sizeof *ev);
+  return ev;
 }
 
 int
-kct_rank_record (KctRank *r, uint64_t t, KctRaw *ev)
+kct_rank_commit (KctRank *r, uint64_t t)
 {
   if (r->failed)
     return -1;
+  KctRaw *ev = &r->buf[r->n_buf];
   switch (ev->type)
     {
     case KCT_RAW_ISEND:
@@ -737,27 +765,26 @@ kct_rank_record (KctRank *r, uint64_t t, KctRaw *ev)
   ev->at = 0;
   r->n_events++;
   r->last_t = t;
+  r->buf_t[r->n_buf] = t;
+  int call = ev->type == KCT_RAW_ENTER && (region_flags (r, ev->a) & KCT_REGION_CALL);
   /* a call site only on the Enter that opens an MPI call */
-  if (ev->type == KCT_RAW_ENTER && (r->depth > 0 || !(region_flags (r, ev->a) & KCT_REGION_CALL)))
+  if (ev->type == KCT_RAW_ENTER && (r->depth > 0 || !call))
     ev->tag = 0;
   if (r->depth == 0)
     {
-      if (ev->type == KCT_RAW_ENTER && (region_flags (r, ev->a) & KCT_REGION_CALL))
+      r->t_start = t;
+      r->n_buf++;
+      if (call)
         {
-          r->t_start = t;
           r->depth = 1;
-          if (buf_add (r, t, ev) != 0)
-            goto fail;
           return 0;
         }
       /* an event outside any MPI call is a leaf of its own */
-      r->t_start = t;
-      if (buf_add (r, t, ev) != 0 || leaf_done (r, t) != 0)
+      if (leaf_done (r, t) != 0)
         goto fail;
       return 0;
     }
-  if (buf_add (r, t, ev) != 0)
-    goto fail;
+  r->n_buf++;
   if (ev->type == KCT_RAW_ENTER)
     r->depth++;
   else if (ev->type == KCT_RAW_LEAVE && --r->depth == 0)
@@ -769,6 +796,18 @@ kct_rank_record (KctRank *r, uint64_t t, KctRaw *ev)
 fail:
   r->failed = 1;
   return -1;
+}
+
+int
+kct_rank_record (KctRank *r, uint64_t t, KctRaw *ev)
+{
+  KctRaw *slot = kct_rank_prepare (r);
+  if (slot == NULL)
+    return -1;
+  *slot = *ev;
+  int rc = kct_rank_commit (r, t);
+  *ev = *slot; /* the caller sees the slot and time class */
+  return rc;
 }
 
 int

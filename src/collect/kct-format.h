@@ -342,6 +342,10 @@ int kct_rank_region_flags (KctRank *r, uint32_t region, uint8_t flags);
 /* One event at local time @t; ev->at is set here, request events' ev->x (a request id) is
  * replaced by a slot.  Returns -1 once out of memory (then nothing more is recorded). */
 int kct_rank_record (KctRank *r, uint64_t t, KctRaw *ev);
+/* The same without a copy (the collector's hot path): fill the zeroed event that
+ * kct_rank_prepare returns (NULL: out of memory), then commit it. */
+KctRaw *kct_rank_prepare (KctRank *r);
+int     kct_rank_commit (KctRank *r, uint64_t t);
 /* Ends the sequence; @start_offset is added to local times to get the run's time base,
  * @global_start is the first timestamp of all ranks in that base. */
 int kct_rank_end (KctRank *r, int64_t start_offset, uint64_t global_start);

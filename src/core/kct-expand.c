@@ -349,7 +349,7 @@ remove_tree (const char *path)
 }
 
 static gboolean
-expand_into (const KctTrace *t, const char *dir, GError **error)
+expand_into (const KctTrace *t, const char *dir, gboolean events, GError **error)
 {
   char      why[256];
   KctComms *comms = kct_comms_new (t, why, sizeof why);
@@ -381,11 +381,23 @@ expand_into (const KctTrace *t, const char *dir, GError **error)
     }
   guint64 *n_events = g_new0 (guint64, t->h.n_ranks + 1);
   guint64  last = t->h.global_start;
-  for (guint32 r = 0; r < t->h.n_ranks && ok; r++)
+  for (guint32 r = 0; r < t->h.n_ranks && ok && events; r++)
     {
       gint64 n = write_rank (archive, t, comms, r, &last, error);
       ok = n >= 0;
       n_events[r] = ok ? (guint64)n : 0;
+    }
+  if (!events)
+    {
+      /* the event counts the locations declare, from the structure */
+      for (uint32_t g = 0; g < t->n_groups; g++)
+        {
+          guint64 n = kct_group_events (t, g);
+          for (uint32_t k = 0; k < t->groups[g].ranks.n; k++)
+            if (t->groups[g].ranks.v[k] < t->h.n_ranks)
+              n_events[t->groups[g].ranks.v[k]] = n;
+        }
+      last = t->h.global_start + t->h.length;
     }
   ok = OTF2_Archive_CloseEvtFiles (archive) == OTF2_SUCCESS && ok;
   /* local definition files: no id mappings (the events use global ids), but readers expect
@@ -412,8 +424,23 @@ expand_into (const KctTrace *t, const char *dir, GError **error)
   return ok;
 }
 
+static gboolean expand_to (const KctTrace *t, const char *dir, gboolean force, gboolean events,
+                           GError **error);
+
 gboolean
 kct_expand (const KctTrace *t, const char *dir, gboolean force, GError **error)
+{
+  return expand_to (t, dir, force, TRUE, error);
+}
+
+gboolean
+kct_expand_definitions (const KctTrace *t, const char *dir, gboolean force, GError **error)
+{
+  return expand_to (t, dir, force, FALSE, error);
+}
+
+static gboolean
+expand_to (const KctTrace *t, const char *dir, gboolean force, gboolean events, GError **error)
 {
   if (g_file_test (dir, G_FILE_TEST_EXISTS) && !force)
     {
@@ -430,7 +457,7 @@ kct_expand (const KctTrace *t, const char *dir, gboolean force, GError **error)
                    parent, g_strerror (errno));
       return FALSE;
     }
-  if (!expand_into (t, tmpl, error))
+  if (!expand_into (t, tmpl, events, error))
     {
       remove_tree (tmpl);
       return FALSE;

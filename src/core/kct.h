@@ -47,6 +47,13 @@ char *kct_info_text (const KctTrace *t, const char *path, guint64 file_bytes, gb
  * (DIR/traces.otf2, DIR/traces/, DIR/traces.def), written to a temporary directory that is
  * renamed to @dir at the end.  @dir must not exist unless @force. */
 gboolean kct_expand (const KctTrace *t, const char *dir, gboolean force, GError **error);
+/* The same archive without events: the definitions (regions, communicators, locations with
+ * their event counts, topologies) for a reader that takes each rank's events from a
+ * KctReplay instead (the simulator replaying a compressed trace without expanding it: read
+ * the definitions as from any OTF2 trace, then the events of rank r from
+ * kct_replay_new (t, comms, r); global ids agree by construction). */
+gboolean kct_expand_definitions (const KctTrace *t, const char *dir, gboolean force,
+                                 GError **error);
 /* For the browser's Analyze action: expands @kct_path into a new temporary directory and
  * returns its path (an experiment directory for kubus-analyze; the caller deletes it when
  * done), or NULL. */
