@@ -6,6 +6,7 @@
  * One analysis rank per traced rank; outside an MPI launcher the program re-executes itself
  * under mpirun. --serial runs the same replay in one process over the in-memory transport. */
 #include "analyze-private.h"
+#include "launch-mpi.h"
 
 #include <errno.h>
 #include <glib/gi18n.h>
@@ -67,62 +68,6 @@ read_progress (double   fraction,
     progress_line (p, fraction, p->phase);
 }
 
-static gboolean
-in_mpi_launcher (void)
-{
-  return g_getenv ("OMPI_COMM_WORLD_SIZE") || g_getenv ("PMI_SIZE") || g_getenv ("PMIX_RANK")
-         || g_getenv ("PMI_RANK") || g_getenv ("MPI_LOCALNRANKS");
-}
-
-static void
-set_default_env (const char *key,
-                 const char *value)
-{
-  if (!g_getenv (key))
-    g_setenv (key, value, TRUE);
-}
-
-/* Re-executes this program under the MPI launcher with one rank per traced rank. Returns
- * only when the launcher cannot be started. */
-static void
-relaunch (int          n_ranks,
-          const char  *launcher,
-          int          argc,
-          char       **argv,
-          GError     **error)
-{
-  g_autoptr (GPtrArray) args = g_ptr_array_new_with_free_func (g_free);
-  g_auto (GStrv) lv = NULL;
-  g_autofree char *self = g_file_read_link ("/proc/self/exe", NULL);
-
-  if (!g_shell_parse_argv (launcher ? launcher : "mpirun", NULL, &lv, error))
-    return;
-  for (guint i = 0; lv[i]; i++)
-    g_ptr_array_add (args, g_strdup (lv[i]));
-  g_ptr_array_add (args, g_strdup ("-n"));
-  g_ptr_array_add (args, g_strdup_printf ("%d", n_ranks));
-  if (!launcher)
-    g_ptr_array_add (args, g_strdup ("--oversubscribe"));
-  g_ptr_array_add (args, g_strdup (self ? self : argv[0]));
-  for (int i = 1; i < argc; i++)
-    g_ptr_array_add (args, g_strdup (argv[i]));
-  g_ptr_array_add (args, NULL);
-  /* the scripts/env.sh settings: Open MPI as root, 2 cores, shared memory only */
-  set_default_env ("OMPI_ALLOW_RUN_AS_ROOT", "1");
-  set_default_env ("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
-  set_default_env ("OMPI_MCA_rmaps_base_oversubscribe", "1");
-  set_default_env ("OMPI_MCA_btl", "self,vader");
-  set_default_env ("OMPI_MCA_btl_vader_single_copy_mechanism", "none");
-  set_default_env ("OMPI_MCA_mpi_yield_when_idle", "1");
-  /* hwloc would probe every local X display for GPUs; an X server that goes away meanwhile
-   * makes Xlib exit the launcher. The analysis needs no GPU information. */
-  set_default_env ("HWLOC_COMPONENTS", "-gl,-opencl");
-  set_default_env ("KUBUS_ANALYZE_RELAUNCHED", "1");
-  execvp (args->pdata[0], (char **) args->pdata);
-  g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno), _("cannot start %s: %s"),
-               (char *) args->pdata[0], g_strerror (errno));
-}
-
 static char *
 stats_path_for (const char *cube_path)
 {
@@ -153,7 +98,6 @@ main (int    argc,
   g_autofree char *anchor = NULL;
   g_autofree char *stats = NULL;
   g_autofree char **saved_argv = NULL;
-  int saved_argc = argc;
   gboolean use_mpi;
   int me = 0, world = 1;
   Transport *t = NULL;
@@ -220,7 +164,7 @@ main (int    argc,
       }
   }
 
-  use_mpi = !serial && in_mpi_launcher ();
+  use_mpi = !serial && launch_mpi_in_launcher ();
   if (use_mpi)
     {
       MPI_Init (&argc, &argv);
@@ -246,7 +190,18 @@ main (int    argc,
     {
       if (defs->n_ranks > 1 && !g_getenv ("KUBUS_ANALYZE_RELAUNCHED"))
         {
-          relaunch (defs->n_ranks, launcher, saved_argc, saved_argv, &error);
+          LaunchMpi lm = {
+            .program = "kubus-analyze",
+            .launcher = launcher,
+            .n_ranks = defs->n_ranks,
+            .argv = (const char *const *) saved_argv,
+            .env = (const char *const[]) { "KUBUS_ANALYZE_RELAUNCHED=1", NULL },
+          };
+          /* the ranks report; their status is ours */
+          status = launch_mpi_run (&lm, &error);
+          if (status >= 0)
+            return status;
+          status = 0;
           fprintf (stderr, _("kubus-analyze: %s; analysing in one process instead (--serial)\n"),
                    error->message);
           g_clear_error (&error);

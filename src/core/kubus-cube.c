@@ -4,6 +4,7 @@
  * computed or written. Every message names the file it is about.
  */
 #include "cube.h"
+#include "stats-scaling.h"
 
 #include <glib/gi18n.h>
 #include <locale.h>
@@ -33,6 +34,11 @@ usage (FILE *out)
               "\n"
               "FILE may be a CUBE 3 XML report (.cube, .cube.gz) or a Cube 4 archive (.cubex).\n"
               "Results are written as CUBE 3 XML.\n"));
+  fprintf (out, "%s",
+           _ ("\nWhich MPI callsites stop scaling, from runs at three or more task counts:\n"
+              "  kubus-cube scaling [--csv] [--metric UNIQ_NAME] [-o OUT.cube] EXP_OR_REPORT …\n"
+              "EXP_OR_REPORT: an experiment folder (its profile.cube, else its analysis.cube), a\n"
+              "folder of experiment folders, or a report.\n"));
 }
 
 static int usage_error (const char *format, ...) G_GNUC_PRINTF (1, 2);
@@ -289,6 +295,45 @@ cmd_algebra (const char *op, GPtrArray *inputs, const char *out)
   return write_result (result, out);
 }
 
+/* ---- scaling ----------------------------------------------------------------------------------
+ */
+
+static int
+cmd_scaling (GPtrArray *inputs, const char *metric, gboolean csv, const char *out)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (StatsScaling) scaling = NULL;
+  gboolean printed;
+
+  scaling = stats_scaling_compute ((const char *const *) inputs->pdata, inputs->len, metric, NULL,
+                                   &error);
+  if (scaling == NULL)
+    {
+      fprintf (stderr, "kubus-cube: scaling: %s\n", error->message);
+      if (g_error_matches (error, STATS_ERROR, STATS_ERROR_METRIC))
+        return EXIT_USAGE;
+      if (error->domain == STATS_ERROR && error->code == STATS_ERROR_DATA)
+        return EXIT_OUTPUT;
+      return EXIT_INPUT;
+    }
+  if (out != NULL)
+    {
+      g_autoptr (CubeReport) report = stats_scaling_to_report (scaling);
+      int status = write_result (report, out);
+
+      if (status != EXIT_OK)
+        return status;
+    }
+  printed = csv ? stats_scaling_print_csv (scaling, stdout)
+                : stats_scaling_print_text (scaling, stdout);
+  if (!printed)
+    {
+      fprintf (stderr, _ ("kubus-cube: cannot write the result to standard output\n"));
+      return EXIT_OUTPUT;
+    }
+  return EXIT_OK;
+}
+
 /* Ctrl-C or a kill while a result is being written: remove the temporary file, then die of
  * the signal as usual (the target is never touched before the final rename). */
 static void
@@ -388,6 +433,12 @@ main (int argc, char **argv)
         return usage_error (_ ("dump takes exactly one FILE"));
       (void)csv; /* CSV is the only dump format */
       return cmd_dump (g_ptr_array_index (files, 0), metric);
+    }
+  if (strcmp (cmd, "scaling") == 0)
+    {
+      if (files->len == 0)
+        return usage_error (_ ("scaling needs experiments or reports at three or more task counts"));
+      return cmd_scaling (files, metric, csv, out);
     }
   if (metric != NULL || csv)
     return usage_error (_ ("--metric and --csv belong to dump"));

@@ -345,6 +345,16 @@ def cmd_synthetic(a):
                 fail(f'bad input {target}: a report file was written')
             if 'Traceback' in p.stderr or 'Sanitizer' in p.stderr:
                 fail(f'bad input {target}: crashed:\n{p.stderr}')
+            if not serial:
+                # under mpirun too the user reads Kubus's message and status, no launcher banner
+                if p.returncode != 1:
+                    fail(f'bad input {target} (mpirun): exit {p.returncode}, expected 1')
+                foreign = [l for l in p.stderr.splitlines() if not l.startswith('kubus-analyze: ')]
+                if foreign or 'mpirun' in p.stderr or 'Primary job' in p.stderr:
+                    fail(f'bad input {target} (mpirun): not only Kubus\'s messages:\n{p.stderr}')
+                if not p.stderr.rstrip('\n').endswith('kubus-analyze: no report written'):
+                    fail(f'bad input {target} (mpirun): does not end with "no report written":\n'
+                         f'{p.stderr}')
 
         bad(os.path.join(tmp, 'nonexistent.otf2'), 'nonexistent.otf2')
         os.mkdir(os.path.join(tmp, 'emptyexp'))

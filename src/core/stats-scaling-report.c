@@ -1,0 +1,143 @@
+/* stats-scaling-report.c — the scalability result as a report, so the browser colours the call
+ * tree by rho: the callsites' call paths (matched by region name and sibling order, like the
+ * algebra), one location standing for all tasks, and root metrics
+ *   scaling_rho       Spearman's rho of share vs task count (0 where undefined)
+ *   scaling_p         its two-sided p-value (1 where undefined)
+ *   scaling_share_N   the callsite's mean share at N tasks, for every task count N.
+ * Inner call paths hold no values of their own. Attributes: the metric, the task counts
+ * ("2,4,8"), the number of runs, the callsites' call path ids in ranking order and those whose
+ * rho is undefined (space-separated). Report contents are data, in English, like the
+ * analyzer's. */
+#include "stats-scaling.h"
+
+#include <string.h>
+
+typedef struct
+{
+  CubeReport *out;
+  GHashTable *regions;   /* "name\001mod" → CubeRegion* */
+  GHashTable *children;  /* "parent-index\001name\001ordinal" → CubeCnode* */
+} Builder;
+
+static CubeRegion *
+region_for (Builder *b, const StatsScalingStep *step)
+{
+  g_autofree char *key = g_strdup_printf ("%s\001%u\001%s", step->region, step->ordinal,
+                                          step->mod ? step->mod : "");
+  CubeRegion *r = g_hash_table_lookup (b->regions, key);
+
+  if (r == NULL)
+    {
+      /* a repeated sibling call is its own region here ("MPI_Recv#2"), so the browser and
+       * anything reading the report names it as the statistics do */
+      g_autofree char *name = step->ordinal > 0
+                                  ? g_strdup_printf ("%s#%u", step->region, step->ordinal + 1)
+                                  : g_strdup (step->region);
+
+      r = cube_report_add_region (b->out, name, step->mod, -1, -1);
+      g_hash_table_insert (b->regions, g_steal_pointer (&key), r);
+    }
+  return r;
+}
+
+static CubeCnode *
+cnode_for (Builder *b, const StatsScalingCallsite *c)
+{
+  CubeCnode *parent = NULL;
+
+  for (guint i = 0; i < c->path->len; i++)
+    {
+      const StatsScalingStep *step = g_ptr_array_index (c->path, i);
+      /* \001 cannot occur in XML 1.0 text, so keys never collide with real names */
+      g_autofree char *key = g_strdup_printf ("%d\001%s\001%u",
+                                              parent ? (int) parent->index : -1, step->region,
+                                              step->ordinal);
+      CubeCnode *node = g_hash_table_lookup (b->children, key);
+
+      if (node == NULL)
+        {
+          node = cube_report_add_cnode (b->out, parent, region_for (b, step), -1, NULL);
+          g_hash_table_insert (b->children, g_steal_pointer (&key), node);
+        }
+      parent = node;
+    }
+  return parent;
+}
+
+CubeReport *
+stats_scaling_to_report (const StatsScaling *s)
+{
+  Builder b = { 0 };
+  g_autofree CubeMetric **share = g_new0 (CubeMetric *, MAX (s->n_counts, 1));
+  g_autofree CubeCnode **nodes = g_new0 (CubeCnode *, MAX (s->callsites->len, 1));
+  g_autoptr (GString) counts = g_string_new (NULL);
+  g_autoptr (GString) undefined = g_string_new (NULL);
+  g_autoptr (GString) ranking = g_string_new (NULL);
+  g_autofree char *runs = g_strdup_printf ("%u", s->runs->len);
+  g_autofree char *share_descr = NULL;
+  CubeMetric *rho, *p;
+  CubeSysNode *machine, *node, *process;
+
+  g_return_val_if_fail (s != NULL, NULL);
+  b.out = cube_report_new ();
+  b.regions = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  b.children = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  rho = cube_report_add_metric (b.out, NULL, STATS_SCALING_METRIC_RHO, "Spearman's rho",
+                                CUBE_DTYPE_DOUBLE, "", NULL,
+                                "Spearman's rank correlation of the callsite's share with the "
+                                "task count over all runs: near +1 the share grows with the "
+                                "task count (the callsite limits scaling), near -1 it falls. 0 "
+                                "where undefined (the share is the same in every run).");
+  p = cube_report_add_metric (b.out, NULL, STATS_SCALING_METRIC_P, "p-value (rho)",
+                              CUBE_DTYPE_DOUBLE, "", NULL,
+                              "Two-sided p-value of rho (exact permutation test up to 8 runs, "
+                              "Student's t beyond). 1 where rho is undefined.");
+  share_descr = g_strdup_printf (s->of_communication
+                                     ? "Mean share of the callsite's %s in the communication "
+                                       "time (the time of all MPI callsites), over the runs at "
+                                       "this task count"
+                                     : "Mean share of the callsite's %s in the total of %s over "
+                                       "all MPI callsites, over the runs at this task count",
+                                 s->metric, s->metric);
+  for (guint k = 0; k < s->n_counts; k++)
+    {
+      g_autofree char *uniq = g_strdup_printf ("%s%u", STATS_SCALING_METRIC_SHARE, s->counts[k]);
+      g_autofree char *disp = g_strdup_printf ("Share at %u tasks", s->counts[k]);
+
+      share[k] = cube_report_add_metric (b.out, NULL, uniq, disp, CUBE_DTYPE_DOUBLE, "", NULL,
+                                         share_descr);
+      g_string_append_printf (counts, "%s%u", k ? "," : "", s->counts[k]);
+    }
+
+  for (guint c = 0; c < s->callsites->len; c++)
+    nodes[c] = cnode_for (&b, g_ptr_array_index (s->callsites, c));
+
+  machine = cube_report_add_sysnode (b.out, NULL, CUBE_SYS_MACHINE, "scaling", -1);
+  node = cube_report_add_sysnode (b.out, machine, CUBE_SYS_NODE, "runs", -1);
+  process = cube_report_add_sysnode (b.out, node, CUBE_SYS_PROCESS, "all tasks", 0);
+  cube_report_add_sysnode (b.out, process, CUBE_SYS_THREAD, "all tasks", 0);
+
+  for (guint c = 0; c < s->callsites->len; c++)
+    {
+      const StatsScalingCallsite *cs = g_ptr_array_index (s->callsites, c);
+
+      cube_report_set_value (b.out, rho, nodes[c], 0, cs->defined ? cs->rho : 0);
+      cube_report_set_value (b.out, p, nodes[c], 0, cs->defined ? cs->p_value : 1);
+      for (guint k = 0; k < s->n_counts; k++)
+        cube_report_set_value (b.out, share[k], nodes[c], 0, cs->share_at[k]);
+      g_string_append_printf (ranking, "%s%" G_GINT64_FORMAT, ranking->len ? " " : "",
+                              nodes[c]->file_id);
+      if (!cs->defined)
+        g_string_append_printf (undefined, "%s%" G_GINT64_FORMAT, undefined->len ? " " : "",
+                                nodes[c]->file_id);
+    }
+  cube_report_set_attr (b.out, STATS_SCALING_ATTR_METRIC, s->metric);
+  cube_report_set_attr (b.out, STATS_SCALING_ATTR_COUNTS, counts->str);
+  cube_report_set_attr (b.out, STATS_SCALING_ATTR_RUNS, runs);
+  cube_report_set_attr (b.out, STATS_SCALING_ATTR_UNDEFINED, undefined->str);
+  cube_report_set_attr (b.out, STATS_SCALING_ATTR_RANKING, ranking->str);
+  g_hash_table_unref (b.regions);
+  g_hash_table_unref (b.children);
+  return b.out;
+}
