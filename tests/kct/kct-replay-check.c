@@ -4,23 +4,31 @@
  *   length SECONDS  last minus first timestamp
  *   calls REGION N  Enter events per region
  * Exit 1 when the trace cannot be read or replayed, or a rank's times go backwards.
+ * With --defs DIR it also writes the definitions-only OTF2 archive a replaying reader uses
+ * (kct_expand_definitions) to DIR.
  *
- *   kct-replay-check FILE.kct */
+ *   kct-replay-check FILE.kct [--defs DIR] */
 #include "kct.h"
 
 #include <stdio.h>
+#include <string.h>
 
 int
 main (int argc, char **argv)
 {
-  if (argc != 2)
+  if (argc != 2 && !(argc == 4 && strcmp (argv[2], "--defs") == 0))
     {
-      fprintf (stderr, "usage: kct-replay-check FILE.kct\n");
+      fprintf (stderr, "usage: kct-replay-check FILE.kct [--defs DIR]\n");
       return 2;
     }
   GError   *error = NULL;
   KctTrace *t = kct_load (argv[1], &error);
   if (t == NULL)
+    {
+      fprintf (stderr, "kct-replay-check: %s\n", error->message);
+      return 1;
+    }
+  if (argc == 4 && !kct_expand_definitions (t, argv[3], FALSE, &error))
     {
       fprintf (stderr, "kct-replay-check: %s\n", error->message);
       return 1;

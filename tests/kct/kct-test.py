@@ -52,6 +52,9 @@ def env_for_mpi():
     env.setdefault('OMPI_MCA_rmaps_base_oversubscribe', '1')
     env['KUBUS_VERBOSE'] = '0'
     env['LC_ALL'] = 'C'
+    # hwloc's gl/opencl plugins connect to an X display (the GUI tests' Xvfb) from every
+    # rank; one that goes away meanwhile kills the rank (scripts/env.sh sets the same)
+    env['HWLOC_COMPONENTS'] = '-gl,-opencl'
     ao = env.get('ASAN_OPTIONS', '')
     env['ASAN_OPTIONS'] = (ao + ':' if ao else '') + 'detect_leaks=0'
     return env
@@ -275,6 +278,19 @@ def case_compressed(a, tmp):
     p = tool([a.analyze, '--serial', out])
     expect(os.path.exists(os.path.join(out, 'analysis.cube')),
            f'kubus-analyze on the expanded trace: {p.stderr[-2000:]}')
+    # the definitions alone (for a reader that replays the events): the same locations with
+    # the same event counts as the expansion
+    defs = os.path.join(tmp, 'defs')
+    tool([a.replay, os.path.join(exp, 'traces.kct'), '--defs', defs])
+
+    def locations(anchor):
+        p = tool(['otf2-print', '-G', anchor])
+        return re.findall(r'^LOCATION\s+(\d+).*# Events: (\d+)', p.stdout, re.M)
+    full, only = locations(os.path.join(out, 'traces.otf2')), locations(os.path.join(defs, 'traces.otf2'))
+    expect(len(full) == n and full == only, f'definitions-only locations {only}, expanded {full}')
+    expect(not os.listdir(os.path.join(defs, 'traces')) or
+           all(f.endswith('.def') for f in os.listdir(os.path.join(defs, 'traces'))),
+           'definitions-only archive has event files')
     # a bad format is refused before anything runs
     p = run([a.run, '-o', os.path.join(tmp, 'x'), '--trace-format', 'zip', '--', 'mpirun',
              '-n', '1', a.app], env=env_for_mpi())
