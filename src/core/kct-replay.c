@@ -452,8 +452,10 @@ start_leaf (KctReplay *it)
           if (ph != NULL)
             {
               uint64_t n = kct_hist_count (&ph->count) / it->g->ranks.n;
-              calls = kct_hist_draw (&ph->count, it->poll_draws[ph - it->g->polls]++, n,
-                                     kct_spread_step (n), it->member, it->g->ranks.n);
+              uint32_t k = (uint32_t)(ph - it->g->polls);
+              uint32_t m = (uint32_t)((it->member + (uint64_t)(k + 1) * 2246822519u) % it->g->ranks.n);
+              calls = kct_hist_draw (&ph->count, it->poll_draws[k]++, n, kct_spread_step (n), m,
+                                     it->g->ranks.n);
               if (calls == 0)
                 calls = 1;
             }
@@ -477,8 +479,11 @@ start_leaf (KctReplay *it)
             it->pair_n[k] = 1;
           it->pair_step[k] = kct_spread_step (it->pair_n[k]);
         }
-      gap = kct_hist_draw (&p->gap, i, it->pair_n[k], it->pair_step[k], it->member, it->g->ranks.n);
-      dur = kct_hist_draw (&p->dur, i, it->pair_n[k], it->pair_step[k], it->member, it->g->ranks.n);
+      /* each pair turns the members' order differently: a rank that draws a pair's largest
+       * value does not draw every pair's largest */
+      uint32_t m = (uint32_t)((it->member + (uint64_t)k * 2654435761u) % it->g->ranks.n);
+      gap = kct_hist_draw (&p->gap, i, it->pair_n[k], it->pair_step[k], m, it->g->ranks.n);
+      dur = kct_hist_draw (&p->dur, i, it->pair_n[k], it->pair_step[k], m, it->g->ranks.n);
     }
   uint64_t base = it->prev == KCT_NONE ? it->t->h.global_start : it->prev_end;
   it->t_start = base + gap;
