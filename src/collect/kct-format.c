@@ -213,6 +213,11 @@ static void
 out_hist (Out *o, const KctHist *h)
 {
   out_uv (o, h->n);
+  if (h->n > 0)
+    {
+      out_uv (o, h->min);
+      out_uv (o, h->max - h->min);
+    }
   uint32_t prev = 0;
   for (uint32_t i = 0; i < h->n; i++)
     {
@@ -621,6 +626,14 @@ in_hist (In *in, KctHist *h)
 {
   uint32_t n = in_count (in, 1024, 3, _ ("histogram"));
   uint64_t bin = 0;
+  if (n > 0)
+    {
+      uint64_t min = in_uv (in), span = in_uv (in);
+      if (!in->bad && span > UINT64_MAX - min)
+        fail (in, _ ("histogram extremes out of range"));
+      h->min = min;
+      h->max = min + span;
+    }
   for (uint32_t i = 0; i < n && !in->bad; i++)
     {
       uint64_t d = in_uv (in);
@@ -629,6 +642,11 @@ in_hist (In *in, KctHist *h)
       if (in->bad)
         return;
       if ((i > 0 && d == 0) || bin > 600 || count == 0 || mean > UINT64_MAX / count)
+        {
+          fail (in, _ ("histogram bins out of order, empty or too large"));
+          return;
+        }
+      if (mean < h->min || mean > h->max)
         {
           fail (in, _ ("histogram bins out of order, empty or too large"));
           return;

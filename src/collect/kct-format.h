@@ -105,15 +105,20 @@ typedef struct
 {
   KctBin  *bins; /* sorted by bin */
   uint32_t n, cap;
+  uint64_t min, max; /* the extremes, exact (valid when n > 0) */
 } KctHist;
 
 uint32_t kct_bin_of (uint64_t v);
 int      kct_hist_add (KctHist *h, uint64_t v);
 int      kct_hist_add_bin (KctHist *h, uint32_t bin, uint64_t count, uint64_t sum);
+/* the extremes of values added with kct_hist_add_bin (kct_hist_add keeps them itself) */
+void     kct_hist_extremes (KctHist *h, uint64_t min, uint64_t max);
 int      kct_hist_merge (KctHist *to, const KctHist *from);
 uint64_t kct_hist_count (const KctHist *h);
 uint64_t kct_hist_sum (const KctHist *h);
-/* The value at a position of the sorted values (modulo their count): its bin's mean. */
+/* The value at a position of the sorted values (modulo their count): the minimum and the
+ * maximum at the ends, else its bin's mean (the first and last bin's without the extreme
+ * they hold, so that all positions together sum to the recorded sum). */
 uint64_t kct_hist_at (const KctHist *h, uint64_t position);
 /* Draw @i of @n draws that member @member of @members ranks makes from a histogram their
  * n * members values fell into: the positions of all draws of all members are a permutation

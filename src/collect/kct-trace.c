@@ -186,9 +186,22 @@ kct_hist_add_bin (KctHist *h, uint32_t bin, uint64_t count, uint64_t sum)
   return 0;
 }
 
+void
+kct_hist_extremes (KctHist *h, uint64_t min, uint64_t max)
+{
+  if (h->n == 0 || h->min > min || (h->min == 0 && h->max == 0))
+    h->min = min;
+  if (h->max < max)
+    h->max = max;
+}
+
 int
 kct_hist_add (KctHist *h, uint64_t v)
 {
+  if (h->n == 0 || v < h->min)
+    h->min = v;
+  if (h->n == 0 || v > h->max)
+    h->max = v;
   uint32_t bin = kct_bin_of (v);
   /* the common case: the same bin as a recent value, found without a search */
   for (uint32_t i = 0; i < h->n && i < 4; i++)
@@ -204,6 +217,13 @@ kct_hist_add (KctHist *h, uint64_t v)
 int
 kct_hist_merge (KctHist *to, const KctHist *from)
 {
+  if (from->n > 0)
+    {
+      if (to->n == 0 || from->min < to->min)
+        to->min = from->min;
+      if (to->n == 0 || from->max > to->max)
+        to->max = from->max;
+    }
   for (uint32_t i = 0; i < from->n; i++)
     if (kct_hist_add_bin (to, from->bins[i].bin, from->bins[i].count, from->bins[i].sum) != 0)
       return -1;
@@ -235,10 +255,28 @@ kct_hist_at (const KctHist *h, uint64_t position)
   if (total == 0)
     return 0;
   position %= total;
+  if (position == 0)
+    return h->min;
+  if (position == total - 1)
+    return h->max;
   for (uint32_t k = 0; k < h->n; k++)
     {
       if (position < h->bins[k].count)
-        return (h->bins[k].sum + h->bins[k].count / 2) / h->bins[k].count;
+        {
+          /* the first and the last bin hand their extreme out at the ends */
+          uint64_t c = h->bins[k].count, s = h->bins[k].sum;
+          if (k == 0 && c > 1)
+            {
+              c--;
+              s = s > h->min ? s - h->min : 0;
+            }
+          if (k == h->n - 1 && c > 1)
+            {
+              c--;
+              s = s > h->max ? s - h->max : 0;
+            }
+          return (s + c / 2) / c;
+        }
       position -= h->bins[k].count;
     }
   return 0;

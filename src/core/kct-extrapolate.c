@@ -610,6 +610,8 @@ walk_body (Ex *x, const uint32_t *bodies)
 static void
 hist_scaled (KctHist *to, const KctHist *from, double f)
 {
+  if (from->n > 0)
+    kct_hist_extremes (to, from->min, from->max);
   for (uint32_t b = 0; b < from->n; b++)
     {
       guint64 c = (guint64)llround ((double)from->bins[b].count * f);
