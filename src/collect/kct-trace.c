@@ -203,14 +203,24 @@ kct_hist_add (KctHist *h, uint64_t v)
   if (h->n == 0 || v > h->max)
     h->max = v;
   uint32_t bin = kct_bin_of (v);
-  /* the common case: the same bin as a recent value, found without a search */
-  for (uint32_t i = 0; i < h->n && i < 4; i++)
-    if (h->bins[i].bin == bin)
-      {
-        h->bins[i].count++;
-        h->bins[i].sum += v;
-        return 0;
-      }
+  /* the common case: a bin that exists (there are at most KCT_HIST_MAX_BINS); when all
+   * exist, the nearest one takes the value (what joining a new bin into them would do) */
+  uint32_t near = 0, dist = UINT32_MAX;
+  for (uint32_t i = 0; i < h->n; i++)
+    {
+      uint32_t d = h->bins[i].bin > bin ? h->bins[i].bin - bin : bin - h->bins[i].bin;
+      if (d < dist)
+        {
+          dist = d;
+          near = i;
+        }
+    }
+  if (dist == 0 || (h->n >= KCT_HIST_MAX_BINS && dist != UINT32_MAX))
+    {
+      h->bins[near].count++;
+      h->bins[near].sum += v;
+      return 0;
+    }
   return kct_hist_add_bin (h, bin, 1, v);
 }
 

@@ -453,7 +453,7 @@ start_leaf (KctReplay *it)
             {
               uint64_t n = kct_hist_count (&ph->count) / it->g->ranks.n;
               uint32_t k = (uint32_t)(ph - it->g->polls);
-              uint32_t m = (uint32_t)((it->member + (uint64_t)(k + 1) * 2246822519u) % it->g->ranks.n);
+              uint32_t m = (uint32_t)(((uint64_t)(k + 1) * 2246822519u) % it->g->ranks.n);
               calls = kct_hist_draw (&ph->count, it->poll_draws[k]++, n, kct_spread_step (n), m,
                                      it->g->ranks.n);
               if (calls == 0)
@@ -479,9 +479,14 @@ start_leaf (KctReplay *it)
             it->pair_n[k] = 1;
           it->pair_step[k] = kct_spread_step (it->pair_n[k]);
         }
-      /* each pair turns the members' order differently: a rank that draws a pair's largest
-       * value does not draw every pair's largest */
-      uint32_t m = (uint32_t)((it->member + (uint64_t)k * 2654435761u) % it->g->ranks.n);
+      /* The ranks of a group draw the same times (positions turning through the pairs'
+       * values, so their sums are the group's mean): drawn independently, one rank gets a
+       * long computation and then also a long wait that in the run followed a short one,
+       * and ends after everybody.  Only where the ranks start (the first pair) is each its
+       * own, like the ends of MPI_Init and MPI_Finalize (the anchors). */
+      uint32_t m = p->prev == KCT_NONE
+                       ? it->member
+                       : (uint32_t)(((uint64_t)k * 2654435761u) % it->g->ranks.n);
       gap = kct_hist_draw (&p->gap, i, it->pair_n[k], it->pair_step[k], m, it->g->ranks.n);
       dur = kct_hist_draw (&p->dur, i, it->pair_n[k], it->pair_step[k], m, it->g->ranks.n);
     }
