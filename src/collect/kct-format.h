@@ -127,6 +127,10 @@ uint64_t kct_hist_at (const KctHist *h, uint64_t position);
 uint64_t kct_hist_draw (const KctHist *h, uint64_t i, uint64_t n, uint64_t step, uint32_t member,
                         uint32_t members);
 uint64_t kct_spread_step (uint64_t n);
+/* Draw @i of the same @n draws every one of @members ranks makes: the mean of the values of
+ * the draw's block (all draws together: the recorded sum / members, exactly up to rounding). */
+uint64_t kct_hist_draw_mean (const KctHist *h, uint64_t i, uint64_t n, uint64_t step,
+                             uint32_t members);
 /* Bins holding less than 1/32 of the values join a neighbour (counts and sums stay exact):
  * a finished trace keeps the shape, not the outliers, so its size stops growing with the
  * number of samples. */

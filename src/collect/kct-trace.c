@@ -292,6 +292,52 @@ kct_hist_at (const KctHist *h, uint64_t position)
   return 0;
 }
 
+/* mean of the values at positions [a, b) of the sorted values, as kct_hist_at gives them */
+static uint64_t
+hist_range_mean (const KctHist *h, uint64_t a, uint64_t b)
+{
+  uint64_t total = kct_hist_count (h);
+  if (total == 0 || a >= b)
+    return 0;
+  if (b > total)
+    b = total;
+  if (a >= b)
+    return kct_hist_at (h, a);
+  double   sum = 0;
+  uint64_t start = 0;
+  for (uint32_t k = 0; k < h->n; k++)
+    {
+      uint64_t c = h->bins[k].count;
+      /* the bin's value for its inner positions: kct_hist_at's */
+      uint64_t probe = start + (k == 0 && c > 1 ? 1 : 0);
+      if (k == h->n - 1 && probe == total - 1 && probe > 0 && c > 1)
+        probe--;
+      double   v = (double)kct_hist_at (h, probe);
+      uint64_t lo = a > start ? a : start, hi = b < start + c ? b : start + c;
+      if (hi > lo)
+        sum += v * (double)(hi - lo);
+      start += c;
+    }
+  /* the ends hold the exact extremes */
+  if (a == 0)
+    sum += (double)h->min - (double)kct_hist_at (h, total > 1 ? 1 : 0) * (total > 1);
+  if (b == total && total > 1)
+    sum += (double)h->max - (double)kct_hist_at (h, total - 2);
+  if (total == 1)
+    return h->min;
+  double m = sum / (double)(b - a);
+  return m > 0 ? (uint64_t)(m + 0.5) : 0;
+}
+
+uint64_t
+kct_hist_draw_mean (const KctHist *h, uint64_t i, uint64_t n, uint64_t step, uint32_t members)
+{
+  if (n == 0)
+    n = 1;
+  uint64_t block = (i % n) * step % n;
+  return hist_range_mean (h, block * members, block * members + members);
+}
+
 static uint64_t
 gcd (uint64_t a, uint64_t b)
 {

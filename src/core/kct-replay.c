@@ -479,16 +479,22 @@ start_leaf (KctReplay *it)
             it->pair_n[k] = 1;
           it->pair_step[k] = kct_spread_step (it->pair_n[k]);
         }
-      /* The ranks of a group draw the same times (positions turning through the pairs'
-       * values, so their sums are the group's mean): drawn independently, one rank gets a
+      /* The ranks of a group draw the same times (each draw the mean of a block of the
+       * pair's values, so their sums are the group's mean): drawn independently, one rank gets a
        * long computation and then also a long wait that in the run followed a short one,
        * and ends after everybody.  Only where the ranks start (the first pair) is each its
        * own, like the ends of MPI_Init and MPI_Finalize (the anchors). */
-      uint32_t m = p->prev == KCT_NONE
-                       ? it->member
-                       : (uint32_t)(((uint64_t)k * 2654435761u) % it->g->ranks.n);
-      gap = kct_hist_draw (&p->gap, i, it->pair_n[k], it->pair_step[k], m, it->g->ranks.n);
-      dur = kct_hist_draw (&p->dur, i, it->pair_n[k], it->pair_step[k], m, it->g->ranks.n);
+      uint32_t R = it->g->ranks.n;
+      if (p->prev == KCT_NONE)
+        {
+          gap = kct_hist_draw (&p->gap, i, it->pair_n[k], it->pair_step[k], it->member, R);
+          dur = kct_hist_draw (&p->dur, i, it->pair_n[k], it->pair_step[k], it->member, R);
+        }
+      else
+        {
+          gap = kct_hist_draw_mean (&p->gap, i, it->pair_n[k], it->pair_step[k], R);
+          dur = kct_hist_draw_mean (&p->dur, i, it->pair_n[k], it->pair_step[k], R);
+        }
     }
   uint64_t base = it->prev == KCT_NONE ? it->t->h.global_start : it->prev_end;
   it->t_start = base + gap;

@@ -2,6 +2,7 @@
  * expectation fast path), expansion, encoding, corrupt input, rank lists, merging,
  * communicator families, poll aggregation and delta-time histograms. */
 #include <glib.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -723,6 +724,17 @@ test_hist (void)
   double rel = (double)sum / (double)kct_hist_sum (&h);
   g_assert_cmpfloat (rel, >, 0.999);
   g_assert_cmpfloat (rel, <, 1.001);
+  /* the same draws shared by the 3 ranks (block means): each rank gets a third, exactly
+   * up to rounding */
+  uint64_t shared = 0;
+  for (uint64_t i = 0; i < 4762; i++)
+    shared += kct_hist_draw_mean (&h, i, 4762, step, 3);
+  g_assert_cmpfloat (fabs ((double)shared * 3 - (double)kct_hist_sum (&h)), <, 3 * 4762.0);
+  /* one block of all values: the mean; the extremes are exact */
+  g_assert_cmpuint (kct_hist_draw_mean (&h, 0, 1, 1, 14286), ==,
+                    (kct_hist_sum (&h) + 7143) / 14286);
+  g_assert_cmpuint (kct_hist_at (&h, 0), ==, 0);
+  g_assert_cmpuint (kct_hist_at (&h, 14285), ==, 99995);
   /* bins are a quarter of an octave wide */
   g_assert_cmpuint (kct_bin_of (15), ==, 15);
   g_assert_cmpuint (kct_bin_of (16), ==, 16);
