@@ -258,6 +258,25 @@ kct_hist_sum (const KctHist *h)
   return n;
 }
 
+/* The value of bin k's positions other than the extremes: the first and the last bin hand
+ * their extreme out at the ends and share the rest of their sum. */
+static double
+bin_inner (const KctHist *h, uint32_t k)
+{
+  double c = (double)h->bins[k].count, s = (double)h->bins[k].sum;
+  if (k == 0 && c > 1)
+    {
+      c--;
+      s -= (double)h->min;
+    }
+  if (k == h->n - 1 && c > 1)
+    {
+      c--;
+      s -= (double)h->max;
+    }
+  return s > 0 ? s / c : 0;
+}
+
 uint64_t
 kct_hist_at (const KctHist *h, uint64_t position)
 {
@@ -272,21 +291,7 @@ kct_hist_at (const KctHist *h, uint64_t position)
   for (uint32_t k = 0; k < h->n; k++)
     {
       if (position < h->bins[k].count)
-        {
-          /* the first and the last bin hand their extreme out at the ends */
-          uint64_t c = h->bins[k].count, s = h->bins[k].sum;
-          if (k == 0 && c > 1)
-            {
-              c--;
-              s = s > h->min ? s - h->min : 0;
-            }
-          if (k == h->n - 1 && c > 1)
-            {
-              c--;
-              s = s > h->max ? s - h->max : 0;
-            }
-          return (s + c / 2) / c;
-        }
+        return (uint64_t)(bin_inner (h, k) + 0.5);
       position -= h->bins[k].count;
     }
   return 0;
@@ -297,7 +302,7 @@ static uint64_t
 hist_range_mean (const KctHist *h, uint64_t a, uint64_t b)
 {
   uint64_t total = kct_hist_count (h);
-  if (total == 0 || a >= b)
+  if (total == 0)
     return 0;
   if (b > total)
     b = total;
@@ -308,23 +313,17 @@ hist_range_mean (const KctHist *h, uint64_t a, uint64_t b)
   for (uint32_t k = 0; k < h->n; k++)
     {
       uint64_t c = h->bins[k].count;
-      /* the bin's value for its inner positions: kct_hist_at's */
-      uint64_t probe = start + (k == 0 && c > 1 ? 1 : 0);
-      if (k == h->n - 1 && probe == total - 1 && probe > 0 && c > 1)
-        probe--;
-      double   v = (double)kct_hist_at (h, probe);
+      double   v = bin_inner (h, k);
       uint64_t lo = a > start ? a : start, hi = b < start + c ? b : start + c;
       if (hi > lo)
         sum += v * (double)(hi - lo);
+      /* the extremes replace the inner value at the two ends */
+      if (start == 0 && a == 0)
+        sum += (double)h->min - v;
+      if (start + c == total && b == total && total > 1)
+        sum += (double)h->max - v;
       start += c;
     }
-  /* the ends hold the exact extremes */
-  if (a == 0)
-    sum += (double)h->min - (double)kct_hist_at (h, total > 1 ? 1 : 0) * (total > 1);
-  if (b == total && total > 1)
-    sum += (double)h->max - (double)kct_hist_at (h, total - 2);
-  if (total == 1)
-    return h->min;
   double m = sum / (double)(b - a);
   return m > 0 ? (uint64_t)(m + 0.5) : 0;
 }

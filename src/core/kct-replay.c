@@ -512,8 +512,13 @@ start_leaf (KctReplay *it)
     anchor = &it->g->last_end;
   if (anchor != NULL && kct_hist_count (anchor) > 0)
     {
+      /* MPI_Init ends for the whole group at the group's mean (from there on its ranks share
+       * one timeline, the group's mean, which then cannot run past any rank's own end);
+       * MPI_Finalize ends for each rank where one of the recorded ranks' did */
       uint64_t end = it->t->h.global_start
-                     + kct_hist_draw (anchor, 0, 1, 1, it->member, it->g->ranks.n);
+                     + (anchor == &it->g->first_end
+                            ? kct_hist_draw_mean (anchor, 0, 1, 1, it->g->ranks.n)
+                            : kct_hist_draw (anchor, 0, 1, 1, it->member, it->g->ranks.n));
       if (end > it->t_start)
         it->t_end = end;
       else
