@@ -481,8 +481,14 @@ kubus_kct_finish (void)
     kubus_log ("compressed trace: %llu events recorded in %zu bytes of memory",
                (unsigned long long)kct_rank_events (rec), kct_rank_memory (rec));
 
-  /* the run's time base: rank 0's clock, from the first event of any rank */
-  int64_t  offset = kubus_clock.offset_begin;
+  /* the run's time base: the corrected clock OTF2 readers see (collect-clock.c), from the
+   * first event of any rank */
+  int64_t offset = 0;
+  if (rec != NULL)
+    {
+      uint64_t f = kct_rank_first_time (rec);
+      offset = (int64_t)(kubus_clock_correct (f) - f);
+    }
   uint64_t first = rec != NULL && !failed ? (uint64_t)((int64_t)kct_rank_first_time (rec) + offset)
                                           : UINT64_MAX;
   uint64_t global_start = 0;

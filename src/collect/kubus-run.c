@@ -18,6 +18,8 @@
 #include <unistd.h>
 
 #include "collect-size.h"
+#include "kubus-program.h"
+#include "kubus-run-handover.h"
 #include "kubus-run-repair.h"
 
 typedef struct
@@ -44,6 +46,7 @@ usage (FILE *out)
               "functions\n"
               "  --buffer SIZE   trace buffer per rank, e.g. 16M (default 64M)\n"
               "  -v, --verbose   let the collector report what it does\n"));
+  kubus_program_print_common_options (out);
   fprintf (out, "%s",
            _ ("  --trace-format otf2|compressed|both\n"
               "                  OTF2 (default), a compressed trace (traces.kct), or both\n"));
@@ -248,6 +251,18 @@ json_string (GString *s, const char *v)
   g_string_append_c (s, '"');
 }
 
+/* "clock": how the collector handled time (its .kubus-clock); nothing when the run never got
+ * that far. */
+static void
+append_clock (GString    *s,
+              const char *expdir)
+{
+  g_autofree char *file = g_build_filename (expdir, ".kubus-clock", NULL);
+  g_autofree char *text = NULL;
+  if (g_file_get_contents (file, &text, NULL, NULL))
+    kubus_run_clock_json (s, text);
+}
+
 static gboolean
 write_json (const char    *expdir,
             char         **cmd,
@@ -285,7 +300,9 @@ write_json (const char    *expdir,
             json_string (s, lines[i]);
           }
     }
-  g_string_append (s, "],\n  \"start_time\": ");
+  g_string_append (s, "],\n");
+  append_clock (s, expdir);
+  g_string_append (s, "  \"start_time\": ");
   json_string (s, start);
   if (end != NULL)
     {
@@ -344,6 +361,7 @@ clear_experiment (const char *expdir)
                                 "profile.cube",
                                 "analysis.cube",
                                 ".kubus-hosts",
+                                ".kubus-clock",
                                 ".kubus-abort-definitions",
                                 NULL };
   for (int i = 0; ours[i]; i++)
@@ -403,9 +421,7 @@ now_iso (void)
 int
 main (int argc, char **argv)
 {
-  setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
-  textdomain (GETTEXT_PACKAGE);
+  kubus_program_init ("kubus-run");
 
   Options o = { 0 };
   int     i;
@@ -448,10 +464,7 @@ main (int argc, char **argv)
           return 0;
         }
       else if (strcmp (a, "--version") == 0)
-        {
-          printf ("kubus-run %s\n", KUBUS_VERSION);
-          return 0;
-        }
+        return kubus_program_print_version ();
       else if (strcmp (a, "-o") == 0 || strcmp (a, "--output") == 0 || strcmp (a, "--filter") == 0
                || strcmp (a, "--buffer") == 0 || strcmp (a, "--trace-format") == 0)
         {
@@ -727,7 +740,8 @@ main (int argc, char **argv)
     g_autoptr (GDir) d = g_dir_open (expdir, 0, NULL);
     const char *name;
     while (d && (name = g_dir_read_name (d)) != NULL)
-      if (g_str_has_prefix (name, ".kubus-saved-") || g_str_equal (name, ".kubus-hosts"))
+      if (g_str_has_prefix (name, ".kubus-saved-") || g_str_equal (name, ".kubus-hosts")
+          || g_str_equal (name, ".kubus-clock"))
         {
           g_autofree char *p = g_build_filename (expdir, name, NULL);
           g_remove (p);
@@ -743,6 +757,17 @@ main (int argc, char **argv)
                 "trace\n"),
              repaired);
   g_clear_error (&error);
+  /* the spans of an aborted run served the stand-ins above */
+  {
+    g_autoptr (GDir) d = g_dir_open (expdir, 0, NULL);
+    const char *name;
+    while (d && (name = g_dir_read_name (d)) != NULL)
+      if (g_str_has_prefix (name, ".kubus-span-"))
+        {
+          g_autofree char *p = g_build_filename (expdir, name, NULL);
+          g_remove (p);
+        }
+  }
   g_autofree char *anchor = g_build_filename (
       expdir, o.trace_format && strcmp (o.trace_format, "compressed") == 0 ? "traces.kct" : "traces.otf2",
       NULL);

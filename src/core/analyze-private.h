@@ -148,6 +148,10 @@ void         trace_defs_free (TraceDefs *defs);
 const char  *trace_defs_string (const TraceDefs *defs, guint64 id);
 TraceRegion *trace_defs_region (const TraceDefs *defs, guint64 id);
 TraceComm   *trace_defs_comm (const TraceDefs *defs, guint64 id);
+/* World rank of comm-local rank @local_rank of @c as seen from world rank @my_rank (for an
+ * inter-communicator: a rank of the group @my_rank is not in), -1 if it cannot be mapped. */
+gint32       trace_defs_peer_rank (const TraceDefs *defs, const TraceComm *c, int my_rank,
+                                   guint32 local_rank);
 /* The 2-D Cartesian topology over MPI ranks used for wavefront analysis, or NULL. */
 TraceCart   *trace_defs_wavefront_cart (const TraceDefs *defs);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TraceDefs, trace_defs_free)
@@ -168,6 +172,7 @@ typedef struct
 typedef struct
 {
   Tick    time;          /* the send event (byte counts go to the severities while reading) */
+  guint64 pos;           /* its position in the location's events (OTF2), for the clock repair */
   Tick    enter;         /* E(send): enter of the call that holds the send event */
   guint32 call;          /* the blocking send call that may wait (MPI_Send, MPI_Ssend), else NO_INDEX */
   guint32 complete_call; /* the call holding MpiIsendComplete, NO_INDEX if none */
@@ -180,6 +185,7 @@ typedef struct
 typedef struct
 {
   Tick    time;          /* the receive completion event */
+  guint64 pos;           /* its position in the location's events */
   Tick    post_enter;    /* E(recv request): enter of MPI_Recv or of the MPI_Irecv that posted it */
   guint32 call;          /* the call that completed the message */
   gint32  peer;          /* world rank of the sender */
@@ -195,6 +201,9 @@ typedef struct
   guint32 op;            /* OTF2_CollectiveOp */
   guint64 sent;
   guint64 received;
+  Tick    end;           /* the MpiCollectiveEnd event */
+  guint64 enter_pos;     /* positions of the call's Enter and of the MpiCollectiveEnd */
+  guint64 end_pos;
 } CollRec;
 
 typedef struct
@@ -213,6 +222,9 @@ typedef struct
 
 #define TOP_N 10
 
+/* replay-clock.h: a location's repaired time (the controlled logical clock) */
+typedef struct _ClockMap ClockMap;
+
 typedef struct
 {
   int          rank;
@@ -228,6 +240,12 @@ typedef struct
   GArray      *colls;          /* CollRec */
   guint32      init_call;      /* NO_INDEX if absent */
   guint32      finalize_call;
+  /* positions of MPI_Init's and MPI_Finalize's Enter and Leave (0 = not seen) */
+  guint64      init_pos[2];
+  guint64      finalize_pos[2];
+  Tick         first_time;     /* the location's first event */
+  /* set before trace_read_rank: every timestamp is read through it (replay-clock.h) */
+  const ClockMap *clock_map;
   guint64      n_events;
   Instance     top[N_METRICS][TOP_N];
   guint        n_top[N_METRICS];
@@ -236,6 +254,14 @@ typedef struct
   guint64      unmatched_sends;
   guint64      clock_violations;
   guint64      collective_mismatch;
+  /* clock repair (replay-clock.c), this rank's share */
+  gboolean     clock_repair_ran;
+  guint64      clock_found_p2p;      /* receives stamped before their send, as read */
+  guint64      clock_found_coll;     /* collective ends before an enter they depend on */
+  guint64      clock_corrections;    /* events the forward amortization moved */
+  Tick         clock_largest;        /* largest correction */
+  guint32      clock_passes;         /* forward replay passes (the same on every rank) */
+  gboolean     clock_converged;
 } RankData;
 
 RankData *rank_data_new (int rank, TraceDefs *defs);
@@ -246,6 +272,9 @@ void      rank_data_add (RankData *rd, MetricId m, guint32 cnode, gint64 value);
 void      rank_data_wait (RankData *rd, MetricId m, const CallRec *call, gint64 value);
 
 typedef void (*ProgressFunc) (double fraction, gpointer user_data);
+
+/* The path of location @loc's event (@ext "evt") or local definition ("def") file. */
+char     *trace_event_file_path (const char *anchor, guint64 loc, const char *ext);
 
 /* Reads location @rank's local definitions and events (and no other location's). */
 gboolean  trace_read_rank (const char   *anchor,
@@ -320,3 +349,31 @@ gboolean    analysis_write_report (TraceDefs   *defs,
                                    const char  *stats_path,
                                    GString     *summary,
                                    GError     **error);
+
+/* ---- the analyzer as a library call (analyze-run.c) ---------------------------------------- */
+
+typedef struct
+{
+  const char *prog;        /* "kubus-analyze" / "kubus-sim": the progress line prefix */
+  gboolean    root;
+  gboolean    quiet;
+  double      lo, hi;      /* this run's share of the whole progress */
+  int         last_pct;
+} AnalyzeProgress;
+
+void     analyze_progress_line (AnalyzeProgress *p, double fraction, const char *what);
+/* Reads (repairing the clock condition first unless @clock_repair is FALSE, as kubus-analyze
+ * does), replays and writes @cube_path (+ @stats_path) from @anchor on every process of @t;
+ * returns the same result everywhere. */
+gboolean analyze_run (Transport       *t,
+                      gboolean         mpi,
+                      TraceDefs       *defs,
+                      gboolean         clock_repair,
+                      const char      *anchor,
+                      const char      *cube_path,
+                      const char      *stats_path,
+                      AnalyzeProgress *prog,
+                      GString         *summary,
+                      GError         **error);
+/* TRUE on every process when @ok is TRUE on every process. */
+gboolean analyze_all_ok (Transport *t, gboolean mpi, gboolean ok);
