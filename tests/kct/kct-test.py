@@ -19,6 +19,9 @@ Cases:
                kubus-analyze reads the expanded trace.
   badinput     corrupt, truncated and foreign files: a clear error naming the file, no crash,
                nothing half-written.
+  sim          kubus-sim on an experiment that holds only traces.kct (replayed without
+               expanding it) with an empty hypothesis predicts the recorded run time within 5 %,
+               writes a simulated OTF2 trace with every rank, and leaves nothing behind.
 Exit 0 = pass, 1 = fail, 77 = skip.  KUBUS_SANITIZED=1 leaves out rank counts above 16.
 KCT_TABLE=FILE appends the sizes of a scale case to FILE (docs/benchmarks.md's table).
 """
@@ -350,6 +353,33 @@ def case_badinput(a, tmp):
     expect(p.returncode == 2, 'unknown subcommand')
 
 
+def case_sim(a, tmp):
+    n = a.ranks[0]
+    if os.environ.get('KUBUS_SANITIZED'):
+        n = min(n, 4)
+    exp = os.path.join(tmp, 'run')
+    if not kubus_run(a, exp, n, 'compressed'):
+        return
+    recorded = float(info(a, os.path.join(exp, 'traces.kct'))['run length'].split()[0])
+    hyp = os.path.join(tmp, 'same.hyp')
+    with open(hyp, 'w', encoding='utf-8') as f:
+        f.write('# the run as it was\n')
+    out = os.path.join(exp, 'sim-same')
+    p = tool([a.sim, exp, '--hypothesis', hyp, '-o', out, '-q'])
+    summary = os.path.join(out, 'summary.json')
+    if not expect(os.path.exists(summary), f'kubus-sim wrote no summary: {p.stderr[-2000:]}'):
+        return
+    with open(summary, encoding='utf-8') as f:
+        s = json.load(f)
+    err = abs(s['predicted_runtime_s'] - recorded) / recorded
+    print(f'sim: recorded {recorded:.6f} s, original as replayed {s["original_runtime_s"]:.6f} s, '
+          f'predicted {s["predicted_runtime_s"]:.6f} s ({100 * err:.2f} %)')
+    expect(err <= 0.05, f'predicted run time {s["predicted_runtime_s"]:.4f} s, recorded {recorded:.4f} s')
+    text, _ = seq(a, os.path.join(out, 'traces.otf2'))
+    expect(all(f'== rank {r}\n' in text for r in range(n)), 'the simulated trace lacks ranks')
+    expect(not [x for x in os.listdir(exp) if x.startswith('.')], f'left behind: {os.listdir(exp)}')
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('case')
@@ -359,6 +389,7 @@ def main():
     ap.add_argument('--seq', required=True)
     ap.add_argument('--replay', required=True)
     ap.add_argument('--analyze', required=True)
+    ap.add_argument('--sim', required=True)
     ap.add_argument('--ranks', default='4')
     ap.add_argument('--extrapolate', type=int, default=0)
     a, rest = ap.parse_known_args()
