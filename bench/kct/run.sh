@@ -62,7 +62,6 @@ awk -v n="$n" -v p="$p" -v o="$o" -v k="$k" -v ip="$ip" -v io="$io" -v ik="$ik" 
   printf "one rank, %d iterations of Irecv+Send+Wait to itself (twice, the second timed), best of %d alternating runs\n", n, runs
   printf "  iteration: %.0f ns plain, %.0f ns otf2, %.0f ns compressed\n", p, o, k
   printf "  overhead per MPI call (3 per iteration): otf2 %.1f ns, compressed %.1f ns, ratio compressed/otf2 %.2f\n", (o - p) / 3, (k - p) / 3, (k - p) / (o - p)
-  printf "  MPI_Iprobe finding nothing (aggregated polls): otf2 %.1f ns, compressed %.1f ns per call, ratio %.2f\n", io - ip, ik - ip, (ik - ip) / (io - ip)
   printf "  trace of the run: otf2 %d bytes, compressed %d bytes (ratio %.0f)\n", os, ks, os / ks
   printf "merge at MPI_Finalize, 64 ranks (ring, 10 steps, both formats), median of %d: %.2f ms; OTF2 definitions in the same finalize %.2f ms; ratio %.2f\n", runs, m, d, m / d
   printf "  runs: merge %s ms; definitions %s ms\n", ms, ds

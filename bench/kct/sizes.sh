@@ -15,7 +15,7 @@ for app in sweep ring alltoall; do
   if [ "$app" = sweep ]; then args=(-- /dev/null 1 2); else args=(-- 10); fi
   KCT_TABLE=$table python3 "$here/tests/kct/kct-test.py" scale --app "tests/kct/kct-$app" \
     --run src/collect/kubus-run --trace src/core/kubus-trace --seq tests/kct/kct-seq \
-    --replay tests/kct/kct-replay-check --analyze src/core/kubus-analyze \
+    --replay tests/kct/kct-replay-check --analyze src/core/kubus-analyze --sim src/core/kubus-sim \
     --ranks 4,8,16,64 "${args[@]}"
 done
 echo
