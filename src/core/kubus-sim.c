@@ -4,6 +4,7 @@
  *
  *   kubus-sim EXPDIR --hypothesis FILE [-o SIMDIR] [--offline] */
 #include "sim-private.h"
+#include "kubus-program.h"
 
 #include <glib/gi18n.h>
 #include <locale.h>
@@ -18,7 +19,7 @@ main (int    argc,
       char **argv)
 {
   SimOptions opt = { 0 };
-  gboolean serial = FALSE;
+  gboolean serial = FALSE, version = FALSE;
   g_autofree char *hyp = NULL, *output = NULL, *launcher = NULL;
   g_auto (GStrv) rest = NULL;
   GOptionEntry entries[] = {
@@ -39,10 +40,7 @@ main (int    argc,
   int saved_argc = argc;
   int status;
 
-  setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
-  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-  textdomain (GETTEXT_PACKAGE);
+  kubus_program_init ("kubus-sim");
   analyze_quiet_otf2 ();
 
   saved_argv = g_new0 (char *, argc + 1);
@@ -59,11 +57,14 @@ main (int    argc,
            "from the trace. Rules: scale region NAME by F; balance region NAME [globally];\n"
            "remove messages with size|tag OP N; remove messages in region NAME."));
   g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
+  g_option_context_add_main_entries (ctx, kubus_program_option_entries (&version), GETTEXT_PACKAGE);
   if (!g_option_context_parse (ctx, &argc, &argv, &error))
     {
       fprintf (stderr, "kubus-sim: %s\n", error->message);
       return 2;
     }
+  if (version)
+    return kubus_program_print_version ();
   if (!rest || !rest[0] || rest[1])
     {
       fprintf (stderr, _("kubus-sim: give one experiment directory or OTF2 anchor file (see --help)\n"));
