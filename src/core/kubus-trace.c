@@ -7,10 +7,10 @@
  *
  * Option parsing only; the work is in kct-*.c. */
 #include "kct.h"
+#include "kubus-program.h"
 
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
-#include <locale.h>
 #include <otf2/otf2.h>
 #include <stdio.h>
 #include <string.h>
@@ -80,22 +80,18 @@ parse_dims (const char *s, guint32 *dims, guint *n)
 int
 main (int argc, char **argv)
 {
-  setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
-  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-  textdomain (GETTEXT_PACKAGE);
+  kubus_program_init ("kubus-trace");
   OTF2_Error_RegisterCallback (quiet_otf2, NULL);
 
   if (argc < 2 || strcmp (argv[1], "-h") == 0 || strcmp (argv[1], "--help") == 0)
     {
       usage (argc < 2 ? stderr : stdout);
+      if (argc >= 2)
+        kubus_program_print_common_options (stdout);
       return argc < 2 ? 2 : 0;
     }
   if (strcmp (argv[1], "--version") == 0)
-    {
-      printf ("kubus-trace %s\n", KUBUS_VERSION);
-      return 0;
-    }
+    return kubus_program_print_version ();
   const char *cmd = argv[1];
   g_autoptr (GPtrArray) files = g_ptr_array_new ();
   const char *out = NULL, *dims_arg = NULL;
