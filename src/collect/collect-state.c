@@ -291,7 +291,7 @@ static void write_after_abort (uint32_t open_region, int initiator, int64_t stat
 static void
 close_program (uint64_t t, int64_t status)
 {
-  if (!program_open || kubus_evt == NULL)
+  if (!program_open || (kubus_evt == NULL && !kubus_kct_on))
     return;
   program_open = 0;
   kubus_check (OTF2_EvtWriter_Leave (kubus_evt, NULL, t, KUBUS_R_PROGRAM), "Leave");
@@ -321,6 +321,7 @@ kubus_measurement_start (uint64_t t0, uint32_t init_region)
   verbose = v != NULL && v[0] != '\0' && strcmp (v, "0") != 0;
   if (getenv ("KUBUS_DISABLE") != NULL)
     return;
+  kubus_kct_configure ();
   PMPI_Comm_rank (MPI_COMM_WORLD, &kubus_world_rank);
   PMPI_Comm_size (MPI_COMM_WORLD, &kubus_world_size);
   if (PMPI_Comm_dup (MPI_COMM_WORLD, &kubus_internal_comm) != MPI_SUCCESS)
@@ -377,13 +378,16 @@ kubus_measurement_start (uint64_t t0, uint32_t init_region)
   int trace = kubus_trace_wanted ();
   if (!trace && !kubus_prof_wanted ())
     return;
-  if (trace && open_trace () != 0)
+  /* --trace-format=compressed: no OTF2 archive, only traces.kct (collect-kct.c) */
+  if (trace && kubus_trace_otf2 && open_trace () != 0)
     return;
 
   kubus_comm_init ();
   kubus_user_init ();
   kubus_clock.start_time = begin;
 
+  if (trace)
+    kubus_kct_start ();
   kubus_main_thread = 1;
   kubus_recording = trace;
   started = 1;
@@ -405,7 +409,8 @@ kubus_measurement_start (uint64_t t0, uint32_t init_region)
   if (kubus_profiling)
     kubus_prof_enter (init_region, kubus_prof_site_hint, t0);
   kubus_ev_leave (init_region);
-  kubus_log (trace ? "tracing to %s/traces.otf2" : "profiling to %s/profile.cube", expdir);
+  kubus_log (!trace ? "profiling to %s/profile.cube"
+             : kubus_trace_otf2 ? "tracing to %s/traces.otf2" : "tracing to %s/traces.kct", expdir);
 }
 
 /* The OTF2 archive EXPDIR/traces.otf2 and this rank's event writer (collective: every rank
@@ -498,15 +503,16 @@ kubus_measurement_finish (uint32_t finalize_region)
   kubus_clock.end_time = t;
   kubus_recording = 0;
   kubus_clock_finish ();
+  /* the time base of the trace, OTF2 or compressed (kubus.json "clock") */
+  if (kubus_world_rank == 0 && kubus_trace_wanted ())
+    write_clock_file ();
   if (archive != NULL)
     {
-      if (kubus_world_rank == 0)
-        write_clock_file ();
-
       if (kubus_unify_and_write (archive) != 0)
         kubus_log ("writing the definitions failed; the trace may be incomplete");
       kubus_log ("trace written to %s", expdir);
     }
+  kubus_kct_finish ();
   kubus_prof_finish (expdir, kubus_internal_comm);
 }
 

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <otf2/otf2.h>
 
+#include "collect-kct-tap.h" /* before any event is written: see there */
 #include "mpi-regions.h"
 #include "collect-profile.h"
 
@@ -306,3 +307,8 @@ int kubus_write_local_only (OTF2_Archive *archive, int write_global) KUBUS_INTER
  * the global writer widens its window by everybody's */
 void kubus_abort_span_write (uint64_t first, uint64_t last) KUBUS_INTERNAL;
 void kubus_abort_span_gather (uint64_t *first, uint64_t *last) KUBUS_INTERNAL;
+
+/* collect-kct.c: the compressed trace (KUBUS_TRACE_FORMAT, see collect-kct-tap.h) */
+void kubus_kct_configure (void) KUBUS_INTERNAL;
+void kubus_kct_start (void) KUBUS_INTERNAL;
+void kubus_kct_finish (void) KUBUS_INTERNAL;

@@ -86,6 +86,7 @@ def body(r):
     w(f'        }}')
     w(f'      return {call};')
     w(f'    }}')
+    w(f'  KUBUS_KCT_SITE ();')  # the call site, for the compressed trace
     w(f'  kubus_ev_enter ({rid}, {site});')
     pre, post = [], []
     if k in ('isend', 'start', 'startall'):

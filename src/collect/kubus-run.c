@@ -32,6 +32,7 @@ typedef struct
   const char *buffer;
   gboolean    verbose;
   gboolean    no_trace;
+  const char *trace_format; /* otf2 (NULL), compressed, both */
 } Options;
 
 static void
@@ -51,6 +52,9 @@ usage (FILE *out)
   fprintf (out, "%s",
            _ ("  --no-trace      no trace: only the profile (profile.cube) and kubus.json\n"));
   kubus_program_print_common_options (out);
+  fprintf (out, "%s",
+           _ ("  --trace-format otf2|compressed|both\n"
+              "                  OTF2 (default), a compressed trace (traces.kct), or both\n"));
 }
 
 /* mpirun options that take a value (Open MPI 4); the first argument that is
@@ -318,11 +322,21 @@ write_json (const char    *expdir,
     json_string (s, o->filter);
   else
     g_string_append (s, "null");
-  g_string_append_printf (s, ", \"force\": %s, \"verbose\": %s, \"no_trace\": %s},\n",
+  g_string_append_printf (s, ", \"force\": %s, \"verbose\": %s, \"no_trace\": %s",
                           o->force ? "true" : "false", o->verbose ? "true" : "false",
                           o->no_trace ? "true" : "false");
-  g_string_append_printf (s, "  \"trace\": %s,\n", o->no_trace ? "null" : "\"traces.otf2\"");
-  g_string_append (s, "  \"profile\": \"profile.cube\"\n}\n");
+  g_string_append (s, ", \"trace_format\": ");
+  json_string (s, o->trace_format ? o->trace_format : "otf2");
+  g_string_append (s, "},\n");
+  g_string_append (s, "  \"trace\": ");
+  if (o->no_trace)
+    g_string_append (s, "null");
+  else
+    json_string (s, o->trace_format && strcmp (o->trace_format, "compressed") == 0 ? "traces.kct"
+                                                                                   : "traces.otf2");
+  if (!o->no_trace && o->trace_format && strcmp (o->trace_format, "both") == 0)
+    g_string_append (s, ",\n  \"compressed_trace\": \"traces.kct\"");
+  g_string_append (s, ",\n  \"profile\": \"profile.cube\"\n}\n");
   g_autofree char *path = g_build_filename (expdir, "kubus.json", NULL);
   return g_file_set_contents (path, s->str, (gssize)s->len, error);
 }
@@ -348,7 +362,8 @@ remove_tree (const char *path)
 static void
 clear_experiment (const char *expdir)
 {
-  static const char *ours[] = { "traces.otf2",
+  static const char *ours[] = { "traces.kct",
+                                "traces.otf2",
                                 "traces.def",
                                 "traces",
                                 "kubus.json",
@@ -442,6 +457,19 @@ main (int argc, char **argv)
         o.verbose = TRUE;
       else if (strcmp (a, "--no-trace") == 0)
         o.no_trace = TRUE;
+      else if ((strcmp (a, "--trace-format") == 0 && i + 1 < argc)
+               || g_str_has_prefix (a, "--trace-format="))
+        {
+          o.trace_format = a[14] == '=' ? a + 15 : argv[++i];
+          if (strcmp (o.trace_format, "otf2") != 0 && strcmp (o.trace_format, "compressed") != 0
+              && strcmp (o.trace_format, "both") != 0)
+            {
+              fprintf (stderr,
+                       _ ("kubus-run: --trace-format '%s' is not otf2, compressed or both\n"),
+                       o.trace_format);
+              return 2;
+            }
+        }
       else if (strcmp (a, "-h") == 0 || strcmp (a, "--help") == 0)
         {
           usage (stdout);
@@ -450,7 +478,7 @@ main (int argc, char **argv)
       else if (strcmp (a, "--version") == 0)
         return kubus_program_print_version ();
       else if (strcmp (a, "-o") == 0 || strcmp (a, "--output") == 0 || strcmp (a, "--filter") == 0
-               || strcmp (a, "--buffer") == 0)
+               || strcmp (a, "--buffer") == 0 || strcmp (a, "--trace-format") == 0)
         {
           fprintf (stderr, _ ("kubus-run: option '%s' needs a value\n"), a);
           usage (stderr);
@@ -467,6 +495,13 @@ main (int argc, char **argv)
     {
       fprintf (stderr, _ ("kubus-run: no command given\n"));
       usage (stderr);
+      return 2;
+    }
+  if (o.no_trace && o.trace_format != NULL && strcmp (o.trace_format, "otf2") != 0)
+    {
+      fprintf (stderr, _ ("kubus-run: --no-trace writes no trace, so --trace-format %s has no "
+                          "meaning; give one of them\n"),
+               o.trace_format);
       return 2;
     }
   char **cmd = argv + i;
@@ -631,6 +666,8 @@ main (int argc, char **argv)
     g_ptr_array_add (env, g_strdup_printf ("KUBUS_BUFFER=%s", o.buffer));
   if (filter)
     g_ptr_array_add (env, g_strdup_printf ("KUBUS_FILTER=%s", filter));
+  if (o.trace_format)
+    g_ptr_array_add (env, g_strdup_printf ("KUBUS_TRACE_FORMAT=%s", o.trace_format));
   const char *verbose_env = g_getenv ("KUBUS_VERBOSE");
   if (o.verbose || (verbose_env && verbose_env[0] && strcmp (verbose_env, "0")))
     g_ptr_array_add (env, g_strdup ("KUBUS_VERBOSE=1"));
@@ -758,7 +795,10 @@ main (int argc, char **argv)
   }
   if (!o.no_trace)
     {
-      g_autofree char *anchor = g_build_filename (expdir, "traces.otf2", NULL);
+      g_autofree char *anchor = g_build_filename (
+          expdir,
+          o.trace_format && strcmp (o.trace_format, "compressed") == 0 ? "traces.kct" : "traces.otf2",
+          NULL);
       if (!g_file_test (anchor, G_FILE_TEST_EXISTS))
         fprintf (stderr,
                  _ ("kubus-run: no trace was written to %s (did the "

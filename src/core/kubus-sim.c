@@ -80,10 +80,18 @@ main (int    argc,
     {
       opt.expdir = g_strdup (rest[0]);
       opt.anchor = g_build_filename (rest[0], "traces.otf2", NULL);
+      /* only a compressed trace: replayed without expanding it (sim_main) */
+      g_autofree char *kct = g_build_filename (rest[0], "traces.kct", NULL);
+      if (!g_file_test (opt.anchor, G_FILE_TEST_EXISTS) && g_file_test (kct, G_FILE_TEST_IS_REGULAR))
+        {
+          g_free (opt.anchor);
+          opt.anchor = g_build_filename (rest[0], ".kubus-kct-definitions", "traces.otf2", NULL);
+          opt.kct = g_steal_pointer (&kct);
+        }
     }
   else
     opt.anchor = g_strdup (rest[0]);
-  if (!g_file_test (opt.anchor, G_FILE_TEST_IS_REGULAR))
+  if (opt.kct == NULL && !g_file_test (opt.anchor, G_FILE_TEST_IS_REGULAR))
     {
       fprintf (stderr, _("kubus-sim: %s: no such trace (give an experiment directory or an OTF2 anchor file)\n"),
                opt.anchor);
@@ -125,6 +133,7 @@ main (int    argc,
   status = sim_main (&opt);
   g_free (opt.expdir);
   g_free (opt.anchor);
+  g_free (opt.kct);
   g_free (opt.hypothesis);
   g_free (opt.simdir);
   g_free (opt.launcher);

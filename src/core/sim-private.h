@@ -339,6 +339,9 @@ typedef struct
   gboolean    no_clock_repair;
   int         argc;         /* for re-executing under mpirun */
   char      **argv;
+  /* an experiment with only a compressed trace: its path; @anchor is then the
+   * definitions-only archive written beside it (trace-kct.h) */
+  char       *kct;
 } SimOptions;
 
 typedef struct

@@ -3,6 +3,7 @@
  * trace's global offset. (The analyzer's trace-reader.c folds events into compact records
  * instead; the simulator needs them all to rewrite the trace.) */
 #include "sim-private.h"
+#include "trace-kct.h"
 #include "replay-clock.h"
 
 #include <glib/gi18n.h>
@@ -318,6 +319,41 @@ read_local_defs (OTF2_Reader *reader,
   return TRUE;
 }
 
+/* The same events from a compressed trace set as the event source (trace-kct.h). */
+static gboolean
+events_read_kct (SimRank *sr, GError **error)
+{
+  EvState st = { 0 };
+  guint64 done = 0;
+  st.sr = sr;
+  st.map = sr->clock_map;
+  st.offset = sr->defs->global_offset;
+  st.resolution = sr->defs->resolution ? sr->defs->resolution : 1000000000u;
+  TraceKctCallbacks cb = { 0 };
+  cb.program_begin = on_program_begin;
+  cb.program_end = on_program_end;
+  cb.enter = on_enter;
+  cb.leave = on_leave;
+  cb.send = on_send;
+  cb.isend = on_isend;
+  cb.isend_complete = on_isend_complete;
+  cb.irecv_request = on_irecv_request;
+  cb.recv = on_recv;
+  cb.irecv = on_irecv;
+  cb.request_cancelled = on_request_cancelled;
+  cb.coll_begin = on_coll_begin;
+  cb.coll_end = on_coll_end;
+  gboolean ok = trace_kct_read ((guint32) sr->rank, &cb, &st, &done, error);
+  if (ok && sr->ev->len >= G_MAXUINT32 / 2)
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                   _("rank %d has %u events, more than the simulator handles per rank"),
+                   sr->rank, sr->ev->len);
+      ok = FALSE;
+    }
+  return ok;
+}
+
 gboolean
 trace_events_read (const char   *anchor,
                    SimRank      *sr,
@@ -325,6 +361,8 @@ trace_events_read (const char   *anchor,
                    gpointer      progress_data,
                    GError      **error)
 {
+  if (trace_kct_active ())
+    return events_read_kct (sr, error);
   TraceLocation *loc = sr->defs->rank_loc[sr->rank];
   g_autofree char *evt_path = trace_event_file_path (anchor, loc->id, "evt");
   g_autofree char *def_path = trace_event_file_path (anchor, loc->id, "def");

@@ -2,6 +2,7 @@
  * record arrays. Enter/leave events are folded into the call tree (time, visits) on the fly;
  * only MPI calls that carry communication are kept, as small fixed-size records. */
 #include "analyze-private.h"
+#include "trace-kct.h"
 #include "replay-clock.h"
 
 #include <glib/gi18n.h>
@@ -683,6 +684,50 @@ trace_event_file_path (const char *anchor,
   return g_build_filename (name, file, NULL);
 }
 
+/* The same records from a compressed trace set as the event source (trace-kct.h). */
+static gboolean
+read_rank_kct (RankData *rd, GError **error)
+{
+  ReadState st = { 0 };
+  guint64   done = 0;
+  st.rd = rd;
+  st.defs = rd->defs;
+  st.map = rd->clock_map;
+  st.cap = 64;
+  st.stack = g_new (Frame, st.cap);
+  reqmap_init (&st.isend_req);
+  reqmap_init (&st.irecv_req);
+  TraceKctCallbacks cb = { 0 };
+  cb.enter = on_enter;
+  cb.leave = on_leave;
+  cb.send = on_send;
+  cb.isend = on_isend;
+  cb.isend_complete = on_isend_complete;
+  cb.irecv_request = on_irecv_request;
+  cb.recv = on_recv;
+  cb.irecv = on_irecv;
+  cb.request_cancelled = on_request_cancelled;
+  cb.coll_begin = on_other;
+  cb.coll_end = on_coll_end;
+  gboolean ok = trace_kct_read ((guint32) rd->rank, &cb, &st, &done, error);
+  while (ok && st.depth)
+    {
+      Frame *f = top_frame (&st);
+      if (f->call != NO_INDEX)
+        {
+          CallRec *c = &g_array_index (rd->calls, CallRec, f->call);
+          if (c->leave < c->enter)
+            c->leave = c->enter;
+        }
+      st.depth--;
+    }
+  rd->n_events = done;
+  g_free (st.stack);
+  reqmap_clear (&st.isend_req);
+  reqmap_clear (&st.irecv_req);
+  return ok;
+}
+
 gboolean
 trace_read_rank (const char   *anchor,
                  RankData     *rd,
@@ -690,6 +735,8 @@ trace_read_rank (const char   *anchor,
                  gpointer      progress_data,
                  GError      **error)
 {
+  if (trace_kct_active ())
+    return read_rank_kct (rd, error);
   TraceLocation *loc = rd->defs->rank_loc[rd->rank];
   g_autofree char *evt_path = trace_event_file_path (anchor, loc->id, "evt");
   g_autofree char *def_path = trace_event_file_path (anchor, loc->id, "def");

@@ -4,11 +4,13 @@
  * neighbours, computes 40 ms (nanosleep) and sends downstream. The rank a wavefront reaches
  * last waits longest at the refill. A barrier separates the sweeps. Built with
  * -finstrument-functions so the call tree shows main › sweep › MPI_Recv.
- * usage: ws-sweep [INFO_FILE [ROUNDS]] (rank 0 writes the grid dimensions to INFO_FILE) */
+ * usage: ws-sweep [INFO_FILE [ROUNDS [MS]]] (rank 0 writes the grid dimensions to INFO_FILE;
+ * MS: the computation per step, default 40) */
 #include "ws-common.h"
 
 static MPI_Comm cart;
 static double buf;
+static double compute_ms = 40;
 
 /* one sweep from a corner: receive from upstream, compute, send downstream */
 static void __attribute__ ((noinline))
@@ -20,7 +22,7 @@ sweep (int dx, int dy)
   for (int d = 0; d < 2; d++)
     if (up[d] != MPI_PROC_NULL)
       MPI_Recv (&buf, 1, MPI_DOUBLE, up[d], 10 + d, cart, MPI_STATUS_IGNORE);
-  ws_sleep_ms (40);
+  ws_sleep_ms (compute_ms);
   for (int d = 0; d < 2; d++)
     if (down[d] != MPI_PROC_NULL)
       MPI_Send (&buf, 1, MPI_DOUBLE, down[d], 10 + d, cart);
@@ -34,6 +36,8 @@ main (int argc, char **argv)
   const int corners[4][2] = { { +1, +1 } /* NW */, { -1, +1 } /* NE */,
                               { +1, -1 } /* SW */, { -1, -1 } /* SE */ };
   int rounds = argc > 2 ? atoi (argv[2]) : 2;
+  if (argc > 3)
+    compute_ms = atof (argv[3]);
 
   MPI_Init (&argc, &argv);
   MPI_Comm_size (MPI_COMM_WORLD, &size);

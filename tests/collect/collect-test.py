@@ -710,7 +710,8 @@ def case_exit_status(a, tmp):
     import socket
     expect(meta.get('hosts') == [socket.gethostname()], f'hosts: {meta.get("hosts")}')
     expect(meta.get('options') == {'buffer': '8M', 'filter': os.path.realpath(filt),
-                                   'force': False, 'verbose': False, 'no_trace': False},
+                                   'force': False, 'verbose': False, 'no_trace': False,
+                                   'trace_format': 'otf2'},
            f'options: {meta.get("options")}')
     from datetime import datetime
     try:

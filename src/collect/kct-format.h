@@ -1,0 +1,378 @@
+/* kct-format.h: compressed traces (.kct, docs/formats/kct.md) — the data model, its encoding,
+ * the on-the-fly compressor and the merge of compressed traces.
+ *
+ * Plain C17 without GLib, MPI or OTF2: the collector builds these files into the library it
+ * preloads into applications, src/core (kubus-trace, the replay iterator) and the fuzz target
+ * build the very same files, so writer and reader cannot drift.
+ *
+ * The model, after ScalaTrace (Mueller et al., PARA 2010):
+ *  - a *leaf* is one MPI call with everything recorded inside it (Enter, the message or
+ *    collective events, Leave), or one event outside any MPI call; leaves are interned;
+ *  - a *body* is a sequence of elements, an *element* a leaf or a body repeated `count` times:
+ *    a loop (RSD), a loop of loops (power-RSD); bodies are interned too;
+ *  - a *group* is a set of ranks (PRSD-encoded rank list) whose whole event sequence is the
+ *    same body, with delta-time histograms per pair of consecutive leaves;
+ *  - peers are stored relative to the own rank, communicators by the rank's local id,
+ *    requests by the index of a slot in a small table, so interior ranks of a stencil are
+ *    identical and loops repeat exactly.
+ *
+ * Every function that can fail returns 0 on success, -1 on failure (out of memory or bad
+ * input: the decoder then writes a message to its err buffer). */
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define KCT_MAGIC "KUBUSKCT"
+#define KCT_VERSION 1u
+#define KCT_NONE UINT32_MAX
+
+/* ---- raw events: the OTF2 events the collector writes ------------------ */
+
+enum
+{
+  KCT_RAW_ENTER = 1,
+  KCT_RAW_LEAVE,
+  KCT_RAW_SEND,
+  KCT_RAW_RECV,
+  KCT_RAW_ISEND,
+  KCT_RAW_ISEND_COMPLETE,
+  KCT_RAW_IRECV_REQUEST,
+  KCT_RAW_IRECV,
+  KCT_RAW_REQUEST_CANCELLED,
+  KCT_RAW_COLL_BEGIN,
+  KCT_RAW_COLL_END,
+  KCT_RAW_PROGRAM_BEGIN,
+  KCT_RAW_PROGRAM_END,
+  KCT_RAW_N
+};
+
+/* When a raw event happens inside its leaf: at the leaf's first timestamp (a send is stamped
+ * when its call is entered), at its last one (a receive when the call returns), or between. */
+enum
+{
+  KCT_AT_START = 0,
+  KCT_AT_END = 1,
+  KCT_AT_MID = 2
+};
+
+/* 32 bytes; memset to 0 before filling so that leaves compare with memcmp. */
+typedef struct
+{
+  uint8_t  type; /* KCT_RAW_* */
+  uint8_t  at;   /* KCT_AT_*, set by the recorder */
+  uint8_t  op;   /* COLL_END: OTF2_CollectiveOp */
+  uint8_t  pad;
+  uint32_t a;    /* ENTER/LEAVE: region id; message and collective events: local communicator */
+  int32_t  peer; /* messages: peer rank minus own rank (in the communicator); COLL_END: root,
+                    -1 when undefined */
+  uint32_t tag;  /* messages: tag; ENTER of an MPI call: call-site signature */
+  uint64_t bytes; /* messages: bytes; COLL_END: bytes sent; PROGRAM_END: exit status */
+  uint64_t x;     /* request events: request (recorder input: the request id; stored: the slot);
+                     COLL_END: bytes received */
+} KctRaw;
+
+/* ---- ordered rank lists (communicator members, the ranks of a group) ------ */
+
+typedef struct
+{
+  uint32_t *v;
+  uint32_t  n, cap;
+} KctList;
+
+int  kct_list_add (KctList *l, uint32_t v);
+int  kct_list_copy (KctList *to, const KctList *from);
+/* to := sorted union of two sorted lists */
+int  kct_list_union (KctList *to, const KctList *a, const KctList *b);
+int  kct_list_equal (const KctList *a, const KctList *b);
+int  kct_list_contains_sorted (const KctList *l, uint32_t v);
+void kct_list_clear (KctList *l);
+
+/* ---- histograms ------------------------------------------------------ */
+
+/* Log-scale bins: exact below 16 ns, then 4 bins per power of two, at most KCT_HIST_MAX_BINS
+ * of them (neighbours join).  Each bin keeps its count and its sum, so a draw returns the mean
+ * of the values that fell into it and the totals stay exact. */
+#define KCT_HIST_MAX_BINS 4u
+typedef struct
+{
+  uint16_t bin;
+  uint64_t count;
+  uint64_t sum;
+} KctBin;
+
+typedef struct
+{
+  KctBin  *bins; /* sorted by bin */
+  uint32_t n, cap;
+  uint64_t min, max; /* the extremes, exact (valid when n > 0) */
+} KctHist;
+
+uint32_t kct_bin_of (uint64_t v);
+int      kct_hist_add (KctHist *h, uint64_t v);
+int      kct_hist_add_bin (KctHist *h, uint32_t bin, uint64_t count, uint64_t sum);
+/* the extremes of values added with kct_hist_add_bin (kct_hist_add keeps them itself) */
+void     kct_hist_extremes (KctHist *h, uint64_t min, uint64_t max);
+int      kct_hist_merge (KctHist *to, const KctHist *from);
+uint64_t kct_hist_count (const KctHist *h);
+uint64_t kct_hist_sum (const KctHist *h);
+/* The value at a position of the sorted values (modulo their count): the minimum and the
+ * maximum at the ends, else its bin's mean (the first and last bin's without the extreme
+ * they hold, so that all positions together sum to the recorded sum). */
+uint64_t kct_hist_at (const KctHist *h, uint64_t position);
+/* Draw @i of @n draws that member @member of @members ranks makes from a histogram their
+ * n * members values fell into: the positions of all draws of all members are a permutation
+ * of the values (step: kct_spread_step (n)), so together they reproduce the recorded sum, and
+ * a member's draws spread over the whole range in a mixed order. */
+uint64_t kct_hist_draw (const KctHist *h, uint64_t i, uint64_t n, uint64_t step, uint32_t member,
+                        uint32_t members);
+uint64_t kct_spread_step (uint64_t n);
+/* Draw @i of the same @n draws every one of @members ranks makes: the mean of the values of
+ * the draw's block (all draws together: the recorded sum / members, exactly up to rounding). */
+uint64_t kct_hist_draw_mean (const KctHist *h, uint64_t i, uint64_t n, uint64_t step,
+                             uint32_t members);
+/* Bins holding less than 1/32 of the values join a neighbour (counts and sums stay exact):
+ * a finished trace keeps the shape, not the outliers, so its size stops growing with the
+ * number of samples. */
+void     kct_hist_prune (KctHist *h);
+void     kct_hist_clear (KctHist *h);
+
+/* ---- elements, bodies, groups -------------------------------------- */
+
+#define KCT_REF_BODY 0x80000000u /* else a leaf */
+#define KCT_REF_POLL 0x40000000u /* a leaf: a run of unsuccessful polls, count 0 */
+#define KCT_REF_ID(r) ((r) & 0x3fffffffu)
+#define KCT_ID_MAX 0x3fffffffu
+
+typedef struct
+{
+  uint32_t ref;
+  uint32_t count; /* iterations (>= 1); 0 for a poll run */
+} KctElem;
+
+/* Delta times of one pair of consecutive leaves (prev KCT_NONE: the first leaf of a rank,
+ * whose gap is counted from the trace's global start). */
+typedef struct
+{
+  uint32_t prev, cur;
+  KctHist  gap; /* end of prev → start of cur */
+  KctHist  dur; /* start of cur → end of cur */
+} KctPair;
+
+/* How many polls a run of unsuccessful polls of one leaf had. */
+typedef struct
+{
+  uint32_t leaf;
+  KctHist  count;
+} KctPollHist;
+
+typedef struct
+{
+  KctList      ranks; /* sorted world ranks */
+  uint32_t     seq;   /* body: the whole event sequence of each of these ranks */
+  KctPair     *pairs;
+  uint32_t     n_pairs, cap_pairs;
+  uint32_t    *pair_index; /* open addressing: pair index + 1 */
+  uint32_t     pair_slots;
+  KctPollHist *polls;
+  uint32_t     n_polls, cap_polls;
+  /* Anchors: when the first and the last MPI call of a rank (MPI_Init, MPI_Finalize) end,
+   * counted from the trace's global start.  Both synchronise all ranks, so the replay ends
+   * them at these times instead of adding up durations. */
+  uint32_t first_call, last_call; /* leaves, KCT_NONE = none */
+  KctHist  first_end, last_end;
+} KctGroup;
+
+KctPair     *kct_group_pair (KctGroup *g, uint32_t prev, uint32_t cur); /* found or added */
+const KctPair *kct_group_find_pair (const KctGroup *g, uint32_t prev, uint32_t cur);
+KctPollHist *kct_group_poll (KctGroup *g, uint32_t leaf);
+int          kct_group_reindex (KctGroup *g); /* after filling pairs directly */
+const KctPollHist *kct_group_find_poll (const KctGroup *g, uint32_t leaf);
+
+/* ---- definitions --------------------------------------------------- */
+
+#define KCT_REGION_CALL 1u /* an MPI call: its Enter opens a leaf, its Leave closes it */
+#define KCT_REGION_POLL 2u /* a test or probe: calls that find nothing are aggregated */
+
+typedef struct
+{
+  char   *name;
+  char   *canonical; /* "" = the name */
+  char   *file;
+  char   *descr;
+  uint8_t role;     /* OTF2_RegionRole */
+  uint8_t paradigm; /* OTF2_Paradigm */
+  uint8_t flags;    /* KCT_REGION_* */
+} KctRegion;
+
+#define KCT_COMM_INTER 1u /* an inter-communicator: members = group A, members_b = group B */
+/* Not a communicator of its own: its users know communicator `parent` (an entry that is not
+ * repeated) by a different local id than its other members do. */
+#define KCT_COMM_ALIAS 2u
+
+/* A communicator, or a family of them: instance k (k < repeat) has the members
+ * members[i] + k * shift (MPI_COMM_SELF of every rank is one entry; so are the rows of a
+ * grid split with MPI_Comm_split).  Events name a communicator by the local id its users
+ * know it by. */
+typedef struct
+{
+  uint64_t key;        /* identity while merging; 0 in a finished trace */
+  uint64_t parent_key; /* while merging */
+  uint32_t local_id;
+  uint32_t flags;
+  uint32_t parent; /* entry index in a finished trace, KCT_NONE = none */
+  uint32_t repeat; /* >= 1 */
+  int64_t  shift;
+  KctList  members;   /* world ranks in communicator rank order */
+  KctList  members_b; /* inter-communicator: group B */
+  KctList  users;     /* sorted world ranks that use local_id for it; empty = every member */
+} KctComm;
+
+typedef struct
+{
+  uint64_t comm_key; /* while merging */
+  uint32_t comm;     /* comm entry in a finished trace */
+  char    *name;
+  uint32_t ndims;
+  uint32_t dims[16];
+  uint8_t  periods[16];
+  int      row_major;  /* coordinates of rank r in the communicator: row-major decomposition */
+  KctList  coord_rank; /* else: ranks in the communicator that have coordinates… */
+  KctList  coords;     /* …and ndims coordinates for each */
+} KctTopo;
+
+typedef struct
+{
+  char   *name;
+  KctList ranks; /* sorted */
+} KctHost;
+
+#define KCT_FILE_OFFLINE 1u      /* made by kubus-trace compress from an OTF2 trace */
+#define KCT_FILE_EXTRAPOLATED 2u /* made by kubus-trace extrapolate */
+#define KCT_FILE_PARTIAL 4u      /* some ranks only: a message of the collector's merge */
+
+typedef struct
+{
+  uint32_t n_ranks;
+  uint32_t flags;
+  uint64_t timer_resolution; /* ticks per second */
+  uint64_t global_start;     /* first timestamp of the run */
+  uint64_t length;           /* last minus first timestamp */
+  uint64_t realtime_start;   /* ns since the epoch at global_start, 0 = unknown */
+  uint64_t otf2_bytes;       /* size of the OTF2 trace of the same run, 0 = none written */
+  char    *program;          /* path of the executable (ProgramBegin's name) */
+  char    *creator;
+} KctHeader;
+
+typedef struct
+{
+  KctHeader  h;
+  KctRegion *regions;
+  uint32_t   n_regions, cap_regions;
+  KctComm   *comms;
+  uint32_t   n_comms, cap_comms;
+  KctTopo   *topos;
+  uint32_t   n_topos, cap_topos;
+  KctHost   *hosts;
+  uint32_t   n_hosts, cap_hosts;
+
+  /* leaves: raw events raw[leaf_off[i] .. leaf_off[i] + leaf_len[i]) */
+  KctRaw   *raw;
+  size_t    n_raw, cap_raw;
+  uint32_t *leaf_off, *leaf_len;
+  uint32_t  n_leaves, cap_leaves;
+  uint32_t *leaf_index; /* open addressing: leaf + 1 */
+  uint32_t  leaf_slots;
+
+  /* bodies: elems[body_off[i] .. body_off[i] + body_len[i]) */
+  KctElem  *elems;
+  size_t    n_elems, cap_elems;
+  uint32_t *body_off, *body_len;
+  uint32_t  n_bodies, cap_bodies;
+  uint32_t *body_index;
+  uint32_t  body_slots;
+
+  KctGroup *groups;
+  uint32_t  n_groups, cap_groups;
+} KctTrace;
+
+KctTrace *kct_trace_new (void);
+void      kct_trace_free (KctTrace *t);
+
+int      kct_set_string (char **field, const char *s);
+uint32_t kct_region_add (KctTrace *t, const KctRegion *r); /* copies; KCT_NONE on failure */
+uint32_t kct_region_find (const KctTrace *t, const char *name);
+KctComm *kct_comm_add (KctTrace *t);                       /* zeroed, repeat 1 */
+KctTopo *kct_topo_add (KctTrace *t);
+KctHost *kct_host_add (KctTrace *t, const char *name);
+KctGroup *kct_group_add (KctTrace *t);
+
+uint32_t kct_leaf_intern (KctTrace *t, const KctRaw *raw, uint32_t n);  /* KCT_NONE: failed */
+uint32_t kct_body_intern (KctTrace *t, const KctElem *e, uint32_t n);
+
+static inline const KctRaw *
+kct_leaf (const KctTrace *t, uint32_t leaf, uint32_t *n)
+{
+  *n = t->leaf_len[leaf];
+  return t->raw + t->leaf_off[leaf];
+}
+
+static inline const KctElem *
+kct_body (const KctTrace *t, uint32_t body, uint32_t *n)
+{
+  *n = t->body_len[body];
+  return t->elems + t->body_off[body];
+}
+
+/* Statistics over the structure (no expansion): events of one rank of group g (polls: the
+ * recorded total of the group divided by its ranks), saturating at UINT64_MAX. */
+uint64_t kct_group_events (const KctTrace *t, uint32_t g);
+/* How often each leaf occurs in one rank of group g (malloc'd, n_leaves entries). */
+uint64_t *kct_group_leaf_runs (const KctTrace *t, uint32_t g);
+/* How many leaf calls of each region one rank of group g makes: calls[region] += … */
+void kct_group_calls (const KctTrace *t, uint32_t g, uint64_t *calls);
+
+/* ---- encoding (kct-format.c) ---------------------------------------- */
+
+/* The whole trace as one .kct image (malloc'd). */
+int kct_encode (const KctTrace *t, uint8_t **out, size_t *len);
+/* Checks everything (sizes, ids, checksums); on failure writes what is wrong to err. */
+int kct_decode (const uint8_t *buf, size_t len, KctTrace **out, char *err, size_t errlen);
+
+/* ---- the per-rank recorder (kct-fold.c) ------------------------------ */
+
+typedef struct KctRank KctRank;
+
+/* Records into group 0 of @t (created: ranks = { rank }). */
+KctRank *kct_rank_new (KctTrace *t, uint32_t rank);
+void     kct_rank_free (KctRank *r);
+/* Region flags (KCT_REGION_*) of a region id, before its first event. */
+int kct_rank_region_flags (KctRank *r, uint32_t region, uint8_t flags);
+/* One event at local time @t; ev->at is set here, request events' ev->x (a request id) is
+ * replaced by a slot.  Returns -1 once out of memory (then nothing more is recorded). */
+int kct_rank_record (KctRank *r, uint64_t t, KctRaw *ev);
+/* The same without a copy (the collector's hot path): fill the zeroed event that
+ * kct_rank_prepare returns (NULL: out of memory), then commit it. */
+KctRaw *kct_rank_prepare (KctRank *r);
+int     kct_rank_commit (KctRank *r, uint64_t t);
+/* Ends the sequence; @start_offset is added to local times to get the run's time base,
+ * @global_start is the first timestamp of all ranks in that base. */
+int kct_rank_end (KctRank *r, int64_t start_offset, uint64_t global_start);
+uint64_t kct_rank_first_time (const KctRank *r); /* local time of the first event */
+uint64_t kct_rank_last_time (const KctRank *r);
+uint64_t kct_rank_events (const KctRank *r);
+size_t   kct_rank_memory (const KctRank *r); /* bytes held by the recorder and its trace */
+
+/* ---- merging (kct-merge.c) -------------------------------------------- */
+
+/* Moves everything of @from into @to: definitions united (regions by name, communicators by
+ * key and local id), leaves and bodies re-interned, groups with the same sequence joined
+ * (rank lists united, histograms added). */
+int kct_merge (KctTrace *to, const KctTrace *from);
+/* Before writing the final file: drop unreachable leaves and bodies and number bodies so
+ * that a body refers only to bodies before it, fold communicator families, detect
+ * row-major topology coordinates. */
+int kct_finish (KctTrace *t);
+
+/* ---- checksums (kct-format.c) --------------------------------------- */
+uint32_t kct_crc32 (const void *data, size_t len);

@@ -1,0 +1,863 @@
+/* kct-merge.c: joining compressed traces of different ranks, and the final clean-up.
+ *
+ * The collector merges along a binary radix tree at MPI_Finalize (log P steps: in step s,
+ * rank r + 2^s sends its merged trace to rank r); kubus-trace compress merges the ranks of an
+ * OTF2 trace the same way.  Joining needs no expansion: leaves and bodies of one trace are
+ * re-interned in the other, groups with the same sequence become one group with the union of
+ * their ranks and the sum of their histograms. */
+#include "kct-format.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- a small hash map uint64 -> uint32 ----------------------------------------- */
+
+typedef struct
+{
+  uint64_t *key;
+  uint32_t *val; /* value + 1, 0 = empty */
+  uint32_t  slots, used;
+} Map;
+
+static inline uint32_t
+map_home (uint64_t k, uint32_t slots)
+{
+  k ^= k >> 31;
+  k *= 0x9E3779B97F4A7C15ull;
+  return (uint32_t)(k >> 32) & (slots - 1);
+}
+
+static int map_put (Map *m, uint64_t k, uint32_t v);
+
+static int
+map_grow (Map *m)
+{
+  Map n = { 0 };
+  n.slots = m->slots ? m->slots * 2 : 64;
+  n.key = calloc (n.slots, sizeof *n.key);
+  n.val = calloc (n.slots, sizeof *n.val);
+  if (n.key == NULL || n.val == NULL)
+    {
+      free (n.key);
+      free (n.val);
+      return -1;
+    }
+  for (uint32_t i = 0; i < m->slots; i++)
+    if (m->val[i] != 0)
+      map_put (&n, m->key[i], m->val[i] - 1);
+  free (m->key);
+  free (m->val);
+  *m = n;
+  return 0;
+}
+
+static int
+map_put (Map *m, uint64_t k, uint32_t v)
+{
+  if ((m->used + 1) * 2 > m->slots && map_grow (m) != 0)
+    return -1;
+  uint32_t s = map_home (k, m->slots);
+  while (m->val[s] != 0 && m->key[s] != k)
+    s = (s + 1) & (m->slots - 1);
+  if (m->val[s] == 0)
+    m->used++;
+  m->key[s] = k;
+  m->val[s] = v + 1;
+  return 0;
+}
+
+static uint32_t
+map_get (const Map *m, uint64_t k)
+{
+  if (m->slots == 0)
+    return KCT_NONE;
+  uint32_t s = map_home (k, m->slots);
+  while (m->val[s] != 0)
+    {
+      if (m->key[s] == k)
+        return m->val[s] - 1;
+      s = (s + 1) & (m->slots - 1);
+    }
+  return KCT_NONE;
+}
+
+static void
+map_free (Map *m)
+{
+  free (m->key);
+  free (m->val);
+  memset (m, 0, sizeof *m);
+}
+
+static uint64_t
+str_hash (const char *s)
+{
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (; *s; s++)
+    h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+  return h;
+}
+
+/* ---- merging ---------------------------------------------------------------------- */
+
+static uint64_t
+comm_id_key (uint64_t key, uint32_t local_id)
+{
+  return key * 0x100000001b3ull ^ ((uint64_t)local_id << 1 | 1);
+}
+
+static int
+merge_comms (KctTrace *to, const KctTrace *from)
+{
+  Map idx = { 0 }, by_key = { 0 };
+  int err = 0;
+  for (uint32_t i = 0; i < to->n_comms && !err; i++)
+    err = map_put (&idx, comm_id_key (to->comms[i].key, to->comms[i].local_id), i)
+          || (!(to->comms[i].flags & KCT_COMM_ALIAS) && map_put (&by_key, to->comms[i].key, i));
+  for (uint32_t i = 0; i < from->n_comms && !err; i++)
+    {
+      const KctComm *c = &from->comms[i];
+      uint32_t       k = map_get (&idx, comm_id_key (c->key, c->local_id));
+      /* two different communicators can only share a key with a different local id */
+      if (k != KCT_NONE && to->comms[k].key == c->key && to->comms[k].local_id == c->local_id)
+        {
+          KctComm *d = &to->comms[k];
+          if (d->users.n > 0 || c->users.n > 0)
+            err = kct_list_union (&d->users, &d->users, &c->users);
+          continue;
+        }
+      KctComm *d = kct_comm_add (to);
+      if (d == NULL)
+        {
+          err = -1;
+          break;
+        }
+      d->key = c->key;
+      d->parent_key = c->parent_key;
+      d->local_id = c->local_id;
+      d->flags = c->flags;
+      /* known by another local id elsewhere: an alias of that entry */
+      uint32_t main = map_get (&by_key, c->key);
+      if (main != KCT_NONE && to->comms[main].key == c->key)
+        d->flags |= KCT_COMM_ALIAS;
+      else if (!(d->flags & KCT_COMM_ALIAS))
+        err = err || map_put (&by_key, c->key, to->n_comms - 1) != 0;
+      d->repeat = c->repeat;
+      d->shift = c->shift;
+      if (kct_list_copy (&d->members, &c->members) != 0
+          || kct_list_copy (&d->members_b, &c->members_b) != 0
+          || kct_list_copy (&d->users, &c->users) != 0
+          || map_put (&idx, comm_id_key (c->key, c->local_id), to->n_comms - 1) != 0)
+        err = -1;
+    }
+  map_free (&idx);
+  map_free (&by_key);
+  return err;
+}
+
+static int
+merge_topos (KctTrace *to, const KctTrace *from)
+{
+  for (uint32_t i = 0; i < from->n_topos; i++)
+    {
+      const KctTopo *s = &from->topos[i];
+      KctTopo       *d = NULL;
+      for (uint32_t k = 0; k < to->n_topos && d == NULL; k++)
+        if (to->topos[k].comm_key == s->comm_key && strcmp (to->topos[k].name, s->name) == 0)
+          d = &to->topos[k];
+      if (d == NULL)
+        {
+          d = kct_topo_add (to);
+          if (d == NULL || kct_set_string (&d->name, s->name) != 0)
+            return -1;
+          d->comm_key = s->comm_key;
+          d->comm = s->comm;
+          d->ndims = s->ndims;
+          memcpy (d->dims, s->dims, sizeof d->dims);
+          memcpy (d->periods, s->periods, sizeof d->periods);
+          d->row_major = s->row_major;
+        }
+      for (uint32_t k = 0; k < s->coord_rank.n; k++)
+        if (kct_list_add (&d->coord_rank, s->coord_rank.v[k]) != 0)
+          return -1;
+      for (uint32_t k = 0; k < s->coords.n; k++)
+        if (kct_list_add (&d->coords, s->coords.v[k]) != 0)
+          return -1;
+    }
+  return 0;
+}
+
+static int
+merge_hosts (KctTrace *to, const KctTrace *from)
+{
+  for (uint32_t i = 0; i < from->n_hosts; i++)
+    {
+      KctHost *d = NULL;
+      for (uint32_t k = 0; k < to->n_hosts && d == NULL; k++)
+        if (strcmp (to->hosts[k].name, from->hosts[i].name) == 0)
+          d = &to->hosts[k];
+      if (d == NULL && (d = kct_host_add (to, from->hosts[i].name)) == NULL)
+        return -1;
+      if (kct_list_union (&d->ranks, &d->ranks, &from->hosts[i].ranks) != 0)
+        return -1;
+    }
+  return 0;
+}
+
+static int
+merge_group (KctGroup *d, const KctGroup *s, const uint32_t *leaf_map)
+{
+  if (kct_list_union (&d->ranks, &d->ranks, &s->ranks) != 0)
+    return -1;
+  for (uint32_t k = 0; k < s->n_pairs; k++)
+    {
+      const KctPair *p = &s->pairs[k];
+      uint32_t       prev = p->prev == KCT_NONE ? KCT_NONE : leaf_map[p->prev];
+      KctPair       *q = kct_group_pair (d, prev, leaf_map[p->cur]);
+      if (q == NULL || kct_hist_merge (&q->gap, &p->gap) != 0
+          || kct_hist_merge (&q->dur, &p->dur) != 0)
+        return -1;
+    }
+  for (uint32_t k = 0; k < s->n_polls; k++)
+    {
+      KctPollHist *q = kct_group_poll (d, leaf_map[s->polls[k].leaf]);
+      if (q == NULL || kct_hist_merge (&q->count, &s->polls[k].count) != 0)
+        return -1;
+    }
+  /* the same sequence has the same first and last call */
+  if (s->first_call != KCT_NONE)
+    d->first_call = leaf_map[s->first_call];
+  if (s->last_call != KCT_NONE)
+    d->last_call = leaf_map[s->last_call];
+  if (kct_hist_merge (&d->first_end, &s->first_end) != 0
+      || kct_hist_merge (&d->last_end, &s->last_end) != 0)
+    return -1;
+  return 0;
+}
+
+int
+kct_merge (KctTrace *to, const KctTrace *from)
+{
+  int       err = 0;
+  uint32_t *region_map = NULL, *leaf_map = NULL, *body_map = NULL;
+  KctRaw   *buf = NULL;
+  KctElem  *ebuf = NULL;
+  Map       names = { 0 }, seqs = { 0 };
+
+  /* header */
+  if (from->h.n_ranks > to->h.n_ranks)
+    to->h.n_ranks = from->h.n_ranks;
+  if (to->h.global_start == 0 || (from->h.global_start != 0 && from->h.global_start < to->h.global_start))
+    {
+      uint64_t end = to->h.global_start + to->h.length;
+      to->h.global_start = from->h.global_start;
+      if (end > to->h.global_start)
+        to->h.length = end - to->h.global_start;
+    }
+  if (from->h.global_start + from->h.length > to->h.global_start + to->h.length)
+    to->h.length = from->h.global_start + from->h.length - to->h.global_start;
+  to->h.flags |= from->h.flags;
+  if ((to->h.program == NULL || to->h.program[0] == '\0') && from->h.program != NULL)
+    err |= kct_set_string (&to->h.program, from->h.program);
+  if ((to->h.creator == NULL || to->h.creator[0] == '\0') && from->h.creator != NULL)
+    err |= kct_set_string (&to->h.creator, from->h.creator);
+  if (from->h.realtime_start != 0 && to->h.realtime_start == 0)
+    to->h.realtime_start = from->h.realtime_start;
+
+  /* regions by name */
+  region_map = malloc (sizeof *region_map * (from->n_regions + 1));
+  err |= region_map == NULL;
+  for (uint32_t i = 0; i < to->n_regions && !err; i++)
+    err |= map_put (&names, str_hash (to->regions[i].name), i);
+  for (uint32_t i = 0; i < from->n_regions && !err; i++)
+    {
+      uint32_t k = map_get (&names, str_hash (from->regions[i].name));
+      if (k == KCT_NONE || strcmp (to->regions[k].name, from->regions[i].name) != 0)
+        {
+          k = kct_region_find (to, from->regions[i].name);
+          if (k == KCT_NONE)
+            {
+              k = kct_region_add (to, &from->regions[i]);
+              err |= k == KCT_NONE || map_put (&names, str_hash (from->regions[i].name), k) != 0;
+            }
+        }
+      else
+        to->regions[k].flags |= from->regions[i].flags;
+      region_map[i] = k;
+    }
+
+  err = err || merge_comms (to, from) != 0 || merge_topos (to, from) != 0
+        || merge_hosts (to, from) != 0;
+
+  /* leaves: regions renamed, then interned */
+  leaf_map = malloc (sizeof *leaf_map * (from->n_leaves + 1));
+  err = err || leaf_map == NULL;
+  uint32_t cap = 0;
+  for (uint32_t i = 0; i < from->n_leaves && !err; i++)
+    {
+      uint32_t      n;
+      const KctRaw *r = kct_leaf (from, i, &n);
+      if (n > cap)
+        {
+          free (buf);
+          buf = malloc (sizeof *buf * n);
+          cap = buf ? n : 0;
+          if (buf == NULL)
+            {
+              err = 1;
+              break;
+            }
+        }
+      memcpy (buf, r, sizeof *buf * n);
+      for (uint32_t k = 0; k < n; k++)
+        if (buf[k].type == KCT_RAW_ENTER || buf[k].type == KCT_RAW_LEAVE)
+          buf[k].a = buf[k].a < from->n_regions ? region_map[buf[k].a] : buf[k].a;
+      leaf_map[i] = kct_leaf_intern (to, buf, n);
+      err = leaf_map[i] == KCT_NONE;
+    }
+
+  /* bodies in id order: each refers only to bodies mapped before it */
+  body_map = malloc (sizeof *body_map * (from->n_bodies + 1));
+  err = err || body_map == NULL;
+  cap = 0;
+  for (uint32_t i = 0; i < from->n_bodies && !err; i++)
+    {
+      uint32_t       n;
+      const KctElem *e = kct_body (from, i, &n);
+      if (n > cap || ebuf == NULL)
+        {
+          free (ebuf);
+          ebuf = malloc (sizeof *ebuf * (n ? n : 1));
+          cap = ebuf ? n : 0;
+          if (ebuf == NULL)
+            {
+              err = 1;
+              break;
+            }
+        }
+      for (uint32_t k = 0; k < n; k++)
+        {
+          uint32_t id = KCT_REF_ID (e[k].ref);
+          uint32_t flags = e[k].ref & (KCT_REF_BODY | KCT_REF_POLL);
+          uint32_t m = (e[k].ref & KCT_REF_BODY) ? (id < i ? body_map[id] : KCT_NONE) : leaf_map[id];
+          if (m == KCT_NONE)
+            {
+              err = 1;
+              break;
+            }
+          ebuf[k].ref = m | flags;
+          ebuf[k].count = e[k].count;
+        }
+      if (!err)
+        {
+          body_map[i] = kct_body_intern (to, ebuf, n);
+          err = body_map[i] == KCT_NONE;
+        }
+    }
+
+  /* groups: the same sequence joins */
+  for (uint32_t i = 0; i < to->n_groups && !err; i++)
+    if (to->groups[i].seq != KCT_NONE)
+      err = map_put (&seqs, to->groups[i].seq, i) != 0;
+  for (uint32_t i = 0; i < from->n_groups && !err; i++)
+    {
+      const KctGroup *s = &from->groups[i];
+      if (s->seq == KCT_NONE || s->seq >= from->n_bodies)
+        continue;
+      uint32_t seq = body_map[s->seq];
+      uint32_t k = map_get (&seqs, seq);
+      if (k == KCT_NONE)
+        {
+          KctGroup *g = kct_group_add (to);
+          if (g == NULL)
+            {
+              err = 1;
+              break;
+            }
+          g->seq = seq;
+          k = to->n_groups - 1;
+          err = map_put (&seqs, seq, k) != 0;
+        }
+      err = err || merge_group (&to->groups[k], s, leaf_map) != 0;
+    }
+
+  map_free (&names);
+  map_free (&seqs);
+  free (region_map);
+  free (leaf_map);
+  free (body_map);
+  free (buf);
+  free (ebuf);
+  return err ? -1 : 0;
+}
+
+/* ---- finishing ---------------------------------------------------------------------- */
+
+static int
+cmp_u32 (const void *a, const void *b)
+{
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Leaves and bodies nobody reaches go, regions no leaf names go, ids are renumbered in their
+ * old order (so bodies still refer only to earlier bodies). */
+static int
+compact_structure (KctTrace *t)
+{
+  int       err = 0;
+  uint8_t  *body_live = calloc ((size_t)t->n_bodies + 1, 1);
+  uint8_t  *leaf_live = calloc ((size_t)t->n_leaves + 1, 1);
+  uint32_t *body_new = malloc (sizeof (uint32_t) * ((size_t)t->n_bodies + 1));
+  uint32_t *leaf_new = malloc (sizeof (uint32_t) * ((size_t)t->n_leaves + 1));
+  uint32_t *region_new = malloc (sizeof (uint32_t) * ((size_t)t->n_regions + 1));
+  uint8_t  *region_live = calloc ((size_t)t->n_regions + 1, 1);
+  KctTrace *n = kct_trace_new ();
+  if (!body_live || !leaf_live || !body_new || !leaf_new || !region_new || !region_live || !n)
+    {
+      err = -1;
+      goto out;
+    }
+  for (uint32_t g = 0; g < t->n_groups; g++)
+    {
+      const KctGroup *grp = &t->groups[g];
+      if (grp->seq < t->n_bodies)
+        body_live[grp->seq] = 1;
+      for (uint32_t k = 0; k < grp->n_pairs; k++)
+        {
+          if (grp->pairs[k].prev != KCT_NONE)
+            leaf_live[grp->pairs[k].prev] = 1;
+          leaf_live[grp->pairs[k].cur] = 1;
+        }
+      if (grp->first_call < t->n_leaves)
+        leaf_live[grp->first_call] = 1;
+      if (grp->last_call < t->n_leaves)
+        leaf_live[grp->last_call] = 1;
+    }
+  for (uint32_t b = t->n_bodies; b-- > 0;)
+    {
+      if (!body_live[b])
+        continue;
+      uint32_t       m;
+      const KctElem *e = kct_body (t, b, &m);
+      for (uint32_t k = 0; k < m; k++)
+        {
+          if (e[k].ref & KCT_REF_BODY)
+            body_live[KCT_REF_ID (e[k].ref)] = 1;
+          else
+            leaf_live[KCT_REF_ID (e[k].ref)] = 1;
+        }
+    }
+  for (uint32_t l = 0; l < t->n_leaves; l++)
+    if (leaf_live[l])
+      {
+        uint32_t      m;
+        const KctRaw *r = kct_leaf (t, l, &m);
+        for (uint32_t k = 0; k < m; k++)
+          if ((r[k].type == KCT_RAW_ENTER || r[k].type == KCT_RAW_LEAVE) && r[k].a < t->n_regions)
+            region_live[r[k].a] = 1;
+      }
+  /* regions */
+  for (uint32_t i = 0; i < t->n_regions && !err; i++)
+    {
+      region_new[i] = KCT_NONE;
+      if (region_live[i])
+        {
+          region_new[i] = kct_region_add (n, &t->regions[i]);
+          err = region_new[i] == KCT_NONE;
+        }
+    }
+  /* leaves */
+  KctRaw  *buf = NULL;
+  uint32_t cap = 0;
+  for (uint32_t l = 0; l < t->n_leaves && !err; l++)
+    {
+      leaf_new[l] = KCT_NONE;
+      if (!leaf_live[l])
+        continue;
+      uint32_t      m;
+      const KctRaw *r = kct_leaf (t, l, &m);
+      if (m > cap)
+        {
+          free (buf);
+          buf = malloc (sizeof *buf * m);
+          cap = buf ? m : 0;
+          if (buf == NULL)
+            {
+              err = -1;
+              break;
+            }
+        }
+      memcpy (buf, r, sizeof *buf * m);
+      for (uint32_t k = 0; k < m; k++)
+        if ((buf[k].type == KCT_RAW_ENTER || buf[k].type == KCT_RAW_LEAVE) && buf[k].a < t->n_regions)
+          buf[k].a = region_new[buf[k].a];
+      leaf_new[l] = kct_leaf_intern (n, buf, m);
+      err = leaf_new[l] == KCT_NONE;
+    }
+  free (buf);
+  /* bodies */
+  KctElem *ebuf = NULL;
+  cap = 0;
+  for (uint32_t b = 0; b < t->n_bodies && !err; b++)
+    {
+      body_new[b] = KCT_NONE;
+      if (!body_live[b])
+        continue;
+      uint32_t       m;
+      const KctElem *e = kct_body (t, b, &m);
+      if (m >= cap)
+        {
+          free (ebuf);
+          ebuf = malloc (sizeof *ebuf * (m + 1));
+          cap = ebuf ? m + 1 : 0;
+          if (ebuf == NULL)
+            {
+              err = -1;
+              break;
+            }
+        }
+      for (uint32_t k = 0; k < m; k++)
+        {
+          uint32_t id = KCT_REF_ID (e[k].ref);
+          ebuf[k].ref = ((e[k].ref & KCT_REF_BODY) ? body_new[id] : leaf_new[id])
+                        | (e[k].ref & (KCT_REF_BODY | KCT_REF_POLL));
+          ebuf[k].count = e[k].count;
+        }
+      body_new[b] = kct_body_intern (n, ebuf, m);
+      err = body_new[b] == KCT_NONE;
+    }
+  free (ebuf);
+  if (err)
+    goto out;
+  /* groups: ids renamed, then sorted by their first rank */
+  for (uint32_t g = 0; g < t->n_groups; g++)
+    {
+      KctGroup *grp = &t->groups[g];
+      grp->seq = body_new[grp->seq];
+      for (uint32_t k = 0; k < grp->n_pairs; k++)
+        {
+          if (grp->pairs[k].prev != KCT_NONE)
+            grp->pairs[k].prev = leaf_new[grp->pairs[k].prev];
+          grp->pairs[k].cur = leaf_new[grp->pairs[k].cur];
+        }
+      for (uint32_t k = 0; k < grp->n_pairs; k++)
+        {
+          kct_hist_prune (&grp->pairs[k].gap);
+          kct_hist_prune (&grp->pairs[k].dur);
+        }
+      for (uint32_t k = 0; k < grp->n_polls; k++)
+        {
+          grp->polls[k].leaf = leaf_new[grp->polls[k].leaf];
+          kct_hist_prune (&grp->polls[k].count);
+        }
+      if (grp->first_call != KCT_NONE)
+        grp->first_call = leaf_new[grp->first_call];
+      if (grp->last_call != KCT_NONE)
+        grp->last_call = leaf_new[grp->last_call];
+      kct_hist_prune (&grp->first_end);
+      kct_hist_prune (&grp->last_end);
+      if (kct_group_reindex (grp) != 0)
+        {
+          err = -1;
+          goto out;
+        }
+    }
+  for (uint32_t i = 1; i < t->n_groups; i++)
+    for (uint32_t j = i; j > 0 && t->groups[j].ranks.n > 0 && t->groups[j - 1].ranks.n > 0
+                         && t->groups[j].ranks.v[0] < t->groups[j - 1].ranks.v[0];
+         j--)
+      {
+        KctGroup tmp = t->groups[j];
+        t->groups[j] = t->groups[j - 1];
+        t->groups[j - 1] = tmp;
+      }
+  /* move the new tables in */
+  {
+    KctTrace old = *t;
+    t->regions = n->regions;
+    t->n_regions = n->n_regions;
+    t->cap_regions = n->cap_regions;
+    t->raw = n->raw;
+    t->n_raw = n->n_raw;
+    t->cap_raw = n->cap_raw;
+    t->leaf_off = n->leaf_off;
+    t->leaf_len = n->leaf_len;
+    t->n_leaves = n->n_leaves;
+    t->cap_leaves = n->cap_leaves;
+    t->leaf_index = n->leaf_index;
+    t->leaf_slots = n->leaf_slots;
+    t->elems = n->elems;
+    t->n_elems = n->n_elems;
+    t->cap_elems = n->cap_elems;
+    t->body_off = n->body_off;
+    t->body_len = n->body_len;
+    t->n_bodies = n->n_bodies;
+    t->cap_bodies = n->cap_bodies;
+    t->body_index = n->body_index;
+    t->body_slots = n->body_slots;
+    n->regions = old.regions;
+    n->n_regions = old.n_regions;
+    n->raw = old.raw;
+    n->leaf_off = old.leaf_off;
+    n->leaf_len = old.leaf_len;
+    n->leaf_index = old.leaf_index;
+    n->elems = old.elems;
+    n->body_off = old.body_off;
+    n->body_len = old.body_len;
+    n->body_index = old.body_index;
+  }
+out:
+  kct_trace_free (n);
+  free (body_live);
+  free (leaf_live);
+  free (body_new);
+  free (leaf_new);
+  free (region_new);
+  free (region_live);
+  return err;
+}
+
+/* the sorted union of an entry's two member groups */
+static int
+all_members (const KctComm *c, KctList *out)
+{
+  KctList a = { 0 }, b = { 0 };
+  int     err = kct_list_copy (&a, &c->members) || kct_list_copy (&b, &c->members_b);
+  if (!err)
+    {
+      if (a.n > 1)
+        qsort (a.v, a.n, sizeof *a.v, cmp_u32);
+      if (b.n > 1)
+        qsort (b.v, b.n, sizeof *b.v, cmp_u32);
+      err = kct_list_union (out, &a, &b);
+    }
+  kct_list_clear (&a);
+  kct_list_clear (&b);
+  return err ? -1 : 0;
+}
+
+static int
+shifted (const KctList *a, const KctList *b, int64_t shift)
+{
+  if (a->n != b->n)
+    return 0;
+  for (uint32_t i = 0; i < a->n; i++)
+    if ((int64_t)b->v[i] - (int64_t)a->v[i] != shift)
+      return 0;
+  return 1;
+}
+
+/* Communicators that differ only by a constant shift of their ranks (MPI_COMM_SELF of every
+ * rank, the rows or columns of a grid) become one entry repeated; parents become indices. */
+static int
+compact_comms (KctTrace *t)
+{
+  uint32_t  n = t->n_comms;
+  KctComm  *c = t->comms;
+  uint32_t *family = malloc (sizeof *family * (n + 1));
+  uint8_t  *taken = calloc ((size_t)n + 1, 1);
+  KctComm  *out = calloc ((size_t)n + 1, sizeof *out);
+  uint32_t  n_out = 0;
+  int       err = family == NULL || taken == NULL || out == NULL;
+  /* users equal to all members are implied (an alias names its users) */
+  for (uint32_t i = 0; i < n && !err; i++)
+    {
+      if (c[i].flags & KCT_COMM_ALIAS)
+        continue;
+      KctList all = { 0 };
+      err = all_members (&c[i], &all) != 0;
+      if (!err && kct_list_equal (&all, &c[i].users))
+        c[i].users.n = 0;
+      kct_list_clear (&all);
+    }
+  /* communicators with aliases stay single: an alias names one instance */
+  uint8_t *pinned = calloc ((size_t)n + 1, 1);
+  err = err || pinned == NULL;
+  for (uint32_t i = 0; i < n && !err; i++)
+    if (c[i].flags & KCT_COMM_ALIAS)
+      for (uint32_t j = 0; j < n; j++)
+        if (c[j].key == c[i].key && !(c[j].flags & KCT_COMM_ALIAS))
+          pinned[j] = 1;
+  for (uint32_t i = 0; i < n && !err; i++)
+    {
+      if (taken[i])
+        continue;
+      /* the next instances: same shape, members shifted by k times one shift (an entry that
+       * is a family already stays as it is) */
+      KctComm *o = &out[n_out];
+      *o = c[i];
+      memset (&c[i].members, 0, sizeof c[i].members);
+      memset (&c[i].members_b, 0, sizeof c[i].members_b);
+      memset (&c[i].users, 0, sizeof c[i].users);
+      taken[i] = 1;
+      family[i] = n_out;
+      if (o->repeat > 1)
+        {
+          n_out++;
+          continue;
+        }
+      o->shift = 0;
+      for (uint32_t j = i + 1; j < n && o->members.n > 0 && !pinned[i] && !(o->flags & KCT_COMM_ALIAS); j++)
+        {
+          if (taken[j] || pinned[j] || c[j].repeat != 1 || c[j].local_id != o->local_id || c[j].flags != o->flags
+              || c[j].members.n != o->members.n || c[j].members_b.n != o->members_b.n
+              || c[j].users.n != o->users.n || c[j].members.n == 0)
+            continue;
+          int64_t s = (int64_t)c[j].members.v[0] - (int64_t)o->members.v[0];
+          if (o->repeat == 1 && s == 0)
+            continue;
+          if (o->repeat > 1 && s != o->shift * (int64_t)o->repeat)
+            continue;
+          if (!shifted (&o->members, &c[j].members, s) || !shifted (&o->members_b, &c[j].members_b, s)
+              || !shifted (&o->users, &c[j].users, s))
+            continue;
+          if (o->repeat == 1)
+            o->shift = s;
+          taken[j] = 1;
+          family[j] = n_out;
+          o->repeat++;
+        }
+      n_out++;
+    }
+  /* parents: the family of the parent communicator */
+  if (!err)
+    {
+      Map keys = { 0 };
+      for (uint32_t i = 0; i < n && !err; i++)
+        if (c[i].key != 0 && !(c[i].flags & KCT_COMM_ALIAS))
+          err = map_put (&keys, c[i].key, i) != 0;
+      for (uint32_t f = 0; f < n_out; f++)
+        {
+          /* an alias's parent is the communicator it names */
+          uint64_t pk = (out[f].flags & KCT_COMM_ALIAS) ? out[f].key : out[f].parent_key;
+          uint32_t p = pk ? map_get (&keys, pk) : KCT_NONE;
+          out[f].parent = p != KCT_NONE ? family[p] : out[f].parent;
+          out[f].key = 0;
+          out[f].parent_key = 0;
+        }
+      /* topologies: the family holding their communicator */
+      for (uint32_t k = 0; k < t->n_topos; k++)
+        {
+          uint32_t p = t->topos[k].comm_key ? map_get (&keys, t->topos[k].comm_key) : KCT_NONE;
+          if (p != KCT_NONE)
+            t->topos[k].comm = family[p];
+          t->topos[k].comm_key = 0;
+        }
+      map_free (&keys);
+    }
+  if (err)
+    {
+      free (family);
+      free (taken);
+      free (pinned);
+      free (out);
+      return -1;
+    }
+  for (uint32_t i = 0; i < n; i++)
+    {
+      kct_list_clear (&c[i].members);
+      kct_list_clear (&c[i].members_b);
+      kct_list_clear (&c[i].users);
+    }
+  free (t->comms);
+  t->comms = out;
+  t->n_comms = n_out;
+  t->cap_comms = n + 1;
+  free (family);
+  free (taken);
+  free (pinned);
+  return 0;
+}
+
+typedef struct
+{
+  uint32_t rank;
+  uint32_t at;
+} RankAt;
+
+static int
+cmp_rank_at (const void *a, const void *b)
+{
+  const RankAt *x = a, *y = b;
+  return x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
+/* Coordinates sorted by rank; when every rank's are the row-major decomposition of its rank
+ * (MPI_Cart_create without reordering), only that fact is kept. */
+static int
+compact_topos (KctTrace *t)
+{
+  for (uint32_t i = 0; i < t->n_topos; i++)
+    {
+      KctTopo *tp = &t->topos[i];
+      if (tp->row_major)
+        continue;
+      uint32_t n = tp->coord_rank.n, nd = tp->ndims;
+      RankAt  *order = malloc (sizeof *order * (n ? n : 1));
+      KctList  coords = { 0 };
+      if (order == NULL)
+        return -1;
+      for (uint32_t k = 0; k < n; k++)
+        order[k] = (RankAt){ tp->coord_rank.v[k], k };
+      if (n > 1)
+        qsort (order, n, sizeof *order, cmp_rank_at);
+      int      row_major = 1;
+      uint64_t cells = 1;
+      for (uint32_t d = 0; d < nd; d++)
+        cells *= tp->dims[d];
+      if (n != cells)
+        row_major = 0;
+      for (uint32_t k = 0; k < n; k++)
+        {
+          tp->coord_rank.v[k] = order[k].rank;
+          uint32_t rest = order[k].rank;
+          if (order[k].rank != k)
+            row_major = 0;
+          for (uint32_t d = nd; d-- > 0;)
+            {
+              uint32_t c = tp->coords.v[(size_t)order[k].at * nd + d];
+              if (c != rest % tp->dims[d])
+                row_major = 0;
+              rest /= tp->dims[d];
+            }
+          for (uint32_t d = 0; d < nd; d++)
+            if (kct_list_add (&coords, tp->coords.v[(size_t)order[k].at * nd + d]) != 0)
+              {
+                free (order);
+                kct_list_clear (&coords);
+                return -1;
+              }
+        }
+      free (order);
+      kct_list_clear (&tp->coords);
+      tp->coords = coords;
+      if (row_major)
+        {
+          tp->row_major = 1;
+          tp->coord_rank.n = 0;
+          tp->coords.n = 0;
+        }
+    }
+  return 0;
+}
+
+static int
+cmp_host (const void *a, const void *b)
+{
+  const KctHost *x = a, *y = b;
+  uint32_t       u = x->ranks.n ? x->ranks.v[0] : UINT32_MAX;
+  uint32_t       v = y->ranks.n ? y->ranks.v[0] : UINT32_MAX;
+  return u < v ? -1 : u > v;
+}
+
+int
+kct_finish (KctTrace *t)
+{
+  t->h.flags &= ~KCT_FILE_PARTIAL;
+  if (compact_structure (t) != 0 || compact_comms (t) != 0 || compact_topos (t) != 0)
+    return -1;
+  if (t->n_hosts > 1)
+    qsort (t->hosts, t->n_hosts, sizeof *t->hosts, cmp_host);
+  return 0;
+}

@@ -1,0 +1,930 @@
+/* kct-trace.c: the compressed-trace model — interning of leaves and bodies, definitions,
+ * rank lists, histograms, structural statistics.  Plain C (see kct-format.h). */
+#include "kct-format.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- growing arrays ----------------------------------------------------- */
+
+static int
+grow (void **p, uint32_t *cap, uint32_t need, size_t size)
+{
+  if (need <= *cap)
+    return 0;
+  uint64_t c = *cap ? *cap : 8;
+  while (c < need)
+    c *= 2;
+  if (c > UINT32_MAX / 2 || c * size > SIZE_MAX / 2)
+    return -1;
+  void *n = realloc (*p, (size_t)c * size);
+  if (n == NULL)
+    return -1;
+  memset ((char *)n + (size_t)*cap * size, 0, (size_t)(c - *cap) * size);
+  *p = n;
+  *cap = (uint32_t)c;
+  return 0;
+}
+
+static int
+grow_size (void **p, size_t *cap, size_t need, size_t size)
+{
+  if (need <= *cap)
+    return 0;
+  size_t c = *cap ? *cap : 64;
+  while (c < need)
+    c *= 2;
+  if (c > SIZE_MAX / size / 2)
+    return -1;
+  void *n = realloc (*p, c * size);
+  if (n == NULL)
+    return -1;
+  *p = n;
+  *cap = c;
+  return 0;
+}
+
+/* two arrays of one capacity */
+static int
+grow2 (uint32_t **a, uint32_t **b, uint32_t *cap, uint32_t need)
+{
+  uint32_t ca = *cap, cb = *cap;
+  if (grow ((void **)a, &ca, need, sizeof **a) != 0 || grow ((void **)b, &cb, need, sizeof **b) != 0)
+    return -1;
+  *cap = ca < cb ? ca : cb;
+  return 0;
+}
+
+/* ---- rank lists ---------------------------------------------------------- */
+
+int
+kct_list_add (KctList *l, uint32_t v)
+{
+  if (grow ((void **)&l->v, &l->cap, l->n + 1, sizeof *l->v) != 0)
+    return -1;
+  l->v[l->n++] = v;
+  return 0;
+}
+
+int
+kct_list_copy (KctList *to, const KctList *from)
+{
+  to->n = 0;
+  if (grow ((void **)&to->v, &to->cap, from->n, sizeof *to->v) != 0)
+    return -1;
+  if (from->n > 0)
+    memcpy (to->v, from->v, sizeof *to->v * from->n);
+  to->n = from->n;
+  return 0;
+}
+
+int
+kct_list_union (KctList *to, const KctList *a, const KctList *b)
+{
+  KctList r = { 0 };
+  if (grow ((void **)&r.v, &r.cap, a->n + b->n + 1, sizeof *r.v) != 0)
+    return -1;
+  uint32_t i = 0, j = 0;
+  while (i < a->n || j < b->n)
+    {
+      uint32_t v;
+      if (j >= b->n || (i < a->n && a->v[i] < b->v[j]))
+        v = a->v[i++];
+      else if (i >= a->n || b->v[j] < a->v[i])
+        v = b->v[j++];
+      else
+        {
+          v = a->v[i++];
+          j++;
+        }
+      if (r.n == 0 || r.v[r.n - 1] != v)
+        r.v[r.n++] = v;
+    }
+  free (to->v);
+  *to = r;
+  return 0;
+}
+
+int
+kct_list_equal (const KctList *a, const KctList *b)
+{
+  return a->n == b->n && (a->n == 0 || memcmp (a->v, b->v, sizeof *a->v * a->n) == 0);
+}
+
+int
+kct_list_contains_sorted (const KctList *l, uint32_t v)
+{
+  uint32_t lo = 0, hi = l->n;
+  while (lo < hi)
+    {
+      uint32_t mid = lo + (hi - lo) / 2;
+      if (l->v[mid] < v)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo < l->n && l->v[lo] == v;
+}
+
+void
+kct_list_clear (KctList *l)
+{
+  free (l->v);
+  memset (l, 0, sizeof *l);
+}
+
+/* ---- histograms --------------------------------------------------------- */
+
+uint32_t
+kct_bin_of (uint64_t v)
+{
+  if (v < 16)
+    return (uint32_t)v;
+  uint32_t b = 63u - (uint32_t)__builtin_clzll (v); /* >= 4 */
+  uint32_t sub = (uint32_t)(v >> (b - 2)) & 3u;
+  return 16u + (b - 4u) * 4u + sub;
+}
+
+int
+kct_hist_add_bin (KctHist *h, uint32_t bin, uint64_t count, uint64_t sum)
+{
+  uint32_t lo = 0, hi = h->n;
+  while (lo < hi)
+    {
+      uint32_t mid = (lo + hi) / 2;
+      if (h->bins[mid].bin < bin)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo < h->n && h->bins[lo].bin == bin)
+    {
+      h->bins[lo].count += count;
+      h->bins[lo].sum += sum;
+      return 0;
+    }
+  if (grow ((void **)&h->bins, &h->cap, h->n + 1, sizeof *h->bins) != 0)
+    return -1;
+  memmove (h->bins + lo + 1, h->bins + lo, sizeof *h->bins * (h->n - lo));
+  h->bins[lo].bin = (uint16_t)bin;
+  h->bins[lo].count = count;
+  h->bins[lo].sum = sum;
+  h->n++;
+  if (h->n > KCT_HIST_MAX_BINS)
+    {
+      /* bounded size whatever the noise: the two neighbours with the fewest values join
+       * (under the lower bin number; counts and sums stay exact) */
+      uint32_t best = 0;
+      for (uint32_t i = 1; i + 1 < h->n; i++)
+        if (h->bins[i].count + h->bins[i + 1].count < h->bins[best].count + h->bins[best + 1].count)
+          best = i;
+      h->bins[best].count += h->bins[best + 1].count;
+      h->bins[best].sum += h->bins[best + 1].sum;
+      memmove (h->bins + best + 1, h->bins + best + 2, sizeof *h->bins * (h->n - best - 2));
+      h->n--;
+    }
+  return 0;
+}
+
+void
+kct_hist_extremes (KctHist *h, uint64_t min, uint64_t max)
+{
+  if (h->n == 0 || h->min > min || (h->min == 0 && h->max == 0))
+    h->min = min;
+  if (h->max < max)
+    h->max = max;
+}
+
+int
+kct_hist_add (KctHist *h, uint64_t v)
+{
+  if (h->n == 0 || v < h->min)
+    h->min = v;
+  if (h->n == 0 || v > h->max)
+    h->max = v;
+  uint32_t bin = kct_bin_of (v);
+  /* the common case: a bin that exists (there are at most KCT_HIST_MAX_BINS); when all
+   * exist, the nearest one takes the value (what joining a new bin into them would do) */
+  uint32_t near = 0, dist = UINT32_MAX;
+  for (uint32_t i = 0; i < h->n; i++)
+    {
+      uint32_t d = h->bins[i].bin > bin ? h->bins[i].bin - bin : bin - h->bins[i].bin;
+      if (d < dist)
+        {
+          dist = d;
+          near = i;
+        }
+    }
+  if (dist == 0 || (h->n >= KCT_HIST_MAX_BINS && dist != UINT32_MAX))
+    {
+      h->bins[near].count++;
+      h->bins[near].sum += v;
+      return 0;
+    }
+  return kct_hist_add_bin (h, bin, 1, v);
+}
+
+int
+kct_hist_merge (KctHist *to, const KctHist *from)
+{
+  if (from->n > 0)
+    {
+      if (to->n == 0 || from->min < to->min)
+        to->min = from->min;
+      if (to->n == 0 || from->max > to->max)
+        to->max = from->max;
+    }
+  for (uint32_t i = 0; i < from->n; i++)
+    if (kct_hist_add_bin (to, from->bins[i].bin, from->bins[i].count, from->bins[i].sum) != 0)
+      return -1;
+  return 0;
+}
+
+uint64_t
+kct_hist_count (const KctHist *h)
+{
+  uint64_t n = 0;
+  for (uint32_t i = 0; i < h->n; i++)
+    n += h->bins[i].count;
+  return n;
+}
+
+uint64_t
+kct_hist_sum (const KctHist *h)
+{
+  uint64_t n = 0;
+  for (uint32_t i = 0; i < h->n; i++)
+    n += h->bins[i].sum;
+  return n;
+}
+
+/* The value of bin k's positions other than the extremes: the first and the last bin hand
+ * their extreme out at the ends and share the rest of their sum. */
+static double
+bin_inner (const KctHist *h, uint32_t k)
+{
+  double c = (double)h->bins[k].count, s = (double)h->bins[k].sum;
+  if (k == 0 && c > 1)
+    {
+      c--;
+      s -= (double)h->min;
+    }
+  if (k == h->n - 1 && c > 1)
+    {
+      c--;
+      s -= (double)h->max;
+    }
+  return s > 0 ? s / c : 0;
+}
+
+uint64_t
+kct_hist_at (const KctHist *h, uint64_t position)
+{
+  uint64_t total = kct_hist_count (h);
+  if (total == 0)
+    return 0;
+  position %= total;
+  if (position == 0)
+    return h->min;
+  if (position == total - 1)
+    return h->max;
+  for (uint32_t k = 0; k < h->n; k++)
+    {
+      if (position < h->bins[k].count)
+        return (uint64_t)(bin_inner (h, k) + 0.5);
+      position -= h->bins[k].count;
+    }
+  return 0;
+}
+
+/* mean of the values at positions [a, b) of the sorted values, as kct_hist_at gives them */
+static uint64_t
+hist_range_mean (const KctHist *h, uint64_t a, uint64_t b)
+{
+  uint64_t total = kct_hist_count (h);
+  if (total == 0)
+    return 0;
+  if (b > total)
+    b = total;
+  if (a >= b)
+    return kct_hist_at (h, a);
+  double   sum = 0;
+  uint64_t start = 0;
+  for (uint32_t k = 0; k < h->n; k++)
+    {
+      uint64_t c = h->bins[k].count;
+      double   v = bin_inner (h, k);
+      uint64_t lo = a > start ? a : start, hi = b < start + c ? b : start + c;
+      if (hi > lo)
+        sum += v * (double)(hi - lo);
+      /* the extremes replace the inner value at the two ends */
+      if (start == 0 && a == 0)
+        sum += (double)h->min - v;
+      if (start + c == total && b == total && total > 1)
+        sum += (double)h->max - v;
+      start += c;
+    }
+  double m = sum / (double)(b - a);
+  return m > 0 ? (uint64_t)(m + 0.5) : 0;
+}
+
+uint64_t
+kct_hist_draw_mean (const KctHist *h, uint64_t i, uint64_t n, uint64_t step, uint32_t members)
+{
+  if (n == 0)
+    n = 1;
+  uint64_t block = (i % n) * step % n;
+  return hist_range_mean (h, block * members, block * members + members);
+}
+
+static uint64_t
+gcd (uint64_t a, uint64_t b)
+{
+  while (b != 0)
+    {
+      uint64_t r = a % b;
+      a = b;
+      b = r;
+    }
+  return a;
+}
+
+uint64_t
+kct_spread_step (uint64_t n)
+{
+  if (n < 3)
+    return 1;
+  uint64_t g = (uint64_t)((double)n * 0.6180339887498949);
+  while (gcd (g, n) != 1)
+    g++;
+  return g % n ? g % n : 1;
+}
+
+uint64_t
+kct_hist_draw (const KctHist *h, uint64_t i, uint64_t n, uint64_t step, uint32_t member,
+               uint32_t members)
+{
+  if (n == 0)
+    n = 1;
+  uint64_t spread = (i % n) * step % n; /* a permutation of 0..n-1 */
+  /* the members take turns at the block's positions, so none always gets the largest */
+  return kct_hist_at (h, spread * members + (member + i) % members);
+}
+
+void
+kct_hist_prune (KctHist *h)
+{
+  uint64_t total = kct_hist_count (h);
+  for (;;)
+    {
+      /* the rarest bin, if rarer than 1/32 of the values, joins its larger neighbour */
+      uint32_t r = UINT32_MAX;
+      for (uint32_t i = 0; i < h->n && h->n > 1; i++)
+        if (h->bins[i].count * 32 < total && (r == UINT32_MAX || h->bins[i].count < h->bins[r].count))
+          r = i;
+      if (r == UINT32_MAX)
+        return;
+      uint32_t into = r == 0                                            ? 1
+                      : r == h->n - 1                                   ? r - 1
+                      : h->bins[r - 1].count >= h->bins[r + 1].count ? r - 1
+                                                                        : r + 1;
+      h->bins[into].count += h->bins[r].count;
+      h->bins[into].sum += h->bins[r].sum;
+      memmove (h->bins + r, h->bins + r + 1, sizeof *h->bins * (h->n - r - 1));
+      h->n--;
+    }
+}
+
+void
+kct_hist_clear (KctHist *h)
+{
+  free (h->bins);
+  memset (h, 0, sizeof *h);
+}
+
+/* ---- hashing ---------------------------------------------------------------- */
+
+static inline uint64_t
+mix64 (uint64_t h)
+{
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdull;
+  h ^= h >> 33;
+  h *= 0xc4ceb9fe1a85ec53ull;
+  h ^= h >> 33;
+  return h;
+}
+
+static uint64_t
+hash_words (const void *p, size_t bytes)
+{
+  const unsigned char *c = p;
+  uint64_t             h = 0x9E3779B97F4A7C15ull ^ bytes;
+  size_t               i = 0;
+  for (; i + 8 <= bytes; i += 8)
+    {
+      uint64_t w;
+      memcpy (&w, c + i, 8);
+      h = (h ^ w) * 0x100000001b3ull;
+      h ^= h >> 29;
+    }
+  for (; i < bytes; i++)
+    h = (h ^ c[i]) * 0x100000001b3ull;
+  return mix64 (h);
+}
+
+/* ---- the trace ------------------------------------------------------------ */
+
+KctTrace *
+kct_trace_new (void)
+{
+  KctTrace *t = calloc (1, sizeof *t);
+  if (t == NULL)
+    return NULL;
+  t->h.timer_resolution = 1000000000u;
+  return t;
+}
+
+static void
+group_clear (KctGroup *g)
+{
+  kct_list_clear (&g->ranks);
+  for (uint32_t i = 0; i < g->n_pairs; i++)
+    {
+      kct_hist_clear (&g->pairs[i].gap);
+      kct_hist_clear (&g->pairs[i].dur);
+    }
+  free (g->pairs);
+  free (g->pair_index);
+  for (uint32_t i = 0; i < g->n_polls; i++)
+    kct_hist_clear (&g->polls[i].count);
+  free (g->polls);
+  kct_hist_clear (&g->first_end);
+  kct_hist_clear (&g->last_end);
+  memset (g, 0, sizeof *g);
+}
+
+void
+kct_trace_free (KctTrace *t)
+{
+  if (t == NULL)
+    return;
+  free (t->h.program);
+  free (t->h.creator);
+  for (uint32_t i = 0; i < t->n_regions; i++)
+    {
+      free (t->regions[i].name);
+      free (t->regions[i].canonical);
+      free (t->regions[i].file);
+      free (t->regions[i].descr);
+    }
+  free (t->regions);
+  for (uint32_t i = 0; i < t->n_comms; i++)
+    {
+      kct_list_clear (&t->comms[i].members);
+      kct_list_clear (&t->comms[i].members_b);
+      kct_list_clear (&t->comms[i].users);
+    }
+  free (t->comms);
+  for (uint32_t i = 0; i < t->n_topos; i++)
+    {
+      free (t->topos[i].name);
+      kct_list_clear (&t->topos[i].coord_rank);
+      kct_list_clear (&t->topos[i].coords);
+    }
+  free (t->topos);
+  for (uint32_t i = 0; i < t->n_hosts; i++)
+    {
+      free (t->hosts[i].name);
+      kct_list_clear (&t->hosts[i].ranks);
+    }
+  free (t->hosts);
+  free (t->raw);
+  free (t->leaf_off);
+  free (t->leaf_len);
+  free (t->leaf_index);
+  free (t->elems);
+  free (t->body_off);
+  free (t->body_len);
+  free (t->body_index);
+  for (uint32_t i = 0; i < t->n_groups; i++)
+    group_clear (&t->groups[i]);
+  free (t->groups);
+  free (t);
+}
+
+int
+kct_set_string (char **field, const char *s)
+{
+  char *c = strdup (s != NULL ? s : "");
+  if (c == NULL)
+    return -1;
+  free (*field);
+  *field = c;
+  return 0;
+}
+
+uint32_t
+kct_region_add (KctTrace *t, const KctRegion *r)
+{
+  if (grow ((void **)&t->regions, &t->cap_regions, t->n_regions + 1, sizeof *t->regions) != 0)
+    return KCT_NONE;
+  KctRegion *n = &t->regions[t->n_regions];
+  memset (n, 0, sizeof *n);
+  if (kct_set_string (&n->name, r->name) != 0 || kct_set_string (&n->canonical, r->canonical) != 0
+      || kct_set_string (&n->file, r->file) != 0 || kct_set_string (&n->descr, r->descr) != 0)
+    {
+      free (n->name);
+      free (n->canonical);
+      free (n->file);
+      free (n->descr);
+      memset (n, 0, sizeof *n);
+      return KCT_NONE;
+    }
+  n->role = r->role;
+  n->paradigm = r->paradigm;
+  n->flags = r->flags;
+  return t->n_regions++;
+}
+
+uint32_t
+kct_region_find (const KctTrace *t, const char *name)
+{
+  for (uint32_t i = 0; i < t->n_regions; i++)
+    if (strcmp (t->regions[i].name, name) == 0)
+      return i;
+  return KCT_NONE;
+}
+
+KctComm *
+kct_comm_add (KctTrace *t)
+{
+  if (grow ((void **)&t->comms, &t->cap_comms, t->n_comms + 1, sizeof *t->comms) != 0)
+    return NULL;
+  KctComm *c = &t->comms[t->n_comms++];
+  memset (c, 0, sizeof *c);
+  c->parent = KCT_NONE;
+  c->repeat = 1;
+  return c;
+}
+
+KctTopo *
+kct_topo_add (KctTrace *t)
+{
+  if (grow ((void **)&t->topos, &t->cap_topos, t->n_topos + 1, sizeof *t->topos) != 0)
+    return NULL;
+  KctTopo *p = &t->topos[t->n_topos++];
+  memset (p, 0, sizeof *p);
+  p->comm = KCT_NONE;
+  return p;
+}
+
+KctHost *
+kct_host_add (KctTrace *t, const char *name)
+{
+  if (grow ((void **)&t->hosts, &t->cap_hosts, t->n_hosts + 1, sizeof *t->hosts) != 0)
+    return NULL;
+  KctHost *h = &t->hosts[t->n_hosts];
+  memset (h, 0, sizeof *h);
+  if (kct_set_string (&h->name, name) != 0)
+    return NULL;
+  t->n_hosts++;
+  return h;
+}
+
+KctGroup *
+kct_group_add (KctTrace *t)
+{
+  if (grow ((void **)&t->groups, &t->cap_groups, t->n_groups + 1, sizeof *t->groups) != 0)
+    return NULL;
+  KctGroup *g = &t->groups[t->n_groups++];
+  memset (g, 0, sizeof *g);
+  g->seq = KCT_NONE;
+  g->first_call = KCT_NONE;
+  g->last_call = KCT_NONE;
+  return g;
+}
+
+/* ---- interning -------------------------------------------------------------- */
+
+static uint64_t
+leaf_hash (const KctRaw *raw, uint32_t n)
+{
+  return hash_words (raw, sizeof *raw * n);
+}
+
+static uint64_t
+body_hash (const KctElem *e, uint32_t n)
+{
+  return hash_words (e, sizeof *e * n);
+}
+
+static int
+rehash_leaves (KctTrace *t, uint32_t slots)
+{
+  uint32_t *idx = calloc (slots, sizeof *idx);
+  if (idx == NULL)
+    return -1;
+  for (uint32_t i = 0; i < t->n_leaves; i++)
+    {
+      uint32_t s = (uint32_t)leaf_hash (t->raw + t->leaf_off[i], t->leaf_len[i]) & (slots - 1);
+      while (idx[s] != 0)
+        s = (s + 1) & (slots - 1);
+      idx[s] = i + 1;
+    }
+  free (t->leaf_index);
+  t->leaf_index = idx;
+  t->leaf_slots = slots;
+  return 0;
+}
+
+uint32_t
+kct_leaf_intern (KctTrace *t, const KctRaw *raw, uint32_t n)
+{
+  if (t->leaf_slots == 0 || (t->n_leaves + 1) * 2 > t->leaf_slots)
+    if (rehash_leaves (t, t->leaf_slots ? t->leaf_slots * 2 : 256) != 0)
+      return KCT_NONE;
+  uint32_t s = (uint32_t)leaf_hash (raw, n) & (t->leaf_slots - 1);
+  while (t->leaf_index[s] != 0)
+    {
+      uint32_t i = t->leaf_index[s] - 1;
+      if (t->leaf_len[i] == n && memcmp (t->raw + t->leaf_off[i], raw, sizeof *raw * n) == 0)
+        return i;
+      s = (s + 1) & (t->leaf_slots - 1);
+    }
+  if (t->n_leaves >= KCT_ID_MAX || t->n_raw + n > UINT32_MAX
+      || grow2 (&t->leaf_off, &t->leaf_len, &t->cap_leaves, t->n_leaves + 1) != 0)
+    return KCT_NONE;
+  if (grow_size ((void **)&t->raw, &t->cap_raw, t->n_raw + n, sizeof *t->raw) != 0)
+    return KCT_NONE;
+  memcpy (t->raw + t->n_raw, raw, sizeof *raw * n);
+  uint32_t id = t->n_leaves++;
+  t->leaf_off[id] = (uint32_t)t->n_raw;
+  t->leaf_len[id] = n;
+  t->n_raw += n;
+  t->leaf_index[s] = id + 1;
+  return id;
+}
+
+static int
+rehash_bodies (KctTrace *t, uint32_t slots)
+{
+  uint32_t *idx = calloc (slots, sizeof *idx);
+  if (idx == NULL)
+    return -1;
+  for (uint32_t i = 0; i < t->n_bodies; i++)
+    {
+      uint32_t s = (uint32_t)body_hash (t->elems + t->body_off[i], t->body_len[i]) & (slots - 1);
+      while (idx[s] != 0)
+        s = (s + 1) & (slots - 1);
+      idx[s] = i + 1;
+    }
+  free (t->body_index);
+  t->body_index = idx;
+  t->body_slots = slots;
+  return 0;
+}
+
+uint32_t
+kct_body_intern (KctTrace *t, const KctElem *e, uint32_t n)
+{
+  if (t->body_slots == 0 || (t->n_bodies + 1) * 2 > t->body_slots)
+    if (rehash_bodies (t, t->body_slots ? t->body_slots * 2 : 256) != 0)
+      return KCT_NONE;
+  uint32_t s = (uint32_t)body_hash (e, n) & (t->body_slots - 1);
+  while (t->body_index[s] != 0)
+    {
+      uint32_t i = t->body_index[s] - 1;
+      if (t->body_len[i] == n && memcmp (t->elems + t->body_off[i], e, sizeof *e * n) == 0)
+        return i;
+      s = (s + 1) & (t->body_slots - 1);
+    }
+  if (t->n_bodies >= KCT_ID_MAX || t->n_elems + n > UINT32_MAX
+      || grow2 (&t->body_off, &t->body_len, &t->cap_bodies, t->n_bodies + 1) != 0)
+    return KCT_NONE;
+  /* @e may point into t->elems: copy before the array moves */
+  if (n == 0)
+    ;
+  else if (t->n_elems + n > t->cap_elems)
+    {
+      KctElem *tmp = malloc (sizeof *tmp * (n ? n : 1));
+      if (tmp == NULL)
+        return KCT_NONE;
+      memcpy (tmp, e, sizeof *e * n);
+      int bad = grow_size ((void **)&t->elems, &t->cap_elems, t->n_elems + n, sizeof *t->elems);
+      if (!bad)
+        memcpy (t->elems + t->n_elems, tmp, sizeof *e * n);
+      free (tmp);
+      if (bad)
+        return KCT_NONE;
+    }
+  else
+    memmove (t->elems + t->n_elems, e, sizeof *e * n);
+  uint32_t id = t->n_bodies++;
+  t->body_off[id] = (uint32_t)t->n_elems;
+  t->body_len[id] = n;
+  t->n_elems += n;
+  t->body_index[s] = id + 1;
+  return id;
+}
+
+/* ---- group histograms --------------------------------------------------- */
+
+static inline uint32_t
+pair_slot (uint32_t prev, uint32_t cur, uint32_t slots)
+{
+  return (uint32_t)mix64 (((uint64_t)prev << 32) | cur) & (slots - 1);
+}
+
+static int
+rehash_pairs (KctGroup *g, uint32_t slots)
+{
+  uint32_t *idx = calloc (slots, sizeof *idx);
+  if (idx == NULL)
+    return -1;
+  for (uint32_t i = 0; i < g->n_pairs; i++)
+    {
+      uint32_t s = pair_slot (g->pairs[i].prev, g->pairs[i].cur, slots);
+      while (idx[s] != 0)
+        s = (s + 1) & (slots - 1);
+      idx[s] = i + 1;
+    }
+  free (g->pair_index);
+  g->pair_index = idx;
+  g->pair_slots = slots;
+  return 0;
+}
+
+int
+kct_group_reindex (KctGroup *g)
+{
+  uint32_t slots = 64;
+  while (slots < 2 * g->n_pairs + 2)
+    slots *= 2;
+  return rehash_pairs (g, slots);
+}
+
+const KctPair *
+kct_group_find_pair (const KctGroup *g, uint32_t prev, uint32_t cur)
+{
+  if (g->pair_slots == 0)
+    return NULL;
+  uint32_t s = pair_slot (prev, cur, g->pair_slots);
+  while (g->pair_index[s] != 0)
+    {
+      const KctPair *p = &g->pairs[g->pair_index[s] - 1];
+      if (p->prev == prev && p->cur == cur)
+        return p;
+      s = (s + 1) & (g->pair_slots - 1);
+    }
+  return NULL;
+}
+
+KctPair *
+kct_group_pair (KctGroup *g, uint32_t prev, uint32_t cur)
+{
+  const KctPair *f = kct_group_find_pair (g, prev, cur);
+  if (f != NULL)
+    return (KctPair *)f;
+  if (g->pair_slots == 0 || (g->n_pairs + 1) * 2 > g->pair_slots)
+    if (rehash_pairs (g, g->pair_slots ? g->pair_slots * 2 : 64) != 0)
+      return NULL;
+  if (grow ((void **)&g->pairs, &g->cap_pairs, g->n_pairs + 1, sizeof *g->pairs) != 0)
+    return NULL;
+  KctPair *p = &g->pairs[g->n_pairs];
+  memset (p, 0, sizeof *p);
+  p->prev = prev;
+  p->cur = cur;
+  uint32_t s = pair_slot (prev, cur, g->pair_slots);
+  while (g->pair_index[s] != 0)
+    s = (s + 1) & (g->pair_slots - 1);
+  g->pair_index[s] = ++g->n_pairs;
+  return p;
+}
+
+const KctPollHist *
+kct_group_find_poll (const KctGroup *g, uint32_t leaf)
+{
+  for (uint32_t i = 0; i < g->n_polls; i++)
+    if (g->polls[i].leaf == leaf)
+      return &g->polls[i];
+  return NULL;
+}
+
+KctPollHist *
+kct_group_poll (KctGroup *g, uint32_t leaf)
+{
+  const KctPollHist *f = kct_group_find_poll (g, leaf);
+  if (f != NULL)
+    return (KctPollHist *)f;
+  if (grow ((void **)&g->polls, &g->cap_polls, g->n_polls + 1, sizeof *g->polls) != 0)
+    return NULL;
+  KctPollHist *p = &g->polls[g->n_polls++];
+  memset (p, 0, sizeof *p);
+  p->leaf = leaf;
+  return p;
+}
+
+/* ---- statistics over the structure ---------------------------------------- */
+
+static uint64_t
+sat_mul (uint64_t a, uint64_t b)
+{
+  if (a != 0 && b > UINT64_MAX / a)
+    return UINT64_MAX;
+  return a * b;
+}
+
+static uint64_t
+sat_add (uint64_t a, uint64_t b)
+{
+  return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/* Bodies refer only to bodies with smaller ids in a decoded or finished trace, and to
+ * earlier-made bodies in a recorder's trace: one pass in id order fills a per-body value. */
+static uint64_t
+polls_per_rank (const KctGroup *g, uint32_t leaf)
+{
+  const KctPollHist *p = kct_group_find_poll (g, leaf);
+  if (p == NULL || g->ranks.n == 0)
+    return 0;
+  return kct_hist_sum (&p->count) / g->ranks.n;
+}
+
+/* How many times each leaf runs in one rank of group g (per-run counts of polls averaged),
+ * computed top-down over bodies; NULL when out of memory. */
+uint64_t *
+kct_group_leaf_runs (const KctTrace *t, uint32_t g)
+{
+  const KctGroup *grp = &t->groups[g];
+  uint64_t       *body_mult = calloc ((size_t)t->n_bodies + 1, sizeof *body_mult);
+  uint64_t       *leaf_mult = calloc ((size_t)t->n_leaves + 1, sizeof *leaf_mult);
+  if (body_mult == NULL || leaf_mult == NULL || grp->seq >= t->n_bodies)
+    {
+      free (body_mult);
+      free (leaf_mult);
+      return NULL;
+    }
+  /* top-down: a body's multiplicity is the sum over the elements that use it; bodies only
+   * refer to bodies with smaller ids, so walking ids downwards visits users first */
+  body_mult[grp->seq] = 1;
+  for (uint32_t b = grp->seq + 1; b-- > 0;)
+    {
+      if (body_mult[b] == 0)
+        continue;
+      uint32_t       n;
+      const KctElem *e = kct_body (t, b, &n);
+      for (uint32_t i = 0; i < n; i++)
+        {
+          uint32_t id = KCT_REF_ID (e[i].ref);
+          if (e[i].ref & KCT_REF_BODY)
+            {
+              if (id < b)
+                body_mult[id] = sat_add (body_mult[id], sat_mul (body_mult[b], e[i].count));
+            }
+          else if (id < t->n_leaves)
+            {
+              uint64_t c = (e[i].ref & KCT_REF_POLL) ? 0 : e[i].count;
+              leaf_mult[id] = sat_add (leaf_mult[id], sat_mul (body_mult[b], c));
+            }
+        }
+    }
+  /* poll runs: their recorded totals */
+  for (uint32_t i = 0; i < grp->n_polls; i++)
+    if (grp->polls[i].leaf < t->n_leaves)
+      leaf_mult[grp->polls[i].leaf]
+          = sat_add (leaf_mult[grp->polls[i].leaf], polls_per_rank (grp, grp->polls[i].leaf));
+  free (body_mult);
+  return leaf_mult;
+}
+
+uint64_t
+kct_group_events (const KctTrace *t, uint32_t g)
+{
+  uint64_t *m = kct_group_leaf_runs (t, g);
+  if (m == NULL)
+    return 0;
+  uint64_t n = 0;
+  for (uint32_t l = 0; l < t->n_leaves; l++)
+    n = sat_add (n, sat_mul (m[l], t->leaf_len[l]));
+  free (m);
+  return n;
+}
+
+void
+kct_group_calls (const KctTrace *t, uint32_t g, uint64_t *calls)
+{
+  uint64_t *m = kct_group_leaf_runs (t, g);
+  if (m == NULL)
+    return;
+  for (uint32_t l = 0; l < t->n_leaves; l++)
+    {
+      uint32_t      n;
+      const KctRaw *r = kct_leaf (t, l, &n);
+      for (uint32_t k = 0; k < n; k++)
+        if (r[k].type == KCT_RAW_ENTER && r[k].a < t->n_regions)
+          calls[r[k].a] = sat_add (calls[r[k].a], m[l]);
+    }
+  free (m);
+}

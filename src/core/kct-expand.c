@@ -1,0 +1,506 @@
+/* kct-expand.c: a compressed trace back to OTF2 (kubus-trace expand).
+ *
+ * The archive looks like the collector's: the same regions, one location per rank, the
+ * communicators with their members, Cartesian topologies, the system tree from the host
+ * names; events come from the replay iterator (kct-replay.c), one rank at a time, so memory
+ * stays at one rank's OTF2 buffer.  Written into a temporary directory next to the target,
+ * renamed when complete. */
+#include "kct.h"
+
+#include <errno.h>
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+#include <otf2/otf2.h>
+#include <string.h>
+
+static OTF2_FlushType
+pre_flush (void *u, OTF2_FileType type, OTF2_LocationRef loc, void *caller, bool final)
+{
+  (void)u;
+  (void)type;
+  (void)loc;
+  (void)caller;
+  (void)final;
+  return OTF2_FLUSH;
+}
+
+static OTF2_TimeStamp
+post_flush (void *u, OTF2_FileType type, OTF2_LocationRef loc)
+{
+  (void)u;
+  (void)type;
+  (void)loc;
+  return 0;
+}
+
+static const OTF2_FlushCallbacks flush_callbacks = { pre_flush, post_flush };
+
+typedef struct
+{
+  OTF2_GlobalDefWriter *gw;
+  GHashTable           *ids; /* string -> id + 1 */
+  guint32               next;
+  gboolean              failed;
+} Strings;
+
+static guint32
+str (Strings *st, const char *s)
+{
+  gpointer v = g_hash_table_lookup (st->ids, s);
+  if (v != NULL)
+    return GPOINTER_TO_UINT (v) - 1;
+  guint32 id = st->next++;
+  g_hash_table_insert (st->ids, g_strdup (s), GUINT_TO_POINTER (id + 1));
+  if (OTF2_GlobalDefWriter_WriteString (st->gw, id, s) != OTF2_SUCCESS)
+    st->failed = TRUE;
+  return id;
+}
+
+/* One rank's events; returns the number written or -1 with @error set. */
+static gint64
+write_rank (OTF2_Archive    *archive,
+            const KctTrace  *t,
+            const KctComms  *comms,
+            guint32          rank,
+            guint64         *last_time,
+            GError         **error)
+{
+  OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter (archive, rank);
+  if (w == NULL)
+    {
+      g_set_error (error, KCT_ERROR, KCT_ERROR_OTF2, _ ("cannot open the event writer of rank %u"),
+                   rank);
+      return -1;
+    }
+  KctReplay     *it = kct_replay_new (t, comms, rank);
+  KctEvent       ev;
+  int            r;
+  OTF2_ErrorCode e = OTF2_SUCCESS;
+  while (e == OTF2_SUCCESS && (r = kct_replay_next (it, &ev)) == 1)
+    {
+      switch (ev.type)
+        {
+        case KCT_RAW_ENTER:
+          e = OTF2_EvtWriter_Enter (w, NULL, ev.time, ev.region);
+          break;
+        case KCT_RAW_LEAVE:
+          e = OTF2_EvtWriter_Leave (w, NULL, ev.time, ev.region);
+          break;
+        case KCT_RAW_SEND:
+          e = OTF2_EvtWriter_MpiSend (w, NULL, ev.time, ev.peer, ev.comm, ev.tag, ev.bytes);
+          break;
+        case KCT_RAW_RECV:
+          e = OTF2_EvtWriter_MpiRecv (w, NULL, ev.time, ev.peer, ev.comm, ev.tag, ev.bytes);
+          break;
+        case KCT_RAW_ISEND:
+          e = OTF2_EvtWriter_MpiIsend (w, NULL, ev.time, ev.peer, ev.comm, ev.tag, ev.bytes,
+                                       ev.request);
+          break;
+        case KCT_RAW_IRECV:
+          e = OTF2_EvtWriter_MpiIrecv (w, NULL, ev.time, ev.peer, ev.comm, ev.tag, ev.bytes,
+                                       ev.request);
+          break;
+        case KCT_RAW_ISEND_COMPLETE:
+          e = OTF2_EvtWriter_MpiIsendComplete (w, NULL, ev.time, ev.request);
+          break;
+        case KCT_RAW_IRECV_REQUEST:
+          e = OTF2_EvtWriter_MpiIrecvRequest (w, NULL, ev.time, ev.request);
+          break;
+        case KCT_RAW_REQUEST_CANCELLED:
+          e = OTF2_EvtWriter_MpiRequestCancelled (w, NULL, ev.time, ev.request);
+          break;
+        case KCT_RAW_COLL_BEGIN:
+          e = OTF2_EvtWriter_MpiCollectiveBegin (w, NULL, ev.time);
+          break;
+        case KCT_RAW_COLL_END:
+          e = OTF2_EvtWriter_MpiCollectiveEnd (w, NULL, ev.time, ev.op, ev.comm,
+                                               ev.peer == UINT32_MAX ? OTF2_UNDEFINED_UINT32 : ev.peer,
+                                               ev.bytes, ev.received);
+          break;
+        case KCT_RAW_PROGRAM_BEGIN:
+          e = OTF2_EvtWriter_ProgramBegin (w, NULL, ev.time, 0 /* string 0: the program */, 0,
+                                           NULL);
+          break;
+        case KCT_RAW_PROGRAM_END:
+          e = OTF2_EvtWriter_ProgramEnd (w, NULL, ev.time, ev.status);
+          break;
+        default:
+          break;
+        }
+      if (ev.time > *last_time)
+        *last_time = ev.time;
+    }
+  gint64 n = (gint64)kct_replay_count (it);
+  if (r < 0 || e != OTF2_SUCCESS)
+    {
+      g_set_error (error, KCT_ERROR, r < 0 ? KCT_ERROR_CORRUPT : KCT_ERROR_OTF2,
+                   r < 0 ? _ ("the compressed trace is inconsistent: %s")
+                         : _ ("writing OTF2 events failed: %s"),
+                   r < 0 ? kct_replay_error (it) : OTF2_Error_GetDescription (e));
+      n = -1;
+    }
+  kct_replay_free (it);
+  if (OTF2_Archive_CloseEvtWriter (archive, w) != OTF2_SUCCESS && n >= 0)
+    {
+      g_set_error (error, KCT_ERROR, KCT_ERROR_OTF2, _ ("cannot write the events of rank %u"),
+                   rank);
+      n = -1;
+    }
+  return n;
+}
+
+static void
+cart_coords (const KctTopo *tp, guint32 rank, guint32 *coords)
+{
+  for (guint32 d = tp->ndims; d-- > 0;)
+    {
+      coords[d] = rank % tp->dims[d];
+      rank /= tp->dims[d];
+    }
+}
+
+static gboolean
+write_globals (OTF2_Archive   *archive,
+               const KctTrace *t,
+               const KctComms *comms,
+               const guint64  *n_events,
+               guint64         last_time,
+               GError        **error)
+{
+  OTF2_GlobalDefWriter *gw = OTF2_Archive_GetGlobalDefWriter (archive);
+  if (gw == NULL)
+    {
+      g_set_error (error, KCT_ERROR, KCT_ERROR_OTF2, _ ("cannot write the OTF2 definitions"));
+      return FALSE;
+    }
+  Strings st = { gw, g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL), 0, FALSE };
+  guint32 n = t->h.n_ranks;
+  guint64 start = t->h.global_start;
+  OTF2_GlobalDefWriter_WriteClockProperties (gw, t->h.timer_resolution, start,
+                                             (last_time > start ? last_time - start : 0) + 1,
+                                             t->h.realtime_start);
+  str (&st, t->h.program ? t->h.program : ""); /* string 0: ProgramBegin's name */
+  guint32 empty = str (&st, "");
+  OTF2_GlobalDefWriter_WriteParadigm (gw, OTF2_PARADIGM_MPI, str (&st, "MPI"),
+                                      OTF2_PARADIGM_CLASS_PROCESS);
+
+  /* system tree: machine > host > process */
+  OTF2_GlobalDefWriter_WriteSystemTreeNode (gw, 0, str (&st, "machine"), str (&st, "machine"),
+                                            OTF2_UNDEFINED_SYSTEM_TREE_NODE);
+  guint32 *node_of = g_new0 (guint32, n);
+  for (uint32_t h = 0; h < t->n_hosts; h++)
+    {
+      OTF2_GlobalDefWriter_WriteSystemTreeNode (gw, h + 1, str (&st, t->hosts[h].name),
+                                                str (&st, "node"), 0);
+      for (uint32_t k = 0; k < t->hosts[h].ranks.n; k++)
+        if (t->hosts[h].ranks.v[k] < n)
+          node_of[t->hosts[h].ranks.v[k]] = h + 1;
+    }
+  if (t->n_hosts == 0)
+    OTF2_GlobalDefWriter_WriteSystemTreeNode (gw, 1, str (&st, "localhost"), str (&st, "node"),
+                                              0);
+  guint32 thread = str (&st, "Master thread");
+  for (guint32 r = 0; r < n; r++)
+    {
+      g_autofree char *name = g_strdup_printf ("MPI Rank %u", r);
+      OTF2_GlobalDefWriter_WriteLocationGroup (gw, r, str (&st, name),
+                                               OTF2_LOCATION_GROUP_TYPE_PROCESS,
+                                               node_of[r] ? node_of[r] : 1,
+                                               OTF2_UNDEFINED_LOCATION_GROUP);
+      OTF2_GlobalDefWriter_WriteLocation (gw, r, thread, OTF2_LOCATION_TYPE_CPU_THREAD,
+                                          n_events[r], r);
+    }
+  g_free (node_of);
+
+  for (uint32_t i = 0; i < t->n_regions; i++)
+    {
+      const KctRegion *rg = &t->regions[i];
+      guint32          name = str (&st, rg->name);
+      guint32          canonical = rg->canonical[0] ? str (&st, rg->canonical) : name;
+      OTF2_GlobalDefWriter_WriteRegion (gw, i, name, canonical, str (&st, rg->descr), rg->role,
+                                        rg->paradigm, OTF2_REGION_FLAG_NONE,
+                                        rg->file[0] ? str (&st, rg->file) : empty, 0, 0);
+    }
+
+  /* groups: 0 = all locations, 1 + gid = group A of communicator gid, then groups B */
+  guint64 *members = g_new (guint64, n > 0 ? n : 1);
+  for (guint32 r = 0; r < n; r++)
+    members[r] = r;
+  OTF2_GlobalDefWriter_WriteGroup (gw, 0, empty, OTF2_GROUP_TYPE_COMM_LOCATIONS,
+                                   OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, n, members);
+  guint32  n_comms = kct_comms_count (comms);
+  guint32  next_group = n_comms + 1;
+  guint32 *group_b = g_new0 (guint32, n_comms + 1);
+  for (guint32 c = 0; c < n_comms; c++)
+    {
+      const KctCommInfo *in = kct_comms_info (comms, c);
+      g_autofree guint64 *m = g_new (guint64, in->size + in->size_b + 1);
+      for (guint32 i = 0; i < in->size; i++)
+        m[i] = kct_comms_member (comms, c, 0, i);
+      OTF2_GlobalDefWriter_WriteGroup (gw, c + 1, empty, OTF2_GROUP_TYPE_COMM_GROUP,
+                                       OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, in->size, m);
+      if (in->size_b > 0)
+        {
+          for (guint32 i = 0; i < in->size_b; i++)
+            m[i] = kct_comms_member (comms, c, 1, i);
+          group_b[c] = next_group++;
+          OTF2_GlobalDefWriter_WriteGroup (gw, group_b[c], empty, OTF2_GROUP_TYPE_COMM_GROUP,
+                                           OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, in->size_b, m);
+        }
+    }
+  g_free (members);
+  for (guint32 c = 0; c < n_comms; c++)
+    {
+      const KctCommInfo *in = kct_comms_info (comms, c);
+      const KctComm     *e = &t->comms[in->entry];
+      guint32            parent = OTF2_UNDEFINED_COMM;
+      if (e->parent != KCT_NONE)
+        {
+          guint32 p = kct_comms_find (comms, e->parent, kct_comms_member (comms, c, 0, 0));
+          parent = p != KCT_NONE ? p : OTF2_UNDEFINED_COMM;
+        }
+      g_autofree char *name = NULL;
+      gboolean         world = in->size == n && in->size_b == 0 && e->local_id == 0;
+      for (guint32 i = 0; world && i < in->size; i++)
+        world = kct_comms_member (comms, c, 0, i) == i;
+      if (world)
+        name = g_strdup ("MPI_COMM_WORLD");
+      else if (in->size == 1 && in->size_b == 0 && e->local_id == 1)
+        name = g_strdup ("MPI_COMM_SELF");
+      else if (in->size_b > 0)
+        name = g_strdup_printf ("MPI inter-communicator %u", c);
+      else
+        name = g_strdup_printf ("MPI communicator %u", c);
+      if (in->size_b > 0)
+        OTF2_GlobalDefWriter_WriteInterComm (gw, c, str (&st, name), c + 1, group_b[c], parent,
+                                             OTF2_COMM_FLAG_NONE);
+      else
+        OTF2_GlobalDefWriter_WriteComm (gw, c, str (&st, name), c + 1, parent,
+                                        OTF2_COMM_FLAG_NONE);
+    }
+  g_free (group_b);
+
+  guint32 dim_id = 0;
+  for (uint32_t i = 0; i < t->n_topos; i++)
+    {
+      const KctTopo *tp = &t->topos[i];
+      guint32 comm = tp->comm != KCT_NONE ? kct_comms_find (comms, tp->comm, 0) : KCT_NONE;
+      if (comm == KCT_NONE && tp->comm != KCT_NONE)
+        {
+          /* the instance holding the topology's first rank */
+          for (guint32 r = 0; r < n && comm == KCT_NONE; r++)
+            comm = kct_comms_find (comms, tp->comm, r);
+        }
+      OTF2_CartDimensionRef dims[16];
+      for (uint32_t d = 0; d < tp->ndims; d++)
+        {
+          g_autofree char *name = g_strdup_printf ("%s dimension %u", tp->name, d);
+          dims[d] = dim_id++;
+          OTF2_GlobalDefWriter_WriteCartDimension (
+              gw, dims[d], str (&st, name), tp->dims[d],
+              tp->periods[d] ? OTF2_CART_PERIODIC_TRUE : OTF2_CART_PERIODIC_FALSE);
+        }
+      OTF2_GlobalDefWriter_WriteCartTopology (gw, i, str (&st, tp->name),
+                                              comm != KCT_NONE ? comm : 0, (uint8_t)tp->ndims,
+                                              dims);
+      guint32 coords[16];
+      if (tp->row_major)
+        {
+          guint32 cells = 1;
+          for (uint32_t d = 0; d < tp->ndims; d++)
+            cells *= tp->dims[d];
+          for (guint32 r = 0; r < cells; r++)
+            {
+              cart_coords (tp, r, coords);
+              OTF2_GlobalDefWriter_WriteCartCoordinate (gw, i, r, (uint8_t)tp->ndims, coords);
+            }
+        }
+      else
+        for (uint32_t k = 0; k < tp->coord_rank.n; k++)
+          {
+            for (uint32_t d = 0; d < tp->ndims; d++)
+              coords[d] = tp->coords.v[(size_t)k * tp->ndims + d];
+            OTF2_GlobalDefWriter_WriteCartCoordinate (gw, i, tp->coord_rank.v[k],
+                                                      (uint8_t)tp->ndims, coords);
+          }
+    }
+  gboolean ok = !st.failed && OTF2_Archive_CloseGlobalDefWriter (archive, gw) == OTF2_SUCCESS;
+  g_hash_table_unref (st.ids);
+  if (!ok)
+    g_set_error (error, KCT_ERROR, KCT_ERROR_OTF2, _ ("cannot write the OTF2 definitions"));
+  return ok;
+}
+
+static gboolean
+remove_tree (const char *path)
+{
+  if (g_file_test (path, G_FILE_TEST_IS_DIR) && !g_file_test (path, G_FILE_TEST_IS_SYMLINK))
+    {
+      g_autoptr (GDir) d = g_dir_open (path, 0, NULL);
+      const char *name;
+      while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+        {
+          g_autofree char *child = g_build_filename (path, name, NULL);
+          remove_tree (child);
+        }
+      return g_rmdir (path) == 0;
+    }
+  return g_remove (path) == 0 || errno == ENOENT;
+}
+
+static gboolean
+expand_into (const KctTrace *t, const char *dir, gboolean events, GError **error)
+{
+  char      why[256];
+  KctComms *comms = kct_comms_new (t, why, sizeof why);
+  if (comms == NULL)
+    {
+      g_set_error (error, KCT_ERROR, KCT_ERROR_CORRUPT, _ ("the compressed trace is inconsistent: %s"),
+                   why);
+      return FALSE;
+    }
+  OTF2_Archive *archive = OTF2_Archive_Open (dir, "traces", OTF2_FILEMODE_WRITE,
+                                             1024 * 1024, 4 * 1024 * 1024, OTF2_SUBSTRATE_POSIX,
+                                             OTF2_COMPRESSION_NONE);
+  gboolean ok = archive != NULL
+                && OTF2_Archive_SetFlushCallbacks (archive, &flush_callbacks, NULL) == OTF2_SUCCESS
+                && OTF2_Archive_SetSerialCollectiveCallbacks (archive) == OTF2_SUCCESS
+                && OTF2_Archive_SetCreator (archive, t->h.creator && t->h.creator[0]
+                                                         ? t->h.creator
+                                                         : "Kubus " KUBUS_VERSION)
+                       == OTF2_SUCCESS
+                && OTF2_Archive_OpenEvtFiles (archive) == OTF2_SUCCESS;
+  if (!ok)
+    {
+      g_set_error (error, KCT_ERROR, KCT_ERROR_OTF2, _ ("cannot create an OTF2 archive in %s"),
+                   dir);
+      if (archive != NULL)
+        OTF2_Archive_Close (archive);
+      kct_comms_free (comms);
+      return FALSE;
+    }
+  guint64 *n_events = g_new0 (guint64, t->h.n_ranks + 1);
+  guint64  last = t->h.global_start;
+  for (guint32 r = 0; r < t->h.n_ranks && ok && events; r++)
+    {
+      gint64 n = write_rank (archive, t, comms, r, &last, error);
+      ok = n >= 0;
+      n_events[r] = ok ? (guint64)n : 0;
+    }
+  if (!events)
+    {
+      /* the event counts the locations declare, from the structure */
+      for (uint32_t g = 0; g < t->n_groups; g++)
+        {
+          guint64 n = kct_group_events (t, g);
+          for (uint32_t k = 0; k < t->groups[g].ranks.n; k++)
+            if (t->groups[g].ranks.v[k] < t->h.n_ranks)
+              n_events[t->groups[g].ranks.v[k]] = n;
+        }
+      last = t->h.global_start + t->h.length;
+    }
+  ok = OTF2_Archive_CloseEvtFiles (archive) == OTF2_SUCCESS && ok;
+  /* local definition files: no id mappings (the events use global ids), but readers expect
+   * them */
+  if (ok && OTF2_Archive_OpenDefFiles (archive) == OTF2_SUCCESS)
+    {
+      for (guint32 r = 0; r < t->h.n_ranks; r++)
+        {
+          OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter (archive, r);
+          if (dw != NULL)
+            OTF2_Archive_CloseDefWriter (archive, dw);
+        }
+      OTF2_Archive_CloseDefFiles (archive);
+    }
+  ok = ok && write_globals (archive, t, comms, n_events, last, error);
+  if (OTF2_Archive_Close (archive) != OTF2_SUCCESS && ok)
+    {
+      g_set_error (error, KCT_ERROR, KCT_ERROR_OTF2, _ ("cannot close the OTF2 archive in %s"),
+                   dir);
+      ok = FALSE;
+    }
+  g_free (n_events);
+  kct_comms_free (comms);
+  return ok;
+}
+
+static gboolean expand_to (const KctTrace *t, const char *dir, gboolean force, gboolean events,
+                           GError **error);
+
+gboolean
+kct_expand (const KctTrace *t, const char *dir, gboolean force, GError **error)
+{
+  return expand_to (t, dir, force, TRUE, error);
+}
+
+gboolean
+kct_expand_definitions (const KctTrace *t, const char *dir, gboolean force, GError **error)
+{
+  return expand_to (t, dir, force, FALSE, error);
+}
+
+static gboolean
+expand_to (const KctTrace *t, const char *dir, gboolean force, gboolean events, GError **error)
+{
+  if (g_file_test (dir, G_FILE_TEST_EXISTS) && !force)
+    {
+      g_set_error (error, KCT_ERROR, KCT_ERROR_FILE,
+                   _ ("%s exists already; use --force to replace it"), dir);
+      return FALSE;
+    }
+  g_autofree char *parent = g_path_get_dirname (dir);
+  g_autofree char *base = g_path_get_basename (dir);
+  g_autofree char *tmpl = g_strdup_printf ("%s/.%s.tmp-XXXXXX", parent, base);
+  if (g_mkdtemp (tmpl) == NULL)
+    {
+      g_set_error (error, KCT_ERROR, KCT_ERROR_FILE, _ ("cannot create a directory in %s: %s"),
+                   parent, g_strerror (errno));
+      return FALSE;
+    }
+  if (!expand_into (t, tmpl, events, error))
+    {
+      remove_tree (tmpl);
+      return FALSE;
+    }
+  if (g_file_test (dir, G_FILE_TEST_EXISTS) && !remove_tree (dir))
+    {
+      g_set_error (error, KCT_ERROR, KCT_ERROR_FILE, _ ("cannot replace %s: %s"), dir,
+                   g_strerror (errno));
+      remove_tree (tmpl);
+      return FALSE;
+    }
+  if (g_rename (tmpl, dir) != 0)
+    {
+      g_set_error (error, KCT_ERROR, KCT_ERROR_FILE, _ ("cannot rename %s to %s: %s"), tmpl, dir,
+                   g_strerror (errno));
+      remove_tree (tmpl);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+char *
+kct_expand_temporary (const char *kct_path, GError **error)
+{
+  KctTrace *t = kct_load (kct_path, error);
+  if (t == NULL)
+    return NULL;
+  g_autoptr (GError) local = NULL;
+  char *tmp = g_dir_make_tmp ("kubus-kct-XXXXXX", &local);
+  if (tmp == NULL)
+    {
+      g_set_error (error, KCT_ERROR, KCT_ERROR_FILE, _ ("cannot create a temporary directory: %s"),
+                   local->message);
+      kct_trace_free (t);
+      return NULL;
+    }
+  gboolean ok = kct_expand (t, tmp, TRUE, error);
+  kct_trace_free (t);
+  if (!ok)
+    {
+      remove_tree (tmp);
+      g_free (tmp);
+      return NULL;
+    }
+  return tmp;
+}

@@ -1,0 +1,100 @@
+/* trace-kct.c: a compressed trace as the event source of the OTF2 readers (trace-kct.h). */
+#include "trace-kct.h"
+
+#include <glib/gi18n.h>
+
+static const KctTrace *source;
+static const KctComms *source_comms;
+
+void
+trace_kct_source_set (const KctTrace *t, const KctComms *comms)
+{
+  source = t;
+  source_comms = comms;
+}
+
+gboolean
+trace_kct_active (void)
+{
+  return source != NULL && source_comms != NULL;
+}
+
+gboolean
+trace_kct_read (guint32 rank, const TraceKctCallbacks *cb, void *ud, guint64 *n_events,
+                GError **error)
+{
+  KctReplay *it = kct_replay_new (source, source_comms, rank);
+  KctEvent   e;
+  guint64    pos = 0;
+  int        r;
+  OTF2_CallbackCode cc = OTF2_CALLBACK_SUCCESS;
+  while (cc == OTF2_CALLBACK_SUCCESS && (r = kct_replay_next (it, &e)) == 1)
+    {
+      OTF2_LocationRef l = rank;
+      switch (e.type)
+        {
+#define CALL(f, ...) if (cb->f) cc = cb->f (l, e.time, pos, ud, NULL, ##__VA_ARGS__)
+        case KCT_RAW_PROGRAM_BEGIN:
+          CALL (program_begin, 0, 0, NULL);
+          break;
+        case KCT_RAW_PROGRAM_END:
+          CALL (program_end, e.status);
+          break;
+        case KCT_RAW_ENTER:
+          CALL (enter, e.region);
+          break;
+        case KCT_RAW_LEAVE:
+          CALL (leave, e.region);
+          break;
+        case KCT_RAW_SEND:
+          CALL (send, e.peer, e.comm, e.tag, e.bytes);
+          break;
+        case KCT_RAW_ISEND:
+          CALL (isend, e.peer, e.comm, e.tag, e.bytes, e.request);
+          break;
+        case KCT_RAW_ISEND_COMPLETE:
+          CALL (isend_complete, e.request);
+          break;
+        case KCT_RAW_IRECV_REQUEST:
+          CALL (irecv_request, e.request);
+          break;
+        case KCT_RAW_RECV:
+          CALL (recv, e.peer, e.comm, e.tag, e.bytes);
+          break;
+        case KCT_RAW_IRECV:
+          CALL (irecv, e.peer, e.comm, e.tag, e.bytes, e.request);
+          break;
+        case KCT_RAW_REQUEST_CANCELLED:
+          CALL (request_cancelled, e.request);
+          break;
+        case KCT_RAW_COLL_BEGIN:
+          CALL (coll_begin);
+          break;
+        case KCT_RAW_COLL_END:
+          CALL (coll_end, (OTF2_CollectiveOp)e.op, e.comm,
+                e.peer == UINT32_MAX ? OTF2_UNDEFINED_UINT32 : e.peer, e.bytes, e.received);
+          break;
+        default:
+          break;
+#undef CALL
+        }
+      pos++;
+    }
+  gboolean ok = TRUE;
+  if (r < 0)
+    {
+      g_set_error (error, KCT_ERROR, KCT_ERROR_CORRUPT, _ ("the compressed trace is inconsistent: %s"),
+                   kct_replay_error (it));
+      ok = FALSE;
+    }
+  else if (cc != OTF2_CALLBACK_SUCCESS)
+    {
+      g_set_error (error, KCT_ERROR, KCT_ERROR_CORRUPT,
+                   _ ("rank %u of the compressed trace: the reader stopped after %llu events"), rank,
+                   (unsigned long long)pos);
+      ok = FALSE;
+    }
+  *n_events = kct_replay_count (it);
+  kct_replay_free (it);
+  return ok;
+}

@@ -1,0 +1,412 @@
+#!/usr/bin/env python3
+"""Compressed-trace tests (issue 15): MPI programs under kubus-run --trace-format.
+
+usage: kct-test.py CASE --app APP --run KUBUS_RUN --trace KUBUS_TRACE --seq KCT_SEQ
+                   --replay KCT_REPLAY_CHECK --analyze KUBUS_ANALYZE [--ranks N,N..] [-- ARGS]
+
+Cases:
+  scale        runs with --trace-format=both at each rank count; every run: the expanded
+               compressed trace holds exactly the MPI call sequence of the OTF2 trace of the
+               same run (per rank, kct-seq), its run length is within 5 % of the recorded one,
+               the iterator's replay too, and the offline compression of the OTF2 trace is
+               lossless as well.  From 16 to 64 ranks the compressed trace grows at most 1.3x
+               while the OTF2 trace grows at least 3x; info's OTF2 estimate is within 25 % of
+               the real size.  With --extrapolate N: the runs up to 16 ranks extrapolate to N
+               ranks with the same locations and MPI calls per function as a real run at N.
+  irregular    data-dependent messages and MPI_Test polls: the same calls (polls compared as
+               runs), the compression ratio that info reports is OTF2 size / compressed size.
+  compressed   --trace-format=compressed: only traces.kct, kubus.json says so, expand works,
+               kubus-analyze reads the expanded trace.
+  badinput     corrupt, truncated and foreign files: a clear error naming the file, no crash,
+               nothing half-written.
+  sim          kubus-sim on an experiment that holds only traces.kct (replayed without
+               expanding it) with an empty hypothesis predicts the recorded run time within 5 %,
+               writes a simulated OTF2 trace with every rank, and leaves nothing behind.
+Exit 0 = pass, 1 = fail, 77 = skip.  KUBUS_SANITIZED=1 leaves out rank counts above 16.
+KCT_TABLE=FILE appends the sizes of a scale case to FILE (docs/benchmarks.md's table).
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+failures = []
+
+
+def expect(cond, what):
+    if not cond:
+        failures.append(what)
+    return cond
+
+
+def run(cmd, timeout=300, **kw):
+    return subprocess.run([str(c) for c in cmd], capture_output=True, text=True,
+                          timeout=timeout, **kw)
+
+
+def env_for_mpi():
+    env = dict(os.environ)
+    env.setdefault('OMPI_ALLOW_RUN_AS_ROOT', '1')
+    env.setdefault('OMPI_ALLOW_RUN_AS_ROOT_CONFIRM', '1')
+    env.setdefault('OMPI_MCA_rmaps_base_oversubscribe', '1')
+    env['KUBUS_VERBOSE'] = '0'
+    env['LC_ALL'] = 'C'
+    # hwloc's gl/opencl plugins connect to an X display (the GUI tests' Xvfb) from every
+    # rank; one that goes away meanwhile kills the rank (scripts/env.sh sets the same)
+    env['HWLOC_COMPONENTS'] = '-gl,-opencl'
+    ao = env.get('ASAN_OPTIONS', '')
+    env['ASAN_OPTIONS'] = (ao + ':' if ao else '') + 'detect_leaks=0'
+    return env
+
+
+def kubus_run(a, expdir, ranks, fmt):
+    cmd = [a.run, '-o', expdir, '--trace-format', fmt, '--', 'mpirun', '-n', str(ranks),
+           '--oversubscribe', a.app, *a.app_args]
+    p = run(cmd, env=env_for_mpi(), timeout=600)
+    expect(p.returncode == 0, f'{" ".join(map(str, cmd))}: exit {p.returncode}\n{p.stderr[-3000:]}')
+    return p.returncode == 0
+
+
+def tool(cmd, ok=True):
+    p = run(cmd, env=env_for_mpi())
+    if ok:
+        expect(p.returncode == 0, f'{" ".join(map(str, cmd))}: exit {p.returncode}\n'
+                                  f'{p.stdout[-1000:]}{p.stderr[-2000:]}')
+    return p
+
+
+def info(a, kct):
+    p = tool([a.trace, 'info', '--calls', kct])
+    d, calls = {}, {}
+    in_calls = False
+    for line in p.stdout.splitlines():
+        if line.startswith('calls per region:'):
+            in_calls = True
+        elif in_calls and line.startswith('  '):
+            name, n = line.split()
+            calls[name] = int(n)
+        elif ': ' in line:
+            k, v = line.split(': ', 1)
+            d[k] = v
+    d['calls'] = calls
+    return d
+
+
+def seq(a, anchor):
+    """per-rank event text and the run length"""
+    p = tool([a.seq, anchor])
+    lines = p.stdout.splitlines()
+    length = float(lines[-1].split()[1]) if lines and lines[-1].startswith('length') else -1
+    return '\n'.join(lines[:-1]), length
+
+
+def squeeze_polls(text):
+    """runs of unsuccessful MPI_Test calls as one (their number is statistical)"""
+    out = []
+    for line in text.splitlines():
+        if out[-2:] == ['ENTER MPI_Test', 'LEAVE MPI_Test'] and line == 'ENTER MPI_Test':
+            out.pop()
+            out.pop()
+        out.append(line)
+    return '\n'.join(out)
+
+
+def first_difference(x, y):
+    xl, yl = x.splitlines(), y.splitlines()
+    for i, (p, q) in enumerate(zip(xl, yl)):
+        if p != q:
+            return f'line {i + 1}: {p!r} vs {q!r}'
+    return f'lengths {len(xl)} vs {len(yl)}'
+
+
+def dir_size(path):
+    total = 0
+    for root, _, files in os.walk(path):
+        for f in files:
+            total += os.path.getsize(os.path.join(root, f))
+    return total
+
+
+def otf2_size(expdir):
+    return (os.path.getsize(os.path.join(expdir, 'traces.otf2'))
+            + os.path.getsize(os.path.join(expdir, 'traces.def'))
+            + dir_size(os.path.join(expdir, 'traces')))
+
+
+def lossless(a, tmp, expdir, polls=False, label=''):
+    """the compressed trace of a `both` run against its OTF2 trace"""
+    kct = os.path.join(expdir, 'traces.kct')
+    original, length = seq(a, os.path.join(expdir, 'traces.otf2'))
+    out = os.path.join(tmp, 'expanded-' + label)
+    tool([a.trace, 'expand', kct, '-o', out])
+    expanded, elength = seq(a, os.path.join(out, 'traces.otf2'))
+    if polls:
+        original, expanded = squeeze_polls(original), squeeze_polls(expanded)
+    expect(original == expanded,
+           f'{label}: expanded MPI call sequence differs: {first_difference(original, expanded)}')
+    expect(length > 0 and abs(elength - length) <= 0.05 * length,
+           f'{label}: expanded run length {elength:.4f} s, recorded {length:.4f} s')
+    # the iterator alone (what kubus-sim consumes)
+    p = tool([a.replay, kct])
+    m = re.search(r'^length (\S+)', p.stdout, re.M)
+    rlength = float(m.group(1)) if m else -1
+    expect(abs(rlength - length) <= 0.05 * length,
+           f'{label}: replayed run length {rlength:.4f} s, recorded {length:.4f} s')
+    # the same compression offline, from the OTF2 trace
+    off = os.path.join(tmp, 'offline-' + label + '.kct')
+    tool([a.trace, 'compress', expdir, '-o', off])
+    out2 = os.path.join(tmp, 'offline-' + label)
+    tool([a.trace, 'expand', off, '-o', out2])
+    offline, _ = seq(a, os.path.join(out2, 'traces.otf2'))
+    if polls:
+        offline = squeeze_polls(offline)
+    expect(original == offline,
+           f'{label}: offline compression not lossless: {first_difference(original, offline)}')
+    shutil.rmtree(out, ignore_errors=True)
+    shutil.rmtree(out2, ignore_errors=True)
+    return length
+
+
+def case_scale(a, tmp):
+    ranks = a.ranks
+    if os.environ.get('KUBUS_SANITIZED'):
+        ranks = [n for n in ranks if n <= 16]
+    sizes = {}
+    for n in ranks:
+        exp = os.path.join(tmp, f'run{n}')
+        if not kubus_run(a, exp, n, 'both'):
+            return
+        kct = os.path.join(exp, 'traces.kct')
+        if not expect(os.path.exists(kct), f'{n} ranks: no traces.kct'):
+            return
+        d = info(a, kct)
+        expect(d.get('ranks') == str(n), f'{n} ranks: info says {d.get("ranks")}')
+        sizes[n] = (os.path.getsize(kct), otf2_size(exp), d.get('rank groups'))
+        expect(d.get('OTF2 size (measured, same run)') == f'{sizes[n][1]} bytes',
+               f'{n} ranks: info OTF2 size {d.get("OTF2 size (measured, same run)")}, '
+               f'files {sizes[n][1]}')
+        est = int(d.get('OTF2 size (estimated)', '0 bytes').split()[0])
+        expect(abs(est - sizes[n][1]) <= 0.25 * sizes[n][1],
+               f'{n} ranks: OTF2 estimate {est}, real {sizes[n][1]}')
+        lossless(a, tmp, exp, label=f'{n} ranks')
+        if n > 16 or not a.extrapolate:
+            shutil.rmtree(exp, ignore_errors=True)
+    name = os.path.basename(a.app)
+    print(f'{name}: ranks, compressed bytes, OTF2 bytes, rank groups')
+    for n in ranks:
+        print(f'  {n} {sizes[n][0]} {sizes[n][1]} {sizes[n][2]}')
+    if 16 in sizes and 64 in sizes:
+        kg = sizes[64][0] / sizes[16][0]
+        og = sizes[64][1] / sizes[16][1]
+        print(f'  16 -> 64: compressed x{kg:.2f}, OTF2 x{og:.2f}')
+        expect(kg <= 1.3, f'compressed trace grows x{kg:.2f} from 16 to 64 ranks (limit 1.3)')
+        expect(og >= 3.0, f'OTF2 trace grows only x{og:.2f} from 16 to 64 ranks')
+        table = os.environ.get('KCT_TABLE')
+        if table:
+            with open(table, 'a', encoding='utf-8') as f:
+                row = ' | '.join(f'{sizes[n][0]} / {sizes[n][1]}' for n in ranks)
+                f.write(f'| {name} | {row} | {kg:.2f} | {og:.2f} |\n')
+    if a.extrapolate and not os.environ.get('KUBUS_SANITIZED'):
+        extrapolate (a, tmp, [n for n in ranks if n <= 16], a.extrapolate)
+
+
+def extrapolate(a, tmp, small, big):
+    inputs = [os.path.join(tmp, f'run{n}', 'traces.kct') for n in small]
+    exp = os.path.join(tmp, f'run{big}')
+    if not kubus_run(a, exp, big, 'compressed'):
+        return
+    inputs.append(os.path.join(exp, 'traces.kct'))
+    out = os.path.join(tmp, f'extrapolated{big}.kct')
+    tool([a.trace, 'extrapolate', *inputs[:-1], '--ranks', str(big), '-o', out])
+    if not os.path.exists(out):
+        return
+    got, real = info(a, out), info(a, inputs[-1])
+    expect(got.get('ranks') == real.get('ranks') == str(big),
+           f'locations: extrapolated {got.get("ranks")}, real {real.get("ranks")}')
+    expect(got['calls'] == real['calls'],
+           f'calls per function: extrapolated {got["calls"]}\nreal {real["calls"]}')
+    expect(got.get('rank groups') == real.get('rank groups'),
+           f'rank groups: extrapolated {got.get("rank groups")}, real {real.get("rank groups")}')
+    # the result expands to a trace the analyzer reads
+    exp = os.path.join(tmp, 'expanded')
+    tool([a.trace, 'expand', out, '-o', exp])
+    p = tool([a.analyze, '--serial', exp])
+    expect(os.path.exists(os.path.join(exp, 'analysis.cube')),
+           f'no analysis of the extrapolated trace: {p.stderr[-2000:]}')
+    # a grid that does not fit the rank count is refused
+    p = tool([a.trace, 'extrapolate', *inputs[:-1], '--ranks', str(big), '--dims', '5x5',
+              '-o', out + '.bad'], ok=False)
+    expect(p.returncode == 1 and 'dims' in p.stderr, f'--dims 5x5 for {big}: {p.stderr}')
+
+
+def case_irregular(a, tmp):
+    n = a.ranks[0]
+    exp = os.path.join(tmp, 'run')
+    if not kubus_run(a, exp, n, 'both'):
+        return
+    lossless(a, tmp, exp, polls=True, label='irregular')
+    kct = os.path.join(exp, 'traces.kct')
+    d = info(a, kct)
+    ratio = otf2_size(exp) / os.path.getsize(kct)
+    print(f'irregular: {os.path.getsize(kct)} bytes compressed, {otf2_size(exp)} OTF2, '
+          f'ratio {ratio:.2f}, info: {d.get("compression ratio")}')
+    expect(abs(float(d.get('compression ratio', '0')) - ratio) < 0.06,
+           f'info reports ratio {d.get("compression ratio")}, files give {ratio:.2f}')
+
+
+def case_compressed(a, tmp):
+    n = a.ranks[0]
+    exp = os.path.join(tmp, 'run')
+    if not kubus_run(a, exp, n, 'compressed'):
+        return
+    names = sorted(os.listdir(exp))
+    expect(names == ['kubus.json', 'profile.cube', 'traces.kct'], f'experiment holds {names}')
+    with open(os.path.join(exp, 'kubus.json'), encoding='utf-8') as f:
+        j = json.load(f)
+    expect(j.get('trace') == 'traces.kct', f'kubus.json trace: {j.get("trace")}')
+    expect(j.get('options', {}).get('trace_format') == 'compressed', f'kubus.json: {j}')
+    d = info(a, os.path.join(exp, 'traces.kct'))
+    expect(d.get('OTF2 size (estimated)', '').endswith('bytes')
+           and 'OTF2 size (measured, same run)' not in d, f'info: {d}')
+    out = os.path.join(tmp, 'expanded')
+    tool([a.trace, 'expand', os.path.join(exp, 'traces.kct'), '-o', out])
+    text, length = seq(a, os.path.join(out, 'traces.otf2'))
+    for r in range(n):
+        expect(text.count(f'== rank {r}\n') == 1, f'expanded trace lacks rank {r}')
+    expect(text.count('ENTER MPI_Waitall') == 10 * n, 'expanded trace: MPI_Waitall count')
+    p = tool([a.analyze, '--serial', out])
+    expect(os.path.exists(os.path.join(out, 'analysis.cube')),
+           f'kubus-analyze on the expanded trace: {p.stderr[-2000:]}')
+    # the definitions alone (for a reader that replays the events): the same locations with
+    # the same event counts as the expansion
+    defs = os.path.join(tmp, 'defs')
+    tool([a.replay, os.path.join(exp, 'traces.kct'), '--defs', defs])
+
+    def locations(anchor):
+        p = tool(['otf2-print', '-G', anchor])
+        return re.findall(r'^LOCATION\s+(\d+).*# Events: (\d+)', p.stdout, re.M)
+    full, only = locations(os.path.join(out, 'traces.otf2')), locations(os.path.join(defs, 'traces.otf2'))
+    expect(len(full) == n and full == only, f'definitions-only locations {only}, expanded {full}')
+    expect(not os.listdir(os.path.join(defs, 'traces')) or
+           all(f.endswith('.def') for f in os.listdir(os.path.join(defs, 'traces'))),
+           'definitions-only archive has event files')
+    # a bad format is refused before anything runs
+    p = run([a.run, '-o', os.path.join(tmp, 'x'), '--trace-format', 'zip', '--', 'mpirun',
+             '-n', '1', a.app], env=env_for_mpi())
+    expect(p.returncode == 2 and 'zip' in p.stderr, f'--trace-format zip: {p.returncode} {p.stderr}')
+    expect(not os.path.exists(os.path.join(tmp, 'x')), '--trace-format zip made a directory')
+
+
+def case_badinput(a, tmp):
+    good_dir = os.path.join(tmp, 'good')
+    if not kubus_run(a, good_dir, 2, 'compressed'):
+        return
+    good = open(os.path.join(good_dir, 'traces.kct'), 'rb').read()
+    cases = {
+        'empty.kct': b'',
+        'text.kct': b'hello world, not a trace\n',
+        'truncated.kct': good[:len(good) // 2],
+        'flipped.kct': good[:60] + bytes([good[60] ^ 0x55]) + good[61:],
+        'version.kct': good[:8] + b'\x07' + good[9:],
+        'tail.kct': good + b'junk',
+    }
+    for name, data in cases.items():
+        path = os.path.join(tmp, name)
+        with open(path, 'wb') as f:
+            f.write(data)
+        for cmd in (['info', path], ['expand', path, '-o', path + '.out']):
+            p = tool([a.trace, *cmd], ok=False)
+            expect(p.returncode == 1, f'{" ".join(cmd)}: exit {p.returncode} {p.stderr}')
+            expect(path in p.stderr and len(p.stderr.splitlines()) == 1,
+                   f'{" ".join(cmd)}: message should name the file in one line: {p.stderr!r}')
+            expect(not os.path.exists(path + '.out'), f'{name}: expand left output')
+    p = tool([a.trace, 'info', os.path.join(tmp, 'missing.kct')], ok=False)
+    expect(p.returncode == 1 and 'missing.kct' in p.stderr, f'missing file: {p.stderr}')
+    # an existing output directory is not replaced without --force
+    out = os.path.join(tmp, 'exists')
+    os.mkdir(out)
+    with open(os.path.join(out, 'keep'), 'w', encoding='utf-8') as f:
+        f.write('x')
+    p = tool([a.trace, 'expand', os.path.join(good_dir, 'traces.kct'), '-o', out], ok=False)
+    expect(p.returncode == 1 and '--force' in p.stderr, f'existing output: {p.stderr}')
+    expect(os.listdir(out) == ['keep'], 'existing output was touched')
+    tool([a.trace, 'expand', os.path.join(good_dir, 'traces.kct'), '-o', out, '--force'])
+    expect(os.path.exists(os.path.join(out, 'traces.otf2')), '--force did not expand')
+    expect(not [n for n in os.listdir(tmp) if '.tmp-' in n], 'temporary directories left')
+    # not an OTF2 trace, extrapolation with one input, unknown subcommand
+    p = tool([a.trace, 'compress', os.path.join(tmp, 'text.kct'), '-o', os.path.join(tmp, 'c.kct')],
+             ok=False)
+    expect(p.returncode == 1 and 'text.kct' in p.stderr, f'compress of text: {p.stderr}')
+    expect(not os.path.exists(os.path.join(tmp, 'c.kct')), 'compress of text left output')
+    p = tool([a.trace, 'extrapolate', os.path.join(good_dir, 'traces.kct'), '--ranks', '8',
+              '-o', os.path.join(tmp, 'e.kct')], ok=False)
+    expect(p.returncode == 2, f'extrapolate with one input: {p.returncode}')
+    p = tool([a.trace, 'extrapolate', os.path.join(good_dir, 'traces.kct'),
+              os.path.join(good_dir, 'traces.kct'), '--ranks', '8', '-o',
+              os.path.join(tmp, 'e.kct')], ok=False)
+    expect(p.returncode == 1 and 'same number of ranks' in p.stderr, f'same inputs: {p.stderr}')
+    p = tool([a.trace, 'frobnicate', 'x'], ok=False)
+    expect(p.returncode == 2, 'unknown subcommand')
+
+
+def case_sim(a, tmp):
+    n = a.ranks[0]
+    if os.environ.get('KUBUS_SANITIZED'):
+        n = min(n, 4)
+    exp = os.path.join(tmp, 'run')
+    if not kubus_run(a, exp, n, 'compressed'):
+        return
+    recorded = float(info(a, os.path.join(exp, 'traces.kct'))['run length'].split()[0])
+    hyp = os.path.join(tmp, 'same.hyp')
+    with open(hyp, 'w', encoding='utf-8') as f:
+        f.write('# the run as it was\n')
+    out = os.path.join(exp, 'sim-same')
+    p = tool([a.sim, exp, '--hypothesis', hyp, '-o', out, '-q'])
+    summary = os.path.join(out, 'summary.json')
+    if not expect(os.path.exists(summary), f'kubus-sim wrote no summary: {p.stderr[-2000:]}'):
+        return
+    with open(summary, encoding='utf-8') as f:
+        s = json.load(f)
+    err = abs(s['predicted_runtime_s'] - recorded) / recorded
+    print(f'sim: recorded {recorded:.6f} s, original as replayed {s["original_runtime_s"]:.6f} s, '
+          f'predicted {s["predicted_runtime_s"]:.6f} s ({100 * err:.2f} %)')
+    expect(err <= 0.05, f'predicted run time {s["predicted_runtime_s"]:.4f} s, recorded {recorded:.4f} s')
+    text, _ = seq(a, os.path.join(out, 'traces.otf2'))
+    expect(all(f'== rank {r}\n' in text for r in range(n)), 'the simulated trace lacks ranks')
+    expect(not [x for x in os.listdir(exp) if x.startswith('.')], f'left behind: {os.listdir(exp)}')
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('case')
+    ap.add_argument('--app', required=True)
+    ap.add_argument('--run', required=True)
+    ap.add_argument('--trace', required=True)
+    ap.add_argument('--seq', required=True)
+    ap.add_argument('--replay', required=True)
+    ap.add_argument('--analyze', required=True)
+    ap.add_argument('--sim', required=True)
+    ap.add_argument('--ranks', default='4')
+    ap.add_argument('--extrapolate', type=int, default=0)
+    a, rest = ap.parse_known_args()
+    a.ranks = [int(x) for x in a.ranks.split(',')]
+    a.app_args = rest[1:] if rest[:1] == ['--'] else rest
+    if not shutil.which('mpirun'):
+        print('no mpirun')
+        return 77
+    tmp = tempfile.mkdtemp(prefix='kct-test-')
+    try:
+        globals()['case_' + a.case](a, tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    for f in failures:
+        print('FAIL:', f)
+    return 1 if failures else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

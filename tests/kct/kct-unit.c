@@ -1,0 +1,761 @@
+/* kct-unit.c: the compressed-trace model without MPI — loop folding (with and without the
+ * expectation fast path), expansion, encoding, corrupt input, rank lists, merging,
+ * communicator families, poll aggregation and delta-time histograms. */
+#include <glib.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kct-format.h"
+#include "kct-replay.h"
+
+void kct_rank_disable_expectation (KctRank *r);
+
+enum
+{
+  N_CALLS = 8,         /* regions 0..7: MPI calls */
+  POLL_REGION = N_CALLS /* region 8: a test that finds nothing */
+};
+
+static KctTrace *
+new_trace (void)
+{
+  KctTrace *t = kct_trace_new ();
+  for (int i = 0; i <= POLL_REGION; i++)
+    {
+      char      name[32];
+      KctRegion r = { 0 };
+      g_snprintf (name, sizeof name, i == POLL_REGION ? "MPI_Test" : "MPI_Call%d", i);
+      r.name = name;
+      r.flags = KCT_REGION_CALL | (i == POLL_REGION ? KCT_REGION_POLL : 0);
+      g_assert_cmpuint (kct_region_add (t, &r), ==, (guint)i);
+    }
+  return t;
+}
+
+static KctRank *
+new_rank (KctTrace *t, uint32_t rank)
+{
+  KctRank *r = kct_rank_new (t, rank);
+  g_assert_nonnull (r);
+  for (uint32_t i = 0; i < t->n_regions; i++)
+    kct_rank_region_flags (r, i, t->regions[i].flags);
+  return r;
+}
+
+/* one MPI call of region @region taking @dur ticks after a gap of @gap */
+static void
+call (KctRank *r, uint64_t *now, uint32_t region, uint64_t gap, uint64_t dur)
+{
+  KctRaw e;
+  *now += gap;
+  memset (&e, 0, sizeof e);
+  e.type = KCT_RAW_ENTER;
+  e.a = region;
+  e.tag = 1000 + region;
+  g_assert_cmpint (kct_rank_record (r, *now, &e), ==, 0);
+  *now += dur;
+  memset (&e, 0, sizeof e);
+  e.type = KCT_RAW_LEAVE;
+  e.a = region;
+  g_assert_cmpint (kct_rank_record (r, *now, &e), ==, 0);
+}
+
+/* random nested loops over regions 0..N_CALLS-1 (and polls, region POLL_REGION) */
+static void
+gen (GRand *rng, GArray *out, int depth, int allow_polls)
+{
+  int items = g_rand_int_range (rng, 1, 5);
+  for (int i = 0; i < items; i++)
+    {
+      int kind = g_rand_int_range (rng, 0, 10);
+      if (kind < 4 && depth < 4)
+        {
+          GArray *body = g_array_new (FALSE, FALSE, sizeof (guint32));
+          gen (rng, body, depth + 1, allow_polls);
+          int count = g_rand_int_range (rng, 1, 7);
+          for (int c = 0; c < count; c++)
+            g_array_append_vals (out, body->data, body->len);
+          g_array_free (body, TRUE);
+        }
+      else if (kind == 9 && allow_polls)
+        {
+          guint32 p = POLL_REGION;
+          int     n = 3; /* constant run length: the expansion is then exact */
+          for (int c = 0; c < n; c++)
+            g_array_append_val (out, p);
+        }
+      else
+        {
+          guint32 a = (guint32)g_rand_int_range (rng, 0, N_CALLS);
+          g_array_append_val (out, a);
+        }
+    }
+}
+
+/* the regions of the ENTER events one rank replays */
+static GArray *
+replay_regions (const KctTrace *t, uint32_t rank)
+{
+  char      err[256];
+  KctComms *comms = kct_comms_new (t, err, sizeof err);
+  g_assert_nonnull (comms);
+  KctReplay *it = kct_replay_new (t, comms, rank);
+  GArray    *got = g_array_new (FALSE, FALSE, sizeof (guint32));
+  KctEvent   ev;
+  int        r;
+  while ((r = kct_replay_next (it, &ev)) == 1)
+    if (ev.type == KCT_RAW_ENTER)
+      {
+        /* by name: kct_finish renumbers regions */
+        const char *name = t->regions[ev.region].name;
+        guint32     id = strcmp (name, "MPI_Test") == 0 ? POLL_REGION
+                                                     : (guint32)atoi (name + strlen ("MPI_Call"));
+        g_array_append_val (got, id);
+      }
+  if (r < 0)
+    g_error ("replay: %s", kct_replay_error (it));
+  kct_replay_free (it);
+  kct_comms_free (comms);
+  return got;
+}
+
+/* a canonical text for a body tree */
+static void
+print_body (const KctTrace *t, uint32_t b, GString *s)
+{
+  uint32_t       n;
+  const KctElem *e = kct_body (t, b, &n);
+  g_string_append_c (s, '[');
+  for (uint32_t i = 0; i < n; i++)
+    {
+      if (i)
+        g_string_append_c (s, ' ');
+      uint32_t id = KCT_REF_ID (e[i].ref);
+      if (e[i].ref & KCT_REF_BODY)
+        print_body (t, id, s);
+      else
+        {
+          uint32_t      m;
+          const KctRaw *raw = kct_leaf (t, id, &m);
+          g_string_append_printf (s, "%s%u", (e[i].ref & KCT_REF_POLL) ? "p" : "L", raw[0].a);
+        }
+      if (!(e[i].ref & KCT_REF_POLL))
+        g_string_append_printf (s, "x%u", e[i].count);
+    }
+  g_string_append_c (s, ']');
+}
+
+static void
+squeeze_polls (GArray *a)
+{
+  guint n = 0;
+  for (guint i = 0; i < a->len; i++)
+    {
+      guint32 v = g_array_index (a, guint32, i);
+      if (v == POLL_REGION && n > 0 && g_array_index (a, guint32, n - 1) == POLL_REGION)
+        continue;
+      g_array_index (a, guint32, n++) = v;
+    }
+  g_array_set_size (a, n);
+}
+
+static char *
+record (const GArray *seq, int expect, KctTrace **out)
+{
+  KctTrace *t = new_trace ();
+  KctRank  *r = new_rank (t, 0);
+  if (!expect)
+    kct_rank_disable_expectation (r);
+  uint64_t now = 100;
+  for (guint i = 0; i < seq->len; i++)
+    call (r, &now, g_array_index (seq, guint32, i), 10, 5);
+  g_assert_cmpint (kct_rank_end (r, 0, 100), ==, 0);
+  kct_rank_free (r);
+  GString *s = g_string_new (NULL);
+  print_body (t, t->groups[0].seq, s);
+  *out = t;
+  return g_string_free (s, FALSE);
+}
+
+static size_t
+encoded_size (KctTrace *t)
+{
+  uint8_t *buf;
+  size_t   len;
+  g_assert_cmpint (kct_finish (t), ==, 0);
+  g_assert_cmpint (kct_encode (t, &buf, &len), ==, 0);
+  g_free (buf);
+  return len;
+}
+
+static void
+test_fold_roundtrip (void)
+{
+  GRand *rng = g_rand_new_with_seed (42);
+  int    n_differ = 0;
+  size_t size_fast = 0, size_slow = 0;
+  for (int round = 0; round < 2000; round++)
+    {
+      GArray *seq = g_array_new (FALSE, FALSE, sizeof (guint32));
+      gen (rng, seq, 0, round % 2);
+      KctTrace *fast, *slow;
+      char     *a = record (seq, 1, &fast);
+      char     *b = record (seq, 0, &slow);
+      /* The expectation is a shortcut that takes the inner loop's next iteration where the
+       * general rules might close an outer loop first: the structure may differ, the
+       * expansion may not, and the result is about as small. */
+      if (strcmp (a, b) != 0)
+        n_differ++;
+      GArray *before = replay_regions (fast, 0);
+      size_fast += encoded_size (fast);
+      GArray *after = replay_regions (fast, 0);
+      /* finishing prunes histograms, poll counts among them */
+      squeeze_polls (before);
+      squeeze_polls (after);
+      g_assert_cmpuint (before->len, ==, after->len);
+      g_assert_cmpmem (before->data, before->len * 4, after->data, after->len * 4);
+      g_array_free (before, TRUE);
+      g_array_free (after, TRUE);
+      size_slow += encoded_size (slow);
+      GArray *slow_got = replay_regions (slow, 0);
+      squeeze_polls (slow_got);
+      /* the same calls; runs of polls in the same places (their lengths are statistical:
+       * adjacent runs join, and the replay draws lengths from the run-length histogram) */
+      GArray *got = replay_regions (fast, 0);
+      squeeze_polls (got);
+      squeeze_polls (seq);
+      g_assert_cmpuint (got->len, ==, seq->len);
+      g_assert_cmpmem (got->data, got->len * 4, seq->data, seq->len * 4);
+      g_assert_cmpmem (slow_got->data, slow_got->len * 4, seq->data, seq->len * 4);
+      g_array_free (got, TRUE);
+      g_array_free (slow_got, TRUE);
+      g_free (a);
+      g_free (b);
+      kct_trace_free (fast);
+      kct_trace_free (slow);
+      g_array_free (seq, TRUE);
+    }
+  g_rand_free (rng);
+  if (g_test_verbose ())
+    g_printerr ("structures differ in %d of 2000; bytes %zu with, %zu without the expectation\n",
+                n_differ, size_fast, size_slow);
+  g_assert_cmpfloat ((double)size_fast, <, 1.05 * (double)size_slow);
+}
+
+/* nested loops: the structure and the recorder's memory do not grow with the run */
+static void
+run_timesteps (int steps, KctTrace **tp, size_t *memory)
+{
+  KctTrace *t = new_trace ();
+  KctRank  *r = new_rank (t, 0);
+  uint64_t  now = 0;
+  call (r, &now, 0, 1, 1);
+  for (int s = 0; s < steps; s++)
+    {
+      for (int i = 0; i < 6; i++)
+        {
+          call (r, &now, 1, 100, 20);
+          call (r, &now, 2, 3, 40);
+        }
+      call (r, &now, 3, 500, 7);
+      for (int k = 0; k < 4; k++)
+        call (r, &now, POLL_REGION, 1, 1);
+      call (r, &now, 4, 2, 2);
+    }
+  call (r, &now, 5, 1, 1);
+  *memory = kct_rank_memory (r);
+  g_assert_cmpint (kct_rank_end (r, 0, 0), ==, 0);
+  kct_rank_free (r);
+  *tp = t;
+}
+
+static void
+test_fold_bounded (void)
+{
+  KctTrace *small, *big;
+  size_t    m_small, m_big;
+  run_timesteps (100, &small, &m_small);
+  run_timesteps (100000, &big, &m_big);
+  GString *a = g_string_new (NULL), *b = g_string_new (NULL);
+  print_body (small, small->groups[0].seq, a);
+  print_body (big, big->groups[0].seq, b);
+  g_assert_cmpstr (a->str, ==, "[L0x1 [[L1x1 L2x1]x6 L3x1 p8 L4x1]x100 L5x1]");
+  g_assert_cmpstr (b->str, ==, "[L0x1 [[L1x1 L2x1]x6 L3x1 p8 L4x1]x100000 L5x1]");
+  g_assert_cmpuint (m_big, ==, m_small);
+  g_assert_cmpuint (m_big, <, 64 * 1024);
+  /* delta times: gap 100 between L2 and L1 repeats, exact sums */
+  uint8_t *buf;
+  size_t   len;
+  g_assert_cmpint (kct_encode (big, &buf, &len), ==, 0);
+  g_assert_cmpuint (len, <, 2048);
+  g_free (buf);
+  /* polls: 4 per run, all counted */
+  uint64_t calls[16] = { 0 };
+  kct_group_calls (big, 0, calls);
+  g_assert_cmpuint (calls[POLL_REGION], ==, 400000);
+  g_assert_cmpuint (calls[1], ==, 600000);
+  g_assert_cmpuint (kct_group_events (big, 0), ==, 2 * (2 + 100000 * 18));
+  g_string_free (a, TRUE);
+  g_string_free (b, TRUE);
+  kct_trace_free (small);
+  kct_trace_free (big);
+}
+
+/* exact times when every pair of calls has one gap and one duration */
+static void
+test_replay_times (void)
+{
+  KctTrace *t;
+  size_t    mem;
+  run_timesteps (50, &t, &mem);
+  char       err[256];
+  KctComms  *comms = kct_comms_new (t, err, sizeof err);
+  KctReplay *it = kct_replay_new (t, comms, 0);
+  KctEvent   ev;
+  uint64_t   now = 0, n = 0;
+  /* the same schedule as run_timesteps, checked event by event */
+  uint64_t want[4096];
+  guint    k = 0;
+#define EXPECT_CALL(gap, dur)                                                                      \
+  do                                                                                               \
+    {                                                                                              \
+      now += (gap);                                                                                \
+      want[k++] = now;                                                                             \
+      now += (dur);                                                                                \
+      want[k++] = now;                                                                             \
+    }                                                                                              \
+  while (0)
+  EXPECT_CALL (1, 1);
+  for (int s = 0; s < 50 && k < 4000; s++)
+    {
+      for (int i = 0; i < 6; i++)
+        {
+          EXPECT_CALL (100, 20);
+          EXPECT_CALL (3, 40);
+        }
+      EXPECT_CALL (500, 7);
+      for (int p = 0; p < 4; p++)
+        EXPECT_CALL (1, 1);
+      EXPECT_CALL (2, 2);
+    }
+  EXPECT_CALL (1, 1);
+  while (kct_replay_next (it, &ev) == 1)
+    {
+      g_assert_cmpuint (n, <, k);
+      g_assert_cmpuint (ev.time, ==, want[n]);
+      n++;
+    }
+  g_assert_cmpuint (n, ==, k);
+  g_assert_null (kct_replay_error (it));
+  kct_replay_free (it);
+  kct_comms_free (comms);
+  kct_trace_free (t);
+}
+
+/* a trace with a bit of everything: several ranks, communicators, a topology, hosts */
+static KctTrace *
+sample_trace (int ranks)
+{
+  KctTrace *all = NULL;
+  for (int rank = 0; rank < ranks; rank++)
+    {
+      KctTrace *t = new_trace ();
+      KctRank  *r = new_rank (t, (uint32_t)rank);
+      uint64_t  now = 1000 + (uint64_t)rank;
+      /* a ring on local communicator 0 (world), an isend/irecv pair, a collective */
+      for (int it = 0; it < 10; it++)
+        {
+          KctRaw e;
+          memset (&e, 0, sizeof e);
+          e.type = KCT_RAW_ENTER;
+          e.a = 0;
+          kct_rank_record (r, now, &e);
+          memset (&e, 0, sizeof e);
+          e.type = KCT_RAW_ISEND;
+          e.a = 0;
+          e.peer = rank == ranks - 1 ? 1 - ranks : 1;
+          e.tag = 7;
+          e.bytes = 8;
+          e.x = 1000 + (uint64_t)it * 2;
+          kct_rank_record (r, now, &e);
+          memset (&e, 0, sizeof e);
+          e.type = KCT_RAW_LEAVE;
+          e.a = 0;
+          kct_rank_record (r, now + 3, &e);
+          now += 50;
+          memset (&e, 0, sizeof e);
+          e.type = KCT_RAW_ENTER;
+          e.a = 1;
+          kct_rank_record (r, now, &e);
+          memset (&e, 0, sizeof e);
+          e.type = KCT_RAW_ISEND_COMPLETE;
+          e.x = 1000 + (uint64_t)it * 2;
+          kct_rank_record (r, now + 9, &e);
+          memset (&e, 0, sizeof e);
+          e.type = KCT_RAW_RECV;
+          e.a = 1; /* local id 1: the rank's own MPI_COMM_SELF-like communicator */
+          e.peer = 0;
+          e.tag = 3;
+          e.bytes = 4;
+          kct_rank_record (r, now + 9, &e);
+          memset (&e, 0, sizeof e);
+          e.type = KCT_RAW_LEAVE;
+          e.a = 1;
+          kct_rank_record (r, now + 9, &e);
+          now += 20;
+          memset (&e, 0, sizeof e);
+          e.type = KCT_RAW_ENTER;
+          e.a = 2;
+          kct_rank_record (r, now, &e);
+          memset (&e, 0, sizeof e);
+          e.type = KCT_RAW_COLL_BEGIN;
+          kct_rank_record (r, now, &e);
+          memset (&e, 0, sizeof e);
+          e.type = KCT_RAW_COLL_END;
+          e.op = 3;
+          e.a = 0;
+          e.peer = 0;
+          e.bytes = 16;
+          e.x = 16 * (uint64_t)ranks;
+          kct_rank_record (r, now + 30, &e);
+          memset (&e, 0, sizeof e);
+          e.type = KCT_RAW_LEAVE;
+          e.a = 2;
+          kct_rank_record (r, now + 30, &e);
+          now += 100;
+        }
+      g_assert_cmpint (kct_rank_end (r, 0, 1000), ==, 0);
+      kct_rank_free (r);
+      KctComm *w = kct_comm_add (t);
+      w->key = 1;
+      w->local_id = 0;
+      for (int k = 0; k < ranks; k++)
+        kct_list_add (&w->members, (uint32_t)k);
+      kct_list_add (&w->users, (uint32_t)rank);
+      KctComm *self = kct_comm_add (t);
+      self->key = 100 + (uint64_t)rank;
+      self->local_id = 1;
+      kct_list_add (&self->members, (uint32_t)rank);
+      kct_list_add (&self->users, (uint32_t)rank);
+      KctTopo *tp = kct_topo_add (t);
+      kct_set_string (&tp->name, "grid");
+      tp->comm_key = 1;
+      tp->ndims = 2;
+      tp->dims[0] = (uint32_t)ranks / 2;
+      tp->dims[1] = 2;
+      kct_list_add (&tp->coord_rank, (uint32_t)rank);
+      kct_list_add (&tp->coords, (uint32_t)rank / 2);
+      kct_list_add (&tp->coords, (uint32_t)rank % 2);
+      KctHost *h = kct_host_add (t, rank < ranks / 2 ? "node-a" : "node-b");
+      kct_list_add (&h->ranks, (uint32_t)rank);
+      kct_set_string (&t->h.program, "/bin/sample");
+      if (all == NULL)
+        all = t;
+      else
+        {
+          g_assert_cmpint (kct_merge (all, t), ==, 0);
+          kct_trace_free (t);
+        }
+    }
+  g_assert_cmpint (kct_finish (all), ==, 0);
+  return all;
+}
+
+static void
+test_merge_groups (void)
+{
+  KctTrace *t = sample_trace (8);
+  /* rank 7 sends "around the corner": a group of its own */
+  g_assert_cmpuint (t->n_groups, ==, 2);
+  g_assert_cmpuint (t->groups[0].ranks.n, ==, 7);
+  g_assert_cmpuint (t->groups[1].ranks.n, ==, 1);
+  g_assert_cmpuint (t->groups[1].ranks.v[0], ==, 7);
+  /* world and the 8 self-like communicators: two entries */
+  g_assert_cmpuint (t->n_comms, ==, 2);
+  g_assert_cmpuint (t->comms[1].repeat, ==, 8);
+  g_assert_cmpint (t->comms[1].shift, ==, 1);
+  g_assert_true (t->topos[0].row_major);
+  g_assert_cmpuint (t->topos[0].comm, ==, 0);
+  g_assert_cmpuint (t->n_hosts, ==, 2);
+  /* histograms added up: the collective's duration 30 seen 10 times on 7 ranks */
+  const KctGroup *g = &t->groups[0];
+  uint64_t        dur30 = 0;
+  for (uint32_t k = 0; k < g->n_pairs; k++)
+    for (uint32_t b = 0; b < g->pairs[k].dur.n; b++)
+      if (g->pairs[k].dur.bins[b].sum == 30 * g->pairs[k].dur.bins[b].count)
+        dur30 += g->pairs[k].dur.bins[b].count;
+  g_assert_cmpuint (dur30, ==, 70);
+
+  /* the replay resolves peers and communicators */
+  char       err[256];
+  KctComms  *comms = kct_comms_new (t, err, sizeof err);
+  g_assert_cmpuint (kct_comms_count (comms), ==, 9);
+  for (uint32_t rank = 0; rank < 8; rank++)
+    {
+      KctReplay *it = kct_replay_new (t, comms, rank);
+      KctEvent   ev;
+      int        sends = 0, recvs = 0;
+      uint64_t   last_req = 0;
+      while (kct_replay_next (it, &ev) == 1)
+        {
+          if (ev.type == KCT_RAW_ISEND)
+            {
+              g_assert_cmpuint (ev.comm, ==, 0);
+              g_assert_cmpuint (ev.peer, ==, (rank + 1) % 8);
+              g_assert_cmpuint (ev.request, >, last_req);
+              last_req = ev.request;
+              sends++;
+            }
+          if (ev.type == KCT_RAW_ISEND_COMPLETE)
+            g_assert_cmpuint (ev.request, ==, last_req);
+          if (ev.type == KCT_RAW_RECV)
+            {
+              /* the rank's own self-like communicator: global id 1 + rank */
+              g_assert_cmpuint (ev.comm, ==, 1 + rank);
+              g_assert_cmpuint (kct_comms_member (comms, ev.comm, 0, 0), ==, rank);
+              g_assert_cmpuint (ev.peer, ==, 0);
+              recvs++;
+            }
+          if (ev.type == KCT_RAW_COLL_END)
+            g_assert_cmpuint (ev.received, ==, 128);
+        }
+      g_assert_null (kct_replay_error (it));
+      g_assert_cmpint (sends, ==, 10);
+      g_assert_cmpint (recvs, ==, 10);
+      kct_replay_free (it);
+    }
+  kct_comms_free (comms);
+  kct_trace_free (t);
+}
+
+static void
+test_format_roundtrip (void)
+{
+  KctTrace *t = sample_trace (6);
+  uint8_t  *a, *b;
+  size_t    la, lb;
+  g_assert_cmpint (kct_encode (t, &a, &la), ==, 0);
+  KctTrace *u;
+  char      err[256];
+  g_assert_cmpint (kct_decode (a, la, &u, err, sizeof err), ==, 0);
+  g_assert_cmpint (kct_encode (u, &b, &lb), ==, 0);
+  g_assert_cmpmem (a, la, b, lb);
+  g_assert_cmpstr (u->h.program, ==, "/bin/sample");
+  g_assert_cmpuint (u->h.n_ranks, ==, 6);
+  g_free (a);
+  g_free (b);
+  kct_trace_free (t);
+  kct_trace_free (u);
+}
+
+static void
+expect_error (const uint8_t *buf, size_t len, const char *part)
+{
+  KctTrace *u = NULL;
+  char      err[256];
+  g_assert_cmpint (kct_decode (buf, len, &u, err, sizeof err), ==, -1);
+  g_assert_null (u);
+  if (strstr (err, part) == NULL)
+    g_error ("error '%s' does not mention '%s'", err, part);
+}
+
+static void
+test_format_corrupt (void)
+{
+  KctTrace *t = sample_trace (4);
+  uint8_t  *a;
+  size_t    la;
+  g_assert_cmpint (kct_encode (t, &a, &la), ==, 0);
+  /* every truncation is an error naming it */
+  for (size_t n = 16; n < la; n++)
+    expect_error (a, n, "truncated");
+  expect_error (a, 5, "not a Kubus compressed trace");
+  /* a flipped bit in a payload: the checksum */
+  uint8_t *c = g_memdup2 (a, la);
+  c[la - 40] ^= 0x10;
+  expect_error (c, la, "checksum mismatch");
+  /* a newer version */
+  memcpy (c, a, la);
+  c[8] = 9;
+  expect_error (c, la, "format version 9");
+  /* every single-byte change: an error or a valid trace, never a crash */
+  for (size_t i = 0; i < la; i++)
+    {
+      memcpy (c, a, la);
+      c[i] ^= 0xff;
+      KctTrace *u = NULL;
+      char      err[256];
+      if (kct_decode (c, la, &u, err, sizeof err) == 0)
+        kct_trace_free (u);
+      else
+        g_assert_cmpuint (strlen (err), >, 0);
+    }
+  g_free (c);
+  g_free (a);
+  kct_trace_free (t);
+}
+
+/* a checksum that is right for a payload that lies: the reader still says what is wrong */
+static void
+test_format_semantic (void)
+{
+  KctTrace *t = new_trace ();
+  KctRank  *r = new_rank (t, 0);
+  uint64_t  now = 0;
+  call (r, &now, 1, 1, 1);
+  call (r, &now, 2, 1, 1);
+  call (r, &now, 1, 1, 1);
+  call (r, &now, 2, 1, 1);
+  kct_rank_end (r, 0, 0);
+  kct_rank_free (r);
+  kct_finish (t);
+  /* a body referring to itself */
+  t->elems[t->body_off[0]].ref = 0 | KCT_REF_BODY;
+  uint8_t *a;
+  size_t   la;
+  g_assert_cmpint (kct_encode (t, &a, &la), ==, 0);
+  expect_error (a, la, "refers to nothing it may refer to");
+  g_free (a);
+  /* a rank in no group */
+  t->elems[t->body_off[0]].ref = 0;
+  t->h.n_ranks = 3;
+  g_assert_cmpint (kct_encode (t, &a, &la), ==, 0);
+  expect_error (a, la, "the groups hold 1 of 3 ranks");
+  g_free (a);
+  kct_trace_free (t);
+}
+
+static size_t
+list_bytes (const KctList *l, KctList *back)
+{
+  /* through a one-group trace: the group's rank list is the list under test */
+  KctTrace *t = new_trace ();
+  t->h.n_ranks = 1;
+  for (uint32_t i = 0; i < l->n; i++)
+    if (l->v[i] + 1 > t->h.n_ranks)
+      t->h.n_ranks = l->v[i] + 1;
+  KctComm *c = kct_comm_add (t);
+  kct_list_copy (&c->members, l);
+  KctGroup *g = kct_group_add (t);
+  for (uint32_t i = 0; i < t->h.n_ranks; i++)
+    kct_list_add (&g->ranks, i);
+  KctElem e = { 0, 1 };
+  KctRaw  raw = { 0 };
+  raw.type = KCT_RAW_PROGRAM_BEGIN;
+  kct_leaf_intern (t, &raw, 1);
+  g->seq = kct_body_intern (t, &e, 1);
+  uint8_t *a;
+  size_t   la, lempty;
+  g_assert_cmpint (kct_encode (t, &a, &la), ==, 0);
+  KctTrace *u;
+  char      err[256];
+  g_assert_cmpint (kct_decode (a, la, &u, err, sizeof err), ==, 0);
+  kct_list_copy (back, &u->comms[0].members);
+  kct_trace_free (u);
+  g_free (a);
+  c->members.n = 1;
+  c->members.v[0] = 0;
+  g_assert_cmpint (kct_encode (t, &a, &lempty), ==, 0);
+  g_free (a);
+  kct_trace_free (t);
+  return la - lempty;
+}
+
+static void
+test_list_prsd (void)
+{
+  KctList l = { 0 }, back = { 0 };
+  /* 0..N-1: one block whatever N */
+  for (uint32_t i = 0; i < 4096; i++)
+    kct_list_add (&l, i);
+  size_t all = list_bytes (&l, &back);
+  g_assert_true (kct_list_equal (&l, &back));
+  g_assert_cmpuint (all, <=, 6);
+  /* the interior of a 64 x 64 grid: one two-dimensional block */
+  l.n = 0;
+  for (uint32_t y = 1; y < 63; y++)
+    for (uint32_t x = 1; x < 63; x++)
+      kct_list_add (&l, y * 64 + x);
+  size_t interior = list_bytes (&l, &back);
+  g_assert_true (kct_list_equal (&l, &back));
+  g_assert_cmpuint (interior, <=, 10);
+  /* random lists survive */
+  GRand *rng = g_rand_new_with_seed (7);
+  for (int round = 0; round < 200; round++)
+    {
+      l.n = 0;
+      uint32_t v = (uint32_t)g_rand_int_range (rng, 0, 50);
+      int      n = g_rand_int_range (rng, 1, 60);
+      for (int i = 0; i < n; i++)
+        {
+          kct_list_add (&l, v);
+          v += (uint32_t)g_rand_int_range (rng, 1, 4);
+        }
+      list_bytes (&l, &back);
+      g_assert_true (kct_list_equal (&l, &back));
+    }
+  g_rand_free (rng);
+  kct_list_clear (&l);
+  kct_list_clear (&back);
+}
+
+static void
+test_hist (void)
+{
+  KctHist h = { 0 };
+  for (uint64_t v = 0; v < 100000; v += 7)
+    kct_hist_add (&h, v);
+  g_assert_cmpuint (kct_hist_count (&h), ==, 14286);
+  /* 3 ranks drawing 4762 values each: together every position once, so the recorded sum
+   * (up to rounding of bin means); each rank about a third of it */
+  uint64_t sum = 0, step = kct_spread_step (4762);
+  for (uint32_t m = 0; m < 3; m++)
+    {
+      uint64_t mine = 0;
+      for (uint64_t i = 0; i < 4762; i++)
+        mine += kct_hist_draw (&h, i, 4762, step, m, 3);
+      double share = (double)mine / (double)kct_hist_sum (&h);
+      g_assert_cmpfloat (share, >, 0.32);
+      g_assert_cmpfloat (share, <, 0.345);
+      sum += mine;
+    }
+  double rel = (double)sum / (double)kct_hist_sum (&h);
+  g_assert_cmpfloat (rel, >, 0.999);
+  g_assert_cmpfloat (rel, <, 1.001);
+  /* the same draws shared by the 3 ranks (block means): each rank gets a third, exactly
+   * up to rounding */
+  uint64_t shared = 0;
+  for (uint64_t i = 0; i < 4762; i++)
+    shared += kct_hist_draw_mean (&h, i, 4762, step, 3);
+  g_assert_cmpfloat (fabs ((double)shared * 3 - (double)kct_hist_sum (&h)), <, 3 * 4762.0);
+  /* one block of all values: the mean; the extremes are exact */
+  g_assert_cmpuint (kct_hist_draw_mean (&h, 0, 1, 1, 14286), ==,
+                    (kct_hist_sum (&h) + 7143) / 14286);
+  g_assert_cmpuint (kct_hist_at (&h, 0), ==, 0);
+  g_assert_cmpuint (kct_hist_at (&h, 14285), ==, 99995);
+  /* bins are a quarter of an octave wide */
+  g_assert_cmpuint (kct_bin_of (15), ==, 15);
+  g_assert_cmpuint (kct_bin_of (16), ==, 16);
+  g_assert_cmpuint (kct_bin_of (19), ==, 16);
+  g_assert_cmpuint (kct_bin_of (20), ==, 17);
+  g_assert_cmpuint (kct_bin_of (UINT64_MAX), <, 600);
+  kct_hist_clear (&h);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/kct/fold/roundtrip", test_fold_roundtrip);
+  g_test_add_func ("/kct/fold/bounded", test_fold_bounded);
+  g_test_add_func ("/kct/replay/times", test_replay_times);
+  g_test_add_func ("/kct/merge/groups", test_merge_groups);
+  g_test_add_func ("/kct/format/roundtrip", test_format_roundtrip);
+  g_test_add_func ("/kct/format/corrupt", test_format_corrupt);
+  g_test_add_func ("/kct/format/semantic", test_format_semantic);
+  g_test_add_func ("/kct/list/prsd", test_list_prsd);
+  g_test_add_func ("/kct/hist", test_hist);
+  return g_test_run ();
+}
