@@ -5,17 +5,22 @@
 #include "kubus-runner-progress.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <glib-unix.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/types.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define FLUSH_MS        100     /* output reaches the log panel in batches this often */
 #define POLL_MS         50      /* how often an ending run looks at its session */
 #define EOF_WAIT_MS     1000    /* after the session is empty, how long to wait for the pipe's end */
 #define LINE_MAX_BYTES  4000    /* longer lines are cut (a binary dump would flood the log) */
+#define ZOMBIE_POLLS    40      /* how long (× POLL_MS) to wait for others to reap the run's dead */
 
 struct _KubusRunner
 {
@@ -60,6 +65,7 @@ struct _KubusRunner
   guint             grace_id;
   guint             poll_id;
   guint             eof_id;
+  guint             zombie_polls;
 };
 
 G_DEFINE_FINAL_TYPE (KubusRunner, kubus_runner, G_TYPE_OBJECT)
@@ -74,21 +80,29 @@ static void maybe_done (KubusRunner *self);
 
 /* ---- the session ------------------------------------------------------------------------------ */
 
-GArray *
-kubus_runner_session_pids (GPid sid)
+/* The processes of session @sid: live ones into @live (may be NULL); returns how many zombies
+ * remain. With @reap, zombies that are our children (orphans of the run adopted by this
+ * process, the subreaper) are reaped, except @keep (the tool itself, which GLib reaps). */
+static guint
+scan_session (GPid     sid,
+              GArray  *live,
+              gboolean reap,
+              GPid     keep)
 {
-  GArray *pids = g_array_new (FALSE, FALSE, sizeof (GPid));
   g_autoptr (GDir) dir = g_dir_open ("/proc", 0, NULL);
   const char *name;
+  guint zombies = 0;
+  GPid me = getpid ();
 
   if (dir == NULL || sid <= 0)
-    return pids;
+    return 0;
   while ((name = g_dir_read_name (dir)) != NULL)
     {
       g_autofree char *path = NULL, *stat = NULL;
       char state;
       long ppid, pgrp, session;
       const char *rparen;
+      GPid pid;
 
       if (!g_ascii_isdigit (name[0]))
         continue;
@@ -97,14 +111,29 @@ kubus_runner_session_pids (GPid sid)
         continue;   /* gone meanwhile */
       /* "pid (comm) state ppid pgrp session …"; comm may hold spaces and parentheses */
       rparen = strrchr (stat, ')');
-      if (rparen == NULL || sscanf (rparen + 1, " %c %ld %ld %ld", &state, &ppid, &pgrp, &session) != 4)
+      if (rparen == NULL || sscanf (rparen + 1, " %c %ld %ld %ld", &state, &ppid, &pgrp, &session) != 4
+          || session != sid)
         continue;
-      if (session == sid && state != 'Z' && state != 'X')
+      pid = (GPid) strtol (name, NULL, 10);
+      if (state != 'Z' && state != 'X')
         {
-          GPid pid = (GPid) strtol (name, NULL, 10);
-          g_array_append_val (pids, pid);
+          if (live != NULL)
+            g_array_append_val (live, pid);
+          continue;
         }
+      if (reap && ppid == me && pid != keep && waitpid (pid, NULL, WNOHANG) == pid)
+        continue;
+      zombies++;
     }
+  return zombies;
+}
+
+GArray *
+kubus_runner_session_pids (GPid sid)
+{
+  GArray *pids = g_array_new (FALSE, FALSE, sizeof (GPid));
+
+  scan_session (sid, pids, FALSE, 0);
   return pids;
 }
 
@@ -346,7 +375,8 @@ static gboolean
 poll_session (gpointer data)
 {
   KubusRunner *self = data;
-  g_autoptr (GArray) pids = kubus_runner_session_pids (self->sid);
+  g_autoptr (GArray) pids = g_array_new (FALSE, FALSE, sizeof (GPid));
+  guint zombies = scan_session (self->sid, pids, TRUE, self->exited ? 0 : self->sid);
 
   if (pids->len > 0)
     {
@@ -354,6 +384,10 @@ poll_session (gpointer data)
         signal_session (self->sid, SIGKILL);
       return G_SOURCE_CONTINUE;
     }
+  /* Dead processes not reaped yet by a parent outside this process: wait a little for them
+   * (pgrep lists them), not for ever. */
+  if (zombies > 0 && self->zombie_polls++ < ZOMBIE_POLLS)
+    return G_SOURCE_CONTINUE;
   self->poll_id = 0;
   self->session_empty = TRUE;
   maybe_done (self);
@@ -402,13 +436,23 @@ on_exited (GObject      *source,
 
 /* ---- public ------------------------------------------------------------------------------------ */
 
+#define PID_FD 3
+
 static void
 child_setup (gpointer data)
 {
+  pid_t pid;
+
   (void) data;
   /* A session of its own: every process the tool starts (mpirun, every rank in its own process
    * group) stays findable, and none gets the terminal's signals. */
   setsid ();
+  /* Tell the parent the process id: GSubprocess forgets it once the process has been reaped,
+   * and a tool that ends at once would leave its session unknown. */
+  pid = getpid ();
+  while (write (PID_FD, &pid, sizeof pid) < 0 && errno == EINTR)
+    ;
+  close (PID_FD);
 }
 
 static gboolean
@@ -426,10 +470,21 @@ kubus_runner_start (KubusRunner *self)
 {
   g_autoptr (GSubprocessLauncher) launcher = NULL;
   g_autoptr (GError) error = NULL;
+  int pid_pipe[2];
 
   g_return_if_fail (KUBUS_IS_RUNNER (self));
   g_return_if_fail (self->state == KUBUS_RUNNER_WAITING);
 
+  /* Orphans of a run (ranks whose mpirun was killed) come to this process rather than to init:
+   * they stay reachable and are reaped before the run counts as finished. */
+  {
+    static gsize once;
+    if (g_once_init_enter (&once))
+      {
+        prctl (PR_SET_CHILD_SUBREAPER, 1);
+        g_once_init_leave (&once, 1);
+      }
+  }
   self->start_time = g_get_monotonic_time ();
   set_state (self, KUBUS_RUNNER_RUNNING);
   launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_MERGE);
@@ -442,8 +497,25 @@ kubus_runner_start (KubusRunner *self)
       g_autofree char *key = g_strndup (kv, eq - kv);
       g_subprocess_launcher_setenv (launcher, key, eq + 1, TRUE);
     }
+  if (!g_unix_open_pipe (pid_pipe, FD_CLOEXEC, &error))
+    {
+      self->message = g_strdup_printf (_("Cannot start %s: %s"), self->argv[0], error->message);
+      add_note (self, self->message);
+      g_idle_add_full (G_PRIORITY_DEFAULT, fail_later, g_object_ref (self), g_object_unref);
+      return;
+    }
+  g_subprocess_launcher_take_fd (launcher, pid_pipe[1], PID_FD);
   g_subprocess_launcher_set_child_setup (launcher, child_setup, NULL, NULL);
   self->process = g_subprocess_launcher_spawnv (launcher, (const char *const *) self->argv, &error);
+  g_clear_object (&launcher);   /* closes our copy of the write end */
+  if (self->process != NULL)
+    {
+      pid_t pid = 0;
+      /* written before exec, and the spawn returned after the exec */
+      if (read (pid_pipe[0], &pid, sizeof pid) == sizeof pid)
+        self->sid = pid;
+    }
+  close (pid_pipe[0]);
   if (self->process == NULL)
     {
       self->message = g_strdup_printf (_("Cannot start %s: %s"), self->argv[0], error->message);
@@ -452,7 +524,6 @@ kubus_runner_start (KubusRunner *self)
       g_idle_add_full (G_PRIORITY_DEFAULT, fail_later, g_object_ref (self), g_object_unref);
       return;
     }
-  self->sid = (GPid) strtol (g_subprocess_get_identifier (self->process), NULL, 10);
   self->out = g_object_ref (g_subprocess_get_stdout_pipe (self->process));
   self->cancellable = g_cancellable_new ();
   g_input_stream_read_bytes_async (self->out, 65536, G_PRIORITY_DEFAULT, self->cancellable, on_read,
@@ -504,7 +575,8 @@ kubus_runner_kill_now (KubusRunner *self)
   deadline = g_get_monotonic_time () + self->grace_ms * G_TIME_SPAN_MILLISECOND;
   for (;;)
     {
-      g_autoptr (GArray) pids = kubus_runner_session_pids (self->sid);
+      g_autoptr (GArray) pids = g_array_new (FALSE, FALSE, sizeof (GPid));
+      scan_session (self->sid, pids, TRUE, self->exited ? 0 : self->sid);
       if (pids->len == 0)
         break;
       if (g_get_monotonic_time () > deadline)
