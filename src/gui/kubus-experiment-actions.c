@@ -371,10 +371,11 @@ action_measure (GSimpleAction *action,
   runner = kubus_runner_new (title, (const char *const *) argv);
   if (params.working_folder != NULL && *params.working_folder != '\0')
     kubus_runner_set_cwd (runner, params.working_folder);
-  else if (g_path_is_absolute (params.executable))
+  else
     {
+      /* the program's folder (where its input files usually are), else the experiment's */
       g_autofree char *dir = g_path_get_dirname (params.executable);
-      kubus_runner_set_cwd (runner, dir);
+      kubus_runner_set_cwd (runner, g_path_is_absolute (dir) && g_file_test (dir, G_FILE_TEST_IS_DIR) ? dir : parent);
     }
   job = g_new0 (Job, 1);
   job->kind = JOB_MEASURE;
@@ -571,6 +572,19 @@ active_experiment (GtkApplication *app,
   return g_strdup (study->experiment);
 }
 
+/* The report of a window showing @experiment's analysis, or NULL. */
+static CubeReport *
+report_of_experiment (GtkApplication *app,
+                      const char     *experiment)
+{
+  g_autofree char *path = g_build_filename (experiment, "analysis.cube", NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  KubusWindow *w = window_showing (app, file, NULL);
+
+  return w != NULL && kubus_window_get_browser (w) != NULL ? kubus_browser_get_report (kubus_window_get_browser (w))
+                                                           : NULL;
+}
+
 static void
 action_simulate (GSimpleAction *action,
                  GVariant      *parameter,
@@ -591,7 +605,8 @@ action_simulate (GSimpleAction *action,
   if (*hyp_arg == '\0')
     {
       CubeReport *report = NULL;
-      g_autofree char *active = *exp_arg != '\0' ? g_strdup (exp_arg) : active_experiment (app, &report);
+      g_autofree char *active = *exp_arg != '\0' ? g_canonicalize_filename (exp_arg, NULL)
+                                                 : active_experiment (app, &report);
 
       if (active == NULL)
         {
@@ -600,6 +615,8 @@ action_simulate (GSimpleAction *action,
                                     "measure a program with Experiment › Measure."), NULL);
           return;
         }
+      if (report == NULL)
+        report = report_of_experiment (app, active);
       kubus_simulate_dialog_show (gtk_application_get_active_window (app), app, active, report);
       return;
     }

@@ -271,6 +271,22 @@ on_items_changed (GListModel    *model,
   follow_queue (self);
 }
 
+static void
+on_run_started (KubusRunQueue *queue,
+                KubusRunner   *runner,
+                KubusRunPanel *self)
+{
+  (void) queue;
+  /* a new run takes the panel over, unless the user is reading another one's log */
+  if (!self->pinned || self->shown == NULL)
+    {
+      self->pinned = FALSE;
+      show_runner (self, runner);
+    }
+  else
+    update_status (self);
+}
+
 static gboolean
 follow_later (gpointer data)
 {
@@ -480,6 +496,7 @@ kubus_run_panel_new (KubusRunQueue *queue)
   self->queue = g_object_ref (queue);
   gtk_list_box_bind_model (GTK_LIST_BOX (self->list), G_LIST_MODEL (queue), create_row, NULL, NULL);
   g_signal_connect (queue, "items-changed", G_CALLBACK (on_items_changed), self);
+  g_signal_connect (queue, "run-started", G_CALLBACK (on_run_started), self);
   g_signal_connect (queue, "run-finished", G_CALLBACK (on_run_finished), self);
   gtk_revealer_set_reveal_child (GTK_REVEALER (self->revealer), kubus_run_queue_get_n_active (queue) > 0);
   follow_queue (self);

@@ -13,7 +13,7 @@ static void list_model_iface_init (GListModelInterface *iface);
 G_DEFINE_FINAL_TYPE_WITH_CODE (KubusRunQueue, kubus_run_queue, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL, list_model_iface_init))
 
-enum { RUN_FINISHED, BUSY_CHANGED, N_SIGNALS };
+enum { RUN_STARTED, RUN_FINISHED, BUSY_CHANGED, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 static GType
@@ -82,7 +82,10 @@ start_next (KubusRunQueue *self)
         return;
       if (st == KUBUS_RUNNER_WAITING)
         {
+          g_object_ref (r);
           kubus_runner_start (r);
+          g_signal_emit (self, signals[RUN_STARTED], 0, r);
+          g_object_unref (r);
           return;
         }
     }
@@ -224,6 +227,8 @@ kubus_run_queue_class_init (KubusRunQueueClass *klass)
 {
   G_OBJECT_CLASS (klass)->dispose = kubus_run_queue_dispose;
 
+  signals[RUN_STARTED] = g_signal_new ("run-started", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                                       NULL, NULL, NULL, G_TYPE_NONE, 1, KUBUS_TYPE_RUNNER);
   /* After the runner's own "finished" handlers, before the next run starts. */
   signals[RUN_FINISHED] = g_signal_new ("run-finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                                         NULL, NULL, NULL, G_TYPE_NONE, 1, KUBUS_TYPE_RUNNER);

@@ -2,7 +2,9 @@
  * machine's cores, and a measurement next to another run would measure the other run too.
  *
  * A GListModel of KubusRunner: the finished runs (the most recent few), the running one, then
- * the waiting ones in order. */
+ * the waiting ones in order. Signals: "run-started" (runner), "run-finished" (runner, after
+ * the runner's own "finished" handlers, before the next run starts), "busy-changed" (TRUE
+ * when a run is added to an idle queue, FALSE when the last one has ended). */
 #pragma once
 
 #include <gio/gio.h>

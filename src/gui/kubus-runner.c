@@ -60,6 +60,7 @@ struct _KubusRunner
   gboolean          killed;       /* SIGKILL sent */
   gboolean          leftovers_reported;
   int               exit_status;
+  gboolean          signaled;
   char             *message;
   gboolean          done;
   guint             grace_id;
@@ -321,9 +322,13 @@ finish (KubusRunner *self)
   else if (self->message == NULL && self->exit_status != 0)
     {
       g_autofree char *base = g_path_get_basename (self->argv[0]);
-      if (self->exit_status > 128 && self->exit_status < 128 + 65)
-        self->message = g_strdup_printf (_("%s was killed by signal %d (%s)."), base, self->exit_status - 128,
-                                         g_strsignal (self->exit_status - 128));
+      int sig = self->exit_status - 128;
+      if (self->signaled)
+        self->message = g_strdup_printf (_("%s was killed by signal %d (%s)."), base, sig, g_strsignal (sig));
+      else if (sig > 0 && sig < 65)
+        /* the tools' convention: 128 + N when what they ran died of signal N */
+        self->message = g_strdup_printf (_("%s exited with status %d: a process it ran was killed by signal %d (%s)."),
+                                         base, self->exit_status, sig, g_strsignal (sig));
       else
         self->message = g_strdup_printf (_("%s exited with status %d."), base, self->exit_status);
     }
@@ -414,7 +419,10 @@ on_exited (GObject      *source,
   if (g_subprocess_get_if_exited (process))
     self->exit_status = g_subprocess_get_exit_status (process);
   else if (g_subprocess_get_if_signaled (process))
-    self->exit_status = 128 + g_subprocess_get_term_sig (process);
+    {
+      self->exit_status = 128 + g_subprocess_get_term_sig (process);
+      self->signaled = TRUE;
+    }
   else
     self->exit_status = -1;
 
