@@ -751,6 +751,17 @@ static const GActionEntry entries[] = {
   { "compare", action_compare, "(ss)", NULL, NULL, { 0 } },
 };
 
+static const struct
+{
+  const char *action;
+  const char *accel;
+} accels[] = {
+  { "app.measure(@a{sv} {})", "<Control><Shift>m" },
+  { "app.analyze::", "<Control><Shift>a" },
+  { "app.simulate(('', '', ''))", "<Control><Shift>y" },
+  { "app.compare(('', ''))", "<Control><Shift>d" },
+};
+
 static void
 on_busy_changed (KubusRunQueue *queue,
                  gboolean       busy,
@@ -818,6 +829,9 @@ kubus_experiment_install (GtkApplication *app)
   exp->queue = kubus_run_queue_new ();
   g_object_set_data_full (G_OBJECT (app), "kubus-experiment", exp, experiment_free);
   g_action_map_add_action_entries (G_ACTION_MAP (app), entries, G_N_ELEMENTS (entries), app);
+  /* the menu items' targets: the empty parameter opens the dialog */
+  for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
+    gtk_application_set_accels_for_action (app, accels[i].action, (const char *const[]) { accels[i].accel, NULL });
   g_signal_connect (exp->queue, "busy-changed", G_CALLBACK (on_busy_changed), exp);
   g_signal_connect (app, "window-added", G_CALLBACK (on_window_added), exp);
   g_signal_connect (app, "window-removed", G_CALLBACK (on_window_removed), exp);

@@ -251,7 +251,7 @@ append_command_line (GPtrArray   *args,
   if (!g_shell_parse_argv (line, NULL, &v, &local))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                   _("The %s “%s” is not a command line: %s (see Preferences)"), what, line, local->message);
+                   _("%s: “%s” is not a command line: %s (see Preferences)"), what, line, local->message);
       return FALSE;
     }
   for (guint i = 0; v[i] != NULL; i++)
@@ -275,7 +275,7 @@ kubus_measure_argv (const char               *tool,
   g_ptr_array_add (args, g_strdup ("--force"));
   g_ptr_array_add (args, g_strdup ("--"));
   if (!append_command_line (args, prefs->mpirun_command, _("MPI launcher"), error)
-      || !append_command_line (args, prefs->mpirun_options, _("launcher options"), error))
+      || !append_command_line (args, prefs->mpirun_options, _("Launcher options"), error))
     return NULL;
   for (guint i = 0; params->mpirun_options != NULL && params->mpirun_options[i] != NULL; i++)
     g_ptr_array_add (args, g_strdup (params->mpirun_options[i]));
@@ -297,7 +297,7 @@ kubus_tool_launcher_line (const KubusToolPrefs *prefs,
   g_autoptr (GPtrArray) check = g_ptr_array_new_with_free_func (g_free);
 
   if (!append_command_line (check, prefs->mpirun_command, _("MPI launcher"), error)
-      || !append_command_line (check, prefs->mpirun_options, _("launcher options"), error))
+      || !append_command_line (check, prefs->mpirun_options, _("Launcher options"), error))
     return NULL;
   /* Both are command-line fragments: joined with a blank they parse as the two did. */
   if (prefs->mpirun_options == NULL || *prefs->mpirun_options == '\0')
