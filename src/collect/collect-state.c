@@ -196,6 +196,24 @@ write_hosts (void)
   fclose (f);
 }
 
+/* How the clock was handled, for kubus-run's kubus.json (written to a temporary name first:
+ * kubus-run never reads half a file). */
+static void
+write_clock_file (void)
+{
+  char path[PATH_MAX + 32], tmp[PATH_MAX + 48];
+  snprintf (path, sizeof path, "%s/.kubus-clock", expdir);
+  snprintf (tmp, sizeof tmp, "%s/.kubus-clock.%d", expdir, kubus_world_rank);
+  FILE *f = fopen (tmp, "w");
+  if (f == NULL)
+    return;
+  kubus_clock_describe (f);
+  if (fclose (f) == 0)
+    rename (tmp, path);
+  else
+    unlink (tmp);
+}
+
 static void save_from_signal (int sig);
 
 /* Returns 1 when the save signal is ours to use. */
@@ -328,6 +346,12 @@ kubus_measurement_start (uint64_t t0, uint32_t init_region)
 
   if (kubus_world_rank == 0)
     write_hosts ();
+  /* one time base per host, offsets between hosts (collective) */
+  if (kubus_clock_setup () != 0)
+    {
+      kubus_log ("cannot find the ranks of this host: tracing disabled");
+      return;
+    }
   /* the program region starts when the library was loaded; a library loaded late (dlopen
    * without a constructor run before MPI_Init) starts it at MPI_Init */
   uint64_t begin = program_begin != 0 && program_begin <= t0 ? program_begin : t0;
@@ -338,8 +362,10 @@ kubus_measurement_start (uint64_t t0, uint32_t init_region)
       exe[n_exe] = '\0';
       memcpy (kubus_program_path, exe, (size_t)n_exe + 1);
     }
-  /* the writer of an abort trace knows when the others started */
-  PMPI_Allreduce (&begin, &kubus_clock.global_start, 1, MPI_UINT64_T, MPI_MIN, kubus_internal_comm);
+  /* the writer of an abort trace knows when the others started (as readers will see it) */
+  uint64_t begin_seen = kubus_clock_correct (begin);
+  PMPI_Allreduce (&begin_seen, &kubus_clock.global_start, 1, MPI_UINT64_T, MPI_MIN,
+                  kubus_internal_comm);
 
   OTF2_Error_RegisterCallback (otf2_error_quiet, NULL);
   uint64_t    chunk = OTF2_CHUNK_SIZE_EVENTS_DEFAULT;
@@ -387,9 +413,6 @@ kubus_measurement_start (uint64_t t0, uint32_t init_region)
 
   kubus_comm_init ();
   kubus_user_init ();
-  kubus_clock_calibrate_end ();
-  kubus_clock.offset_begin = kubus_clock_offset ();
-  kubus_clock.time_begin = kubus_now ();
   kubus_clock.start_time = begin;
 
   kubus_main_thread = 1;
@@ -444,8 +467,9 @@ kubus_measurement_finish (uint32_t finalize_region)
     }
   kubus_clock.end_time = t;
   kubus_recording = 0;
-  kubus_clock.offset_end = kubus_clock_offset ();
-  kubus_clock.time_end = kubus_now ();
+  kubus_clock_finish ();
+  if (kubus_world_rank == 0)
+    write_clock_file ();
 
   if (kubus_unify_and_write (archive) != 0)
     kubus_log ("writing the definitions failed; the trace may be incomplete");
@@ -628,6 +652,101 @@ wait_for_peers (void)
   kubus_log ("abort: some ranks did not save their trace in time");
 }
 
+/* After an abort the rank writing the global definitions cannot ask the others for their last
+ * event: every rank that saves leaves its first and last event time (as readers see them) in
+ * .kubus-span-RANK, and the writer waits (at most 5 s, together) for those of the ranks on this
+ * machine that it asked to save or that are still alive.  A rank it cannot hear from (another
+ * machine, or gone without a word) may still write events after the definitions: the window
+ * then reaches ABORT_MARGIN past the last known event — OTF2 needs the trace length to hold
+ * every event, not to be tight. */
+#define ABORT_MARGIN 300000000000ull /* 300 s */
+
+void
+kubus_abort_span_write (uint64_t first, uint64_t last)
+{
+  char path[PATH_MAX + 32], tmp[PATH_MAX + 48];
+  snprintf (path, sizeof path, "%s/.kubus-span-%d", expdir, kubus_world_rank);
+  snprintf (tmp, sizeof tmp, "%s.tmp", path);
+  FILE *f = fopen (tmp, "w");
+  if (f == NULL)
+    return;
+  /* then the two ClockOffset records, for kubus-run's stand-in definitions of a rank killed
+   * before it wrote its own */
+  fprintf (f, "%llu %llu %llu %lld %llu %lld\n", (unsigned long long)first,
+           (unsigned long long)last, (unsigned long long)kubus_clock.time_begin,
+           (long long)kubus_clock.offset_begin, (unsigned long long)kubus_clock.time_end,
+           (long long)kubus_clock.offset_end);
+  if (fclose (f) == 0)
+    rename (tmp, path);
+  else
+    unlink (tmp);
+}
+
+static int
+read_span (int r, uint64_t *first, uint64_t *last)
+{
+  char path[PATH_MAX + 32];
+  snprintf (path, sizeof path, "%s/.kubus-span-%d", expdir, r);
+  FILE *f = fopen (path, "r");
+  if (f == NULL)
+    return 0;
+  unsigned long long a, b;
+  int ok = fscanf (f, "%llu %llu", &a, &b) == 2;
+  fclose (f);
+  if (ok)
+    {
+      *first = a;
+      *last = b;
+    }
+  return ok;
+}
+
+static int same_host (int r);
+
+void
+kubus_abort_span_gather (uint64_t *first, uint64_t *last)
+{
+  int n = kubus_world_size;
+  char *known = calloc ((size_t)n, 1);
+  if (known == NULL)
+    {
+      *last += ABORT_MARGIN;
+      return;
+    }
+  known[kubus_world_rank] = 1;
+  for (int waited_ms = 0;; waited_ms++)
+    {
+      int pending = 0;
+      for (int r = 0; r < n; r++)
+        {
+          uint64_t a, b;
+          if (known[r])
+            continue;
+          if (read_span (r, &a, &b))
+            {
+              known[r] = 1;
+              *first = a < *first ? a : *first;
+              *last = b > *last ? b : *last;
+            }
+          else if (peer_ids != NULL && peer_ids[2 * r] != 0 && same_host (r)
+                   && !(kill (peer_ids[2 * r], 0) != 0 && errno == ESRCH))
+            pending = 1;
+        }
+      if (!pending || waited_ms >= 5000)
+        break;
+      struct timespec ms = { 0, 1000000 };
+      nanosleep (&ms, NULL);
+    }
+  for (int r = 0; r < n; r++)
+    if (!known[r])
+      {
+        kubus_log ("abort: rank %d's last event is unknown; the trace length has a margin", r);
+        *last += ABORT_MARGIN;
+        break;
+      }
+  free (known);
+}
+
 /* Shared by MPI_Abort and the signal handlers: write what this rank has
  * without collective operations.  The initiator (the rank that aborts or
  * crashes) takes the global definitions and asks its peers to save. */
@@ -653,8 +772,9 @@ write_after_abort (uint32_t open_region, int initiator, int64_t status)
       kubus_recording = 0;
     }
   kubus_clock.end_time = t;
-  kubus_clock.offset_end = kubus_clock.offset_begin;
-  kubus_clock.time_end = t;
+  kubus_clock_stop_after_abort (t);
+  if (global)
+    write_clock_file ();
 
   collectives->callbacks.otf2_release = local_release;
   collectives->callbacks.otf2_barrier = local_barrier;

@@ -96,14 +96,16 @@ get_str (Reader *r)
   return s;
 }
 
+/* words before the communicators in a rank's buffer: events, first and last event time */
+#define HEADER_WORDS 3
+
 static void
 pack_local (Buf *b, uint64_t n_events)
 {
   put (b, n_events);
-  put (b, kubus_clock.start_time);
-  put (b, kubus_clock.end_time);
-  put (b, (uint64_t)kubus_clock.offset_begin);
-  put (b, (uint64_t)kubus_clock.offset_end);
+  /* first and last event as every reader will see them (ClockOffset applied) */
+  put (b, kubus_clock_correct (kubus_clock.start_time));
+  put (b, kubus_clock_correct (kubus_clock.end_time));
   int nc = kubus_comm_count ();
   put (b, (uint64_t)nc);
   for (int i = 0; i < nc; i++)
@@ -265,10 +267,7 @@ unify (Unify *u, GTopo **topos_out, size_t *n_topos_out)
         continue;
       Reader rd = { u->data[r], u->len[r], 0, 0 };
       u->n_events[r] = get (&rd);
-      uint64_t start = get (&rd), end = get (&rd);
-      int64_t  ob = (int64_t)get (&rd), oe = (int64_t)get (&rd);
-      uint64_t s = start + (uint64_t)(ob < 0 ? ob : 0);
-      uint64_t e = end + (uint64_t)(oe > 0 ? oe : 0);
+      uint64_t s = get (&rd), e = get (&rd);
       if (s < u->start)
         u->start = s;
       if (e > u->end)
@@ -500,10 +499,10 @@ write_global (OTF2_Archive *archive, Unify *u, GTopo *topos, size_t n_topos)
     _s != NULL ? _s : "?";                                                                         \
   })
 
-  /* clock: nanoseconds of CLOCK_MONOTONIC; realtime of the first event */
+  /* clock: nanoseconds of CLOCK_MONOTONIC (rank 0's host); realtime of the first event */
   struct timespec rt;
   clock_gettime (CLOCK_REALTIME, &rt);
-  uint64_t now_mono = kubus_now ();
+  uint64_t now_mono = kubus_clock_correct (kubus_now ());
   uint64_t now_real = (uint64_t)rt.tv_sec * 1000000000u + (uint64_t)rt.tv_nsec;
   uint64_t start = u->start == UINT64_MAX ? 0 : u->start;
   uint64_t end = u->end > start ? u->end : start;
@@ -666,7 +665,7 @@ write_global (OTF2_Archive *archive, Unify *u, GTopo *topos, size_t n_topos)
     {
       if (u->data[r] == NULL)
         continue;
-      Reader   rd = { u->data[r], u->len[r], 5, 0 };
+      Reader   rd = { u->data[r], u->len[r], HEADER_WORDS, 0 };
       uint64_t nc = get (&rd);
       for (uint64_t i = 0; i < nc && !rd.bad; i++)
         {
@@ -895,7 +894,10 @@ kubus_unify_and_write (OTF2_Archive *archive)
   if (me == 0)
     {
       if (ok)
-        err = write_global (archive, &u, topos, n_topos);
+        {
+          kubus_clock_properties (archive);
+          err = write_global (archive, &u, topos, n_topos);
+        }
       else
         err = -1;
       free ((void *)u.data);
@@ -923,6 +925,8 @@ int
 kubus_write_local_only (OTF2_Archive *archive, int write_global_defs)
 {
   uint64_t n_events = close_events (archive);
+  kubus_abort_span_write (kubus_clock_correct (kubus_clock.start_time),
+                          kubus_clock_correct (kubus_clock.end_time));
   /* test hook: behave like a rank that mpirun kills at this point (it
    * stops here; killing it would make mpirun end the job at once) */
   if (!write_global_defs && getenv ("KUBUS_TEST_DIE_AFTER_EVENTS") != NULL)
@@ -965,7 +969,11 @@ kubus_write_local_only (OTF2_Archive *archive, int write_global_defs)
   if (kubus_clock.global_start != 0 && kubus_clock.global_start < u.start)
     u.start = kubus_clock.global_start;
   if (err == 0 && write_global_defs)
-    err = write_global (archive, &u, topos, n_topos);
+    {
+      kubus_abort_span_gather (&u.start, &u.end);
+      kubus_clock_properties (archive);
+      err = write_global (archive, &u, topos, n_topos);
+    }
   OTF2_Archive_Close (archive);
   free_unify (&u, topos, n_topos);
   free (data);

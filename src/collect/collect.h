@@ -51,7 +51,8 @@ extern uint32_t kubus_current_mpi KUBUS_INTERNAL;
 
 /* Time: CLOCK_MONOTONIC in ns.  Where the TSC is invariant and the
  * kernel itself uses it, the collector reads the TSC and scales it to the
- * same nanoseconds (calibrated against CLOCK_MONOTONIC over MPI_Init, see
+ * same nanoseconds (calibrated against CLOCK_MONOTONIC once per host by the
+ * host leader, the same parameters on every rank of the host: see
  * collect-clock.c): 9 ns instead of 41 ns per reading in a KVM guest. */
 extern uint64_t kubus_tsc_mult    KUBUS_INTERNAL; /* ns per tick << 32, 0 = off */
 extern uint64_t kubus_tsc_base    KUBUS_INTERNAL;
@@ -84,7 +85,6 @@ kubus_now (void)
 #endif
 
 void kubus_clock_calibrate_begin (void) KUBUS_INTERNAL;
-void kubus_clock_calibrate_end (void) KUBUS_INTERNAL;
 
 /* One reading serves the events of one moment: the Enter and the MpiSend
  * of a send share a timestamp, so do the events after the MPI call and its
@@ -252,8 +252,18 @@ typedef struct
 int              kubus_comm_count (void) KUBUS_INTERNAL;
 const KubusComm *kubus_comm_get (int i) KUBUS_INTERNAL;
 
-/* collect-clock.c */
-int64_t kubus_clock_offset (void) KUBUS_INTERNAL;
+/* collect-clock.c: one time base per host, offsets between hosts (kubus_clock) */
+#include <stdio.h>
+/* MPI_Init, collective: hosts, the host's TSC conversion, the first offset measurement */
+int      kubus_clock_setup (void) KUBUS_INTERNAL;
+/* MPI_Finalize, collective: the second offset measurement */
+void     kubus_clock_finish (void) KUBUS_INTERNAL;
+/* abort paths: no second measurement, the first offset holds to @t */
+void     kubus_clock_stop_after_abort (uint64_t t) KUBUS_INTERNAL;
+/* local time -> the time readers see (OTF2's interpolation of the two ClockOffset records) */
+uint64_t kubus_clock_correct (uint64_t t) KUBUS_INTERNAL;
+void     kubus_clock_properties (OTF2_Archive *archive) KUBUS_INTERNAL;
+void     kubus_clock_describe (FILE *f) KUBUS_INTERNAL;
 
 /* collect-buffer.c */
 int
@@ -262,13 +272,25 @@ kubus_buffer_setup (OTF2_Archive *archive, const char *spec, uint64_t *chunk_siz
 /* collect-unify.c */
 typedef struct
 {
+  /* the two ClockOffset records, the same on every rank of a host */
   int64_t  offset_begin, offset_end;
   uint64_t time_begin, time_end;
-  uint64_t start_time, end_time; /* first and last event */
-  uint64_t global_start;         /* earliest MPI_Init of all ranks */
+  uint64_t rtt_begin;            /* shortest round trip of the first measurement */
+  uint64_t start_time, end_time; /* first and last event (local time) */
+  uint64_t global_start;         /* earliest first event of all ranks, as readers see it */
+  int      hosts;                /* clock domains */
+  int      tsc;                  /* 1: TSC, 0: CLOCK_MONOTONIC */
+  int      skewed;               /* KUBUS_TEST_CLOCK_SKEW in effect */
+  double   ns_per_tick;
+  int64_t  max_offset;           /* over all hosts and both measurements (|ns|) */
+  uint64_t max_rtt;
 } KubusClock;
 extern KubusClock kubus_clock KUBUS_INTERNAL;
 extern char *kubus_hostnames  KUBUS_INTERNAL; /* world_size x KUBUS_HOST_LEN */
 #define KUBUS_HOST_LEN 64
 int kubus_unify_and_write (OTF2_Archive *archive) KUBUS_INTERNAL;
 int kubus_write_local_only (OTF2_Archive *archive, int write_global) KUBUS_INTERNAL;
+/* collect-state.c, after an abort: this rank's first/last event time as readers see them;
+ * the global writer widens its window by everybody's */
+void kubus_abort_span_write (uint64_t first, uint64_t last) KUBUS_INTERNAL;
+void kubus_abort_span_gather (uint64_t *first, uint64_t *last) KUBUS_INTERNAL;

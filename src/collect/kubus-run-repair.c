@@ -7,6 +7,7 @@
  * communicators to MPI_COMM_WORLD (the same maps the collector writes for
  * such ranks when it has time to). */
 #include "kubus-run-repair.h"
+#include "kubus-run-handover.h"
 #include "mpi-regions.h"
 
 #include <errno.h>
@@ -68,6 +69,22 @@ remove_tree (const char *path)
         g_remove (child);
     }
   g_rmdir (path);
+}
+
+/* The rank's ClockOffset records from the span the collector left when it saved its events
+ * (collect-state.c: "first last time offset time offset"); none when it left none. */
+static void
+write_offsets (OTF2_DefWriter *dw, const char *expdir, int r)
+{
+  g_autofree char *name = g_strdup_printf (".kubus-span-%d", r);
+  g_autofree char *path = g_build_filename (expdir, name, NULL);
+  g_autofree char *text = NULL;
+  KubusRunSpan     span;
+  if (g_file_get_contents (path, &text, NULL, NULL) && kubus_run_parse_span (text, &span))
+    {
+      OTF2_DefWriter_WriteClockOffset (dw, span.time[0], span.offset[0], 0.0);
+      OTF2_DefWriter_WriteClockOffset (dw, span.time[1], span.offset[1], 0.0);
+    }
 }
 
 static void
@@ -150,6 +167,7 @@ kubus_run_repair (const char *expdir, int ranks, GError **error)
       if (dw == NULL)
         continue;
       write_maps (dw);
+      write_offsets (dw, expdir, g_array_index (bad_def, int, i));
       OTF2_Archive_CloseDefWriter (ar, dw);
     }
   OTF2_Archive_CloseDefFiles (ar);

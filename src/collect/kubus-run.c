@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "collect-size.h"
+#include "kubus-run-handover.h"
 #include "kubus-run-repair.h"
 
 typedef struct
@@ -244,6 +245,18 @@ json_string (GString *s, const char *v)
   g_string_append_c (s, '"');
 }
 
+/* "clock": how the collector handled time (its .kubus-clock); nothing when the run never got
+ * that far. */
+static void
+append_clock (GString    *s,
+              const char *expdir)
+{
+  g_autofree char *file = g_build_filename (expdir, ".kubus-clock", NULL);
+  g_autofree char *text = NULL;
+  if (g_file_get_contents (file, &text, NULL, NULL))
+    kubus_run_clock_json (s, text);
+}
+
 static gboolean
 write_json (const char    *expdir,
             char         **cmd,
@@ -281,7 +294,9 @@ write_json (const char    *expdir,
             json_string (s, lines[i]);
           }
     }
-  g_string_append (s, "],\n  \"start_time\": ");
+  g_string_append (s, "],\n");
+  append_clock (s, expdir);
+  g_string_append (s, "  \"start_time\": ");
   json_string (s, start);
   if (end != NULL)
     {
@@ -331,6 +346,7 @@ clear_experiment (const char *expdir)
                                 "profile.cube",
                                 "analysis.cube",
                                 ".kubus-hosts",
+                                ".kubus-clock",
                                 ".kubus-abort-definitions",
                                 NULL };
   for (int i = 0; ours[i]; i++)
@@ -699,7 +715,8 @@ main (int argc, char **argv)
     g_autoptr (GDir) d = g_dir_open (expdir, 0, NULL);
     const char *name;
     while (d && (name = g_dir_read_name (d)) != NULL)
-      if (g_str_has_prefix (name, ".kubus-saved-") || g_str_equal (name, ".kubus-hosts"))
+      if (g_str_has_prefix (name, ".kubus-saved-") || g_str_equal (name, ".kubus-hosts")
+          || g_str_equal (name, ".kubus-clock"))
         {
           g_autofree char *p = g_build_filename (expdir, name, NULL);
           g_remove (p);
@@ -715,6 +732,17 @@ main (int argc, char **argv)
                 "trace\n"),
              repaired);
   g_clear_error (&error);
+  /* the spans of an aborted run served the stand-ins above */
+  {
+    g_autoptr (GDir) d = g_dir_open (expdir, 0, NULL);
+    const char *name;
+    while (d && (name = g_dir_read_name (d)) != NULL)
+      if (g_str_has_prefix (name, ".kubus-span-"))
+        {
+          g_autofree char *p = g_build_filename (expdir, name, NULL);
+          g_remove (p);
+        }
+  }
   g_autofree char *anchor = g_build_filename (expdir, "traces.otf2", NULL);
   if (!g_file_test (anchor, G_FILE_TEST_EXISTS))
     fprintf (stderr,

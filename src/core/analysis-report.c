@@ -27,6 +27,15 @@ typedef struct
   guint64 collective_mismatch;
   guint64 record_bytes;     /* the rank's compact records and severity rows */
   guint64 maxrss_kb;        /* peak resident set of the process that analysed the rank */
+  /* clock repair (replay-clock.c) */
+  guint64 clock_found_p2p;
+  guint64 clock_found_coll;
+  guint64 clock_corrections;
+  gint64  clock_largest;
+  guint32 clock_repair_ran;
+  guint32 clock_passes;
+  guint32 clock_converged;
+  guint32 pad;
 } BlobHeader;
 
 typedef struct
@@ -59,6 +68,13 @@ analysis_serialize (RankData *rd)
   h.unmatched_sends = rd->unmatched_sends;
   h.clock_violations = rd->clock_violations;
   h.collective_mismatch = rd->collective_mismatch;
+  h.clock_found_p2p = rd->clock_found_p2p;
+  h.clock_found_coll = rd->clock_found_coll;
+  h.clock_corrections = rd->clock_corrections;
+  h.clock_largest = rd->clock_largest;
+  h.clock_repair_ran = rd->clock_repair_ran;
+  h.clock_passes = rd->clock_passes;
+  h.clock_converged = rd->clock_converged;
   h.record_bytes = (guint64) rd->calls->len * sizeof (CallRec) + (guint64) rd->sends->len * sizeof (SendRec)
                    + (guint64) rd->recvs->len * sizeof (RecvRec) + (guint64) rd->colls->len * sizeof (CollRec)
                    + (guint64) rd->cnodes->len * (sizeof (LocalCnode) + sizeof (gint64) * N_METRICS);
@@ -370,6 +386,11 @@ analysis_write_report (TraceDefs   *defs,
   double totals[N_METRICS] = { 0 };
   double res = (double) defs->resolution;
   guint64 unmatched_recvs = 0, unmatched_sends = 0, clock_violations = 0, mismatch = 0, events = 0;
+  /* clock repair: found as recorded (point-to-point, collective), events moved, largest move */
+  guint64 clock_found = 0, clock_found_coll = 0, clock_moved = 0, clock_remaining = 0;
+  gint64 clock_largest = 0;
+  guint clock_passes = 0;
+  gboolean clock_repair = FALSE, clock_converged = TRUE;
   guint64 max_records = 0, max_rss = 0;
   g_autoptr (GString) js = g_string_new ("{\n");
   g_autofree char *stats_tmp = NULL;
@@ -495,6 +516,13 @@ analysis_write_report (TraceDefs   *defs,
         unmatched_sends += b->h->unmatched_sends;
         clock_violations += b->h->clock_violations;
         mismatch += b->h->collective_mismatch;
+        clock_repair |= b->h->clock_repair_ran != 0;
+        clock_found += b->h->clock_found_p2p;
+        clock_found_coll += b->h->clock_found_coll;
+        clock_moved += b->h->clock_corrections;
+        clock_largest = MAX (clock_largest, b->h->clock_largest);
+        clock_passes = MAX (clock_passes, b->h->clock_passes);
+        clock_converged &= b->h->clock_converged != 0 || !b->h->clock_repair_ran;
         events += b->h->n_events;
         max_records = MAX (max_records, b->h->record_bytes);
         max_rss = MAX (max_rss, b->h->maxrss_kb);
@@ -503,8 +531,24 @@ analysis_write_report (TraceDefs   *defs,
   cube_report_set_attr (report, "kubus::trace", defs->path);
   cube_report_set_attr (report, "kubus::analyzer", "kubus-analyze " KUBUS_VERSION);
   {
-    g_autofree char *s = g_strdup_printf ("%" G_GUINT64_FORMAT, clock_violations);
+    /* violations as recorded; after a repair, the p2p replay's count is what remains */
+    g_autofree char *s = NULL;
+    if (clock_repair)
+      {
+        clock_remaining = clock_violations;
+        clock_violations = clock_found;
+      }
+    s = g_strdup_printf ("%" G_GUINT64_FORMAT, clock_violations);
     cube_report_set_attr (report, "kubus::clock_violations", s);
+    cube_report_set_attr (report, "kubus::clock_repair",
+                          clock_repair ? "controlled logical clock" : "off");
+    if (clock_repair)
+      {
+        g_autofree char *m = g_strdup_printf ("%" G_GUINT64_FORMAT, clock_moved);
+        g_autofree char *l = g_strdup_printf ("%.9f", (double) clock_largest / res);
+        cube_report_set_attr (report, "kubus::clock_corrections", m);
+        cube_report_set_attr (report, "kubus::clock_largest_correction", l);
+      }
   }
 
   /* statistics: the most severe instances per wait-state metric */
@@ -514,6 +558,16 @@ analysis_write_report (TraceDefs   *defs,
   g_string_append_printf (js, "  \"unmatched_receives\": %" G_GUINT64_FORMAT ",\n  \"unmatched_sends\": %"
                           G_GUINT64_FORMAT ",\n  \"clock_violations\": %" G_GUINT64_FORMAT ",\n",
                           unmatched_recvs, unmatched_sends, clock_violations);
+  if (clock_repair)
+    g_string_append_printf (js, "  \"clock_repair\": {\"method\": \"controlled logical clock\", "
+                            "\"violations_p2p\": %" G_GUINT64_FORMAT ", \"violations_collective\": %"
+                            G_GUINT64_FORMAT ", \"corrected_events\": %" G_GUINT64_FORMAT
+                            ", \"largest_correction\": %.9f, \"passes\": %u, \"converged\": %s, "
+                            "\"remaining_p2p\": %" G_GUINT64_FORMAT "},\n",
+                            clock_violations, clock_found_coll, clock_moved, (double) clock_largest / res,
+                            clock_passes, clock_converged ? "true" : "false", clock_remaining);
+  else
+    g_string_append (js, "  \"clock_repair\": null,\n");
   g_string_append (js, "  \"metrics\": [");
   {
     gboolean first = TRUE;
@@ -617,11 +671,24 @@ analysis_write_report (TraceDefs   *defs,
                                 _("warning: %llu receives without a matching send and %llu"
                                   " sends never received (aborted run?); analysed what matches\n"),
                                 (unsigned long long) unmatched_recvs, (unsigned long long) unmatched_sends);
-      if (clock_violations)
+      if (clock_repair && (clock_violations || clock_found_coll || clock_moved))
+        g_string_append_printf (summary,
+                                _("Clock condition: %llu receives before their send and %llu "
+                                  "collective ends before an enter they depend on, as recorded; "
+                                  "repaired with the controlled logical clock (%llu events moved, "
+                                  "the largest by %.9f s)\n"),
+                                (unsigned long long) clock_violations,
+                                (unsigned long long) clock_found_coll, (unsigned long long) clock_moved,
+                                (double) clock_largest / res);
+      if (clock_repair && !clock_converged)
+        g_string_append_printf (summary,
+                                _("warning: the clock repair stopped after %u passes (the trace's "
+                                  "messages depend on each other in a cycle)\n"), clock_passes);
+      if (clock_repair ? clock_remaining : clock_violations)
         g_string_append_printf (summary,
                                 _("warning: %llu receives happen before their send "
                                   "(clock violations); waits are clamped at zero, never negative\n"),
-                                (unsigned long long) clock_violations);
+                                (unsigned long long) (clock_repair ? clock_remaining : clock_violations));
       if (mismatch)
         g_string_append_printf (summary,
                                 _("warning: %llu collective calls have no partner on "

@@ -168,6 +168,7 @@ typedef struct
 typedef struct
 {
   Tick    time;          /* the send event (byte counts go to the severities while reading) */
+  guint64 pos;           /* its position in the location's events (OTF2), for the clock repair */
   Tick    enter;         /* E(send): enter of the call that holds the send event */
   guint32 call;          /* the blocking send call that may wait (MPI_Send, MPI_Ssend), else NO_INDEX */
   guint32 complete_call; /* the call holding MpiIsendComplete, NO_INDEX if none */
@@ -180,6 +181,7 @@ typedef struct
 typedef struct
 {
   Tick    time;          /* the receive completion event */
+  guint64 pos;           /* its position in the location's events */
   Tick    post_enter;    /* E(recv request): enter of MPI_Recv or of the MPI_Irecv that posted it */
   guint32 call;          /* the call that completed the message */
   gint32  peer;          /* world rank of the sender */
@@ -195,6 +197,9 @@ typedef struct
   guint32 op;            /* OTF2_CollectiveOp */
   guint64 sent;
   guint64 received;
+  Tick    end;           /* the MpiCollectiveEnd event */
+  guint64 enter_pos;     /* positions of the call's Enter and of the MpiCollectiveEnd */
+  guint64 end_pos;
 } CollRec;
 
 typedef struct
@@ -213,6 +218,9 @@ typedef struct
 
 #define TOP_N 10
 
+/* replay-clock.h: a location's repaired time (the controlled logical clock) */
+typedef struct _ClockMap ClockMap;
+
 typedef struct
 {
   int          rank;
@@ -228,6 +236,12 @@ typedef struct
   GArray      *colls;          /* CollRec */
   guint32      init_call;      /* NO_INDEX if absent */
   guint32      finalize_call;
+  /* positions of MPI_Init's and MPI_Finalize's Enter and Leave (0 = not seen) */
+  guint64      init_pos[2];
+  guint64      finalize_pos[2];
+  Tick         first_time;     /* the location's first event */
+  /* set before trace_read_rank: every timestamp is read through it (replay-clock.h) */
+  const ClockMap *clock_map;
   guint64      n_events;
   Instance     top[N_METRICS][TOP_N];
   guint        n_top[N_METRICS];
@@ -236,6 +250,14 @@ typedef struct
   guint64      unmatched_sends;
   guint64      clock_violations;
   guint64      collective_mismatch;
+  /* clock repair (replay-clock.c), this rank's share */
+  gboolean     clock_repair_ran;
+  guint64      clock_found_p2p;      /* receives stamped before their send, as read */
+  guint64      clock_found_coll;     /* collective ends before an enter they depend on */
+  guint64      clock_corrections;    /* events the forward amortization moved */
+  Tick         clock_largest;        /* largest correction */
+  guint32      clock_passes;         /* forward replay passes (the same on every rank) */
+  gboolean     clock_converged;
 } RankData;
 
 RankData *rank_data_new (int rank, TraceDefs *defs);

@@ -6,6 +6,7 @@
  * One analysis rank per traced rank; outside an MPI launcher the program re-executes itself
  * under mpirun. --serial runs the same replay in one process over the in-memory transport. */
 #include "analyze-private.h"
+#include "replay-clock.h"
 #include "launch-mpi.h"
 
 #include <errno.h>
@@ -80,7 +81,7 @@ int
 main (int    argc,
       char **argv)
 {
-  gboolean serial = FALSE, quiet = FALSE;
+  gboolean serial = FALSE, quiet = FALSE, no_clock_repair = FALSE;
   g_autofree char *output = NULL;
   g_autofree char *launcher = NULL;
   g_auto (GStrv) rest = NULL;
@@ -89,6 +90,8 @@ main (int    argc,
     { "serial", 0, 0, G_OPTION_ARG_NONE, &serial, N_("Analyse in one process (no MPI launcher)"), NULL },
     { "mpirun", 0, 0, G_OPTION_ARG_STRING, &launcher, N_("MPI launcher command (default: mpirun)"), N_("CMD") },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, N_("No progress output"), NULL },
+    { "no-clock-repair", 0, 0, G_OPTION_ARG_NONE, &no_clock_repair,
+      N_("Analyse the timestamps as recorded, without repairing receives that lie before their send"), NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL, N_("EXPDIR|TRACE.otf2") },
     { NULL, 0, 0, 0, NULL, NULL, NULL }
   };
@@ -122,7 +125,9 @@ main (int    argc,
            "trace's name with .cube in the current folder).\n\n"
            "The analysis runs one MPI rank per traced rank: outside an MPI launcher the program\n"
            "starts itself with \"mpirun -n RANKS --oversubscribe\"; --serial analyses in this process\n"
-           "with the same results. Progress and the summary go to standard error;\n"
+           "with the same results. Timestamps that put a receive before its send (clocks of\n"
+           "different hosts) are repaired first with the controlled logical clock, unless\n"
+           "--no-clock-repair is given. Progress and the summary go to standard error;\n"
            "KUBUS_ANALYZE_TIMING=1 adds the elapsed time of each phase."));
   g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
   if (!g_option_context_parse (ctx, &argc, &argv, &error))
@@ -225,12 +230,12 @@ main (int    argc,
   {
     int ok = 1, all_ok = 1;
     g_autofree char *what = g_strdup (_("reading events"));
-    phase (&prog, 0.05, 0.6, what);
+    phase (&prog, 0.05, 0.55, what);
     for (int i = 0; i < t->n_local; i++)
       {
         rds[i] = rank_data_new (t->local_ranks[i], defs);
-        prog.phase_lo = 0.05 + 0.55 * i / t->n_local;
-        prog.phase_hi = 0.05 + 0.55 * (i + 1) / t->n_local;
+        prog.phase_lo = 0.05 + 0.5 * i / t->n_local;
+        prog.phase_hi = 0.05 + 0.5 * (i + 1) / t->n_local;
         if (ok && !trace_read_rank (anchor, rds[i], read_progress, &prog, &error))
           {
             fprintf (stderr, "kubus-analyze: %s\n", error->message);
@@ -249,6 +254,36 @@ main (int    argc,
         goto out;
       }
   }
+
+  if (!no_clock_repair)
+    {
+      ClockRepair *cr;
+      phase (&prog, 0.55, 0.6, _("repairing the clock condition"));
+      cr = clock_repair_run (t, rds, &error);
+      if (!cr)
+        {
+          fprintf (stderr, "kubus-analyze: %s\n", error->message);
+          if (use_mpi)
+            MPI_Abort (MPI_COMM_WORLD, 1);
+          status = 1;
+          goto out;
+        }
+      if (clock_repair_changed (cr))
+        {
+          phase (&prog, 0.57, 0.6, _("reading events in repaired time"));
+          if (!clock_repair_reread (cr, anchor, t, rds, read_progress, &prog, &error))
+            {
+              if (me == 0)
+                fprintf (stderr, _("kubus-analyze: %s; no report written\n"), error->message);
+              clock_repair_free (cr);
+              status = 1;
+              goto out;
+            }
+        }
+      else
+        clock_repair_note (cr, rds);
+      clock_repair_free (cr);
+    }
 
   phase (&prog, 0.6, 0.75, _("replaying point-to-point communication"));
   if (!pattern_p2p_run (t, rds, &error))

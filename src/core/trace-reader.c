@@ -2,6 +2,7 @@
  * record arrays. Enter/leave events are folded into the call tree (time, visits) on the fly;
  * only MPI calls that carry communication are kept, as small fixed-size records. */
 #include "analyze-private.h"
+#include "replay-clock.h"
 
 #include <glib/gi18n.h>
 #include <otf2/otf2.h>
@@ -15,6 +16,7 @@ typedef struct
   guint32 region;
   guint32 call;
   Tick    enter;
+  guint64 enter_pos;
 } Frame;
 
 /* Request id -> value, open addressing with linear probing and backward-shift deletion:
@@ -126,7 +128,21 @@ typedef struct
   guint64     orphan_events;
   Tick        last_time;
   guint64     n_events;
+  const ClockMap *map;        /* rd->clock_map */
+  ClockCursor cursor;
 } ReadState;
+
+/* Every timestamp goes through the location's clock repair map, if it has one. */
+static inline Tick
+event_time (ReadState      *st,
+            OTF2_TimeStamp  time,
+            uint64_t        pos)
+{
+  Tick t = G_LIKELY (!st->map) ? (Tick) time : clock_map_apply (st->map, &st->cursor, (Tick) time, pos);
+  if (G_UNLIKELY (st->n_events == 0 && st->rd->first_time == 0))
+    st->rd->first_time = t;
+  return t;
+}
 
 RankData *
 rank_data_new (int        rank,
@@ -309,7 +325,7 @@ current_call (ReadState *st)
 
 static OTF2_CallbackCode
 on_enter (OTF2_LocationRef    loc G_GNUC_UNUSED,
-          OTF2_TimeStamp      time, uint64_t pos G_GNUC_UNUSED,
+          OTF2_TimeStamp      otime, uint64_t pos,
           void               *ud,
           OTF2_AttributeList *al G_GNUC_UNUSED,
           OTF2_RegionRef      region)
@@ -319,6 +335,7 @@ on_enter (OTF2_LocationRef    loc G_GNUC_UNUSED,
   Frame *f;
   guint32 cnode;
   TraceRegion *r;
+  Tick time = event_time (st, otime, pos);
 
   st->n_events++;
   cnode = cnode_child (st->rd, parent ? parent->cnode : NO_INDEX, region);
@@ -332,22 +349,29 @@ on_enter (OTF2_LocationRef    loc G_GNUC_UNUSED,
   f->region = region;
   f->call = NO_INDEX;
   f->enter = (Tick) time;
+  f->enter_pos = pos;
   rank_data_row (st->rd, cnode)[M_VISITS]++;
   r = trace_defs_region (st->defs, region);
   if (r && (r->klass == RC_MPI_INIT || r->klass == RC_MPI_FINALIZE))
     {
       guint32 call = current_call (st);
       if (r->klass == RC_MPI_INIT)
-        st->rd->init_call = call;
+        {
+          st->rd->init_call = call;
+          st->rd->init_pos[0] = pos;
+        }
       else
-        st->rd->finalize_call = call;
+        {
+          st->rd->finalize_call = call;
+          st->rd->finalize_pos[0] = pos;
+        }
     }
   return OTF2_CALLBACK_SUCCESS;
 }
 
 static OTF2_CallbackCode
 on_leave (OTF2_LocationRef    loc G_GNUC_UNUSED,
-          OTF2_TimeStamp      time, uint64_t pos G_GNUC_UNUSED,
+          OTF2_TimeStamp      otime, uint64_t pos,
           void               *ud,
           OTF2_AttributeList *al G_GNUC_UNUSED,
           OTF2_RegionRef      region G_GNUC_UNUSED)
@@ -356,6 +380,7 @@ on_leave (OTF2_LocationRef    loc G_GNUC_UNUSED,
   Frame *f = top_frame (st);
   Frame *parent;
   Tick dur;
+  Tick time = event_time (st, otime, pos);
 
   st->n_events++;
   if (!f)
@@ -366,7 +391,13 @@ on_leave (OTF2_LocationRef    loc G_GNUC_UNUSED,
   dur = (Tick) time - f->enter;
   rank_data_row (st->rd, f->cnode)[M_TIME] += dur;
   if (f->call != NO_INDEX)
-    g_array_index (st->rd->calls, CallRec, f->call).leave = (Tick) time;
+    {
+      g_array_index (st->rd->calls, CallRec, f->call).leave = (Tick) time;
+      if (f->call == st->rd->init_call)
+        st->rd->init_pos[1] = pos;
+      else if (f->call == st->rd->finalize_call)
+        st->rd->finalize_pos[1] = pos;
+    }
   st->depth--;
   parent = top_frame (st);
   if (parent)
@@ -424,6 +455,7 @@ count_p2p (ReadState *st,
 static void
 add_send (ReadState *st,
           Tick       time,
+          guint64    pos,
           guint32    receiver,
           guint32    comm,
           guint32    tag,
@@ -450,6 +482,7 @@ add_send (ReadState *st,
     }
   reg = trace_defs_region (st->defs, f->region);
   s.time = time;
+  s.pos = pos;
   s.enter = f->enter;
   /* only a blocking send can wait for its receiver: it needs its leave time, so a call record */
   s.call = reg && (reg->flags & RF_LR_SEND) ? current_call (st) : NO_INDEX;
@@ -464,20 +497,20 @@ add_send (ReadState *st,
 }
 
 static OTF2_CallbackCode
-on_send (OTF2_LocationRef loc G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t pos G_GNUC_UNUSED, void *ud,
+on_send (OTF2_LocationRef loc G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t pos, void *ud,
          OTF2_AttributeList *al G_GNUC_UNUSED, uint32_t receiver, OTF2_CommRef comm,
          uint32_t tag, uint64_t len)
 {
-  add_send (ud, (Tick) time, receiver, comm, tag, len, FALSE, 0);
+  add_send (ud, event_time (ud, time, pos), pos, receiver, comm, tag, len, FALSE, 0);
   return OTF2_CALLBACK_SUCCESS;
 }
 
 static OTF2_CallbackCode
-on_isend (OTF2_LocationRef loc G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t pos G_GNUC_UNUSED, void *ud,
+on_isend (OTF2_LocationRef loc G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t pos, void *ud,
           OTF2_AttributeList *al G_GNUC_UNUSED, uint32_t receiver, OTF2_CommRef comm,
           uint32_t tag, uint64_t len, uint64_t request)
 {
-  add_send (ud, (Tick) time, receiver, comm, tag, len, TRUE, request);
+  add_send (ud, event_time (ud, time, pos), pos, receiver, comm, tag, len, TRUE, request);
   return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -521,6 +554,7 @@ on_request_cancelled (OTF2_LocationRef loc G_GNUC_UNUSED, OTF2_TimeStamp time G_
 static void
 add_recv (ReadState *st,
           Tick       time,
+          guint64    pos,
           guint32    sender,
           guint32    comm,
           guint32    tag,
@@ -545,6 +579,7 @@ add_recv (ReadState *st,
       return;
     }
   r.time = time;
+  r.pos = pos;
   r.call = call;
   r.post_enter = g_array_index (st->rd->calls, CallRec, call).enter;
   if (nonblocking)
@@ -560,31 +595,33 @@ add_recv (ReadState *st,
 }
 
 static OTF2_CallbackCode
-on_recv (OTF2_LocationRef loc G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t pos G_GNUC_UNUSED, void *ud,
+on_recv (OTF2_LocationRef loc G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t pos, void *ud,
          OTF2_AttributeList *al G_GNUC_UNUSED, uint32_t sender, OTF2_CommRef comm,
          uint32_t tag, uint64_t len)
 {
-  add_recv (ud, (Tick) time, sender, comm, tag, len, FALSE, 0);
+  add_recv (ud, event_time (ud, time, pos), pos, sender, comm, tag, len, FALSE, 0);
   return OTF2_CALLBACK_SUCCESS;
 }
 
 static OTF2_CallbackCode
-on_irecv (OTF2_LocationRef loc G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t pos G_GNUC_UNUSED, void *ud,
+on_irecv (OTF2_LocationRef loc G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t pos, void *ud,
           OTF2_AttributeList *al G_GNUC_UNUSED, uint32_t sender, OTF2_CommRef comm,
           uint32_t tag, uint64_t len, uint64_t request)
 {
-  add_recv (ud, (Tick) time, sender, comm, tag, len, TRUE, request);
+  add_recv (ud, event_time (ud, time, pos), pos, sender, comm, tag, len, TRUE, request);
   return OTF2_CALLBACK_SUCCESS;
 }
 
 static OTF2_CallbackCode
-on_coll_end (OTF2_LocationRef loc G_GNUC_UNUSED, OTF2_TimeStamp time G_GNUC_UNUSED, uint64_t pos G_GNUC_UNUSED, void *ud,
+on_coll_end (OTF2_LocationRef loc G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t pos, void *ud,
              OTF2_AttributeList *al G_GNUC_UNUSED, OTF2_CollectiveOp op, OTF2_CommRef comm,
              uint32_t root, uint64_t sent, uint64_t received)
 {
   ReadState *st = ud;
+  Tick end = event_time (st, time, pos);
   guint32 call = current_call (st);
   TraceComm *c = trace_defs_comm (st->defs, comm);
+  Frame *f = top_frame (st);
   CollRec r = { 0 };
   gint64 *row;
 
@@ -600,6 +637,9 @@ on_coll_end (OTF2_LocationRef loc G_GNUC_UNUSED, OTF2_TimeStamp time G_GNUC_UNUS
   r.op = op;
   r.sent = sent;
   r.received = received;
+  r.end = end;
+  r.enter_pos = f ? f->enter_pos : 0;
+  r.end_pos = pos;
   /* Collectives on an inter-communicator (one group's data goes to the other) have no wait
    * state pattern in PATTERNS.md: their bytes and calls count, they are not replayed. */
   if (!c->is_inter)
@@ -737,6 +777,7 @@ trace_read_rank (const char   *anchor,
     }
   st.rd = rd;
   st.defs = rd->defs;
+  st.map = rd->clock_map;
   /* reserve from the event count: untouched reserve costs address space, not memory */
   if (loc->n_events > 0 && rd->calls->len == 0)
     {

@@ -8,6 +8,7 @@
 #include "kubus-preferences.h"
 #include "kubus-scalability-window.h"
 #include "kubus-screenshot.h"
+#include "kubus-topology-cli.h"
 #include "kubus-window-private.h"
 
 struct _KubusApplication
@@ -44,6 +45,8 @@ static const GOptionEntry options[] = {
   { "calltree", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Call pane view: tree, flat or module"), N_("VIEW") },
   { "expand-largest", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Expand the largest call path"), NULL },
   { "version", 'v', 0, G_OPTION_ARG_NONE, NULL, N_("Print the version and exit"), NULL },
+  { "view", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Show this view: topology:N (the report’s topologies count from 0)"), N_("VIEW") },
+  { "high-resolution", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Topology colours span the grid’s minimum … maximum"), NULL },
   /* The "[FILE…]" of the usage line comes from the parameter string (kubus_application_init). */
   { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, NULL, NULL, NULL },
   { NULL, 0, 0, 0, NULL, NULL, NULL }
@@ -200,6 +203,7 @@ static const struct
   { "win.info", { "<Control>i", NULL } },
   { "win.topology", { "<Control>t", NULL } },
   { "app.scalability", { "<Control><Shift>s", NULL } },
+  { "win.export-topology", { "<Control><Shift>x", NULL } },
 };
 
 static void
@@ -372,7 +376,8 @@ kubus_application_command_line (GApplication            *app,
   KubusApplication *self = KUBUS_APPLICATION (app);
   GVariantDict *dict = g_application_command_line_get_options_dict (cmdline);
   g_autofree const char **files = NULL;
-  g_autofree char *size = NULL, *mode = NULL, *calltree = NULL;
+  g_autofree char *size = NULL, *mode = NULL, *calltree = NULL, *view = NULL;
+  guint topology = 0;
   gboolean compare = FALSE;
   int width = -1, height = -1;
   guint n_files = 0;
@@ -389,6 +394,7 @@ kubus_application_command_line (GApplication            *app,
   g_variant_dict_lookup (dict, "mode", "s", &mode);
   g_variant_dict_lookup (dict, "calltree", "s", &calltree);
   g_variant_dict_lookup (dict, "expand-largest", "b", &self->expand_largest);
+  g_variant_dict_lookup (dict, "view", "s", &view);
 
   if (size != NULL && (sscanf (size, "%dx%d", &width, &height) != 2 || width < 200 || height < 150
                        || width > 8000 || height > 8000))
@@ -403,6 +409,8 @@ kubus_application_command_line (GApplication            *app,
     }
   if (calltree != NULL && !kubus_call_view_from_string (calltree, &self->call_view))
     return usage_error (cmdline, _("--calltree wants tree, flat or module"));
+  if (view != NULL && !kubus_topology_parse_view (view, &topology))
+    return usage_error (cmdline, _("--view wants topology:N, N counting the report’s topologies from 0"));
   if (compare && n_files != 2)
     return usage_error (cmdline, _("--compare wants two reports: A B (shows A − B)"));
   if (self->screenshot != NULL && n_files == 0)
@@ -439,6 +447,8 @@ kubus_application_command_line (GApplication            *app,
       window = kubus_window_new (GTK_APPLICATION (app));
       if (width > 0)
         gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+      if (view != NULL)   /* kubus_window_topology_update opens that tab */
+        g_object_set_data (G_OBJECT (window), "kubus-topology-view", GUINT_TO_POINTER (topology + 1));
       kubus_window_open (window, file);
       if (self->external != NULL)
         {
@@ -511,6 +521,9 @@ kubus_application_handle_local_options (GApplication *app,
       g_print ("kubus %s\n", KUBUS_VERSION);
       return 0;
     }
+  /* A topology screenshot needs no display at all: render it here, before GTK starts. */
+  if (g_variant_dict_contains (options, "view") && g_variant_dict_contains (options, "screenshot"))
+    return kubus_topology_screenshot_run (options);
   /* A screenshot needs no accessibility bus; without this GTK looks for a session bus to reach
    * AT-SPI and warns on every headless (Xvfb) run. Set before any thread starts (setenv). */
   if (g_variant_dict_contains (options, "screenshot"))

@@ -480,6 +480,28 @@ kubus_pane_model_format_value (KubusPaneModel *self,
   return format_number (self, v, self->kind == KUBUS_PANE_METRIC);
 }
 
+double
+kubus_pane_model_node_value (KubusPaneModel *self,
+                             KubusNodeKind   kind,
+                             gconstpointer   node,
+                             gboolean        expanded)
+{
+  return node_display_value (self, kind, node, expanded);
+}
+
+char *
+kubus_pane_model_format_number (KubusPaneModel *self,
+                                double          value)
+{
+  return format_number (self, value, TRUE);
+}
+
+const char *
+kubus_pane_model_get_unit (KubusPaneModel *self)
+{
+  return self->unit != NULL ? self->unit : "";
+}
+
 gboolean
 kubus_pane_model_row_color (KubusPaneModel *self,
                             KubusNodeRow   *row,

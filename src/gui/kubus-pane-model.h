@@ -105,6 +105,19 @@ KubusNodeRow      *kubus_pane_model_get_row         (KubusPaneModel *self,
                                                      guint           position,
                                                      gboolean       *expanded);
 
+/* Value of a tree node (not necessarily a row) in the current mode, as its row shows it:
+ * collapsed (@expanded FALSE) inclusive, expanded exclusive. For the topology view. */
+double             kubus_pane_model_node_value      (KubusPaneModel *self,
+                                                     KubusNodeKind   kind,
+                                                     gconstpointer   node,
+                                                     gboolean        expanded);
+/* @value (in the current mode) written as the pane writes its rows, but on its own: in the
+ * absolute mode with its own power of ten rather than the pane's common one (new string). */
+char              *kubus_pane_model_format_number   (KubusPaneModel *self,
+                                                     double          value);
+/* Unit of the pane's values in the absolute mode ("sec", "occ"; "" when unknown). */
+const char        *kubus_pane_model_get_unit        (KubusPaneModel *self);
+
 /* The visible rows as text, one per line, indented two spaces per depth:
  * "<name> <value>" plus " [+]" for a collapsed row with children, " [-]" for an expanded one.
  * For tests and --dump. */

@@ -5,6 +5,7 @@
 #include "kubus-file-chooser.h"
 #include "kubus-node.h"
 #include "kubus-window-private.h"
+#include "kubus-window-topology.h"
 
 static KubusPaneView *
 active_view (KubusWindow *self)
@@ -390,13 +391,8 @@ action_close (GSimpleAction *a, GVariant *p, gpointer user_data)
 static void
 action_topology (GSimpleAction *a, GVariant *p, gpointer user_data)
 {
-  KubusWindow *self = user_data;
-
   (void) a, (void) p;
-  /* The 3-D topology view is a later issue; say so instead of doing nothing. */
-  kubus_window_error_dialog (self, _("Topology view not available yet"),
-                             _("This report has Cartesian topologies, but the topology view is "
-                               "not part of this version of Kubus."));
+  kubus_window_toggle_topology (user_data);
 }
 
 static const GActionEntry win_entries[] = {

@@ -43,6 +43,7 @@ struct _KubusWindow
   gboolean       reloading;
   char          *keep_metric;   /* reselect after reload */
   GSettings     *settings;      /* may be NULL when the schema is not installed */
+  GtkWidget     *system_notebook; /* system pane + topology tabs (kubus-window-topology.c) */
 };
 
 void kubus_window_add_actions      (KubusWindow *self);

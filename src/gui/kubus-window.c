@@ -2,6 +2,7 @@
 #include <glib/gi18n.h>
 
 #include "kubus-window-private.h"
+#include "kubus-window-topology.h"
 
 enum
 {
@@ -229,6 +230,7 @@ show_browser (KubusWindow  *self,
   gtk_stack_set_visible_child_name (GTK_STACK (self->stack), "browser");
   update_title (self);
   kubus_window_update_actions (self);
+  kubus_window_topology_update (self);
 }
 
 static void
@@ -572,6 +574,7 @@ kubus_window_init (KubusWindow *self)
       gtk_widget_set_size_request (GTK_WIDGET (self->panes[i]), 200, -1);
     }
   kubus_window_add_actions (self);
+  kubus_window_topology_init (self);
   fill_recent (gtk_recent_manager_get_default (), self);
   g_signal_connect_object (gtk_recent_manager_get_default (), "changed", G_CALLBACK (fill_recent),
                            self, 0);

@@ -1,0 +1,99 @@
+/* kubus-run-handover.c: reading the clock hand-over files of the collector (see the header).
+ * They come from our own library, but they lie in a folder anyone can write to: every field
+ * is checked and nothing is trusted. */
+#include "kubus-run-handover.h"
+
+#include <string.h>
+
+static void
+json_string (GString *s, const char *v)
+{
+  g_string_append_c (s, '"');
+  for (const char *p = v; *p; p++)
+    {
+      if (*p == '"' || *p == '\\')
+        g_string_append_printf (s, "\\%c", *p);
+      else if ((unsigned char)*p < 0x20)
+        g_string_append_printf (s, "\\u%04x", (unsigned char)*p);
+      else
+        g_string_append_c (s, *p);
+    }
+  g_string_append_c (s, '"');
+}
+
+/* A JSON number, exactly: -?digits(.digits)?. */
+static gboolean
+is_number (const char *v)
+{
+  const char *p = v;
+  if (*p == '-')
+    p++;
+  if (!g_ascii_isdigit (*p))
+    return FALSE;
+  while (g_ascii_isdigit (*p))
+    p++;
+  if (*p == '.')
+    {
+      p++;
+      if (!g_ascii_isdigit (*p))
+        return FALSE;
+      while (g_ascii_isdigit (*p))
+        p++;
+    }
+  return *p == '\0' && p - v < 40;
+}
+
+void
+kubus_run_clock_json (GString *json, const char *text)
+{
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  g_autoptr (GString) body = g_string_new (NULL);
+  int k = 0;
+  for (int i = 0; lines[i]; i++)
+    {
+      char *sp = strchr (lines[i], ' ');
+      if (sp == NULL || sp == lines[i] || !g_utf8_validate (lines[i], -1, NULL))
+        continue;
+      *sp = '\0';
+      const char *value = sp + 1;
+      g_string_append (body, k++ ? ", " : "");
+      json_string (body, lines[i]);
+      g_string_append (body, ": ");
+      if (is_number (value))
+        g_string_append (body, value);
+      else
+        json_string (body, value);
+    }
+  if (k > 0)
+    g_string_append_printf (json, "  \"clock\": {%s},\n", body->str);
+}
+
+gboolean
+kubus_run_parse_span (const char *text, KubusRunSpan *span)
+{
+  g_auto (GStrv) f = g_strsplit_set (text, " \n", -1);
+  guint64 u[6];
+  int n = 0;
+  for (int i = 0; f[i] && n < 6; i++)
+    {
+      char *end = NULL;
+      if (f[i][0] == '\0')
+        continue;
+      if (n == 3 || n == 5)
+        u[n] = (guint64)g_ascii_strtoll (f[i], &end, 10);
+      else if (f[i][0] != '-')
+        u[n] = g_ascii_strtoull (f[i], &end, 10);
+      if (end == NULL || *end != '\0' || end == f[i])
+        return FALSE;
+      n++;
+    }
+  if (n != 6 || u[4] <= u[2])
+    return FALSE;
+  span->first = u[0];
+  span->last = u[1];
+  span->time[0] = u[2];
+  span->offset[0] = (gint64)u[3];
+  span->time[1] = u[4];
+  span->offset[1] = (gint64)u[5];
+  return TRUE;
+}

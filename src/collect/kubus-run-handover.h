@@ -1,0 +1,21 @@
+/* kubus-run-handover.h: the small files the collector leaves kubus-run about the clock
+ * (docs/decisions/2026-11-25-clock.md). GLib only, so the fuzz build compiles it without MPI. */
+#pragma once
+
+#include <glib.h>
+
+/* .kubus-clock, "key value" lines → `  "clock": {...},\n` appended to @json (values that read
+ * as numbers stay numbers; nothing is appended for text without a single pair). */
+void kubus_run_clock_json (GString *json, const char *text);
+
+/* .kubus-span-RANK: "FIRST LAST TIME1 OFFSET1 TIME2 OFFSET2" (a rank's first and last event as
+ * readers see them and its two ClockOffset records). FALSE unless all six are there and
+ * TIME2 > TIME1. */
+typedef struct
+{
+  guint64 first, last;
+  guint64 time[2];
+  gint64  offset[2];
+} KubusRunSpan;
+
+gboolean kubus_run_parse_span (const char *text, KubusRunSpan *span);

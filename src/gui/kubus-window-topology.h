@@ -1,0 +1,30 @@
+/* kubus-window-topology.h — the window's Topology tabs beside the system tree (one per
+ * Cartesian topology of the report; one disabled "Topology" tab when it has none) and the
+ * minimal File › Export View… for a topology. Part of KubusWindow (see kubus-window-private.h). */
+#pragma once
+
+#include "kubus-topology-view.h"
+#include "kubus-window.h"
+
+G_BEGIN_DECLS
+
+/* Puts the system pane into a notebook (from kubus_window_init). */
+void               kubus_window_topology_init   (KubusWindow *self);
+/* New topology tabs for the report now shown (from show_browser). */
+void               kubus_window_topology_update (KubusWindow *self);
+/* Shows topology @topology's tab, or the system tree for -1. FALSE if there is no such tab. */
+gboolean           kubus_window_show_topology   (KubusWindow *self,
+                                                 int          topology);
+/* The tab shown: -1 for the system tree. */
+int                kubus_window_get_shown_topology (KubusWindow *self);
+/* The view of topology @topology, or NULL. */
+KubusTopologyView *kubus_window_get_topology_view (KubusWindow *self,
+                                                   guint        topology);
+/* Ctrl+T: from the system tree to the first topology and back. */
+void               kubus_window_toggle_topology (KubusWindow *self);
+/* The window's main menu (the header bar's primary menu button's model); borrowed. */
+GMenuModel        *kubus_window_get_primary_menu (KubusWindow *self);
+/* File › Export View…: the shown topology to PNG, SVG or PDF at a chosen size. */
+void               kubus_window_export_topology (KubusWindow *self);
+
+G_END_DECLS

@@ -1,0 +1,53 @@
+/* topology-grid.h — a Cartesian topology of a report laid out as cells, with one value per cell
+ * (plain C over src/cube: no GTK; tested without a display).
+ *
+ * A cell holds the system-tree node whose coordinate maps to it under the layout (usually a
+ * location; CUBE 3 may give coordinates to processes or machines, which then show their
+ * aggregated value). Cells without a node are empty. */
+#pragma once
+
+#include "cube.h"
+#include "topology-layout.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  const CubeCart *cart;        /* borrowed: the report outlives the grid */
+  TopoLayout     *layout;      /* owned */
+  gint64          n_cells;
+  gint           *cell_node;   /* per cell: index into report->sysnodes, -1 for none */
+  gboolean       *has_location;/* per cell: cell_node >= 0 */
+  double         *values;      /* per cell: the node's value (NaN for empty cells) */
+  gint64         *node_cell;   /* per system-tree node: its cell, -1 if none (or not shown) */
+  guint           n_sysnodes;
+  guint           n_placed;    /* coordinates that landed on a cell */
+  guint           n_elsewhere; /* coordinates in other slices */
+  guint           n_invalid;   /* coordinates outside the dimensions */
+  guint           n_shared;    /* coordinates that a second node also has (the later wins) */
+} TopoGrid;
+
+/* Lays out @cart (a topology of @report) with @layout (taken). NULL with @error when the
+ * layout has more than TOPO_MAX_CELLS cells. */
+TopoGrid *topo_grid_new            (const CubeReport *report,
+                                    const CubeCart   *cart,
+                                    TopoLayout       *layout,
+                                    GError          **error);
+void      topo_grid_free           (TopoGrid *grid);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TopoGrid, topo_grid_free)
+
+/* values[c] = per_sysnode[cell_node[c]] (report->sysnodes->len entries) or NaN. */
+void      topo_grid_set_values     (TopoGrid     *grid,
+                                    const double *per_sysnode);
+/* Located cells of grid plane @plane (an index along @stacking_axis: 0 = x, 1 = y, 2 = z). */
+gint64    topo_grid_plane_count    (const TopoGrid *grid,
+                                    guint           stacking_axis,
+                                    gint64          plane);
+/* Name of dimension @dim ("dimension N" when unnamed); new string. */
+char     *topo_grid_dim_name       (const TopoGrid *grid,
+                                    guint           dim);
+/* The topology's name ("Topology N" with @index when unnamed); new string. */
+char     *topo_cart_display_name   (const CubeCart *cart,
+                                    guint           index);
+
+G_END_DECLS
