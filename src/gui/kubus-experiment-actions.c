@@ -164,6 +164,7 @@ kubus_experiment_error (GtkApplication *app,
       gtk_label_set_xalign (GTK_LABEL (label), 0);
       gtk_text_view_set_editable (GTK_TEXT_VIEW (view), FALSE);
       gtk_text_view_set_monospace (GTK_TEXT_VIEW (view), TRUE);
+      gtk_text_view_set_cursor_visible (GTK_TEXT_VIEW (view), FALSE);
       gtk_text_view_set_wrap_mode (GTK_TEXT_VIEW (view), GTK_WRAP_WORD_CHAR);
       gtk_text_buffer_set_text (gtk_text_view_get_buffer (GTK_TEXT_VIEW (view)), details, -1);
       gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), view);

@@ -94,6 +94,14 @@ dialog_new (GtkWindow  *parent,
   gtk_window_set_titlebar (GTK_WINDOW (window), header);
   gtk_window_set_default_widget (GTK_WINDOW (window), run);
   g_signal_connect_swapped (cancel, "clicked", G_CALLBACK (gtk_window_destroy), window);
+  {
+    /* Escape cancels, as in every dialog */
+    GtkEventController *keys = gtk_shortcut_controller_new ();
+    gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (keys),
+                                          gtk_shortcut_new (gtk_keyval_trigger_new (GDK_KEY_Escape, 0),
+                                                            gtk_named_action_new ("window.close")));
+    gtk_widget_add_controller (window, keys);
+  }
 
   gtk_widget_set_margin_start (box, 18);
   gtk_widget_set_margin_end (box, 18);

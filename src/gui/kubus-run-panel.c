@@ -184,6 +184,24 @@ on_runner_changed (KubusRunner   *runner,
   update_status (self);
 }
 
+/* The list's row of the shown run is the selected one. */
+static void
+mark_row (KubusRunPanel *self)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->queue));
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (KubusRunner) r = g_list_model_get_item (G_LIST_MODEL (self->queue), i);
+      if (r == self->shown)
+        {
+          gtk_list_box_select_row (GTK_LIST_BOX (self->list), gtk_list_box_get_row_at_index (GTK_LIST_BOX (self->list), i));
+          return;
+        }
+    }
+  gtk_list_box_unselect_all (GTK_LIST_BOX (self->list));
+}
+
 static void
 show_runner (KubusRunPanel *self,
              KubusRunner   *runner)
@@ -213,6 +231,7 @@ show_runner (KubusRunPanel *self,
     }
   else
     gtk_text_buffer_set_text (self->log, "", -1);
+  mark_row (self);
   update_status (self);
 }
 
@@ -269,6 +288,7 @@ on_items_changed (GListModel    *model,
   if (added > 0 && kubus_run_queue_get_n_active (self->queue) > 0)
     gtk_revealer_set_reveal_child (GTK_REVEALER (self->revealer), TRUE);
   follow_queue (self);
+  mark_row (self);
 }
 
 static void
@@ -478,6 +498,7 @@ kubus_run_panel_init (KubusRunPanel *self)
   gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (scrolled), 180);
   self->log_view = gtk_text_view_new ();
   gtk_text_view_set_editable (GTK_TEXT_VIEW (self->log_view), FALSE);
+  gtk_text_view_set_cursor_visible (GTK_TEXT_VIEW (self->log_view), FALSE);
   gtk_text_view_set_monospace (GTK_TEXT_VIEW (self->log_view), TRUE);
   gtk_text_view_set_wrap_mode (GTK_TEXT_VIEW (self->log_view), GTK_WRAP_CHAR);
   gtk_text_view_set_left_margin (GTK_TEXT_VIEW (self->log_view), 6);
