@@ -655,6 +655,46 @@ test_notification (void)
   g_assert_cmpuint (n_notified, ==, before + 1);
 }
 
+/* ---- the log panel under a flood ---------------------------------------------------------------------- */
+
+static void
+test_panel_flood (void)
+{
+  const char *argv[] = { "/bin/sh", "-c", "seq 1 20000; echo 'kubus-sim: [ 40%] flooding'; sleep 0.3", NULL };
+  g_autoptr (KubusRunner) r = kubus_runner_new ("flood", argv);
+  KubusWindow *window = KUBUS_WINDOW (gtk_application_get_windows (app)->data);
+  KubusRunPanel *panel = kubus_run_panel_get (window);
+  GtkTextBuffer *log = kubus_run_panel_get_log (panel);
+  GtkProgressBar *bar = GTK_PROGRESS_BAR (kubus_run_panel_get_progress_bar (panel));
+  GtkTextIter a, b;
+  g_autofree char *first = NULL, *last = NULL;
+
+  kubus_run_queue_add (queue (), r);
+  g_assert_true (kubus_run_panel_get_shown (panel) == r);
+  /* the progress line moves the bar while the run goes on */
+  WAIT_UNTIL (kubus_runner_get_progress (r) == 0.4 || kubus_runner_is_finished (r), "the progress line");
+  spin (150);
+  if (!kubus_runner_is_finished (r))
+    {
+      g_assert_cmpfloat (gtk_progress_bar_get_fraction (bar), ==, 0.4);
+      g_assert_cmpstr (gtk_progress_bar_get_text (bar), ==, "40 %");
+    }
+  WAIT_UNTIL (kubus_runner_is_finished (r), "the flood");
+  spin (150);
+  /* the last 5000 lines, the oldest gone */
+  g_assert_cmpint (gtk_text_buffer_get_line_count (log), ==, 5001);
+  gtk_text_buffer_get_iter_at_line (log, &a, 0);
+  gtk_text_buffer_get_iter_at_line (log, &b, 1);
+  first = gtk_text_buffer_get_text (log, &a, &b, FALSE);
+  g_assert_cmpstr (first, ==, "15002\n");
+  gtk_text_buffer_get_iter_at_line (log, &a, 4999);
+  gtk_text_buffer_get_end_iter (log, &b);
+  last = gtk_text_buffer_get_text (log, &a, &b, FALSE);
+  g_assert_cmpstr (last, ==, "kubus-sim: [ 40%] flooding\n");
+  g_assert_cmpstr (gtk_progress_bar_get_text (bar), ==, "done");
+  g_assert_cmpfloat (gtk_progress_bar_get_fraction (bar), ==, 1.0);
+}
+
 /* ---- compare ------------------------------------------------------------------------------------------ */
 
 static void
@@ -828,6 +868,26 @@ test_simulate (void)
     g_assert_true (kubus_browser_is_difference (kubus_window_get_browser (diff)));
     g_assert_nonnull (window_for (sim_report, NULL));
     assert_no_partial (exp_one);
+
+    /* a simulation cancelled while its launcher starts: no simulation folder, nothing left */
+    {
+      g_autofree char *other = g_build_filename (exp_one, "sim-cancelled 'one'", NULL);
+      g_autoptr (KubusRunner) run = NULL;
+      g_settings_set_string (settings, "mpirun-command", "sh -c 'sleep 120 & wait' sh");
+      activate ("simulate", g_variant_new ("(sss)", exp_one, hyp, other));
+      run = last_run ();
+      g_assert_true (g_str_has_prefix (kubus_runner_get_title (run), "Simulate "));
+      cancel_and_check (run, 3);
+      g_settings_reset (settings, "mpirun-command");
+      g_assert_false (g_file_test (other, G_FILE_TEST_EXISTS));
+      {
+        g_autoptr (GDir) d = g_dir_open (exp_one, 0, NULL);
+        const char *n;
+        while ((n = g_dir_read_name (d)) != NULL)
+          if (g_str_has_prefix (n, "."))
+            g_error ("left behind in the experiment: %s", n);
+      }
+    }
   }
 }
 
@@ -894,6 +954,7 @@ main (int    argc,
   g_test_add_func ("/experiment/cancel-measure", test_cancel_measure);
   g_test_add_func ("/experiment/cancel-analyze", test_cancel_analyze);
   g_test_add_func ("/experiment/notification", test_notification);
+  g_test_add_func ("/experiment/panel-flood", test_panel_flood);
   g_test_add_func ("/experiment/compare", test_compare);
   g_test_add_func ("/experiment/simulate", test_simulate);
   status = g_test_run ();
