@@ -148,7 +148,11 @@ kubus_experiment_error (GtkApplication *app,
                         const char     *secondary,
                         const char     *details)
 {
-  GtkWindow *parent = gtk_application_get_active_window (app);
+  GtkWindow *parent;
+
+  /* a refusal over D-Bus may come while no window is open: the message needs one */
+  ensure_window (app);
+  parent = gtk_application_get_active_window (app);
   GtkWidget *dialog = gtk_message_dialog_new (parent, GTK_DIALOG_DESTROY_WITH_PARENT, GTK_MESSAGE_ERROR,
                                               GTK_BUTTONS_CLOSE, "%s", primary);
 

@@ -47,6 +47,14 @@ kubus_tool_prefs_load (KubusToolPrefs *prefs)
     prefs->mpirun_options = g_strdup ("--oversubscribe");
   if (prefs->default_ranks <= 0)
     prefs->default_ranks = 4;
+  if (prefs->experiments_folder != NULL
+      && (g_str_equal (prefs->experiments_folder, "~") || g_str_has_prefix (prefs->experiments_folder, "~/")))
+    {
+      /* written as in a shell */
+      char *home = g_build_filename (g_get_home_dir (), prefs->experiments_folder + 1, NULL);
+      g_free (prefs->experiments_folder);
+      prefs->experiments_folder = home;
+    }
   if (prefs->experiments_folder == NULL || *prefs->experiments_folder == '\0')
     {
       g_free (prefs->experiments_folder);

@@ -694,6 +694,42 @@ test_tool_find (void)
   g_assert_nonnull (strstr (error->message, "KUBUS_NOTHING_PROGRAM"));
 }
 
+static void
+test_tool_prefs (void)
+{
+  g_autoptr (GSettings) settings = g_settings_new ("org.kubus.Kubus");
+  g_autofree char *home_exp = g_build_filename (g_get_home_dir (), "my exps", NULL);
+  g_autofree char *home_default = g_build_filename (g_get_home_dir (), "kubus-experiments", NULL);
+  KubusToolPrefs p;
+
+  kubus_tool_prefs_load (&p);
+  g_assert_cmpstr (p.mpirun_command, ==, "mpirun");
+  g_assert_cmpstr (p.mpirun_options, ==, "--oversubscribe");
+  g_assert_cmpint (p.default_ranks, ==, 4);
+  g_assert_cmpstr (p.experiments_folder, ==, home_default);
+  kubus_tool_prefs_clear (&p);
+
+  g_settings_set_string (settings, "mpirun-command", "  ");
+  g_settings_set_string (settings, "mpirun-options", "");
+  g_settings_set_int (settings, "default-ranks", 16);
+  g_settings_set_string (settings, "experiments-folder", "~/my exps");
+  kubus_tool_prefs_load (&p);
+  g_assert_cmpstr (p.mpirun_command, ==, "mpirun");   /* blank: the default */
+  g_assert_cmpstr (p.mpirun_options, ==, "");
+  g_assert_cmpint (p.default_ranks, ==, 16);
+  g_assert_cmpstr (p.experiments_folder, ==, home_exp);
+  {
+    g_autoptr (GError) error = NULL;
+    g_autofree char *line = kubus_tool_launcher_line (&p, &error);
+    g_assert_cmpstr (line, ==, "mpirun");
+  }
+  kubus_tool_prefs_clear (&p);
+  g_settings_reset (settings, "mpirun-command");
+  g_settings_reset (settings, "mpirun-options");
+  g_settings_reset (settings, "default-ranks");
+  g_settings_reset (settings, "experiments-folder");
+}
+
 /* ---- hypotheses ------------------------------------------------------------------------------------- */
 
 static void
@@ -903,6 +939,7 @@ main (int    argc,
   g_test_add_func ("/tools/measure-params", test_measure_params);
   g_test_add_func ("/tools/folders", test_default_folder_and_moves);
   g_test_add_func ("/tools/find", test_tool_find);
+  g_test_add_func ("/tools/prefs", test_tool_prefs);
   g_test_add_func ("/hypothesis/rules", test_hypothesis_rules);
   g_test_add_func ("/hypothesis/regions", test_hypothesis_regions);
   g_test_add_func ("/study/folders-and-recent", test_study);
