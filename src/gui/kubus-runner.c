@@ -558,9 +558,12 @@ kubus_runner_cancel (KubusRunner *self)
       set_state (self, KUBUS_RUNNER_CANCELLING);
       if (self->process == NULL)
         return;   /* failed to start; ends from the idle */
-      /* The tool's own process group first: mpirun then ends its ranks in order. */
-      if (!self->exited)
+      /* The tool's own process group first: mpirun then ends its ranks in order. (Never
+       * kill (0, …): that would be this process's own group.) */
+      if (!self->exited && self->sid > 0)
         kill (-self->sid, SIGTERM);
+      else if (!self->exited)
+        g_subprocess_send_signal (self->process, SIGTERM);
       signal_session (self->sid, SIGTERM);
       start_grace (self);
       return;
