@@ -1,8 +1,13 @@
 #!/bin/sh
-# check-po-runtime.sh KUBUS_CUBE — the program prints German with LANGUAGE=de and
-# English without it. KUBUS_CUBE looks for its catalogue in the build folder.
+# check-po-runtime.sh KUBUS_CUBE [KUBUS_ANALYZE|- [KUBUS_RUN|- [KUBUS|-]]] — the programs
+# as built (no install, no environment pointing at the catalogue) print German with
+# LANGUAGE=de and English without it: each finds the build's catalogue from its own location
+# (kubus-program.c). "-" skips a program that this build does not have.
 set -u
 exe=$1
+analyze=${2:--}
+run=${3:--}
+gui=${4:--}
 fail=0
 missing=/nonexistent-kubus-l10n-check/report.cube
 
@@ -16,14 +21,33 @@ expect() {  # expect NAME WANTED-STATUS WANTED-TEXT OUTPUT STATUS
     *) echo "FAIL: $1: expected \"$3\" in:"; echo "$4"; fail=1 ;;
   esac
 }
+de() { env -u LC_ALL -u LC_MESSAGES -u LOCPATH LANG=C.UTF-8 LANGUAGE=de "$@" 2>&1; }
+en() { env -u LANGUAGE -u LC_MESSAGES LC_ALL=C.UTF-8 "$@" 2>&1; }
 
 # LANGUAGE is honoured with any locale but plain "C"; C.UTF-8 always exists on glibc.
-out=$(env -u LC_ALL -u LC_MESSAGES LANG=C.UTF-8 LANGUAGE=de "$exe" info "$missing" 2>&1)
+out=$(de "$exe" info "$missing")
 expect "German error" 2 "kubus-cube: $missing: kann nicht geöffnet werden: " "$out" $?
-out=$(env -u LC_ALL -u LC_MESSAGES LANG=C.UTF-8 LANGUAGE=de "$exe" frob 2>&1)
+out=$(de "$exe" frob)
 expect "German usage error" 1 "kubus-cube: unbekannter Befehl „frob“" "$out" $?
 expect "German usage text" 1 "Aufruf:
   kubus-cube info DATEI" "$out" 1
-out=$(env -u LANGUAGE -u LC_MESSAGES LC_ALL=C.UTF-8 "$exe" info "$missing" 2>&1)
+out=$(en "$exe" info "$missing")
 expect "English error" 2 "kubus-cube: $missing: cannot open: " "$out" $?
+
+if [ "$analyze" != - ]; then
+  out=$(de "$analyze" --help)
+  expect "kubus-analyze German help" 0 "Wartezustände in einem MPI-Trace finden" "$out" $?
+  out=$(de "$analyze" "$missing" --serial)
+  expect "kubus-analyze German progress" 1 "kubus-analyze: [  0%] Lesen der Definitionen" "$out" $?
+fi
+if [ "$run" != - ]; then
+  out=$(de "$run" --bogus)
+  expect "kubus-run German usage error" 2 "kubus-run: unbekannte Option" "$out" $?
+fi
+if [ "$gui" != - ]; then
+  out=$(de "$gui" --help)
+  expect "kubus German help" 0 "CUBE-Leistungsberichte (.cube, .cube.gz, .cubex) betrachten." "$out" $?
+  out=$(en "$gui" --help)
+  expect "kubus English help" 0 "Browse CUBE performance reports" "$out" $?
+fi
 exit $fail

@@ -30,7 +30,7 @@
 #include "kubus-pane-view.h"
 #include "kubus-row-cell.h"
 
-static gboolean opt_update, opt_scroll;
+static gboolean opt_update, opt_scroll, opt_collapse, opt_bottom_up;
 static guint    n_cnodes = 5000, n_locations = 4096, rounds = 5, n_children = 10000;
 static char    *sort_name;
 static gboolean opt_passthrough, opt_incremental, opt_plain, opt_list_cells;
@@ -433,6 +433,85 @@ scroll_script (Bench *b, guint step, const char **label)
     }
 }
 
+/* ---- --collapse ---------------------------------------------------------------------------- */
+
+/* How Collapse All worked before issue 16: every expanded row collapsed, children first (one
+ * items-changed per row through the sort, filter and selection models and the list view).
+ * Kept as the baseline of --collapse --bottom-up. */
+static void
+collapse_bottom_up (GtkTreeListRow *row)
+{
+  GListModel *children = gtk_tree_list_row_get_children (row);
+
+  for (guint i = 0; children != NULL && i < g_list_model_get_n_items (children); i++)
+    {
+      g_autoptr (GtkTreeListRow) child = gtk_tree_list_row_get_child_row (row, i);
+      if (child != NULL && gtk_tree_list_row_get_expanded (child))
+        collapse_bottom_up (child);
+    }
+  gtk_tree_list_row_set_expanded (row, FALSE);
+}
+
+/* Issue 16, defect 4: Collapse All on the 1,000-call-path report (kubus-cube-gen -c 1000 -l 640:
+ * fan-out 8) froze the window for 12–14 s. Per round, in the call pane and then the system pane:
+ * Expand All, select the last (deepest) row, Collapse All as the window's action does it. */
+static gboolean
+collapse_script (Bench *b, guint step, const char **label)
+{
+  static const KubusPaneKind panes[] = { KUBUS_PANE_CALL, KUBUS_PANE_SYSTEM };
+  const guint per_round = 6;
+  guint s;
+  KubusPaneKind pane;
+  KubusPaneModel *model;
+  GListModel *rows;
+
+  if (step < N_IDLE)
+    {
+      *label = "baseline: redraw, no change";
+      return TRUE;
+    }
+  s = step - N_IDLE;
+  if (s >= per_round * rounds)
+    return FALSE;
+  pane = panes[(s % per_round) / 3];
+  model = kubus_browser_get_pane (b->browser, pane);
+  rows = G_LIST_MODEL (kubus_pane_model_get_selection (model));
+  switch (s % 3)
+    {
+    case 0:
+      *label = pane == KUBUS_PANE_CALL ? "call: Expand All" : "system: Expand All";
+      kubus_pane_model_expand_all (model, G_MAXUINT, TRUE);
+      break;
+    case 1:
+      *label = pane == KUBUS_PANE_CALL ? "call: select the last row" : "system: select the last row";
+      kubus_browser_select_position (b->browser, pane, g_list_model_get_n_items (rows) - 1);
+      break;
+    default:
+      if (opt_bottom_up)
+        {
+          GtkTreeListModel *tree = kubus_pane_model_get_tree (model);
+
+          *label = pane == KUBUS_PANE_CALL ? "call: Collapse All, before (bottom-up)"
+                                           : "system: Collapse All, before (bottom-up)";
+          for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (tree)); i++)
+            {
+              g_autoptr (GtkTreeListRow) row = gtk_tree_list_model_get_child_row (tree, i);
+              if (row != NULL)
+                collapse_bottom_up (row);
+            }
+          break;
+        }
+      *label = pane == KUBUS_PANE_CALL ? "call: Collapse All" : "system: Collapse All";
+      kubus_pane_model_collapse_all (model, G_MAXUINT);
+      if (kubus_pane_view_get_selected (b->views[pane]) != 0)
+        g_error ("Collapse All did not move the selection to the root (row %u)",
+                 kubus_pane_view_get_selected (b->views[pane]));
+      break;
+    }
+  kubus_browser_flush (b->browser);
+  return TRUE;
+}
+
 /* ---- report -------------------------------------------------------------------------------- */
 
 static void
@@ -507,6 +586,10 @@ main (int argc, char *argv[])
   GOptionEntry entries[] = {
     { "update", 0, 0, G_OPTION_ARG_NONE, &opt_update, "Selection changes, 3 panes", NULL },
     { "scroll", 0, 0, G_OPTION_ARG_NONE, &opt_scroll, "Expand a wide node and scroll", NULL },
+    { "collapse", 0, 0, G_OPTION_ARG_NONE, &opt_collapse,
+      "Expand All / Collapse All, 1,000 call paths × 640 locations (issue 16)", NULL },
+    { "bottom-up", 0, 0, G_OPTION_ARG_NONE, &opt_bottom_up,
+      "With --collapse: Collapse All as before issue 16 (row by row, children first), the baseline", NULL },
     { "cnodes", 0, 0, G_OPTION_ARG_INT, &n_cnodes, "Call paths (--update)", "N" },
     { "locations", 0, 0, G_OPTION_ARG_INT, &n_locations, "Locations", "L" },
     { "rounds", 0, 0, G_OPTION_ARG_INT, &rounds, "Rounds (--update)", "R" },
@@ -536,10 +619,10 @@ main (int argc, char *argv[])
   g_option_context_add_main_entries (ctx, entries, NULL);
   if (g_option_context_parse (ctx, &argc, &argv, &error) && opt_list_cells)
     opt_plain = TRUE;
-  if (error != NULL || opt_update == opt_scroll)
+  if (error != NULL || opt_update + opt_scroll + opt_collapse != 1)
     {
       g_printerr ("bench-frames: %s\n",
-                  error != NULL ? error->message : "give --update or --scroll");
+                  error != NULL ? error->message : "give --update, --scroll or --collapse");
       return 1;
     }
   if (!gtk_init_check ())
@@ -553,6 +636,13 @@ main (int argc, char *argv[])
     {
       b.report = gui_bench_report_tree (n_cnodes, 8, n_locations);
       b.script = update_script;
+    }
+  else if (opt_collapse)
+    {
+      /* The shape of kubus-cube-gen -c 1000 -l 640 (fan-out 8), unless given. */
+      b.report = gui_bench_report_tree (n_cnodes == 5000 ? 1000 : n_cnodes, 8,
+                                        n_locations == 4096 ? 640 : n_locations);
+      b.script = collapse_script;
     }
   else
     {
@@ -581,10 +671,18 @@ main (int argc, char *argv[])
       gtk_sort_list_model_set_incremental (call->sorted, TRUE);
       gtk_filter_list_model_set_incremental (call->filtered, TRUE);
     }
-  build_window (&b, opt_update);
+  build_window (&b, opt_update || opt_collapse);
   run (&b);
 
-  if (opt_update)
+  if (opt_collapse)
+    {
+      printf ("Input: %u call paths (fan-out 8) × %u locations; window 1200×800 with the three "
+              "panes; %u rounds of Expand All, select the last row, Collapse All in the call and "
+              "the system pane, one per frame.\n\n",
+              b.report->cnodes->len, b.report->locations->len, rounds);
+      print_frames (&b, 100, "100 ms");
+    }
+  else if (opt_update)
     {
       printf (
           "Input: %u call paths × %u locations × %u metrics; window 1200×800 with the three panes; "

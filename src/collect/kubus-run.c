@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "collect-size.h"
+#include "kubus-program.h"
 #include "kubus-run-handover.h"
 #include "kubus-run-repair.h"
 
@@ -44,6 +45,7 @@ usage (FILE *out)
               "functions\n"
               "  --buffer SIZE   trace buffer per rank, e.g. 16M (default 64M)\n"
               "  -v, --verbose   let the collector report what it does\n"));
+  kubus_program_print_common_options (out);
 }
 
 /* mpirun options that take a value (Open MPI 4); the first argument that is
@@ -406,9 +408,7 @@ now_iso (void)
 int
 main (int argc, char **argv)
 {
-  setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
-  textdomain (GETTEXT_PACKAGE);
+  kubus_program_init ("kubus-run");
 
   Options o = { 0 };
   int     i;
@@ -438,10 +438,7 @@ main (int argc, char **argv)
           return 0;
         }
       else if (strcmp (a, "--version") == 0)
-        {
-          printf ("kubus-run %s\n", KUBUS_VERSION);
-          return 0;
-        }
+        return kubus_program_print_version ();
       else if (strcmp (a, "-o") == 0 || strcmp (a, "--output") == 0 || strcmp (a, "--filter") == 0
                || strcmp (a, "--buffer") == 0)
         {

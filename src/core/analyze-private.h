@@ -148,6 +148,10 @@ void         trace_defs_free (TraceDefs *defs);
 const char  *trace_defs_string (const TraceDefs *defs, guint64 id);
 TraceRegion *trace_defs_region (const TraceDefs *defs, guint64 id);
 TraceComm   *trace_defs_comm (const TraceDefs *defs, guint64 id);
+/* World rank of comm-local rank @local_rank of @c as seen from world rank @my_rank (for an
+ * inter-communicator: a rank of the group @my_rank is not in), -1 if it cannot be mapped. */
+gint32       trace_defs_peer_rank (const TraceDefs *defs, const TraceComm *c, int my_rank,
+                                   guint32 local_rank);
 /* The 2-D Cartesian topology over MPI ranks used for wavefront analysis, or NULL. */
 TraceCart   *trace_defs_wavefront_cart (const TraceDefs *defs);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TraceDefs, trace_defs_free)
@@ -269,6 +273,9 @@ void      rank_data_wait (RankData *rd, MetricId m, const CallRec *call, gint64 
 
 typedef void (*ProgressFunc) (double fraction, gpointer user_data);
 
+/* The path of location @loc's event (@ext "evt") or local definition ("def") file. */
+char     *trace_event_file_path (const char *anchor, guint64 loc, const char *ext);
+
 /* Reads location @rank's local definitions and events (and no other location's). */
 gboolean  trace_read_rank (const char   *anchor,
                            RankData     *rd,
@@ -342,3 +349,31 @@ gboolean    analysis_write_report (TraceDefs   *defs,
                                    const char  *stats_path,
                                    GString     *summary,
                                    GError     **error);
+
+/* ---- the analyzer as a library call (analyze-run.c) ---------------------------------------- */
+
+typedef struct
+{
+  const char *prog;        /* "kubus-analyze" / "kubus-sim": the progress line prefix */
+  gboolean    root;
+  gboolean    quiet;
+  double      lo, hi;      /* this run's share of the whole progress */
+  int         last_pct;
+} AnalyzeProgress;
+
+void     analyze_progress_line (AnalyzeProgress *p, double fraction, const char *what);
+/* Reads (repairing the clock condition first unless @clock_repair is FALSE, as kubus-analyze
+ * does), replays and writes @cube_path (+ @stats_path) from @anchor on every process of @t;
+ * returns the same result everywhere. */
+gboolean analyze_run (Transport       *t,
+                      gboolean         mpi,
+                      TraceDefs       *defs,
+                      gboolean         clock_repair,
+                      const char      *anchor,
+                      const char      *cube_path,
+                      const char      *stats_path,
+                      AnalyzeProgress *prog,
+                      GString         *summary,
+                      GError         **error);
+/* TRUE on every process when @ok is TRUE on every process. */
+gboolean analyze_all_ok (Transport *t, gboolean mpi, gboolean ok);

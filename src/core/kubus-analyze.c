@@ -6,6 +6,7 @@
  * One analysis rank per traced rank; outside an MPI launcher the program re-executes itself
  * under mpirun. --serial runs the same replay in one process over the in-memory transport. */
 #include "analyze-private.h"
+#include "kubus-program.h"
 #include "replay-clock.h"
 #include "launch-mpi.h"
 
@@ -74,6 +75,8 @@ stats_path_for (const char *cube_path)
 {
   if (g_str_has_suffix (cube_path, ".cube"))
     return g_strdup_printf ("%.*s.stats.json", (int) (strlen (cube_path) - 5), cube_path);
+  if (g_str_has_suffix (cube_path, ".cubex"))
+    return g_strdup_printf ("%.*s.stats.json", (int) (strlen (cube_path) - 6), cube_path);
   return g_strdup_printf ("%s.stats.json", cube_path);
 }
 
@@ -81,7 +84,7 @@ int
 main (int    argc,
       char **argv)
 {
-  gboolean serial = FALSE, quiet = FALSE, no_clock_repair = FALSE;
+  gboolean serial = FALSE, quiet = FALSE, no_clock_repair = FALSE, version = FALSE;
   g_autofree char *output = NULL;
   g_autofree char *launcher = NULL;
   g_auto (GStrv) rest = NULL;
@@ -109,10 +112,7 @@ main (int    argc,
   gint64 t0 = g_get_monotonic_time ();
   int status = 0;
 
-  setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
-  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-  textdomain (GETTEXT_PACKAGE);
+  kubus_program_init ("kubus-analyze");
   analyze_quiet_otf2 ();
 
   saved_argv = g_new0 (char *, argc + 1);
@@ -130,11 +130,14 @@ main (int    argc,
            "--no-clock-repair is given. Progress and the summary go to standard error;\n"
            "KUBUS_ANALYZE_TIMING=1 adds the elapsed time of each phase."));
   g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
+  g_option_context_add_main_entries (ctx, kubus_program_option_entries (&version), GETTEXT_PACKAGE);
   if (!g_option_context_parse (ctx, &argc, &argv, &error))
     {
       fprintf (stderr, "kubus-analyze: %s\n", error->message);
       return 2;
     }
+  if (version)
+    return kubus_program_print_version ();
   if (!rest || !rest[0] || rest[1])
     {
       fprintf (stderr, _("kubus-analyze: give one experiment directory or OTF2 anchor file (see --help)\n"));

@@ -4,6 +4,7 @@
  * computed or written. Every message names the file it is about.
  */
 #include "cube.h"
+#include "kubus-program.h"
 #include "stats-scaling.h"
 
 #include <glib/gi18n.h>
@@ -30,15 +31,17 @@ usage (FILE *out)
               "  kubus-cube diff A B -o OUT\n"
               "  kubus-cube merge A B … -o OUT\n"
               "  kubus-cube mean A B … -o OUT\n"
-              "  kubus-cube convert IN -o OUT.cube\n"
+              "  kubus-cube convert IN -o OUT\n"
               "\n"
               "FILE may be a CUBE 3 XML report (.cube, .cube.gz) or a Cube 4 archive (.cubex).\n"
-              "Results are written as CUBE 3 XML.\n"));
+              "OUT is written as a Cube 4 archive when its name ends in .cubex, else as\n"
+              "CUBE 3 XML (gzip-compressed for .gz).\n"));
   fprintf (out, "%s",
            _ ("\nWhich MPI callsites stop scaling, from runs at three or more task counts:\n"
               "  kubus-cube scaling [--csv] [--metric UNIQ_NAME] [-o OUT.cube] EXP_OR_REPORT …\n"
               "EXP_OR_REPORT: an experiment folder (its profile.cube, else its analysis.cube), a\n"
               "folder of experiment folders, or a report.\n"));
+  kubus_program_print_common_options (out);
 }
 
 static int usage_error (const char *format, ...) G_GNUC_PRINTF (1, 2);
@@ -356,10 +359,7 @@ main (int argc, char **argv)
   const char *metric = NULL;
   gboolean    csv = FALSE;
 
-  setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
-  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-  textdomain (GETTEXT_PACKAGE);
+  kubus_program_init ("kubus-cube");
   {
     struct sigaction sa = { 0 };
 
@@ -379,10 +379,7 @@ main (int argc, char **argv)
       return EXIT_OK;
     }
   if (strcmp (cmd, "--version") == 0)
-    {
-      printf ("kubus-cube %s\n", KUBUS_VERSION);
-      return EXIT_OK;
-    }
+    return kubus_program_print_version ();
 
   for (int i = 2; i < argc; i++)
     {
@@ -392,6 +389,8 @@ main (int argc, char **argv)
           usage (stdout);
           return EXIT_OK;
         }
+      else if (strcmp (a, "--version") == 0)
+        return kubus_program_print_version ();
       else if (strcmp (a, "-o") == 0 || strcmp (a, "--output") == 0)
         {
           if (i + 1 >= argc)

@@ -428,6 +428,29 @@ trace_defs_region (const TraceDefs *defs,
   return g_hash_table_lookup (defs->regions, GUINT_TO_POINTER ((guint) id));
 }
 
+gint32
+trace_defs_peer_rank (const TraceDefs *defs,
+                      const TraceComm *c,
+                      int              my_rank,
+                      guint32          local_rank)
+{
+  if (c && c->is_inter)
+    {
+      /* the peer is a rank of the other group */
+      gboolean mine_b = c->in_b && my_rank >= 0 && my_rank < defs->n_ranks && c->in_b[my_rank];
+      const int *remote = mine_b ? c->world : c->world_b;
+      int        n = mine_b ? c->size : c->size_b;
+      if (!remote || local_rank >= (guint32) n)
+        return -1;
+      return remote[local_rank];
+    }
+  if (!c || !c->world || local_rank >= (guint32) c->size)
+    return -1;
+  if (c->world[local_rank] == -1 && c->size == 1)
+    return my_rank;   /* MPI_COMM_SELF */
+  return c->world[local_rank];
+}
+
 TraceComm *
 trace_defs_comm (const TraceDefs *defs,
                  guint64          id)

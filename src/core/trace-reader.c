@@ -411,25 +411,8 @@ peer_rank (ReadState *st,
            guint32    local_rank,
            TraceComm **out)
 {
-  TraceComm *c = trace_defs_comm (st->defs, comm);
-
-  *out = c;
-  if (c && c->is_inter)
-    {
-      /* the peer is a rank of the other group */
-      gboolean mine_b = c->in_b && st->rd->rank >= 0 && st->rd->rank < st->defs->n_ranks
-                        && c->in_b[st->rd->rank];
-      const int *remote = mine_b ? c->world : c->world_b;
-      int        n = mine_b ? c->size : c->size_b;
-      if (!remote || local_rank >= (guint32) n)
-        return -1;
-      return remote[local_rank];
-    }
-  if (!c || !c->world || local_rank >= (guint32) c->size)
-    return -1;
-  if (c->world[local_rank] == -1 && c->size == 1)
-    return st->rd->rank;   /* MPI_COMM_SELF */
-  return c->world[local_rank];
+  *out = trace_defs_comm (st->defs, comm);
+  return trace_defs_peer_rank (st->defs, *out, st->rd->rank, local_rank);
 }
 
 static void
@@ -683,10 +666,10 @@ analyze_quiet_otf2 (void)
   OTF2_Error_RegisterCallback (quiet_error, NULL);
 }
 
-static char *
-event_file_path (const char *anchor,
-                 guint64     loc,
-                 const char *ext)
+char *
+trace_event_file_path (const char *anchor,
+                       guint64     loc,
+                       const char *ext)
 {
   g_autofree char *dir = g_path_get_dirname (anchor);
   g_autofree char *base = g_path_get_basename (anchor);
@@ -708,8 +691,8 @@ trace_read_rank (const char   *anchor,
                  GError      **error)
 {
   TraceLocation *loc = rd->defs->rank_loc[rd->rank];
-  g_autofree char *evt_path = event_file_path (anchor, loc->id, "evt");
-  g_autofree char *def_path = event_file_path (anchor, loc->id, "def");
+  g_autofree char *evt_path = trace_event_file_path (anchor, loc->id, "evt");
+  g_autofree char *def_path = trace_event_file_path (anchor, loc->id, "def");
   OTF2_Reader *reader;
   OTF2_EvtReader *evr;
   OTF2_DefReader *dr;

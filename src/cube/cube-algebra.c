@@ -548,6 +548,18 @@ algebra_run (AlgebraOp op, CubeReport **reports, guint n, GError **error)
     }
   if (ok)
     finish_values (out, op == ALGEBRA_MEAN ? (double) n : 1.0);
+  if (op == ALGEBRA_DIFF)
+    {
+      g_autofree char *na = g_path_get_basename (reports[0]->path ? reports[0]->path : "A");
+      g_autofree char *nb = g_path_get_basename (reports[1]->path ? reports[1]->path : "B");
+      g_autofree char *what = g_strdup_printf ("%s − %s", na, nb);
+      cube_report_set_attr (out, CUBE_ATTR_DIFFERENCE, what);
+    }
+  else
+    for (guint k = 0; k < n; k++)
+      if (!cube_report_is_plain (reports[k]))
+        cube_report_set_attr (out, CUBE_ATTR_DIFFERENCE,
+                              cube_report_get_attr (reports[k], CUBE_ATTR_DIFFERENCE));
 
   for (guint k = 0; k < n; k++)
     input_map_clear (&maps[k]);

@@ -6,6 +6,9 @@
  */
 #include "cube-private.h"
 
+#include <float.h>
+#include <math.h>
+
 #include <glib/gi18n.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -444,6 +447,13 @@ cube_report_set_attr (CubeReport *report, const char *key, const char *value)
         }
     }
   cube_node_add_attr (&report->attrs, key, value);
+}
+
+gboolean
+cube_report_is_plain (const CubeReport *report)
+{
+  g_return_val_if_fail (report != NULL, TRUE);
+  return cube_report_get_attr (report, CUBE_ATTR_DIFFERENCE) == NULL;
 }
 
 const char *
@@ -1071,17 +1081,53 @@ call_exclusive_row (
   else
     memset (out, 0, len * sizeof (double));
   /* A min or max over a subtree cannot be undone: such rows are shown as stored. */
-  if (metric->data->stored_call_inclusive && !cube_dtype_is_minmax (metric->dtype))
-    for (guint k = 0; k < cnode->children->len; k++)
-      {
-        const CubeCnode *child = g_ptr_array_index (cnode->children, k);
-        if (!cube_metric_raw_row (report, metric, child->index, &row, error))
-          return FALSE;
-        if (row != NULL)
+  if (metric->data->stored_call_inclusive && !cube_dtype_is_minmax (metric->dtype)
+      && cnode->children->len > 0)
+    {
+      g_autofree double *mag = g_new0 (double, MAX (len, 1));
+      guint              n = 0;
+
+      for (guint k = 0; k < cnode->children->len; k++)
+        {
+          const CubeCnode *child = g_ptr_array_index (cnode->children, k);
+          if (!cube_metric_raw_row (report, metric, child->index, &row, error))
+            return FALSE;
+          if (row == NULL)
+            continue;
+          n++;
           for (guint l = 0; l < len; l++)
-            out[l] -= row[l];
-      }
+            {
+              out[l] -= row[l];
+              mag[l] += fabs (row[l]);
+            }
+        }
+      if (n > 0)
+        {
+          const double *own;
+          if (!cube_metric_raw_row (report, metric, cnode->index, &own, error))
+            return FALSE;
+          for (guint l = 0; l < len; l++)
+            if (out[l] == 0.0 /* also -0 */
+                || cube_value_is_residue (out[l], own != NULL ? own[l] : 0.0, mag[l], n))
+              out[l] = 0.0;
+        }
+    }
   return TRUE;
+}
+
+gboolean
+cube_value_is_residue (double diff, double a, double b_abs_sum, guint n_terms)
+{
+  double m;
+
+
+  /* a stored inclusive value a, minus n children c_1..c_n: when the true exclusive part is
+   * zero, a and every c_k are roundings (relative error u = DBL_EPSILON / 2 each) of exact
+   * values with A = sum C_k, the producer formed a by adding n terms (n u error, first order),
+   * and we subtract n terms (another n u): |diff| <= (u + n u + n u + n u) max(|a|, sum |c_k|)
+   * < 2 (n + 1) u M = (n + 1) DBL_EPSILON M. The last subtraction is exact (Sterbenz). */
+  m = MAX (fabs (a), b_abs_sum);
+  return diff != 0.0 && fabs (diff) <= (double) (n_terms + 1) * DBL_EPSILON * m;
 }
 
 gboolean

@@ -62,6 +62,12 @@ gboolean cube_metric_raw_row (CubeReport    *report,
                               const double **row,
                               GError       **error);
 
+/* TRUE when @diff, the result of a − (c_1 + … + c_n) where b_abs_sum = Σ|c_k|, is no larger
+ * than the rounding error of that subtraction: (n + 1) · DBL_EPSILON · max(|a|, Σ|c_k|)
+ * (derivation in cube-model.c and docs/decisions/2026-11-25-values-residues.md). Such a value
+ * is a residue of the call-tree conversion, not an exclusive value, and is shown as 0. */
+gboolean cube_value_is_residue (double diff, double a, double b_abs_sum, guint n_terms);
+
 /* Drops cached view values after a change of stored values. */
 void     cube_report_invalidate_values (CubeReport *report);
 

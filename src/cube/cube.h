@@ -274,6 +274,17 @@ void         cube_report_add_value (CubeReport *report,
                                     guint       location,
                                     double      value);
 
+/* The attribute that marks a difference report: cube_algebra_diff sets it ("A − B" with the
+ * two reports' file names), the writers keep it, so a difference.cube read back is known. */
+#define CUBE_ATTR_DIFFERENCE "kubus::difference"
+
+/* TRUE for a plain report: measured or analysed values, none negative by construction, so a
+ * browser colours it on a sequential scale from 0 (never the diverging one). FALSE for a
+ * difference report (CUBE_ATTR_DIFFERENCE), whose values have either sign. A negative value in
+ * a plain report is a defect of its producer, not a difference. Readers turn rounding residues
+ * of Cube 4's call-tree conversion into exact zeros (cube_report_get_row). */
+gboolean     cube_report_is_plain (const CubeReport *report);
+
 /* ---- reading stored values ---------------------------------------------------------------- */
 
 /* Fills @out (report->locations->len doubles) with the stored values of (metric, cnode) in

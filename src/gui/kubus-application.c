@@ -2,10 +2,12 @@
 #include <glib/gi18n.h>
 
 #include "kubus-application.h"
+#include "kubus-cli.h"
 #include "kubus-experiment.h"
 #include "kubus-file-chooser.h"
 #include "kubus-loader.h"
 #include "kubus-preferences.h"
+#include "kubus-program.h"
 #include "kubus-scalability-window.h"
 #include "kubus-screenshot.h"
 #include "kubus-topology-cli.h"
@@ -17,51 +19,30 @@ struct _KubusApplication
 
   int            exit_status;
 
+  /* what the command line asked for, applied to every window it opens */
+  KubusViewOptions *view_options;
+  char          *external;
+
   /* screenshot (batch) mode */
   char          *screenshot;
-  char          *metric;
-  gint64         cnode;
-  gboolean       have_cnode;
-  KubusValueMode mode;
-  gboolean       have_mode;
-  KubusCallView  call_view;
-  gboolean       expand_largest;
-  char          *external;
-  gboolean       external_loaded;
   guint          ticks;
   guint          timeout_id;
 };
 
 G_DEFINE_FINAL_TYPE (KubusApplication, kubus_application, GTK_TYPE_APPLICATION)
 
-static const GOptionEntry options[] = {
-  { "compare", 'c', 0, G_OPTION_ARG_NONE, NULL, N_("Show the difference A − B of two reports"), NULL },
-  { "external", 'e', 0, G_OPTION_ARG_FILENAME, NULL, N_("Report for the external percent mode"), N_("FILE") },
-  { "size", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Window size"), N_("WxH") },
-  { "screenshot", 0, 0, G_OPTION_ARG_FILENAME, NULL, N_("Render the window once into a PNG file and exit"), N_("OUT.png") },
-  { "metric", 'm', 0, G_OPTION_ARG_STRING, NULL, N_("Select the metric with this unique name"), N_("UNIQ") },
-  { "cnode", 0, 0, G_OPTION_ARG_INT64, NULL, N_("Select the call path with this id"), N_("ID") },
-  { "mode", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Value mode: absolute, percent, relative, peer, peerdist or external"), N_("MODE") },
-  { "calltree", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Call pane view: tree, flat or module"), N_("VIEW") },
-  { "expand-largest", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Expand the largest call path"), NULL },
-  { "version", 'v', 0, G_OPTION_ARG_NONE, NULL, N_("Print the version and exit"), NULL },
-  { "view", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Show this view: topology:N (the report’s topologies count from 0)"), N_("VIEW") },
-  { "high-resolution", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Topology colours span the grid’s minimum … maximum"), NULL },
-  /* The "[FILE…]" of the usage line comes from the parameter string (kubus_application_init). */
-  { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, NULL, NULL, NULL },
-  { NULL, 0, 0, 0, NULL, NULL, NULL }
-};
-
 /* ---- windows ----------------------------------------------------------------------------- */
 
+/* File › Open and Open Recent show the report in the window they were chosen from, also
+ * when it shows a report already (that report stays until the new one has loaded; a failed
+ * open leaves it alone): before, every Open made another window (issue 16, defect 8). A new
+ * window only when the active one is still loading. */
 static KubusWindow *
 reusable_window (KubusApplication *self)
 {
   GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
 
-  if (window != NULL && KUBUS_IS_WINDOW (window)
-      && kubus_window_get_browser (KUBUS_WINDOW (window)) == NULL
-      && !kubus_window_is_busy (KUBUS_WINDOW (window)))
+  if (window != NULL && KUBUS_IS_WINDOW (window) && !kubus_window_is_busy (KUBUS_WINDOW (window)))
     return KUBUS_WINDOW (window);
   return NULL;
 }
@@ -185,11 +166,11 @@ static const struct
   { "win.expand-all", { "<Control><Alt>e", NULL } },
   { "win.collapse-all", { "<Control><Alt><Shift>e", NULL } },
   { "win.mode::absolute", { "<Control>1", NULL } },
-  { "win.mode::percent", { "<Control>2", NULL } },
-  { "win.mode::relative", { "<Control>3", NULL } },
-  { "win.mode::peer", { "<Control>4", NULL } },
-  { "win.mode::peerdist", { "<Control>5", NULL } },
-  { "win.mode::external", { "<Control>6", NULL } },
+  { "win.mode::percent-of-total", { "<Control>2", NULL } },
+  { "win.mode::percent-of-selection", { "<Control>3", NULL } },
+  { "win.mode::peer-percent", { "<Control>4", NULL } },
+  { "win.mode::peer-distribution", { "<Control>5", NULL } },
+  { "win.mode::external-percent", { "<Control>6", NULL } },
   { "win.call-view::tree", { "<Alt>1", NULL } },
   { "win.call-view::flat", { "<Alt>2", NULL } },
   { "win.call-view::module", { "<Alt>3", NULL } },
@@ -202,8 +183,13 @@ static const struct
   { "win.copy-name", { "<Control><Shift>c", NULL } },
   { "win.info", { "<Control>i", NULL } },
   { "win.topology", { "<Control>t", NULL } },
+  { "win.next-pane", { "F6", NULL } },
+  { "win.previous-pane", { "<Shift>F6", NULL } },
+  { "win.export-view", { "<Control><Shift>x", NULL } },
+  { "win.export-values", { "<Control><Alt>s", NULL } },
+  { "win.statistics", { "<Control>b", NULL } },
+  { "win.source", { "<Control>u", NULL } },
   { "app.scalability", { "<Control><Shift>s", NULL } },
-  { "win.export-topology", { "<Control><Shift>x", NULL } },
 };
 
 static void
@@ -249,14 +235,17 @@ kubus_application_open (GApplication  *app,
     }
 }
 
-/* ---- screenshot mode ---------------------------------------------------------------------- */
+/* ---- windows the command line opens ----------------------------------------------------------- */
 
+/* Ends the run: @status 1 for a report or picture that failed, 2 for a usage error (an option
+ * naming what the report does not have). */
 static void
 batch_fail (KubusApplication *self,
-            const char       *message)
+            const char       *message,
+            int               status)
 {
   g_printerr ("kubus: %s\n", message);
-  self->exit_status = 1;
+  self->exit_status = status;
   kubus_load_prefetch_cancel_all ();   /* e.g. the external report, not yet claimed */
   g_clear_handle_id (&self->timeout_id, g_source_remove);
   action_quit (NULL, NULL, self);
@@ -276,7 +265,7 @@ screenshot_tick (GtkWidget     *widget,
     return G_SOURCE_CONTINUE;
   if (!kubus_screenshot_save (widget, self->screenshot, &error))
     {
-      batch_fail (self, error->message);
+      batch_fail (self, error->message, 1);
       return G_SOURCE_REMOVE;
     }
   g_clear_handle_id (&self->timeout_id, g_source_remove);
@@ -284,67 +273,84 @@ screenshot_tick (GtkWidget     *widget,
   return G_SOURCE_REMOVE;
 }
 
-static void
-on_batch_failed (KubusWindow *window,
-                 const char  *message,
-                 gpointer     user_data)
+/* Per window opened from the command line: the view options wait for its report (and the
+ * external report, if one was given) to be shown. */
+typedef struct
 {
-  (void) window;
-  batch_fail (user_data, message);
+  KubusApplication *app;
+  gboolean          batch;
+  gboolean          external_requested;
+} CliWindow;
+
+static void
+on_cli_failed (KubusWindow *window,
+               const char  *message,
+               gpointer     user_data)
+{
+  CliWindow *cw = user_data;
+
+  /* In a session the window says it itself (error dialog); a screenshot run ends here. */
+  if (cw->batch)
+    batch_fail (cw->app, message, 1);
+  else
+    g_signal_handlers_disconnect_by_data (window, cw);
 }
 
 static void
-on_batch_loaded (KubusWindow *window,
-                 gpointer     user_data)
+on_cli_loaded (KubusWindow *window,
+               gpointer     user_data)
 {
-  KubusApplication *self = user_data;
+  CliWindow *cw = user_data;
+  KubusApplication *self = cw->app;
   KubusBrowser *browser = kubus_window_get_browser (window);
+  g_autoptr (GError) error = NULL;
 
-  if (self->external != NULL && !self->external_loaded)
+  if (self->external != NULL && !cw->external_requested)
     {
       g_autoptr (GFile) file = g_file_new_for_commandline_arg (self->external);
-      self->external_loaded = TRUE;
+      cw->external_requested = TRUE;
       kubus_window_open_external (window, file);
       return;
     }
   if (self->external != NULL && !kubus_browser_has_external (browser))
     {
-      batch_fail (self, _("the external report could not be loaded"));
+      batch_fail (self, _("the external report could not be loaded"), 1);
       return;
     }
-  if (self->call_view != KUBUS_CALL_VIEW_TREE)
-    kubus_window_set_call_view (window, self->call_view);
-  if (self->metric != NULL && !kubus_browser_select_metric (browser, self->metric))
+  if (self->view_options != NULL && !kubus_view_options_apply (self->view_options, window, &error))
     {
-      g_autofree char *msg = g_strdup_printf (_("no metric with unique name “%s” in the report"), self->metric);
-      batch_fail (self, msg);
+      batch_fail (self, error->message, 2);
       return;
     }
-  if (self->have_cnode && !kubus_browser_select_cnode (browser, self->cnode))
+  if (!cw->batch)
     {
-      g_autofree char *msg = g_strdup_printf (_("no call path with id %lld in the call tree"),
-                                              (long long) self->cnode);
-      batch_fail (self, msg);
-      return;
-    }
-  if (self->expand_largest)
-    {
-      KubusPaneModel *call = kubus_browser_get_pane (browser, KUBUS_PANE_CALL);
-      guint pos = kubus_pane_model_expand_largest (call, kubus_pane_view_get_selected (window->panes[KUBUS_PANE_CALL]));
-      if (pos != G_MAXUINT)
-        kubus_browser_select_position (browser, KUBUS_PANE_CALL, pos);
-      kubus_browser_flush (browser);
-      /* Also open the system tree down to its largest location. */
-      kubus_pane_model_expand_largest (kubus_browser_get_pane (browser, KUBUS_PANE_SYSTEM), G_MAXUINT);
-    }
-  if (self->have_mode && !kubus_window_set_mode (window, self->mode))
-    {
-      batch_fail (self, _("the value mode is not available for this report"));
+      /* Once: a reload keeps what the user chose since. */
+      g_signal_handlers_disconnect_by_data (window, cw);
       return;
     }
   kubus_browser_flush (browser);
   gtk_widget_add_tick_callback (GTK_WIDGET (window), screenshot_tick, self, NULL);
   gtk_widget_queue_draw (GTK_WIDGET (window));
+}
+
+static KubusWindow *
+cli_window (KubusApplication *self,
+            gboolean          batch,
+            int               width,
+            int               height)
+{
+  KubusWindow *window = kubus_window_new (GTK_APPLICATION (self));
+  CliWindow *cw = g_new0 (CliWindow, 1);
+
+  cw->app = self;
+  cw->batch = batch;
+  g_object_set_data_full (G_OBJECT (window), "kubus-cli", cw, g_free);
+  kubus_window_set_batch (window, batch);
+  if (width > 0)
+    gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+  g_signal_connect (window, "loaded", G_CALLBACK (on_cli_loaded), cw);
+  g_signal_connect (window, "failed", G_CALLBACK (on_cli_failed), cw);
+  return window;
 }
 
 static gboolean
@@ -353,7 +359,7 @@ batch_timeout (gpointer data)
   KubusApplication *self = data;
 
   self->timeout_id = 0;
-  batch_fail (self, _("timed out waiting for the window to be drawn"));
+  batch_fail (self, _("timed out waiting for the window to be drawn"), 1);
   return G_SOURCE_REMOVE;
 }
 
@@ -376,7 +382,8 @@ kubus_application_command_line (GApplication            *app,
   KubusApplication *self = KUBUS_APPLICATION (app);
   GVariantDict *dict = g_application_command_line_get_options_dict (cmdline);
   g_autofree const char **files = NULL;
-  g_autofree char *size = NULL, *mode = NULL, *calltree = NULL, *view = NULL;
+  g_autofree char *size = NULL, *view = NULL;
+  g_autoptr (GError) error = NULL;
   guint topology = 0;
   gboolean compare = FALSE;
   int width = -1, height = -1;
@@ -388,27 +395,15 @@ kubus_application_command_line (GApplication            *app,
   g_variant_dict_lookup (dict, "compare", "b", &compare);
   g_variant_dict_lookup (dict, "size", "s", &size);
   g_variant_dict_lookup (dict, "screenshot", "^ay", &self->screenshot);
-  g_variant_dict_lookup (dict, "metric", "s", &self->metric);
   g_variant_dict_lookup (dict, "external", "^ay", &self->external);
-  self->have_cnode = g_variant_dict_lookup (dict, "cnode", "x", &self->cnode);
-  g_variant_dict_lookup (dict, "mode", "s", &mode);
-  g_variant_dict_lookup (dict, "calltree", "s", &calltree);
-  g_variant_dict_lookup (dict, "expand-largest", "b", &self->expand_largest);
   g_variant_dict_lookup (dict, "view", "s", &view);
 
   if (size != NULL && (sscanf (size, "%dx%d", &width, &height) != 2 || width < 200 || height < 150
                        || width > 8000 || height > 8000))
     return usage_error (cmdline, _("--size wants WxH, for example 1200x700"));
-  if (mode != NULL)
-    {
-      if (!kubus_value_mode_from_string (mode, &self->mode))
-        return usage_error (cmdline, _("--mode wants absolute, percent, relative, peer, peerdist or external"));
-      self->have_mode = TRUE;
-      if (self->mode == KUBUS_MODE_EXTERNAL && self->external == NULL)
-        return usage_error (cmdline, _("--mode=external needs --external=FILE"));
-    }
-  if (calltree != NULL && !kubus_call_view_from_string (calltree, &self->call_view))
-    return usage_error (cmdline, _("--calltree wants tree, flat or module"));
+  self->view_options = kubus_view_options_new (dict, &error);
+  if (self->view_options == NULL)
+    return usage_error (cmdline, error->message);
   if (view != NULL && !kubus_topology_parse_view (view, &topology))
     return usage_error (cmdline, _("--view wants topology:N, N counting the report’s topologies from 0"));
   if (compare && n_files != 2)
@@ -417,22 +412,19 @@ kubus_application_command_line (GApplication            *app,
     return usage_error (cmdline, _("--screenshot wants a report to show"));
   if (self->screenshot != NULL && !compare && n_files != 1)
     return usage_error (cmdline, _("--screenshot shows one report"));
+  if (self->screenshot != NULL && !kubus_screenshot_format_known (self->screenshot))
+    return usage_error (cmdline, _("--screenshot writes .png, .svg or .pdf files"));
 
   if (compare || self->screenshot != NULL)
     {
       g_autoptr (GFile) a = g_application_command_line_create_file_for_arg (cmdline, files[0]);
       g_autoptr (GFile) b = compare ? g_application_command_line_create_file_for_arg (cmdline, files[1]) : NULL;
 
-      window = kubus_window_new (GTK_APPLICATION (app));
-      if (width > 0)
-        gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+      window = cli_window (self, self->screenshot != NULL, width, height);
+      if (view != NULL)   /* kubus_window_topology_update opens that tab */
+        g_object_set_data (G_OBJECT (window), "kubus-topology-view", GUINT_TO_POINTER (topology + 1));
       if (self->screenshot != NULL)
-        {
-          kubus_window_set_batch (window, TRUE);
-          g_signal_connect (window, "loaded", G_CALLBACK (on_batch_loaded), self);
-          g_signal_connect (window, "failed", G_CALLBACK (on_batch_failed), self);
-          self->timeout_id = g_timeout_add_seconds (120, batch_timeout, self);
-        }
+        self->timeout_id = g_timeout_add_seconds (120, batch_timeout, self);
       if (compare)
         kubus_window_compare (window, a, b);
       else
@@ -444,17 +436,10 @@ kubus_application_command_line (GApplication            *app,
   for (guint i = 0; i < n_files; i++)
     {
       g_autoptr (GFile) file = g_application_command_line_create_file_for_arg (cmdline, files[i]);
-      window = kubus_window_new (GTK_APPLICATION (app));
-      if (width > 0)
-        gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+      window = cli_window (self, FALSE, width, height);
       if (view != NULL)   /* kubus_window_topology_update opens that tab */
         g_object_set_data (G_OBJECT (window), "kubus-topology-view", GUINT_TO_POINTER (topology + 1));
       kubus_window_open (window, file);
-      if (self->external != NULL)
-        {
-          g_autoptr (GFile) ext = g_application_command_line_create_file_for_arg (cmdline, self->external);
-          g_object_set_data_full (G_OBJECT (window), "kubus-external", g_steal_pointer (&ext), g_object_unref);
-        }
       gtk_window_present (GTK_WINDOW (window));
     }
   if (n_files == 0)
@@ -518,8 +503,7 @@ kubus_application_handle_local_options (GApplication *app,
 {
   if (g_variant_dict_contains (options, "version"))
     {
-      g_print ("kubus %s\n", KUBUS_VERSION);
-      return 0;
+      return kubus_program_print_version ();
     }
   /* A topology screenshot needs no display at all: render it here, before GTK starts. */
   if (g_variant_dict_contains (options, "view") && g_variant_dict_contains (options, "screenshot"))
@@ -538,6 +522,25 @@ kubus_application_handle_local_options (GApplication *app,
   return -1;
 }
 
+/* An unknown option or a malformed value is a usage error like any other: "kubus: …" and exit
+ * status 2 (man page), where GApplication would print the bare message and exit with 1. */
+static gboolean
+kubus_application_local_command_line (GApplication *app,
+                                      char       ***arguments,
+                                      int          *exit_status)
+{
+  g_autoptr (GError) error = NULL;
+
+  if (!kubus_cli_check_args (*arguments, &error))
+    {
+      g_printerr ("kubus: %s\n", error->message);
+      g_printerr (_("Try “kubus --help” for the options.\n"));
+      *exit_status = 2;
+      return TRUE;
+    }
+  return G_APPLICATION_CLASS (kubus_application_parent_class)->local_command_line (app, arguments, exit_status);
+}
+
 static void
 kubus_application_finalize (GObject *object)
 {
@@ -545,7 +548,7 @@ kubus_application_finalize (GObject *object)
 
   g_clear_handle_id (&self->timeout_id, g_source_remove);
   g_free (self->screenshot);
-  g_free (self->metric);
+  g_clear_pointer (&self->view_options, kubus_view_options_free);
   g_free (self->external);
   G_OBJECT_CLASS (kubus_application_parent_class)->finalize (object);
 }
@@ -561,12 +564,13 @@ kubus_application_class_init (KubusApplicationClass *klass)
   app_class->command_line = kubus_application_command_line;
   app_class->handle_local_options = kubus_application_handle_local_options;
   app_class->open = kubus_application_open;
+  app_class->local_command_line = kubus_application_local_command_line;
 }
 
 static void
 kubus_application_init (KubusApplication *self)
 {
-  g_application_add_main_option_entries (G_APPLICATION (self), options);
+  g_application_add_main_option_entries (G_APPLICATION (self), kubus_cli_entries ());
   g_application_set_option_context_parameter_string (G_APPLICATION (self), _("[FILE…]"));
   g_application_set_option_context_summary (G_APPLICATION (self),
                                             _("Browse CUBE performance reports (.cube, .cube.gz, .cubex)."));

@@ -2,7 +2,9 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "cube-path.h"
 #include "kubus-browser.h"
+#include "kubus-node.h"
 #include "kubus-pane-model-private.h"
 
 struct _KubusBrowser
@@ -24,6 +26,7 @@ struct _KubusBrowser
   double          relative_call;  /* what the metric selection shows: call pane 100% */
   double          relative_system;
 
+  double         *per_location;   /* the system pane's values per location, last update */
   guint           idle_id;
   int             pending_from;   /* first pane to recompute, KUBUS_N_PANES = none */
   gboolean        in_update;
@@ -68,6 +71,7 @@ kubus_browser_finalize (GObject *object)
   g_free (self->external_metric_incl);
   g_array_unref (self->msel);
   g_array_unref (self->csel);
+  g_free (self->per_location);
   G_OBJECT_CLASS (kubus_browser_parent_class)->finalize (object);
 }
 
@@ -303,6 +307,8 @@ update_system (KubusBrowser *self)
   cube_values_sysnodes (self->report,
                         self->msel->len > 0 ? g_array_index (self->msel, CubeMetricSel, 0).metric : NULL,
                         per_location, pane->incl, pane->excl);
+  g_free (self->per_location);
+  self->per_location = g_steal_pointer (&per_location);
   g_free (pane->unit);
   pane->unit = g_strdup (call->unit);
   pane->integer_values = call->integer_values;
@@ -324,6 +330,9 @@ run_update (KubusBrowser *self)
   if (from <= KUBUS_PANE_CALL)
     update_call (self);
   update_system (self);
+  /* A difference: one colour scale for the call and the system pane (issue 16, defect 6). */
+  if (self->base != NULL)
+    kubus_pane_model_share_range (self->panes[KUBUS_PANE_CALL], self->panes[KUBUS_PANE_SYSTEM]);
   self->in_update = FALSE;
   g_signal_emit (self, signals[UPDATED], 0, (guint) from);
 }
@@ -556,6 +565,8 @@ kubus_browser_set_external (KubusBrowser *self,
   g_free (self->external_metric_incl);
   self->external = external;
   self->external_metric_incl = g_steal_pointer (&incl);
+  for (guint i = 0; i < KUBUS_N_PANES; i++)
+    self->panes[i]->have_external = external != NULL;
   update_metric_denominators (self);
   kubus_pane_model_values_changed (self->panes[KUBUS_PANE_METRIC]);
   self->pending_from = KUBUS_PANE_CALL;
@@ -669,4 +680,51 @@ kubus_browser_set_mode (KubusBrowser  *self,
   for (guint i = 0; i < KUBUS_N_PANES; i++)
     if (kubus_pane_model_mode_available (self->panes[i], mode))
       kubus_pane_model_set_mode (self->panes[i], mode);
+}
+
+const double *
+kubus_browser_get_location_values (KubusBrowser *self,
+                                   guint        *n)
+{
+  *n = self->per_location != NULL ? self->report->locations->len : 0;
+  return self->per_location;
+}
+
+/* The names of the selected rows of @pane joined by " + ". */
+static char *
+describe_pane (KubusBrowser *self,
+               KubusPaneKind kind)
+{
+  GtkSelectionModel *model = GTK_SELECTION_MODEL (self->panes[kind]->selection);
+  g_autoptr (GtkBitset) set = gtk_selection_model_get_selection (model);
+  GtkBitsetIter iter;
+  guint pos;
+  GString *s = g_string_new (NULL);
+
+  if (gtk_bitset_iter_init_first (&iter, set, &pos))
+    do
+      {
+        g_autoptr (KubusNodeRow) item = kubus_pane_model_get_row (self->panes[kind], pos, NULL);
+        g_autofree char *name = NULL;
+
+        if (item == NULL)
+          continue;
+        if (kubus_node_row_get_kind (item) == KUBUS_NODE_CNODE)
+          name = cube_cnode_path (kubus_node_row_get_node (item));
+        else
+          name = g_strdup (kubus_node_name (kubus_node_row_get_kind (item), kubus_node_row_get_node (item)));
+        g_string_append_printf (s, "%s%s", s->len > 0 ? " + " : "", name);
+      }
+    while (gtk_bitset_iter_next (&iter, &pos));
+  return g_string_free (s, FALSE);
+}
+
+char *
+kubus_browser_describe_selection (KubusBrowser *self)
+{
+  g_autofree char *metric = describe_pane (self, KUBUS_PANE_METRIC);
+  g_autofree char *call = describe_pane (self, KUBUS_PANE_CALL);
+
+  /* TRANSLATORS: "<metric> at <call path>" above the statistics across locations */
+  return g_strdup_printf (_("%s at %s"), metric[0] ? metric : "–", call[0] ? call : _("the whole program"));
 }

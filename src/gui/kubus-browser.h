@@ -45,5 +45,11 @@ void            kubus_browser_select_position (KubusBrowser *self,
 void            kubus_browser_set_mode       (KubusBrowser  *self,
                                               KubusValueMode mode);
 void            kubus_browser_flush          (KubusBrowser *self);
+/* Per location (report->locations order) the value of the current metric and call path
+ * selection, as the system pane got it; NULL before the first update. Borrowed. */
+const double   *kubus_browser_get_location_values (KubusBrowser *self,
+                                                   guint        *n);
+/* "Time at main/foo": the selected metrics and call paths (new string). */
+char           *kubus_browser_describe_selection  (KubusBrowser *self);
 
 G_END_DECLS

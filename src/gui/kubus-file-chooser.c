@@ -59,3 +59,23 @@ kubus_choose_report (GtkWindow       *parent,
   g_signal_connect (native, "response", G_CALLBACK (on_response), pending);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
 }
+
+void
+kubus_choose_save_file (GtkWindow       *parent,
+                        const char      *title,
+                        const char      *suggested_name,
+                        KubusFileChosen  chosen,
+                        gpointer         user_data)
+{
+  GtkFileChooserNative *native = gtk_file_chooser_native_new (title, parent,
+                                                              GTK_FILE_CHOOSER_ACTION_SAVE,
+                                                              _("_Save"), _("_Cancel"));
+  Pending *pending = g_new0 (Pending, 1);
+
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (native), suggested_name);
+  pending->chosen = chosen;
+  pending->user_data = user_data;
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (native), TRUE);
+  g_signal_connect (native, "response", G_CALLBACK (on_response), pending);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
+}

@@ -14,4 +14,12 @@ void kubus_choose_report (GtkWindow       *parent,
                           KubusFileChosen  chosen,
                           gpointer         user_data);
 
+/* Asks where to save, starting with @suggested_name in the current folder; calls @chosen
+ * with the file unless the user cancels (the chooser asks before overwriting). */
+void kubus_choose_save_file (GtkWindow       *parent,
+                             const char      *title,
+                             const char      *suggested_name,
+                             KubusFileChosen  chosen,
+                             gpointer         user_data);
+
 G_END_DECLS

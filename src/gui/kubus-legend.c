@@ -85,6 +85,7 @@ kubus_legend_init (KubusLegend *self)
   self->high = small_label (self);
   self->caption = small_label (self);
   gtk_widget_add_css_class (self->caption, "dim-label");
+  gtk_label_set_ellipsize (GTK_LABEL (self->caption), PANGO_ELLIPSIZE_END);
   gtk_widget_set_margin_start (GTK_WIDGET (self), 6);
   gtk_widget_set_margin_end (GTK_WIDGET (self), 6);
   gtk_widget_set_margin_top (GTK_WIDGET (self), 3);
@@ -125,6 +126,8 @@ kubus_legend_update (KubusLegend    *self,
       gtk_label_set_text (GTK_LABEL (self->high), info.high);
     }
   gtk_label_set_text (GTK_LABEL (self->caption), info.caption);
+  /* What the colours mean, and the exact ends of the scale. */
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self), info.tooltip);
   gtk_widget_queue_draw (self->bar);
   kubus_legend_info_clear (&info);
 }

@@ -287,6 +287,11 @@ load_thread (GTask        *task,
       return;
     }
   warm_values (result->report);
+  /* The difference's call tree is the union of both: what is not in it twice is common. */
+  result->cnodes_a = a->cnodes->len;
+  result->cnodes_b = b->cnodes->len;
+  result->cnodes_common = a->cnodes->len + b->cnodes->len > result->report->cnodes->len
+                          ? a->cnodes->len + b->cnodes->len - result->report->cnodes->len : 0;
   result->base = g_steal_pointer (&a);
   g_atomic_int_set (&job->permille, 1000);
   g_task_return_pointer (task, g_steal_pointer (&result), (GDestroyNotify) kubus_load_result_free);

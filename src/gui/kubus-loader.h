@@ -13,6 +13,11 @@ typedef struct
 {
   CubeReport *report;   /* what to show */
   CubeReport *base;     /* A when report is A − B, else NULL */
+  /* For A − B: call paths of A, of B, and of both (matched by region names along the path,
+   * as the difference matches them). Few in common: the reports come from different programs. */
+  guint       cnodes_a;
+  guint       cnodes_b;
+  guint       cnodes_common;
 } KubusLoadResult;
 
 void             kubus_load_result_free (KubusLoadResult *result);

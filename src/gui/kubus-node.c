@@ -180,7 +180,8 @@ kubus_node_info_markup (CubeReport   *report,
         if (url != NULL && url[0])
           {
             g_autofree char *u = g_markup_escape_text (url, -1);
-            g_string_append_printf (s, "<a href=\"%s\">%s</a>\n", u, _("Documentation"));
+            /* The address in full too: it can be read and copied without a browser. */
+            g_string_append_printf (s, "<a href=\"%s\">%s</a>\n<small>%s</small>\n", u, _("Documentation"), u);
           }
         break;
       }

@@ -22,6 +22,7 @@ struct _KubusPaneModel
   GtkTreeListModel   *tree;
   GtkSorter          *value_sorter;   /* keyed sorters: one key per row, made once per sort */
   GtkSorter          *name_sorter;
+  GHashTable         *name_keys;        /* node → natural-order collation key */
   GtkTreeListRowSorter *row_sorter;
   GtkSortListModel   *sorted;
   GtkCustomFilter    *filter;
@@ -38,6 +39,7 @@ struct _KubusPaneModel
   double              denom_percent;
   double              denom_relative;
   double              denom_external;
+  gboolean            have_external;    /* an external report is loaded */
   double             *metric_root_incl; /* metric pane colour range per metric (root incl) */
 
   double             *peer_min;         /* system pane, per depth */
@@ -46,6 +48,9 @@ struct _KubusPaneModel
 
   double              max_abs;
   gboolean            is_signed;
+  gboolean            may_be_signed;    /* FALSE for a plain report: never the diverging scale */
+  double              min_value;
+  double              range_floor;      /* colour range at least this (shared with another pane) */
   int                 exponent;         /* absolute mode: common exponent of call/system pane */
   gboolean            integer_values;
   char               *unit;
@@ -58,7 +63,12 @@ struct _KubusPaneModel
   KubusColorScale     scale;
   double              insignificant;
   guint               digits;
-  gboolean            common_exponent;
+  KubusNumberFormat   format;
+
+  /* Selected rows with their ancestors (GPtrArray of GtkTreeListRow, row first): when a
+   * collapse removes a selected row, the selection moves to its nearest visible ancestor. */
+  GPtrArray          *selected_chains;
+  guint               keep_selection_id;
 
   GHashTable         *matches;          /* node → 1 match / 2 ancestor of a match */
   GPtrArray          *match_list;       /* nodes in pre-order */
@@ -75,5 +85,9 @@ void kubus_pane_model_set_roots    (KubusPaneModel *self,
 void kubus_pane_model_values_changed (KubusPaneModel *self);
 KubusPaneModel *kubus_pane_model_new (KubusPaneKind kind,
                                       CubeReport   *report);
+/* Gives @a and @b one colour range, the larger of theirs (a difference's call and system
+ * panes: a colour means the same value in both). */
+void kubus_pane_model_share_range (KubusPaneModel *a,
+                                   KubusPaneModel *b);
 
 G_END_DECLS

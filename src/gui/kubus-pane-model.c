@@ -1,6 +1,7 @@
 /* kubus-pane-model.c — see kubus-pane-model.h. */
 #include <glib/gi18n.h>
 #include <math.h>
+#include <string.h>
 
 #include "kubus-node.h"
 #include "kubus-pane-model-private.h"
@@ -26,12 +27,17 @@ G_DEFINE_FINAL_TYPE (KubusPaneModel, kubus_pane_model, G_TYPE_OBJECT)
 static void
 clear_chain (KubusPaneModel *self)
 {
+  g_clear_handle_id (&self->keep_selection_id, g_source_remove);
+  g_clear_pointer (&self->selected_chains, g_ptr_array_unref);
+  if (self->selection != NULL)
+    g_signal_handlers_disconnect_by_data (self->selection, self);
   g_clear_object (&self->selection);
   g_clear_object (&self->filtered);
   g_clear_object (&self->sorted);
   g_clear_object (&self->row_sorter);
   g_clear_object (&self->value_sorter);
   g_clear_object (&self->name_sorter);
+  g_clear_pointer (&self->name_keys, g_hash_table_unref);
   g_clear_object (&self->filter);
   g_clear_object (&self->tree);
   g_clear_object (&self->roots);
@@ -100,7 +106,8 @@ kubus_pane_model_init (KubusPaneModel *self)
   self->scale = KUBUS_SCALE_RAINBOW;
   self->insignificant = 0.01;
   self->digits = 2;
-  self->common_exponent = TRUE;
+  self->format = KUBUS_FORMAT_READABLE;
+  self->may_be_signed = TRUE;
   self->match_pos = -1;
 }
 
@@ -181,26 +188,42 @@ compare_values (gconstpointer a,
   return GTK_ORDERING_EQUAL;
 }
 
-/* By name: a GtkStringSorter makes one collation key per row when a sort starts (or rows are
- * added) and then compares keys, where g_utf8_collate in a custom sorter collated both names
- * again in each of the ~n log n comparisons (bench/gui: 10,000 children). */
-static char *
-row_sort_name (KubusNodeRow *row,
+/* By name in natural order: "Process 2" before "Process 10" (issue 16, defect 10), with
+ * g_utf8_collate_key_for_filename. The key of each node is made once and kept (the
+ * comparisons then cost a hash lookup and a strcmp), as the GtkStringSorter used before did
+ * for its plain collation keys (bench/gui: 10,000 children). */
+static const char *
+name_key (KubusPaneModel *self,
+          KubusNodeRow   *row)
+{
+  gpointer node = kubus_node_row_get_node (row);
+  char *key = g_hash_table_lookup (self->name_keys, node);
+
+  if (key == NULL)
+    {
+      key = g_utf8_collate_key_for_filename (kubus_node_name (kubus_node_row_get_kind (row), node), -1);
+      g_hash_table_insert (self->name_keys, node, key);
+    }
+  return key;
+}
+
+static int
+compare_names (gconstpointer a,
+               gconstpointer b,
                gpointer      user_data)
 {
-  (void) user_data;
-  return g_strdup (kubus_node_name (kubus_node_row_get_kind (row), kubus_node_row_get_node (row)));
+  KubusPaneModel *self = user_data;
+  int c = strcmp (name_key (self, (KubusNodeRow *) a), name_key (self, (KubusNodeRow *) b));
+
+  return c < 0 ? GTK_ORDERING_SMALLER : c > 0 ? GTK_ORDERING_LARGER : GTK_ORDERING_EQUAL;
 }
 
 static void
 make_sorters (KubusPaneModel *self)
 {
-  GtkExpression *name = gtk_cclosure_expression_new (G_TYPE_STRING, NULL, 0, NULL,
-                                                      G_CALLBACK (row_sort_name), NULL, NULL);
-
   self->value_sorter = GTK_SORTER (gtk_custom_sorter_new (compare_values, self, NULL));
-  self->name_sorter = GTK_SORTER (gtk_string_sorter_new (name));
-  gtk_string_sorter_set_ignore_case (GTK_STRING_SORTER (self->name_sorter), FALSE);
+  self->name_keys = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  self->name_sorter = GTK_SORTER (gtk_custom_sorter_new (compare_names, self, NULL));
 }
 
 static gboolean
@@ -276,6 +299,137 @@ refilter (KubusPaneModel *self)
   gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
 }
 
+/* ---- selection kept visible -------------------------------------------------------------- */
+
+/* Collapsing a row destroys the rows below it, and GtkMultiSelection drops a destroyed selected
+ * row silently: the panes to the right then fell back to "nothing selected" (issue 16, defect
+ * 4). The pane remembers each selected row with its ancestors, and after a collapse selects the
+ * nearest ancestor that is still shown, as CubeGUI does. */
+static void
+record_selection (KubusPaneModel *self)
+{
+  g_autoptr (GtkBitset) set = gtk_selection_model_get_selection (GTK_SELECTION_MODEL (self->selection));
+  GtkBitsetIter iter;
+  guint pos, n = 0;
+
+  g_clear_pointer (&self->selected_chains, g_ptr_array_unref);
+  self->selected_chains = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+  /* A selection of thousands of rows is a "select all": remembering the first 1,000 is plenty. */
+  if (gtk_bitset_iter_init_first (&iter, set, &pos))
+    do
+      {
+        GtkTreeListRow *row = g_list_model_get_item (G_LIST_MODEL (self->selection), pos);
+        GPtrArray *chain = g_ptr_array_new_with_free_func (g_object_unref);
+
+        while (row != NULL)
+          {
+            g_ptr_array_add (chain, row);
+            row = gtk_tree_list_row_get_parent (row);
+          }
+        g_ptr_array_add (self->selected_chains, chain);
+      }
+    while (++n < 1000 && gtk_bitset_iter_next (&iter, &pos));
+}
+
+/* A row object outlives its tree node when someone holds it; the model then hands out
+ * another object (or none) at its old position. */
+static gboolean
+row_alive (KubusPaneModel *self,
+           GtkTreeListRow *row)
+{
+  g_autoptr (GtkTreeListRow) here = g_list_model_get_item (G_LIST_MODEL (self->tree),
+                                                           gtk_tree_list_row_get_position (row));
+
+  return here == row;
+}
+
+static void
+keep_selection_visible (KubusPaneModel *self)
+{
+  GListModel *rows = G_LIST_MODEL (self->selection);
+  g_autoptr (GHashTable) position = NULL;
+  g_autoptr (GtkBitset) want = NULL;
+  g_autoptr (GtkBitset) mask = NULL;
+  gboolean lost = FALSE;
+  guint n;
+
+  g_clear_handle_id (&self->keep_selection_id, g_source_remove);
+  if (self->selected_chains == NULL)
+    return;
+  for (guint i = 0; i < self->selected_chains->len && !lost; i++)
+    {
+      GPtrArray *chain = g_ptr_array_index (self->selected_chains, i);
+      lost = !row_alive (self, g_ptr_array_index (chain, 0));
+    }
+  if (!lost)
+    return;
+
+  n = g_list_model_get_n_items (rows);
+  position = g_hash_table_new (NULL, NULL);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (GtkTreeListRow) row = g_list_model_get_item (rows, i);
+      g_hash_table_insert (position, row, GUINT_TO_POINTER (i + 1));
+    }
+  want = gtk_bitset_new_empty ();
+  for (guint i = 0; i < self->selected_chains->len; i++)
+    {
+      GPtrArray *chain = g_ptr_array_index (self->selected_chains, i);
+
+      for (guint k = 0; k < chain->len; k++)
+        {
+          GtkTreeListRow *row = g_ptr_array_index (chain, k);
+          guint pos = GPOINTER_TO_UINT (g_hash_table_lookup (position, row));
+
+          if (pos > 0 && row_alive (self, row))
+            {
+              gtk_bitset_add (want, pos - 1);
+              break;
+            }
+        }
+    }
+  mask = gtk_bitset_new_range (0, n);
+  gtk_selection_model_set_selection (GTK_SELECTION_MODEL (self->selection), want, mask);
+  record_selection (self);
+}
+
+static gboolean
+keep_selection_idle (gpointer data)
+{
+  KubusPaneModel *self = data;
+
+  self->keep_selection_id = 0;
+  keep_selection_visible (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_own_selection_changed (GtkSelectionModel *model,
+                          guint              position,
+                          guint              n_items,
+                          gpointer           user_data)
+{
+  (void) model, (void) position, (void) n_items;
+  record_selection (user_data);
+}
+
+static void
+on_own_items_changed (GListModel *model,
+                      guint       position,
+                      guint       removed,
+                      guint       added,
+                      gpointer    user_data)
+{
+  KubusPaneModel *self = user_data;
+
+  (void) model, (void) position, (void) added;
+  /* Not from inside the emission: the list view may not have seen it yet. Before the
+   * browser's update (DEFAULT_IDLE) and the next frame, so neither sees the lost selection. */
+  if (removed > 0 && self->selected_chains != NULL && self->selected_chains->len > 0
+      && self->keep_selection_id == 0)
+    self->keep_selection_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE, keep_selection_idle, self, NULL);
+}
+
 void
 kubus_pane_model_set_roots (KubusPaneModel *self,
                             KubusNodeKind   kind,
@@ -296,6 +450,8 @@ kubus_pane_model_set_roots (KubusPaneModel *self,
                                               g_object_ref (GTK_FILTER (self->filter)));
   update_pass_through (self);
   self->selection = gtk_multi_selection_new (g_object_ref (G_LIST_MODEL (self->filtered)));
+  g_signal_connect (self->selection, "selection-changed", G_CALLBACK (on_own_selection_changed), self);
+  g_signal_connect (self->selection, "items-changed", G_CALLBACK (on_own_items_changed), self);
   g_clear_pointer (&self->matches, g_hash_table_unref);
   g_clear_pointer (&self->match_list, g_ptr_array_unref);
   g_clear_pointer (&self->pinned, g_hash_table_unref);
@@ -441,33 +597,80 @@ kubus_pane_model_display_value (KubusPaneModel *self,
                              expanded);
 }
 
+/* "-0.00", "0.000", "-0" → "0": a value that rounds to zero is zero, with no sign (issue 16:
+ * Cube 4 residues of −4e-16 showed as "-0.00"). Takes @text. */
+static char *
+zero_without_sign (char *text)
+{
+  for (const char *p = text; *p != '\0'; p++)
+    if ((*p >= '1' && *p <= '9') || *p == 'e' || *p == 'E' || *p == 'n' || *p == 'i')
+      return text;   /* a non-zero digit, an exponent, nan or inf */
+  g_free (text);
+  return g_strdup ("0");
+}
+
+/* The number for a value in the current mode and format. @integer: the metric counts
+ * (visits, bytes): written without decimals. @per_row: no common exponent (the metric pane,
+ * whose rows differ in unit). */
 static char *
 format_number (KubusPaneModel *self,
                double          v,
-               gboolean        per_row_exponent)
+               gboolean        integer,
+               gboolean        per_row)
 {
   KubusValueMode mode = kubus_pane_model_mode_available (self, self->mode) ? self->mode
                                                                             : KUBUS_MODE_ABSOLUTE;
+  double a = fabs (v);
 
   if (isnan (v))
     return g_strdup ("–");
+  if (v == 0.0)
+    return g_strdup ("0");
   if (mode != KUBUS_MODE_ABSOLUTE)
-    return g_strdup_printf ("%.*f", (int) self->digits, v);
-  if (per_row_exponent || !self->common_exponent)
+    return zero_without_sign (g_strdup_printf ("%.*f", (int) self->digits, v));
+  switch (self->format)
     {
-      double a = fabs (v);
-      if (v == 0.0)
-        return g_strdup ("0");
+    case KUBUS_FORMAT_COMMON_EXPONENT:
+      if (!per_row)
+        {
+          if (self->exponent != 0)
+            v /= pow (10.0, self->exponent);
+          if (integer && self->exponent == 0)
+            return zero_without_sign (g_strdup_printf ("%.0f", v));
+          return zero_without_sign (g_strdup_printf ("%.*f", (int) self->digits, v));
+        }
+      G_GNUC_FALLTHROUGH;
+    case KUBUS_FORMAT_SCIENTIFIC:
       if (a >= 0.01 && a < 1e4)
-        return g_strdup_printf ("%.*f", (a == floor (a) ? 0 : (int) self->digits), v);
+        return zero_without_sign (g_strdup_printf ("%.*f", (a == floor (a) ? 0 : (int) self->digits), v));
+      return g_strdup_printf ("%.*e", (int) self->digits, v);
+    case KUBUS_FORMAT_READABLE:
+    default:
+      /* Every value in full where that stays short, the same in all three panes: counts as
+       * integers with the locale's grouping (130,023,456 visits), times with the chosen
+       * decimals (30,812.45 sec); only the very large and very small get an exponent. */
+      if (integer && a < 1e15)
+        return zero_without_sign (g_strdup_printf ("%'.0f", v));
+      if (a >= 0.01 && a < 1e9)
+        return zero_without_sign (g_strdup_printf ("%'.*f", (int) self->digits, v));
       return g_strdup_printf ("%.*e", (int) self->digits, v);
     }
-  if (self->exponent != 0)
-    v /= pow (10.0, self->exponent);
-  if (self->integer_values && self->exponent == 0)
-    return g_strdup_printf ("%.0f", v);
-  return g_strdup_printf ("%.*f", (int) self->digits, v);
 }
+
+static gboolean
+row_is_integer (KubusPaneModel *self,
+                KubusNodeRow   *row)
+{
+  if (kubus_node_row_get_kind (row) == KUBUS_NODE_METRIC)
+    {
+      const CubeMetric *m = kubus_node_row_get_node (row);
+      return m->dtype != CUBE_DTYPE_DOUBLE && m->dtype != CUBE_DTYPE_MINDOUBLE
+             && m->dtype != CUBE_DTYPE_MAXDOUBLE;
+    }
+  return self->integer_values;
+}
+
+static gboolean is_residue (KubusPaneModel *self, KubusNodeRow *row, double raw);
 
 char *
 kubus_pane_model_format_value (KubusPaneModel *self,
@@ -476,8 +679,131 @@ kubus_pane_model_format_value (KubusPaneModel *self,
 {
   double v = kubus_pane_model_display_value (self, row, expanded);
 
+  if (is_residue (self, row, kubus_pane_model_raw_value (self, row, expanded)))
+    return g_strdup ("0");
+
   /* The metric pane mixes units (seconds, visits, bytes): no common exponent there. */
-  return format_number (self, v, self->kind == KUBUS_PANE_METRIC);
+  return format_number (self, v, row_is_integer (self, row), self->kind == KUBUS_PANE_METRIC);
+}
+
+/* What the current mode's numbers are: "% of total", …; NULL for absolute values. */
+static const char *
+mode_unit (KubusValueMode mode)
+{
+  switch (mode)
+    {
+    case KUBUS_MODE_PERCENT:
+      /* xgettext:no-c-format */
+      return _("% of total");
+    case KUBUS_MODE_RELATIVE:
+      /* xgettext:no-c-format */
+      return _("% of selection");
+    case KUBUS_MODE_PEER_PERCENT:
+      /* xgettext:no-c-format */
+      return _("% of the largest peer");
+    case KUBUS_MODE_PEER_DISTRIBUTION:
+      /* xgettext:no-c-format */
+      return _("% of the peer range");
+    case KUBUS_MODE_EXTERNAL:
+      /* xgettext:no-c-format */
+      return _("% of external total");
+    case KUBUS_MODE_ABSOLUTE:
+    case KUBUS_N_MODES:
+    default:
+      return NULL;
+    }
+}
+
+static const char *
+row_unit (KubusPaneModel *self,
+          KubusNodeRow   *row)
+{
+  if (kubus_node_row_get_kind (row) == KUBUS_NODE_METRIC)
+    return ((const CubeMetric *) kubus_node_row_get_node (row))->uom;
+  return self->unit;
+}
+
+char *
+kubus_pane_model_value_tooltip (KubusPaneModel *self,
+                                KubusNodeRow   *row,
+                                gboolean        expanded)
+{
+  KubusValueMode mode = kubus_pane_model_mode_available (self, self->mode) ? self->mode
+                                                                            : KUBUS_MODE_ABSOLUTE;
+  double raw = kubus_pane_model_raw_value (self, row, expanded);
+  const char *unit = row_unit (self, row);
+  g_autofree char *exact_raw = kubus_format_exact (raw);
+  g_autofree char *absolute = unit != NULL && unit[0] != '\0'
+                              ? g_strdup_printf ("%s %s", exact_raw, unit) : g_strdup (exact_raw);
+  const char *what = expanded ? _("exclusive") : _("inclusive");
+
+  if (mode == KUBUS_MODE_ABSOLUTE)
+    return g_strdup_printf ("%s (%s)", absolute, what);
+  {
+    double shown = kubus_pane_model_display_value (self, row, expanded);
+    g_autofree char *exact = isnan (shown) ? g_strdup ("–") : kubus_format_exact (shown);
+
+    return g_strdup_printf ("%s %s\n%s (%s)", exact, mode_unit (mode), absolute, what);
+  }
+}
+
+/* In a plain report a value this close to zero against the pane's largest is a rounding
+ * residue of the subtraction that made it (Cube 4 exclusive from inclusive values): it reads
+ * 0 and is neither coloured nor marked negative. */
+#define RESIDUE 1e-12
+
+/* What residues are small against: the largest value shown or the metric's total, whichever
+ * is larger (a pane may show nothing but residues, e.g. main's own time). */
+static double
+residue_scale (KubusPaneModel *self)
+{
+  double total = self->kind != KUBUS_PANE_METRIC && isfinite (self->denom_percent)
+                 ? fabs (self->denom_percent) : 0;
+
+  return MAX (self->max_abs, total);
+}
+
+static gboolean
+is_residue (KubusPaneModel *self,
+            KubusNodeRow   *row,
+            double          raw)
+{
+  double range = residue_scale (self);
+
+  if (self->is_signed || raw == 0.0 || isnan (raw))
+    return FALSE;
+  if (self->kind == KUBUS_PANE_METRIC)
+    range = fabs (self->metric_root_incl[node_index (kubus_node_row_get_kind (row),
+                                                     kubus_node_row_get_node (row))]);
+  return fabs (raw) <= RESIDUE * range;
+}
+
+/* The system tree's default colouring (absolute and percent modes): each node between the
+ * smallest and the largest of its peers (the nodes at its depth), so that 64 threads between
+ * 10.80 and 13.45 s do not all take the colour of "13 % of the root" (issue 16, defect 2).
+ * Differences keep the diverging scale over the pane's range. */
+static gboolean
+colour_by_peers (KubusPaneModel *self)
+{
+  return self->kind == KUBUS_PANE_SYSTEM && !self->is_signed
+         && self->mode != KUBUS_MODE_PEER_PERCENT && self->mode != KUBUS_MODE_PEER_DISTRIBUTION;
+}
+
+/* The colour scale of the nodes at @depth: from their smallest to their largest value, but at
+ * least 10 % of the largest wide, so that 0.1 % of noise between 64 equal ranks does not span
+ * blue to red (only a real spread, like 10.80 to 13.45 s, uses the whole scale). */
+static void
+peer_scale (KubusPaneModel *self,
+            guint           depth,
+            double         *lo,
+            double         *hi)
+{
+  *lo = depth < self->n_depths ? self->peer_min[depth] : 0;
+  *hi = depth < self->n_depths ? self->peer_max[depth] : 0;
+  if (!isfinite (*lo) || !isfinite (*hi))
+    *lo = *hi = 0;
+  if (*hi > 0)
+    *lo = MIN (*lo, *hi * 0.9);
 }
 
 double
@@ -493,7 +819,7 @@ char *
 kubus_pane_model_format_number (KubusPaneModel *self,
                                 double          value)
 {
-  return format_number (self, value, TRUE);
+  return format_number (self, value, self->integer_values, TRUE);
 }
 
 const char *
@@ -510,26 +836,45 @@ kubus_pane_model_row_color (KubusPaneModel *self,
                             gboolean       *is_negative)
 {
   double v = kubus_pane_model_raw_value (self, row, expanded);
-  double fraction;
+  double fraction, range = self->max_abs;
+  gboolean lighten;
 
-  *is_negative = v < 0;
+  if (self->kind == KUBUS_PANE_METRIC)
+    range = fabs (self->metric_root_incl[node_index (kubus_node_row_get_kind (row),
+                                                     kubus_node_row_get_node (row))]);
+  *is_negative = FALSE;
   if (v == 0.0 || isnan (v))
     return FALSE;
+  /* A plain pane has no place for negative values on its scale; residues are zero. */
+  if (!self->is_signed && (v < 0 || is_residue (self, row, v)))
+    return FALSE;
+  *is_negative = v < 0;
   if (self->mode == KUBUS_MODE_PEER_PERCENT || self->mode == KUBUS_MODE_PEER_DISTRIBUTION)
-    fraction = kubus_pane_model_display_value (self, row, expanded) / 100.0;
-  else if (self->kind == KUBUS_PANE_METRIC)
     {
-      double r = self->metric_root_incl[node_index (kubus_node_row_get_kind (row),
-                                                    kubus_node_row_get_node (row))];
-      fraction = r != 0 ? v / fabs (r) : 1.0;
+      fraction = kubus_pane_model_display_value (self, row, expanded) / 100.0;
+      lighten = fabs (fraction) < self->insignificant;
+    }
+  else if (colour_by_peers (self))
+    {
+      guint depth = kubus_node_depth (kubus_node_row_get_kind (row), kubus_node_row_get_node (row));
+      double lo, hi;
+
+      peer_scale (self, depth, &lo, &hi);
+      /* Peers compare by inclusive values; an expanded node's own value sits below them. */
+      fraction = hi > lo ? (v - lo) / (hi - lo) : 1.0;
+      /* Pale only when small in itself, not for being the smallest of close peers. */
+      lighten = hi > 0 && v / hi < self->insignificant;
     }
   else
-    fraction = self->max_abs > 0 ? v / self->max_abs : 0;
+    {
+      /* A metric whose root is zero (derived metrics) still shows that it has a value. */
+      fraction = range > 0 ? v / range : self->kind == KUBUS_PANE_METRIC ? 1.0 : 0;
+      lighten = fabs (fraction) < self->insignificant;
+    }
   fraction = CLAMP (fraction, -1.0, 1.0);
   if (fraction == 0.0)
     fraction = v > 0 ? 1e-9 : -1e-9;
-  return kubus_severity_color (self->scale, self->is_signed, fraction,
-                               fabs (fraction) < self->insignificant, color);
+  return kubus_severity_color (self->scale, self->is_signed, fraction, lighten, color);
 }
 
 static const char *
@@ -545,6 +890,55 @@ kubus_legend_info_clear (KubusLegendInfo *info)
   g_clear_pointer (&info->low, g_free);
   g_clear_pointer (&info->high, g_free);
   g_clear_pointer (&info->caption, g_free);
+  g_clear_pointer (&info->tooltip, g_free);
+}
+
+/* A raw value of the call or system pane in the current mode. */
+static double
+display_of_raw (KubusPaneModel *self,
+                KubusValueMode  mode,
+                double          v)
+{
+  double d;
+
+  switch (mode)
+    {
+    case KUBUS_MODE_PERCENT:
+      d = self->denom_percent;
+      break;
+    case KUBUS_MODE_RELATIVE:
+      d = self->denom_relative;
+      break;
+    case KUBUS_MODE_EXTERNAL:
+      d = self->denom_external;
+      break;
+    default:
+      return v;
+    }
+  return d != 0 && !isnan (d) ? v / fabs (d) * 100.0 : NAN;
+}
+
+/* "×10⁴ sec": the unit, after the common power of ten when that format shows one. */
+static char *
+absolute_caption (KubusPaneModel *self)
+{
+  GString *c = g_string_new (NULL);
+
+  if (self->format == KUBUS_FORMAT_COMMON_EXPONENT && self->exponent != 0)
+    {
+      int e = ABS (self->exponent);
+      g_string_append (c, "×10");
+      if (self->exponent < 0)
+        g_string_append (c, "⁻");
+      if (e >= 100)
+        g_string_append (c, superscript (e / 100));
+      if (e >= 10)
+        g_string_append (c, superscript ((e / 10) % 10));
+      g_string_append (c, superscript (e % 10));
+      g_string_append_c (c, ' ');
+    }
+  g_string_append (c, self->unit != NULL ? self->unit : "");
+  return g_string_free (c, FALSE);
 }
 
 void
@@ -563,6 +957,8 @@ kubus_pane_model_get_legend (KubusPaneModel  *self,
       info->high = g_strdup ("");
       info->caption = g_strdup (mode == KUBUS_MODE_ABSOLUTE ? _("share of each metric root")
                                                              : _("% of the metric root"));
+      info->tooltip = g_strdup (_("Each metric is coloured by its share of its root metric: "
+                                  "metrics of different units share no scale."));
       return;
     }
 
@@ -572,49 +968,47 @@ kubus_pane_model_get_legend (KubusPaneModel  *self,
     case KUBUS_MODE_PEER_DISTRIBUTION:
       info->low = g_strdup ("0");
       info->high = g_strdup ("100");
-      info->caption = g_strdup (mode == KUBUS_MODE_PEER_PERCENT ? _("% of the largest peer")
-                                                                 : _("% of the peer range"));
+      info->caption = g_strdup (mode_unit (mode));
       return;
-    case KUBUS_MODE_PERCENT:
-      hi = self->denom_percent != 0 ? self->max_abs / fabs (self->denom_percent) * 100.0 : NAN;
-      info->caption = g_strdup (_("% of total"));
-      break;
-    case KUBUS_MODE_RELATIVE:
-      hi = self->denom_relative != 0 ? self->max_abs / fabs (self->denom_relative) * 100.0 : NAN;
-      info->caption = g_strdup (_("% of selection"));
-      break;
-    case KUBUS_MODE_EXTERNAL:
-      hi = self->denom_external != 0 && !isnan (self->denom_external)
-           ? self->max_abs / fabs (self->denom_external) * 100.0 : NAN;
-      info->caption = g_strdup (_("% of external total"));
-      break;
     case KUBUS_MODE_ABSOLUTE:
+      info->caption = absolute_caption (self);
+      break;
     default:
-      {
-        GString *c = g_string_new (NULL);
-        hi = self->max_abs;
-        if (self->common_exponent && self->exponent != 0)
-          {
-            int e = ABS (self->exponent);
-            g_string_append (c, "×10");
-            if (self->exponent < 0)
-              g_string_append (c, "⁻");
-            if (e >= 100)
-              g_string_append (c, superscript (e / 100));
-            if (e >= 10)
-              g_string_append (c, superscript ((e / 10) % 10));
-            g_string_append (c, superscript (e % 10));
-            g_string_append_c (c, ' ');
-          }
-        g_string_append (c, self->unit != NULL ? self->unit : "");
-        info->caption = g_string_free (c, FALSE);
-        break;
-      }
+      info->caption = g_strdup (mode_unit (mode));
+      break;
     }
+  if (colour_by_peers (self) && self->report->locations->len > 0)
+    {
+      /* The scale runs over the peers; its ends are those of the locations. */
+      guint depth = ((CubeSysNode *) g_ptr_array_index (self->report->locations, 0))->depth;
+      double lo, top;
+      g_autofree char *caption = info->caption;
+      g_autofree char *exact_lo = NULL, *exact_hi = NULL;
+
+      peer_scale (self, depth, &lo, &top);
+      info->low = format_number (self, display_of_raw (self, mode, lo), self->integer_values, FALSE);
+      info->high = format_number (self, display_of_raw (self, mode, top), self->integer_values, FALSE);
+      /* TRANSLATORS: legend of the system tree: "<unit> · peer min → max" */
+      info->caption = g_strdup_printf (_("%s · peer min → max"), caption);
+      exact_lo = kubus_format_exact (display_of_raw (self, mode, lo));
+      exact_hi = kubus_format_exact (display_of_raw (self, mode, top));
+      info->tooltip = g_strdup_printf (_("Colours place each node between the smallest and the largest "
+                                         "value at its level of the system tree (its peers), so that "
+                                         "differences between locations show. The locations range "
+                                         "from %s to %s %s."), exact_lo, exact_hi, caption);
+      return;
+    }
+  hi = display_of_raw (self, mode, self->max_abs);
   {
-    g_autofree char *h = format_number (self, hi, FALSE);
+    g_autofree char *h = format_number (self, hi, self->integer_values, FALSE);
+    g_autofree char *exact = isnan (hi) ? g_strdup ("–") : kubus_format_exact (hi);
+
     info->high = self->is_signed ? g_strdup_printf ("±%s", h) : g_strdup (h);
     info->low = g_strdup (self->is_signed ? "−" : "0");
+    info->tooltip = self->is_signed
+      ? g_strdup_printf (_("Gains and losses: warm colours up to +%s, cold colours down to −%s %s."),
+                         exact, exact, info->caption)
+      : g_strdup_printf (_("Colours from 0 to the largest value shown, %s %s."), exact, info->caption);
   }
 }
 
@@ -624,8 +1018,8 @@ update_range_one (KubusPaneModel *self,
 {
   if (fabs (v) > self->max_abs)
     self->max_abs = fabs (v);
-  if (v < 0)
-    self->is_signed = TRUE;
+  if (v < self->min_value)
+    self->min_value = v;
 }
 
 static gboolean
@@ -641,6 +1035,7 @@ void
 kubus_pane_model_values_changed (KubusPaneModel *self)
 {
   self->max_abs = 0;
+  self->min_value = 0;
   self->is_signed = FALSE;
   if (self->kind == KUBUS_PANE_CALL && self->call_view != KUBUS_CALL_VIEW_TREE)
     {
@@ -667,6 +1062,12 @@ kubus_pane_model_values_changed (KubusPaneModel *self)
         if (self->kind != KUBUS_PANE_METRIC)
           update_range_one (self, self->excl[i]);
       }
+  /* Diverging colours only for a report that may hold differences, and only for values
+   * below zero by more than a rounding residue (issue 16: −3.99e-16 in a Cube 4 summary made
+   * a plain report a "difference"). */
+  self->is_signed = self->may_be_signed && self->min_value < -RESIDUE * residue_scale (self);
+  /* One colour scale for the call and the system pane of a difference (the browser sets it). */
+  self->max_abs = MAX (self->max_abs, self->range_floor);
 
   self->exponent = self->max_abs > 0 ? (int) floor (log10 (self->max_abs)) : 0;
   /* Small exponents read fine as plain numbers. */
@@ -695,6 +1096,22 @@ kubus_pane_model_values_changed (KubusPaneModel *self)
   g_signal_emit (self, signals[VALUES_CHANGED], 0);
 }
 
+void
+kubus_pane_model_share_range (KubusPaneModel *a,
+                              KubusPaneModel *b)
+{
+  double range = MAX (a->max_abs, b->max_abs);
+  gboolean is_signed = a->is_signed || b->is_signed;
+
+  for (KubusPaneModel **p = (KubusPaneModel *[]) { a, b, NULL }; *p != NULL; p++)
+    if ((*p)->max_abs != range || (*p)->is_signed != is_signed)
+      {
+        (*p)->max_abs = range;
+        (*p)->is_signed = is_signed && (*p)->may_be_signed;
+        g_signal_emit (*p, signals[VALUES_CHANGED], 0);
+      }
+}
+
 /* ---- settings ---------------------------------------------------------------------------- */
 
 KubusValueMode
@@ -715,8 +1132,9 @@ kubus_pane_model_mode_available (KubusPaneModel *self,
     case KUBUS_MODE_RELATIVE:
       return self->kind != KUBUS_PANE_METRIC;
     case KUBUS_MODE_EXTERNAL:
-      return self->kind == KUBUS_PANE_METRIC ? self->metric_external != NULL
-                                             : !isnan (self->denom_external);
+      /* Only with an external report loaded (before: always, showing "–" everywhere). */
+      return self->have_external
+             && (self->kind == KUBUS_PANE_METRIC || !isnan (self->denom_external));
     case KUBUS_MODE_ABSOLUTE:
     case KUBUS_MODE_PERCENT:
       return TRUE;
@@ -785,10 +1203,10 @@ kubus_pane_model_set_color_scale (KubusPaneModel *self,
 void
 kubus_pane_model_set_precision (KubusPaneModel *self,
                                 guint           digits,
-                                gboolean        common_exponent)
+                                KubusNumberFormat format)
 {
   self->digits = MIN (digits, 12);
-  self->common_exponent = common_exponent;
+  self->format = format;
   g_signal_emit (self, signals[VALUES_CHANGED], 0);
 }
 
@@ -948,35 +1366,50 @@ kubus_pane_model_expand_largest (KubusPaneModel *self,
 }
 
 static void
-expand_recursive (GtkTreeListRow *row,
-                  gboolean        expand)
+expand_recursive (GtkTreeListRow *row)
 {
-  if (!expand)
-    {
-      /* Collapse children first so that re-expanding shows them collapsed. */
-      GListModel *children = gtk_tree_list_row_get_children (row);
-      for (guint i = 0; children != NULL && i < g_list_model_get_n_items (children); i++)
-        {
-          g_autoptr (GtkTreeListRow) child = gtk_tree_list_row_get_child_row (row, i);
-          if (child != NULL && gtk_tree_list_row_get_expanded (child))
-            expand_recursive (child, FALSE);
-        }
-      gtk_tree_list_row_set_expanded (row, FALSE);
-      return;
-    }
+  GListModel *children;
+  guint n;
+
   if (!gtk_tree_list_row_is_expandable (row))
     return;
   gtk_tree_list_row_set_expanded (row, TRUE);
-  {
-    GListModel *children = gtk_tree_list_row_get_children (row);
-    guint n = children != NULL ? g_list_model_get_n_items (children) : 0;
-    for (guint i = 0; i < n; i++)
-      {
-        g_autoptr (GtkTreeListRow) child = gtk_tree_list_row_get_child_row (row, i);
-        if (child != NULL)
-          expand_recursive (child, TRUE);
-      }
-  }
+  children = gtk_tree_list_row_get_children (row);
+  n = children != NULL ? g_list_model_get_n_items (children) : 0;
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (GtkTreeListRow) child = gtk_tree_list_row_get_child_row (row, i);
+      if (child != NULL)
+        expand_recursive (child);
+    }
+}
+
+void
+kubus_pane_model_collapse_all (KubusPaneModel *self,
+                               guint           position)
+{
+  /* Collapsing a row drops its whole subtree from the GtkTreeListModel (children come back
+   * collapsed), in one items-changed. Collapsing every expanded row bottom-up, as before,
+   * sent one items-changed per row through the sort, filter and selection models and the
+   * list view: 12-14 s for 1,000 call paths (issue 16, defect 4; bench-frames --collapse). */
+  if (position == G_MAXUINT)
+    {
+      guint n = g_list_model_get_n_items (G_LIST_MODEL (self->roots));
+      for (guint i = 0; i < n; i++)
+        {
+          g_autoptr (GtkTreeListRow) row = gtk_tree_list_model_get_child_row (self->tree, i);
+          if (row != NULL && gtk_tree_list_row_get_expanded (row))
+            gtk_tree_list_row_set_expanded (row, FALSE);
+        }
+    }
+  else
+    {
+      g_autoptr (GtkTreeListRow) row = g_list_model_get_item (G_LIST_MODEL (self->selection), position);
+      if (row != NULL)
+        gtk_tree_list_row_set_expanded (row, FALSE);
+    }
+  /* Now rather than from the idle handler: callers (tests, benchmarks) read the result. */
+  keep_selection_visible (self);
 }
 
 void
@@ -984,6 +1417,11 @@ kubus_pane_model_expand_all (KubusPaneModel *self,
                              guint           position,
                              gboolean        expand)
 {
+  if (!expand)
+    {
+      kubus_pane_model_collapse_all (self, position);
+      return;
+    }
   if (position == G_MAXUINT)
     {
       guint n = g_list_model_get_n_items (G_LIST_MODEL (self->roots));
@@ -991,14 +1429,14 @@ kubus_pane_model_expand_all (KubusPaneModel *self,
         {
           g_autoptr (GtkTreeListRow) row = gtk_tree_list_model_get_child_row (self->tree, i);
           if (row != NULL)
-            expand_recursive (row, expand);
+            expand_recursive (row);
         }
       return;
     }
   {
     g_autoptr (GtkTreeListRow) row = g_list_model_get_item (G_LIST_MODEL (self->selection), position);
     if (row != NULL)
-      expand_recursive (row, expand);
+      expand_recursive (row);
   }
 }
 
@@ -1165,6 +1603,64 @@ kubus_pane_model_to_string (KubusPaneModel *self)
                               expanded ? " [-]" : gtk_tree_list_row_is_expandable (row) ? " [+]" : "",
                               gtk_selection_model_is_selected (GTK_SELECTION_MODEL (self->selection), i)
                               ? " *" : "");
+    }
+  return g_string_free (s, FALSE);
+}
+
+/* A CSV field: quoted when it holds a comma, a quote or a line break (quotes doubled). */
+static void
+append_csv_field (GString    *s,
+                  const char *text,
+                  gboolean    last)
+{
+  if (text == NULL)
+    text = "";
+  if (strpbrk (text, ",\"\r\n") != NULL)
+    {
+      g_string_append_c (s, '"');
+      for (const char *p = text; *p != '\0'; p++)
+        {
+          if (*p == '"')
+            g_string_append_c (s, '"');
+          g_string_append_c (s, *p);
+        }
+      g_string_append_c (s, '"');
+    }
+  else
+    g_string_append (s, text);
+  g_string_append (s, last ? "\r\n" : ",");
+}
+
+char *
+kubus_pane_model_to_csv (KubusPaneModel *self)
+{
+  GString *s = g_string_new (NULL);
+  GListModel *model = G_LIST_MODEL (self->selection);
+  guint n = g_list_model_get_n_items (model);
+  KubusValueMode mode = kubus_pane_model_mode_available (self, self->mode) ? self->mode
+                                                                            : KUBUS_MODE_ABSOLUTE;
+
+  g_string_append (s, "depth,name,value,mode,unit,inclusive,exclusive,state\r\n");
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (GtkTreeListRow) row = g_list_model_get_item (model, i);
+      g_autoptr (KubusNodeRow) item = gtk_tree_list_row_get_item (row);
+      gboolean expanded = gtk_tree_list_row_get_expanded (row);
+      double shown = kubus_pane_model_display_value (self, item, expanded);
+      g_autofree char *depth = g_strdup_printf ("%u", gtk_tree_list_row_get_depth (row));
+      g_autofree char *value = isnan (shown) ? g_strdup ("") : kubus_format_exact (shown);
+      g_autofree char *incl = kubus_format_exact (kubus_pane_model_raw_value (self, item, FALSE));
+      g_autofree char *excl = kubus_format_exact (kubus_pane_model_raw_value (self, item, TRUE));
+      const char *unit = mode == KUBUS_MODE_ABSOLUTE ? row_unit (self, item) : mode_unit (mode);
+
+      append_csv_field (s, depth, FALSE);
+      append_csv_field (s, kubus_node_name (kubus_node_row_get_kind (item), kubus_node_row_get_node (item)), FALSE);
+      append_csv_field (s, value, FALSE);
+      append_csv_field (s, kubus_value_mode_to_string (mode), FALSE);
+      append_csv_field (s, unit, FALSE);
+      append_csv_field (s, incl, FALSE);
+      append_csv_field (s, excl, FALSE);
+      append_csv_field (s, expanded ? "expanded" : gtk_tree_list_row_is_expandable (row) ? "collapsed" : "leaf", TRUE);
     }
   return g_string_free (s, FALSE);
 }

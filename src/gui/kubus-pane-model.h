@@ -26,6 +26,7 @@ typedef struct
   char    *low;            /* legend texts in the current mode (new strings) */
   char    *high;
   char    *caption;        /* e.g. "×10³ sec", "% of total" */
+  char    *tooltip;        /* what the colours mean, with the exact ends */
 } KubusLegendInfo;
 
 void               kubus_legend_info_clear          (KubusLegendInfo *info);
@@ -44,6 +45,11 @@ double             kubus_pane_model_display_value   (KubusPaneModel *self,
                                                      KubusNodeRow   *row,
                                                      gboolean        expanded);
 char              *kubus_pane_model_format_value    (KubusPaneModel *self,
+                                                     KubusNodeRow   *row,
+                                                     gboolean        expanded);
+/* The value in full precision with its unit, and in a percent mode also the absolute value:
+ * "12.5 % of total\n2 sec" (the value's tooltip). */
+char              *kubus_pane_model_value_tooltip   (KubusPaneModel *self,
                                                      KubusNodeRow   *row,
                                                      gboolean        expanded);
 /* Colour of the row's square; FALSE for exactly zero (no colour). */
@@ -73,7 +79,7 @@ void               kubus_pane_model_set_color_scale (KubusPaneModel *self,
                                                      double          insignificant);
 void               kubus_pane_model_set_precision   (KubusPaneModel *self,
                                                      guint           digits,
-                                                     gboolean        common_exponent);
+                                                     KubusNumberFormat format);
 
 /* Find: @pattern is a regular expression matched against names (case-insensitive).
  * Returns the number of matches, -1 with @error for a bad pattern. NULL/"" clears. */
@@ -97,6 +103,8 @@ guint              kubus_pane_model_reveal          (KubusPaneModel *self,
 guint              kubus_pane_model_expand_largest  (KubusPaneModel *self,
                                                      guint           position);
 /* Expands (or collapses) @position and everything below it; G_MAXUINT: every root. */
+void               kubus_pane_model_collapse_all    (KubusPaneModel *self,
+                                                     guint           position);
 void               kubus_pane_model_expand_all      (KubusPaneModel *self,
                                                      guint           position,
                                                      gboolean        expand);
@@ -122,5 +130,9 @@ const char        *kubus_pane_model_get_unit        (KubusPaneModel *self);
  * "<name> <value>" plus " [+]" for a collapsed row with children, " [-]" for an expanded one.
  * For tests and --dump. */
 char              *kubus_pane_model_to_string       (KubusPaneModel *self);
+/* The visible rows as CSV (RFC 4180, "." as the decimal point, full precision): a header, then
+ * per row depth, name, the value shown (and its mode and unit), the absolute inclusive and
+ * exclusive values, and whether it is expanded. File › Export Values. */
+char              *kubus_pane_model_to_csv          (KubusPaneModel *self);
 
 G_END_DECLS

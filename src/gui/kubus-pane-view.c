@@ -15,6 +15,7 @@ struct _KubusPaneView
   gulong            selection_handler;
 
   GtkWidget        *header;
+  GtkWidget        *title;
   GtkWidget        *view_dropdown;   /* call pane only */
   GtkWidget        *mode_dropdown;
   GtkWidget        *scroller;
@@ -22,6 +23,7 @@ struct _KubusPaneView
   GtkWidget        *legend;
   GtkWidget        *info_popover;
   GtkWidget        *info_label;
+  GtkWidget        *info_note;     /* when a link could not be opened */
 
   GHashTable       *bound;           /* KubusRowCell* currently showing a row */
   GArray           *mode_of_item;    /* dropdown position → KubusValueMode */
@@ -97,12 +99,30 @@ setup_row (GtkSignalListItemFactory *factory,
   GtkGesture *click = gtk_gesture_click_new ();
 
   (void) factory;
+  /* The row is the keyboard's stop, not the expander in it: a focused expander draws no focus
+   * ring, and with one per row Tab walked through every row (issue 16, defect 9). The keys
+   * Right, Left, plus, minus, asterisk and double clicks open and close rows. */
+  gtk_widget_set_focusable (expander, FALSE);
   gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), cell);
   gtk_list_item_set_child (item, expander);
   g_object_set_data (G_OBJECT (cell), "kubus-list-item", item);
   gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_SECONDARY);
   g_signal_connect (click, "pressed", G_CALLBACK (on_row_pressed), user_data);
   gtk_widget_add_controller (cell, GTK_EVENT_CONTROLLER (click));
+}
+
+/* How far a row at @depth is indented: 16 px per level for the first 8 levels, then 8 px up
+ * to level 24, then 2 px, and never more than 45 % of the pane: a call tree 40 levels deep
+ * pushed its rows off the screen and the pane looked empty (issue 16, defect 10). */
+static int
+indent_for_depth (KubusPaneView *self,
+                  guint          depth)
+{
+  int px = 0, width = gtk_widget_get_width (self->list_view);
+
+  for (guint d = 0; d < depth; d++)
+    px += d < 8 ? 16 : d < 24 ? 8 : 2;
+  return MIN (px, (width > 0 ? width : 400) * 45 / 100);
 }
 
 static void
@@ -117,6 +137,7 @@ bind_row (GtkSignalListItemFactory *factory,
 
   (void) factory;
   gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (expander), row);
+  gtk_widget_set_margin_start (expander, indent_for_depth (self, gtk_tree_list_row_get_depth (row)));
   if (self->model != NULL)
     {
       kubus_row_cell_bind (KUBUS_ROW_CELL (cell), self->model, row);
@@ -170,6 +191,19 @@ on_key_pressed (GtkEventControllerKey *controller,
   g_autoptr (GtkTreeListRow) row = NULL;
 
   (void) controller, (void) keycode;
+  /* Tab leaves the tree: GtkListView would step from row to row, every row a stop. */
+  if ((keyval == GDK_KEY_Tab || keyval == GDK_KEY_ISO_Left_Tab || keyval == GDK_KEY_KP_Tab)
+      && (state & (GDK_CONTROL_MASK | GDK_ALT_MASK | GDK_SUPER_MASK)) == 0)
+    {
+      GtkWidget *root = GTK_WIDGET (gtk_widget_get_root (self->list_view));
+      gboolean back = keyval == GDK_KEY_ISO_Left_Tab || (state & GDK_SHIFT_MASK) != 0;
+
+      gtk_widget_set_can_focus (self->list_view, FALSE);
+      if (!gtk_widget_child_focus (root, back ? GTK_DIR_TAB_BACKWARD : GTK_DIR_TAB_FORWARD))
+        gtk_widget_child_focus (root, back ? GTK_DIR_TAB_BACKWARD : GTK_DIR_TAB_FORWARD);   /* wrap */
+      gtk_widget_set_can_focus (self->list_view, TRUE);
+      return TRUE;
+    }
   if (self->model == NULL || pos == G_MAXUINT
       || (state & (GDK_CONTROL_MASK | GDK_ALT_MASK | GDK_SUPER_MASK)) != 0)
     return FALSE;
@@ -221,45 +255,127 @@ on_key_pressed (GtkEventControllerKey *controller,
     }
 }
 
+/* Double click (or Enter) on a row opens or closes it, as in CubeGUI and file managers: the
+ * list view's "activate" (it has no single-click activation, so a click still only selects). */
+static void
+on_row_activate (GtkListView *list_view,
+                 guint        position,
+                 gpointer     user_data)
+{
+  KubusPaneView *self = user_data;
+  g_autoptr (GtkTreeListRow) row = NULL;
+
+  (void) list_view;
+  if (self->model == NULL)
+    return;
+  row = g_list_model_get_item (G_LIST_MODEL (kubus_pane_model_get_selection (self->model)), position);
+  if (row != NULL && gtk_tree_list_row_is_expandable (row))
+    gtk_tree_list_row_set_expanded (row, !gtk_tree_list_row_get_expanded (row));
+}
+
 /* ---- mode and view switchers --------------------------------------------------------------- */
+
+/* The modes the pane offers, and last, when no external report is loaded, "External
+ * percent…" (KUBUS_N_MODES), which asks for one (issue 16, defect 7). */
+static GArray *
+offered_modes (KubusPaneView *self)
+{
+  GArray *modes = g_array_new (FALSE, FALSE, sizeof (KubusValueMode));
+  KubusValueMode ask = KUBUS_N_MODES;
+
+  for (KubusValueMode m = 0; m < KUBUS_N_MODES; m++)
+    if (self->model != NULL ? kubus_pane_model_mode_available (self->model, m) : m == KUBUS_MODE_ABSOLUTE)
+      g_array_append_val (modes, m);
+  if (self->model != NULL && !kubus_pane_model_mode_available (self->model, KUBUS_MODE_EXTERNAL))
+    g_array_append_val (modes, ask);
+  return modes;
+}
+
+/* The list view's row widget (GtkListItemWidget) showing @pos, if it is made. */
+static GtkWidget *
+row_widget_at (KubusPaneView *self,
+               guint          pos)
+{
+  for (GtkWidget *row = gtk_widget_get_first_child (self->list_view); row != NULL;
+       row = gtk_widget_get_next_sibling (row))
+    {
+      GtkWidget *expander = gtk_widget_get_first_child (row);
+      GtkWidget *cell = GTK_IS_TREE_EXPANDER (expander) ? gtk_tree_expander_get_child (GTK_TREE_EXPANDER (expander)) : NULL;
+      GtkListItem *item = cell != NULL ? g_object_get_data (G_OBJECT (cell), "kubus-list-item") : NULL;
+
+      if (item != NULL && gtk_list_item_get_item (item) != NULL && gtk_list_item_get_position (item) == pos)
+        return row;
+    }
+  return NULL;
+}
+
+static gboolean
+focus_selected_idle (gpointer data)
+{
+  KubusPaneView *self = data;
+  guint pos = kubus_pane_view_get_selected (self);
+  GtkWidget *row = pos != G_MAXUINT ? row_widget_at (self, pos) : NULL;
+
+  if (row != NULL && gtk_widget_has_focus (row) == FALSE && gtk_widget_is_ancestor (
+        gtk_root_get_focus (gtk_widget_get_root (self->list_view)), self->list_view))
+    gtk_widget_grab_focus (row);
+  g_object_unref (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* Entering the tree with Tab lands on the selected row, not on the row that had the focus
+ * last time (GtkListView remembers that one). */
+static void
+on_list_focus_enter (GtkEventControllerFocus *controller,
+                     gpointer                 user_data)
+{
+  KubusPaneView *self = user_data;
+  guint pos = kubus_pane_view_get_selected (self);
+  GtkWidget *row;
+
+  (void) controller;
+  if (pos == G_MAXUINT)
+    return;
+  /* Not from inside the focus change; a row scrolled away is made by the next layout. */
+  row = row_widget_at (self, pos);
+  if (row == NULL)
+    gtk_widget_activate_action (self->list_view, "list.scroll-to-item", "u", pos);
+  g_idle_add_full (row != NULL ? G_PRIORITY_DEFAULT : G_PRIORITY_DEFAULT_IDLE, focus_selected_idle,
+                   g_object_ref (self), NULL);
+}
 
 static void
 fill_mode_dropdown (KubusPaneView *self)
 {
   g_autoptr (GtkStringList) list = NULL;
-  g_autoptr (GArray) wanted = g_array_new (FALSE, FALSE, sizeof (KubusValueMode));
+  g_autoptr (GArray) wanted = offered_modes (self);
   guint selected = 0;
 
+  for (guint i = 0; self->model != NULL && i < wanted->len; i++)
+    if (g_array_index (wanted, KubusValueMode, i) == kubus_pane_model_get_mode (self->model))
+      selected = i;
   /* Rebuild only when the offered modes change: replacing the model of an open drop-down
    * (or from its own notify::selected) would close it. */
-  for (KubusValueMode m = 0; m < KUBUS_N_MODES; m++)
-    if (self->model != NULL ? kubus_pane_model_mode_available (self->model, m)
-                            : m == KUBUS_MODE_ABSOLUTE)
-      g_array_append_val (wanted, m);
   if (wanted->len == self->mode_of_item->len
       && memcmp (wanted->data, self->mode_of_item->data, sizeof (KubusValueMode) * wanted->len) == 0)
     {
-      for (guint i = 0; self->model != NULL && i < wanted->len; i++)
-        if (g_array_index (wanted, KubusValueMode, i) == kubus_pane_model_get_mode (self->model)
-            && gtk_drop_down_get_selected (GTK_DROP_DOWN (self->mode_dropdown)) != i)
-          {
-            self->updating_dropdown = TRUE;
-            gtk_drop_down_set_selected (GTK_DROP_DOWN (self->mode_dropdown), i);
-            self->updating_dropdown = FALSE;
-          }
+      if (self->model != NULL && gtk_drop_down_get_selected (GTK_DROP_DOWN (self->mode_dropdown)) != selected)
+        {
+          self->updating_dropdown = TRUE;
+          gtk_drop_down_set_selected (GTK_DROP_DOWN (self->mode_dropdown), selected);
+          self->updating_dropdown = FALSE;
+        }
       return;
     }
   list = gtk_string_list_new (NULL);
   self->updating_dropdown = TRUE;
   g_array_set_size (self->mode_of_item, 0);
-  for (KubusValueMode m = 0; m < KUBUS_N_MODES; m++)
+  for (guint i = 0; i < wanted->len; i++)
     {
-      if (self->model != NULL ? !kubus_pane_model_mode_available (self->model, m)
-                              : m != KUBUS_MODE_ABSOLUTE)
-        continue;
-      if (self->model != NULL && kubus_pane_model_get_mode (self->model) == m)
-        selected = self->mode_of_item->len;
-      gtk_string_list_append (list, kubus_value_mode_label (m));
+      KubusValueMode m = g_array_index (wanted, KubusValueMode, i);
+
+      /* TRANSLATORS: a value mode that first asks for a report */
+      gtk_string_list_append (list, m == KUBUS_N_MODES ? _("External percent…") : kubus_value_mode_label (m));
       g_array_append_val (self->mode_of_item, m);
     }
   gtk_drop_down_set_model (GTK_DROP_DOWN (self->mode_dropdown), G_LIST_MODEL (list));
@@ -274,11 +390,22 @@ on_mode_selected (GObject    *dropdown,
 {
   KubusPaneView *self = user_data;
   guint i = gtk_drop_down_get_selected (GTK_DROP_DOWN (dropdown));
+  KubusValueMode mode;
 
   (void) pspec;
   if (self->updating_dropdown || self->model == NULL || i >= self->mode_of_item->len)
     return;
-  kubus_pane_model_set_mode (self->model, g_array_index (self->mode_of_item, KubusValueMode, i));
+  mode = g_array_index (self->mode_of_item, KubusValueMode, i);
+  if (mode == KUBUS_N_MODES)
+    {
+      /* Back to the mode shown until the report is there; the window asks for it. */
+      g_array_set_size (self->mode_of_item, 0);
+      fill_mode_dropdown (self);
+      gtk_widget_activate_action (GTK_WIDGET (self), "win.mode", "s",
+                                  kubus_value_mode_to_string (KUBUS_MODE_EXTERNAL));
+      return;
+    }
+  kubus_pane_model_set_mode (self->model, mode);
 }
 
 static void
@@ -296,6 +423,56 @@ on_view_selected (GObject    *dropdown,
                               kubus_call_view_to_string ((KubusCallView) i));
 }
 
+/* ---- info popover ---------------------------------------------------------------------------- */
+
+typedef struct
+{
+  GWeakRef  view;
+  char     *uri;
+} LinkLaunch;
+
+static void
+on_link_launched (GObject      *source,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  LinkLaunch *launch = user_data;
+  g_autoptr (KubusPaneView) self = g_weak_ref_get (&launch->view);
+  g_autoptr (GError) error = NULL;
+
+  (void) source;
+  if (!g_app_info_launch_default_for_uri_finish (result, &error) && self != NULL)
+    {
+      /* No browser (or none that works): the address is what the user needs. */
+      g_autofree char *text = g_strdup_printf (_("No program could open the link (%s). Its address is on the "
+                                                 "clipboard:\n%s"), error->message, launch->uri);
+      gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)), launch->uri);
+      gtk_label_set_text (GTK_LABEL (self->info_note), text);
+      gtk_label_set_selectable (GTK_LABEL (self->info_note), TRUE);
+      gtk_widget_set_visible (self->info_note, TRUE);
+    }
+  g_weak_ref_clear (&launch->view);
+  g_free (launch->uri);
+  g_free (launch);
+}
+
+/* The metric's documentation link: opened with the default program; when that fails the
+ * popover says so and puts the address on the clipboard (it failed silently before). */
+static gboolean
+on_info_link (GtkLabel   *label,
+              const char *uri,
+              gpointer    user_data)
+{
+  KubusPaneView *self = user_data;
+  LinkLaunch *launch = g_new0 (LinkLaunch, 1);
+
+  (void) label;
+  g_weak_ref_init (&launch->view, self);
+  launch->uri = g_strdup (uri);
+  g_app_info_launch_default_for_uri_async (uri, NULL, NULL, on_link_launched, launch);
+  return TRUE;
+}
+
 /* ---- widget -------------------------------------------------------------------------------- */
 
 static void
@@ -305,6 +482,10 @@ kubus_pane_view_dispose (GObject *object)
   GtkWidget *child;
 
   kubus_pane_view_set_model (self, NULL);
+  /* Closed before the window goes: an open popover's scrolled window kept a timer that
+   * asked the destroyed surface for the pointer (GTK 4.8). */
+  if (self->info_popover != NULL)
+    gtk_popover_popdown (GTK_POPOVER (self->info_popover));
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
     gtk_widget_unparent (child);
   G_OBJECT_CLASS (kubus_pane_view_parent_class)->dispose (object);
@@ -332,7 +513,7 @@ kubus_pane_view_constructed (GObject *object)
   gtk_widget_add_css_class (self->header, "toolbar");
   gtk_widget_set_parent (self->header, GTK_WIDGET (self));
   /* The bar names the tree and holds its switchers. */
-  label = gtk_label_new (pane_title (kind));
+  label = self->title = gtk_label_new (pane_title (kind));
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
   gtk_widget_add_css_class (label, "heading");
@@ -362,6 +543,7 @@ kubus_pane_view_constructed (GObject *object)
    * docs/decisions/gui-speed.md). The pane title sits in the bar above instead of a header. */
   self->list_view = gtk_list_view_new (NULL, factory);
   gtk_widget_add_css_class (self->list_view, "kubus-tree");
+  g_signal_connect (self->list_view, "activate", G_CALLBACK (on_row_activate), self);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->list_view),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, pane_title (kind), -1);
   {
@@ -370,6 +552,11 @@ kubus_pane_view_constructed (GObject *object)
     gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
     g_signal_connect (keys, "key-pressed", G_CALLBACK (on_key_pressed), self);
     gtk_widget_add_controller (self->list_view, keys);
+  }
+  {
+    GtkEventController *focus = gtk_event_controller_focus_new ();
+    g_signal_connect (focus, "enter", G_CALLBACK (on_list_focus_enter), self);
+    gtk_widget_add_controller (self->list_view, focus);
   }
 
   self->scroller = gtk_scrolled_window_new ();
@@ -385,10 +572,33 @@ kubus_pane_view_constructed (GObject *object)
   self->info_popover = gtk_popover_new ();
   self->info_label = gtk_label_new (NULL);
   gtk_label_set_wrap (GTK_LABEL (self->info_label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (self->info_label), PANGO_WRAP_WORD_CHAR);
   gtk_label_set_max_width_chars (GTK_LABEL (self->info_label), 60);
   gtk_label_set_selectable (GTK_LABEL (self->info_label), TRUE);
   gtk_label_set_xalign (GTK_LABEL (self->info_label), 0);
-  gtk_popover_set_child (GTK_POPOVER (self->info_popover), self->info_label);
+  gtk_label_set_yalign (GTK_LABEL (self->info_label), 0);
+  g_signal_connect (self->info_label, "activate-link", G_CALLBACK (on_info_link), self);
+  self->info_note = gtk_label_new (NULL);
+  gtk_label_set_wrap (GTK_LABEL (self->info_note), TRUE);
+  gtk_label_set_max_width_chars (GTK_LABEL (self->info_note), 60);
+  gtk_label_set_xalign (GTK_LABEL (self->info_note), 0);
+  gtk_widget_add_css_class (self->info_note, "dim-label");
+  gtk_widget_set_visible (self->info_note, FALSE);
+  {
+    /* Long descriptions scroll inside the popover instead of running off the window (they
+     * were clipped: issue 16, defect 10). */
+    GtkWidget *scroller = gtk_scrolled_window_new ();
+    GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+
+    gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+    gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scroller), TRUE);
+    gtk_scrolled_window_set_propagate_natural_width (GTK_SCROLLED_WINDOW (scroller), TRUE);
+    gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (scroller), 360);
+    gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), self->info_label);
+    gtk_box_append (GTK_BOX (box), scroller);
+    gtk_box_append (GTK_BOX (box), self->info_note);
+    gtk_popover_set_child (GTK_POPOVER (self->info_popover), box);
+  }
   gtk_widget_set_parent (self->info_popover, GTK_WIDGET (self));
 
   fill_mode_dropdown (self);
@@ -542,8 +752,14 @@ void
 kubus_pane_view_set_call_view (KubusPaneView *self,
                                KubusCallView  view)
 {
+  /* The pane's title names the view it shows (it said "Call tree" over the flat profile). */
+  const char *title = view == KUBUS_CALL_VIEW_FLAT ? _("Flat profile")
+                      : view == KUBUS_CALL_VIEW_MODULE ? _("Modules") : _("Call tree");
+
   if (self->view_dropdown == NULL)
     return;
+  gtk_label_set_text (GTK_LABEL (self->title), title);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->list_view), GTK_ACCESSIBLE_PROPERTY_LABEL, title, -1);
   self->updating_dropdown = TRUE;
   gtk_drop_down_set_selected (GTK_DROP_DOWN (self->view_dropdown), view);
   self->updating_dropdown = FALSE;
@@ -611,6 +827,7 @@ kubus_pane_view_show_info (KubusPaneView *self,
   GdkRectangle r;
 
   gtk_label_set_markup (GTK_LABEL (self->info_label), markup);
+  gtk_widget_set_visible (self->info_note, FALSE);
   if (!selected_row_rect (self, &r))
     {
       if (self->have_click)

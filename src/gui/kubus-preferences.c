@@ -37,7 +37,7 @@ choice_set (const GValue       *value,
 }
 
 static const char *const scale_keys[] = { "rainbow", "gray", NULL };
-static const char *const format_keys[] = { "common-exponent", "scientific", NULL };
+static const char *const format_keys[] = { "readable", "common-exponent", "scientific", NULL };
 
 static void
 add_row (GtkGrid    *grid,
@@ -66,9 +66,36 @@ choice_dropdown (GSettings         *settings,
 {
   GtkWidget *dropdown = gtk_drop_down_new_from_strings (labels);
 
-  g_settings_bind_with_mapping (settings, key, dropdown, "selected", G_SETTINGS_BIND_DEFAULT,
-                                choice_get, choice_set, (gpointer) keys, NULL);
+  g_object_set_data (G_OBJECT (dropdown), "kubus-settings", settings);
+  g_object_set_data (G_OBJECT (dropdown), "kubus-key", (gpointer) key);
+  g_object_set_data (G_OBJECT (dropdown), "kubus-choices", (gpointer) keys);
   return dropdown;
+}
+
+/* As wide as its widest choice: the window kept changing its width with the choice shown
+ * (issue 16, defect 10). Measured once the drop-down is in the window (styled). */
+static void
+fix_width (GtkWidget *dropdown)
+{
+  GListModel *items = gtk_drop_down_get_model (GTK_DROP_DOWN (dropdown));
+  guint shown = gtk_drop_down_get_selected (GTK_DROP_DOWN (dropdown));
+  int widest = 0;
+
+  for (guint i = 0; i < g_list_model_get_n_items (items); i++)
+    {
+      int natural;
+
+      gtk_drop_down_set_selected (GTK_DROP_DOWN (dropdown), i);
+      gtk_widget_measure (dropdown, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &natural, NULL, NULL);
+      widest = MAX (widest, natural);
+    }
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (dropdown), shown);
+  gtk_widget_set_size_request (dropdown, widest, -1);
+  /* Bound only now: trying each choice must not change the setting. */
+  g_settings_bind_with_mapping (g_object_get_data (G_OBJECT (dropdown), "kubus-settings"),
+                                g_object_get_data (G_OBJECT (dropdown), "kubus-key"), dropdown, "selected",
+                                G_SETTINGS_BIND_DEFAULT, choice_get, choice_set,
+                                g_object_get_data (G_OBJECT (dropdown), "kubus-choices"), NULL);
 }
 
 static GtkWidget *
@@ -93,8 +120,9 @@ kubus_preferences_show (GtkWindow *parent)
     ? g_settings_schema_source_lookup (source, "org.kubus.Kubus", TRUE) : NULL;
   g_autoptr (GSettings) settings = NULL;
   const char *scale_labels[] = { _("Rainbow (blue → red)"), _("Gray (for printing)"), NULL };
-  const char *format_labels[] = { _("Common exponent in the legend"), _("Scientific, per value"), NULL };
-  GtkWidget *window, *grid;
+  const char *format_labels[] = { _("Every value in full"), _("Common exponent in the legend"),
+                                  _("Scientific, per value"), NULL };
+  GtkWidget *window, *grid, *scale_choice, *format_choice;
 
   if (schema == NULL)
     {
@@ -126,7 +154,7 @@ kubus_preferences_show (GtkWindow *parent)
   gtk_widget_set_margin_bottom (grid, 24);
   add_row (GTK_GRID (grid), 0, _("_Colour scale"),
            _("Severity colours of the three trees. Differences always use the diverging blue/red scale."),
-           choice_dropdown (settings, "color-scale", scale_labels, scale_keys));
+           scale_choice = choice_dropdown (settings, "color-scale", scale_labels, scale_keys));
   add_row (GTK_GRID (grid), 1, _("_Lighten values below (%)"),
            _("Squares of values below this share of the pane’s range are drawn pale."),
            spin (settings, "insignificant-threshold", 100, 0.1, 1));
@@ -135,12 +163,24 @@ kubus_preferences_show (GtkWindow *parent)
            spin (settings, "hide-threshold", 100, 0.1, 1));
   add_row (GTK_GRID (grid), 3, _("_Number format"),
            _("How absolute values are written in the call and system trees."),
-           choice_dropdown (settings, "number-format", format_labels, format_keys));
+           format_choice = choice_dropdown (settings, "number-format", format_labels, format_keys));
   add_row (GTK_GRID (grid), 4, _("_Digits after the point"),
            _("Precision of every value shown."),
            spin (settings, "precision", 12, 1, 0));
   kubus_experiment_preferences_add (GTK_GRID (grid), settings, 5);
   gtk_window_set_child (GTK_WINDOW (window), grid);
+  fix_width (scale_choice);
+  fix_width (format_choice);
+  {
+    /* Escape and Ctrl+W close it, as every dialog (issue 16, defect 9). */
+    GtkEventController *shortcuts = gtk_shortcut_controller_new ();
+    GtkShortcutTrigger *trigger = gtk_alternative_trigger_new (gtk_keyval_trigger_new (GDK_KEY_Escape, 0),
+                                                               gtk_keyval_trigger_new (GDK_KEY_w, GDK_CONTROL_MASK));
+
+    gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (shortcuts),
+                                          gtk_shortcut_new (trigger, gtk_named_action_new ("window.close")));
+    gtk_widget_add_controller (window, shortcuts);
+  }
   /* The bindings hold the settings object for as long as the widgets live. */
   gtk_window_present (GTK_WINDOW (window));
 }

@@ -102,6 +102,29 @@ on_name_query_tooltip (GtkWidget  *label,
   return TRUE;
 }
 
+/* Every value in full precision, with its unit (and in a percent mode the absolute value
+ * too): the label shows what fits, the tooltip what was measured (issue 16, defect 3). */
+static gboolean
+on_value_query_tooltip (GtkWidget  *label,
+                        int         x,
+                        int         y,
+                        gboolean    keyboard,
+                        GtkTooltip *tooltip,
+                        gpointer    user_data)
+{
+  KubusRowCell *self = user_data;
+  g_autoptr (KubusNodeRow) item = NULL;
+  g_autofree char *text = NULL;
+
+  (void) label, (void) x, (void) y, (void) keyboard;
+  if (self->row == NULL || self->pane == NULL
+      || (item = gtk_tree_list_row_get_item (self->row)) == NULL)
+    return FALSE;
+  text = kubus_pane_model_value_tooltip (self->pane, item, gtk_tree_list_row_get_expanded (self->row));
+  gtk_tooltip_set_text (tooltip, text);
+  return TRUE;
+}
+
 static void
 kubus_row_cell_dispose (GObject *object)
 {
@@ -132,11 +155,13 @@ kubus_row_cell_init (KubusRowCell *self)
 
   self->value = gtk_label_new (NULL);
   gtk_label_set_xalign (GTK_LABEL (self->value), 1.0);
-  /* Room for "-1.234e-05": names stay aligned in the scientific format too. */
+  /* Room for "-1.23e-05" and "30,812.45": names stay aligned in every format. */
   gtk_label_set_width_chars (GTK_LABEL (self->value), 10);
   gtk_widget_set_margin_start (self->value, SQUARE + SQUARE_GAP);
   gtk_widget_add_css_class (self->value, "numeric");
   gtk_widget_add_css_class (self->value, "kubus-value");
+  gtk_widget_set_has_tooltip (self->value, TRUE);
+  g_signal_connect (self->value, "query-tooltip", G_CALLBACK (on_value_query_tooltip), self);
   gtk_widget_set_parent (self->value, GTK_WIDGET (self));
 
   self->name = gtk_label_new (NULL);

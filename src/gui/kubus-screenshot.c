@@ -1,8 +1,16 @@
 /* kubus-screenshot.c — see kubus-screenshot.h. */
 #include <glib/gi18n.h>
-#include <glib/gstdio.h>
 
+#include "kubus-export.h"
 #include "kubus-screenshot.h"
+
+gboolean
+kubus_screenshot_format_known (const char *path)
+{
+  KubusExportFormat format;
+
+  return kubus_export_format_from_path (path, &format);
+}
 
 gboolean
 kubus_screenshot_save (GtkWidget  *widget,
@@ -11,44 +19,19 @@ kubus_screenshot_save (GtkWidget  *widget,
 {
   int width = gtk_widget_get_width (widget);
   int height = gtk_widget_get_height (widget);
-  g_autoptr (GdkPaintable) paintable = NULL;
-  g_autoptr (GtkSnapshot) snapshot = NULL;
-  g_autoptr (GskRenderNode) node = NULL;
-  g_autoptr (GdkTexture) texture = NULL;
-  g_autofree char *tmp = NULL;
-  GtkNative *native = gtk_widget_get_native (widget);
-  GskRenderer *renderer = native != NULL ? gtk_native_get_renderer (native) : NULL;
+  KubusExportFormat format;
 
-  if (renderer == NULL || width <= 0 || height <= 0)
+  if (!gtk_widget_get_realized (widget) || width <= 0 || height <= 0)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
                    _("Cannot take a screenshot for %s: the window was not shown"), path);
       return FALSE;
     }
-  paintable = gtk_widget_paintable_new (widget);
-  snapshot = gtk_snapshot_new ();
-  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
-  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
-  if (node == NULL)
+  if (!kubus_export_format_from_path (path, &format))
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Nothing was drawn for %s"), path);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   _("Cannot write %s: the name must end in .png, .svg or .pdf"), path);
       return FALSE;
     }
-  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  tmp = g_strdup_printf ("%s.tmp-%d", path, (int) getpid ());
-  if (!gdk_texture_save_to_png (texture, tmp))
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Cannot write %s"), path);
-      g_unlink (tmp);
-      return FALSE;
-    }
-  if (g_rename (tmp, path) != 0)
-    {
-      int saved = errno;
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved), _("Cannot write %s: %s"),
-                   path, g_strerror (saved));
-      g_unlink (tmp);
-      return FALSE;
-    }
-  return TRUE;
+  return kubus_export_to_file (path, format, width, height, kubus_export_render_widget, widget, error);
 }

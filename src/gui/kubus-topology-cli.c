@@ -3,7 +3,8 @@
 #include <stdio.h>
 
 #include "kubus-browser.h"
-#include "kubus-cairo-export.h"
+#include "kubus-cli.h"
+#include "kubus-export.h"
 #include "kubus-loader.h"
 #include "kubus-topology-cli.h"
 #include "kubus-topology-values.h"
@@ -86,14 +87,12 @@ int
 kubus_topology_screenshot_run (GVariantDict *options)
 {
   g_autofree const char **files = NULL;
-  g_autofree char *view = NULL, *out = NULL, *size = NULL, *metric = NULL, *mode = NULL;
-  g_autofree char *calltree = NULL, *external = NULL;
-  gboolean compare = FALSE, expand = FALSE, high = FALSE, have_cnode;
-  gint64 cnode = 0;
+  g_autofree char *view = NULL, *out = NULL, *size = NULL, *external = NULL;
+  gboolean compare = FALSE, high = FALSE;
   int width = 900, height = 700;
   guint n_files = 0, topology = 0;
-  KubusValueMode value_mode = KUBUS_MODE_ABSOLUTE;
-  KubusCallView call_view = KUBUS_CALL_VIEW_TREE;
+  KubusExportFormat format;
+  g_autoptr (KubusViewOptions) opts = NULL;
   g_autoptr (GError) error = NULL;
   g_autoptr (KubusLoadResult) loaded = NULL;
   g_autoptr (KubusBrowser) browser = NULL;
@@ -107,11 +106,6 @@ kubus_topology_screenshot_run (GVariantDict *options)
   g_variant_dict_lookup (options, "view", "s", &view);
   g_variant_dict_lookup (options, "screenshot", "^ay", &out);
   g_variant_dict_lookup (options, "size", "s", &size);
-  g_variant_dict_lookup (options, "metric", "s", &metric);
-  have_cnode = g_variant_dict_lookup (options, "cnode", "x", &cnode);
-  g_variant_dict_lookup (options, "mode", "s", &mode);
-  g_variant_dict_lookup (options, "calltree", "s", &calltree);
-  g_variant_dict_lookup (options, "expand-largest", "b", &expand);
   g_variant_dict_lookup (options, "external", "^ay", &external);
   g_variant_dict_lookup (options, "compare", "b", &compare);
   g_variant_dict_lookup (options, "high-resolution", "b", &high);
@@ -121,17 +115,15 @@ kubus_topology_screenshot_run (GVariantDict *options)
   if (size != NULL && (sscanf (size, "%dx%d", &width, &height) != 2 || width < 200 || height < 150
                        || width > 8000 || height > 8000))
     return usage (_("--size wants WxH, for example 1200x700"));
-  if (mode != NULL && !kubus_value_mode_from_string (mode, &value_mode))
-    return usage (_("--mode wants absolute, percent, relative, peer, peerdist or external"));
-  if (value_mode == KUBUS_MODE_EXTERNAL && external == NULL)
-    return usage (_("--mode=external needs --external=FILE"));
-  if (calltree != NULL && !kubus_call_view_from_string (calltree, &call_view))
-    return usage (_("--calltree wants tree, flat or module"));
+  /* --metric, --cnode, --mode, --calltree, --expand-largest as for the window (kubus-cli.c). */
+  opts = kubus_view_options_new (options, &error);
+  if (opts == NULL)
+    return usage (error->message);
   if (compare ? n_files != 2 : n_files != 1)
     return usage (compare ? _("--compare wants two reports: A B (shows A − B)")
                           : _("--screenshot shows one report"));
-  if (!kubus_cairo_format_from_path (out, &(KubusCairoFormat) { 0 }, &error))
-    return usage (error->message);
+  if (!kubus_export_format_from_path (out, &format))
+    return usage (_("--screenshot writes .png, .svg or .pdf files"));
 
   loaded = load (files[0], compare ? files[1] : NULL, &error);
   if (loaded == NULL)
@@ -161,42 +153,8 @@ kubus_topology_screenshot_run (GVariantDict *options)
     }
 
   kubus_browser_select_default (browser);
-  if (call_view != KUBUS_CALL_VIEW_TREE)
-    {
-      kubus_browser_set_call_view (browser, call_view);
-      kubus_browser_select_position (browser, KUBUS_PANE_CALL, 0);
-    }
-  if (metric != NULL && !kubus_browser_select_metric (browser, metric))
-    {
-      g_autofree char *msg = g_strdup_printf (_("no metric with unique name “%s” in the report"), metric);
-      return fail (msg);
-    }
-  if (have_cnode && !kubus_browser_select_cnode (browser, cnode))
-    {
-      g_autofree char *msg = g_strdup_printf (_("no call path with id %lld in the call tree"),
-                                              (long long) cnode);
-      return fail (msg);
-    }
-  if (expand)
-    {
-      KubusPaneModel *call = kubus_browser_get_pane (browser, KUBUS_PANE_CALL);
-      GtkSelectionModel *sel = kubus_pane_model_get_selection (call);
-      g_autoptr (GtkBitset) set = gtk_selection_model_get_selection (sel);
-      guint from = gtk_bitset_is_empty (set) ? G_MAXUINT : gtk_bitset_get_minimum (set);
-      guint pos = kubus_pane_model_expand_largest (call, from);
-      if (pos != G_MAXUINT)
-        kubus_browser_select_position (browser, KUBUS_PANE_CALL, pos);
-    }
-  if (mode != NULL)
-    {
-      gboolean any = FALSE;
-      for (guint i = 0; i < KUBUS_N_PANES; i++)
-        any = any || kubus_pane_model_mode_available (kubus_browser_get_pane (browser, i), value_mode);
-      if (!any)
-        return fail (_("the value mode is not available for this report"));
-      kubus_browser_set_mode (browser, value_mode);
-    }
-  kubus_browser_flush (browser);
+  if (!kubus_view_options_apply_browser (opts, browser, files[0], &error))
+    return usage (error->message);
 
   grid = kubus_topology_grid_new (browser, topology, NULL, &error);
   scene = topo_scene_new ();
@@ -213,7 +171,7 @@ kubus_topology_screenshot_run (GVariantDict *options)
       kubus_topology_values_apply (browser, topology, grid, scene);
     }
   g_clear_error (&error);
-  if (!kubus_cairo_export (out, width, height, draw_scene, scene, &error))
+  if (!kubus_export_to_file (out, format, width, height, draw_scene, scene, &error))
     return fail (error->message);
   return 0;
 }

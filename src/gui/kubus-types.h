@@ -51,10 +51,26 @@ typedef enum
   KUBUS_SORT_NAME,
 } KubusSortKind;
 
-const char    *kubus_value_mode_to_string   (KubusValueMode mode);   /* "absolute", … */
+/* How values are written (GSettings number-format). */
+typedef enum
+{
+  KUBUS_FORMAT_READABLE,          /* each value in full: 30,812.45; 130,023,456; 1.20e-05 */
+  KUBUS_FORMAT_COMMON_EXPONENT,   /* the pane's power of ten once, in the legend */
+  KUBUS_FORMAT_SCIENTIFIC,        /* each value with its own exponent when large or small */
+} KubusNumberFormat;
+
+const char    *kubus_value_mode_to_string   (KubusValueMode mode);   /* "percent-of-total", … */
+/* Takes the names, the short names of version 0.1 ("percent", "peerdist", …) and the English
+ * labels ("Percent of total"), in any case. */
 gboolean       kubus_value_mode_from_string (const char *name, KubusValueMode *mode);
+const char    *kubus_value_mode_names       (void);   /* "absolute, percent-of-total, …" */
 const char    *kubus_value_mode_label       (KubusValueMode mode);   /* translated */
 const char    *kubus_call_view_to_string    (KubusCallView view);
 gboolean       kubus_call_view_from_string  (const char *name, KubusCallView *view);
+
+gboolean       kubus_number_format_from_string (const char *name, KubusNumberFormat *format);
+/* The shortest text that reads back as exactly @v, "." as the decimal point (clipboard,
+ * tooltips, exports). */
+char          *kubus_format_exact           (double v);
 
 G_END_DECLS

@@ -2,8 +2,11 @@
  * info, external/compare. Each has an accelerator (set in kubus-application.c). */
 #include <glib/gi18n.h>
 
+#include "kubus-export-dialog.h"
 #include "kubus-file-chooser.h"
 #include "kubus-node.h"
+#include "kubus-source-view.h"
+#include "kubus-statistics.h"
 #include "kubus-window-private.h"
 #include "kubus-window-topology.h"
 
@@ -187,13 +190,32 @@ action_mode (GSimpleAction *action,
 
   if (!kubus_value_mode_from_string (g_variant_get_string (param, NULL), &mode) || pane == NULL)
     return;
-  /* The active pane gets the mode; if it does not offer it (peer modes live in the system
-   * pane), every pane that does. */
+  /* External percent without an external report showed "–" everywhere: ask for the report;
+   * loading it switches to the mode (issue 16, defect 7). */
+  if (mode == KUBUS_MODE_EXTERNAL && !kubus_browser_has_external (self->browser))
+    {
+      g_action_group_activate_action (G_ACTION_GROUP (self), "open-external", NULL);
+      kubus_window_update_actions (self);
+      return;
+    }
+  /* The active pane gets the mode. If it does not offer it (the peer modes live in the
+   * system pane), the first pane that does gets it and becomes the active one, so that the
+   * menu's radio item and the marked pane agree. */
   if (kubus_pane_model_mode_available (pane, mode))
     kubus_pane_model_set_mode (pane, mode);
   else
-    kubus_window_set_mode (self, mode);
-  g_simple_action_set_state (action, param);
+    for (guint i = 0; i < KUBUS_N_PANES; i++)
+      {
+        KubusPaneModel *other = kubus_browser_get_pane (self->browser, i);
+        if (kubus_pane_model_mode_available (other, mode))
+          {
+            kubus_pane_model_set_mode (other, mode);
+            kubus_window_set_active_pane (self, i, TRUE);
+            break;
+          }
+      }
+  (void) action;
+  kubus_window_update_actions (self);
 }
 
 static void
@@ -268,22 +290,6 @@ copy_from_text_focus (KubusWindow *self)
   return gtk_widget_activate_action (focus, "clipboard.copy", NULL);
 }
 
-/* The shortest text that reads back as exactly @v (15 digits unless more are needed). */
-static char *
-shortest_number (double v)
-{
-  char *text = g_malloc (G_ASCII_DTOSTR_BUF_SIZE);
-
-  for (int digits = 15; digits <= 17; digits++)
-    {
-      g_autofree char *format = g_strdup_printf ("%%.%dg", digits);
-      g_ascii_formatd (text, G_ASCII_DTOSTR_BUF_SIZE, format, v);
-      if (g_ascii_strtod (text, NULL) == v)
-        break;
-    }
-  return text;
-}
-
 static void
 action_copy_value (GSimpleAction *a, GVariant *p, gpointer user_data)
 {
@@ -300,7 +306,7 @@ action_copy_value (GSimpleAction *a, GVariant *p, gpointer user_data)
     return;
   /* Full precision, shortest form, "." as the decimal point: the clipboard feeds
    * spreadsheets and scripts, not eyes. */
-  text = shortest_number (kubus_pane_model_display_value (active_model (self), row, expanded));
+  text = kubus_format_exact (kubus_pane_model_display_value (active_model (self), row, expanded));
   gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)), text);
 }
 
@@ -388,6 +394,99 @@ action_close (GSimpleAction *a, GVariant *p, gpointer user_data)
   gtk_window_close (GTK_WINDOW (user_data));
 }
 
+/* ---- CubeGUI's extras: export, statistics, source ------------------------------------------------ */
+
+static void
+action_export_view (GSimpleAction *a, GVariant *p, gpointer user_data)
+{
+  (void) a, (void) p;
+  kubus_export_dialog_show (user_data);
+}
+
+static void
+on_csv_chosen (GFile    *file,
+               gpointer  user_data)
+{
+  KubusWindow *self = user_data;
+  KubusPaneModel *pane = active_model (self);
+  g_autofree char *csv = pane != NULL ? kubus_pane_model_to_csv (pane) : NULL;
+  g_autofree char *path = g_file_get_path (file);
+  g_autoptr (GError) error = NULL;
+
+  /* g_file_set_contents writes a temporary file and renames it. */
+  if (csv != NULL && path != NULL && !g_file_set_contents (path, csv, -1, &error))
+    kubus_window_error_dialog (self, _("Could not export the values"), error->message);
+}
+
+static void
+action_export_values (GSimpleAction *a, GVariant *p, gpointer user_data)
+{
+  KubusWindow *self = user_data;
+  static const char *const names[] = { "metric-tree.csv", "call-tree.csv", "system-tree.csv" };
+
+  (void) a, (void) p;
+  kubus_choose_save_file (GTK_WINDOW (self), _("Export the Values of the Active Tree"),
+                          names[self->active_pane], on_csv_chosen, self);
+}
+
+static void
+action_statistics (GSimpleAction *a, GVariant *p, gpointer user_data)
+{
+  (void) a, (void) p;
+  kubus_statistics_show (user_data);
+}
+
+/* The source around the selected call path (the call pane's selection, whichever pane is
+ * active): the file the report names, if it can be found here; else the window says why. */
+static void
+action_source (GSimpleAction *a, GVariant *p, gpointer user_data)
+{
+  KubusWindow *self = user_data;
+  KubusPaneModel *call = kubus_browser_get_pane (self->browser, KUBUS_PANE_CALL);
+  guint pos = kubus_pane_view_get_selected (self->panes[KUBUS_PANE_CALL]);
+  g_autoptr (KubusNodeRow) row = pos != G_MAXUINT ? kubus_pane_model_get_row (call, pos, NULL) : NULL;
+  CubeReport *report = kubus_browser_get_report (self->browser);
+  g_autofree char *path = NULL, *message = NULL, *title = NULL;
+  g_autoptr (GError) error = NULL;
+  const char *file, *name;
+  gint64 line;
+
+  (void) a, (void) p;
+  if (row == NULL)
+    return;
+  name = kubus_node_name (kubus_node_row_get_kind (row), kubus_node_row_get_node (row));
+  if (!kubus_source_location (kubus_node_row_get_kind (row), kubus_node_row_get_node (row), &file, &line))
+    message = g_strdup_printf (_("The report gives no source location (file and line) for “%s”, so there is "
+                                 "no source to show. Regions of libraries such as MPI usually have none."), name);
+  else if ((path = kubus_source_find (report->path, file, &error)) == NULL)
+    message = g_strdup (error->message);
+  /* TRANSLATORS: window title, e.g. "foo — Source" */
+  title = g_strdup_printf (_("%s — Source"), name);
+  kubus_source_view_show (GTK_WINDOW (self), title, path, line, message);
+}
+
+/* F6 / Shift+F6: the next or previous tree gets the keyboard (issue 16, defect 9). */
+static void
+move_pane (KubusWindow *self,
+           int          step)
+{
+  kubus_window_set_active_pane (self, (self->active_pane + KUBUS_N_PANES + step) % KUBUS_N_PANES, TRUE);
+}
+
+static void
+action_next_pane (GSimpleAction *a, GVariant *p, gpointer user_data)
+{
+  (void) a, (void) p;
+  move_pane (user_data, 1);
+}
+
+static void
+action_previous_pane (GSimpleAction *a, GVariant *p, gpointer user_data)
+{
+  (void) a, (void) p;
+  move_pane (user_data, -1);
+}
+
 static void
 action_topology (GSimpleAction *a, GVariant *p, gpointer user_data)
 {
@@ -417,12 +516,19 @@ static const GActionEntry win_entries[] = {
   { "reload", action_reload, NULL, NULL, NULL, { 0 } },
   { "close", action_close, NULL, NULL, NULL, { 0 } },
   { "topology", action_topology, NULL, NULL, NULL, { 0 } },
+  { "next-pane", action_next_pane, NULL, NULL, NULL, { 0 } },
+  { "export-view", action_export_view, NULL, NULL, NULL, { 0 } },
+  { "export-values", action_export_values, NULL, NULL, NULL, { 0 } },
+  { "statistics", action_statistics, NULL, NULL, NULL, { 0 } },
+  { "source", action_source, NULL, NULL, NULL, { 0 } },
+  { "previous-pane", action_previous_pane, NULL, NULL, NULL, { 0 } },
 };
 
 static const char *const needs_report[] = {
   "find", "find-next", "find-previous", "expand-largest", "expand-subtree", "collapse-subtree",
   "expand-all", "collapse-all", "mode", "call-view", "sort", "hide-zero", "hide-below",
-  "copy-value", "copy-name", "info", "open-external", "compare", "reload",
+  "copy-value", "copy-name", "info", "open-external", "compare", "reload", "next-pane",
+  "previous-pane", "export-view", "export-values", "statistics", "source",
 };
 
 static void
@@ -448,6 +554,10 @@ kubus_window_update_actions (KubusWindow *self)
   enable (self, "topology", have && report != NULL && report->topologies != NULL
                             && report->topologies->len > 0);
   enable (self, "compare", have && self->file_b == NULL);
+  /* The header bar's find button follows Find (it worked with no report open). */
+  gtk_widget_set_sensitive (self->find_button, have);
+  if (!have)
+    gtk_search_bar_set_search_mode (GTK_SEARCH_BAR (self->search_bar), FALSE);
   if (pane != NULL)
     {
       GAction *mode = g_action_map_lookup_action (G_ACTION_MAP (self), "mode");
@@ -474,7 +584,7 @@ kubus_window_apply_settings (KubusWindow *self)
   double threshold = 1.0, insignificant = 1.0;
   KubusColorScale scale = KUBUS_SCALE_RAINBOW;
   guint digits = 2;
-  gboolean common = TRUE;
+  KubusNumberFormat format = KUBUS_FORMAT_READABLE;
 
   if (self->browser == NULL)
     return;
@@ -497,7 +607,8 @@ kubus_window_apply_settings (KubusWindow *self)
       insignificant = g_settings_get_double (self->settings, "insignificant-threshold");
       scale = g_str_equal (s, "gray") ? KUBUS_SCALE_GRAY : KUBUS_SCALE_RAINBOW;
       digits = g_settings_get_uint (self->settings, "precision");
-      common = !g_str_equal (f, "scientific");
+      if (!kubus_number_format_from_string (f, &format))
+        format = KUBUS_FORMAT_READABLE;
     }
   for (guint i = 0; i < KUBUS_N_PANES; i++)
     {
@@ -506,13 +617,36 @@ kubus_window_apply_settings (KubusWindow *self)
       kubus_pane_model_set_hide_zero (pane, zero);
       kubus_pane_model_set_hide_below (pane, below ? threshold : 0);
       kubus_pane_model_set_color_scale (pane, scale, insignificant / 100.0);
-      kubus_pane_model_set_precision (pane, digits, common);
+      kubus_pane_model_set_precision (pane, digits, format);
     }
+}
+
+/* Escape closes the find bar wherever the focus is (it did only in the search entry). */
+static gboolean
+on_window_key (GtkEventControllerKey *controller,
+               guint                  keyval,
+               guint                  keycode,
+               GdkModifierType        state,
+               gpointer               user_data)
+{
+  KubusWindow *self = user_data;
+
+  (void) controller, (void) keycode;
+  if (keyval != GDK_KEY_Escape || (state & (GDK_CONTROL_MASK | GDK_ALT_MASK | GDK_SHIFT_MASK)) != 0
+      || !gtk_search_bar_get_search_mode (GTK_SEARCH_BAR (self->search_bar)))
+    return FALSE;
+  gtk_search_bar_set_search_mode (GTK_SEARCH_BAR (self->search_bar), FALSE);
+  gtk_widget_grab_focus (kubus_pane_view_get_list_view (self->panes[self->active_pane]));
+  return TRUE;
 }
 
 void
 kubus_window_add_actions (KubusWindow *self)
 {
+  GtkEventController *keys = gtk_event_controller_key_new ();
+
+  g_signal_connect (keys, "key-pressed", G_CALLBACK (on_window_key), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), keys);
   g_action_map_add_action_entries (G_ACTION_MAP (self), win_entries, G_N_ELEMENTS (win_entries), self);
   g_signal_connect (self->search_entry, "search-changed", G_CALLBACK (on_search_changed), self);
   g_signal_connect (self->search_entry, "activate", G_CALLBACK (on_search_activate), self);

@@ -20,6 +20,8 @@ struct _KubusWindow
   GtkWidget     *progress;
   GtkWidget     *loading_label;
   GtkWidget     *cancel_button;
+  GtkWidget     *compare_bar;   /* what A and B of a difference are; a warning if unrelated */
+  GtkWidget     *compare_label;
   GtkWidget     *outer_paned;
   GtkWidget     *inner_paned;
   KubusPaneView *panes[KUBUS_N_PANES];
@@ -44,14 +46,28 @@ struct _KubusWindow
   char          *keep_metric;   /* reselect after reload */
   GSettings     *settings;      /* may be NULL when the schema is not installed */
   GtkWidget     *system_notebook; /* system pane + topology tabs (kubus-window-topology.c) */
+  GPtrArray     *export_views;  /* of KubusExportView (kubus-export-dialog.c) */
 };
 
 void kubus_window_add_actions      (KubusWindow *self);
+void kubus_window_set_active_pane  (KubusWindow  *self,
+                                    KubusPaneKind kind,
+                                    gboolean      focus);
 void kubus_window_reload           (KubusWindow *self);
 void kubus_window_update_actions   (KubusWindow *self);
 void kubus_window_apply_settings   (KubusWindow *self);
 void kubus_window_error_dialog     (KubusWindow *self,
                                     const char  *primary,
                                     const char  *secondary);
+/* @close_window: the window goes when the message is dismissed. */
+void kubus_window_error_dialog_full (KubusWindow *self,
+                                     const char  *primary,
+                                     const char  *secondary,
+                                     gboolean     close_window);
+
+/* Open Recent lists the reports Kubus opened (this recent-files group). */
+#define KUBUS_RECENT_GROUP "kubus-reports"
+
+void kubus_window_init_export_views (KubusWindow *self);
 
 G_END_DECLS

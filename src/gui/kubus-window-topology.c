@@ -1,14 +1,14 @@
 /* kubus-window-topology.c — see kubus-window-topology.h. */
 #include <glib/gi18n.h>
 
-#include "kubus-cairo-export.h"
 #include "kubus-window-private.h"
 #include "kubus-window-topology.h"
 
+static void register_topology (KubusWindow *self, KubusTopologyView *view, guint index, const char *name);
+static void unregister_topologies (KubusWindow *self);
+
 /* The notebook page of a disabled "Topology" tab (a report without topologies). */
 #define NO_TOPOLOGY_KEY "kubus-no-topology"
-
-static void update_export_action (KubusWindow *self);
 
 /* A disabled tab cannot be switched to (mouse or keyboard). */
 static void
@@ -23,34 +23,7 @@ on_switch_page (GtkNotebook *notebook,
       g_signal_stop_emission_by_name (notebook, "switch-page");
       return;
     }
-  update_export_action (user_data);
-}
-
-static void
-on_page_switched (GtkNotebook *notebook,
-                  GtkWidget   *page,
-                  guint        page_num,
-                  gpointer     user_data)
-{
-  (void) notebook, (void) page, (void) page_num;
-  update_export_action (user_data);
-}
-
-static void
-action_export (GSimpleAction *a, GVariant *p, gpointer user_data)
-{
-  (void) a, (void) p;
-  kubus_window_export_topology (user_data);
-}
-
-static void
-update_export_action (KubusWindow *self)
-{
-  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "export-topology");
-
-  if (action != NULL)
-    g_simple_action_set_enabled (G_SIMPLE_ACTION (action),
-                                 self->browser != NULL && kubus_window_get_shown_topology (self) >= 0);
+  (void) user_data;
 }
 
 void
@@ -58,10 +31,6 @@ kubus_window_topology_init (KubusWindow *self)
 {
   GtkWidget *pane = GTK_WIDGET (self->panes[KUBUS_PANE_SYSTEM]);
   GtkWidget *label = gtk_label_new_with_mnemonic (_("S_ystem Tree"));
-  GMenuModel *menu = kubus_window_get_primary_menu (self);
-  static const GActionEntry entries[] = {
-    { "export-topology", action_export, NULL, NULL, NULL, { 0 } },
-  };
 
   self->system_notebook = gtk_notebook_new ();
   gtk_notebook_set_scrollable (GTK_NOTEBOOK (self->system_notebook), TRUE);
@@ -72,19 +41,6 @@ kubus_window_topology_init (KubusWindow *self)
   g_object_unref (pane);
   gtk_paned_set_end_child (GTK_PANED (self->inner_paned), self->system_notebook);
   g_signal_connect (self->system_notebook, "switch-page", G_CALLBACK (on_switch_page), self);
-  g_signal_connect_after (self->system_notebook, "switch-page", G_CALLBACK (on_page_switched), self);
-
-  g_action_map_add_action_entries (G_ACTION_MAP (self), entries, G_N_ELEMENTS (entries), self);
-  /* File › Export View… for the shown topology. The item goes at the end of the template's
-   * File section from here, so that kubus-window.ui stays as it is. */
-  if (menu != NULL)
-    {
-      GMenuModel *file = g_menu_model_get_item_link (menu, 0, G_MENU_LINK_SECTION);
-      if (G_IS_MENU (file))
-        g_menu_append (G_MENU (file), _("_Export View…"), "win.export-topology");
-      g_clear_object (&file);
-    }
-  update_export_action (self);
 }
 
 /* The main menu: the model of the header bar's primary menu button (the template's
@@ -139,6 +95,7 @@ kubus_window_topology_update (KubusWindow *self)
   gtk_notebook_set_current_page (notebook, 0);
   while (gtk_notebook_get_n_pages (notebook) > 1)
     gtk_notebook_remove_page (notebook, -1);
+  unregister_topologies (self);
 
   if (report == NULL)
     return;
@@ -160,13 +117,13 @@ kubus_window_topology_update (KubusWindow *self)
 
       kubus_topology_view_set_browser (KUBUS_TOPOLOGY_VIEW (view), self->browser, i, path);
       gtk_notebook_append_page (notebook, view, tab_label (name));
+      register_topology (self, KUBUS_TOPOLOGY_VIEW (view), i, name);
     }
   /* A reload stays on its tab; `kubus --view=topology:N` opens on that one. */
   if (wanted != NULL)
     shown = GPOINTER_TO_INT (wanted) - 1;
   if (shown >= 0)
     kubus_window_show_topology (self, shown);
-  update_export_action (self);
 }
 
 gboolean
@@ -219,23 +176,8 @@ kubus_window_toggle_topology (KubusWindow *self)
 
 /* ---- File › Export View… ------------------------------------------------------------------ */
 
-static const struct
-{
-  const char *id;
-  int         width, height;
-} sizes[] = {
-  { "shown", 0, 0 },
-  { "1200x900", 1200, 900 },
-  { "1920x1440", 1920, 1440 },
-  { "3840x2880", 3840, 2880 },
-};
-
-typedef struct
-{
-  KubusWindow       *window;   /* ref */
-  KubusTopologyView *view;     /* ref */
-} ExportJob;
-
+/* Each topology is a view of File › Export View… (kubus_window_add_export_view), drawn by its
+ * renderer at any size; the dialog preselects the one on screen. */
 static void
 draw_view (cairo_t  *cr,
            int       width,
@@ -246,88 +188,28 @@ draw_view (cairo_t  *cr,
 }
 
 static void
-on_export_response (GtkNativeDialog *native,
-                    int              response,
-                    gpointer         data)
+register_topology (KubusWindow       *self,
+                   KubusTopologyView *view,
+                   guint              index,
+                   const char        *name)
 {
-  ExportJob *job = data;
-  g_autoptr (GFile) file = NULL;
-  g_autofree char *path = NULL;
-  g_autoptr (GError) error = NULL;
-  const char *size = gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (native), "size");
-  KubusCairoFormat format;
-  GtkWidget *canvas = kubus_topology_view_get_canvas (job->view);
-  int width = gtk_widget_get_width (canvas), height = gtk_widget_get_height (canvas);
+  g_autofree char *id = g_strdup_printf ("topology:%u", index);
+  /* TRANSLATORS: a view in File › Export View…, %s is the topology's name */
+  g_autofree char *label = g_strdup_printf (_("Topology “%s”"), name);
 
-  if (response == GTK_RESPONSE_ACCEPT)
-    file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
-  if (file != NULL)
-    path = g_file_get_path (file);
-  if (path != NULL)
-    {
-      /* No known extension: PNG. */
-      if (!kubus_cairo_format_from_path (path, &format, NULL))
-        {
-          char *png = g_strconcat (path, ".png", NULL);
-          g_free (path);
-          path = png;
-        }
-      for (guint i = 0; size != NULL && i < G_N_ELEMENTS (sizes); i++)
-        if (g_str_equal (size, sizes[i].id) && sizes[i].width > 0)
-          width = sizes[i].width, height = sizes[i].height;
-      if (width <= 0 || height <= 0)
-        width = 1200, height = 900;
-      if (!kubus_cairo_export (path, width, height, draw_view, job->view, &error))
-        kubus_window_error_dialog (job->window, _("Could not export the view"), error->message);
-    }
-  g_object_unref (job->window);
-  g_object_unref (job->view);
-  g_free (job);
-  g_object_unref (native);
+  kubus_window_add_export_view (self, id, label, kubus_topology_view_get_canvas (view), draw_view,
+                                g_object_ref (view), g_object_unref);
 }
 
-void
-kubus_window_export_topology (KubusWindow *self)
+static void
+unregister_topologies (KubusWindow *self)
 {
-  int shown = kubus_window_get_shown_topology (self);
-  KubusTopologyView *view = shown >= 0 ? kubus_window_get_topology_view (self, shown) : NULL;
-  GtkFileChooserNative *native;
-  ExportJob *job;
-  GtkFileFilter *filter;
-  const char *ids[G_N_ELEMENTS (sizes) + 1];
-  const char *labels[G_N_ELEMENTS (sizes) + 1];
-  g_autofree char *shown_label = NULL;
+  g_autoptr (GPtrArray) ids = kubus_window_list_export_views (self);
+  g_autoptr (GPtrArray) topo = g_ptr_array_new_with_free_func (g_free);
 
-  if (view == NULL)
-    return;
-  native = gtk_file_chooser_native_new (_("Export View"), GTK_WINDOW (self),
-                                        GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
-  filter = gtk_file_filter_new ();
-  gtk_file_filter_set_name (filter, _("Images (.png, .svg, .pdf)"));
-  gtk_file_filter_add_pattern (filter, "*.png");
-  gtk_file_filter_add_pattern (filter, "*.svg");
-  gtk_file_filter_add_pattern (filter, "*.pdf");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (native), filter);
-  g_object_unref (filter);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (native), "topology.png");
-  {
-    GtkWidget *canvas = kubus_topology_view_get_canvas (view);
-    shown_label = g_strdup_printf (_("As shown (%d × %d)"), gtk_widget_get_width (canvas),
-                                   gtk_widget_get_height (canvas));
-  }
-  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
-    {
-      ids[i] = sizes[i].id;
-      labels[i] = i == 0 ? shown_label : sizes[i].id;
-    }
-  ids[G_N_ELEMENTS (sizes)] = labels[G_N_ELEMENTS (sizes)] = NULL;
-  gtk_file_chooser_add_choice (GTK_FILE_CHOOSER (native), "size", _("Size"), ids, labels);
-  gtk_file_chooser_set_choice (GTK_FILE_CHOOSER (native), "size", "shown");
-
-  job = g_new0 (ExportJob, 1);
-  job->window = g_object_ref (self);
-  job->view = g_object_ref (view);
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (native), TRUE);
-  g_signal_connect (native, "response", G_CALLBACK (on_export_response), job);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
+  for (guint i = 0; i < ids->len; i++)
+    if (g_str_has_prefix (g_ptr_array_index (ids, i), "topology:"))
+      g_ptr_array_add (topo, g_strdup (g_ptr_array_index (ids, i)));
+  for (guint i = 0; i < topo->len; i++)
+    kubus_window_remove_export_view (self, g_ptr_array_index (topo, i));
 }

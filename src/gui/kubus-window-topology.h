@@ -25,6 +25,5 @@ void               kubus_window_toggle_topology (KubusWindow *self);
 /* The window's main menu (the header bar's primary menu button's model); borrowed. */
 GMenuModel        *kubus_window_get_primary_menu (KubusWindow *self);
 /* File › Export View…: the shown topology to PNG, SVG or PDF at a chosen size. */
-void               kubus_window_export_topology (KubusWindow *self);
 
 G_END_DECLS

@@ -1,6 +1,7 @@
 /* kubus-window.c — see kubus-window.h. Actions live in kubus-window-actions.c. */
 #include <glib/gi18n.h>
 
+#include "kubus-node.h"
 #include "kubus-window-private.h"
 #include "kubus-window-topology.h"
 
@@ -44,7 +45,11 @@ kubus_window_dispose (GObject *object)
     if (self->panes[i] != NULL)
       kubus_pane_view_set_model (self->panes[i], NULL);
   if (self->browser != NULL)
-    g_signal_handlers_disconnect_by_data (self->browser, self);
+    {
+      g_signal_handlers_disconnect_by_data (self->browser, self);
+      for (guint i = 0; i < KUBUS_N_PANES; i++)
+        g_signal_handlers_disconnect_by_data (kubus_browser_get_pane (self->browser, i), self);
+    }
   g_clear_object (&self->browser);
   g_clear_object (&self->file);
   g_clear_object (&self->file_b);
@@ -53,6 +58,7 @@ kubus_window_dispose (GObject *object)
   g_clear_object (&self->external);
   g_clear_object (&self->settings);
   g_clear_pointer (&self->keep_metric, g_free);
+  g_clear_pointer (&self->export_views, g_ptr_array_unref);
   gtk_widget_dispose_template (GTK_WIDGET (self), KUBUS_TYPE_WINDOW);
   G_OBJECT_CLASS (kubus_window_parent_class)->dispose (object);
 }
@@ -83,6 +89,8 @@ kubus_window_class_init (KubusWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, KubusWindow, loading_label);
   gtk_widget_class_bind_template_child (widget_class, KubusWindow, cancel_button);
   gtk_widget_class_bind_template_child (widget_class, KubusWindow, outer_paned);
+  gtk_widget_class_bind_template_child (widget_class, KubusWindow, compare_bar);
+  gtk_widget_class_bind_template_child (widget_class, KubusWindow, compare_label);
   gtk_widget_class_bind_template_child (widget_class, KubusWindow, inner_paned);
   gtk_widget_class_bind_template_child_full (widget_class, "metric_pane", FALSE,
                                              G_STRUCT_OFFSET (KubusWindow, panes[KUBUS_PANE_METRIC]));
@@ -118,10 +126,33 @@ on_cancel_clicked (GtkButton *button,
     g_cancellable_cancel (self->cancellable);
 }
 
+static gboolean
+destroy_window_idle (gpointer data)
+{
+  gtk_window_destroy (data);
+  g_object_unref (data);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_error_response (GtkDialog *dialog,
+                   int        response,
+                   gpointer   close_window)
+{
+  GtkWindow *parent = gtk_window_get_transient_for (GTK_WINDOW (dialog));
+
+  (void) response;
+  /* The window only after the dialog is gone: it still refers to its parent then. */
+  if (close_window != NULL && parent != NULL)
+    g_idle_add (destroy_window_idle, g_object_ref (parent));
+  gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
 void
-kubus_window_error_dialog (KubusWindow *self,
-                           const char  *primary,
-                           const char  *secondary)
+kubus_window_error_dialog_full (KubusWindow *self,
+                                const char  *primary,
+                                const char  *secondary,
+                                gboolean     close_window)
 {
   GtkWidget *dialog;
 
@@ -130,8 +161,16 @@ kubus_window_error_dialog (KubusWindow *self,
   dialog = gtk_message_dialog_new (GTK_WINDOW (self), GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
                                    GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE, "%s", primary);
   gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", secondary);
-  g_signal_connect (dialog, "response", G_CALLBACK (gtk_window_destroy), NULL);
+  g_signal_connect (dialog, "response", G_CALLBACK (on_error_response), close_window ? self : NULL);
   gtk_window_present (GTK_WINDOW (dialog));
+}
+
+void
+kubus_window_error_dialog (KubusWindow *self,
+                           const char  *primary,
+                           const char  *secondary)
+{
+  kubus_window_error_dialog_full (self, primary, secondary, FALSE);
 }
 
 static void
@@ -143,6 +182,19 @@ on_browser_error (KubusBrowser *browser,
   kubus_window_error_dialog (user_data, _("Some values could not be read"), message);
 }
 
+char *
+kubus_window_file_label (GFile *file)
+{
+  g_autoptr (GFile) parent = g_file_get_parent (file);
+  g_autofree char *base = g_file_get_basename (file);
+  g_autofree char *dir = parent != NULL ? g_file_get_basename (parent) : NULL;
+
+  /* Every analysis is called analysis.cube: the experiment folder tells them apart. */
+  if (dir == NULL || g_str_equal (dir, "/") || g_str_equal (dir, "."))
+    return g_steal_pointer (&base);
+  return g_build_filename (dir, base, NULL);
+}
+
 static void
 update_title (KubusWindow *self)
 {
@@ -151,7 +203,12 @@ update_title (KubusWindow *self)
   g_autofree char *title = NULL;
 
   if (a != NULL && b != NULL)
-    title = g_strdup_printf (_("%s − %s — Kubus"), a, b);
+    {
+      g_autofree char *la = kubus_window_file_label (self->file);
+      g_autofree char *lb = kubus_window_file_label (self->file_b);
+      /* TRANSLATORS: window title of a difference A − B of two reports */
+      title = g_strdup_printf (_("A − B: %s − %s — Kubus"), la, lb);
+    }
   else if (a != NULL)
     title = g_strdup_printf (_("%s — Kubus"), a);
   else
@@ -207,6 +264,20 @@ carry_over_view (KubusBrowser *old,
     }
 }
 
+static void fit_metric_pane (KubusWindow *self);
+
+/* A pane's mode changed (its drop-down, the menu, the command line): the View › Value Mode
+ * radio items show the active pane's. */
+static void
+on_pane_values_changed (KubusPaneModel *pane,
+                        gpointer        user_data)
+{
+  KubusWindow *self = user_data;
+
+  if (kubus_pane_model_get_kind (pane) == self->active_pane)
+    kubus_window_update_actions (self);
+}
+
 static void
 show_browser (KubusWindow  *self,
               KubusBrowser *browser)
@@ -214,11 +285,16 @@ show_browser (KubusWindow  *self,
   if (self->browser != NULL)
     {
       g_signal_handlers_disconnect_by_data (self->browser, self);
+      for (guint i = 0; i < KUBUS_N_PANES; i++)
+        g_signal_handlers_disconnect_by_data (kubus_browser_get_pane (self->browser, i), self);
       if (self->reloading)
         carry_over_view (self->browser, browser);
     }
   g_set_object (&self->browser, browser);
   g_signal_connect (browser, "error", G_CALLBACK (on_browser_error), self);
+  for (guint i = 0; i < KUBUS_N_PANES; i++)
+    g_signal_connect (kubus_browser_get_pane (browser, i), "values-changed",
+                      G_CALLBACK (on_pane_values_changed), self);
   for (guint i = 0; i < KUBUS_N_PANES; i++)
     kubus_pane_view_set_model (self->panes[i], kubus_browser_get_pane (browser, i));
   kubus_pane_view_set_call_view (self->panes[KUBUS_PANE_CALL], kubus_browser_get_call_view (browser));
@@ -228,9 +304,51 @@ show_browser (KubusWindow  *self,
     kubus_browser_select_metric (browser, self->keep_metric);
   g_clear_pointer (&self->keep_metric, g_free);
   gtk_stack_set_visible_child_name (GTK_STACK (self->stack), "browser");
+  if (!self->reloading)
+    fit_metric_pane (self);
   update_title (self);
   kubus_window_update_actions (self);
   kubus_window_topology_update (self);
+}
+
+/* Says which report is A and which B of a difference (the title alone cannot: both are often
+ * analysis.cube), and warns when they share few call paths: then they come from different
+ * programs and A − B is mostly the two programs side by side (issue 16, defect 6). */
+static void
+show_compare_bar (KubusWindow     *self,
+                  KubusLoadResult *loaded)
+{
+  g_autofree char *a = NULL, *b = NULL;
+  GString *text;
+  guint smaller;
+
+  if (self->file_b == NULL)
+    {
+      gtk_widget_set_visible (self->compare_bar, FALSE);
+      return;
+    }
+  a = g_file_get_parse_name (self->file);
+  b = g_file_get_parse_name (self->file_b);
+  text = g_string_new (NULL);
+  g_string_append_printf (text, _("Difference A − B: every value is A’s minus B’s; percentages are of A’s total.\n"
+                                  "A: %s\nB: %s"), a, b);
+  smaller = MIN (loaded->cnodes_a, loaded->cnodes_b);
+  if (loaded->cnodes_common == 0)
+    g_string_append_printf (text, "\n%s", _("The two reports have no call path in common: they come from "
+                                            "different programs, and their difference shows each program "
+                                            "next to the other, not what changed."));
+  else if (loaded->cnodes_common * 2 < smaller)
+    {
+      g_string_append_c (text, '\n');
+      g_string_append_printf (text, _("The reports share only %u of their %u and %u call paths: they may "
+                                      "come from different programs or versions."),
+                              loaded->cnodes_common, loaded->cnodes_a, loaded->cnodes_b);
+    }
+  gtk_info_bar_set_message_type (GTK_INFO_BAR (self->compare_bar),
+                                 loaded->cnodes_common * 2 < smaller ? GTK_MESSAGE_WARNING : GTK_MESSAGE_INFO);
+  gtk_label_set_text (GTK_LABEL (self->compare_label), text->str);
+  gtk_widget_set_visible (self->compare_bar, TRUE);
+  g_string_free (text, TRUE);
 }
 
 static void
@@ -260,7 +378,17 @@ on_loaded (GObject      *source,
       g_autofree char *primary = g_strdup_printf (_("Could not open “%s”"), name);
 
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        kubus_window_error_dialog (self, primary, error->message);
+        {
+          /* A window made only for this file, with nothing to show, goes with the message
+           * when other windows remain (issue 16, defect 8). */
+          gboolean orphan = self->browser == NULL && !self->reloading
+                            && g_list_length (gtk_application_get_windows (gtk_window_get_application (GTK_WINDOW (self)))) > 1;
+          g_autofree char *uri = g_file_get_uri (self->loading);
+
+          if (!self->batch)
+            gtk_recent_manager_remove_item (gtk_recent_manager_get_default (), uri, NULL);
+          kubus_window_error_dialog_full (self, primary, error->message, orphan);
+        }
       gtk_stack_set_visible_child_name (GTK_STACK (self->stack),
                                         self->browser != NULL ? "browser" : "empty");
       /* The report shown before (if any) stays, with its own file, title and monitor. */
@@ -278,10 +406,17 @@ on_loaded (GObject      *source,
   g_clear_object (&self->loading);
   g_clear_object (&self->loading_b);
   show_browser (self, browser);
+  show_compare_bar (self, loaded);
   if (!self->reloading && !self->batch)
     {
       g_autofree char *uri = g_file_get_uri (self->file);
-      gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
+      const char *groups[] = { KUBUS_RECENT_GROUP, NULL };
+      GtkRecentData data = { NULL, NULL, (char *) "application/x-cube", (char *) g_get_prgname (),
+                             (char *) "kubus %u", (char **) groups, FALSE };
+
+      /* Marked as opened by Kubus: the file chooser adds what it was asked for, also files
+       * that then failed to open; Open Recent lists only this group. */
+      gtk_recent_manager_add_full (gtk_recent_manager_get_default (), uri, &data);
     }
   watch_files (self);
   if (self->reloading && self->external != NULL)
@@ -490,11 +625,15 @@ fill_recent (GtkRecentManager *manager,
       const char *uri = gtk_recent_info_get_uri (info);
       g_autoptr (GMenuItem) item = NULL;
 
-      if (!is_report_name (uri) || !gtk_recent_info_exists (info))
+      if (!is_report_name (uri) || !gtk_recent_info_exists (info)
+          || !gtk_recent_info_has_group (info, KUBUS_RECENT_GROUP))
         continue;
       {
-        /* Menu labels take "_" as a mnemonic mark; report names are full of underscores. */
-        g_auto (GStrv) parts = g_strsplit (gtk_recent_info_get_display_name (info), "_", -1);
+        /* "run-a/analysis.cube": every analysis has the same name. Menu labels take "_" as
+         * a mnemonic mark; report names are full of underscores. */
+        g_autoptr (GFile) file = g_file_new_for_uri (uri);
+        g_autofree char *name = kubus_window_file_label (file);
+        g_auto (GStrv) parts = g_strsplit (name, "_", -1);
         g_autofree char *label = g_strjoinv ("__", parts);
         item = g_menu_item_new (label, NULL);
       }
@@ -513,6 +652,24 @@ fill_recent (GtkRecentManager *manager,
 
 /* ---- panes ------------------------------------------------------------------------------- */
 
+/* The pane the View menu, find and expand commands act on: marked in its header bar (issue
+ * 16, defect 7: nothing showed which pane the main menu's value mode would change). */
+void
+kubus_window_set_active_pane (KubusWindow  *self,
+                              KubusPaneKind kind,
+                              gboolean      focus)
+{
+  self->active_pane = kind;
+  for (guint i = 0; i < KUBUS_N_PANES; i++)
+    if (i == kind)
+      gtk_widget_add_css_class (GTK_WIDGET (self->panes[i]), "kubus-active");
+    else
+      gtk_widget_remove_css_class (GTK_WIDGET (self->panes[i]), "kubus-active");
+  if (focus)
+    gtk_widget_grab_focus (kubus_pane_view_get_list_view (self->panes[kind]));
+  kubus_window_update_actions (self);
+}
+
 static void
 on_pane_focus (GtkEventControllerFocus *controller,
                gpointer                 user_data)
@@ -520,8 +677,22 @@ on_pane_focus (GtkEventControllerFocus *controller,
   KubusWindow *self = user_data;
   GtkWidget *pane = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (controller));
 
-  self->active_pane = kubus_pane_view_get_kind (KUBUS_PANE_VIEW (pane));
-  kubus_window_update_actions (self);
+  kubus_window_set_active_pane (self, kubus_pane_view_get_kind (KUBUS_PANE_VIEW (pane)), FALSE);
+}
+
+/* A click anywhere in a pane (its header, legend, an empty area) makes it the active one,
+ * also where nothing takes the focus. */
+static void
+on_pane_pressed (GtkGestureClick *gesture,
+                 int              n_press,
+                 double           x,
+                 double           y,
+                 gpointer         user_data)
+{
+  GtkWidget *pane = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (gesture));
+
+  (void) n_press, (void) x, (void) y;
+  kubus_window_set_active_pane (user_data, kubus_pane_view_get_kind (KUBUS_PANE_VIEW (pane)), FALSE);
 }
 
 /* Pane widths in proportion to the window (metric 26 %, call 36 %, system the rest), set
@@ -534,14 +705,94 @@ on_default_width (GObject    *object,
                   gpointer    user_data)
 {
   KubusWindow *self = KUBUS_WINDOW (object);
-  int width, height;
+  int width, height, metric = 0, call = 0;
 
   (void) pspec, (void) user_data;
   gtk_window_get_default_size (GTK_WINDOW (self), &width, &height);   /* 4.8: both needed */
   if (gtk_widget_get_mapped (GTK_WIDGET (self)) || width <= 0)
     return;
+  /* The widths the user left the panes at, when they fit (issue 16, defect 8). */
+  if (self->settings != NULL && !self->batch)
+    {
+      metric = g_settings_get_int (self->settings, "metric-pane-width");
+      call = g_settings_get_int (self->settings, "call-pane-width");
+    }
+  if (metric > 0 && call > 0 && metric + call + 220 <= width)
+    {
+      gtk_paned_set_position (GTK_PANED (self->outer_paned), metric);
+      gtk_paned_set_position (GTK_PANED (self->inner_paned), call);
+      return;
+    }
   gtk_paned_set_position (GTK_PANED (self->outer_paned), MAX (220, width * 26 / 100));
   gtk_paned_set_position (GTK_PANED (self->inner_paned), MAX (220, width * 36 / 100));
+}
+
+/* Window size and pane widths of the last window closed are the next window's (defect 8). */
+static gboolean
+on_close_request (GtkWindow *window,
+                  gpointer   user_data)
+{
+  KubusWindow *self = KUBUS_WINDOW (window);
+  int width, height;
+
+  (void) user_data;
+  if (self->settings == NULL || self->batch)
+    return FALSE;
+  gtk_window_get_default_size (window, &width, &height);
+  g_settings_delay (self->settings);
+  if (!gtk_window_is_maximized (window) && width > 0 && height > 0)
+    {
+      g_settings_set_int (self->settings, "window-width", width);
+      g_settings_set_int (self->settings, "window-height", height);
+    }
+  g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (window));
+  if (gtk_widget_get_mapped (self->outer_paned))
+    {
+      g_settings_set_int (self->settings, "metric-pane-width", gtk_paned_get_position (GTK_PANED (self->outer_paned)));
+      g_settings_set_int (self->settings, "call-pane-width", gtk_paned_get_position (GTK_PANED (self->inner_paned)));
+    }
+  g_settings_apply (self->settings);
+  return FALSE;
+}
+
+/* A report's metric tree opens wide enough for its names (up to 40 % of the window), unless
+ * the user has set the width: at the default size Scalasca's deeper metric names were cut
+ * (issue 16, defect 10). */
+static void
+fit_metric_pane (KubusWindow *self)
+{
+  CubeReport *report = kubus_browser_get_report (self->browser);
+  GtkWidget *list = kubus_pane_view_get_list_view (self->panes[KUBUS_PANE_METRIC]);
+  PangoLayout *layout = gtk_widget_create_pango_layout (list, "0000000000");
+  int width, height, value_w, need = 0, window_w;
+
+  if (self->settings != NULL && !self->batch && g_settings_get_int (self->settings, "metric-pane-width") > 0)
+    {
+      g_object_unref (layout);
+      return;
+    }
+  pango_layout_get_pixel_size (layout, &value_w, &height);
+  for (guint i = 0; i < report->metrics->len; i++)
+    {
+      const CubeMetric *m = g_ptr_array_index (report->metrics, i);
+      gboolean hidden = FALSE;
+
+      for (const CubeMetric *p = m; p != NULL; p = p->parent)
+        hidden |= p->ghost;
+      if (hidden)
+        continue;
+      pango_layout_set_text (layout, kubus_node_name (KUBUS_NODE_METRIC, m), -1);
+      pango_layout_get_pixel_size (layout, &width, &height);
+      /* indent and expander per level, square, value column, gaps, padding, scroll bar */
+      need = MAX (need, (int) (m->depth + 1) * 20 + 20 + value_w + 12 + width + 30);
+    }
+  g_object_unref (layout);
+  window_w = gtk_widget_get_mapped (GTK_WIDGET (self)) ? gtk_widget_get_width (GTK_WIDGET (self)) : 0;
+  if (window_w <= 0)
+    gtk_window_get_default_size (GTK_WINDOW (self), &window_w, &height);
+  need = MIN (need, window_w * 40 / 100);
+  if (need > gtk_paned_get_position (GTK_PANED (self->outer_paned)))
+    gtk_paned_set_position (GTK_PANED (self->outer_paned), need);
 }
 
 static void
@@ -553,7 +804,6 @@ kubus_window_init (KubusWindow *self)
     ? g_settings_schema_source_lookup (source, "org.kubus.Kubus", TRUE) : NULL;
 
   gtk_widget_init_template (GTK_WIDGET (self));
-  self->active_pane = KUBUS_PANE_CALL;
   if (schema != NULL)
     {
       self->settings = g_settings_new ("org.kubus.Kubus");
@@ -568,18 +818,28 @@ kubus_window_init (KubusWindow *self)
   for (guint i = 0; i < KUBUS_N_PANES; i++)
     {
       GtkEventController *focus = gtk_event_controller_focus_new ();
+      GtkGesture *press = gtk_gesture_click_new ();
+
       g_signal_connect (focus, "enter", G_CALLBACK (on_pane_focus), self);
       gtk_widget_add_controller (GTK_WIDGET (self->panes[i]), focus);
+      /* Capture: before the rows and drop-downs claim the press. */
+      gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (press), 0);
+      gtk_event_controller_set_propagation_phase (GTK_EVENT_CONTROLLER (press), GTK_PHASE_CAPTURE);
+      g_signal_connect (press, "pressed", G_CALLBACK (on_pane_pressed), self);
+      gtk_widget_add_controller (GTK_WIDGET (self->panes[i]), GTK_EVENT_CONTROLLER (press));
       kubus_pane_view_set_row_menu (self->panes[i], self->row_menu);
       gtk_widget_set_size_request (GTK_WIDGET (self->panes[i]), 200, -1);
     }
   kubus_window_add_actions (self);
+  kubus_window_init_export_views (self);
+  kubus_window_set_active_pane (self, KUBUS_PANE_CALL, FALSE);
   kubus_window_topology_init (self);
   fill_recent (gtk_recent_manager_get_default (), self);
   g_signal_connect_object (gtk_recent_manager_get_default (), "changed", G_CALLBACK (fill_recent),
                            self, 0);
   on_default_width (G_OBJECT (self), NULL, NULL);
   g_signal_connect (self, "notify::default-width", G_CALLBACK (on_default_width), NULL);
+  g_signal_connect (self, "close-request", G_CALLBACK (on_close_request), NULL);
 
   drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
   g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
@@ -591,7 +851,19 @@ kubus_window_init (KubusWindow *self)
 KubusWindow *
 kubus_window_new (GtkApplication *app)
 {
-  return g_object_new (KUBUS_TYPE_WINDOW, "application", app, NULL);
+  KubusWindow *self = g_object_new (KUBUS_TYPE_WINDOW, "application", app, NULL);
+
+  if (self->settings != NULL)
+    {
+      int width = g_settings_get_int (self->settings, "window-width");
+      int height = g_settings_get_int (self->settings, "window-height");
+
+      if (width >= 400 && height >= 300)
+        gtk_window_set_default_size (GTK_WINDOW (self), width, height);
+      if (g_settings_get_boolean (self->settings, "window-maximized"))
+        gtk_window_maximize (GTK_WINDOW (self));
+    }
+  return self;
 }
 
 KubusBrowser *
@@ -611,6 +883,13 @@ kubus_window_set_batch (KubusWindow *self,
                         gboolean     batch)
 {
   self->batch = batch;
+  if (batch)
+    {
+      /* Pictures do not depend on how the last window was left. */
+      gtk_window_unmaximize (GTK_WINDOW (self));
+      gtk_window_set_default_size (GTK_WINDOW (self), 1200, 700);
+      on_default_width (G_OBJECT (self), NULL, NULL);
+    }
 }
 
 void

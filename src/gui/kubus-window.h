@@ -4,6 +4,7 @@
 #include <gtk/gtk.h>
 
 #include "kubus-browser.h"
+#include "kubus-export.h"
 
 G_BEGIN_DECLS
 
@@ -31,5 +32,48 @@ void          kubus_window_set_call_view (KubusWindow  *self,
 /* Applies @mode to every pane offering it; FALSE if no pane does. */
 gboolean      kubus_window_set_mode     (KubusWindow   *self,
                                          KubusValueMode mode);
+
+/* ---- views offered by File › Export View… (PNG, SVG, PDF) ------------------------------------
+ *
+ * The hook for views that can be exported. A view registers itself once it exists:
+ *
+ *   kubus_window_add_export_view (window, "topology", _("Topology"), topology_widget,
+ *                                 topology_render, topology, NULL);
+ *
+ * @render draws the view into any cairo_t at @width × @height (image, SVG or PDF surface;
+ * see KubusExportRenderFunc in kubus-export.h); @widget gives the size the dialog proposes
+ * (its current size) and is the view the dialog preselects when it is the one on screen.
+ * The window registers "panes" (the three trees) and "window" (the whole window) itself.
+ * Adding an @id again replaces it; @destroy frees @user_data when the view is removed or the
+ * window goes. */
+void          kubus_window_add_export_view    (KubusWindow           *self,
+                                               const char            *id,
+                                               const char            *label,
+                                               GtkWidget             *widget,
+                                               KubusExportRenderFunc  render,
+                                               gpointer               user_data,
+                                               GDestroyNotify         destroy);
+void          kubus_window_remove_export_view (KubusWindow *self,
+                                               const char  *id);
+/* The registered ids, in order (new array of borrowed strings). */
+GPtrArray    *kubus_window_list_export_views  (KubusWindow *self);
+const char   *kubus_window_export_view_label  (KubusWindow *self,
+                                               const char  *id);
+/* The size of the view's widget now (1 × 1 if it has none). */
+void          kubus_window_export_view_size   (KubusWindow *self,
+                                               const char  *id,
+                                               int         *width,
+                                               int         *height);
+/* Writes view @id at @width × @height to @path in @format (atomically). */
+gboolean      kubus_window_export_view        (KubusWindow       *self,
+                                               const char        *id,
+                                               const char        *path,
+                                               KubusExportFormat  format,
+                                               int                width,
+                                               int                height,
+                                               GError           **error);
+
+/* "run-a/analysis.cube": the file's name after its folder's (new string). */
+char         *kubus_window_file_label   (GFile *file);
 
 G_END_DECLS

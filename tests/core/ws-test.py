@@ -186,6 +186,18 @@ def cmd_synthetic(a):
 
         # by construction (see make-trace.c)
         d = make('exact')
+        # -o NAME.cubex: a Cube 4 archive with the same values (and NAME.stats.json)
+        outx = os.path.join(tmp, 'exact-x.cubex')
+        analyze(a, os.path.join(d, 'traces.otf2'), outx, serial=True)
+        with open(outx, 'rb') as f:
+            if f.read(512)[257:262] != b'ustar':
+                fail('-o exact-x.cubex: not a tar archive')
+        if not os.path.exists(os.path.join(tmp, 'exact-x.stats.json')):
+            fail('-o exact-x.cubex: no exact-x.stats.json')
+        outc = os.path.join(tmp, 'exact-c.cube')
+        analyze(a, os.path.join(d, 'traces.otf2'), outc, serial=True)
+        if dump(a, outx)[0] != dump(a, outc)[0]:
+            fail('-o .cubex and -o .cube hold different values')
         for serial in (True, False):
             out = os.path.join(tmp, 'exact-%s.cube' % serial)
             analyze(a, os.path.join(d, 'traces.otf2'), out, serial=serial)

@@ -3,6 +3,7 @@
  * to strings and compared with expected strings (GTK test-suite style). */
 #include "cube-private.h"
 
+#include <float.h>
 #include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
@@ -1045,11 +1046,119 @@ test_linear_work (void)
                    ((CubeCnode *) g_ptr_array_index (w->cnodes, WIDE / 2))->file_id);
 }
 
+/* ---- rounding residues of the call-tree conversion, plain vs difference reports ---------- */
+
+static void
+test_residue_rule (void)
+{
+  const double e = DBL_EPSILON;
+
+  /* the bound is (n + 1) ε max(|a|, Σ|c|), inclusive */
+  g_assert_true (cube_value_is_residue (2 * e, 1.0, 1.0, 1));
+  g_assert_false (cube_value_is_residue (2 * e * (1 + e), 1.0, 1.0, 1));
+  g_assert_true (cube_value_is_residue (-3 * e * 4.0, 4.0, 3.5, 2));
+  g_assert_false (cube_value_is_residue (-3.5 * e * 4.0, 4.0, 3.5, 2));
+  g_assert_true (cube_value_is_residue (5 * e * 8.0, 1.0, 8.0, 4));  /* M from the children */
+  g_assert_false (cube_value_is_residue (1e-9, 1.0, 1.0, 1));
+  g_assert_false (cube_value_is_residue (0.0, 1.0, 1.0, 1));          /* nothing to zero */
+}
+
+/* A call-inclusive metric as a Cube 4 reader leaves it: the exclusive value of a node whose
+ * own part is zero comes out as exactly 0 (not 5.55e-17), a real small own part stays. */
+static void
+test_residue_rows (void)
+{
+  g_autoptr (CubeReport) r = cube_report_new ();
+  CubeMetric  *t = cube_report_add_metric (r, NULL, "time", "Time", CUBE_DTYPE_DOUBLE, "sec", "", "");
+  CubeRegion  *rm = cube_report_add_region (r, "main", "", -1, -1);
+  CubeRegion  *ra = cube_report_add_region (r, "a", "", -1, -1);
+  CubeRegion  *rb = cube_report_add_region (r, "b", "", -1, -1);
+  CubeCnode   *cm = cube_report_add_cnode (r, NULL, rm, -1, NULL);
+  CubeCnode   *ca = cube_report_add_cnode (r, cm, ra, -1, NULL);
+  CubeCnode   *cb = cube_report_add_cnode (r, cm, rb, -1, NULL);
+  CubeSysNode *p = cube_report_add_sysnode (r, NULL, CUBE_SYS_PROCESS, "p", 0);
+  double       row[3];
+
+  for (int l = 0; l < 3; l++)
+    cube_report_add_sysnode (r, p, CUBE_SYS_THREAD, "t", l);
+  /* stored inclusive: main = a + b up to rounding (0.1 + 0.2 = 0.30000000000000004), then with
+   * a real own part of 1e-15 s, then 0.3 - (0.1 + 0.2) the other way round (-5.55e-17) */
+  cube_report_set_value (r, t, cm, 0, 0.1 + 0.2);
+  cube_report_set_value (r, t, cm, 1, 0.30000000000000004 + 1e-15);
+  cube_report_set_value (r, t, cm, 2, 0.3);
+  for (int l = 0; l < 3; l++)
+    {
+      cube_report_set_value (r, t, ca, l, 0.1);
+      cube_report_set_value (r, t, cb, l, 0.2);
+    }
+  t->data->stored_call_inclusive = TRUE;
+  cube_report_invalidate_values (r);
+
+  g_assert_true (cube_report_get_row (r, t, cm, row, NULL));
+  g_assert_true (row[0] == 0.0 && !signbit (row[0]));
+  g_assert_cmpfloat (row[1], ==, (0.30000000000000004 + 1e-15) - 0.1 - 0.2);
+  g_assert_cmpfloat (row[1], >, 9e-16);
+  g_assert_true (row[2] == 0.0 && !signbit (row[2]));
+  g_assert_true (cube_report_get_row (r, t, ca, row, NULL));
+  g_assert_cmpfloat (row[0], ==, 0.1);
+}
+
+static void
+test_plain (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (CubeReport) a = cube_report_new ();
+  g_autoptr (CubeReport) d = NULL;
+  g_autoptr (CubeReport) merged = NULL;
+  g_autoptr (CubeReport) mixed = NULL;
+  g_autoptr (CubeReport) back = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("kubus-plain-XXXXXX", NULL);
+  CubeMetric *t = cube_report_add_metric (a, NULL, "time", "Time", CUBE_DTYPE_DOUBLE, "sec", "", "");
+  CubeCnode  *c = cube_report_add_cnode (a, NULL, cube_report_add_region (a, "main", "", -1, -1),
+                                         -1, NULL);
+  CubeSysNode *p = cube_report_add_sysnode (a, NULL, CUBE_SYS_PROCESS, "p", 0);
+  CubeReport *two[2];
+  const char *exts[] = { "d.cube", "d.cubex", "d.cube.gz" };
+
+  cube_report_add_sysnode (a, p, CUBE_SYS_THREAD, "t", 0);
+  cube_report_set_value (a, t, c, 0, 2.5);
+  g_assert_true (cube_report_is_plain (a));
+
+  d = cube_algebra_diff (a, a, &error);
+  g_assert_no_error (error);
+  g_assert_false (cube_report_is_plain (d));
+  g_assert_cmpstr (cube_report_get_attr (d, CUBE_ATTR_DIFFERENCE), ==, "A − B");
+
+  two[0] = a, two[1] = a;
+  merged = cube_algebra_mean (two, 2, &error);
+  g_assert_true (cube_report_is_plain (merged));
+  two[1] = d;
+  mixed = cube_algebra_mean (two, 2, &error);
+  g_assert_false (cube_report_is_plain (mixed));
+
+  /* a difference stays one through every writer */
+  for (guint i = 0; i < G_N_ELEMENTS (exts); i++)
+    {
+      g_autofree char *path = g_build_filename (dir, exts[i], NULL);
+      g_assert_true (cube_report_write (d, path, &error));
+      g_assert_no_error (error);
+      back = cube_report_load (path, CUBE_LOAD_DEFAULT, NULL, NULL, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_false (cube_report_is_plain (back));
+      g_clear_pointer (&back, cube_report_free);
+      g_unlink (path);
+    }
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/cube/values/metrics", test_values_metrics);
+  g_test_add_func ("/cube/values/residue-rule", test_residue_rule);
+  g_test_add_func ("/cube/values/residue-rows", test_residue_rows);
+  g_test_add_func ("/cube/values/plain", test_plain);
   g_test_add_func ("/cube/values/cnodes", test_values_cnodes);
   g_test_add_func ("/cube/values/system", test_values_system);
   g_test_add_func ("/cube/values/ct-aggr-max", test_ct_aggr_max);

@@ -5,6 +5,7 @@
  * "<indent><name> <value>[ [+]| [-]][ *]": [+] collapsed with children, [-] expanded,
  * * selected. */
 #include <gtk/gtk.h>
+#include <string.h>
 
 #include "gui-test-report.h"
 #include "kubus-browser.h"
@@ -71,15 +72,15 @@ test_initial (void)
   g_autoptr (KubusBrowser) b = new_browser ();
 
   assert_pane (b, KUBUS_PANE_METRIC,
-               "Time 16 [+] *\n"
+               "Time 16.00 [+] *\n"
                "Visits 36\n");
   assert_pane (b, KUBUS_PANE_CALL, "main 16.00 [+] *\n");
   assert_pane (b, KUBUS_PANE_SYSTEM, "M 16.00 [+]\n");
   set_expanded (b, KUBUS_PANE_SYSTEM, 0, TRUE);
   set_expanded (b, KUBUS_PANE_SYSTEM, 1, TRUE);
   assert_pane (b, KUBUS_PANE_SYSTEM,
-               "M 0.00 [-]\n"
-               "  N 0.00 [-]\n"
+               "M 0 [-]\n"
+               "  N 0 [-]\n"
                "    rank 0 7.00 [+]\n"
                "    rank 1 9.00 [+]\n");
 }
@@ -101,21 +102,21 @@ test_expand_flows_right (void)
   /* Expanding Time in the metric pane: Time without MPI. */
   set_expanded (b, KUBUS_PANE_METRIC, 0, TRUE);
   assert_pane (b, KUBUS_PANE_METRIC,
-               "Time 10 [-] *\n"
-               "  MPI 6\n"
+               "Time 10.00 [-] *\n"
+               "  MPI 6.00\n"
                "Visits 36\n");
   set_expanded (b, KUBUS_PANE_CALL, 1, TRUE);
   assert_pane (b, KUBUS_PANE_CALL,
                "main 2.00 [-] *\n"
                "  foo 6.00 [-]\n"
-               "    MPI_Send 0.00\n"
+               "    MPI_Send 0\n"
                "  bar 2.00 [+]\n");
 
   select_only (b, KUBUS_PANE_METRIC, 1);   /* MPI */
   select_only (b, KUBUS_PANE_CALL, 2);     /* foo/MPI_Send */
   assert_pane (b, KUBUS_PANE_CALL,
-               "main 0.00 [-]\n"
-               "  foo 0.00 [-]\n"
+               "main 0 [-]\n"
+               "  foo 0 [-]\n"
                "    MPI_Send 4.00 *\n"
                "  bar 2.00 [+]\n");
   assert_pane (b, KUBUS_PANE_SYSTEM, "M 4.00 [+]\n");
@@ -137,16 +138,16 @@ test_modes (void)
                "  foo 62.50 [+] *\n"
                "  bar 25.00 [+]\n");
   assert_pane (b, KUBUS_PANE_SYSTEM,
-               "M 0.00 [-]\n"
-               "  N 0.00 [-]\n"
+               "M 0 [-]\n"
+               "  N 0 [-]\n"
                "    rank 0 31.25 [+]\n"
                "    rank 1 31.25 [+]\n");
 
   /* Percent of the selection to the left: the system pane sums to 100 %. */
   kubus_browser_set_mode (b, KUBUS_MODE_RELATIVE);
   assert_pane (b, KUBUS_PANE_SYSTEM,
-               "M 0.00 [-]\n"
-               "  N 0.00 [-]\n"
+               "M 0 [-]\n"
+               "  N 0 [-]\n"
                "    rank 0 50.00 [+]\n"
                "    rank 1 50.00 [+]\n");
   assert_pane (b, KUBUS_PANE_CALL,
@@ -160,17 +161,17 @@ test_modes (void)
    * nodes show their own (zero) value. */
   kubus_pane_model_set_mode (pane (b, KUBUS_PANE_SYSTEM), KUBUS_MODE_PEER_PERCENT);
   assert_pane (b, KUBUS_PANE_SYSTEM,
-               "M 0.00 [-]\n"
-               "  N 0.00 [-]\n"
+               "M 0 [-]\n"
+               "  N 0 [-]\n"
                "    rank 0 100.00 [+]\n"
                "    rank 1 100.00 [+]\n");
   kubus_browser_set_mode (b, KUBUS_MODE_ABSOLUTE);
   select_only (b, KUBUS_PANE_CALL, 2);     /* bar collapsed: rank 0 = 1, rank 1 = 3 */
   kubus_pane_model_set_mode (pane (b, KUBUS_PANE_SYSTEM), KUBUS_MODE_PEER_DISTRIBUTION);
   assert_pane (b, KUBUS_PANE_SYSTEM,
-               "M 0.00 [-]\n"
-               "  N 0.00 [-]\n"
-               "    rank 0 0.00 [+]\n"
+               "M 0 [-]\n"
+               "  N 0 [-]\n"
+               "    rank 0 0 [+]\n"
                "    rank 1 100.00 [+]\n");
 }
 
@@ -189,8 +190,8 @@ test_multiple_selection (void)
   set_expanded (b, KUBUS_PANE_SYSTEM, 0, TRUE);
   set_expanded (b, KUBUS_PANE_SYSTEM, 1, TRUE);
   assert_pane (b, KUBUS_PANE_SYSTEM,
-               "M 0.00 [-]\n"
-               "  N 0.00 [-]\n"
+               "M 0 [-]\n"
+               "  N 0 [-]\n"
                "    rank 0 6.00 [+]\n"
                "    rank 1 8.00 [+]\n");
 }
@@ -220,7 +221,7 @@ test_flat_and_modules (void)
   kubus_browser_set_call_view (b, KUBUS_CALL_VIEW_MODULE);
   set_expanded (b, KUBUS_PANE_CALL, 0, TRUE);
   assert_pane (b, KUBUS_PANE_CALL,
-               "app.c 0.00 [-]\n"
+               "app.c 0 [-]\n"
                "  main 2.00\n"
                "  foo 6.00\n"
                "MPI 6.00 [+]\n"
@@ -376,6 +377,247 @@ test_colors (void)
     }
 }
 
+/* ---- issue 16: values, number format, system tree colours ----------------------------------------- */
+
+/* A plain report: Time, Visits; main › { comm, work }; 4 locations. Time's exclusive values at
+ * main are rounding residues (±4e-16), as Cube 4 summaries hold them after exclusive values
+ * are made from inclusive ones. Time per location at work: 10.80, 12.00, 12.50, 13.45 s. */
+static CubeReport *
+residue_report (void)
+{
+  CubeReport *r = cube_report_new ();
+  CubeMetric *time = cube_report_add_metric (r, NULL, "time", "Time", CUBE_DTYPE_DOUBLE, "sec", NULL, NULL);
+  CubeMetric *visits = cube_report_add_metric (r, NULL, "visits", "Visits", CUBE_DTYPE_UINT64, "occ", NULL, NULL);
+  CubeCnode *main_c = cube_report_add_cnode (r, NULL, cube_report_add_region (r, "main", "a.c", 1, 9), -1, NULL);
+  CubeCnode *comm = cube_report_add_cnode (r, main_c, cube_report_add_region (r, "comm", "a.c", 10, 19), 3, "a.c");
+  CubeCnode *work = cube_report_add_cnode (r, main_c, cube_report_add_region (r, "work", "a.c", 20, 29), 4, "a.c");
+  CubeSysNode *m = cube_report_add_sysnode (r, NULL, CUBE_SYS_MACHINE, "M", -1);
+  CubeSysNode *n = cube_report_add_sysnode (r, m, CUBE_SYS_NODE, "N", -1);
+  const double work_time[4] = { 10.80, 12.00, 12.50, 13.45 };
+
+  for (int l = 0; l < 4; l++)
+    {
+      g_autofree char *name = g_strdup_printf ("rank %d", l);
+      CubeSysNode *p = cube_report_add_sysnode (r, n, CUBE_SYS_PROCESS, name, l);
+      cube_report_add_sysnode (r, p, CUBE_SYS_THREAD, "thread", 0);
+    }
+  for (int l = 0; l < 4; l++)
+    {
+      cube_report_set_value (r, time, main_c, l, l % 2 ? -3.99e-16 : 4.4e-16);
+      cube_report_set_value (r, time, comm, l, 1.0);
+      cube_report_set_value (r, time, work, l, work_time[l]);
+      cube_report_set_value (r, visits, work, l, 123456789);
+    }
+  return r;
+}
+
+/* Defect 3 and "Values": one notation for every pane (counts as integers, times with two
+ * decimals), a residue reads 0 (never "-0.00"), and a plain report never turns diverging. */
+static void
+test_values_plain_report (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (KubusBrowser) b = kubus_browser_new (residue_report (), NULL, &error);
+  KubusLegendInfo legend = { 0 };
+
+  g_assert_no_error (error);
+  kubus_browser_select_default (b);
+  assert_pane (b, KUBUS_PANE_METRIC,
+               "Time 52.75 *\n"
+               "Visits 493827156\n");
+  set_expanded (b, KUBUS_PANE_CALL, 0, TRUE);
+  assert_pane (b, KUBUS_PANE_CALL,
+               "main 0 [-] *\n"
+               "  comm 4.00\n"
+               "  work 48.75\n");
+  kubus_pane_model_get_legend (pane (b, KUBUS_PANE_CALL), &legend);
+  g_assert_false (legend.is_signed);
+  g_assert_cmpstr (legend.low, ==, "0");
+  g_assert_cmpstr (legend.high, ==, "52.75");
+  kubus_legend_info_clear (&legend);
+  /* main's own time (residues) as the selection: the system pane shows 0, not -0.00 or
+   * -3.99e-16, in absolute and in percent mode, and nothing is coloured or marked negative. */
+  select_only (b, KUBUS_PANE_CALL, 0);
+  set_expanded (b, KUBUS_PANE_SYSTEM, 0, TRUE);
+  set_expanded (b, KUBUS_PANE_SYSTEM, 1, TRUE);
+  assert_pane (b, KUBUS_PANE_SYSTEM,
+               "M 0 [-]\n"
+               "  N 0 [-]\n"
+               "    rank 0 0 [+]\n"
+               "    rank 1 0 [+]\n"
+               "    rank 2 0 [+]\n"
+               "    rank 3 0 [+]\n");
+  kubus_pane_model_get_legend (pane (b, KUBUS_PANE_SYSTEM), &legend);
+  g_assert_false (legend.is_signed);
+  kubus_legend_info_clear (&legend);
+  kubus_pane_model_set_mode (pane (b, KUBUS_PANE_SYSTEM), KUBUS_MODE_PERCENT);
+  assert_pane (b, KUBUS_PANE_SYSTEM,
+               "M 0 [-]\n"
+               "  N 0 [-]\n"
+               "    rank 0 0 [+]\n"
+               "    rank 1 0 [+]\n"
+               "    rank 2 0 [+]\n"
+               "    rank 3 0 [+]\n");
+  {
+    g_autoptr (KubusNodeRow) row = kubus_pane_model_get_row (pane (b, KUBUS_PANE_SYSTEM), 3, NULL);
+    GdkRGBA c;
+    gboolean negative = TRUE;
+
+    /* rank 1's −3.99e-16: no colour (zero), not negative. */
+    g_assert_false (kubus_pane_model_row_color (pane (b, KUBUS_PANE_SYSTEM), row, FALSE, &c, &negative));
+    g_assert_false (negative);
+  }
+}
+
+/* The value's tooltip: full precision and unit; in a percent mode the absolute value too. */
+static void
+test_value_tooltip (void)
+{
+  g_autoptr (KubusBrowser) b = new_browser ();
+  g_autoptr (KubusNodeRow) row = NULL;
+  g_autofree char *abs_text = NULL, *pct_text = NULL, *metric_text = NULL;
+
+  set_expanded (b, KUBUS_PANE_CALL, 0, TRUE);
+  row = kubus_pane_model_get_row (pane (b, KUBUS_PANE_CALL), 2, NULL);   /* bar, 4 s */
+  abs_text = kubus_pane_model_value_tooltip (pane (b, KUBUS_PANE_CALL), row, FALSE);
+  g_assert_cmpstr (abs_text, ==, "4 sec (inclusive)");
+  kubus_pane_model_set_mode (pane (b, KUBUS_PANE_CALL), KUBUS_MODE_PERCENT);
+  pct_text = kubus_pane_model_value_tooltip (pane (b, KUBUS_PANE_CALL), row, FALSE);
+  g_assert_cmpstr (pct_text, ==, "25 % of total\n4 sec (inclusive)");
+  {
+    g_autoptr (KubusNodeRow) visits = kubus_pane_model_get_row (pane (b, KUBUS_PANE_METRIC), 1, NULL);
+    metric_text = kubus_pane_model_value_tooltip (pane (b, KUBUS_PANE_METRIC), visits, FALSE);
+    g_assert_cmpstr (metric_text, ==, "36 occ (inclusive)");
+  }
+}
+
+/* Defect 2: the system tree colours its nodes between the smallest and the largest of their
+ * peers: 10.80 … 13.45 s spans the scale instead of being one colour at 13 % of the root. */
+static void
+test_system_colours_peers (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (KubusBrowser) b = kubus_browser_new (residue_report (), NULL, &error);
+  KubusPaneModel *sys;
+  KubusLegendInfo legend = { 0 };
+  const double expect[4] = { 0, (12.00 - 10.80) / 2.65, (12.50 - 10.80) / 2.65, 1.0 };
+
+  g_assert_no_error (error);
+  kubus_browser_select_default (b);
+  set_expanded (b, KUBUS_PANE_CALL, 0, TRUE);
+  select_only (b, KUBUS_PANE_CALL, 2);   /* work */
+  sys = pane (b, KUBUS_PANE_SYSTEM);
+  set_expanded (b, KUBUS_PANE_SYSTEM, 0, TRUE);
+  set_expanded (b, KUBUS_PANE_SYSTEM, 1, TRUE);
+  assert_pane (b, KUBUS_PANE_SYSTEM,
+               "M 0 [-]\n"
+               "  N 0 [-]\n"
+               "    rank 0 10.80 [+]\n"
+               "    rank 1 12.00 [+]\n"
+               "    rank 2 12.50 [+]\n"
+               "    rank 3 13.45 [+]\n");
+  for (guint i = 0; i < 4; i++)
+    {
+      g_autoptr (KubusNodeRow) row = kubus_pane_model_get_row (sys, 2 + i, NULL);
+      GdkRGBA got, want;
+      gboolean negative;
+
+      g_assert_true (kubus_pane_model_row_color (sys, row, FALSE, &got, &negative));
+      g_assert_true (kubus_severity_color (KUBUS_SCALE_RAINBOW, FALSE, expect[i] > 0 ? expect[i] : 1e-9,
+                                           FALSE, &want));
+      g_assert_cmpfloat_with_epsilon (got.red, want.red, 1e-9);
+      g_assert_cmpfloat_with_epsilon (got.green, want.green, 1e-9);
+      g_assert_cmpfloat_with_epsilon (got.blue, want.blue, 1e-9);
+    }
+  /* The legend's ends are the locations' smallest and largest value. */
+  kubus_pane_model_get_legend (sys, &legend);
+  g_assert_cmpstr (legend.low, ==, "10.80");
+  g_assert_cmpstr (legend.high, ==, "13.45");
+  g_assert_true (g_str_has_prefix (legend.caption, "sec · "));
+  kubus_legend_info_clear (&legend);
+  /* Peer percent keeps its own meaning: 10.80 / 13.45 of the scale. */
+  kubus_pane_model_set_mode (sys, KUBUS_MODE_PEER_PERCENT);
+  {
+    g_autoptr (KubusNodeRow) row = kubus_pane_model_get_row (sys, 2, NULL);
+    GdkRGBA got, want;
+    gboolean negative;
+
+    g_assert_true (kubus_pane_model_row_color (sys, row, FALSE, &got, &negative));
+    kubus_severity_color (KUBUS_SCALE_RAINBOW, FALSE, 10.80 / 13.45, FALSE, &want);
+    g_assert_cmpfloat_with_epsilon (got.red, want.red, 1e-9);
+    g_assert_cmpfloat_with_epsilon (got.green, want.green, 1e-9);
+  }
+}
+
+/* The other number formats of the preferences, and their zero. */
+static void
+test_number_formats (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (KubusBrowser) b = kubus_browser_new (residue_report (), NULL, &error);
+
+  g_assert_no_error (error);
+  kubus_browser_select_default (b);
+  set_expanded (b, KUBUS_PANE_CALL, 0, TRUE);
+  for (guint i = 0; i < KUBUS_N_PANES; i++)
+    kubus_pane_model_set_precision (pane (b, i), 3, KUBUS_FORMAT_SCIENTIFIC);
+  assert_pane (b, KUBUS_PANE_CALL,
+               "main 0 [-] *\n"
+               "  comm 4\n"
+               "  work 48.750\n");
+  assert_pane (b, KUBUS_PANE_METRIC,
+               "Time 52.750 *\n"
+               "Visits 4.938e+08\n");
+  for (guint i = 0; i < KUBUS_N_PANES; i++)
+    kubus_pane_model_set_precision (pane (b, i), 2, KUBUS_FORMAT_COMMON_EXPONENT);
+  select_only (b, KUBUS_PANE_METRIC, 1);   /* Visits: 493,827,156 → ×10⁸ */
+  assert_pane (b, KUBUS_PANE_CALL,
+               "main 0 [-] *\n"
+               "  comm 0\n"
+               "  work 4.94\n");
+}
+
+/* File › Export Values: the visible rows of a pane as CSV, full precision, quoted names. */
+static void
+test_csv (void)
+{
+  g_autoptr (KubusBrowser) b = new_browser ();
+  g_autofree char *csv = NULL, *pct = NULL;
+
+  set_expanded (b, KUBUS_PANE_CALL, 0, TRUE);
+  csv = kubus_pane_model_to_csv (pane (b, KUBUS_PANE_CALL));
+  g_assert_cmpstr (csv, ==,
+                   "depth,name,value,mode,unit,inclusive,exclusive,state\r\n"
+                   "0,main,2,absolute,sec,16,2,expanded\r\n"
+                   "1,foo,10,absolute,sec,10,6,collapsed\r\n"
+                   "1,bar,4,absolute,sec,4,2,collapsed\r\n");
+  kubus_pane_model_set_mode (pane (b, KUBUS_PANE_CALL), KUBUS_MODE_PERCENT);
+  pct = kubus_pane_model_to_csv (pane (b, KUBUS_PANE_CALL));
+  g_assert_nonnull (strstr (pct, "1,foo,62.5,percent-of-total,% of total,10,6,collapsed\r\n"));
+}
+
+/* A name with a comma and quotes is one quoted CSV field. */
+static void
+test_csv_quoting (void)
+{
+  g_autoptr (GError) error = NULL;
+  CubeReport *r = cube_report_new ();
+  CubeMetric *m = cube_report_add_metric (r, NULL, "t", "T", CUBE_DTYPE_DOUBLE, "sec", NULL, NULL);
+  CubeCnode *c = cube_report_add_cnode (r, NULL, cube_report_add_region (r, "f(int, \"x\")", "a.c", 1, 2), -1, NULL);
+  g_autoptr (KubusBrowser) b = NULL;
+  g_autofree char *csv = NULL;
+
+  cube_report_add_sysnode (r, cube_report_add_sysnode (r, NULL, CUBE_SYS_MACHINE, "M", -1), CUBE_SYS_THREAD, "t", 0);
+  cube_report_set_value (r, m, c, 0, 0.1);
+  b = kubus_browser_new (r, NULL, &error);
+  g_assert_no_error (error);
+  kubus_browser_select_default (b);
+  csv = kubus_pane_model_to_csv (pane (b, KUBUS_PANE_CALL));
+  g_assert_cmpstr (csv, ==,
+                   "depth,name,value,mode,unit,inclusive,exclusive,state\r\n"
+                   "0,\"f(int, \"\"x\"\")\",0.1,absolute,sec,0.1,0.1,leaf\r\n");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -391,5 +633,11 @@ main (int   argc,
   g_test_add_func ("/gui/model/difference", test_difference);
   g_test_add_func ("/gui/model/external", test_external);
   g_test_add_func ("/gui/model/colors", test_colors);
+  g_test_add_func ("/gui/model/values-plain-report", test_values_plain_report);
+  g_test_add_func ("/gui/model/value-tooltip", test_value_tooltip);
+  g_test_add_func ("/gui/model/system-colours-peers", test_system_colours_peers);
+  g_test_add_func ("/gui/model/number-formats", test_number_formats);
+  g_test_add_func ("/gui/model/csv", test_csv);
+  g_test_add_func ("/gui/model/csv-quoting", test_csv_quoting);
   return g_test_run ();
 }

@@ -103,13 +103,13 @@ test_metric_threshold_per_root (void)
   kubus_browser_select_position (b, KUBUS_PANE_METRIC, 1);   /* Visits */
   set_expanded (b, KUBUS_PANE_METRIC, 0, TRUE);
   assert_pane (b, KUBUS_PANE_METRIC,
-               "Time 10 [-]\n"
-               "  MPI 6\n"
+               "Time 10.00 [-]\n"
+               "  MPI 6.00\n"
                "Visits 36 *\n");
   /* MPI is 6 of Time's 16 (37.5 %): hidden at 50 %; Time (16 of 36 visits) is not. */
   kubus_pane_model_set_hide_below (metric, 50);
   assert_pane (b, KUBUS_PANE_METRIC,
-               "Time 10 [-]\n"
+               "Time 10.00 [-]\n"
                "Visits 36 *\n");
 }
 
@@ -125,10 +125,10 @@ test_peer_distribution_expanded (void)
   kubus_pane_model_set_mode (kubus_browser_get_pane (b, KUBUS_PANE_SYSTEM),
                              KUBUS_MODE_PEER_DISTRIBUTION);
   assert_pane (b, KUBUS_PANE_SYSTEM,
-               "M 0.00 [-]\n"
-               "  N 0.00 [-]\n"
-               "    rank 0 0.00 [-]\n"
-               "      thread 0 0.00\n"
+               "M 0 [-]\n"
+               "  N 0 [-]\n"
+               "    rank 0 0 [-]\n"
+               "      thread 0 0\n"
                "    rank 1 100.00 [+]\n");
 }
 

@@ -190,7 +190,12 @@ test_no_topology (void)
   gtk_notebook_set_current_page (notebook, 1);
   g_assert_cmpint (gtk_notebook_get_current_page (notebook), ==, 0);
   g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "topology"));
-  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "export-topology"));
+  {
+    /* No topology to offer File › Export View… */
+    g_autoptr (GPtrArray) views = kubus_window_list_export_views (window);
+    for (guint i = 0; i < views->len; i++)
+      g_assert_false (g_str_has_prefix (g_ptr_array_index (views, i), "topology:"));
+  }
   close_window (window);
 }
 
@@ -232,17 +237,24 @@ test_tabs (void)
       {
         g_autofree char *action = NULL;
         if (g_menu_model_get_item_attribute (file, i, G_MENU_ATTRIBUTE_ACTION, "s", &action))
-          found = found || g_str_equal (action, "win.export-topology");
+          found = found || g_str_equal (action, "win.export-view");
       }
     g_assert_true (found);
   }
   /* Ctrl+T (win.topology) goes to the first topology and back. */
   g_action_group_activate_action (G_ACTION_GROUP (window), "topology", NULL);
   g_assert_cmpint (kubus_window_get_shown_topology (window), ==, 0);
-  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "export-topology"));
+  /* Every topology is a view of File › Export View… (the export dialog's registry). */
+  {
+    g_autoptr (GPtrArray) views = kubus_window_list_export_views (window);
+    guint n = 0;
+    for (guint i = 0; i < views->len; i++)
+      n += g_str_has_prefix (g_ptr_array_index (views, i), "topology:");
+    g_assert_cmpuint (n, ==, G_N_ELEMENTS (names) - 1);
+    g_assert_cmpstr (kubus_window_export_view_label (window, "topology:1"), ==, "Topology “2D Dim”");
+  }
   g_action_group_activate_action (G_ACTION_GROUP (window), "topology", NULL);
   g_assert_cmpint (kubus_window_get_shown_topology (window), ==, -1);
-  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "export-topology"));
   /* The 14-D topology draws (folded and sliced by default) without error. */
   g_assert_true (kubus_window_show_topology (window, 3));
   spin (200);

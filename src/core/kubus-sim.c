@@ -1,0 +1,132 @@
+/* kubus-sim — "what if" on a trace: rewrites it as a hypothesis says, re-enacts the run in real
+ * time with MPI at the original scale (or simulates it offline), analyses the result and compares
+ * it with the original (docs/hypotheses.md, docs/decisions/2026-11-25-sim-design.md).
+ *
+ *   kubus-sim EXPDIR --hypothesis FILE [-o SIMDIR] [--offline] */
+#include "sim-private.h"
+#include "kubus-program.h"
+
+#include <glib/gi18n.h>
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+void analyze_quiet_otf2 (void);
+
+int
+main (int    argc,
+      char **argv)
+{
+  SimOptions opt = { 0 };
+  gboolean serial = FALSE, version = FALSE;
+  g_autofree char *hyp = NULL, *output = NULL, *launcher = NULL;
+  g_auto (GStrv) rest = NULL;
+  GOptionEntry entries[] = {
+    { "hypothesis", 'H', 0, G_OPTION_ARG_FILENAME, &hyp, N_("The hypothesis to test (see docs/hypotheses.md)"), N_("FILE") },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Write the simulation to SIMDIR"), N_("SIMDIR") },
+    { "offline", 0, 0, G_OPTION_ARG_NONE, &opt.offline, N_("Simulate in one process with a model fitted from the trace"), NULL },
+    { "serial", 0, 0, G_OPTION_ARG_NONE, &serial, N_("The same as --offline"), NULL },
+    { "mpirun", 0, 0, G_OPTION_ARG_STRING, &launcher, N_("MPI launcher command (default: mpirun)"), N_("CMD") },
+    { "no-clock-repair", 0, 0, G_OPTION_ARG_NONE, &opt.no_clock_repair,
+      N_("Simulate and analyse the timestamps as recorded, without repairing receives that lie before their send"), NULL },
+    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &opt.quiet, N_("No progress output"), NULL },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL, N_("EXPDIR|TRACE.otf2") },
+    { NULL, 0, 0, 0, NULL, NULL, NULL }
+  };
+  g_autoptr (GOptionContext) ctx = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char **saved_argv = NULL;
+  int saved_argc = argc;
+  int status;
+
+  kubus_program_init ("kubus-sim");
+  analyze_quiet_otf2 ();
+
+  saved_argv = g_new0 (char *, argc + 1);
+  memcpy (saved_argv, argv, sizeof (char *) * argc);
+  ctx = g_option_context_new (_("— test a hypothesis on an MPI trace"));
+  g_option_context_set_translation_domain (ctx, GETTEXT_PACKAGE);
+  g_option_context_set_description (
+    ctx, _("kubus-sim EXPDIR --hypothesis FILE rewrites the trace as the hypothesis says, re-enacts the\n"
+           "run in real time with one MPI process per traced rank (it starts \"mpirun -n RANKS\n"
+           "--oversubscribe\" itself), analyses the result and writes SIMDIR (default\n"
+           "EXPDIR/sim-NAME for hypothesis file NAME.hyp): traces.otf2, analysis.cube,\n"
+           "difference.cube (original − simulated) and summary.json. SIMDIR appears complete or not\n"
+           "at all. --offline simulates in one process instead, with a communication model fitted\n"
+           "from the trace. Rules: scale region NAME by F; balance region NAME [globally];\n"
+           "remove messages with size|tag OP N; remove messages in region NAME."));
+  g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
+  g_option_context_add_main_entries (ctx, kubus_program_option_entries (&version), GETTEXT_PACKAGE);
+  if (!g_option_context_parse (ctx, &argc, &argv, &error))
+    {
+      fprintf (stderr, "kubus-sim: %s\n", error->message);
+      return 2;
+    }
+  if (version)
+    return kubus_program_print_version ();
+  if (!rest || !rest[0] || rest[1])
+    {
+      fprintf (stderr, _("kubus-sim: give one experiment directory or OTF2 anchor file (see --help)\n"));
+      return 2;
+    }
+  if (!hyp)
+    {
+      fprintf (stderr, _("kubus-sim: give the hypothesis with --hypothesis FILE (an empty file simulates the "
+                         "run as it was)\n"));
+      return 2;
+    }
+  if (g_file_test (rest[0], G_FILE_TEST_IS_DIR))
+    {
+      opt.expdir = g_strdup (rest[0]);
+      opt.anchor = g_build_filename (rest[0], "traces.otf2", NULL);
+    }
+  else
+    opt.anchor = g_strdup (rest[0]);
+  if (!g_file_test (opt.anchor, G_FILE_TEST_IS_REGULAR))
+    {
+      fprintf (stderr, _("kubus-sim: %s: no such trace (give an experiment directory or an OTF2 anchor file)\n"),
+               opt.anchor);
+      return 1;
+    }
+  if (!output)
+    {
+      /* EXPDIR/sim-NAME for hypothesis NAME.hyp */
+      g_autofree char *base = g_path_get_basename (hyp);
+      g_autofree char *name = NULL;
+      g_autofree char *dir = opt.expdir ? g_strdup (opt.expdir) : g_path_get_dirname (opt.anchor);
+      char *dot = strrchr (base, '.');
+      if (dot && dot != base)
+        *dot = '\0';
+      name = g_strdup_printf ("sim-%s", base);
+      output = g_build_filename (dir, name, NULL);
+    }
+  {
+    /* fail before a long simulation, not after it */
+    g_autofree char *dir = g_path_get_dirname (output);
+    if (!g_file_test (dir, G_FILE_TEST_IS_DIR) || access (dir, W_OK) != 0)
+      {
+        fprintf (stderr, _("kubus-sim: cannot write %s: the folder %s does not exist or is not writable "
+                           "(no simulation written)\n"), output, dir);
+        return 1;
+      }
+    if (g_file_test (output, G_FILE_TEST_EXISTS) && !g_file_test (output, G_FILE_TEST_IS_DIR))
+      {
+        fprintf (stderr, _("kubus-sim: %s exists and is not a folder (no simulation written)\n"), output);
+        return 1;
+      }
+  }
+  opt.hypothesis = g_steal_pointer (&hyp);
+  opt.simdir = g_steal_pointer (&output);
+  opt.launcher = g_steal_pointer (&launcher);
+  opt.offline = opt.offline || serial;
+  opt.argc = saved_argc;
+  opt.argv = saved_argv;
+  status = sim_main (&opt);
+  g_free (opt.expdir);
+  g_free (opt.anchor);
+  g_free (opt.hypothesis);
+  g_free (opt.simdir);
+  g_free (opt.launcher);
+  return status;
+}

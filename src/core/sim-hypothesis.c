@@ -1,0 +1,571 @@
+/* sim-hypothesis.c — the hypothesis file: one rule a line, `#` comments (docs/hypotheses.md).
+ *
+ *   scale region NAME by FACTOR
+ *   balance region NAME [globally]
+ *   remove messages with size|tag OP N        OP: < <= == >= >
+ *   remove messages in region NAME
+ *
+ * NAME is a bare word or a "quoted string" (\" and \\ escape). Keywords ignore case. Errors name
+ * the file, line and column; unknown regions get the closest names in the trace. */
+#include "sim-private.h"
+
+#include <errno.h>
+#include <glib/gi18n.h>
+#include <math.h>
+#include <string.h>
+
+typedef struct
+{
+  char  *text;     /* unquoted */
+  guint  col;      /* 1-based, in characters */
+  gboolean quoted;
+} Token;
+
+typedef struct
+{
+  const char *path;
+  guint       line;
+  GArray     *tokens;   /* Token */
+  guint       end_col;  /* column just past the last character */
+} Line;
+
+static void
+token_clear (gpointer p)
+{
+  g_free (((Token *) p)->text);
+}
+
+static void
+rule_free (gpointer p)
+{
+  Rule *r = p;
+  g_free (r->region_name);
+  g_free (r->regions);
+  g_free (r->text);
+  g_free (r);
+}
+
+void
+sim_hypothesis_free (Hypothesis *h)
+{
+  if (!h)
+    return;
+  g_free (h->path);
+  g_ptr_array_unref (h->rules);
+  g_free (h);
+}
+
+gboolean
+sim_rule_op_holds (RuleOp  op,
+                   guint64 a,
+                   guint64 b)
+{
+  switch (op)
+    {
+    case OP_LT: return a < b;
+    case OP_LE: return a <= b;
+    case OP_EQ: return a == b;
+    case OP_GE: return a >= b;
+    case OP_GT: return a > b;
+    }
+  return FALSE;
+}
+
+guint
+sim_edit_distance (const char *a,
+                   const char *b)
+{
+  gsize la = strlen (a), lb = strlen (b);
+  g_autofree guint *row = g_new (guint, lb + 1);
+
+  for (gsize j = 0; j <= lb; j++)
+    row[j] = (guint) j;
+  for (gsize i = 1; i <= la; i++)
+    {
+      guint diag = row[0];
+      row[0] = (guint) i;
+      for (gsize j = 1; j <= lb; j++)
+        {
+          guint up = row[j];
+          guint cost = a[i - 1] == b[j - 1] ? 0 : 1;
+          row[j] = MIN (MIN (row[j] + 1, row[j - 1] + 1), diag + cost);
+          diag = up;
+        }
+    }
+  return row[lb];
+}
+
+static gboolean
+G_GNUC_PRINTF (4, 5)
+line_error (const Line *l,
+            guint       col,
+            GError    **error,
+            const char *fmt,
+            ...)
+{
+  va_list ap;
+  g_autofree char *msg = NULL;
+
+  va_start (ap, fmt);
+  msg = g_strdup_vprintf (fmt, ap);
+  va_end (ap);
+  g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s:%u:%u: %s", l->path, l->line, col, msg);
+  return FALSE;
+}
+
+/* Splits one line into tokens; stops at a `#` outside quotes. */
+static gboolean
+tokenize (Line        *l,
+          const char  *s,
+          GError     **error)
+{
+  guint col = 1;
+  const char *p = s;
+
+  while (*p)
+    {
+      Token t = { 0 };
+      if (*p == ' ' || *p == '\t' || *p == '\r')
+        {
+          p++;
+          col++;
+          continue;
+        }
+      if (*p == '#')
+        break;
+      t.col = col;
+      if (*p == '"')
+        {
+          GString *v = g_string_new (NULL);
+          p++;
+          col++;
+          while (*p && *p != '"')
+            {
+              if (*p == '\\' && (p[1] == '"' || p[1] == '\\'))
+                {
+                  p++;
+                  col++;
+                }
+              g_string_append_c (v, *p);
+              if (((guchar) *p & 0xC0) != 0x80)
+                col++;
+              p++;
+            }
+          if (*p != '"')
+            {
+              g_string_free (v, TRUE);
+              return line_error (l, t.col, error, _("the quoted name has no closing quote"));
+            }
+          p++;
+          col++;
+          t.text = g_string_free (v, FALSE);
+          t.quoted = TRUE;
+        }
+      else
+        {
+          const char *start = p;
+          while (*p && *p != ' ' && *p != '\t' && *p != '\r' && *p != '#')
+            {
+              if (((guchar) *p & 0xC0) != 0x80)
+                col++;
+              p++;
+            }
+          t.text = g_strndup (start, p - start);
+        }
+      g_array_append_val (l->tokens, t);
+    }
+  l->end_col = col;
+  return TRUE;
+}
+
+static Token *
+tok (Line *l,
+     guint i)
+{
+  return i < l->tokens->len ? &g_array_index (l->tokens, Token, i) : NULL;
+}
+
+static guint
+tok_col (Line *l,
+         guint i)
+{
+  Token *t = tok (l, i);
+  return t ? t->col : l->end_col;
+}
+
+static gboolean
+is_kw (Line       *l,
+       guint       i,
+       const char *kw)
+{
+  Token *t = tok (l, i);
+  return t && !t->quoted && g_ascii_strcasecmp (t->text, kw) == 0;
+}
+
+/* "expected X, found Y" / "expected X at the end of the line" */
+static gboolean
+expect_kw (Line        *l,
+           guint        i,
+           const char  *kw,
+           const char  *after,
+           GError     **error)
+{
+  Token *t = tok (l, i);
+  if (is_kw (l, i, kw))
+    return TRUE;
+  if (!t)
+    return line_error (l, tok_col (l, i), error, _("expected “%s” after “%s”, found the end of the line"),
+                       kw, after);
+  if (sim_edit_distance (t->text, kw) <= 2)
+    return line_error (l, t->col, error, _("expected “%s” after “%s”, found “%s” (did you mean “%s”?)"),
+                       kw, after, t->text, kw);
+  return line_error (l, t->col, error, _("expected “%s” after “%s”, found “%s”"), kw, after, t->text);
+}
+
+static gboolean
+expect_end (Line        *l,
+            guint        i,
+            GError     **error)
+{
+  Token *t = tok (l, i);
+  if (!t)
+    return TRUE;
+  return line_error (l, t->col, error, _("unexpected “%s” after the end of the rule"), t->text);
+}
+
+static gboolean
+take_name (Line        *l,
+           guint        i,
+           Rule        *r,
+           GError     **error)
+{
+  Token *t = tok (l, i);
+  if (!t)
+    return line_error (l, tok_col (l, i), error, _("expected a region name after “region”"));
+  if (!*t->text)
+    return line_error (l, t->col, error, _("the region name is empty"));
+  r->region_name = g_strdup (t->text);
+  r->name_col = t->col;
+  return TRUE;
+}
+
+static gboolean
+parse_rule (Line        *l,
+            Rule        *r,
+            GError     **error)
+{
+  Token *first = tok (l, 0);
+  static const char *verbs[] = { "scale", "balance", "remove", NULL };
+
+  if (is_kw (l, 0, "scale"))
+    {
+      Token *f;
+      char *end = NULL;
+      double v;
+
+      r->kind = RULE_SCALE;
+      if (!expect_kw (l, 1, "region", "scale", error) || !take_name (l, 2, r, error)
+          || !expect_kw (l, 3, "by", r->region_name, error))
+        return FALSE;
+      f = tok (l, 4);
+      if (!f)
+        return line_error (l, tok_col (l, 4), error, _("expected a factor after “by” (a number such as 0.5)"));
+      v = g_ascii_strtod (f->text, &end);
+      if (f->quoted || end == f->text || *end || !isfinite (v))
+        return line_error (l, f->col, error, _("“%s” is not a number (a factor such as 0.5 or 2)"), f->text);
+      if (v < 0)
+        return line_error (l, f->col, error, _("the factor %s is negative: a region cannot take less than no time"),
+                           f->text);
+      r->factor = v;
+      return expect_end (l, 5, error);
+    }
+  if (is_kw (l, 0, "balance"))
+    {
+      r->kind = RULE_BALANCE;
+      if (!expect_kw (l, 1, "region", "balance", error) || !take_name (l, 2, r, error))
+        return FALSE;
+      if (tok (l, 3))
+        {
+          if (!expect_kw (l, 3, "globally", r->region_name, error))
+            return FALSE;
+          r->kind = RULE_BALANCE_GLOBAL;
+          return expect_end (l, 4, error);
+        }
+      return TRUE;
+    }
+  if (is_kw (l, 0, "remove"))
+    {
+      if (!expect_kw (l, 1, "messages", "remove", error))
+        return FALSE;
+      if (is_kw (l, 2, "in"))
+        {
+          r->kind = RULE_REMOVE_REGION;
+          if (!expect_kw (l, 3, "region", "in", error) || !take_name (l, 4, r, error))
+            return FALSE;
+          return expect_end (l, 5, error);
+        }
+      if (is_kw (l, 2, "with"))
+        {
+          static const struct { const char *s; RuleOp op; } ops[] = {
+            { "<", OP_LT }, { "<=", OP_LE }, { "==", OP_EQ }, { ">=", OP_GE }, { ">", OP_GT },
+          };
+          Token *o, *n;
+          char *end = NULL;
+          guint64 v;
+          gboolean found = FALSE;
+
+          if (is_kw (l, 3, "size"))
+            r->kind = RULE_REMOVE_SIZE;
+          else if (is_kw (l, 3, "tag"))
+            r->kind = RULE_REMOVE_TAG;
+          else if (tok (l, 3))
+            return line_error (l, tok_col (l, 3), error, _("expected “size” or “tag” after “with”, found “%s”"),
+                               tok (l, 3)->text);
+          else
+            return line_error (l, tok_col (l, 3), error, _("expected “size” or “tag” after “with”"));
+          o = tok (l, 4);
+          if (!o)
+            return line_error (l, tok_col (l, 4), error, _("expected a comparison (< <= == >= >) after “%s”"),
+                               tok (l, 3)->text);
+          for (guint k = 0; k < G_N_ELEMENTS (ops); k++)
+            if (!o->quoted && strcmp (o->text, ops[k].s) == 0)
+              {
+                r->op = ops[k].op;
+                found = TRUE;
+              }
+          if (!found)
+            {
+              if (strcmp (o->text, "=") == 0)
+                return line_error (l, o->col, error, _("“=” is not a comparison: write “==”"));
+              return line_error (l, o->col, error, _("expected a comparison (< <= == >= >), found “%s”"), o->text);
+            }
+          n = tok (l, 5);
+          if (!n)
+            return line_error (l, tok_col (l, 5), error, _("expected a whole number after “%s”"), o->text);
+          if (n->quoted || !g_ascii_isdigit (n->text[0]))
+            return line_error (l, n->col, error, _("“%s” is not a whole number"), n->text);
+          errno = 0;
+          v = g_ascii_strtoull (n->text, &end, 10);
+          if (*end || errno == ERANGE)
+            return line_error (l, n->col, error, _("“%s” is not a whole number"), n->text);
+          if (r->kind == RULE_REMOVE_TAG && v > G_MAXUINT32)
+            return line_error (l, n->col, error, _("the tag %s is larger than any MPI tag"), n->text);
+          r->value = v;
+          return expect_end (l, 6, error);
+        }
+      if (tok (l, 2))
+        return line_error (l, tok_col (l, 2), error, _("expected “with” or “in” after “remove messages”, found “%s”"),
+                           tok (l, 2)->text);
+      return line_error (l, tok_col (l, 2), error, _("expected “with size|tag OP N” or “in region NAME” after "
+                                                     "“remove messages”"));
+    }
+  for (guint k = 0; verbs[k]; k++)
+    if (!first->quoted && sim_edit_distance (first->text, verbs[k]) <= 2)
+      return line_error (l, first->col, error, _("unknown rule “%s” (did you mean “%s”?)"), first->text, verbs[k]);
+  return line_error (l, first->col, error, _("unknown rule “%s”: rules start with scale, balance or remove"),
+                     first->text);
+}
+
+Hypothesis *
+sim_hypothesis_parse (const char  *path,
+                      const char  *text,
+                      gsize        len,
+                      GError     **error)
+{
+  g_autoptr (Hypothesis) h = g_new0 (Hypothesis, 1);
+  const char *p = text, *end = text + len;
+  guint line = 0;
+
+  h->path = g_strdup (path);
+  h->rules = g_ptr_array_new_with_free_func (rule_free);
+  {
+    const char *nul = memchr (text, '\0', len);
+    if (nul)
+      {
+        guint at = 1;
+        for (const char *q = text; q < nul; q++)
+          at += *q == '\n';
+        g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, _("%s:%u: a NUL byte in the line"), path, at);
+        return NULL;
+      }
+  }
+  if (!g_utf8_validate (text, len, NULL))
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, _("%s: not a text file (invalid UTF-8)"), path);
+      return NULL;
+    }
+  while (p < end)
+    {
+      const char *nl = memchr (p, '\n', end - p);
+      const char *stop = nl ? nl : end;
+      g_autofree char *s = g_strndup (p, stop - p);
+      Line l = { path, ++line, NULL, 1 };
+      gboolean ok;
+
+      l.tokens = g_array_new (FALSE, TRUE, sizeof (Token));
+      g_array_set_clear_func (l.tokens, token_clear);
+      ok = tokenize (&l, s, error);
+      if (ok && l.tokens->len > 0)
+        {
+          Rule *r = g_new0 (Rule, 1);
+          r->line = line;
+          g_strstrip (s);
+          r->text = g_strdup (s);
+          if (strchr (r->text, '#') && !strchr (r->text, '"'))
+            {
+              *strchr (r->text, '#') = '\0';
+              g_strchomp (r->text);
+            }
+          ok = parse_rule (&l, r, error);
+          if (ok)
+            g_ptr_array_add (h->rules, r);
+          else
+            rule_free (r);
+        }
+      g_array_unref (l.tokens);
+      if (!ok)
+        return NULL;
+      p = nl ? nl + 1 : end;
+    }
+  return g_steal_pointer (&h);
+}
+
+Hypothesis *
+sim_hypothesis_load (const char  *path,
+                     GError     **error)
+{
+  g_autofree char *text = NULL;
+  gsize len = 0;
+  g_autoptr (GError) local = NULL;
+
+  if (!g_file_get_contents (path, &text, &len, &local))
+    {
+      g_set_error (error, G_FILE_ERROR, local->code, _("cannot read the hypothesis file: %s"),
+                   local->message);
+      return NULL;
+    }
+  return sim_hypothesis_parse (path, text, len, error);
+}
+
+typedef struct
+{
+  const char *name;
+  guint       dist;
+  gboolean    user;
+} Candidate;
+
+static int
+candidate_cmp (gconstpointer a,
+               gconstpointer b)
+{
+  const Candidate *x = a, *y = b;
+  if (x->dist != y->dist)
+    return x->dist < y->dist ? -1 : 1;
+  if (x->user != y->user)
+    return x->user ? -1 : 1;
+  return strcmp (x->name, y->name);
+}
+
+/* ", did you mean foo?" / " (did you mean foo, fob or fox?)" text, empty when nothing is close */
+static char *
+suggestions (const TraceDefs *defs,
+             const char      *name)
+{
+  g_autoptr (GArray) c = g_array_new (FALSE, FALSE, sizeof (Candidate));
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  GHashTableIter it;
+  gpointer v;
+  guint limit = MAX (2, (guint) strlen (name) / 3);
+  GString *s;
+  guint n;
+
+  g_hash_table_iter_init (&it, defs->regions);
+  while (g_hash_table_iter_next (&it, NULL, &v))
+    {
+      TraceRegion *r = v;
+      Candidate k;
+      g_autofree char *lower_a = NULL, *lower_b = NULL;
+      if (!r->name || g_hash_table_contains (seen, r->name))
+        continue;
+      g_hash_table_add (seen, r->name);
+      lower_a = g_ascii_strdown (r->name, -1);
+      lower_b = g_ascii_strdown (name, -1);
+      k.name = r->name;
+      k.dist = sim_edit_distance (lower_a, lower_b);
+      if (strcmp (r->name, name) != 0 && strcmp (lower_a, lower_b) == 0)
+        k.dist = 0;   /* a case difference is the closest match there is */
+      k.user = r->klass == RC_USER;
+      if (k.dist <= limit)
+        g_array_append_val (c, k);
+    }
+  if (c->len == 0)
+    return g_strdup ("");
+  g_array_sort (c, candidate_cmp);
+  n = MIN (c->len, 3);
+  /* only the best distance, unless several are equally close */
+  while (n > 1 && g_array_index (c, Candidate, n - 1).dist > g_array_index (c, Candidate, 0).dist)
+    n--;
+  s = g_string_new (NULL);
+  for (guint i = 0; i < n; i++)
+    {
+      if (i > 0)
+        g_string_append (s, i + 1 == n ? _(" or ") : ", ");
+      g_string_append (s, g_array_index (c, Candidate, i).name);
+    }
+  {
+    char *out = g_strdup_printf (_("; did you mean %s?"), s->str);
+    g_string_free (s, TRUE);
+    return out;
+  }
+}
+
+gboolean
+sim_hypothesis_resolve (Hypothesis      *h,
+                        const TraceDefs *defs,
+                        GError         **error)
+{
+  for (guint i = 0; i < h->rules->len; i++)
+    {
+      Rule *r = h->rules->pdata[i];
+      GArray *ids;
+      GHashTableIter it;
+      gpointer k, v;
+      gboolean mpi = FALSE;
+
+      if (!r->region_name)
+        continue;
+      ids = g_array_new (FALSE, FALSE, sizeof (guint32));
+      g_hash_table_iter_init (&it, defs->regions);
+      while (g_hash_table_iter_next (&it, &k, &v))
+        {
+          TraceRegion *reg = v;
+          if (reg->name && strcmp (reg->name, r->region_name) == 0)
+            {
+              guint32 id = GPOINTER_TO_UINT (k);
+              g_array_append_val (ids, id);
+              mpi |= reg->klass != RC_USER;
+            }
+        }
+      if (ids->len == 0)
+        {
+          g_autofree char *hint = suggestions (defs, r->region_name);
+          g_array_unref (ids);
+          g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                       _("%s:%u:%u: region %s is not in the trace%s"), h->path, r->line, r->name_col,
+                       r->region_name, hint);
+          return FALSE;
+        }
+      if (mpi && r->kind != RULE_REMOVE_REGION)
+        {
+          g_array_unref (ids);
+          g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                       _("%s:%u:%u: %s is an MPI function: its time comes from the re-enacted "
+                         "communication; scale or balance the code around it instead"),
+                       h->path, r->line, r->name_col, r->region_name);
+          return FALSE;
+        }
+      r->n_regions = ids->len;
+      r->regions = (guint32 *) g_array_free (ids, FALSE);
+    }
+  return TRUE;
+}

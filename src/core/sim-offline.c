@@ -1,0 +1,618 @@
+/* sim-offline.c — the offline mode: all ranks in one process, a discrete-event engine that
+ * advances each rank through its replay plan (the same plan the real-time replay runs) on a
+ * model clock, with MPI costs from the fitted model (sim-model.c). A rank runs until it needs
+ * something another rank has not produced yet (a send's start, a receive's posting, the last
+ * member of a collective); it then waits on exactly that, and the producer wakes it. Every
+ * dependency is known in advance (messages are matched, collectives are sequenced per
+ * communicator), so the result does not depend on the order ranks run in.
+ *
+ * Model: a message of s bytes arrives T(s) = L + G·s after its send started (eager) or after
+ * both the send started and the receive was posted (above the eager limit, synchronous sends);
+ * a blocking send returns after o_s (eager) or when the message arrived (otherwise); a receive
+ * or a wait leaves max(enter, arrival) + o_r / o_w. Collectives leave a fitted time after the
+ * last member (all-to-all, barrier), the root (one-to-all) or the members before (scan)
+ * arrived. Computation intervals are the transformed trace's. */
+#include "sim-private.h"
+
+#include <glib/gi18n.h>
+#include <otf2/otf2.h>
+#include <string.h>
+
+#define UNKNOWN G_MININT64
+
+typedef struct
+{
+  int      size;
+  int      arrived;
+  int      departed;
+  Tick     max_e;
+  Tick     root_e;
+  Tick    *enters;     /* per member (comm-local rank) */
+  int     *waiting;    /* world ranks blocked on this instance */
+  int      n_waiting;
+} CollInst;
+
+typedef struct
+{
+  guint8  kind;        /* 0 none, 1 send, 2 recv */
+  guint8  rdv;
+  int     peer;        /* world rank */
+  guint32 other_ev;    /* send: matched receive event on peer; recv: completion event (own) */
+  Tick    start;       /* send: enter time */
+  guint64 bytes;
+} SlotInfo;
+
+typedef struct
+{
+  SimRank  *sr;
+  SimPlan  *plan;
+  guint     k;            /* next event */
+  Tick      anchor_new;
+  Tick      anchor_trans;
+  /* inside a planned call */
+  gboolean  in_call;
+  guint     act;          /* next action */
+  gboolean  published;    /* the current action's own times are out */
+  Tick      t;            /* model clock inside the call */
+  Tick      enter_new;
+  guint32  *coll_seq;     /* per comm index: collectives started so far */
+  guint32   sync_seq;
+  SlotInfo *slots;
+  gboolean  done;
+  gboolean  queued;
+} RankSim;
+
+typedef struct
+{
+  RankSim        *rs;
+  int             n;
+  const SimModel *m;
+  TraceDefs      *defs;
+  Tick          **send_time;   /* per rank, per event: when the send started */
+  Tick          **post_time;   /* per rank, per receive completion event: when it was posted */
+  int           **waiter;      /* per rank, per event: rank waiting for that time, -1 */
+  GHashTable     *colls;       /* (comm << 32 | seq) -> CollInst* */
+  int            *queue;
+  int             q_head, q_len;
+  guint64         events;
+} Engine;
+
+static void
+enqueue (Engine *e,
+         int     r)
+{
+  if (e->rs[r].queued || e->rs[r].done)
+    return;
+  e->rs[r].queued = TRUE;
+  e->queue[(e->q_head + e->q_len) % e->n] = r;
+  e->q_len++;
+}
+
+static void
+publish (Engine *e,
+         Tick  **table,
+         int     rank,
+         guint32 ev,
+         Tick    t)
+{
+  table[rank][ev] = t;
+  if (e->waiter[rank][ev] >= 0)
+    {
+      enqueue (e, e->waiter[rank][ev]);
+      e->waiter[rank][ev] = -1;
+    }
+}
+
+static Tick
+transfer (const SimModel *m,
+          guint64         bytes)
+{
+  return (Tick) (m->latency + m->per_byte * (double) bytes);
+}
+
+static gboolean
+rendezvous (const SimModel *m,
+            guint64         bytes,
+            guint8          mode)
+{
+  return mode == SEND_SYNC || bytes > m->eager_limit;
+}
+
+/* Arrival of the message matched to receive event @rev of rank @r, or UNKNOWN (then @r waits). */
+static Tick
+arrival (Engine  *e,
+         int      r,
+         guint32  rev,
+         gboolean probe)
+{
+  SimEvent *ev = &g_array_index (e->rs[r].sr->ev, SimEvent, rev);
+  int s = ev->peer_world;
+  guint32 sev = ev->link;
+  Tick es, post;
+  SimEvent *se;
+  gboolean rdv;
+  TraceRegion *reg = NULL;
+
+  if (s < 0 || s >= e->n || sev == NO_INDEX)
+    return UNKNOWN;
+  es = e->send_time[s][sev];
+  if (es == UNKNOWN)
+    {
+      e->waiter[s][sev] = r;
+      return UNKNOWN;
+    }
+  se = &g_array_index (e->rs[s].sr->ev, SimEvent, sev);
+  /* the sending call's mode: synchronous sends wait for the receive */
+  for (guint j = sev; j-- > 0;)
+    {
+      SimEvent *x = &g_array_index (e->rs[s].sr->ev, SimEvent, j);
+      if (x->type == EV_ENTER)
+        {
+          reg = trace_defs_region (e->defs, x->region);
+          break;
+        }
+    }
+  rdv = rendezvous (e->m, se->len, reg && (strcmp (reg->name, "MPI_Ssend") == 0 || strcmp (reg->name, "MPI_Issend") == 0)
+                                     ? SEND_SYNC : SEND_STANDARD);
+  post = e->post_time[r][rev];
+  if (rdv && !probe && post != UNKNOWN)
+    return MAX (es, post) + transfer (e->m, se->len);
+  return es + transfer (e->m, se->len);
+}
+
+/* Completion of a rendezvous send: needs the receive's posting time. */
+static Tick
+send_done (Engine  *e,
+           int      s,
+           int      peer,
+           guint32  recv_ev,
+           Tick     start,
+           guint64  bytes)
+{
+  Tick post;
+  if (peer < 0 || peer >= e->n || recv_ev == NO_INDEX)
+    return start;
+  post = e->post_time[peer][recv_ev];
+  if (post == UNKNOWN)
+    {
+      e->waiter[peer][recv_ev] = s;
+      return UNKNOWN;
+    }
+  return MAX (start, post) + transfer (e->m, bytes);
+}
+
+static CollInst *
+coll_inst (Engine *e,
+           guint32 comm,
+           guint32 seq,
+           int     size)
+{
+  guint64 key = ((guint64) comm << 32) | seq;
+  CollInst *ci = g_hash_table_lookup (e->colls, &key);
+  if (!ci)
+    {
+      guint64 *kp = g_new (guint64, 1);
+      *kp = key;
+      ci = g_new0 (CollInst, 1);
+      ci->size = size;
+      ci->max_e = G_MININT64;
+      ci->enters = g_new (Tick, size);
+      ci->waiting = g_new (int, size);
+      g_hash_table_insert (e->colls, kp, ci);
+    }
+  return ci;
+}
+
+static void
+coll_inst_free (gpointer p)
+{
+  CollInst *ci = p;
+  g_free (ci->enters);
+  g_free (ci->waiting);
+  g_free (ci);
+}
+
+static int
+comm_pos (const TraceComm *c,
+          int              rank)
+{
+  for (int p = 0; p < c->size; p++)
+    if (c->world[p] == rank)
+      return p;
+  return -1;
+}
+
+/* The collective part of an ACT_COLL / ACT_SYNC: arrive, wait for all, leave by the model. */
+static gboolean
+do_collective (Engine    *e,
+               int        r,
+               SimAction *a,
+               guint32    region,
+               Tick      *t)
+{
+  RankSim *rs = &e->rs[r];
+  gboolean sync = a->kind == ACT_SYNC;
+  TraceComm *c;
+  guint32 comm_key;
+  int size, pos;
+  CollInst *ci;
+
+  if (sync)
+    {
+      comm_key = G_MAXUINT32;
+      size = e->n;
+      pos = r;
+    }
+  else
+    {
+      c = a->comm < e->defs->comms->len ? e->defs->comms->pdata[a->comm] : NULL;   /* index = position */
+      if (!c || c->size <= 1)
+        {
+          *t += (Tick) e->m->wait_overhead;
+          return TRUE;
+        }
+      comm_key = a->comm;
+      size = c->size;
+      pos = comm_pos (c, r);
+      if (pos < 0)
+        return TRUE;
+    }
+  ci = coll_inst (e, comm_key, sync ? rs->sync_seq : rs->coll_seq[a->comm], size);
+  if (!rs->published)
+    {
+      ci->enters[pos] = *t;
+      ci->max_e = MAX (ci->max_e, *t);
+      if (!sync && pos == a->peer)
+        ci->root_e = *t;
+      ci->arrived++;
+      rs->published = TRUE;
+      if (ci->arrived == size)
+        for (int w = 0; w < ci->n_waiting; w++)
+          enqueue (e, ci->waiting[w]);
+    }
+  if (ci->arrived < size)
+    {
+      ci->waiting[ci->n_waiting++] = r;
+      return FALSE;
+    }
+  if (sync)
+    *t = ci->max_e + (Tick) a->bytes;
+  else
+    {
+      double after = sim_model_coll (e->m, e->defs, region, size, FALSE);
+      double own = sim_model_coll (e->m, e->defs, region, size, TRUE);
+      gboolean is_root = a->peer >= 0 && pos == a->peer;
+      switch (a->op)
+        {
+        case OTF2_COLLECTIVE_OP_BCAST:
+        case OTF2_COLLECTIVE_OP_SCATTER:
+        case OTF2_COLLECTIVE_OP_SCATTERV:
+          *t = is_root ? *t + (Tick) own : MAX (*t, ci->root_e) + (Tick) after;
+          break;
+        case OTF2_COLLECTIVE_OP_REDUCE:
+        case OTF2_COLLECTIVE_OP_GATHER:
+        case OTF2_COLLECTIVE_OP_GATHERV:
+          *t = is_root ? ci->max_e + (Tick) after : *t + (Tick) own;
+          break;
+        case OTF2_COLLECTIVE_OP_SCAN:
+        case OTF2_COLLECTIVE_OP_EXSCAN:
+          {
+            Tick mx = G_MININT64;
+            for (int q = 0; q <= pos; q++)
+              mx = MAX (mx, ci->enters[q]);
+            *t = mx + (Tick) after;
+          }
+          break;
+        default:
+          *t = ci->max_e + (Tick) after;
+          break;
+        }
+    }
+  if (sync)
+    rs->sync_seq++;
+  else
+    rs->coll_seq[a->comm]++;
+  if (++ci->departed == size)
+    {
+      guint64 key = ((guint64) comm_key << 32) | (sync ? rs->sync_seq - 1 : rs->coll_seq[a->comm] - 1);
+      g_hash_table_remove (e->colls, &key);
+    }
+  return TRUE;
+}
+
+/* Runs one action; FALSE when the rank must wait (it resumes at the same action). */
+static gboolean
+do_action (Engine  *e,
+           int      r,
+           SimCall *call,
+           guint    i)
+{
+  RankSim *rs = &e->rs[r];
+  SimAction *acts = &g_array_index (rs->plan->actions, SimAction, call->first);
+  SimAction *a = &acts[i];
+  SimEvent *ev = (SimEvent *) rs->sr->ev->data;
+  guint32 *ws = (guint32 *) rs->plan->wait_slots->data;
+  const SimModel *m = e->m;
+
+  switch (a->kind)
+    {
+    case ACT_SEND:
+      {
+        SimEvent *se = &ev[a->ev];
+        if (!rs->published)
+          {
+            publish (e, e->send_time, r, a->ev, rs->t);
+            rs->published = TRUE;
+          }
+        if ((a->mode & SEND_MODE_MASK) != SEND_BUFFERED && rendezvous (m, a->bytes, a->mode & SEND_MODE_MASK))
+          {
+            Tick d = send_done (e, r, se->peer_world, se->link, e->send_time[r][a->ev], a->bytes);
+            if (d == UNKNOWN)
+              return FALSE;
+            rs->t = MAX (rs->t, d);
+          }
+        else
+          rs->t += (Tick) m->send_overhead;
+      }
+      return TRUE;
+    case ACT_SENDRECV:
+      {
+        SimAction *b = i + 1 < call->n ? &acts[i + 1] : NULL;
+        SimEvent *se = &ev[a->ev];
+        Tick t0 = rs->t, sdone, rdone = t0;
+        if (!rs->published)
+          {
+            publish (e, e->send_time, r, a->ev, t0);
+            if (b)
+              publish (e, e->post_time, r, b->ev, t0);
+            rs->published = TRUE;
+          }
+        t0 = e->send_time[r][a->ev];
+        if (rendezvous (m, a->bytes, a->mode))
+          {
+            sdone = send_done (e, r, se->peer_world, se->link, t0, a->bytes);
+            if (sdone == UNKNOWN)
+              return FALSE;
+          }
+        else
+          sdone = t0 + (Tick) m->send_overhead;
+        if (b)
+          {
+            Tick arr = arrival (e, r, b->ev, FALSE);
+            if (arr == UNKNOWN)
+              return FALSE;
+            rdone = MAX (t0, arr) + (Tick) m->recv_overhead;
+          }
+        rs->t = MAX (sdone, rdone);
+        rs->act++;   /* the receive action is done too */
+      }
+      return TRUE;
+    case ACT_RECV:
+      {
+        Tick arr;
+        if (!rs->published)
+          {
+            publish (e, e->post_time, r, a->ev, rs->t);
+            rs->published = TRUE;
+          }
+        arr = arrival (e, r, a->ev, FALSE);
+        if (arr == UNKNOWN)
+          return FALSE;
+        rs->t = MAX (rs->t, arr) + (Tick) m->recv_overhead;
+      }
+      return TRUE;
+    case ACT_ISEND:
+      {
+        SimEvent *se = &ev[a->ev];
+        SlotInfo *s = &rs->slots[a->slot];
+        publish (e, e->send_time, r, a->ev, rs->t);
+        s->kind = 1;
+        s->rdv = (a->mode & SEND_MODE_MASK) != SEND_BUFFERED && rendezvous (m, a->bytes, a->mode & SEND_MODE_MASK);
+        s->peer = se->peer_world;
+        s->other_ev = se->link;
+        s->start = rs->t;
+        s->bytes = a->bytes;
+        rs->t += (Tick) m->send_overhead;
+      }
+      return TRUE;
+    case ACT_IRECV:
+      {
+        SlotInfo *s = &rs->slots[a->slot];
+        publish (e, e->post_time, r, a->ev, rs->t);
+        s->kind = 2;
+        s->other_ev = a->ev;
+        s->bytes = a->bytes;
+        rs->t += (Tick) m->send_overhead;
+      }
+      return TRUE;
+    case ACT_WAIT:
+      {
+        Tick done = rs->t;
+        for (guint k = 0; k < a->n; k++)
+          {
+            SlotInfo *s = &rs->slots[ws[a->slot + k]];
+            Tick c = rs->t;
+            if (s->kind == 1 && s->rdv)
+              c = send_done (e, r, s->peer, s->other_ev, s->start, s->bytes);
+            else if (s->kind == 2)
+              c = arrival (e, r, s->other_ev, FALSE);
+            if (c == UNKNOWN)
+              return FALSE;
+            done = MAX (done, c);
+          }
+        for (guint k = 0; k < a->n; k++)
+          rs->slots[ws[a->slot + k]].kind = 0;
+        rs->t = done + (Tick) m->wait_overhead;
+      }
+      return TRUE;
+    case ACT_FREE:
+      for (guint k = 0; k < a->n; k++)
+        rs->slots[ws[a->slot + k]].kind = 0;
+      return TRUE;
+    case ACT_PROBE:
+      {
+        Tick arr = arrival (e, r, a->ev, TRUE);
+        if (arr == UNKNOWN)
+          return FALSE;
+        rs->t = MAX (rs->t, arr) + (Tick) m->recv_overhead;
+      }
+      return TRUE;
+    case ACT_COLL:
+    case ACT_SYNC:
+      return do_collective (e, r, a, call->region, &rs->t);
+    default:
+      return TRUE;
+    }
+}
+
+/* Advances rank @r as far as it can. */
+static void
+run_rank (Engine *e,
+          int     r)
+{
+  RankSim *rs = &e->rs[r];
+  SimEvent *ev = (SimEvent *) rs->sr->ev->data;
+  Tick *nt = rs->sr->new_time;
+  guint n = rs->sr->ev->len;
+
+  while (rs->k < n)
+    {
+      SimEvent *x = &ev[rs->k];
+      if (!rs->in_call)
+        {
+          if (x->flags & EVF_REMOVED)
+            {
+              rs->k++;
+              continue;
+            }
+          nt[rs->k] = rs->anchor_new + (x->time - rs->anchor_trans);
+          e->events++;
+          if (rs->plan->call_at[rs->k] == NO_INDEX)
+            {
+              rs->k++;
+              continue;
+            }
+          rs->in_call = TRUE;
+          rs->act = 0;
+          rs->published = FALSE;
+          rs->t = rs->enter_new = nt[rs->k];
+        }
+      {
+        SimCall *call = &g_array_index (rs->plan->calls, SimCall, rs->plan->call_at[rs->k]);
+        Tick te = ev[call->enter].time, tl = ev[call->leave].time;
+        while (rs->act < call->n)
+          {
+            if (!do_action (e, r, call, rs->act))
+              return;   /* blocked: a producer re-queues this rank */
+            rs->act++;
+            rs->published = FALSE;
+          }
+        for (guint j = call->enter + 1; j < call->leave; j++)
+          {
+            Tick t = ev[j].time;
+            if (ev[j].flags & EVF_REMOVED)
+              continue;
+            e->events++;
+            nt[j] = t <= te ? rs->enter_new : t >= tl ? rs->t : MIN (rs->t, rs->enter_new + (t - te));
+          }
+        nt[call->leave] = MAX (rs->t, rs->enter_new);
+        e->events++;
+        rs->anchor_new = nt[call->leave];
+        rs->anchor_trans = tl;
+        rs->in_call = FALSE;
+        rs->k = call->leave + 1;
+      }
+    }
+  rs->done = TRUE;
+}
+
+gboolean
+sim_offline_run (SimRank       **srs,
+                 SimPlan       **plans,
+                 int             n_ranks,
+                 const SimModel *model,
+                 guint64        *n_events,
+                 GError        **error)
+{
+  Engine e = { 0 };
+  int left;
+
+  e.n = n_ranks;
+  e.m = model;
+  e.defs = srs[0]->defs;
+  e.rs = g_new0 (RankSim, n_ranks);
+  e.send_time = g_new0 (Tick *, n_ranks);
+  e.post_time = g_new0 (Tick *, n_ranks);
+  e.waiter = g_new0 (int *, n_ranks);
+  e.queue = g_new (int, n_ranks);
+  e.colls = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, coll_inst_free);
+  for (int r = 0; r < n_ranks; r++)
+    {
+      guint n = srs[r]->ev->len;
+      RankSim *rs = &e.rs[r];
+      SimEvent *ev = (SimEvent *) srs[r]->ev->data;
+      rs->sr = srs[r];
+      rs->plan = plans[r];
+      rs->coll_seq = g_new0 (guint32, MAX (e.defs->comms->len, 1));
+      rs->slots = g_new0 (SlotInfo, MAX (plans[r]->n_slots, 1));
+      g_free (srs[r]->new_time);
+      srs[r]->new_time = g_new0 (Tick, MAX (n, 1));
+      e.send_time[r] = g_new (Tick, MAX (n, 1));
+      e.post_time[r] = g_new (Tick, MAX (n, 1));
+      e.waiter[r] = g_new (int, MAX (n, 1));
+      for (guint k = 0; k < n; k++)
+        {
+          e.send_time[r][k] = e.post_time[r][k] = UNKNOWN;
+          e.waiter[r][k] = -1;
+        }
+      /* the same time line as the original: each rank starts where it started */
+      rs->anchor_trans = 0;
+      rs->anchor_new = 0;
+      for (guint k = 0; k < n; k++)
+        if (!(ev[k].flags & EVF_REMOVED))
+          {
+            rs->anchor_trans = rs->anchor_new = ev[k].time;
+            break;
+          }
+      enqueue (&e, r);
+    }
+  while (e.q_len > 0)
+    {
+      int r = e.queue[e.q_head];
+      e.q_head = (e.q_head + 1) % e.n;
+      e.q_len--;
+      e.rs[r].queued = FALSE;
+      run_rank (&e, r);
+    }
+  left = 0;
+  for (int r = 0; r < n_ranks; r++)
+    if (!e.rs[r].done)
+      {
+        if (left++ == 0)
+          {
+            SimEvent *x = &g_array_index (srs[r]->ev, SimEvent, e.rs[r].k);
+            TraceRegion *reg = trace_defs_region (e.defs, x->region);
+            g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
+                         _("the offline simulation cannot continue: rank %d waits forever in %s (event %u); "
+                           "the hypothesis made the communication inconsistent"),
+                         r, reg && reg->name ? reg->name : "?", e.rs[r].k);
+          }
+      }
+  if (n_events)
+    *n_events = e.events;
+  for (int r = 0; r < n_ranks; r++)
+    {
+      g_free (e.rs[r].coll_seq);
+      g_free (e.rs[r].slots);
+      g_free (e.send_time[r]);
+      g_free (e.post_time[r]);
+      g_free (e.waiter[r]);
+    }
+  g_free (e.rs);
+  g_free (e.send_time);
+  g_free (e.post_time);
+  g_free (e.waiter);
+  g_free (e.queue);
+  g_hash_table_unref (e.colls);
+  return left == 0;
+}

@@ -1,0 +1,486 @@
+/* sim-plan.c — what the replay does in each MPI call of one rank, decided once before it starts:
+ * the events inside a call say which operations to re-enact (a send event: a send of the
+ * recorded size, tag and peer; a request completion: a wait on that request; a collective end:
+ * the same collective), so persistent requests, MPI_Start and wildcard receives need no special
+ * case. Calls without such events (MPI_Comm_rank, an MPI_Test that found nothing, a non-blocking
+ * collective that the trace does not describe) take their recorded time; the ones that did
+ * communicate without saying so in the trace are listed as approximated. */
+#include "sim-private.h"
+
+#include <glib/gi18n.h>
+#include <otf2/otf2.h>
+#include <string.h>
+
+void
+sim_plan_notes_init (SimPlanNotes *n)
+{
+  n->approximated = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  n->notes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+}
+
+void
+sim_plan_notes_clear (SimPlanNotes *n)
+{
+  g_clear_pointer (&n->approximated, g_hash_table_unref);
+  g_clear_pointer (&n->notes, g_hash_table_unref);
+}
+
+static void
+count (GHashTable *h,
+       const char *key)
+{
+  gpointer old = g_hash_table_lookup (h, key);
+  g_hash_table_replace (h, g_strdup (key), GSIZE_TO_POINTER (GPOINTER_TO_SIZE (old) + 1));
+}
+
+void
+sim_plan_free (SimPlan *p)
+{
+  if (!p)
+    return;
+  g_array_unref (p->calls);
+  g_array_unref (p->actions);
+  g_array_unref (p->wait_slots);
+  g_free (p->call_at);
+  g_free (p);
+}
+
+static const char *
+region_name (const TraceDefs *defs,
+             guint32          region)
+{
+  TraceRegion *r = trace_defs_region (defs, region);
+  return r && r->name ? r->name : "?";
+}
+
+static guint8
+region_class (const TraceDefs *defs,
+              guint32          region)
+{
+  TraceRegion *r = trace_defs_region (defs, region);
+  return r ? r->klass : RC_USER;
+}
+
+void
+sim_plan_sync_tails (Transport *t,
+                     SimRank  **srs)
+{
+  g_autofree gint64 **vals = g_new0 (gint64 *, t->n_local);
+  g_autofree int *world = g_new (int, t->n_ranks);
+  g_autofree gint64 *mine = g_new (gint64, 4 * (gsize) t->n_local);
+
+  for (int r = 0; r < t->n_ranks; r++)
+    world[r] = r;
+  for (int i = 0; i < t->n_local; i++)
+    {
+      SimEvent *ev = (SimEvent *) srs[i]->ev->data;
+      gint64 *m = &mine[4 * i];   /* enter init, enter fin, leave init, leave fin */
+      m[0] = m[1] = m[2] = m[3] = -1;
+      for (guint k = 0; k < srs[i]->ev->len; k++)
+        if (ev[k].type == EV_ENTER)
+          {
+            guint8 c = region_class (srs[i]->defs, ev[k].region);
+            int which = c == RC_MPI_INIT ? 0 : c == RC_MPI_FINALIZE ? 1 : -1;
+            if (which < 0 || m[which] >= 0)
+              continue;
+            for (guint j = k + 1; j < srs[i]->ev->len; j++)
+              if (ev[j].type == EV_LEAVE || ev[j].type == EV_ENTER)
+                {
+                  if (ev[j].type == EV_LEAVE)
+                    {
+                      m[which] = ev[k].time;
+                      m[2 + which] = ev[j].time;
+                    }
+                  break;
+                }
+          }
+      /* latest enter and earliest leave (as −leave) over the ranks; a rank without the call
+       * makes the earliest leave −1: no synchronisation assumed */
+      vals[i] = g_new (gint64, 4);
+      vals[i][0] = m[0];
+      vals[i][1] = m[1];
+      vals[i][2] = m[2] >= 0 ? -m[2] : 1;
+      vals[i][3] = m[3] >= 0 ? -m[3] : 1;
+    }
+  t->allreduce_max (t, SIM_WORLD_KEY, world, t->n_ranks, vals, 4);
+  for (int i = 0; i < t->n_local; i++)
+    {
+      gint64 *m = &mine[4 * i];
+      /* MPI_Init / MPI_Finalize synchronised in the original when no rank left before the last
+       * one entered (Open MPI's do, the collector's MPI_Finalize does; others' need not): only
+       * then do the ranks meet in the replay */
+      gboolean init_sync = vals[i][0] >= 0 && vals[i][2] <= 0 && -vals[i][2] >= vals[i][0];
+      gboolean fin_sync = vals[i][1] >= 0 && vals[i][3] <= 0 && -vals[i][3] >= vals[i][1];
+      srs[i]->init_tail = m[0] >= 0 && init_sync ? MAX (0, m[2] - vals[i][0]) : -1;
+      srs[i]->fin_tail = m[1] >= 0 && fin_sync ? MAX (0, m[3] - vals[i][1]) : -1;
+      g_free (vals[i]);
+    }
+}
+
+typedef struct
+{
+  SimPlan    *p;
+  GHashTable *open;       /* request id -> slot + 1 */
+  GArray     *free_slots; /* guint32 */
+  guint32     in_use;
+} Slots;
+
+static guint32
+slot_take (Slots *s)
+{
+  guint32 slot;
+  if (s->free_slots->len)
+    {
+      slot = g_array_index (s->free_slots, guint32, s->free_slots->len - 1);
+      g_array_set_size (s->free_slots, s->free_slots->len - 1);
+    }
+  else
+    slot = s->p->n_slots++;
+  s->in_use++;
+  return slot;
+}
+
+static void
+slot_give (Slots  *s,
+           guint32 slot)
+{
+  g_array_append_val (s->free_slots, slot);
+  s->in_use--;
+}
+
+static guint8
+send_mode (const char *name,
+           gboolean    blocking,
+           SimPlanNotes *notes)
+{
+  if (strcmp (name, "MPI_Ssend") == 0 || strcmp (name, "MPI_Issend") == 0)
+    return SEND_SYNC;
+  if (blocking && strcmp (name, "MPI_Bsend") == 0)
+    {
+      count (notes->notes, "MPI_Bsend → MPI_Isend + MPI_Request_free");
+      return SEND_BUFFERED;
+    }
+  if (strcmp (name, "MPI_Rsend") == 0 || strcmp (name, "MPI_Irsend") == 0)
+    {
+      /* ready mode needs the receive posted first; replayed timing may differ */
+      count (notes->notes, blocking ? "MPI_Rsend → MPI_Send" : "MPI_Irsend → MPI_Isend");
+      return SEND_STANDARD;
+    }
+  return SEND_STANDARD;
+}
+
+/* Management calls that synchronise their members (MPI_Comm_rank and the like do not) */
+static gboolean
+creates_comm (const char *name)
+{
+  static const char *sync[] = { "MPI_Comm_split", "MPI_Comm_dup", "MPI_Comm_idup", "MPI_Comm_create",
+                                "MPI_Cart_create", "MPI_Cart_sub", "MPI_Graph_create", "MPI_Dist_graph_create",
+                                "MPI_Intercomm_create", "MPI_Intercomm_merge", NULL };
+  for (guint i = 0; sync[i]; i++)
+    if (g_str_has_prefix (name, sync[i]))
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+check_size (SimRank    *sr,
+            guint64     bytes,
+            const char *what,
+            GError    **error)
+{
+  if (bytes <= G_MAXINT)
+    return TRUE;
+  g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+               _("rank %d: %s of %llu bytes is larger than one MPI call can re-enact as MPI_BYTE"),
+               sr->rank, what, (unsigned long long) bytes);
+  return FALSE;
+}
+
+static gboolean
+comm_ok (SimRank    *sr,
+         guint32     comm,
+         guint32    *index,
+         GError    **error)
+{
+  TraceComm *c = trace_defs_comm (sr->defs, comm);
+  if (c && c->size > 0 && c->world)
+    {
+      *index = c->index;
+      return TRUE;
+    }
+  g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+               _("rank %d uses communicator %u, whose members the trace does not define: it cannot be "
+                 "recreated for the replay"), sr->rank, comm);
+  return FALSE;
+}
+
+SimPlan *
+sim_plan_build (SimRank       *sr,
+                SimPlanNotes  *notes,
+                GError       **error)
+{
+  SimPlan *p = g_new0 (SimPlan, 1);
+  SimEvent *ev = (SimEvent *) sr->ev->data;
+  guint n = sr->ev->len;
+  g_autoptr (GHashTable) cancelled_posts = g_hash_table_new (NULL, NULL);
+  Slots sl = { 0 };
+  guint k = 0;
+
+  p->calls = g_array_new (FALSE, FALSE, sizeof (SimCall));
+  p->actions = g_array_new (FALSE, FALSE, sizeof (SimAction));
+  p->wait_slots = g_array_new (FALSE, FALSE, sizeof (guint32));
+  p->call_at = g_new (guint32, MAX (n, 1));
+  for (guint i = 0; i < n; i++)
+    p->call_at[i] = NO_INDEX;
+  sl.p = p;
+  sl.open = g_hash_table_new (g_int64_hash, g_int64_equal);
+  sl.free_slots = g_array_new (FALSE, FALSE, sizeof (guint32));
+
+  for (guint i = 0; i < n; i++)
+    if (ev[i].type == EV_REQUEST_CANCELLED && ev[i].link != NO_INDEX)
+      g_hash_table_add (cancelled_posts, GUINT_TO_POINTER (ev[i].link));
+
+  while (k < n)
+    {
+      SimCall call = { 0 };
+      const char *name;
+      guint8 klass;
+      guint leave;
+      guint first_action = p->actions->len;
+      g_autoptr (GArray) completed = NULL;
+      gboolean frees = FALSE, any_event = FALSE, persistent;
+
+      if ((ev[k].flags & EVF_REMOVED) || ev[k].type != EV_ENTER || !sim_region_is_mpi (sr->defs, ev[k].region))
+        {
+          if (!(ev[k].flags & EVF_REMOVED))
+            p->n_events++;
+          k++;
+          continue;
+        }
+      name = region_name (sr->defs, ev[k].region);
+      klass = region_class (sr->defs, ev[k].region);
+      for (leave = k + 1; leave < n && ev[leave].type != EV_LEAVE; leave++)
+        ;
+      if (leave >= n)
+        {
+          /* a call still open at the end (aborted run): its events are replayed as intervals */
+          p->n_events++;
+          k++;
+          continue;
+        }
+      frees = strcmp (name, "MPI_Request_free") == 0;
+      persistent = g_str_has_prefix (name, "MPI_Start");
+      completed = g_array_new (FALSE, FALSE, sizeof (guint32));
+      for (guint j = k + 1; j < leave; j++)
+        {
+          SimEvent *e = &ev[j];
+          SimAction a = { 0 };
+          gpointer v;
+
+          if (e->flags & EVF_REMOVED)
+            continue;
+          a.ev = j;
+          a.peer = (gint32) e->peer;
+          a.tag = (gint32) e->tag;
+          switch (e->type)
+            {
+            case EV_SEND:
+            case EV_RECV:
+              any_event = TRUE;
+              if (!comm_ok (sr, e->region, &a.comm, error)
+                  || !check_size (sr, e->len, e->type == EV_SEND ? _("a send") : _("a receive"), error))
+                goto fail;
+              a.kind = e->type == EV_SEND ? ACT_SEND : ACT_RECV;
+              a.mode = e->type == EV_SEND ? send_mode (name, TRUE, notes) : 0;
+              a.bytes = e->len;
+              if (e->type == EV_SEND)
+                p->max_send = MAX (p->max_send, e->len);
+              else
+                p->max_recv = MAX (p->max_recv, e->len);
+              g_array_append_val (p->actions, a);
+              break;
+            case EV_ISEND:
+              any_event = TRUE;
+              if (g_hash_table_contains (cancelled_posts, GUINT_TO_POINTER (j)))
+                {
+                  count (notes->notes, _("cancelled send not re-enacted"));
+                  break;
+                }
+              if (!comm_ok (sr, e->region, &a.comm, error) || !check_size (sr, e->len, _("a send"), error))
+                goto fail;
+              a.kind = ACT_ISEND;
+              a.mode = send_mode (name, FALSE, notes) | (persistent ? REQ_PERSISTENT : 0);
+              a.bytes = e->len;
+              a.slot = slot_take (&sl);
+              p->max_send = MAX (p->max_send, e->len);
+              g_hash_table_replace (sl.open, &e->req, GUINT_TO_POINTER (a.slot + 1));
+              g_array_append_val (p->actions, a);
+              break;
+            case EV_IRECV_REQUEST:
+              any_event = TRUE;
+              if (e->link == NO_INDEX || ev[e->link].type != EV_IRECV || (ev[e->link].flags & EVF_REMOVED))
+                {
+                  if (e->link != NO_INDEX && ev[e->link].type == EV_REQUEST_CANCELLED)
+                    count (notes->notes, _("cancelled receive not re-enacted"));
+                  break;
+                }
+              {
+                SimEvent *c = &ev[e->link];
+                if (!comm_ok (sr, c->region, &a.comm, error) || !check_size (sr, c->len, _("a receive"), error))
+                  goto fail;
+                a.kind = ACT_IRECV;
+                a.mode = persistent ? REQ_PERSISTENT : 0;
+                a.ev = e->link;
+                a.peer = (gint32) c->peer;
+                a.tag = (gint32) c->tag;
+                a.bytes = c->len;
+                a.slot = slot_take (&sl);
+                p->max_recv = MAX (p->max_recv, c->len);
+                g_hash_table_replace (sl.open, &e->req, GUINT_TO_POINTER (a.slot + 1));
+                g_array_append_val (p->actions, a);
+              }
+              break;
+            case EV_ISEND_COMPLETE:
+            case EV_IRECV:
+              any_event = TRUE;
+              v = g_hash_table_lookup (sl.open, &e->req);
+              if (v)
+                {
+                  guint32 slot = GPOINTER_TO_UINT (v) - 1;
+                  g_hash_table_remove (sl.open, &e->req);
+                  g_array_append_val (completed, slot);
+                }
+              else if (e->type == EV_IRECV)
+                {
+                  /* an MpiIrecv without its request event (other writers): post it right here */
+                  if (!comm_ok (sr, e->region, &a.comm, error) || !check_size (sr, e->len, _("a receive"), error))
+                    goto fail;
+                  a.kind = ACT_RECV;
+                  a.bytes = e->len;
+                  p->max_recv = MAX (p->max_recv, e->len);
+                  g_array_append_val (p->actions, a);
+                }
+              break;
+            case EV_REQUEST_CANCELLED:
+              any_event = TRUE;
+              v = g_hash_table_lookup (sl.open, &e->req);
+              if (v)
+                {
+                  /* a posted request (not known as cancelled in advance): complete it */
+                  guint32 slot = GPOINTER_TO_UINT (v) - 1;
+                  g_hash_table_remove (sl.open, &e->req);
+                  g_array_append_val (completed, slot);
+                }
+              break;
+            case EV_COLL_END:
+              {
+                TraceComm *c = trace_defs_comm (sr->defs, e->region);
+                any_event = TRUE;
+                if (c && c->is_inter)
+                  {
+                    count (notes->approximated, name);
+                    break;
+                  }
+                if (!comm_ok (sr, e->region, &a.comm, error)
+                    || !check_size (sr, MAX (e->len, e->req), _("a collective"), error))
+                  goto fail;
+                a.kind = ACT_COLL;
+                a.op = (guint16) e->tag;
+                if (e->tag == OTF2_COLLECTIVE_OP_ALLTOALLV || e->tag == OTF2_COLLECTIVE_OP_ALLTOALLW)
+                  count (notes->notes, _("MPI_Alltoallv/w: each rank's bytes spread evenly over its peers"));
+                a.peer = e->peer == OTF2_UNDEFINED_UINT32 ? -1 : (gint32) e->peer;
+                a.tag = 0;
+                a.bytes = e->len;
+                a.bytes2 = e->req;
+                p->max_send = MAX (p->max_send, MAX (e->len, e->req));
+                p->max_recv = MAX (p->max_recv, MAX (e->len, e->req));
+                g_array_append_val (p->actions, a);
+              }
+              break;
+            default:
+              break;
+            }
+        }
+      /* a blocking send and receive in one call: MPI_Sendrecv */
+      if (p->actions->len == first_action + 2)
+        {
+          SimAction *a0 = &g_array_index (p->actions, SimAction, first_action);
+          SimAction *a1 = &g_array_index (p->actions, SimAction, first_action + 1);
+          if (a0->kind == ACT_SEND && a1->kind == ACT_RECV)
+            a0->kind = ACT_SENDRECV;
+          else if (a0->kind == ACT_RECV && a1->kind == ACT_SEND)
+            {
+              SimAction tmp = *a0;
+              *a0 = *a1;
+              *a1 = tmp;
+              a0->kind = ACT_SENDRECV;
+            }
+        }
+      if (completed->len > 0)
+        {
+          SimAction a = { 0 };
+          a.kind = frees ? ACT_FREE : ACT_WAIT;
+          a.slot = p->wait_slots->len;
+          a.n = completed->len;
+          a.ev = leave;
+          g_array_append_vals (p->wait_slots, completed->data, completed->len);
+          g_array_append_val (p->actions, a);
+          if (g_str_has_prefix (name, "MPI_Test"))
+            count (notes->notes, _("MPI_Test* that completed requests → MPI_Wait*"));
+          for (guint c = 0; c < completed->len; c++)
+            slot_give (&sl, g_array_index (completed, guint32, c));
+        }
+      if (p->actions->len == first_action && !any_event)
+        {
+          SimAction a = { 0 };
+          if ((klass == RC_MPI_INIT && sr->init_tail >= 0) || (klass == RC_MPI_FINALIZE && sr->fin_tail >= 0))
+            {
+              a.kind = ACT_SYNC;
+              a.bytes = (guint64) (klass == RC_MPI_INIT ? sr->init_tail : sr->fin_tail);
+              g_array_append_val (p->actions, a);
+            }
+          else if (strcmp (name, "MPI_Probe") == 0 || strcmp (name, "MPI_Mprobe") == 0)
+            {
+              /* waits for the message the next receive takes */
+              for (guint j = leave + 1; j < n; j++)
+                if ((ev[j].type == EV_RECV || ev[j].type == EV_IRECV) && !(ev[j].flags & EVF_REMOVED))
+                  {
+                    if (!comm_ok (sr, ev[j].region, &a.comm, error))
+                      goto fail;
+                    a.kind = ACT_PROBE;
+                    a.ev = j;
+                    a.peer = (gint32) ev[j].peer;
+                    a.tag = (gint32) ev[j].tag;
+                    g_array_append_val (p->actions, a);
+                    break;
+                  }
+            }
+          else if (klass == RC_MPI_COLL || klass == RC_MPI_BARRIER || klass == RC_MPI_INIT
+                   || klass == RC_MPI_FINALIZE || (klass == RC_MPI_MGMT_COMM && creates_comm (name)))
+            count (notes->approximated, name);
+        }
+      if (p->actions->len > first_action)
+        {
+          call.enter = k;
+          call.leave = leave;
+          call.first = first_action;
+          call.n = p->actions->len - first_action;
+          call.region = ev[k].region;
+          p->call_at[k] = p->calls->len;
+          g_array_append_val (p->calls, call);
+        }
+      for (guint j = k; j <= leave; j++)
+        if (!(ev[j].flags & EVF_REMOVED))
+          p->n_events++;
+      k = leave + 1;
+    }
+  g_hash_table_unref (sl.open);
+  g_array_unref (sl.free_slots);
+  return p;
+
+fail:
+  g_hash_table_unref (sl.open);
+  g_array_unref (sl.free_slots);
+  sim_plan_free (p);
+  return NULL;
+}

@@ -1,0 +1,380 @@
+/* sim-private.h — types shared by the simulator's files (kubus-sim): one rank's complete event
+ * list, hypotheses, the per-call replay plan, the offline model and the driver options.
+ * docs/decisions/2026-11-25-sim-design.md explains the design. */
+#pragma once
+
+#include "analyze-private.h"
+
+/* ---- one rank's events (trace-events.c) ---------------------------------------------------- */
+
+typedef enum
+{
+  EV_PROGRAM_BEGIN,
+  EV_PROGRAM_END,
+  EV_ENTER,
+  EV_LEAVE,
+  EV_SEND,              /* comm, peer, tag, len */
+  EV_ISEND,             /* comm, peer, tag, len, req */
+  EV_ISEND_COMPLETE,    /* req */
+  EV_IRECV_REQUEST,     /* req */
+  EV_RECV,              /* comm, peer, tag, len */
+  EV_IRECV,             /* comm, peer, tag, len, req */
+  EV_REQUEST_TEST,      /* req */
+  EV_REQUEST_CANCELLED, /* req */
+  EV_COLL_BEGIN,
+  EV_COLL_END,          /* comm, peer = root, tag = op, len = sent, req = received */
+  EV_N_TYPES
+} SimEvType;
+
+enum
+{
+  EVF_REMOVED = 1 << 0,   /* dropped by a hypothesis */
+};
+
+/* 48 bytes. Times are nanoseconds from the trace's global offset. */
+typedef struct
+{
+  Tick    time;
+  guint8  type;       /* SimEvType */
+  guint8  flags;
+  guint16 spare;
+  guint32 region;     /* enter/leave: region id; messages and collectives: OTF2 comm id */
+  guint32 peer;       /* comm-local rank as recorded; collectives: root (OTF2_UNDEFINED_UINT32) */
+  guint32 tag;        /* collectives: OTF2_CollectiveOp */
+  guint64 len;        /* bytes; collectives: bytes sent; program end: exit status */
+  guint64 req;        /* request id; collectives: bytes received */
+  guint32 link;       /* sends/receives: the matching event's index on the peer rank (sim-match.c);
+                       * irecv request <-> irecv completion; NO_INDEX if none */
+  gint32  peer_world; /* sends/receives: world rank of the peer, -1 if unknown */
+} SimEvent;
+
+typedef struct
+{
+  int         rank;
+  TraceDefs  *defs;
+  GArray     *ev;              /* SimEvent, in trace order */
+  /* ProgramBegin's arguments (at most one per location) */
+  guint32     prog_name;
+  guint32     n_args;
+  guint32    *args;
+  /* events the simulator drops (measurement-only: metrics, parameters, buffer flushes, ...) and
+   * events it cannot re-enact (threads, RMA, I/O, ...): kind name -> count */
+  GHashTable *dropped;
+  GHashTable *refused;
+  /* MPI_Init / MPI_Finalize: how long the call lasted after the last rank entered it, in the
+   * original trace (sim-plan.c); -1 when the call is absent */
+  Tick        init_tail;
+  Tick        fin_tail;
+  /* results: the simulated time of every event (same indices as ev) */
+  Tick       *new_time;
+  /* set before trace_events_read: every timestamp is read through it (replay-clock.h) */
+  const ClockMap *clock_map;
+} SimRank;
+
+SimRank    *sim_rank_new (int rank, TraceDefs *defs);
+void        sim_rank_free (SimRank *sr);
+/* Reads location @sr->rank's local definitions and all its events (times in ns, through
+ * sr->clock_map when set: the repaired times, sim-run.c). */
+gboolean    trace_events_read (const char   *anchor,
+                               SimRank      *sr,
+                               ProgressFunc  progress,
+                               gpointer      progress_data,
+                               GError      **error);
+const char *sim_event_type_name (SimEvType type);
+/* TRUE when @region is an MPI function (not user code). */
+gboolean    sim_region_is_mpi (const TraceDefs *defs, guint32 region);
+
+/* ---- hypotheses (sim-hypothesis.c) ------------------------------------------------------- */
+
+typedef enum
+{
+  RULE_SCALE,
+  RULE_BALANCE,
+  RULE_BALANCE_GLOBAL,
+  RULE_REMOVE_SIZE,
+  RULE_REMOVE_TAG,
+  RULE_REMOVE_REGION,
+} RuleKind;
+
+typedef enum
+{
+  OP_LT,
+  OP_LE,
+  OP_EQ,
+  OP_GE,
+  OP_GT,
+} RuleOp;
+
+typedef struct
+{
+  RuleKind kind;
+  guint    line;
+  guint    name_col;       /* column of the region name */
+  char    *region_name;    /* scale, balance, remove in region */
+  guint32 *regions;        /* every region id with that name (resolved by sim_hypothesis_resolve) */
+  guint    n_regions;
+  double   factor;         /* scale */
+  RuleOp   op;             /* remove with size|tag */
+  guint64  value;
+  char    *text;           /* the rule as written */
+} Rule;
+
+typedef struct
+{
+  char      *path;
+  GPtrArray *rules;        /* of Rule* */
+} Hypothesis;
+
+Hypothesis *sim_hypothesis_parse (const char *path, const char *text, gsize len, GError **error);
+Hypothesis *sim_hypothesis_load (const char *path, GError **error);
+/* Looks every region name up in the trace's definitions; an unknown name is refused with the
+ * closest names that are there. */
+gboolean    sim_hypothesis_resolve (Hypothesis *h, const TraceDefs *defs, GError **error);
+void        sim_hypothesis_free (Hypothesis *h);
+gboolean    sim_rule_op_holds (RuleOp op, guint64 a, guint64 b);
+/* Levenshtein distance (bytes), for "did you mean". */
+guint       sim_edit_distance (const char *a, const char *b);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Hypothesis, sim_hypothesis_free)
+
+/* ---- message matching and the transformation (sim-match.c, sim-transform.c) --------------- */
+
+typedef struct
+{
+  guint64 messages;
+  guint64 removed_messages;
+  guint64 removed_calls;
+  guint64 changed_visits;
+  Tick    removed_time;     /* summed duration of removed calls, ns */
+  Tick    added_time;       /* computation time added (negative: removed) by scale/balance */
+} SimTransformStats;
+
+/* Pairs every send with its receive (MPI's non-overtaking order per communicator, source and
+ * tag) over the transport, sets the link fields, and marks messages for removal: @remove_send
+ * and @remove_recv say per event whether a rule wants the message gone (may be NULL). Fails
+ * naming the first unmatched message. */
+gboolean sim_match_messages (Transport     *t,
+                             SimRank      **srs,
+                             guint8       **remove_send,
+                             guint8       **remove_recv,
+                             SimTransformStats *stats,
+                             GError       **error);
+gboolean sim_transform (Transport         *t,
+                        SimRank          **srs,
+                        const Hypothesis  *h,
+                        SimTransformStats *stats,
+                        GError           **error);
+
+/* ---- the replay plan (sim-plan.c) -------------------------------------------------------- */
+
+typedef enum
+{
+  ACT_ELAPSE,        /* no communication to re-enact: the recorded duration */
+  ACT_SEND,          /* blocking send */
+  ACT_RECV,          /* blocking receive */
+  ACT_SENDRECV,      /* a send (this action) and a receive (the next action) together */
+  ACT_ISEND,
+  ACT_IRECV,
+  ACT_WAIT,          /* completes the requests slots[first .. first + n) */
+  ACT_COLL,
+  ACT_PROBE,         /* a blocking probe for the message of receive event `ev` */
+  ACT_SYNC,          /* MPI_Init / MPI_Finalize: all ranks meet, then the recorded tail */
+  ACT_FREE,          /* MPI_Request_free of an active request: slot */
+} SimActKind;
+
+enum
+{
+  SEND_STANDARD,
+  SEND_SYNC,         /* MPI_Ssend, MPI_Issend */
+  SEND_BUFFERED,     /* MPI_Bsend: re-enacted as MPI_Isend + MPI_Request_free (returns at once) */
+  SEND_MODE_MASK = 0x0f,
+  REQ_PERSISTENT = 0x10,  /* ACT_ISEND / ACT_IRECV started by MPI_Start*: a persistent request */
+};
+
+#define SIM_WORLD_KEY (G_MAXUINT - 7)   /* transport key of MPI_COMM_WORLD for the simulator */
+
+typedef struct
+{
+  guint8  kind;      /* SimActKind */
+  guint8  mode;      /* SEND_* */
+  guint16 op;        /* ACT_COLL: OTF2_CollectiveOp */
+  guint32 ev;        /* the event it re-enacts (send / recv / coll end / irecv completion) */
+  guint32 comm;      /* dense comm index (TraceComm.index) */
+  gint32  peer;      /* comm-local rank; ACT_COLL: root, -1 if none */
+  gint32  tag;
+  guint32 slot;      /* request slot (ACT_ISEND, ACT_IRECV); ACT_WAIT: first slot index */
+  guint32 n;         /* ACT_WAIT: number of slots */
+  guint64 bytes;     /* ACT_COLL: bytes sent */
+  guint64 bytes2;    /* ACT_COLL: bytes received */
+} SimAction;
+
+typedef struct
+{
+  guint32 enter;     /* event index of the Enter */
+  guint32 leave;     /* event index of the Leave */
+  guint32 first;     /* actions[first .. first + n) */
+  guint32 n;
+  guint32 region;
+} SimCall;
+
+typedef struct
+{
+  GArray   *calls;       /* SimCall: every MPI call with something to re-enact, in order */
+  GArray   *actions;     /* SimAction */
+  GArray   *wait_slots;  /* guint32 request slots of ACT_WAIT actions */
+  guint32   n_slots;     /* request slots needed at once */
+  guint64   max_send;    /* largest buffer needs, bytes */
+  guint64   max_recv;
+  guint32  *call_at;     /* per event: index into calls when it is a planned call's Enter, else NO_INDEX */
+  guint64   n_events;
+} SimPlan;
+
+typedef struct
+{
+  GHashTable *approximated;   /* "MPI_Ibarrier" -> count: re-enacted by recorded duration */
+  GHashTable *notes;          /* other substitutions: "MPI_Rsend re-enacted as MPI_Send" -> count */
+} SimPlanNotes;
+
+/* Measures, before any transformation, how long MPI_Init and MPI_Finalize lasted after the last
+ * rank entered them (every rank's init_tail / fin_tail). */
+void      sim_plan_sync_tails (Transport *t, SimRank **srs);
+SimPlan  *sim_plan_build (SimRank *sr, SimPlanNotes *notes, GError **error);
+void      sim_plan_free (SimPlan *p);
+void      sim_plan_notes_init (SimPlanNotes *n);
+void      sim_plan_notes_clear (SimPlanNotes *n);
+
+/* ---- precise waiting (sim-wait.c) ---------------------------------------------------------- */
+
+typedef struct
+{
+  gint64 sleep_margin;   /* ns before a deadline at which sleeping stops and spinning starts */
+  gint64 min_wait;       /* shorter remaining intervals are not waited for (grouped with the next) */
+  gint64 clock_cost;     /* ns per clock read */
+  gint64 sleep_overshoot;/* measured 90th percentile of nanosleep's lateness */
+  gboolean realtime;     /* the replay runs under SCHED_RR (permitted, not disabled by KUBUS_SIM_NO_RT) */
+} SimWaitCal;
+
+gint64 sim_now (void);                  /* CLOCK_MONOTONIC, ns */
+/* Also switches this process to SCHED_RR where permitted (cal->realtime); sim_wait_release
+ * switches back. */
+void   sim_wait_calibrate (SimWaitCal *cal);
+void   sim_wait_release (SimWaitCal *cal);
+/* Waits until @deadline (CLOCK_MONOTONIC ns): sleeps most of it, spins (yielding) the rest.
+ * Returns how late it woke up (0 when there was nothing to wait for). */
+gint64 sim_wait_until (const SimWaitCal *cal, gint64 deadline);
+
+/* ---- real-time re-enactment (sim-replay.c, MPI) and offline engine (sim-offline.c) ------- */
+
+typedef struct
+{
+  guint64 events;
+  guint64 calls;
+  gint64  wall_ns;            /* replay wall time */
+  gint64  late_ns;            /* summed lateness of the waits that missed their deadline */
+  guint64 late_events;        /* waits that woke up later than the calibrated margin */
+  SimWaitCal cal;
+} SimReplayStats;
+
+gboolean sim_replay_run (SimRank         *sr,
+                         SimPlan         *plan,
+                         SimReplayStats  *stats,
+                         GError         **error);
+
+/* LogGP-style parameters fitted from the trace (sim-model.c), all in ns. */
+typedef struct
+{
+  double  latency;         /* L + o: a message's transfer time at size 0 */
+  double  per_byte;        /* G */
+  double  send_overhead;   /* o_s: an eager send call */
+  double  recv_overhead;   /* o_r: a receive that finds its message */
+  double  wait_overhead;   /* a completion call that waits for nothing */
+  guint64 eager_limit;     /* messages up to this size do not wait for their receiver */
+  guint   n_msg_samples;
+  guint   n_coll_samples;
+  GHashTable *coll;        /* "region/size" -> SimCollCost* */
+  double  coll_default;
+} SimModel;
+
+typedef struct
+{
+  double after_last;       /* leave − latest enter (all-to-all, barrier, scan; rooted: root) */
+  double own;              /* rooted collectives: leave − own (or root's) enter of the others */
+  guint  n;
+} SimCollCost;
+
+SimModel *sim_model_fit (SimRank **srs, int n_ranks);
+void      sim_model_free (SimModel *m);
+double    sim_model_coll (const SimModel *m, const TraceDefs *defs, guint32 region, int size,
+                          gboolean own);
+char     *sim_model_describe (const SimModel *m);   /* JSON object */
+
+gboolean sim_offline_run (SimRank       **srs,
+                          SimPlan       **plans,
+                          int             n_ranks,
+                          const SimModel *model,
+                          guint64        *n_events,
+                          GError        **error);
+
+/* ---- writing the simulated trace (trace-write.c) ------------------------------------------ */
+
+/* Writes @anchor (and its folder) with the global definitions of @orig_anchor and the new event
+ * times. Collective over the transport's processes (MPI: every rank writes its own location). */
+gboolean trace_write_sim (const char *orig_anchor,
+                          const char *anchor,
+                          Transport  *t,
+                          SimRank   **srs,
+                          gboolean    mpi,
+                          GError    **error);
+
+/* ---- report (sim-report.c) and driver (sim-run.c) ----------------------------------------- */
+
+typedef struct
+{
+  char       *expdir;       /* or NULL when an anchor was given */
+  char       *anchor;
+  char       *hypothesis;
+  char       *simdir;
+  char       *launcher;
+  gboolean    offline;
+  gboolean    quiet;
+  gboolean    no_clock_repair;
+  int         argc;         /* for re-executing under mpirun */
+  char      **argv;
+} SimOptions;
+
+typedef struct
+{
+  double      orig_runtime;     /* seconds: first to last event of any rank */
+  double      sim_runtime;
+  double      orig_after_init;  /* seconds from the last rank's MPI_Init leave to the end, −1 */
+  double      sim_after_init;
+  gboolean    offline;
+  const Hypothesis *hyp;
+  SimTransformStats tstats;
+  SimPlanNotes *notes;
+  GHashTable *dropped;          /* merged over ranks */
+  SimReplayStats rstats;
+  char       *model_json;       /* offline: fitted parameters */
+  guint64     n_events;
+  gboolean    clock_repaired;   /* the clock repair ran on the original trace */
+  guint64     clock_violations; /* what it found (receives before sends, collective ends) */
+  guint64     clock_corrections;
+  double      clock_largest;    /* seconds */
+} SimSummary;
+
+gboolean sim_report_write (const char  *orig_cube,
+                           const char  *sim_cube,
+                           const char  *diff_cube,
+                           const char  *summary_json,
+                           SimSummary  *s,
+                           GString     *out,
+                           GError     **error);
+
+int      sim_main (SimOptions *opt);
+
+/* sim-launch.c */
+char    *sim_workdir_name (const char *simdir, int pid);   /* ".NAME.tmp-PID" beside SIMDIR */
+void     sim_remove_stale_workdirs (const char *simdir);
+gboolean sim_rm_rf (const char *path);
+gboolean sim_install (const char *workdir, const char *simdir, GError **error);
+/* mpirun (launch-mpi.c) with KUBUS_SIM_WORKDIR=@workdir: the exit status for main() */
+int      sim_spawn_ranks (SimOptions *opt, int n_ranks, const char *workdir);

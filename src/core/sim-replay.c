@@ -1,0 +1,688 @@
+/* sim-replay.c — the real-time re-enactment (SILAS): every process of the simulator replays one
+ * traced rank. Computation intervals are elapsed against absolute deadlines (sim-wait.c), MPI
+ * calls are re-enacted with the recorded sizes as MPI_BYTE on communicators recreated from the
+ * trace's definitions, and every new timestamp is measured with CLOCK_MONOTONIC (one clock for
+ * all processes of a machine).
+ *
+ * Scheduling: a deadline is the new time of the last re-enacted MPI call's Leave plus the
+ * transformed interval since it, so clock reads and short waits never add up; after an MPI call
+ * the real duration of the communication decides where the rank continues.
+ *
+ * Waiting in MPI: every operation is started with its non-blocking form (MPI_Isend for MPI_Send,
+ * MPI_Iallreduce for MPI_Allreduce, …) and completed by settle(): it tests for 50 µs, then tests
+ * every 20 µs while sleeping. MPI's own blocking calls spin the whole time; with four ranks on
+ * two cores a spinning rank takes the core from the rank that has work, and under SCHED_RR a
+ * long spin would also trip the kernel's real-time throttling. The protocol (eager or rendezvous,
+ * the same peers, tags, sizes and communicators) is the recorded call's. */
+#include "sim-private.h"
+
+#include <glib/gi18n.h>
+#include <mpi.h>
+#include <otf2/otf2.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct
+{
+  MPI_Comm  *comms;       /* per dense comm index; MPI_COMM_NULL if this rank is not a member */
+  guint      n_comms;
+  int       *comm_rank;   /* my rank in each comm */
+  int       *comm_size;
+  /* v-collectives: per comm, per instance, per member: bytes sent, bytes received */
+  guint64  **vtable;
+  guint     *vcount;
+  guint32   *vinst;       /* per action: instance number on its comm (v-collectives only) */
+  MPI_Request *reqs;
+  guint8    *persistent;  /* per slot: the request is persistent (free it after completion) */
+  guint8    *sbuf;
+  guint8    *rbuf;
+  gsize      sbuf_len;
+  gsize      rbuf_len;
+  int       *counts;      /* scratch: 4 × the largest communicator */
+} Replay;
+
+static gboolean
+is_v_op (guint op)
+{
+  return op == OTF2_COLLECTIVE_OP_GATHERV || op == OTF2_COLLECTIVE_OP_SCATTERV
+         || op == OTF2_COLLECTIVE_OP_ALLGATHERV || op == OTF2_COLLECTIVE_OP_ALLTOALLV
+         || op == OTF2_COLLECTIVE_OP_ALLTOALLW || op == OTF2_COLLECTIVE_OP_REDUCE_SCATTER;
+}
+
+static gboolean
+mpi_fail (int          rc,
+          const char  *what,
+          int          rank,
+          GError     **error)
+{
+  char msg[MPI_MAX_ERROR_STRING];
+  int len = 0;
+
+  if (rc == MPI_SUCCESS)
+    return TRUE;
+  MPI_Error_string (rc, msg, &len);
+  g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, _("rank %d: re-enacting %s failed: %s"), rank, what, msg);
+  return FALSE;
+}
+
+#define SPIN_NS  50000
+#define NAP_NS   20000
+
+static void
+nap (void)
+{
+  struct timespec ts = { 0, NAP_NS };
+  nanosleep (&ts, NULL);
+}
+
+/* Completes @n requests: spins briefly, then tests while sleeping. */
+static int
+settle (MPI_Request *r,
+        int          n)
+{
+  gint64 t0 = sim_now ();
+  for (;;)
+    {
+      int flag = 0;
+      int rc = MPI_Testall (n, r, &flag, MPI_STATUSES_IGNORE);
+      if (rc != MPI_SUCCESS || flag)
+        return rc;
+      if (sim_now () - t0 > SPIN_NS)
+        nap ();
+    }
+}
+
+static int
+settle1 (MPI_Request *r)
+{
+  return settle (r, 1);
+}
+
+/* Recreates every communicator of the trace, in definition order on every process. */
+static void
+make_comms (Replay    *rp,
+            SimRank   *sr)
+{
+  TraceDefs *defs = sr->defs;
+  int me = sr->rank;
+
+  rp->n_comms = defs->comms->len;
+  rp->comms = g_new (MPI_Comm, MAX (rp->n_comms, 1));
+  rp->comm_rank = g_new0 (int, MAX (rp->n_comms, 1));
+  rp->comm_size = g_new0 (int, MAX (rp->n_comms, 1));
+  for (guint i = 0; i < rp->n_comms; i++)
+    {
+      TraceComm *c = defs->comms->pdata[i];
+      int pos = -1, pos_b = -1;
+      gboolean complete = c->size > 0 && c->world;
+
+      rp->comms[c->index] = MPI_COMM_NULL;
+      for (int k = 0; complete && k < c->size; k++)
+        {
+          if (c->world[k] == me)
+            pos = k;
+          if (c->world[k] < 0 && !(c->size == 1))
+            complete = FALSE;
+        }
+      if (c->size == 1 && c->world && c->world[0] == -1)
+        {
+          rp->comms[c->index] = MPI_COMM_SELF;
+          rp->comm_size[c->index] = 1;
+          continue;
+        }
+      if (c->is_inter)
+        {
+          MPI_Comm local = MPI_COMM_NULL;
+          for (int k = 0; complete && k < c->size_b; k++)
+            {
+              if (c->world_b[k] == me)
+                pos_b = k;
+              if (c->world_b[k] < 0)
+                complete = FALSE;
+            }
+          if (!complete || c->size_b == 0)
+            continue;
+          MPI_Comm_split (MPI_COMM_WORLD, pos >= 0 ? 1 : pos_b >= 0 ? 2 : MPI_UNDEFINED,
+                          pos >= 0 ? pos : pos_b, &local);
+          if (local != MPI_COMM_NULL)
+            {
+              int remote_leader = pos >= 0 ? c->world_b[0] : c->world[0];
+              MPI_Intercomm_create (local, 0, MPI_COMM_WORLD, remote_leader, 4000 + (int) (i % 20000),
+                                    &rp->comms[c->index]);
+              MPI_Comm_free (&local);
+              MPI_Comm_rank (rp->comms[c->index], &rp->comm_rank[c->index]);
+              MPI_Comm_remote_size (rp->comms[c->index], &rp->comm_size[c->index]);
+            }
+          continue;
+        }
+      if (!complete)
+        continue;
+      MPI_Comm_split (MPI_COMM_WORLD, pos >= 0 ? 0 : MPI_UNDEFINED, pos, &rp->comms[c->index]);
+      if (rp->comms[c->index] != MPI_COMM_NULL)
+        {
+          MPI_Comm_rank (rp->comms[c->index], &rp->comm_rank[c->index]);
+          MPI_Comm_size (rp->comms[c->index], &rp->comm_size[c->index]);
+        }
+    }
+}
+
+/* Per communicator, the members exchange the byte counts of their v-collectives once, so every
+ * member can give MPI the per-peer counts the trace only has as totals. */
+static gboolean
+exchange_v_counts (Replay    *rp,
+                   SimRank   *sr,
+                   SimPlan   *plan,
+                   GError   **error)
+{
+  guint n = rp->n_comms;
+  g_autofree int *has = g_new0 (int, MAX (n, 1));
+  g_autofree int *any = g_new0 (int, MAX (n, 1));
+  g_autofree GArray **mine = g_new0 (GArray *, MAX (n, 1));
+  int bad = 0, all_bad = 0;
+
+  rp->vtable = g_new0 (guint64 *, MAX (n, 1));
+  rp->vcount = g_new0 (guint, MAX (n, 1));
+  rp->vinst = g_new0 (guint32, MAX (plan->actions->len, 1));
+  for (guint a = 0; a < plan->actions->len; a++)
+    {
+      SimAction *act = &g_array_index (plan->actions, SimAction, a);
+      if (act->kind != ACT_COLL || !is_v_op (act->op))
+        continue;
+      if (!mine[act->comm])
+        mine[act->comm] = g_array_new (FALSE, FALSE, sizeof (guint64));
+      rp->vinst[a] = mine[act->comm]->len / 2;
+      g_array_append_val (mine[act->comm], act->bytes);
+      g_array_append_val (mine[act->comm], act->bytes2);
+      has[act->comm] = 1;
+    }
+  MPI_Allreduce (has, any, (int) MAX (n, 1), MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  for (guint c = 0; c < n; c++)
+    {
+      int k, kmin = 0, kmax = 0, size;
+      if (!any[c] || rp->comms[c] == MPI_COMM_NULL || rp->comms[c] == MPI_COMM_SELF)
+        continue;
+      k = mine[c] ? (int) (mine[c]->len / 2) : 0;
+      MPI_Allreduce (&k, &kmin, 1, MPI_INT, MPI_MIN, rp->comms[c]);
+      MPI_Allreduce (&k, &kmax, 1, MPI_INT, MPI_MAX, rp->comms[c]);
+      if (kmin != kmax)
+        {
+          if (!bad)
+            g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                         _("the members of communicator %s recorded different numbers of v-collectives "
+                           "(%d to %d): the trace is inconsistent"),
+                         ((TraceComm *) sr->defs->comms->pdata[c])->name, kmin, kmax);
+          bad = 1;
+          continue;
+        }
+      size = rp->comm_size[c];
+      rp->vcount[c] = k;
+      rp->vtable[c] = g_new0 (guint64, (gsize) MAX (k, 1) * size * 2);
+      if (k > 0)
+        {
+          /* instance-major: [instance][member][sent, received] */
+          g_autofree guint64 *gathered = g_new (guint64, (gsize) k * size * 2);
+          MPI_Allgather (mine[c]->data, 2 * k, MPI_UINT64_T, gathered, 2 * k, MPI_UINT64_T, rp->comms[c]);
+          for (int m = 0; m < size; m++)
+            for (int i = 0; i < k; i++)
+              {
+                rp->vtable[c][((gsize) i * size + m) * 2] = gathered[((gsize) m * k + i) * 2];
+                rp->vtable[c][((gsize) i * size + m) * 2 + 1] = gathered[((gsize) m * k + i) * 2 + 1];
+              }
+        }
+    }
+  for (guint c = 0; c < n; c++)
+    if (mine[c])
+      g_array_unref (mine[c]);
+  MPI_Allreduce (&bad, &all_bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (all_bad && !bad)
+    g_set_error_literal (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, _("another rank found an inconsistent trace"));
+  return !all_bad;
+}
+
+static void
+grow (guint8 **buf,
+      gsize   *len,
+      gsize    need)
+{
+  if (need <= *len)
+    return;
+  g_free (*buf);
+  *buf = g_malloc0 (need);
+  *len = need;
+}
+
+static gboolean
+do_coll (Replay    *rp,
+         SimRank   *sr,
+         guint32    a_index,
+         SimAction *a,
+         GError   **error)
+{
+  MPI_Comm c = rp->comms[a->comm];
+  int size = rp->comm_size[a->comm], me = rp->comm_rank[a->comm];
+  int root = a->peer < 0 ? 0 : a->peer;
+  int rc = MPI_SUCCESS;
+  int *sc = rp->counts, *sd = rp->counts + size, *rcn = rp->counts + 2 * size, *rd = rp->counts + 3 * size;
+  guint64 *vt = NULL;
+  int count;
+  MPI_Request req = MPI_REQUEST_NULL;
+
+  if (c == MPI_COMM_NULL)
+    return TRUE;
+  if (is_v_op (a->op))
+    {
+      if (rp->vinst[a_index] >= rp->vcount[a->comm])
+        return TRUE;
+      vt = rp->vtable[a->comm] + (gsize) rp->vinst[a_index] * size * 2;
+    }
+  switch (a->op)
+    {
+    case OTF2_COLLECTIVE_OP_BARRIER:
+      rc = MPI_Ibarrier (c, &req);
+      break;
+    case OTF2_COLLECTIVE_OP_BCAST:
+      rc = MPI_Ibcast (me == root ? rp->sbuf : rp->rbuf, (int) a->bytes2, MPI_BYTE, root, c, &req);
+      break;
+    case OTF2_COLLECTIVE_OP_REDUCE:
+      rc = MPI_Ireduce (rp->sbuf, rp->rbuf, (int) a->bytes, MPI_BYTE, MPI_BOR, root, c, &req);
+      break;
+    case OTF2_COLLECTIVE_OP_ALLREDUCE:
+      rc = MPI_Iallreduce (rp->sbuf, rp->rbuf, (int) (a->bytes / size), MPI_BYTE, MPI_BOR, c, &req);
+      break;
+    case OTF2_COLLECTIVE_OP_GATHER:
+      rc = MPI_Igather (rp->sbuf, (int) a->bytes, MPI_BYTE, rp->rbuf, (int) a->bytes, MPI_BYTE, root, c, &req);
+      break;
+    case OTF2_COLLECTIVE_OP_SCATTER:
+      rc = MPI_Iscatter (rp->sbuf, (int) a->bytes2, MPI_BYTE, rp->rbuf, (int) a->bytes2, MPI_BYTE, root, c, &req);
+      break;
+    case OTF2_COLLECTIVE_OP_ALLGATHER:
+      count = (int) (a->bytes2 / size);
+      rc = MPI_Iallgather (rp->sbuf, count, MPI_BYTE, rp->rbuf, count, MPI_BYTE, c, &req);
+      break;
+    case OTF2_COLLECTIVE_OP_ALLTOALL:
+      count = (int) (a->bytes2 / size);
+      rc = MPI_Ialltoall (rp->sbuf, count, MPI_BYTE, rp->rbuf, count, MPI_BYTE, c, &req);
+      break;
+    case OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK:
+      rc = MPI_Ireduce_scatter_block (rp->sbuf, rp->rbuf, (int) (a->bytes2 / size), MPI_BYTE, MPI_BOR, c, &req);
+      break;
+    case OTF2_COLLECTIVE_OP_SCAN:
+      rc = MPI_Iscan (rp->sbuf, rp->rbuf, (int) (a->bytes2 / (me + 1)), MPI_BYTE, MPI_BOR, c, &req);
+      break;
+    case OTF2_COLLECTIVE_OP_EXSCAN:
+      rc = MPI_Iexscan (rp->sbuf, rp->rbuf, size > 1 ? (int) ((a->bytes + a->bytes2) / (size - 1)) : 0,
+                        MPI_BYTE, MPI_BOR, c, &req);
+      break;
+    case OTF2_COLLECTIVE_OP_GATHERV:
+      {
+        gsize total = 0;
+        for (int m = 0; m < size; m++)
+          {
+            rcn[m] = (int) vt[2 * m];
+            rd[m] = (int) total;
+            total += vt[2 * m];
+          }
+        rc = MPI_Igatherv (rp->sbuf, (int) a->bytes, MPI_BYTE, rp->rbuf, rcn, rd, MPI_BYTE, root, c, &req);
+      }
+      break;
+    case OTF2_COLLECTIVE_OP_SCATTERV:
+      {
+        gsize total = 0;
+        for (int m = 0; m < size; m++)
+          {
+            sc[m] = (int) vt[2 * m + 1];
+            sd[m] = (int) total;
+            total += vt[2 * m + 1];
+          }
+        rc = MPI_Iscatterv (rp->sbuf, sc, sd, MPI_BYTE, rp->rbuf, (int) a->bytes2, MPI_BYTE, root, c, &req);
+      }
+      break;
+    case OTF2_COLLECTIVE_OP_ALLGATHERV:
+      {
+        gsize total = 0;
+        for (int m = 0; m < size; m++)
+          {
+            rcn[m] = (int) (vt[2 * m] / size);
+            rd[m] = (int) total;
+            total += rcn[m];
+          }
+        rc = MPI_Iallgatherv (rp->sbuf, rcn[me], MPI_BYTE, rp->rbuf, rcn, rd, MPI_BYTE, c, &req);
+      }
+      break;
+    case OTF2_COLLECTIVE_OP_ALLTOALLV:
+    case OTF2_COLLECTIVE_OP_ALLTOALLW:
+      {
+        /* the trace has totals only: spread each rank's bytes evenly over its peers */
+        gsize stot = 0, rtot = 0;
+        for (int m = 0; m < size; m++)
+          {
+            sc[m] = (int) (vt[2 * me] / size) + (m == me ? (int) (vt[2 * me] % size) : 0);
+            rcn[m] = (int) (vt[2 * m] / size) + (m == me ? (int) (vt[2 * me] % size) : 0);
+            sd[m] = (int) stot;
+            rd[m] = (int) rtot;
+            stot += sc[m];
+            rtot += rcn[m];
+          }
+        rc = MPI_Ialltoallv (rp->sbuf, sc, sd, MPI_BYTE, rp->rbuf, rcn, rd, MPI_BYTE, c, &req);
+      }
+      break;
+    case OTF2_COLLECTIVE_OP_REDUCE_SCATTER:
+      for (int m = 0; m < size; m++)
+        rcn[m] = (int) (vt[2 * m + 1] / size);
+      rc = MPI_Ireduce_scatter (rp->sbuf, rp->rbuf, rcn, MPI_BYTE, MPI_BOR, c, &req);
+      break;
+    default:
+      /* communicator creation and other synchronising operations some writers record */
+      rc = MPI_Ibarrier (c, &req);
+      break;
+    }
+  if (rc == MPI_SUCCESS && req != MPI_REQUEST_NULL)
+    rc = settle1 (&req);
+  return mpi_fail (rc, _("a collective operation"), sr->rank, error);
+}
+
+/* The largest buffers any action needs (v-collectives depend on the other members' totals). */
+static void
+size_buffers (Replay  *rp,
+              SimPlan *plan)
+{
+  gsize s = MAX (plan->max_send, 1), r = MAX (plan->max_recv, 1);
+  for (guint a = 0; a < plan->actions->len; a++)
+    {
+      SimAction *act = &g_array_index (plan->actions, SimAction, a);
+      if (act->kind == ACT_COLL && is_v_op (act->op) && rp->vtable[act->comm]
+          && rp->vinst[a] < rp->vcount[act->comm])
+        {
+          int size = rp->comm_size[act->comm];
+          guint64 *vt = rp->vtable[act->comm] + (gsize) rp->vinst[a] * size * 2;
+          gsize tot = 0;
+          for (int m = 0; m < size; m++)
+            tot += vt[2 * m] + vt[2 * m + 1];
+          s = MAX (s, tot);
+          r = MAX (r, tot);
+        }
+    }
+  grow (&rp->sbuf, &rp->sbuf_len, s);
+  grow (&rp->rbuf, &rp->rbuf_len, r);
+}
+
+static gboolean
+run_actions (Replay    *rp,
+             SimRank   *sr,
+             SimPlan   *plan,
+             SimCall   *call,
+             const SimWaitCal *cal,
+             GError   **error)
+{
+  SimAction *acts = &g_array_index (plan->actions, SimAction, call->first);
+  guint32 *ws = (guint32 *) plan->wait_slots->data;
+  int rc = MPI_SUCCESS;
+
+  for (guint i = 0; i < call->n; i++)
+    {
+      SimAction *a = &acts[i];
+      MPI_Comm c = a->kind == ACT_ELAPSE || a->kind == ACT_SYNC || a->kind == ACT_WAIT || a->kind == ACT_FREE
+                   ? MPI_COMM_WORLD : rp->comms[a->comm];
+      const char *what = NULL;
+
+      if (c == MPI_COMM_NULL)
+        continue;
+      switch (a->kind)
+        {
+        case ACT_SEND:
+          what = "MPI_Send";
+          {
+            MPI_Request r;
+            if ((a->mode & SEND_MODE_MASK) == SEND_SYNC)
+              rc = MPI_Issend (rp->sbuf, (int) a->bytes, MPI_BYTE, a->peer, a->tag, c, &r);
+            else
+              rc = MPI_Isend (rp->sbuf, (int) a->bytes, MPI_BYTE, a->peer, a->tag, c, &r);
+            if (rc == MPI_SUCCESS)
+              rc = (a->mode & SEND_MODE_MASK) == SEND_BUFFERED ? MPI_Request_free (&r) : settle1 (&r);
+          }
+          break;
+        case ACT_SENDRECV:
+          what = "MPI_Sendrecv";
+          if (i + 1 < call->n)
+            {
+              SimAction *b = &acts[i + 1];
+              MPI_Request r[2];
+              /* the receive first, as MPI_Sendrecv posts it */
+              rc = MPI_Irecv (rp->rbuf, (int) b->bytes, MPI_BYTE, b->peer, b->tag, rp->comms[b->comm], &r[1]);
+              if (rc == MPI_SUCCESS)
+                rc = MPI_Isend (rp->sbuf, (int) a->bytes, MPI_BYTE, a->peer, a->tag, c, &r[0]);
+              if (rc == MPI_SUCCESS)
+                rc = settle (r, 2);
+              i++;
+            }
+          break;
+        case ACT_RECV:
+          what = "MPI_Recv";
+          {
+            MPI_Request r;
+            rc = MPI_Irecv (rp->rbuf, (int) a->bytes, MPI_BYTE, a->peer, a->tag, c, &r);
+            if (rc == MPI_SUCCESS)
+              rc = settle1 (&r);
+          }
+          break;
+        case ACT_ISEND:
+          what = "MPI_Isend";
+          rp->persistent[a->slot] = (a->mode & REQ_PERSISTENT) != 0;
+          if (a->mode & REQ_PERSISTENT)
+            {
+              /* started persistent requests take MPI's persistent path (it may differ) */
+              rc = MPI_Send_init (rp->sbuf, (int) a->bytes, MPI_BYTE, a->peer, a->tag, c, &rp->reqs[a->slot]);
+              if (rc == MPI_SUCCESS)
+                rc = MPI_Start (&rp->reqs[a->slot]);
+            }
+          else if ((a->mode & SEND_MODE_MASK) == SEND_SYNC)
+            rc = MPI_Issend (rp->sbuf, (int) a->bytes, MPI_BYTE, a->peer, a->tag, c, &rp->reqs[a->slot]);
+          else
+            rc = MPI_Isend (rp->sbuf, (int) a->bytes, MPI_BYTE, a->peer, a->tag, c, &rp->reqs[a->slot]);
+          break;
+        case ACT_IRECV:
+          what = "MPI_Irecv";
+          rp->persistent[a->slot] = (a->mode & REQ_PERSISTENT) != 0;
+          if (a->mode & REQ_PERSISTENT)
+            {
+              rc = MPI_Recv_init (rp->rbuf, (int) a->bytes, MPI_BYTE, a->peer, a->tag, c, &rp->reqs[a->slot]);
+              if (rc == MPI_SUCCESS)
+                rc = MPI_Start (&rp->reqs[a->slot]);
+            }
+          else
+            rc = MPI_Irecv (rp->rbuf, (int) a->bytes, MPI_BYTE, a->peer, a->tag, c, &rp->reqs[a->slot]);
+          break;
+        case ACT_WAIT:
+          what = "MPI_Wait";
+          {
+            MPI_Request local[16];
+            MPI_Request *r = a->n <= 16 ? local : g_new (MPI_Request, a->n);
+            for (guint k = 0; k < a->n; k++)
+              r[k] = rp->reqs[ws[a->slot + k]];
+            rc = settle (r, (int) a->n);
+            for (guint k = 0; k < a->n; k++)
+              rp->reqs[ws[a->slot + k]] = r[k];
+            if (r != local)
+              g_free (r);
+          }
+          /* completed persistent requests are inactive, not freed */
+          for (guint k = 0; k < a->n && rc == MPI_SUCCESS; k++)
+            if (rp->persistent[ws[a->slot + k]] && rp->reqs[ws[a->slot + k]] != MPI_REQUEST_NULL)
+              rc = MPI_Request_free (&rp->reqs[ws[a->slot + k]]);
+          break;
+        case ACT_FREE:
+          what = "MPI_Request_free";
+          for (guint k = 0; k < a->n && rc == MPI_SUCCESS; k++)
+            if (rp->reqs[ws[a->slot + k]] != MPI_REQUEST_NULL)
+              rc = MPI_Request_free (&rp->reqs[ws[a->slot + k]]);
+          break;
+        case ACT_PROBE:
+          what = "MPI_Probe";
+          {
+            gint64 t0 = sim_now ();
+            int flag = 0;
+            while ((rc = MPI_Iprobe (a->peer, a->tag, c, &flag, MPI_STATUS_IGNORE)) == MPI_SUCCESS && !flag)
+              if (sim_now () - t0 > SPIN_NS)
+                nap ();
+          }
+          break;
+        case ACT_COLL:
+          if (!do_coll (rp, sr, call->first + i, a, error))
+            return FALSE;
+          break;
+        case ACT_SYNC:
+          what = "MPI_Barrier";
+          {
+            MPI_Request r;
+            rc = MPI_Ibarrier (MPI_COMM_WORLD, &r);
+            if (rc == MPI_SUCCESS)
+              rc = settle1 (&r);
+          }
+          if (rc == MPI_SUCCESS)
+            sim_wait_until (cal, sim_now () + (gint64) a->bytes);
+          break;
+        default:
+          break;
+        }
+      if (what && !mpi_fail (rc, what, sr->rank, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+replay_free (Replay *rp)
+{
+  for (guint i = 0; i < rp->n_comms; i++)
+    if (rp->comms[i] != MPI_COMM_NULL && rp->comms[i] != MPI_COMM_SELF)
+      MPI_Comm_free (&rp->comms[i]);
+  for (guint i = 0; rp->vtable && i < rp->n_comms; i++)
+    g_free (rp->vtable[i]);
+  g_free (rp->vtable);
+  g_free (rp->vcount);
+  g_free (rp->vinst);
+  g_free (rp->comms);
+  g_free (rp->comm_rank);
+  g_free (rp->comm_size);
+  g_free (rp->reqs);
+  g_free (rp->persistent);
+  g_free (rp->sbuf);
+  g_free (rp->rbuf);
+  g_free (rp->counts);
+}
+
+gboolean
+sim_replay_run (SimRank         *sr,
+                SimPlan         *plan,
+                SimReplayStats  *stats,
+                GError         **error)
+{
+  Replay rp = { 0 };
+  SimEvent *ev = (SimEvent *) sr->ev->data;
+  guint n = sr->ev->len;
+  gint64 first = G_MAXINT64, min_first = 0, t0 = 0;
+  gint64 anchor_new, anchor_trans;
+  gboolean ok;
+  int max_size = 1;
+  gboolean debug = g_getenv ("KUBUS_SIM_DEBUG") != NULL;
+
+  MPI_Comm_set_errhandler (MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  make_comms (&rp, sr);
+  for (guint i = 0; i < rp.n_comms; i++)
+    {
+      if (rp.comms[i] != MPI_COMM_NULL && rp.comms[i] != MPI_COMM_SELF)
+        MPI_Comm_set_errhandler (rp.comms[i], MPI_ERRORS_RETURN);
+      max_size = MAX (max_size, rp.comm_size[i]);
+    }
+  rp.counts = g_new0 (int, 4 * (gsize) max_size);
+  ok = exchange_v_counts (&rp, sr, plan, error);
+  if (!ok)
+    {
+      replay_free (&rp);
+      return FALSE;
+    }
+  /* every buffer before the replay starts */
+  size_buffers (&rp, plan);
+  rp.reqs = g_new (MPI_Request, MAX (plan->n_slots, 1));
+  rp.persistent = g_new0 (guint8, MAX (plan->n_slots, 1));
+  for (guint i = 0; i < MAX (plan->n_slots, 1); i++)
+    rp.reqs[i] = MPI_REQUEST_NULL;
+  g_free (sr->new_time);
+  sr->new_time = g_new0 (Tick, MAX (n, 1));
+  sim_wait_calibrate (&stats->cal);
+
+  for (guint k = 0; k < n; k++)
+    if (!(ev[k].flags & EVF_REMOVED))
+      {
+        first = ev[k].time;
+        break;
+      }
+  MPI_Allreduce (&first, &min_first, 1, MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD);
+  /* a common start shortly ahead; each rank begins at its recorded offset from the earliest */
+  if (sr->rank == 0)
+    t0 = sim_now () + 50000000;
+  MPI_Bcast (&t0, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
+  anchor_new = t0 + (first == G_MAXINT64 ? 0 : first - min_first);
+  anchor_trans = first == G_MAXINT64 ? 0 : first;
+
+  for (guint k = 0; k < n && ok; k++)
+    {
+      SimEvent *e = &ev[k];
+      gint64 target, now, late;
+
+      if (e->flags & EVF_REMOVED)
+        continue;
+      target = anchor_new + (e->time - anchor_trans);
+      late = sim_wait_until (&stats->cal, target);
+      now = sim_now ();
+      stats->late_ns += late;
+      if (late > stats->cal.sleep_margin)
+        stats->late_events++;
+      if (debug)
+        fprintf (stderr, "rank %d ev %u type %d target %.6f now %.6f late %.6f\n", sr->rank, k, e->type,
+                 (target - t0) / 1e9, (now - t0) / 1e9, late / 1e9);
+      stats->events++;
+      if (plan->call_at[k] == NO_INDEX)
+        {
+          sr->new_time[k] = now;
+          continue;
+        }
+      {
+        SimCall *call = &g_array_index (plan->calls, SimCall, plan->call_at[k]);
+        gint64 enter_new = now, leave_new;
+        Tick te = e->time, tl = ev[call->leave].time;
+
+        sr->new_time[k] = enter_new;
+        ok = run_actions (&rp, sr, plan, call, &stats->cal, error);
+        leave_new = sim_now ();
+        stats->calls++;
+        for (guint j = k + 1; j < call->leave; j++)
+          {
+            Tick t = ev[j].time;
+            if (ev[j].flags & EVF_REMOVED)
+              continue;
+            stats->events++;
+            sr->new_time[j] = t <= te ? enter_new : t >= tl ? leave_new : MIN (leave_new, enter_new + (t - te));
+          }
+        sr->new_time[call->leave] = leave_new;
+        stats->events++;
+        anchor_new = leave_new;
+        anchor_trans = tl;
+        k = call->leave;
+      }
+    }
+  stats->wall_ns = sim_now () - t0;
+  {
+    gboolean rt = stats->cal.realtime;
+    sim_wait_release (&stats->cal);
+    stats->cal.realtime = rt;   /* for the summary */
+  }
+  if (ok)
+    {
+      int rc = settle (rp.reqs, (int) MAX (plan->n_slots, 1));
+      ok = mpi_fail (rc, "MPI_Waitall", sr->rank, error);
+    }
+  replay_free (&rp);
+  MPI_Comm_set_errhandler (MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+  return ok;
+}

@@ -1,0 +1,302 @@
+/* sim-report.c — what the simulation predicts, in three forms: difference.cube (original −
+ * simulated analysis, by the report algebra), summary.json, and the printed summary (run times,
+ * the largest predicted gains and losses by metric and call path). A gain is time the hypothesis
+ * saves: a positive value in the difference report. */
+#include "sim-private.h"
+#include "cube.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+#include <string.h>
+
+#define TOP_CHANGES 5
+
+typedef struct
+{
+  const CubeMetric *metric;
+  const CubeCnode  *cnode;
+  double            value;
+} Change;
+
+static int
+change_cmp_desc (gconstpointer a,
+                 gconstpointer b)
+{
+  double x = ((const Change *) a)->value, y = ((const Change *) b)->value;
+  return x > y ? -1 : x < y;
+}
+
+static char *
+call_path (const CubeCnode *c)
+{
+  GPtrArray *parts = g_ptr_array_new ();
+  GString *s = g_string_new (NULL);
+  for (; c; c = c->parent)
+    g_ptr_array_add (parts, c->callee && c->callee->name ? c->callee->name : "?");
+  for (guint i = parts->len; i-- > 0;)
+    {
+      g_string_append (s, parts->pdata[i]);
+      if (i > 0)
+        g_string_append (s, " > ");
+    }
+  g_ptr_array_unref (parts);
+  return g_string_free (s, FALSE);
+}
+
+static void
+json_string (GString    *s,
+             const char *v)
+{
+  g_string_append_c (s, '"');
+  for (const char *p = v; p && *p; p++)
+    {
+      guchar c = (guchar) *p;
+      if (c == '"' || c == '\\')
+        g_string_append_printf (s, "\\%c", c);
+      else if (c == '\n')
+        g_string_append (s, "\\n");
+      else if (c < 0x20)
+        g_string_append_printf (s, "\\u%04x", c);
+      else
+        g_string_append_c (s, (char) c);
+    }
+  g_string_append_c (s, '"');
+}
+
+static void
+json_number (GString *s,
+             double   v)
+{
+  char b[G_ASCII_DTOSTR_BUF_SIZE];
+  if (!isfinite (v))
+    g_string_append (s, "null");
+  else
+    g_string_append (s, g_ascii_formatd (b, sizeof b, "%.9g", v));
+}
+
+static void
+json_counts (GString    *s,
+             GHashTable *h)
+{
+  g_autoptr (GList) keys = h ? g_hash_table_get_keys (h) : NULL;
+  gboolean first = TRUE;
+  keys = g_list_sort (keys, (GCompareFunc) strcmp);
+  g_string_append_c (s, '{');
+  for (GList *l = keys; l; l = l->next)
+    {
+      if (!first)
+        g_string_append (s, ", ");
+      first = FALSE;
+      json_string (s, l->data);
+      g_string_append_printf (s, ": %" G_GSIZE_FORMAT, GPOINTER_TO_SIZE (g_hash_table_lookup (h, l->data)));
+    }
+  g_string_append_c (s, '}');
+}
+
+/* Every (metric, call path) pair's own share (exclusive in both trees) of a time metric,
+ * summed over all locations. */
+static gboolean
+collect_changes (CubeReport *diff,
+                 GArray     *out,
+                 GError    **error)
+{
+  g_autofree double *incl = g_new0 (double, MAX (diff->cnodes->len, 1));
+  g_autofree double *excl = g_new0 (double, MAX (diff->cnodes->len, 1));
+
+  for (guint m = 0; m < diff->metrics->len; m++)
+    {
+      CubeMetric *met = diff->metrics->pdata[m];
+      CubeMetricSel sel = { met, TRUE };
+      if (!cube_metric_has_data (met) || !met->uom || strcmp (met->uom, "sec") != 0)
+        continue;
+      if (!cube_values_cnodes (diff, &sel, 1, NULL, 0, incl, excl, error))
+        return FALSE;
+      for (guint c = 0; c < diff->cnodes->len; c++)
+        if (fabs (excl[c]) > 1e-9)
+          {
+            Change ch = { met, diff->cnodes->pdata[c], excl[c] };
+            g_array_append_val (out, ch);
+          }
+    }
+  g_array_sort (out, change_cmp_desc);
+  return TRUE;
+}
+
+static void
+json_changes (GString *s,
+              GArray  *changes,
+              gboolean gains)
+{
+  guint shown = 0;
+  g_string_append_c (s, '[');
+  for (guint i = 0; i < changes->len && shown < TOP_CHANGES; i++)
+    {
+      Change *c = &g_array_index (changes, Change, gains ? i : changes->len - 1 - i);
+      g_autofree char *path = NULL;
+      if (gains ? c->value <= 0 : c->value >= 0)
+        break;
+      path = call_path (c->cnode);
+      if (shown++)
+        g_string_append (s, ", ");
+      g_string_append (s, "{\"metric\": ");
+      json_string (s, c->metric->uniq_name);
+      g_string_append (s, ", \"metric_name\": ");
+      json_string (s, c->metric->disp_name);
+      g_string_append (s, ", \"call_path\": ");
+      json_string (s, path);
+      g_string_append (s, ", \"seconds\": ");
+      json_number (s, c->value);
+      g_string_append_c (s, '}');
+    }
+  g_string_append_c (s, ']');
+}
+
+static void
+print_changes (GString    *out,
+               GArray     *changes,
+               gboolean    gains)
+{
+  guint shown = 0;
+  for (guint i = 0; i < changes->len && shown < TOP_CHANGES; i++)
+    {
+      Change *c = &g_array_index (changes, Change, gains ? i : changes->len - 1 - i);
+      g_autofree char *path = NULL;
+      if (gains ? c->value <= 0 : c->value >= 0)
+        break;
+      path = call_path (c->cnode);
+      g_string_append_printf (out, "  %+10.6f s  %-28s %s\n", -c->value,
+                              c->metric->disp_name ? c->metric->disp_name : c->metric->uniq_name, path);
+      shown++;
+    }
+  if (shown == 0)
+    g_string_append_printf (out, "  %s\n", _("(none)"));
+}
+
+gboolean
+sim_report_write (const char  *orig_cube,
+                  const char  *sim_cube,
+                  const char  *diff_cube,
+                  const char  *summary_json,
+                  SimSummary  *s,
+                  GString     *out,
+                  GError     **error)
+{
+  g_autoptr (CubeReport) orig = cube_report_load (orig_cube, 0, NULL, NULL, NULL, error);
+  g_autoptr (CubeReport) sim = NULL;
+  g_autoptr (CubeReport) diff = NULL;
+  g_autoptr (GArray) changes = g_array_new (FALSE, FALSE, sizeof (Change));
+  g_autoptr (GString) js = g_string_new (NULL);
+  g_autoptr (GError) local = NULL;
+  double change = s->sim_runtime - s->orig_runtime;
+
+  if (!orig)
+    return FALSE;
+  sim = cube_report_load (sim_cube, 0, NULL, NULL, NULL, error);
+  if (!sim)
+    return FALSE;
+  diff = cube_algebra_diff (orig, sim, error);
+  if (!diff)
+    return FALSE;
+  cube_report_set_attr (diff, "KUBUS_SIM_HYPOTHESIS", s->hyp->path);
+  if (!cube_report_write (diff, diff_cube, error) || !collect_changes (diff, changes, error))
+    return FALSE;
+
+  g_string_append (js, "{\n  \"hypothesis\": ");
+  json_string (js, s->hyp->path);
+  g_string_append (js, ",\n  \"rules\": [");
+  for (guint i = 0; i < s->hyp->rules->len; i++)
+    {
+      if (i)
+        g_string_append (js, ", ");
+      json_string (js, ((Rule *) s->hyp->rules->pdata[i])->text);
+    }
+  g_string_append (js, "],\n  \"mode\": ");
+  json_string (js, s->offline ? "offline" : "real-time");
+  g_string_append (js, ",\n  \"original_runtime_s\": ");
+  json_number (js, s->orig_runtime);
+  g_string_append (js, ",\n  \"predicted_runtime_s\": ");
+  json_number (js, s->sim_runtime);
+  g_string_append (js, ",\n  \"original_runtime_after_init_s\": ");
+  json_number (js, s->orig_after_init);
+  g_string_append (js, ",\n  \"predicted_runtime_after_init_s\": ");
+  json_number (js, s->sim_after_init);
+  g_string_append (js, ",\n  \"change_s\": ");
+  json_number (js, change);
+  g_string_append (js, ",\n  \"change_percent\": ");
+  json_number (js, s->orig_runtime > 0 ? 100.0 * change / s->orig_runtime : 0);
+  g_string_append_printf (js, ",\n  \"events\": %" G_GUINT64_FORMAT, s->n_events);
+  g_string_append_printf (js, ",\n  \"messages\": %" G_GUINT64_FORMAT, s->tstats.messages);
+  g_string_append_printf (js, ",\n  \"removed_messages\": %" G_GUINT64_FORMAT, s->tstats.removed_messages);
+  g_string_append_printf (js, ",\n  \"removed_calls\": %" G_GUINT64_FORMAT, s->tstats.removed_calls);
+  g_string_append (js, ",\n  \"removed_call_time_s\": ");
+  json_number (js, s->tstats.removed_time / 1e9);
+  g_string_append (js, ",\n  \"computation_change_s\": ");
+  json_number (js, s->tstats.added_time / 1e9);
+  if (s->clock_repaired)
+    {
+      g_string_append_printf (js, ",\n  \"clock_repair\": {\"violations\": %" G_GUINT64_FORMAT
+                              ", \"corrections\": %" G_GUINT64_FORMAT ", \"largest_correction_s\": ",
+                              s->clock_violations, s->clock_corrections);
+      json_number (js, s->clock_largest);
+      g_string_append_c (js, '}');
+    }
+  else
+    g_string_append (js, ",\n  \"clock_repair\": null");
+  g_string_append (js, ",\n  \"approximated\": ");
+  json_counts (js, s->notes ? s->notes->approximated : NULL);
+  g_string_append (js, ",\n  \"substitutions\": ");
+  json_counts (js, s->notes ? s->notes->notes : NULL);
+  g_string_append (js, ",\n  \"dropped_events\": ");
+  json_counts (js, s->dropped);
+  if (s->offline)
+    {
+      g_string_append (js, ",\n  \"model\": ");
+      g_string_append (js, s->model_json ? s->model_json : "null");
+    }
+  else
+    {
+      g_string_append_printf (js, ",\n  \"replay\": {\"events\": %" G_GUINT64_FORMAT ", \"mpi_calls\": %" G_GUINT64_FORMAT
+                              ", \"late_events\": %" G_GUINT64_FORMAT ", \"late_s\": ",
+                              s->rstats.events, s->rstats.calls, s->rstats.late_events);
+      json_number (js, s->rstats.late_ns / 1e9);
+      g_string_append_printf (js, ", \"sleep_margin_ns\": %" G_GINT64_FORMAT ", \"clock_read_ns\": %" G_GINT64_FORMAT
+                              ", \"realtime_waits\": %s}",
+                              s->rstats.cal.sleep_margin, s->rstats.cal.clock_cost,
+                              s->rstats.cal.realtime ? "true" : "false");
+    }
+  g_string_append (js, ",\n  \"gains\": ");
+  json_changes (js, changes, TRUE);
+  g_string_append (js, ",\n  \"losses\": ");
+  json_changes (js, changes, FALSE);
+  g_string_append (js, "\n}\n");
+  if (!g_file_set_contents (summary_json, js->str, js->len, &local))
+    {
+      g_set_error (error, G_FILE_ERROR, local->code, "%s", local->message);
+      return FALSE;
+    }
+
+  {
+    g_autofree char *rules = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u rule", "%u rules",
+                                                           s->hyp->rules->len), s->hyp->rules->len);
+    g_string_append_printf (out, _("Hypothesis: %s (%s, %s)\n"), s->hyp->path, rules,
+                            s->offline ? _("offline model") : _("real-time re-enactment"));
+  }
+  g_string_append_printf (out, _("Original run time:  %10.6f s\n"), s->orig_runtime);
+  g_string_append_printf (out, _("Predicted run time: %10.6f s  (%+.6f s, %+.2f %%)\n"), s->sim_runtime, change,
+                          s->orig_runtime > 0 ? 100.0 * change / s->orig_runtime : 0.0);
+  if (s->orig_after_init >= 0 && s->sim_after_init >= 0)
+    g_string_append_printf (out, _("After MPI_Init:     %10.6f s → %10.6f s\n"), s->orig_after_init,
+                            s->sim_after_init);
+  if (s->clock_corrections)
+    g_string_append_printf (out, _("Clock repair: %llu events moved (largest %.6f s) before the simulation\n"),
+                            (unsigned long long) s->clock_corrections, s->clock_largest);
+  if (s->tstats.removed_messages)
+    g_string_append_printf (out, _("Removed messages: %llu of %llu (%llu MPI calls)\n"),
+                            (unsigned long long) s->tstats.removed_messages,
+                            (unsigned long long) s->tstats.messages, (unsigned long long) s->tstats.removed_calls);
+  g_string_append (out, _("Largest predicted gains (time saved):\n"));
+  print_changes (out, changes, TRUE);
+  g_string_append (out, _("Largest predicted losses (time added):\n"));
+  print_changes (out, changes, FALSE);
+  return TRUE;
+}

@@ -1,0 +1,748 @@
+/* sim-run.c — kubus-sim from start to end:
+ *
+ *   launcher process: checks the trace and the hypothesis, creates the work folder, starts
+ *     mpirun with one process per traced rank, then moves the work folder to SIMDIR (or removes
+ *     it on failure): SIMDIR appears complete or not at all;
+ *   every rank: (analyse the original if its report is missing) → read its events → transform →
+ *     plan → re-enact in real time (or, --offline in one process, run the model) → write its part
+ *     of SIMDIR/traces.otf2 → analyse the simulated trace → rank 0 writes difference.cube and
+ *     summary.json and prints the summary.
+ *
+ * Errors on any rank reach rank 0 (agree()); every phase is collective, so all processes stop
+ * at the same point. */
+#include "sim-private.h"
+#include "launch-mpi.h"
+#include "replay-clock.h"
+
+#include <errno.h>
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct
+{
+  SimOptions     *opt;
+  gboolean        mpi;
+  int             me;
+  Transport      *t;
+  TraceDefs      *defs;
+  Hypothesis     *hyp;
+  SimRank       **srs;
+  SimPlan       **plans;
+  AnalyzeProgress prog;
+  char           *workdir;
+  char           *orig_cube;
+  gboolean        orig_in_workdir;
+  SimPlanNotes    notes;
+  SimSummary      sum;
+  GHashTable     *dropped;
+  gint64          orig_first, orig_last, orig_init;
+} Ctx;
+
+static void
+phase (Ctx        *cx,
+       double      lo,
+       double      hi,
+       const char *what)
+{
+  cx->prog.lo = lo;
+  cx->prog.hi = hi;
+  cx->prog.last_pct = -1;
+  analyze_progress_line (&cx->prog, 0.0, what);
+}
+
+/* Every local rank contributes @texts[i]; the root process gets them all, in rank order. */
+static GPtrArray *
+gather_text (Ctx   *cx,
+             char **texts)
+{
+  g_autofree GByteArray **out = g_new0 (GByteArray *, cx->t->n_local);
+  GPtrArray *all = NULL, *res = NULL;
+
+  for (int i = 0; i < cx->t->n_local; i++)
+    {
+      out[i] = g_byte_array_new ();
+      if (texts[i])
+        g_byte_array_append (out[i], (guint8 *) texts[i], strlen (texts[i]));
+    }
+  cx->t->gather (cx->t, out, &all);
+  for (int i = 0; i < cx->t->n_local; i++)
+    g_byte_array_unref (out[i]);
+  if (all)
+    {
+      res = g_ptr_array_new_with_free_func (g_free);
+      for (guint r = 0; r < all->len; r++)
+        {
+          GByteArray *b = all->pdata[r];
+          g_ptr_array_add (res, b->len ? g_strndup ((char *) b->data, b->len) : g_strdup (""));
+        }
+      g_ptr_array_unref (all);
+    }
+  return res;
+}
+
+/* TRUE on every process when every local rank everywhere succeeded; the root process gets the
+ * first error message of any rank in @error. @errs[i] are the local ranks' errors (consumed). */
+static gboolean
+agree (Ctx     *cx,
+       GError **errs,
+       GError **error)
+{
+  g_autofree char **texts = g_new0 (char *, cx->t->n_local);
+  g_autoptr (GPtrArray) all = NULL;
+  gboolean ok = TRUE;
+
+  for (int i = 0; i < cx->t->n_local; i++)
+    {
+      if (errs[i])
+        {
+          ok = FALSE;
+          texts[i] = errs[i]->message;
+        }
+    }
+  all = gather_text (cx, texts);
+  if (all)
+    for (guint r = 0; r < all->len; r++)
+      if (*(char *) all->pdata[r] && error && !*error)
+        g_set_error_literal (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, all->pdata[r]);
+  for (int i = 0; i < cx->t->n_local; i++)
+    g_clear_error (&errs[i]);
+  ok = analyze_all_ok (cx->t, cx->mpi, ok);
+  if (!ok && error && !*error)
+    g_set_error_literal (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, _("another rank failed"));
+  return ok;
+}
+
+static char *
+counts_text (GHashTable *h)
+{
+  GString *s = g_string_new (NULL);
+  GHashTableIter it;
+  gpointer k, v;
+  if (h)
+    {
+      g_hash_table_iter_init (&it, h);
+      while (g_hash_table_iter_next (&it, &k, &v))
+        g_string_append_printf (s, "%s\t%" G_GSIZE_FORMAT "\n", (char *) k, GPOINTER_TO_SIZE (v));
+    }
+  return g_string_free (s, FALSE);
+}
+
+static void
+counts_merge (GHashTable *into,
+              const char *text)
+{
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    {
+      char *tab = strchr (lines[i], '\t');
+      gsize add, old;
+      if (!tab)
+        continue;
+      *tab = '\0';
+      add = (gsize) g_ascii_strtoull (tab + 1, NULL, 10);
+      old = GPOINTER_TO_SIZE (g_hash_table_lookup (into, lines[i]));
+      g_hash_table_replace (into, g_strdup (lines[i]), GSIZE_TO_POINTER (old + add));
+    }
+}
+
+/* Merges a per-rank table of counts at the root (@into may be NULL elsewhere). */
+static void
+merge_counts (Ctx         *cx,
+              GHashTable **per_local,
+              GHashTable  *into)
+{
+  g_autofree char **texts = g_new0 (char *, cx->t->n_local);
+  g_autoptr (GPtrArray) all = NULL;
+  for (int i = 0; i < cx->t->n_local; i++)
+    texts[i] = counts_text (per_local[i]);
+  all = gather_text (cx, texts);
+  for (int i = 0; i < cx->t->n_local; i++)
+    g_free (texts[i]);
+  if (all && into)
+    for (guint r = 0; r < all->len; r++)
+      counts_merge (into, all->pdata[r]);
+}
+
+static char *
+counts_line (GHashTable *h)
+{
+  g_autoptr (GList) keys = g_hash_table_get_keys (h);
+  GString *s = g_string_new (NULL);
+  keys = g_list_sort (keys, (GCompareFunc) strcmp);
+  for (GList *l = keys; l; l = l->next)
+    g_string_append_printf (s, "%s%s ×%" G_GSIZE_FORMAT, s->len ? ", " : "", (char *) l->data,
+                            GPOINTER_TO_SIZE (g_hash_table_lookup (h, l->data)));
+  return g_string_free (s, FALSE);
+}
+
+/* Max over all ranks of @n values (each local rank's own array). */
+static void
+world_max (Ctx     *cx,
+           gint64 **vals,
+           gsize    n)
+{
+  g_autofree int *world = g_new (int, cx->t->n_ranks);
+  for (int r = 0; r < cx->t->n_ranks; r++)
+    world[r] = r;
+  cx->t->allreduce_max (cx->t, SIM_WORLD_KEY, world, cx->t->n_ranks, vals, n);
+}
+
+/* [first, last] over all ranks and the latest MPI_Init leave (−1 if none): of the current
+ * times (use_new = FALSE) or the simulated ones. */
+static void
+trace_span (Ctx     *cx,
+            gboolean use_new,
+            gint64  *first,
+            gint64  *last,
+            gint64  *init_leave)
+{
+  g_autofree gint64 **vals = g_new0 (gint64 *, cx->t->n_local);
+  for (int i = 0; i < cx->t->n_local; i++)
+    {
+      SimRank *sr = cx->srs[i];
+      SimEvent *ev = (SimEvent *) sr->ev->data;
+      gint64 lo = G_MAXINT64, hi = G_MININT64, il = -1;
+      for (guint k = 0; k < sr->ev->len; k++)
+        if (!(ev[k].flags & EVF_REMOVED))
+          {
+            gint64 t = use_new ? sr->new_time[k] : ev[k].time;
+            TraceRegion *reg;
+            lo = MIN (lo, t);
+            hi = MAX (hi, t);
+            if (ev[k].type == EV_LEAVE && il < 0 && (reg = trace_defs_region (sr->defs, ev[k].region))
+                && reg->klass == RC_MPI_INIT)
+              il = t;
+          }
+      vals[i] = g_new (gint64, 3);
+      vals[i][0] = lo == G_MAXINT64 ? G_MININT64 : -lo;
+      vals[i][1] = hi;
+      vals[i][2] = il;
+    }
+  world_max (cx, vals, 3);
+  *first = -vals[0][0];
+  *last = vals[0][1];
+  *init_leave = vals[0][2];
+  for (int i = 0; i < cx->t->n_local; i++)
+    g_free (vals[i]);
+}
+
+/* Sums the transformation statistics over all processes (each process counted its own ranks). */
+static void
+sum_stats (Ctx               *cx,
+           SimTransformStats *st)
+{
+  gint64 v[6] = { (gint64) st->messages, (gint64) st->removed_messages, (gint64) st->removed_calls,
+                  (gint64) st->changed_visits, st->removed_time, st->added_time };
+  gint64 all[6];
+  if (!cx->mpi)
+    return;
+  MPI_Allreduce (v, all, 6, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+  st->messages = (guint64) all[0];
+  st->removed_messages = (guint64) all[1];
+  st->removed_calls = (guint64) all[2];
+  st->changed_visits = (guint64) all[3];
+  st->removed_time = all[4];
+  st->added_time = all[5];
+}
+
+/* Runs the clock repair over the analyzer's compact records of every local rank and hands each
+ * SimRank its map (NULL when its times stay); *cr owns the maps. */
+static gboolean
+repair_clocks (Ctx          *cx,
+               ClockRepair **cr,
+               GError      **error)
+{
+  g_autofree GError **errs = g_new0 (GError *, cx->t->n_local);
+  g_autofree RankData **rds = g_new0 (RankData *, cx->t->n_local);
+  gboolean ok;
+
+  for (int i = 0; i < cx->t->n_local; i++)
+    {
+      rds[i] = rank_data_new (cx->t->local_ranks[i], cx->defs);
+      trace_read_rank (cx->opt->anchor, rds[i], NULL, NULL, &errs[i]);
+    }
+  ok = agree (cx, errs, error);
+  if (ok)
+    {
+      ClockRepairStats st = { 0 };
+      *cr = clock_repair_run (cx->t, rds, error);
+      if (!*cr)
+        {
+          /* an exchange failed: the other processes may wait in a collective */
+          if (cx->mpi)
+            {
+              fprintf (stderr, "kubus-sim: %s\n", (*error)->message);
+              MPI_Abort (MPI_COMM_WORLD, 1);
+            }
+          ok = FALSE;
+        }
+      else
+        {
+          clock_repair_stats (*cr, &st);
+          cx->sum.clock_repaired = TRUE;
+          cx->sum.clock_violations = st.violations_p2p + st.violations_coll;
+          cx->sum.clock_corrections = st.corrections;
+          cx->sum.clock_largest = cx->defs->resolution ? (double) st.largest / cx->defs->resolution : 0;
+          if (clock_repair_changed (*cr))
+            for (int i = 0; i < cx->t->n_local; i++)
+              cx->srs[i]->clock_map = clock_repair_map (*cr, i);
+        }
+    }
+  for (int i = 0; i < cx->t->n_local; i++)
+    rank_data_free (rds[i]);
+  return ok;
+}
+
+static gboolean
+read_events (Ctx     *cx,
+             GError **error)
+{
+  g_autofree GError **errs = g_new0 (GError *, cx->t->n_local);
+  g_autofree char **texts = g_new0 (char *, cx->t->n_local);
+  g_autoptr (GPtrArray) all = NULL;
+  g_autoptr (GHashTable) refused = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autofree GHashTable **dropped = g_new0 (GHashTable *, cx->t->n_local);
+
+  ClockRepair *cr = NULL;
+
+  cx->srs = g_new0 (SimRank *, cx->t->n_local);
+  for (int i = 0; i < cx->t->n_local; i++)
+    cx->srs[i] = sim_rank_new (cx->t->local_ranks[i], cx->defs);
+  /* "kubus-sim uses the repaired times": the controlled logical clock (replay-clock.h) runs on
+   * the analyzer's records, then every rank reads its events through its map */
+  if (!cx->opt->no_clock_repair && !repair_clocks (cx, &cr, error))
+    return FALSE;
+  for (int i = 0; i < cx->t->n_local; i++)
+    trace_events_read (cx->opt->anchor, cx->srs[i], NULL, NULL, &errs[i]);
+  for (int i = 0; i < cx->t->n_local; i++)
+    cx->srs[i]->clock_map = NULL;
+  g_clear_pointer (&cr, clock_repair_free);
+  if (!agree (cx, errs, error))
+    return FALSE;
+  /* operations that cannot be re-enacted: refused, by kind */
+  for (int i = 0; i < cx->t->n_local; i++)
+    texts[i] = counts_text (cx->srs[i]->refused);
+  all = gather_text (cx, texts);
+  for (int i = 0; i < cx->t->n_local; i++)
+    g_free (texts[i]);
+  if (all)
+    for (guint r = 0; r < all->len; r++)
+      counts_merge (refused, all->pdata[r]);
+  {
+    int bad = g_hash_table_size (refused) > 0;
+    if (cx->mpi)
+      MPI_Bcast (&bad, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (bad)
+      {
+        if (cx->prog.root)
+          {
+            g_autofree char *line = counts_line (refused);
+            g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                         _("%s: the trace holds events the simulator cannot re-enact (%s): kubus-sim "
+                           "re-enacts MPI point-to-point and collective communication of single-threaded "
+                           "ranks only (no threads, OpenMP, RMA or I/O events)"),
+                         cx->opt->anchor, line);
+          }
+        else
+          g_set_error_literal (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, _("events that cannot be re-enacted"));
+        return FALSE;
+      }
+  }
+  cx->dropped = cx->prog.root ? g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL) : NULL;
+  for (int i = 0; i < cx->t->n_local; i++)
+    dropped[i] = cx->srs[i]->dropped;
+  merge_counts (cx, dropped, cx->dropped);
+  return TRUE;
+}
+
+static gboolean
+build_plans (Ctx     *cx,
+             GError **error)
+{
+  g_autofree GError **errs = g_new0 (GError *, cx->t->n_local);
+  g_autofree GHashTable **approx = g_new0 (GHashTable *, cx->t->n_local);
+  g_autofree GHashTable **subst = g_new0 (GHashTable *, cx->t->n_local);
+  SimPlanNotes local;
+
+  sim_plan_notes_init (&local);
+  cx->plans = g_new0 (SimPlan *, cx->t->n_local);
+  for (int i = 0; i < cx->t->n_local; i++)
+    cx->plans[i] = sim_plan_build (cx->srs[i], &local, &errs[i]);
+  if (!agree (cx, errs, error))
+    {
+      sim_plan_notes_clear (&local);
+      return FALSE;
+    }
+  /* local holds every local rank's notes: merge once (the first slot carries them) */
+  approx[0] = local.approximated;
+  subst[0] = local.notes;
+  merge_counts (cx, approx, cx->prog.root ? cx->notes.approximated : NULL);
+  merge_counts (cx, subst, cx->prog.root ? cx->notes.notes : NULL);
+  sim_plan_notes_clear (&local);
+  if (cx->prog.root && !cx->opt->quiet && g_hash_table_size (cx->notes.approximated))
+    {
+      g_autofree char *line = counts_line (cx->notes.approximated);
+      fprintf (stderr, _("kubus-sim: warning: approximated by their recorded duration (the trace does not "
+                         "say what they communicated): %s\n"), line);
+    }
+  return TRUE;
+}
+
+static gboolean
+analyze_original (Ctx     *cx,
+                  GError **error)
+{
+  g_autofree char *stats = NULL;
+  g_autoptr (GString) summary = g_string_new (NULL);
+  gboolean ok;
+
+  if (g_str_has_suffix (cx->orig_cube, ".cube"))
+    stats = g_strdup_printf ("%.*s.stats.json", (int) (strlen (cx->orig_cube) - 5), cx->orig_cube);
+  phase (cx, 0.0, 0.2, _("analysing the original trace (its report is missing)"));
+  ok = analyze_run (cx->t, cx->mpi, cx->defs, !cx->opt->no_clock_repair, cx->opt->anchor, cx->orig_cube, stats,
+                    &cx->prog, summary, error);
+  return ok;
+}
+
+static gboolean
+simulate (Ctx     *cx,
+          GError **error)
+{
+  g_autofree GError **errs = g_new0 (GError *, cx->t->n_local);
+  g_autofree char *sim_anchor = g_build_filename (cx->workdir, "traces.otf2", NULL);
+  g_autofree char *sim_cube = g_build_filename (cx->workdir, "analysis.cube", NULL);
+  g_autofree char *sim_stats = g_build_filename (cx->workdir, "analysis.stats.json", NULL);
+  g_autofree char *diff_cube = g_build_filename (cx->workdir, "difference.cube", NULL);
+  g_autofree char *summary_json = g_build_filename (cx->workdir, "summary.json", NULL);
+  g_autoptr (TraceDefs) sim_defs = NULL;
+  SimModel *model = NULL;
+  gint64 first, last, init;
+  gboolean ok = TRUE;
+
+  phase (cx, 0.2, 0.3, _("reading events"));
+  if (!read_events (cx, error))
+    return FALSE;
+  trace_span (cx, FALSE, &cx->orig_first, &cx->orig_last, &cx->orig_init);
+  sim_plan_sync_tails (cx->t, cx->srs);
+  if (cx->opt->offline)
+    {
+      /* the model is fitted on the original times: pair the messages first */
+      if (!sim_match_messages (cx->t, cx->srs, NULL, NULL, NULL, &errs[0]))
+        {
+          agree (cx, errs, error);
+          return FALSE;
+        }
+      model = sim_model_fit (cx->srs, cx->t->n_ranks);
+      cx->sum.model_json = sim_model_describe (model);
+    }
+
+  phase (cx, 0.3, 0.35, _("applying the hypothesis"));
+  if (!sim_transform (cx->t, cx->srs, cx->hyp, &cx->sum.tstats, &errs[0]))
+    {
+      for (int i = 1; i < cx->t->n_local; i++)
+        errs[i] = NULL;
+      ok = FALSE;
+    }
+  if (!agree (cx, errs, error) || !ok)
+    {
+      sim_model_free (model);
+      return FALSE;
+    }
+  sum_stats (cx, &cx->sum.tstats);
+  if (!build_plans (cx, error))
+    {
+      sim_model_free (model);
+      return FALSE;
+    }
+
+  if (cx->opt->offline)
+    {
+      phase (cx, 0.35, 0.7, _("simulating offline (fitted communication model)"));
+      ok = sim_offline_run (cx->srs, cx->plans, cx->t->n_ranks, model, &cx->sum.n_events, error);
+      sim_model_free (model);
+      if (!ok)
+        return FALSE;
+    }
+  else
+    {
+      g_autofree char *what = g_strdup_printf (_("re-enacting %.3f s of the hypothetical run in real time"),
+                                               (cx->orig_last - cx->orig_first) / 1e9);
+      phase (cx, 0.35, 0.7, what);
+      if (!sim_replay_run (cx->srs[0], cx->plans[0], &cx->sum.rstats, error))
+        {
+          /* the other processes may wait in MPI for this one forever */
+          fprintf (stderr, "kubus-sim: %s\n", (*error)->message);
+          MPI_Abort (MPI_COMM_WORLD, 1);
+          return FALSE;
+        }
+      {
+        gint64 n = (gint64) cx->sum.rstats.events, total = n;
+        MPI_Reduce (&n, &total, 1, MPI_INT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+        cx->sum.n_events = (guint64) total;
+      }
+    }
+  trace_span (cx, TRUE, &first, &last, &init);
+  cx->sum.orig_runtime = (cx->orig_last - cx->orig_first) / 1e9;
+  cx->sum.sim_runtime = (last - first) / 1e9;
+  cx->sum.orig_after_init = cx->orig_init >= 0 ? (cx->orig_last - cx->orig_init) / 1e9 : -1;
+  cx->sum.sim_after_init = init >= 0 ? (last - init) / 1e9 : -1;
+
+  phase (cx, 0.7, 0.75, _("writing the simulated trace"));
+  ok = trace_write_sim (cx->opt->anchor, sim_anchor, cx->t, cx->srs, cx->mpi, &errs[0]);
+  if (!agree (cx, errs, error))
+    return FALSE;
+  /* every process has closed the archive: read it back like any trace */
+  sim_defs = trace_defs_read (sim_anchor, &errs[0]);
+  if (!agree (cx, errs, error))
+    return FALSE;
+  cx->prog.lo = 0.75;
+  cx->prog.hi = 0.95;
+  if (!analyze_run (cx->t, cx->mpi, sim_defs, !cx->opt->no_clock_repair, sim_anchor, sim_cube, sim_stats,
+                    &cx->prog, NULL, error))
+    return FALSE;
+
+  phase (cx, 0.95, 1.0, _("comparing with the original"));
+  {
+    int good = 1;
+    if (cx->prog.root)
+      {
+        g_autoptr (GString) out = g_string_new (NULL);
+        cx->sum.offline = cx->opt->offline;
+        cx->sum.hyp = cx->hyp;
+        cx->sum.notes = &cx->notes;
+        cx->sum.dropped = cx->dropped;
+        if (!sim_report_write (cx->orig_cube, sim_cube, diff_cube, summary_json, &cx->sum, out, error))
+          good = 0;
+        else if (!cx->opt->quiet)
+          {
+            fputs (out->str, stdout);
+            fflush (stdout);
+          }
+      }
+    if (cx->mpi)
+      MPI_Bcast (&good, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (!good && error && !*error)
+      g_set_error_literal (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, _("rank 0 could not write the comparison"));
+    ok = good;
+  }
+  return ok;
+}
+
+static void
+ctx_clear (Ctx *cx)
+{
+  for (int i = 0; cx->t && i < cx->t->n_local; i++)
+    {
+      if (cx->srs)
+        sim_rank_free (cx->srs[i]);
+      if (cx->plans)
+        sim_plan_free (cx->plans[i]);
+    }
+  g_free (cx->srs);
+  g_free (cx->plans);
+  if (cx->t)
+    cx->t->free (cx->t);
+  sim_plan_notes_clear (&cx->notes);
+  g_clear_pointer (&cx->dropped, g_hash_table_unref);
+  g_free (cx->sum.model_json);
+  g_free (cx->workdir);
+  g_free (cx->orig_cube);
+  sim_hypothesis_free (cx->hyp);
+  trace_defs_free (cx->defs);
+}
+
+/* The report of the original: EXPDIR/analysis.cube, or ANCHOR-without-.otf2.cube beside a bare
+ * anchor; when it is missing and cannot be written there, it is made inside SIMDIR. */
+static void
+original_cube_path (Ctx *cx)
+{
+  g_autofree char *dir = g_path_get_dirname (cx->opt->anchor);
+  if (cx->opt->expdir)
+    cx->orig_cube = g_build_filename (cx->opt->expdir, "analysis.cube", NULL);
+  else
+    {
+      g_autofree char *base = g_path_get_basename (cx->opt->anchor);
+      if (g_str_has_suffix (base, ".otf2"))
+        base[strlen (base) - 5] = '\0';
+      cx->orig_cube = g_strdup_printf ("%s/%s.cube", dir, base);
+    }
+  if (!g_file_test (cx->orig_cube, G_FILE_TEST_EXISTS) && access (dir, W_OK) != 0)
+    {
+      g_free (cx->orig_cube);
+      cx->orig_cube = g_build_filename (cx->workdir, "original.cube", NULL);
+      cx->orig_in_workdir = TRUE;
+    }
+}
+
+/* One simulation process (MPI rank, or the only process with --offline). */
+static int
+run_ranks (SimOptions *opt,
+           gboolean    mpi)
+{
+  Ctx cx = { 0 };
+  g_autoptr (GError) error = NULL;
+  gboolean own_workdir = FALSE;
+  int status = 0;
+
+  cx.opt = opt;
+  cx.mpi = mpi;
+  if (mpi)
+    {
+      int world;
+      MPI_Init (&opt->argc, &opt->argv);
+      MPI_Comm_rank (MPI_COMM_WORLD, &cx.me);
+      MPI_Comm_size (MPI_COMM_WORLD, &world);
+      (void) world;
+    }
+  cx.prog.prog = "kubus-sim";
+  cx.prog.root = cx.me == 0;
+  cx.prog.quiet = opt->quiet;
+  cx.prog.last_pct = -1;
+  sim_plan_notes_init (&cx.notes);
+
+  cx.defs = trace_defs_read (opt->anchor, &error);
+  if (cx.defs)
+    {
+      cx.hyp = sim_hypothesis_load (opt->hypothesis, &error);
+      if (cx.hyp && !sim_hypothesis_resolve (cx.hyp, cx.defs, &error))
+        g_clear_pointer (&cx.hyp, sim_hypothesis_free);
+    }
+  if (!cx.defs || !cx.hyp)
+    goto fail_early;
+  if (mpi)
+    {
+      int world;
+      MPI_Comm_size (MPI_COMM_WORLD, &world);
+      if (world != cx.defs->n_ranks)
+        {
+          g_set_error (&error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                       _("%s has %d ranks but the simulation runs on %d: start it with mpirun -n %d or "
+                         "without a launcher"), opt->anchor, cx.defs->n_ranks, world, cx.defs->n_ranks);
+          goto fail_early;
+        }
+    }
+  /* the work folder: the launcher's, or our own (rank 0 makes it, the others learn its name) */
+  cx.workdir = g_strdup (g_getenv ("KUBUS_SIM_WORKDIR"));
+  if (!cx.workdir || !*cx.workdir)
+    {
+      int pid = (int) getpid ();
+      g_free (cx.workdir);
+      if (mpi)
+        MPI_Bcast (&pid, 1, MPI_INT, 0, MPI_COMM_WORLD);
+      cx.workdir = sim_workdir_name (opt->simdir, pid);
+      own_workdir = TRUE;
+      if (cx.me == 0)
+        {
+          sim_remove_stale_workdirs (opt->simdir);
+          if (g_mkdir (cx.workdir, 0755) != 0)
+            g_set_error (&error, G_FILE_ERROR, g_file_error_from_errno (errno), _("cannot create %s: %s"),
+                         cx.workdir, g_strerror (errno));
+        }
+      if (mpi)
+        {
+          int bad = error != NULL;
+          MPI_Bcast (&bad, 1, MPI_INT, 0, MPI_COMM_WORLD);
+          if (bad && !error)
+            g_set_error_literal (&error, G_FILE_ERROR, G_FILE_ERROR_FAILED, "workdir");
+        }
+      if (error)
+        goto fail_early;
+    }
+  original_cube_path (&cx);
+  cx.t = mpi ? transport_mpi_new (cx.defs->n_ranks) : transport_local_new (cx.defs->n_ranks);
+
+  if (!g_file_test (cx.orig_cube, G_FILE_TEST_EXISTS) && !analyze_original (&cx, &error))
+    status = 1;
+  else if (!simulate (&cx, &error))
+    status = 1;
+  if (status == 0 && own_workdir && cx.me == 0 && !sim_install (cx.workdir, opt->simdir, &error))
+    status = 1;
+  if (status != 0)
+    {
+      if (cx.me == 0)
+        fprintf (stderr, _("kubus-sim: %s (no simulation written)\n"), error ? error->message : "?");
+      if (own_workdir && cx.me == 0)
+        sim_rm_rf (cx.workdir);
+    }
+  else if (cx.me == 0 && own_workdir && !opt->quiet)
+    fprintf (stderr, _("kubus-sim: wrote %s\n"), opt->simdir);
+  ctx_clear (&cx);
+  if (mpi)
+    MPI_Finalize ();
+  return status;
+
+fail_early:
+  if (cx.me == 0)
+    fprintf (stderr, "kubus-sim: %s\n", error->message);
+  ctx_clear (&cx);
+  if (mpi)
+    MPI_Finalize ();
+  return 1;
+}
+
+int
+sim_main (SimOptions *opt)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TraceDefs) defs = NULL;
+  g_autoptr (Hypothesis) hyp = NULL;
+  g_autofree char *parent = NULL;
+  g_autofree char *workdir = NULL;
+  int rc;
+
+  if (opt->offline)
+    return run_ranks (opt, FALSE);
+  if (launch_mpi_in_launcher ())
+    return run_ranks (opt, TRUE);
+
+  /* the launching process: fail fast on bad input, before mpirun starts */
+  defs = trace_defs_read (opt->anchor, &error);
+  if (defs)
+    {
+      hyp = sim_hypothesis_load (opt->hypothesis, &error);
+      if (hyp && !sim_hypothesis_resolve (hyp, defs, &error))
+        g_clear_pointer (&hyp, sim_hypothesis_free);
+    }
+  if (!defs || !hyp)
+    {
+      fprintf (stderr, "kubus-sim: %s\n", error->message);
+      return 1;
+    }
+  if (defs->n_ranks < 1)
+    {
+      fprintf (stderr, _("kubus-sim: %s: the trace has no MPI ranks\n"), opt->anchor);
+      return 1;
+    }
+  sim_remove_stale_workdirs (opt->simdir);
+  workdir = sim_workdir_name (opt->simdir, (int) getpid ());
+  if (g_mkdir (workdir, 0755) != 0)
+    {
+      fprintf (stderr, _("kubus-sim: cannot create %s: %s\n"), workdir, g_strerror (errno));
+      return 1;
+    }
+  rc = sim_spawn_ranks (opt, defs->n_ranks, workdir);
+  if (rc == 0)
+    {
+      g_autofree char *summary = g_build_filename (workdir, "summary.json", NULL);
+      if (!g_file_test (summary, G_FILE_TEST_IS_REGULAR))
+        rc = 1;
+      else if (!sim_install (workdir, opt->simdir, &error))
+        {
+          fprintf (stderr, "kubus-sim: %s\n", error->message);
+          rc = 1;
+        }
+    }
+  if (rc != 0)
+    {
+      /* the ranks (or launch-mpi.c, for a signal) have said what went wrong */
+      sim_rm_rf (workdir);
+      return rc;
+    }
+  if (!opt->quiet)
+    fprintf (stderr, _("kubus-sim: wrote %s\n"), opt->simdir);
+  return 0;
+}

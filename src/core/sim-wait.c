@@ -1,0 +1,102 @@
+/* sim-wait.c — elapsing a computation interval precisely on a shared machine: sleep most of it
+ * (so ranks that share a core do not steal each other's time), then spin the rest while yielding
+ * the core. The margin between the two is calibrated at start-up from how late nanosleep really
+ * wakes up on this machine now; intervals shorter than a clock read or two are not waited for at
+ * all — the replay schedules against absolute deadlines, so they are absorbed by the next wait
+ * instead of accumulating timer overhead. The timer slack is set to 1 ns, so a sleep ends when
+ * asked and not up to 50 µs later; what remains is scheduling latency, which the spin covers.
+ * The spin is capped at 300 µs: four ranks on two cores must not burn each other's time. */
+#include "sim-private.h"
+
+#include <sched.h>
+#include <stdlib.h>
+#include <sys/prctl.h>
+#include <time.h>
+
+gint64
+sim_now (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (gint64) ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static int
+cmp_i64 (gconstpointer a,
+         gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+  return x < y ? -1 : x > y;
+}
+
+void
+sim_wait_calibrate (SimWaitCal *cal)
+{
+  enum { N_SLEEPS = 25, N_CLOCK = 2000 };
+  gint64 late[N_SLEEPS];
+  gint64 t0, t1;
+
+  prctl (PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+  /* A rank that wakes up late makes a wrong prediction. Where we may (root, CAP_SYS_NICE) and the
+   * kernel keeps a share of every core for other tasks (real-time throttling on), the whole
+   * replay runs under SCHED_RR: the end of a sleep then preempts whatever else runs on the
+   * machine. The replay never spins for long (its MPI waits sleep too, sim-replay.c), so it
+   * takes little from anyone. */
+  {
+    struct sched_param rt = { .sched_priority = 1 };
+    const char *no = g_getenv ("KUBUS_SIM_NO_RT");
+    g_autofree char *runtime = NULL;
+    gboolean throttled = g_file_get_contents ("/proc/sys/kernel/sched_rt_runtime_us", &runtime, NULL, NULL)
+                         && g_ascii_strtoll (runtime, NULL, 10) >= 0;
+    cal->realtime = (!no || !*no || *no == '0') && throttled && sched_setscheduler (0, SCHED_RR, &rt) == 0;
+  }
+  t0 = sim_now ();
+  for (int i = 0; i < N_CLOCK; i++)
+    t1 = sim_now ();
+  t1 = sim_now ();
+  cal->clock_cost = MAX (1, (t1 - t0) / (N_CLOCK + 1));
+  for (int i = 0; i < N_SLEEPS; i++)
+    {
+      struct timespec ts = { 0, 200000 };   /* 200 µs */
+      gint64 a, b;
+      a = sim_now ();
+      nanosleep (&ts, NULL);
+      b = sim_now ();
+      late[i] = MAX (0, b - a - 200000);
+    }
+  qsort (late, N_SLEEPS, sizeof late[0], cmp_i64);
+  cal->sleep_overshoot = late[(N_SLEEPS * 9) / 10];
+  /* wake up early enough for 90 % of the sleeps, plus room for the scheduler */
+  cal->sleep_margin = CLAMP (cal->sleep_overshoot + 20000, 30000, 300000);
+  cal->min_wait = MAX (200, 4 * cal->clock_cost);
+}
+
+gint64
+sim_wait_until (const SimWaitCal *cal,
+                gint64            deadline)
+{
+  gint64 left = deadline - sim_now (), now;
+
+  if (left < cal->min_wait)
+    return 0;
+  while (left > cal->sleep_margin)
+    {
+      gint64 s = left - cal->sleep_margin;
+      struct timespec ts = { (time_t) (s / 1000000000), (long) (s % 1000000000) };
+      nanosleep (&ts, NULL);
+      left = deadline - sim_now ();
+    }
+  /* spin the rest, letting a rank that shares the core run meanwhile */
+  while ((now = sim_now ()) < deadline)
+    sched_yield ();
+  return now - deadline;
+}
+
+void
+sim_wait_release (SimWaitCal *cal)
+{
+  struct sched_param other = { 0 };
+  if (cal->realtime)
+    sched_setscheduler (0, SCHED_OTHER, &other);
+  cal->realtime = FALSE;
+}

@@ -1,0 +1,423 @@
+/* trace-events.c — reads ONE location's complete event stream for the simulator: every event
+ * the replay re-enacts or writes back, in trace order, with times in nanoseconds from the
+ * trace's global offset. (The analyzer's trace-reader.c folds events into compact records
+ * instead; the simulator needs them all to rewrite the trace.) */
+#include "sim-private.h"
+#include "replay-clock.h"
+
+#include <glib/gi18n.h>
+#include <otf2/otf2.h>
+#include <string.h>
+
+OTF2_CallbackCode trace_events_other (void *ud, const char *kind, gboolean dropped);
+void              trace_events_register_other (OTF2_EvtReaderCallbacks *cbs);
+
+typedef struct
+{
+  SimRank  *sr;
+  guint64   offset;       /* global offset, ticks */
+  guint64   resolution;   /* ticks per second */
+  guint64   n_events;
+  gboolean  unknown;
+  const ClockMap *map;      /* sr->clock_map: repaired times (replay-clock.h) */
+  ClockCursor     cursor;
+} EvState;
+
+static const char *type_names[EV_N_TYPES] = {
+  "ProgramBegin", "ProgramEnd", "Enter", "Leave", "MpiSend", "MpiIsend", "MpiIsendComplete",
+  "MpiIrecvRequest", "MpiRecv", "MpiIrecv", "MpiRequestTest", "MpiRequestCancelled",
+  "MpiCollectiveBegin", "MpiCollectiveEnd",
+};
+
+const char *
+sim_event_type_name (SimEvType type)
+{
+  return type < EV_N_TYPES ? type_names[type] : "?";
+}
+
+gboolean
+sim_region_is_mpi (const TraceDefs *defs,
+                   guint32          region)
+{
+  TraceRegion *r = trace_defs_region (defs, region);
+  return r && r->klass != RC_USER;
+}
+
+SimRank *
+sim_rank_new (int        rank,
+              TraceDefs *defs)
+{
+  SimRank *sr = g_new0 (SimRank, 1);
+  sr->rank = rank;
+  sr->defs = defs;
+  sr->ev = g_array_new (FALSE, FALSE, sizeof (SimEvent));
+  sr->prog_name = OTF2_UNDEFINED_STRING;
+  sr->dropped = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  sr->refused = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  sr->init_tail = -1;
+  sr->fin_tail = -1;
+  return sr;
+}
+
+void
+sim_rank_free (SimRank *sr)
+{
+  if (!sr)
+    return;
+  g_array_unref (sr->ev);
+  g_free (sr->args);
+  g_hash_table_unref (sr->dropped);
+  g_hash_table_unref (sr->refused);
+  g_free (sr->new_time);
+  g_free (sr);
+}
+
+/* Ticks to nanoseconds from the global offset without overflow (a 2.1 GHz timer's raw values
+ * times 1e9 do not fit in 64 bits). */
+static Tick
+to_ns (EvState       *st,
+       OTF2_TimeStamp t,
+       uint64_t       pos)
+{
+  guint64 d;
+  if (st->map)
+    t = (OTF2_TimeStamp) clock_map_apply (st->map, &st->cursor, (Tick) t, pos);
+  d = t >= st->offset ? t - st->offset : 0;
+  if (st->resolution == 1000000000u)
+    return (Tick) d;
+  return (Tick) ((d / st->resolution) * G_GUINT64_CONSTANT (1000000000)
+                 + (d % st->resolution) * G_GUINT64_CONSTANT (1000000000) / st->resolution);
+}
+
+static SimEvent *
+push (EvState       *st,
+      SimEvType      type,
+      OTF2_TimeStamp time,
+      uint64_t       pos)
+{
+  SimEvent e = { 0 };
+  e.time = to_ns (st, time, pos);
+  e.type = type;
+  e.link = NO_INDEX;
+  e.peer_world = -1;
+  st->n_events++;
+  g_array_append_val (st->sr->ev, e);
+  return &g_array_index (st->sr->ev, SimEvent, st->sr->ev->len - 1);
+}
+
+OTF2_CallbackCode
+trace_events_other (void       *ud,
+                    const char *kind,
+                    gboolean    dropped)
+{
+  EvState *st = ud;
+  GHashTable *h = dropped ? st->sr->dropped : st->sr->refused;
+  gpointer old = g_hash_table_lookup (h, kind);
+  st->n_events++;
+  g_hash_table_replace (h, g_strdup (kind), GSIZE_TO_POINTER (GPOINTER_TO_SIZE (old) + 1));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+on_unknown (OTF2_LocationRef l G_GNUC_UNUSED, OTF2_TimeStamp t G_GNUC_UNUSED, uint64_t p G_GNUC_UNUSED,
+            void *ud, OTF2_AttributeList *al G_GNUC_UNUSED)
+{
+  return trace_events_other (ud, "unknown", FALSE);
+}
+
+static OTF2_CallbackCode
+on_program_begin (OTF2_LocationRef l G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t p,
+                  void *ud, OTF2_AttributeList *al G_GNUC_UNUSED, OTF2_StringRef name,
+                  uint32_t n_args, const OTF2_StringRef *args)
+{
+  EvState *st = ud;
+  push (st, EV_PROGRAM_BEGIN, time, p);
+  st->sr->prog_name = name;
+  g_free (st->sr->args);
+  st->sr->n_args = n_args;
+  st->sr->args = n_args ? g_memdup2 (args, sizeof (guint32) * n_args) : NULL;
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+on_program_end (OTF2_LocationRef l G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t p,
+                void *ud, OTF2_AttributeList *al G_GNUC_UNUSED, int64_t status)
+{
+  push (ud, EV_PROGRAM_END, time, p)->len = (guint64) status;
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+on_enter (OTF2_LocationRef l G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t p,
+          void *ud, OTF2_AttributeList *al G_GNUC_UNUSED, OTF2_RegionRef region)
+{
+  push (ud, EV_ENTER, time, p)->region = region;
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+on_leave (OTF2_LocationRef l G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t p,
+          void *ud, OTF2_AttributeList *al G_GNUC_UNUSED, OTF2_RegionRef region)
+{
+  push (ud, EV_LEAVE, time, p)->region = region;
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static SimEvent *
+push_msg (EvState       *st,
+          SimEvType      type,
+          OTF2_TimeStamp time,
+          uint64_t       pos,
+          uint32_t       peer,
+          OTF2_CommRef   comm,
+          uint32_t       tag,
+          uint64_t       len,
+          uint64_t       req)
+{
+  SimEvent *e = push (st, type, time, pos);
+  TraceComm *c = trace_defs_comm (st->sr->defs, comm);
+  e->region = comm;
+  e->peer = peer;
+  e->tag = tag;
+  e->len = len;
+  e->req = req;
+  e->peer_world = trace_defs_peer_rank (st->sr->defs, c, st->sr->rank, peer);
+  return e;
+}
+
+static OTF2_CallbackCode
+on_send (OTF2_LocationRef l G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t p, void *ud,
+         OTF2_AttributeList *al G_GNUC_UNUSED, uint32_t receiver, OTF2_CommRef comm, uint32_t tag,
+         uint64_t len)
+{
+  push_msg (ud, EV_SEND, time, p, receiver, comm, tag, len, 0);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+on_isend (OTF2_LocationRef l G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t p, void *ud,
+          OTF2_AttributeList *al G_GNUC_UNUSED, uint32_t receiver, OTF2_CommRef comm, uint32_t tag,
+          uint64_t len, uint64_t req)
+{
+  push_msg (ud, EV_ISEND, time, p, receiver, comm, tag, len, req);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+on_recv (OTF2_LocationRef l G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t p, void *ud,
+         OTF2_AttributeList *al G_GNUC_UNUSED, uint32_t sender, OTF2_CommRef comm, uint32_t tag,
+         uint64_t len)
+{
+  push_msg (ud, EV_RECV, time, p, sender, comm, tag, len, 0);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+on_irecv (OTF2_LocationRef l G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t p, void *ud,
+          OTF2_AttributeList *al G_GNUC_UNUSED, uint32_t sender, OTF2_CommRef comm, uint32_t tag,
+          uint64_t len, uint64_t req)
+{
+  push_msg (ud, EV_IRECV, time, p, sender, comm, tag, len, req);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+on_request (EvState       *st,
+            SimEvType      type,
+            OTF2_TimeStamp time,
+            uint64_t       pos,
+            uint64_t       req)
+{
+  push (st, type, time, pos)->req = req;
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+on_isend_complete (OTF2_LocationRef l G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t p,
+                   void *ud, OTF2_AttributeList *al G_GNUC_UNUSED, uint64_t req)
+{
+  return on_request (ud, EV_ISEND_COMPLETE, time, p, req);
+}
+
+static OTF2_CallbackCode
+on_irecv_request (OTF2_LocationRef l G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t p,
+                  void *ud, OTF2_AttributeList *al G_GNUC_UNUSED, uint64_t req)
+{
+  return on_request (ud, EV_IRECV_REQUEST, time, p, req);
+}
+
+static OTF2_CallbackCode
+on_request_test (OTF2_LocationRef l G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t p,
+                 void *ud, OTF2_AttributeList *al G_GNUC_UNUSED, uint64_t req)
+{
+  return on_request (ud, EV_REQUEST_TEST, time, p, req);
+}
+
+static OTF2_CallbackCode
+on_request_cancelled (OTF2_LocationRef l G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t p,
+                      void *ud, OTF2_AttributeList *al G_GNUC_UNUSED, uint64_t req)
+{
+  return on_request (ud, EV_REQUEST_CANCELLED, time, p, req);
+}
+
+static OTF2_CallbackCode
+on_coll_begin (OTF2_LocationRef l G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t p,
+               void *ud, OTF2_AttributeList *al G_GNUC_UNUSED)
+{
+  push (ud, EV_COLL_BEGIN, time, p);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+on_coll_end (OTF2_LocationRef l G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t p,
+             void *ud, OTF2_AttributeList *al G_GNUC_UNUSED, OTF2_CollectiveOp op,
+             OTF2_CommRef comm, uint32_t root, uint64_t sent, uint64_t received)
+{
+  SimEvent *e = push (ud, EV_COLL_END, time, p);
+  e->region = comm;
+  e->peer = root;
+  e->tag = op;
+  e->len = sent;
+  e->req = received;
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static gboolean
+read_local_defs (OTF2_Reader *reader,
+                 guint64      loc,
+                 const char  *def_path,
+                 GError     **error)
+{
+  OTF2_DefReader *dr;
+  uint64_t n = 0;
+  OTF2_ErrorCode rc;
+
+  if (OTF2_Reader_OpenDefFiles (reader) != OTF2_SUCCESS)
+    return TRUE;
+  if (g_file_test (def_path, G_FILE_TEST_IS_REGULAR))
+    {
+      dr = OTF2_Reader_GetDefReader (reader, loc);
+      if (!dr)
+        {
+          g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, _("%s: corrupt local definitions (%s)"),
+                       def_path, OTF2_Error_GetDescription (OTF2_ERROR_INVALID_DATA));
+          OTF2_Reader_CloseDefFiles (reader);
+          return FALSE;
+        }
+      rc = OTF2_Reader_ReadAllLocalDefinitions (reader, dr, &n);
+      OTF2_Reader_CloseDefReader (reader, dr);
+      if (rc != OTF2_SUCCESS)
+        {
+          g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, _("%s: corrupt local definitions (%s)"),
+                       def_path, OTF2_Error_GetDescription (rc));
+          OTF2_Reader_CloseDefFiles (reader);
+          return FALSE;
+        }
+    }
+  OTF2_Reader_CloseDefFiles (reader);
+  return TRUE;
+}
+
+gboolean
+trace_events_read (const char   *anchor,
+                   SimRank      *sr,
+                   ProgressFunc  progress,
+                   gpointer      progress_data,
+                   GError      **error)
+{
+  TraceLocation *loc = sr->defs->rank_loc[sr->rank];
+  g_autofree char *evt_path = trace_event_file_path (anchor, loc->id, "evt");
+  g_autofree char *def_path = trace_event_file_path (anchor, loc->id, "def");
+  OTF2_Reader *reader;
+  OTF2_EvtReader *evr;
+  OTF2_EvtReaderCallbacks *cbs;
+  EvState st = { 0 };
+  OTF2_ErrorCode rc;
+  guint64 chunk, done = 0, got;
+  gboolean ok = TRUE;
+
+  if (!g_file_test (evt_path, G_FILE_TEST_IS_REGULAR))
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT, _("%s: event file of rank %d is missing"),
+                   evt_path, sr->rank);
+      return FALSE;
+    }
+  reader = OTF2_Reader_Open (anchor);
+  if (!reader)
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, _("%s: not a readable OTF2 archive"), anchor);
+      return FALSE;
+    }
+  OTF2_Reader_SetSerialCollectiveCallbacks (reader);
+  OTF2_Reader_SelectLocation (reader, loc->id);
+  /* local definitions first: mapping tables and clock offsets the event reader applies */
+  if (!read_local_defs (reader, loc->id, def_path, error))
+    {
+      OTF2_Reader_Close (reader);
+      return FALSE;
+    }
+  if (OTF2_Reader_OpenEvtFiles (reader) != OTF2_SUCCESS
+      || !(evr = OTF2_Reader_GetEvtReader (reader, loc->id)))
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, _("%s: cannot open the event file"), evt_path);
+      OTF2_Reader_Close (reader);
+      return FALSE;
+    }
+  st.sr = sr;
+  st.map = sr->clock_map;
+  st.offset = sr->defs->global_offset;
+  st.resolution = sr->defs->resolution ? sr->defs->resolution : 1000000000u;
+  if (loc->n_events > 0 && sr->ev->len == 0)
+    {
+      g_array_set_size (sr->ev, MIN (loc->n_events, G_MAXUINT32 / 2));
+      g_array_set_size (sr->ev, 0);
+    }
+
+  cbs = OTF2_EvtReaderCallbacks_New ();
+  OTF2_EvtReaderCallbacks_SetUnknownCallback (cbs, on_unknown);
+  OTF2_EvtReaderCallbacks_SetProgramBeginCallback (cbs, on_program_begin);
+  OTF2_EvtReaderCallbacks_SetProgramEndCallback (cbs, on_program_end);
+  OTF2_EvtReaderCallbacks_SetEnterCallback (cbs, on_enter);
+  OTF2_EvtReaderCallbacks_SetLeaveCallback (cbs, on_leave);
+  OTF2_EvtReaderCallbacks_SetMpiSendCallback (cbs, on_send);
+  OTF2_EvtReaderCallbacks_SetMpiIsendCallback (cbs, on_isend);
+  OTF2_EvtReaderCallbacks_SetMpiIsendCompleteCallback (cbs, on_isend_complete);
+  OTF2_EvtReaderCallbacks_SetMpiIrecvRequestCallback (cbs, on_irecv_request);
+  OTF2_EvtReaderCallbacks_SetMpiRecvCallback (cbs, on_recv);
+  OTF2_EvtReaderCallbacks_SetMpiIrecvCallback (cbs, on_irecv);
+  OTF2_EvtReaderCallbacks_SetMpiRequestTestCallback (cbs, on_request_test);
+  OTF2_EvtReaderCallbacks_SetMpiRequestCancelledCallback (cbs, on_request_cancelled);
+  OTF2_EvtReaderCallbacks_SetMpiCollectiveBeginCallback (cbs, on_coll_begin);
+  OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback (cbs, on_coll_end);
+  trace_events_register_other (cbs);
+  OTF2_Reader_RegisterEvtCallbacks (reader, evr, cbs, &st);
+  OTF2_EvtReaderCallbacks_Delete (cbs);
+
+  chunk = MAX (loc->n_events / 20, 4096);
+  do
+    {
+      got = 0;
+      rc = OTF2_Reader_ReadLocalEvents (reader, evr, chunk, &got);
+      done += got;
+      if (progress && loc->n_events)
+        progress (MIN (1.0, (double) done / loc->n_events), progress_data);
+    }
+  while (rc == OTF2_SUCCESS && got == chunk);
+  if (rc != OTF2_SUCCESS)
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, _("%s: corrupt event data after %llu events (%s)"),
+                   evt_path, (unsigned long long) done, OTF2_Error_GetDescription (rc));
+      ok = FALSE;
+    }
+  else if (sr->ev->len >= G_MAXUINT32 / 2)
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                   _("%s: rank %d has %u events, more than the simulator handles per rank"),
+                   evt_path, sr->rank, sr->ev->len);
+      ok = FALSE;
+    }
+  OTF2_Reader_CloseEvtReader (reader, evr);
+  OTF2_Reader_CloseEvtFiles (reader);
+  OTF2_Reader_Close (reader);
+  return ok;
+}

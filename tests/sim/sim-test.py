@@ -1,0 +1,395 @@
+#!/usr/bin/env python3
+"""kubus-sim tests (issue 11).
+
+  sim-test.py identity --app APP --ranks N     TOOLS
+      the program under kubus-run, then kubus-sim with an empty hypothesis: the predicted run
+      time is within 1 % of the original, and the summed |original − simulated| time over all
+      (call path, rank) pairs (difference.cube) is under 2 % of the total time. The simulated
+      trace is a valid OTF2 archive with the original's events; SIMDIR holds exactly its files.
+  sim-test.py balance --app APP --ranks N --metric M   TOOLS
+      APP (sim-lb-coll / sim-lb-p2p) and APP balanced under kubus-run, each the faster of two
+      runs (a busy machine only ever slows a run down); `balance region foo` on the first
+      predicts the second's run time (after MPI_Init: the launch of a run is not the program's)
+      within 3 %, in real time and --offline, and the difference report holds the removed
+      wait M (original − simulated, most of the original's).
+      An interrupted simulation leaves nothing behind.
+  sim-test.py remove --app sim-zero --ranks N  TOOLS
+      `remove messages with size == 0` predicts the run of the program without them (3 %;
+      both programs the faster of two runs).
+  sim-test.py bad --make-trace M               TOOLS
+      bad hypotheses (line:column, did you mean), unmatched messages, events that cannot be
+      re-enacted, approximated operations, bad paths: clear messages, exit 1, nothing written.
+
+TOOLS: --sim kubus-sim --run kubus-run --cube kubus-cube. Exit 0 pass, 1 fail, 77 skip.
+"""
+import argparse
+import glob
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+failures = []
+
+
+def fail(msg):
+    failures.append(msg)
+    print('FAIL:', msg, file=sys.stderr)
+
+
+def check(cond, msg):
+    if not cond:
+        fail(msg)
+    return cond
+
+
+def env_for_mpi():
+    env = dict(os.environ)
+    env.setdefault('OMPI_ALLOW_RUN_AS_ROOT', '1')
+    env.setdefault('OMPI_ALLOW_RUN_AS_ROOT_CONFIRM', '1')
+    env.setdefault('OMPI_MCA_rmaps_base_oversubscribe', '1')
+    env.setdefault('HWLOC_COMPONENTS', '-gl,-opencl')
+    # Open MPI leaks at exit
+    ao = env.get('ASAN_OPTIONS', '')
+    env['ASAN_OPTIONS'] = (ao + ':' if ao else '') + 'detect_leaks=0'
+    return env
+
+
+def run(cmd, expect=0, **kw):
+    p = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, env=env_for_mpi(), **kw)
+    if expect is not None and p.returncode != expect:
+        fail('%s exited %d (expected %d)\n%s%s' % (' '.join(map(str, cmd)), p.returncode, expect,
+                                                   p.stdout[-3000:], p.stderr[-3000:]))
+    return p
+
+
+def collect(args, tmp, name, app_args=()):
+    exp = os.path.join(tmp, name)
+    run([args.run, '-o', exp, '--', 'mpirun', '-n', args.ranks, args.app] + list(app_args))
+    return exp
+
+
+def hypothesis(tmp, name, text):
+    path = os.path.join(tmp, name)
+    with open(path, 'w') as f:
+        f.write(text)
+    return path
+
+
+def simulate(args, exp, hyp, out, offline=False, expect=0):
+    cmd = [args.sim, exp, '--hypothesis', hyp, '-o', out, '-q']
+    if offline:
+        cmd.append('--offline')
+    p = run(cmd, expect=expect)
+    summary = None
+    if expect == 0 and os.path.exists(os.path.join(out, 'summary.json')):
+        with open(os.path.join(out, 'summary.json')) as f:
+            summary = json.load(f)
+    return p, summary
+
+
+def dump(args, cube, metric):
+    p = run([args.cube, 'dump', '--csv', '--metric', metric, cube])
+    rows = []
+    for line in p.stdout.splitlines()[1:]:
+        m, cnode, loc, v = line.split(',')
+        rows.append((int(cnode), int(loc), float(v)))
+    return rows
+
+
+def total(args, cube, metric):
+    return sum(v for _, _, v in dump(args, cube, metric))
+
+
+def otf2_events(anchor):
+    """(per location event lists of (kind, time, region)), resolution."""
+    p = subprocess.run(['otf2-print', anchor], capture_output=True, text=True)
+    if p.returncode != 0:
+        fail('otf2-print %s failed: %s' % (anchor, p.stderr[-500:]))
+        return {}
+    events = {}
+    for line in p.stdout.splitlines():
+        f = line.split()
+        if len(f) >= 3 and f[1].isdigit() and f[2].isdigit():
+            region = f[4].strip('"') if len(f) > 4 and f[3] == 'Region:' else ''
+            events.setdefault(int(f[1]), []).append((f[0], int(f[2]), region))
+    return events
+
+
+def resolution(anchor):
+    p = subprocess.run(['otf2-print', '-G', anchor], capture_output=True, text=True)
+    m = re.search(r'Ticks per Seconds: (\d+)', p.stdout)
+    return int(m.group(1)) if m else 1
+
+
+def after_init(anchor):
+    """Seconds from the last rank's MPI_Init leave to the last event of any rank."""
+    ev = otf2_events(anchor)
+    init = max(t for locs in ev.values() for k, t, r in locs if k == 'LEAVE' and r == 'MPI_Init')
+    last = max(t for locs in ev.values() for _, t, _ in locs)
+    return (last - init) / resolution(anchor)
+
+
+def faster_run(args, tmp, name, app_args=()):
+    """The faster (after MPI_Init) of two runs of the program under kubus-run: its folder and
+    run time. Other processes on a shared machine only ever make a run slower, so the faster
+    run is the one closer to what the program does (both for the trace a hypothesis is applied
+    to and for the measured run the prediction is compared with)."""
+    runs = []
+    for k in range(2):
+        exp = collect(args, tmp, '%s-%d' % (name, k), app_args)
+        runs.append((after_init(os.path.join(exp, 'traces.otf2')), exp))
+    print('%s runs: %s' % (name, ' '.join('%.6f s' % t for t, _ in runs)))
+    return min(runs)[1], min(runs)[0]
+
+
+def reference(args, tmp, name, app_args):
+    return faster_run(args, tmp, name, app_args)[1]
+
+
+def no_leftovers(parent, what):
+    left = [p for p in os.listdir(parent) if re.match(r'\..*\.(tmp|old)-\d+$', p)]
+    check(not left, '%s: work folders left behind in %s: %s' % (what, parent, left))
+
+
+def check_simdir(out):
+    names = sorted(os.listdir(out))
+    expect = ['analysis.cube', 'analysis.stats.json', 'difference.cube', 'summary.json', 'traces',
+              'traces.def', 'traces.otf2']
+    check(names == expect, 'SIMDIR %s holds %s, expected %s' % (out, names, expect))
+
+
+def mode_identity(args, tmp):
+    exp = collect(args, tmp, 'exp')
+    hyp = hypothesis(tmp, 'identity.hyp', '# the run as it was\n')
+    out = os.path.join(exp, 'sim-identity')
+    _, s = simulate(args, exp, hyp, out)
+    if not check(s is not None, 'no summary.json'):
+        return
+    check_simdir(out)
+    no_leftovers(exp, 'identity')
+    err = abs(s['predicted_runtime_s'] - s['original_runtime_s']) / s['original_runtime_s']
+    print('identity: original %.6f s, predicted %.6f s (%.3f %%)' % (
+        s['original_runtime_s'], s['predicted_runtime_s'], 100 * err))
+    check(err < 0.01, 'predicted run time %.6f s is %.2f %% off the original %.6f s (limit 1 %%)' % (
+        s['predicted_runtime_s'], 100 * err, s['original_runtime_s']))
+    # summed |error| over (call path, rank) of the time metric
+    orig_total = total(args, os.path.join(exp, 'analysis.cube'), 'time')
+    abs_err = sum(abs(v) for _, _, v in dump(args, os.path.join(out, 'difference.cube'), 'time'))
+    print('identity: summed |time error| %.6f s of %.6f s (%.3f %%)' % (abs_err, orig_total,
+                                                                      100 * abs_err / orig_total))
+    check(abs_err / orig_total < 0.02, 'summed |time error| over call paths and ranks is %.2f %% of the '
+          'total (limit 2 %%)' % (100 * abs_err / orig_total))
+    # a valid OTF2 archive with the original's events, in the same order per location
+    a, b = otf2_events(os.path.join(exp, 'traces.otf2')), otf2_events(os.path.join(out, 'traces.otf2'))
+    check(sorted(a) == sorted(b), 'locations differ: %s vs %s' % (sorted(a), sorted(b)))
+    for loc in a:
+        ka = [(k, r) for k, _, r in a[loc]]
+        kb = [(k, r) for k, _, r in b.get(loc, [])]
+        check(ka == kb, 'location %d: the simulated events differ from the original ones' % loc)
+        tb = [t for _, t, _ in b.get(loc, [])]
+        check(tb == sorted(tb), 'location %d: simulated time goes back' % loc)
+    check(s['removed_messages'] == 0 and s['removed_calls'] == 0, 'identity: removed %d messages' % (
+        s['removed_messages']))
+
+
+def interrupt(args, exp, hyp):
+    """SIGTERM to a running real-time simulation: exit status, nothing left behind."""
+    out = os.path.join(exp, 'sim-interrupted')
+    p = subprocess.Popen([str(args.sim), exp, '--hypothesis', hyp, '-o', out, '-q'], env=env_for_mpi(),
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(1.5)
+    p.send_signal(signal.SIGTERM)
+    try:
+        _, err = p.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        fail('interrupted simulation did not stop')
+        return
+    check(p.returncode != 0, 'interrupted simulation exited 0')
+    check(not os.path.exists(out), 'interrupted simulation left %s' % out)
+    no_leftovers(exp, 'interrupted')
+
+
+def mode_balance(args, tmp):
+    exp, _ = faster_run(args, tmp, 'exp')
+    measured = reference(args, tmp, 'balanced', ['balanced'])
+    hyp = hypothesis(tmp, 'balance-foo.hyp', 'balance region foo\n')
+    if not os.environ.get('KUBUS_SANITIZED'):
+        interrupt(args, exp, hyp)
+    w_orig = None
+    for offline in (False, True):
+        out = os.path.join(exp, 'sim-off' if offline else 'sim-rt')
+        _, s = simulate(args, exp, hyp, out, offline=offline)
+        if not check(s is not None, 'no summary.json (%s)' % out):
+            continue
+        check_simdir(out)
+        pred = s['predicted_runtime_after_init_s']
+        err = abs(pred - measured) / measured
+        print('%s: original %.6f s, predicted %.6f s, balanced run measured %.6f s (%.2f %%)' % (
+            'offline' if offline else 'real-time', s['original_runtime_after_init_s'], pred, measured,
+            100 * err))
+        check(err < 0.03, '%s: predicted %.6f s, the balanced run took %.6f s: %.2f %% off (limit 3 %%)' % (
+            'offline' if offline else 'real-time', pred, measured, 100 * err))
+        # the difference report shows the wait that went away
+        w_orig = total(args, os.path.join(exp, 'analysis.cube'), args.metric)
+        w_sim = total(args, os.path.join(out, 'analysis.cube'), args.metric)
+        w_diff = total(args, os.path.join(out, 'difference.cube'), args.metric)
+        print('  %s: original %.6f s, simulated %.6f s, difference %.6f s' % (args.metric, w_orig, w_sim, w_diff))
+        check(w_orig > 0.05, '%s in the original is only %.6f s' % (args.metric, w_orig))
+        check(abs(w_diff - (w_orig - w_sim)) < 1e-6, 'difference.cube %s %.9f != %.9f − %.9f' % (
+            args.metric, w_diff, w_orig, w_sim))
+        check(w_diff > 0.75 * w_orig, 'only %.6f s of %.6f s %s removed' % (w_diff, w_orig, args.metric))
+        check(any(g['metric'] == args.metric for g in s['gains']),
+              'the summary does not list %s among the gains: %s' % (args.metric, s['gains']))
+    no_leftovers(exp, 'balance')
+
+
+def mode_remove(args, tmp):
+    exp, _ = faster_run(args, tmp, 'exp')
+    expn, measured = faster_run(args, tmp, 'nozero', ['nozero'])
+    hyp = hypothesis(tmp, 'no-zero.hyp', 'remove messages with size == 0   # needless tokens\n')
+    out = os.path.join(exp, 'sim-no-zero')
+    _, s = simulate(args, exp, hyp, out)
+    if not check(s is not None, 'no summary.json'):
+        return
+    n = int(args.ranks)
+    check(s['removed_messages'] == 12 * n, 'removed %d messages, expected %d' % (s['removed_messages'], 12 * n))
+    check(s['removed_calls'] == 3 * 12 * n, 'removed %d calls, expected %d' % (s['removed_calls'], 36 * n))
+    pred = s['predicted_runtime_after_init_s']
+    err = abs(pred - measured) / measured
+    print('remove: original %.6f s, predicted %.6f s, run without them %.6f s (%.2f %%)' % (
+        s['original_runtime_after_init_s'], pred, measured, 100 * err))
+    check(err < 0.03, 'predicted %.6f s, the run without zero-size messages took %.6f s: %.2f %% off' % (
+        pred, measured, 100 * err))
+    syncs = total(args, os.path.join(out, 'analysis.cube'), 'syncs_send')
+    check(syncs == 0, 'the simulated trace still has %g zero-byte sends' % syncs)
+    # the simulated trace has the calls of the program without them
+    a = otf2_events(os.path.join(expn, 'traces.otf2'))
+    b = otf2_events(os.path.join(out, 'traces.otf2'))
+    for loc in a:
+        ka = [r for k, _, r in a[loc] if k == 'ENTER']
+        kb = [r for k, _, r in b.get(loc, []) if k == 'ENTER']
+        check(ka == kb, 'location %d: the simulated calls differ from the run without zero-size messages' % loc)
+
+
+def expect_error(args, target, hyp, out, pattern, what, offline=False):
+    cmd = [args.sim, target, '--hypothesis', hyp, '-o', out, '-q']
+    if offline:
+        cmd.append('--offline')
+    p = run(cmd, expect=None)
+    check(p.returncode == 1, '%s: exit %d, expected 1\n%s' % (what, p.returncode, p.stderr[-2000:]))
+    check(pattern in p.stderr, '%s: the message does not say\n  %s\nit says\n  %s' % (what, pattern, p.stderr[-2000:]))
+    check(not os.path.exists(out), '%s: %s was written' % (what, out))
+    no_leftovers(os.path.dirname(out), what)
+
+
+def mode_bad(args, tmp):
+    traces = {}
+    for v in ('exact', 'unmatched', 'omp', 'approx', 'clockviol'):
+        traces[v] = os.path.join(tmp, v)
+        run([args.make_trace, v, traces[v]])
+    exact = traces['exact']
+    out = os.path.join(exact, 'sim-x')
+    h = hypothesis(tmp, 'typo.hyp', '# balance the loop\nbalance region fo\n')
+    expect_error(args, exact, h, out, '%s:2:16: region fo is not in the trace; did you mean foo?' % h,
+                 'unknown region')
+    h = hypothesis(tmp, 'syntax.hyp', 'scale region foo by 2\nremove messages with size = 0\n')
+    expect_error(args, exact, h, out, '%s:2:27: “=” is not a comparison: write “==”' % h, 'malformed rule')
+    h = hypothesis(tmp, 'mpi.hyp', 'scale region MPI_Send by 0.5\n')
+    expect_error(args, exact, h, out, 'MPI_Send is an MPI function', 'MPI region scaled')
+    expect_error(args, exact, os.path.join(tmp, 'missing.hyp'), out, 'cannot read the hypothesis file',
+                 'missing hypothesis')
+    empty = hypothesis(tmp, 'empty.hyp', '')
+    expect_error(args, os.path.join(tmp, 'nowhere'), empty, os.path.join(tmp, 'sim-nowhere'), 'no such trace',
+                 'missing trace')
+    p = run([args.sim, exact, '--hypothesis', empty, '-o', os.path.join(tmp, 'no', 'such', 'dir'), '-q'],
+            expect=1)
+    check('does not exist or is not writable' in p.stderr, 'unwritable output: %s' % p.stderr)
+    for offline in (False, True):
+        what = 'unmatched (%s)' % ('offline' if offline else 'real-time')
+        expect_error(args, traces['unmatched'], empty, os.path.join(traces['unmatched'], 'sim'),
+                     'unmatched message: rank 0 sent a message to rank 1 (tag 9, communicator MPI_COMM_WORLD, '
+                     '4 bytes) that rank 1 never received', what, offline)
+    expect_error(args, traces['omp'], empty, os.path.join(traces['omp'], 'sim'),
+                 'the trace holds events the simulator cannot re-enact (ThreadFork ×1)', 'threads', True)
+    # approximated operations are listed, and the simulation goes on
+    out = os.path.join(traces['approx'], 'sim')
+    p = run([args.sim, traces['approx'], '--hypothesis', empty, '-o', out, '--offline'])
+    check('approximated by their recorded duration' in p.stderr and 'MPI_Ibarrier ×2' in p.stderr,
+          'approximated operations not listed: %s' % p.stderr[-1500:])
+    check('Predicted run time:' in p.stdout, 'no printed summary: %s' % p.stdout)
+    try:
+        with open(os.path.join(out, 'summary.json')) as f:
+            s = json.load(f)
+        check(s['approximated'] == {'MPI_Ibarrier': 2}, 'summary approximated: %s' % s['approximated'])
+        check(s['mode'] == 'offline', 'mode %s' % s['mode'])
+    except OSError as e:
+        fail('approx: %s' % e)
+    # the original's report was missing: it was made first, beside the trace
+    check(os.path.exists(os.path.join(traces['approx'], 'analysis.cube')), 'the original was not analysed')
+    # clocks out of step: repaired before the simulation (the receive moves after its send),
+    # unless --no-clock-repair
+    for repair in (True, False):
+        out = os.path.join(traces['clockviol'], 'sim-%s' % repair)
+        cmd = [args.sim, traces['clockviol'], '--hypothesis', empty, '-o', out, '--offline', '-q']
+        run(cmd if repair else cmd + ['--no-clock-repair'])
+        try:
+            with open(os.path.join(out, 'summary.json')) as f:
+                s = json.load(f)
+            cr = s['clock_repair']
+            if repair:
+                check(cr is not None and cr['violations'] >= 1 and cr['corrections'] >= 1
+                      and 0.001 <= cr['largest_correction_s'] <= 0.01,
+                      'clock repair: %s (expected the receive at 12 ms moved by up to 10 ms)' % cr)
+                ev = otf2_events(os.path.join(out, 'traces.otf2'))
+                recv = [t for k, t, _ in ev[1] if k == 'MPI_RECV'][0]
+                send = [t for k, t, _ in ev[0] if k == 'MPI_SEND'][0]
+                check(recv >= send, 'the simulated receive (%d) lies before its send (%d)' % (recv, send))
+            else:
+                check(cr is None, '--no-clock-repair: %s' % cr)
+        except (OSError, KeyError, IndexError) as e:
+            fail('clockviol: %s' % e)
+    # the default SIMDIR is EXPDIR/sim-NAME; a second run replaces the first
+    for _ in range(2):
+        run([args.sim, exact, '--hypothesis', empty, '--offline', '-q'])
+    check(os.path.exists(os.path.join(exact, 'sim-empty', 'summary.json')), 'no default SIMDIR sim-empty')
+    no_leftovers(exact, 'replace')
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('mode', choices=['identity', 'balance', 'remove', 'bad'])
+    ap.add_argument('--sim', required=True)
+    ap.add_argument('--run', required=True)
+    ap.add_argument('--cube', required=True)
+    ap.add_argument('--app')
+    ap.add_argument('--ranks', default='2')
+    ap.add_argument('--metric', default='mpi_wait_nxn')
+    ap.add_argument('--make-trace')
+    args = ap.parse_args()
+    if not shutil.which('otf2-print'):
+        print('otf2-print not found', file=sys.stderr)
+        return 77
+    tmp = tempfile.mkdtemp(prefix='sim-test-')
+    try:
+        {'identity': mode_identity, 'balance': mode_balance, 'remove': mode_remove, 'bad': mode_bad}[args.mode](args, tmp)
+    finally:
+        if not failures or not os.environ.get('KUBUS_KEEP'):
+            shutil.rmtree(tmp, ignore_errors=True)
+        else:
+            print('kept', tmp, file=sys.stderr)
+    if failures:
+        print('%d failure(s)' % len(failures), file=sys.stderr)
+        return 1
+    print('ok')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,214 @@
+/* sim-trace-gen.c — small OTF2 traces for the simulator tests, times known by construction
+ * (timer: 1000 ticks per second, one tick is one millisecond). Used by make-sim-trace (the
+ * Python tests) and test-sim-core (the unit tests).
+ *
+ * "exact" (2 ranks; regions main, foo, bar user code):
+ *   rank 0: main 0..41; MPI_Init 1..3; foo 3..13; MPI_Send 13..14 (8 bytes, tag 1, to 1);
+ *           foo 14..18; MPI_Isend 18..19 (0 bytes, tag 2, request 1); MPI_Wait 19..20
+ *           (completes it @20); MPI_Allreduce 25..34 (16 bytes each way); MPI_Finalize 35..40
+ *   rank 1: main 0..41; MPI_Init 2..3; foo 3..5; MPI_Recv 5..15 (from 0, tag 1, @15);
+ *           foo 15..27; MPI_Irecv 27..28 (request 7); MPI_Wait 28..28 (receives tag 2, 0
+ *           bytes, @28); bar 28..31; MPI_Allreduce 31..34; MPI_Finalize 35..40
+ *   foo per visit: (10, 2) and (4, 12): per-instance means 6 and 8, global mean 7.
+ * "unmatched": as exact, but rank 0 also sends tag 9 (4 bytes) inside foo, never received.
+ * "omp": as exact, with a ThreadFork (OpenMP) event inside rank 1's bar: threads cannot be re-enacted.
+ * "approx": as exact, with an MPI_Ibarrier 21..22 on both ranks: a non-blocking collective the
+ *   trace describes by its region only.
+ * "clockviol": as exact, but rank 1's MPI_Recv ends at 12, before the send (13): clocks out of
+ *   step, which the clock repair (replay-clock.h) corrects before the simulation. */
+#include "sim-trace-gen.h"
+
+#include <otf2/otf2.h>
+#include <string.h>
+
+enum { R_MAIN, R_FOO, R_BAR, R_INIT, R_SEND, R_RECV, R_ISEND, R_IRECV, R_WAIT, R_ALLREDUCE, R_FINALIZE,
+       R_IBARRIER, N_REG };
+static const char *reg_names[N_REG] = { "main", "foo", "bar", "MPI_Init", "MPI_Send", "MPI_Recv", "MPI_Isend",
+                                        "MPI_Irecv", "MPI_Wait", "MPI_Allreduce", "MPI_Finalize",
+                                        "MPI_Ibarrier" };
+
+static OTF2_FlushType
+pre_flush (void *ud, OTF2_FileType ft, OTF2_LocationRef loc, void *cb, bool final)
+{
+  (void) ud; (void) ft; (void) loc; (void) cb; (void) final;
+  return OTF2_FLUSH;
+}
+
+static OTF2_TimeStamp
+post_flush (void *ud, OTF2_FileType ft, OTF2_LocationRef loc)
+{
+  (void) ud; (void) ft; (void) loc;
+  return 0;
+}
+
+static const OTF2_FlushCallbacks flush = { pre_flush, post_flush };
+
+static void
+enter (OTF2_EvtWriter *w, uint64_t t, int r)
+{
+  OTF2_EvtWriter_Enter (w, NULL, t, r);
+}
+
+static void
+leave (OTF2_EvtWriter *w, uint64_t t, int r)
+{
+  OTF2_EvtWriter_Leave (w, NULL, t, r);
+}
+
+static void
+span (OTF2_EvtWriter *w, int r, uint64_t e, uint64_t l)
+{
+  enter (w, e, r);
+  leave (w, l, r);
+}
+
+static void
+allreduce (OTF2_EvtWriter *w, uint64_t e, uint64_t l)
+{
+  enter (w, e, R_ALLREDUCE);
+  OTF2_EvtWriter_MpiCollectiveBegin (w, NULL, e);
+  OTF2_EvtWriter_MpiCollectiveEnd (w, NULL, l, OTF2_COLLECTIVE_OP_ALLREDUCE, 0, OTF2_UNDEFINED_UINT32, 16, 16);
+  leave (w, l, R_ALLREDUCE);
+}
+
+static void
+rank0 (OTF2_EvtWriter *w, const char *variant)
+{
+  enter (w, 0, R_MAIN);
+  span (w, R_INIT, 1, 3);
+  enter (w, 3, R_FOO);
+  if (strcmp (variant, "unmatched") == 0)
+    {
+      enter (w, 6, R_SEND);
+      OTF2_EvtWriter_MpiSend (w, NULL, 6, 1, 0, 9, 4);
+      leave (w, 6, R_SEND);
+    }
+  leave (w, 13, R_FOO);
+  enter (w, 13, R_SEND);
+  OTF2_EvtWriter_MpiSend (w, NULL, 13, 1, 0, 1, 8);
+  leave (w, 14, R_SEND);
+  span (w, R_FOO, 14, 18);
+  enter (w, 18, R_ISEND);
+  OTF2_EvtWriter_MpiIsend (w, NULL, 18, 1, 0, 2, 0, 1);
+  leave (w, 19, R_ISEND);
+  enter (w, 19, R_WAIT);
+  OTF2_EvtWriter_MpiIsendComplete (w, NULL, 20, 1);
+  leave (w, 20, R_WAIT);
+  if (strcmp (variant, "approx") == 0)
+    span (w, R_IBARRIER, 21, 22);
+  allreduce (w, 25, 34);
+  span (w, R_FINALIZE, 35, 40);
+  leave (w, 41, R_MAIN);
+}
+
+static void
+rank1 (OTF2_EvtWriter *w, const char *variant)
+{
+  enter (w, 0, R_MAIN);
+  span (w, R_INIT, 2, 3);
+  span (w, R_FOO, 3, 5);
+  enter (w, 5, R_RECV);
+  {
+    uint64_t at = strcmp (variant, "clockviol") == 0 ? 12 : 15;
+    OTF2_EvtWriter_MpiRecv (w, NULL, at, 0, 0, 1, 8);
+    leave (w, at, R_RECV);
+  }
+  span (w, R_FOO, 15, 27);
+  if (strcmp (variant, "approx") == 0)
+    {
+      /* inside foo's gap? no: between foo and the Irecv, 0 ms long on this rank */
+      span (w, R_IBARRIER, 27, 27);
+    }
+  enter (w, 27, R_IRECV);
+  OTF2_EvtWriter_MpiIrecvRequest (w, NULL, 28, 7);
+  leave (w, 28, R_IRECV);
+  enter (w, 28, R_WAIT);
+  OTF2_EvtWriter_MpiIrecv (w, NULL, 28, 0, 0, 2, 0, 7);
+  leave (w, 28, R_WAIT);
+  enter (w, 28, R_BAR);
+  if (strcmp (variant, "omp") == 0)
+    OTF2_EvtWriter_ThreadFork (w, NULL, 29, OTF2_PARADIGM_OPENMP, 4);
+  leave (w, 31, R_BAR);
+  allreduce (w, 31, 34);
+  span (w, R_FINALIZE, 35, 40);
+  leave (w, 41, R_MAIN);
+}
+
+gboolean
+sim_trace_gen_write (const char *dir,
+                     const char *variant)
+{
+  OTF2_Archive *ar;
+  OTF2_GlobalDefWriter *gw;
+  uint64_t n_events[2] = { 0, 0 };
+  enum { S_EMPTY, S_MPI, S_WORLD, S_MACHINE, S_NODE, S_R0, S_R1, S_THREAD, S_MCLASS, S_NCLASS, S_REG0 };
+
+  if (strcmp (variant, "exact") && strcmp (variant, "unmatched") && strcmp (variant, "omp")
+      && strcmp (variant, "approx") && strcmp (variant, "clockviol"))
+    return FALSE;
+  ar = OTF2_Archive_Open (dir, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024, 4 * 1024 * 1024,
+                          OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+  if (!ar)
+    return FALSE;
+  OTF2_Archive_SetFlushCallbacks (ar, &flush, NULL);
+  OTF2_Archive_SetSerialCollectiveCallbacks (ar);
+  OTF2_Archive_SetCreator (ar, "sim-trace-gen");
+  OTF2_Archive_OpenEvtFiles (ar);
+  for (int r = 0; r < 2; r++)
+    {
+      OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter (ar, r);
+      if (r == 0)
+        rank0 (w, variant);
+      else
+        rank1 (w, variant);
+      OTF2_EvtWriter_GetNumberOfEvents (w, &n_events[r]);
+      OTF2_Archive_CloseEvtWriter (ar, w);
+    }
+  OTF2_Archive_CloseEvtFiles (ar);
+  OTF2_Archive_OpenDefFiles (ar);
+  for (int r = 0; r < 2; r++)
+    OTF2_Archive_CloseDefWriter (ar, OTF2_Archive_GetDefWriter (ar, r));
+  OTF2_Archive_CloseDefFiles (ar);
+
+  gw = OTF2_Archive_GetGlobalDefWriter (ar);
+  OTF2_GlobalDefWriter_WriteClockProperties (gw, 1000, 0, 42, OTF2_UNDEFINED_TIMESTAMP);
+  OTF2_GlobalDefWriter_WriteString (gw, S_EMPTY, "");
+  OTF2_GlobalDefWriter_WriteString (gw, S_MPI, "MPI");
+  OTF2_GlobalDefWriter_WriteString (gw, S_WORLD, "MPI_COMM_WORLD");
+  OTF2_GlobalDefWriter_WriteString (gw, S_MACHINE, "machine");
+  OTF2_GlobalDefWriter_WriteString (gw, S_NODE, "node0");
+  OTF2_GlobalDefWriter_WriteString (gw, S_R0, "MPI Rank 0");
+  OTF2_GlobalDefWriter_WriteString (gw, S_R1, "MPI Rank 1");
+  OTF2_GlobalDefWriter_WriteString (gw, S_THREAD, "Master thread");
+  OTF2_GlobalDefWriter_WriteString (gw, S_MCLASS, "machine");
+  OTF2_GlobalDefWriter_WriteString (gw, S_NCLASS, "node");
+  for (int i = 0; i < N_REG; i++)
+    OTF2_GlobalDefWriter_WriteString (gw, S_REG0 + i, reg_names[i]);
+  OTF2_GlobalDefWriter_WriteParadigm (gw, OTF2_PARADIGM_MPI, S_MPI, OTF2_PARADIGM_CLASS_PROCESS);
+  OTF2_GlobalDefWriter_WriteSystemTreeNode (gw, 0, S_MACHINE, S_MCLASS, OTF2_UNDEFINED_SYSTEM_TREE_NODE);
+  OTF2_GlobalDefWriter_WriteSystemTreeNode (gw, 1, S_NODE, S_NCLASS, 0);
+  for (int r = 0; r < 2; r++)
+    {
+      OTF2_GlobalDefWriter_WriteLocationGroup (gw, r, r ? S_R1 : S_R0, OTF2_LOCATION_GROUP_TYPE_PROCESS, 1,
+                                               OTF2_UNDEFINED_LOCATION_GROUP);
+      OTF2_GlobalDefWriter_WriteLocation (gw, r, S_THREAD, OTF2_LOCATION_TYPE_CPU_THREAD, n_events[r], r);
+    }
+  for (int i = 0; i < N_REG; i++)
+    {
+      gboolean mpi = i >= R_INIT;
+      OTF2_GlobalDefWriter_WriteRegion (gw, i, S_REG0 + i, S_REG0 + i, S_EMPTY,
+                                        mpi ? OTF2_REGION_ROLE_FUNCTION : OTF2_REGION_ROLE_FUNCTION,
+                                        mpi ? OTF2_PARADIGM_MPI : OTF2_PARADIGM_USER, OTF2_REGION_FLAG_NONE,
+                                        mpi ? S_MPI : S_EMPTY, 0, 0);
+    }
+  {
+    uint64_t members[2] = { 0, 1 };
+    OTF2_GlobalDefWriter_WriteGroup (gw, 0, S_EMPTY, OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
+                                     OTF2_GROUP_FLAG_NONE, 2, members);
+    OTF2_GlobalDefWriter_WriteGroup (gw, 1, S_EMPTY, OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
+                                     OTF2_GROUP_FLAG_NONE, 2, members);
+    OTF2_GlobalDefWriter_WriteComm (gw, 0, S_WORLD, 1, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
+  }
+  OTF2_Archive_CloseGlobalDefWriter (ar, gw);
+  return OTF2_Archive_Close (ar) == OTF2_SUCCESS;
+}
