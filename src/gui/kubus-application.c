@@ -3,6 +3,7 @@
 
 #include "kubus-application.h"
 #include "kubus-cli.h"
+#include "kubus-experiment.h"
 #include "kubus-file-chooser.h"
 #include "kubus-loader.h"
 #include "kubus-preferences.h"
@@ -204,6 +205,7 @@ kubus_application_startup (GApplication *app)
   gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css),
                                               GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
   gtk_window_set_default_icon_name ("org.kubus.Kubus");
+  kubus_experiment_install (GTK_APPLICATION (app));
 }
 
 static void
@@ -214,6 +216,23 @@ kubus_application_activate (GApplication *app)
   if (window == NULL)
     window = GTK_WINDOW (kubus_window_new (GTK_APPLICATION (app)));
   gtk_window_present (window);
+}
+
+/* Files opened through D-Bus (a file manager launching the DBusActivatable desktop file):
+ * each in a window of its own, as from the command line. */
+static void
+kubus_application_open (GApplication  *app,
+                        GFile        **files,
+                        int            n_files,
+                        const char    *hint)
+{
+  (void) hint;
+  for (int i = 0; i < n_files; i++)
+    {
+      KubusWindow *window = kubus_window_new (GTK_APPLICATION (app));
+      kubus_window_open (window, files[i]);
+      gtk_window_present (GTK_WINDOW (window));
+    }
 }
 
 /* ---- windows the command line opens ----------------------------------------------------------- */
@@ -458,11 +477,30 @@ prefetch_reports (GVariantDict *options)
     kubus_load_prefetch (external);
 }
 
+/* TRUE when another instance owns the application id on the session bus. */
+static gboolean
+kubus_application_primary_elsewhere (GApplication *app)
+{
+  g_autoptr (GDBusConnection) bus = NULL;
+  g_autoptr (GVariant) reply = NULL;
+  gboolean owned = FALSE;
+
+  if (g_application_get_flags (app) & G_APPLICATION_NON_UNIQUE)
+    return FALSE;
+  bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, NULL);
+  if (bus != NULL)
+    reply = g_dbus_connection_call_sync (bus, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                         "NameHasOwner", g_variant_new ("(s)", g_application_get_application_id (app)),
+                                         G_VARIANT_TYPE ("(b)"), G_DBUS_CALL_FLAGS_NONE, 2000, NULL, NULL);
+  if (reply != NULL)
+    g_variant_get (reply, "(b)", &owned);
+  return owned;
+}
+
 static int
 kubus_application_handle_local_options (GApplication *app,
                                         GVariantDict *options)
 {
-  (void) app;
   if (g_variant_dict_contains (options, "version"))
     {
       return kubus_program_print_version ();
@@ -474,7 +512,13 @@ kubus_application_handle_local_options (GApplication *app,
    * AT-SPI and warns on every headless (Xvfb) run. Set before any thread starts (setenv). */
   if (g_variant_dict_contains (options, "screenshot"))
     g_setenv ("GTK_A11Y", "none", FALSE);
-  prefetch_reports (options);
+  /* One instance per session, as GNOME apps are (issue #12): a report opened while Kubus runs
+   * opens in a window of the running instance. A screenshot stays a process of its own. */
+  else
+    g_application_set_flags (app, g_application_get_flags (app) & ~G_APPLICATION_NON_UNIQUE);
+  /* This process only forwards its command line when another instance is primary. */
+  if (!kubus_application_primary_elsewhere (app))
+    prefetch_reports (options);
   return -1;
 }
 
@@ -519,6 +563,7 @@ kubus_application_class_init (KubusApplicationClass *klass)
   app_class->activate = kubus_application_activate;
   app_class->command_line = kubus_application_command_line;
   app_class->handle_local_options = kubus_application_handle_local_options;
+  app_class->open = kubus_application_open;
   app_class->local_command_line = kubus_application_local_command_line;
 }
 
@@ -534,10 +579,13 @@ kubus_application_init (KubusApplication *self)
 KubusApplication *
 kubus_application_new (void)
 {
-  /* Non-unique: every invocation (tests, screenshots, scripts) is its own process. */
+  /* Non-unique as made (tests, embedding: every one its own process); g_application_run()
+   * makes it the session's single instance unless it takes a screenshot
+   * (handle_local_options). */
   return g_object_new (KUBUS_TYPE_APPLICATION,
                        "application-id", "org.kubus.Kubus",
-                       "flags", G_APPLICATION_HANDLES_COMMAND_LINE | G_APPLICATION_NON_UNIQUE,
+                       "flags", G_APPLICATION_HANDLES_COMMAND_LINE | G_APPLICATION_HANDLES_OPEN
+                                | G_APPLICATION_NON_UNIQUE,
                        "resource-base-path", "/org/kubus/Kubus",
                        NULL);
 }

@@ -1,6 +1,7 @@
 /* kubus-preferences.c — see kubus-preferences.h. */
 #include <glib/gi18n.h>
 
+#include "kubus-experiment-prefs.h"
 #include "kubus-preferences.h"
 
 /* Drop-down position ↔ string key (choices in the order of @data, NULL-terminated). */
@@ -166,6 +167,7 @@ kubus_preferences_show (GtkWindow *parent)
   add_row (GTK_GRID (grid), 4, _("_Digits after the point"),
            _("Precision of every value shown."),
            spin (settings, "precision", 12, 1, 0));
+  kubus_experiment_preferences_add (GTK_GRID (grid), settings, 5);
   gtk_window_set_child (GTK_WINDOW (window), grid);
   fix_width (scale_choice);
   fix_width (format_choice);

@@ -5,6 +5,8 @@
 #   metainfo METAINFO DESKTOP   appstreamcli validate --no-net; launchable names DESKTOP
 #   schema   SCHEMA_XML         glib-compile-schemas --strict --dry-run (on a copy, alone)
 #   mime     MIME_XML           xmllint; update-mime-database accepts it and learns the globs
+#   dbus-service SERVICE DESKTOP  the D-Bus service file names the desktop file's application id
+#                               and starts the installed kubus as a service; DBusActivatable=true
 set -u
 kind=$1
 shift
@@ -65,6 +67,14 @@ case $kind in
                 'application/x-cubex:\*\.cubex$'; do
       grep -q "$glob" "$tmp/mime/globs2" || fail "globs2 lacks $glob"
     done
+    ;;
+  dbus-service)
+    id=$(basename "$2" .desktop)
+    grep -qx 'DBusActivatable=true' "$2" || fail "$2: not DBusActivatable"
+    [ "$(sed -n 1p "$1")" = "[D-BUS Service]" ] || fail "$1: no [D-BUS Service] group"
+    grep -qx "Name=$id" "$1" || fail "$1: Name is not $id"
+    grep -qx 'Exec=/.*/kubus --gapplication-service' "$1" || fail "$1: Exec is not '/PREFIX/bin/kubus --gapplication-service'"
+    [ "$(grep -c . "$1")" = 3 ] || fail "$1: unexpected lines"
     ;;
   *)
     fail "unknown kind"
