@@ -410,10 +410,16 @@ on_loaded (GObject      *source,
   if (!self->reloading && !self->batch)
     {
       g_autofree char *uri = g_file_get_uri (self->file);
-      const char *groups[] = { KUBUS_RECENT_GROUP, NULL };
+      /* GTK 4.8 skips the groups when the first byte of the group array is 0: it tests
+       * ((char *) groups)[0], the low byte of the first pointer. The name never starts on an
+       * address that ends in 0x00 (in the sanitizer build the literal did: no Open Recent). */
+      char group[sizeof KUBUS_RECENT_GROUP + 1];
+      char *name = group + (((guintptr) group & 0xff) == 0);
+      const char *groups[] = { name, NULL };
       GtkRecentData data = { NULL, NULL, (char *) "application/x-cube", (char *) g_get_prgname (),
                              (char *) "kubus %u", (char **) groups, FALSE };
 
+      memcpy (name, KUBUS_RECENT_GROUP, sizeof KUBUS_RECENT_GROUP);
       /* Marked as opened by Kubus: the file chooser adds what it was asked for, also files
        * that then failed to open; Open Recent lists only this group. */
       gtk_recent_manager_add_full (gtk_recent_manager_get_default (), uri, &data);
@@ -610,12 +616,25 @@ is_report_name (const char *uri)
          || g_str_has_suffix (uri, ".cubex");
 }
 
+/* Newest first: the manager lists its items in no particular order, and the menu shows 10. */
+static int
+recent_newer_first (gconstpointer a,
+                    gconstpointer b)
+{
+  GDateTime *ta = gtk_recent_info_get_modified ((GtkRecentInfo *) a);
+  GDateTime *tb = gtk_recent_info_get_modified ((GtkRecentInfo *) b);
+
+  if (ta == NULL || tb == NULL)
+    return (ta == NULL) - (tb == NULL);
+  return g_date_time_compare (tb, ta);
+}
+
 static void
 fill_recent (GtkRecentManager *manager,
              gpointer          user_data)
 {
   KubusWindow *self = user_data;
-  GList *items = gtk_recent_manager_get_items (manager);
+  GList *items = g_list_sort (gtk_recent_manager_get_items (manager), recent_newer_first);
   guint n = 0;
 
   g_menu_remove_all (self->recent_section);
