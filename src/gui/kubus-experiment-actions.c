@@ -457,10 +457,23 @@ queue_analyze (GtkApplication *app,
   if (g_file_test (path, G_FILE_TEST_IS_DIR))
     {
       g_autofree char *anchor = g_build_filename (path, "traces.otf2", NULL);
+      g_autofree char *kct = g_build_filename (path, "traces.kct", NULL);
+      g_autofree char *profile = g_build_filename (path, "profile.cube", NULL);
       if (!g_file_test (anchor, G_FILE_TEST_IS_REGULAR))
         {
-          g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
-                       _("%s is not an experiment folder: it has no traces.otf2."), path);
+          /* kubus-run --no-trace and --trace-format compressed write experiments without an
+           * OTF2 trace: say what the folder holds and what can be done with it */
+          if (g_file_test (kct, G_FILE_TEST_IS_REGULAR))
+            g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                         _("%s holds only a compressed trace (traces.kct): the analysis needs the OTF2 trace. "
+                           "Measure again with kubus-run --trace-format both, or open its profile (profile.cube)."),
+                         path);
+          else if (g_file_test (profile, G_FILE_TEST_IS_REGULAR))
+            g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                         _("%s was measured without a trace: open its profile (profile.cube) instead."), path);
+          else
+            g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                         _("%s is not an experiment folder: it has no traces.otf2."), path);
           return FALSE;
         }
     }

@@ -533,6 +533,44 @@ test_failures (void)
   g_clear_pointer (&primary, g_free);
   g_clear_pointer (&secondary, g_free);
 
+  /* experiments without an OTF2 trace (kubus-run --no-trace, --trace-format compressed): the
+   * error says what the folder holds */
+  {
+    g_autofree char *prof = g_build_filename (experiments, "profile only 'p'", NULL);
+    g_autofree char *kct = g_build_filename (experiments, "kct only $(k)", NULL);
+    g_autofree char *want_prof = g_strconcat (prof, " was measured without a trace: open its profile (profile.cube) "
+                                              "instead.", NULL);
+    g_autofree char *want_kct = g_strconcat (kct, " holds only a compressed trace (traces.kct): the analysis needs "
+                                             "the OTF2 trace. Measure again with kubus-run --trace-format both, or "
+                                             "open its profile (profile.cube).", NULL);
+    const char *names[] = { "kubus.json", "profile.cube", NULL };
+
+    g_mkdir_with_parents (prof, 0755);
+    g_mkdir_with_parents (kct, 0755);
+    for (guint i = 0; names[i] != NULL; i++)
+      {
+        g_autofree char *a = g_build_filename (prof, names[i], NULL);
+        g_autofree char *b = g_build_filename (kct, names[i], NULL);
+        g_assert_true (g_file_set_contents (a, "", 0, NULL) && g_file_set_contents (b, "", 0, NULL));
+      }
+    {
+      g_autofree char *t = g_build_filename (kct, "traces.kct", NULL);
+      g_assert_true (g_file_set_contents (t, "", 0, NULL));
+    }
+    activate ("analyze", g_variant_new_string (prof));
+    take_error (&primary, &secondary, NULL);
+    g_assert_cmpstr (primary, ==, "Cannot analyze");
+    g_assert_cmpstr (secondary, ==, want_prof);
+    g_clear_pointer (&primary, g_free);
+    g_clear_pointer (&secondary, g_free);
+    activate ("analyze", g_variant_new_string (kct));
+    take_error (&primary, &secondary, NULL);
+    g_assert_cmpstr (secondary, ==, want_kct);
+    g_clear_pointer (&primary, g_free);
+    g_clear_pointer (&secondary, g_free);
+    g_assert_true (queue_idle ());
+  }
+
   /* a measurement into a folder that exists, without "replace" */
   g_variant_builder_init (&b, G_VARIANT_TYPE_VARDICT);
   g_variant_builder_add (&b, "{sv}", "executable", g_variant_new_string (latesender));
