@@ -11,7 +11,8 @@
  * not found, a rank that crashes, no trace) in error dialogs with the tool's last lines;
  * Cancel of a measurement and of an analysis (no process left in the run's session per pgrep,
  * no experiment or report written, no temporary folder left); notifications; the comparison's
- * values next to both reports; the recent studies; the simulate dialog's regions and rules.
+ * values next to both reports; the recent studies; the simulate dialog's regions and rules; a real
+ * simulation cancelled while its ranks re-enact the run.
  *
  * Environment (tests/gui/meson.build): KUBUS, KUBUS_RUN_PROGRAM, KUBUS_ANALYZE_PROGRAM,
  * KUBUS_SIM_PROGRAM (optional), WS_LATESENDER, WS_DEMO, COLLECT_CRASH. */
@@ -921,6 +922,33 @@ test_simulate (void)
       g_assert_true (g_str_has_prefix (kubus_runner_get_title (run), "Simulate "));
       cancel_and_check (run, 3);
       g_settings_reset (settings, "mpirun-command");
+      g_assert_false (g_file_test (other, G_FILE_TEST_EXISTS));
+      {
+        g_autoptr (GDir) d = g_dir_open (exp_one, 0, NULL);
+        const char *n;
+        while ((n = g_dir_read_name (d)) != NULL)
+          if (g_str_has_prefix (n, "."))
+            g_error ("left behind in the experiment: %s", n);
+      }
+    }
+
+    /* a real simulation cancelled while its ranks re-enact the run: the program's own time
+     * scaled by 20 makes the re-enactment long; Cancel goes once kubus-sim says it has begun
+     * (a progress line, not a fixed delay) */
+    {
+      g_autofree char *other = g_build_filename (exp_one, "sim-stopped \"r\" $(z)", NULL);
+      g_autofree char *slow = g_build_filename (exp_one, "slow down.hyp", NULL);
+      g_autoptr (KubusRunner) run = NULL;
+
+      g_assert_true (g_file_set_contents (slow, "scale region \"late 'sender' \\\"x\\\"\" by 20\n", -1, NULL));
+      activate ("simulate", g_variant_new ("(sss)", exp_one, slow, other));
+      run = last_run ();
+      WAIT_UNTIL (kubus_runner_is_finished (run)
+                  || strstr (kubus_runner_get_phase (run) ? kubus_runner_get_phase (run) : "", "re-enacting") != NULL,
+                  "the re-enactment");
+      g_assert_false (kubus_runner_is_finished (run));
+      /* kubus-sim, mpirun and its ranks */
+      cancel_and_check (run, 3);
       g_assert_false (g_file_test (other, G_FILE_TEST_EXISTS));
       {
         g_autoptr (GDir) d = g_dir_open (exp_one, 0, NULL);
