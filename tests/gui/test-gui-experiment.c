@@ -23,6 +23,7 @@
 
 #include "gui-test-report.h"
 #include "kubus-application.h"
+#include "kubus-experiment-dialogs.h"
 #include "kubus-experiment-study.h"
 #include "kubus-experiment-tools.h"
 #include "kubus-experiment.h"
@@ -434,9 +435,25 @@ test_analyze_dbus (void)
   WAIT_UNTIL ((offer = find_css ("kubus-offer-analyze")) != NULL, "the offer to analyze");
   g_assert_true (queue_idle ());
   g_assert_null (window_for (report, NULL));
-  gtk_dialog_response (GTK_DIALOG (offer), GTK_RESPONSE_CANCEL);   /* Not Now */
+  /* Open Profile: kubus-run's profile in a window of its own, no analysis */
+  {
+    g_autofree char *profile = g_build_filename (exp, "profile.cube", NULL);
+    KubusWindow *pw = NULL;
+    CubeReport *rep;
+    double want;
+
+    g_assert_nonnull (gtk_dialog_get_widget_for_response (GTK_DIALOG (offer), KUBUS_OFFER_RESPONSE_PROFILE));
+    gtk_dialog_response (GTK_DIALOG (offer), KUBUS_OFFER_RESPONSE_PROFILE);
+    WAIT_UNTIL ((pw = window_for (profile, NULL)) != NULL, "the profile's window");
+    rep = kubus_browser_get_report (kubus_window_get_browser (pw));
+    /* the profile measures the late sender's wait inside MPI_Recv: at least the truth's */
+    want = truth (truth_file, "mpi_latesender");
+    g_assert_cmpfloat (metric_total (rep, "time"), >=, want);
+    gtk_window_destroy (GTK_WINDOW (pw));
+  }
   spin (50);
   g_assert_false (g_file_test (report, G_FILE_TEST_EXISTS));
+  g_assert_true (queue_idle ());
 
   /* gapplication action org.kubus.Kubus analyze 'FOLDER' — over the bus, into this process */
   {
