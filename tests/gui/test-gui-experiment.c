@@ -492,16 +492,17 @@ test_analyze_compressed (void)
                            "mpirun", "-n", "2", "--oversubscribe", latesender, truth_file, NULL };
     g_autoptr (GSubprocess) p = g_subprocess_newv (argv, G_SUBPROCESS_FLAGS_STDOUT_SILENCE, &error);
     g_assert_no_error (error);
-    WAIT_UNTIL (g_subprocess_get_identifier (p) == NULL, "kubus-run --trace-format compressed");
-    g_subprocess_wait (p, NULL, NULL);
+    /* it needs nothing from this main loop */
+    g_assert_true (g_subprocess_wait (p, NULL, &error));
     g_assert_true (g_subprocess_get_successful (p));
   }
   g_assert_true (g_file_test (traces, G_FILE_TEST_IS_REGULAR));
   g_assert_false (g_file_test (anchor, G_FILE_TEST_EXISTS));
 
   /* Experiment › Analyze on the folder: kubus-analyze expands it to a temporary OTF2 archive.
-   * The expansion lays each call out with its histogram block's mean time, so the waits are
-   * those of the run within 15 %, not 5 % (tests/kct/kct-test.py, case analyze). */
+   * The expansion lays each call out with its histogram block's mean time; this program waits
+   * the same in every iteration, so the means are the waits and the truth holds within 5 %
+   * (a wavefront's waits differ between instances: tests/kct/kct-test.py, case analyze). */
   activate ("analyze", g_variant_new_string (exp));
   WAIT_UNTIL ((window = window_for (report, NULL)) != NULL, "the analysis of the compressed trace");
   WAIT_UNTIL (queue_idle (), "the queue");
@@ -509,7 +510,7 @@ test_analyze_compressed (void)
   got = metric_total (kubus_browser_get_report (kubus_window_get_browser (window)), "mpi_latesender");
   g_test_message ("Late Sender from the compressed trace: truth %.6f s, report %.6f s", want, got);
   g_assert_cmpfloat (want, >, 0.05);
-  g_assert_cmpfloat (fabs (got - want), <=, MAX (0.005, 0.15 * want));
+  g_assert_cmpfloat (fabs (got - want), <=, MAX (0.005, 0.05 * want));
   g_assert_cmpfloat (metric_total (kubus_browser_get_report (kubus_window_get_browser (window)), "comms_send"),
                      ==, truth (truth_file, "comms_send"));
   {

@@ -283,6 +283,11 @@ def case_compressed(a, tmp):
     expect(j.get('trace') == 'traces.kct', f'kubus.json trace: {j.get("trace")}')
     expect(j.get('options', {}).get('trace_format') == 'compressed', f'kubus.json: {j}')
     d = info(a, os.path.join(exp, 'traces.kct'))
+    # the profile of the same run counts the calls the compressed trace holds
+    p = tool([a.cube, 'info', os.path.join(exp, 'profile.cube')])
+    m = re.search(r'^total visits: (\d+)', p.stdout, re.M)
+    expect(m is not None and int(m.group(1)) == sum(d['calls'].values()) > 0,
+           f'profile visits {m.group(1) if m else None}, compressed trace calls {d["calls"]}')
     expect(d.get('OTF2 size (estimated)', '').endswith('bytes')
            and 'OTF2 size (measured, same run)' not in d, f'info: {d}')
     out = os.path.join(tmp, 'expanded')
@@ -312,6 +317,13 @@ def case_compressed(a, tmp):
              '-n', '1', a.app], env=env_for_mpi())
     expect(p.returncode == 2 and 'zip' in p.stderr, f'--trace-format zip: {p.returncode} {p.stderr}')
     expect(not os.path.exists(os.path.join(tmp, 'x')), '--trace-format zip made a directory')
+    # --no-trace writes no trace: a compressed or both format with it is refused, either order
+    for args in (['--no-trace', '--trace-format', 'compressed'], ['--trace-format=both', '--no-trace']):
+        p = run([a.run, '-o', os.path.join(tmp, 'y'), *args, '--', 'mpirun', '-n', '1', a.app],
+                env=env_for_mpi())
+        expect(p.returncode == 2 and '--no-trace' in p.stderr and len(p.stderr.splitlines()) == 1,
+               f'{" ".join(args)}: exit {p.returncode} {p.stderr}')
+        expect(not os.path.exists(os.path.join(tmp, 'y')), f'{" ".join(args)} made a directory')
 
 
 def case_badinput(a, tmp):
