@@ -304,6 +304,7 @@ main (int    argc,
       {
         prog.lo = prog.hi = 1.0;
         analyze_progress_step (&prog, 1.0, _("done"));
+        gboolean warned = strstr (summary->str, "warning:") != NULL || strstr (summary->str, _("warning:")) != NULL;
         if (!quiet)
           fprintf (stderr, "%s", summary->str);
         else
@@ -314,6 +315,9 @@ main (int    argc,
               if (g_str_has_prefix (lines[k], "warning:") || g_str_has_prefix (lines[k], _("warning:")))
                 fprintf (stderr, "%s\n", lines[k]);
           }
+        if (kct != NULL && warned)
+          fprintf (stderr, _("note: the times of a compressed trace come from its histograms; a receive "
+                             "laid out before its send there is no clock error\n"));
         fprintf (stderr, _("Analysis time: %.3f s\n"), (g_get_monotonic_time () - t0) / 1e6);
       }
   }
