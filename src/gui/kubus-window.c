@@ -351,6 +351,22 @@ show_compare_bar (KubusWindow     *self,
   g_string_free (text, TRUE);
 }
 
+/* GTK 4.8's gtk_recent_manager_add_full() tests the first BYTE of the groups array (on
+ * little-endian machines the low byte of the pointer to the first group) instead of the first
+ * group: a group name that happens to sit at an address ending in 0x00 is silently dropped, and
+ * the report never shows under Open Recent (seen in the sanitizer build, where globals are
+ * 64-byte aligned). The name is kept at an address that does not end in 0x00. */
+static const char *
+recent_group_name (void)
+{
+  static char buf[sizeof KUBUS_RECENT_GROUP + 1];
+  char *name = ((guintptr) buf & 0xff) == 0 ? buf + 1 : buf;
+
+  if (name[0] == '\0')
+    memcpy (name, KUBUS_RECENT_GROUP, sizeof KUBUS_RECENT_GROUP);
+  return name;
+}
+
 static void
 on_loaded (GObject      *source,
            GAsyncResult *result,
@@ -410,7 +426,7 @@ on_loaded (GObject      *source,
   if (!self->reloading && !self->batch)
     {
       g_autofree char *uri = g_file_get_uri (self->file);
-      const char *groups[] = { KUBUS_RECENT_GROUP, NULL };
+      const char *groups[] = { recent_group_name (), NULL };
       GtkRecentData data = { NULL, NULL, (char *) "application/x-cube", (char *) g_get_prgname (),
                              (char *) "kubus %u", (char **) groups, FALSE };
 
