@@ -473,6 +473,8 @@ test_analyze_dbus (void)
 
 /* ---- a compressed-only experiment and a .kct file (issue 15) ---------------------------------------- */
 
+static void cancel_and_check (KubusRunner *run, guint min_processes);
+
 static void
 test_analyze_compressed (void)
 {
@@ -535,6 +537,25 @@ test_analyze_compressed (void)
   WAIT_UNTIL (queue_idle (), "the queue");
   g_assert_cmpfloat (fabs (metric_total (kubus_browser_get_report (kubus_window_get_browser (window)),
                                          "mpi_latesender") - got), <=, 1e-6);
+
+  /* cancelled while the launcher runs (the expansion exists by then): it is removed too */
+  {
+    g_autofree char *stats = g_build_filename (exp, "analysis.stats.json", NULL);
+    g_autoptr (KubusRunner) run = NULL;
+    g_autoptr (GDir) d = NULL;
+    const char *n;
+    g_assert_cmpint (g_unlink (report), ==, 0);
+    g_assert_cmpint (g_unlink (stats), ==, 0);
+    g_settings_set_string (settings, "mpirun-command", "sh -c 'sleep 120 & wait' sh");
+    activate ("analyze", g_variant_new_string (exp));
+    run = last_run ();
+    cancel_and_check (run, 3);   /* kubus-analyze, sh, sleep */
+    g_settings_reset (settings, "mpirun-command");
+    d = g_dir_open (exp, 0, NULL);
+    while ((n = g_dir_read_name (d)) != NULL)
+      if (g_str_has_prefix (n, ".") || g_str_has_prefix (n, "analysis"))
+        g_error ("left behind in the compressed experiment: %s", n);
+  }
 }
 
 /* ---- failures ---------------------------------------------------------------------------------------- */
