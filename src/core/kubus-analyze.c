@@ -14,6 +14,7 @@
 #include "kct.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <gio/gio.h>
 #include <glib/gi18n.h>
 #include <locale.h>
@@ -29,12 +30,98 @@ void analyze_quiet_otf2 (void);
  * exit, whatever the outcome.  Ranks started by a relaunch use the launching process's. */
 static char *kct_expanded;
 
+/* Its files, deepest first, for a signal handler: unlink() and rmdir() are async-signal-safe,
+ * a walk of the folder is not. */
+static char **kct_expanded_files;
+static volatile sig_atomic_t kct_pending_signal;
+static const int kct_signals[] = { SIGINT, SIGTERM, SIGHUP };
+
+static void
+list_files (const char *path,
+            GPtrArray  *out)
+{
+  if (g_file_test (path, G_FILE_TEST_IS_DIR) && !g_file_test (path, G_FILE_TEST_IS_SYMLINK))
+    {
+      g_autoptr (GDir) d = g_dir_open (path, 0, NULL);
+      const char *name;
+      while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+        {
+          g_autofree char *child = g_build_filename (path, name, NULL);
+          list_files (child, out);
+        }
+    }
+  g_ptr_array_add (out, g_strdup (path));
+}
+
+static void
+on_signal_remove (int sig)
+{
+  for (guint i = 0; kct_expanded_files != NULL && kct_expanded_files[i] != NULL; i++)
+    if (unlink (kct_expanded_files[i]) != 0)
+      rmdir (kct_expanded_files[i]);
+  signal (sig, SIG_DFL);
+  raise (sig);
+}
+
+static void
+on_signal_note (int sig)
+{
+  kct_pending_signal = sig;
+}
+
+static void
+set_signal_handler (void (*handler) (int))
+{
+  struct sigaction sa = { 0 };
+  sa.sa_handler = handler;
+  sa.sa_flags = SA_RESTART;
+  sigemptyset (&sa.sa_mask);
+  for (guint i = 0; i < G_N_ELEMENTS (kct_signals); i++)
+    sigaction (kct_signals[i], &sa, NULL);
+}
+
+/* Expands @kct (see expand_kct) so that a SIGINT, SIGTERM or SIGHUP at any time from here on
+ * (the browser's Cancel) leaves nothing behind: one during the expansion waits for its end. */
+static char *expand_kct (const char *kct, GError **error);
+
+static char *
+expand_kct_guarded (const char *kct,
+                    GError    **error)
+{
+  char *dir;
+
+  set_signal_handler (on_signal_note);
+  dir = expand_kct (kct, error);
+  if (dir != NULL)
+    {
+      g_autoptr (GPtrArray) files = g_ptr_array_new ();
+      list_files (dir, files);
+      g_ptr_array_add (files, NULL);
+      kct_expanded_files = (char **) g_ptr_array_free (g_steal_pointer (&files), FALSE);
+    }
+  kct_expanded = dir;
+  set_signal_handler (on_signal_remove);
+  if (kct_pending_signal != 0)
+    on_signal_remove (kct_pending_signal);
+  return dir;
+}
+
 static void
 remove_kct_expanded (void)
 {
   if (kct_expanded != NULL)
-    kct_remove_temporary (kct_expanded);
+    {
+      /* the process is ending: a second SIGTERM (the browser signals the process group and
+       * then each process) must not cut the removal short */
+      sigset_t block;
+      sigemptyset (&block);
+      for (guint i = 0; i < G_N_ELEMENTS (kct_signals); i++)
+        sigaddset (&block, kct_signals[i]);
+      sigprocmask (SIG_BLOCK, &block, NULL);
+      kct_remove_temporary (kct_expanded);
+    }
   g_clear_pointer (&kct_expanded, g_free);
+  g_clear_pointer (&kct_expanded_files, g_strfreev);
 }
 
 /* Expands @kct next to it (the experiment folder; $TMPDIR when that is not writable). */
@@ -196,7 +283,7 @@ main (int    argc,
           if (me == 0)
             {
               atexit (remove_kct_expanded);
-              kct_expanded = expand_kct (kct, &error);
+              kct_expanded = expand_kct_guarded (kct, &error);
               if (kct_expanded == NULL)
                 fprintf (stderr, "kubus-analyze: %s\n", error->message);
               len = kct_expanded ? (int) strlen (kct_expanded) + 1 : 0;
