@@ -567,6 +567,10 @@ test_tool_argv (void)
     g_autofree char *o = kubus_simulate_default_output ("/e/x", "/e/x/bal.ance.hyp");
     g_autofree char *o2 = kubus_simulate_default_output ("/e/x", "/e/x/.hyp");
     g_assert_cmpstr (r1, ==, "/t/a.cube");
+    {
+      g_autofree char *r3 = kubus_analyze_report_path ("/t/b.kct");
+      g_assert_cmpstr (r3, ==, "/t/b.cube");
+    }
     g_assert_cmpstr (r2, ==, e2);
     g_assert_cmpstr (o, ==, "/e/x/sim-bal.ance");
     g_assert_cmpstr (o2, ==, "/e/x/sim-.hyp");
