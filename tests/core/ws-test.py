@@ -382,7 +382,7 @@ def cmd_synthetic(a):
                 if foreign or 'mpirun' in p.stderr or 'Primary job' in p.stderr:
                     fail(f'bad input {target} (mpirun): not only Kubus\'s messages:\n{p.stderr}')
                 # the ranks' lines reach the terminal through mpirun's forwarding, in no fixed
-                # order across ranks: the summary line is there once, after the reason on rank 0
+                # order across ranks: the summary line is there exactly once, wherever it lands
                 lines = p.stderr.splitlines()
                 if lines.count('kubus-analyze: no report written') != 1:
                     fail(f'bad input {target} (mpirun): "no report written" not said once:\n'
