@@ -85,6 +85,8 @@ PHASES = {  # phase -> (MPI function, metric)
     'phase_lb': ('MPI_Bcast', 'mpi_latebroadcast'),
     'phase_er': ('MPI_Reduce', 'mpi_earlyreduce'),
     'phase_partial': ('MPI_Recv', 'mpi_latesender'),
+    'phase_ls_waitany': ('MPI_Waitany', 'mpi_latesender'),
+    'phase_ls_waitsome': ('MPI_Waitsome', 'mpi_latesender'),
 }
 
 
@@ -193,6 +195,54 @@ def check_profile_estimates(a, exp, prefix, n, traced):
                f'callsites {path}: source {src!r}, expected prof-waits.c:{lines[ph]}')
     totals = [float(r['total']) for r in rows if r['rank'] == 'all']
     expect(totals == sorted(totals, reverse=True), 'callsites: not sorted by total time')
+    # every column: the header, mean = total / count, the bytes of the partly received
+    # messages (3 of 2048 and 3 of 4095 bytes per receiving rank), per-rank rows after their
+    # call site's `all` row
+    head = run([a.cube, 'callsites', '--csv', os.path.join(exp, 'profile.cube')]).stdout
+    want_head = 'function,callsite,source,rank,count,min,mean,max,total,bytes_sent,bytes_received'
+    expect(head.splitlines()[0] == want_head, f'callsites CSV header {head.splitlines()[0]}')
+    for row in rows:
+        expect(close(float(row['mean']) * float(row['count']), float(row['total']), 1e-6, 1e-9),
+               f'callsites: mean x count != total in {row}')
+    part = {r['rank']: r for r in rows if r['callsite'] == f'{base}/main/phase_partial/MPI_Recv'}
+    for r in range(1, n, 2):
+        expect(part.get(str(r), {}).get('bytes_received') == str(3 * (2048 + 4095)),
+               f'callsites phase_partial rank {r}: bytes {part.get(str(r))}')
+    expect(part.get('all', {}).get('bytes_received') == str(n // 2 * 3 * (2048 + 4095)),
+           f'callsites phase_partial all: bytes {part.get("all")}')
+    sent = {r['rank']: r for r in rows if r['callsite'].endswith('/main/phase_partial/MPI_Send')}
+    expect(sent.get('0', {}).get('bytes_sent') == str(3 * (2048 + 4095)),
+           f'callsites phase_partial MPI_Send rank 0: {sent.get("0")}')
+    last = None
+    for row in rows:
+        if row['rank'] == 'all':
+            last = (row['function'], row['callsite'])
+        else:
+            expect(last == (row['function'], row['callsite']),
+                   f'callsites: rank row {row} not below its call site\'s all row')
+    # the text table: the same rows in the same order, the columns named in its first line
+    p = run([a.cube, 'callsites', os.path.join(exp, 'profile.cube')])
+    text = p.stdout.splitlines()
+    expect(p.returncode == 0 and text[0].split() == want_head.split(','),
+           f'callsites text header {text[:1]}')
+    # (a source column may list several lines "FILE:LINE; FILE:LINE": count from the right)
+    expect([(t.split()[0], t.split()[1], t.split()[-8], t.split()[-7]) for t in text[1:]]
+           == [(r['function'], r['callsite'], r['rank'], r['count']) for r in rows],
+           'callsites: the text table and the CSV differ')
+    # min <= mean <= max in the report itself: every MPI call path and location
+    vis, tim = c.values['visits'], c.values['time']
+    lo_v, hi_v = c.values['min_time'], c.values['max_time']
+    checked = 0
+    for (cid, loc), v in vis.items():
+        node = c.cnodes[cid]
+        if v <= 0 or not node['region'].startswith('MPI_'):
+            continue
+        mean = tim.get((cid, loc), 0.0) / v
+        lo, hi = lo_v.get((cid, loc)), hi_v.get((cid, loc))
+        checked += 1
+        expect(lo is not None and hi is not None and lo <= mean + 1e-9 and mean <= hi + 1e-9,
+               f'{node["path"]} location {loc}: min {lo} mean {mean} max {hi}')
+    expect(checked > 20, f'only {checked} MPI call paths with visits')
 
 
 def check_against_trace(a, exp, n, prefix):
