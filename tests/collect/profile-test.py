@@ -311,6 +311,12 @@ def case_notrace(a, tmp):
     expect(meta.get('trace') is None and meta.get('profile') == 'profile.cube'
            and meta['options'].get('no_trace') is True, f'kubus.json: {meta}')
     check_profile_estimates(a, exp, prefix, a.ranks, False)
+    # --no-trace and a trace format exclude each other: refused before anything runs
+    for fmt in ('compressed', 'both'):
+        bad = os.path.join(tmp, 'both-' + fmt)
+        p = run([a.run, '--no-trace', f'--trace-format={fmt}', '-o', bad, '--', 'true'])
+        expect(p.returncode == 2 and '--no-trace' in p.stderr and not os.path.exists(bad),
+               f'--no-trace --trace-format={fmt}: exit {p.returncode}, {p.stderr!r}')
     # bad input: clear messages naming the file
     p = run([a.cube, 'callsites', os.path.join(tmp, 'missing.cube')])
     expect(p.returncode == 2 and 'missing.cube' in p.stderr, f'callsites, no file: {p.stderr}')
@@ -432,6 +438,24 @@ def case_threads(a, tmp):
         else:
             want = {f'{base}/MPI_Iprobe': 40, f'{base}/MPI_Allreduce': 25}
         expect(vis == want, f'rank {r} thread {t}: visits {vis}, expected {want}')
+    # another reader: as a Cube 4 archive (kubus-cube convert), read back by the independent
+    # Cube 4 reader of tests/cube-cubex, the same values as src/cube reads from profile.cube;
+    # the threads' "no value" of min_time (DBL_MAX) kept, not turned into 0
+    cubex = os.path.join(exp, 'profile.cubex')
+    p = run([a.cube, 'convert', os.path.join(exp, 'profile.cube'), '-o', cubex])
+    oracle = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'cube-cubex',
+                          'cubex-oracle.py')
+    q = run([sys.executable, oracle, cubex, 'dump'])
+    d = run([a.cube, 'dump', '--csv', os.path.join(exp, 'profile.cube')])
+    if expect(p.returncode == 0 and q.returncode == 0 and d.returncode == 0,
+              f'convert / oracle / dump: {p.stderr} {q.stderr} {d.stderr}'):
+        none = [l for l in q.stdout.splitlines() if l.startswith('min_time,') and
+                float(l.split(',')[-1]) >= 1.7976931348623157e308]
+        got = sorted(l for l in q.stdout.splitlines() if l not in none)
+        want = sorted(d.stdout.splitlines())
+        expect(got == want and len(want) > 50,
+               f'Cube 4 oracle and kubus-cube dump differ: {sorted(set(got) ^ set(want))[:4]}')
+        expect(len(none) > 0, 'no location without a value of min_time')
     # the trace stays the main thread's
     p = run(['otf2-print', os.path.join(exp, 'traces.otf2')])
     expect(p.returncode == 0 and 'MPI_Iprobe' not in p.stdout, 'the trace has other threads')
