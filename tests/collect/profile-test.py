@@ -133,6 +133,12 @@ def check_profile_estimates(a, exp, prefix, n, traced):
     for m in ('mpi_latesender', 'mpi_latereceiver', 'mpi_wait_nxn', 'mpi_barrier_wait',
               'mpi_latebroadcast', 'mpi_earlyreduce'):
         expect('Estimate' in c.metrics.get(m, {}).get('descr', ''), f'{m}: description')
+        expect(c.metrics.get(m, {}).get('disp_name', '').endswith(' (estimate)'), f'{m}: name')
+    # … and only those: measured values are not called estimates
+    for m, d in c.metrics.items():
+        if m not in ('mpi_latesender', 'mpi_latereceiver', 'mpi_wait_nxn', 'mpi_barrier_wait',
+                     'mpi_latebroadcast', 'mpi_earlyreduce'):
+            expect('estimate' not in d['disp_name'].lower(), f'{m}: named {d["disp_name"]}')
     expect(c.locations == [(r, 0) for r in range(n)], f'locations {c.locations}')
     for ph, (fn, metric) in PHASES.items():
         path = f'{base}/main/{ph}/{fn}'
