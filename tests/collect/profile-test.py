@@ -410,6 +410,21 @@ def case_paths(a, tmp):
     p = run([a.cube, 'info', os.path.join(exp, 'profile.cube')])
     expect(p.returncode == 0 and f'call paths: {nodes}' in p.stdout, f'kubus-cube info: {p.stdout}')
 
+    # memory by call paths, not by the run's length: the same 1000 codes once and 40 times
+    sizes = []
+    for rep in (1, 40):
+        exp = os.path.join(tmp, f'repeat{rep}')
+        p = kubus_run(a, exp, 1, app_args=[1000, rep], opts=['--no-trace'])
+        expect(f'prof-paths: {1000 * rep} leaves' in p.stdout, f'output {p.stdout!r}')
+        c = cube3.load(os.path.join(exp, 'profile.cube'), need)
+        leaves = [cid for cid, n in c.cnodes.items() if n['path'].count('/f_') == 5]
+        expect(len(leaves) == 1000 and all(c.values['visits'].get((cid, 0)) == rep
+                                           for cid in leaves),
+               f'{rep} repetitions: {len(leaves)} leaves, visits not {rep}')
+        sizes.append((len(c.cnodes), int(c.attrs.get('kubus::profile_bytes', '0'))))
+    expect(sizes[0] == sizes[1] and sizes[0][1] > 0,
+           f'(call paths, profile bytes) once {sizes[0]}, 40 times {sizes[1]}')
+
     # a low limit: the rest folded into KUBUS_OVERFLOW, no time lost
     env = env_for_mpi()
     env['KUBUS_PROFILE_PATHS'] = str(limit)
