@@ -13,6 +13,7 @@ usage: profile-test.py CASE --run KUBUS_RUN --cube KUBUS_CUBE --analyze KUBUS_AN
              call-path limit (overflow call path, the warning, no time lost)
   threads    prof-threads: MPI calls of other threads on locations of their own
   abort      collect-abort: the profile of an aborted run, marked incomplete
+  reduce     prof-reduce: one reduction of the minima at MPI_Finalize, not one per call
 Exit 0 pass, 1 fail, 77 skip.
 """
 import argparse
@@ -513,7 +514,26 @@ def case_abort(a, tmp):
         all_time_kept(c, f'abort {opts}')
 
 
-CASES = {'estimates': case_estimates, 'notrace': case_notrace, 'paths': case_paths,
+# ---------------------------------------------------------------- reduce
+
+def case_reduce(a, tmp):
+    """The minima are reduced with one MPI_Allreduce at MPI_Finalize, whatever the number of
+    calls and size classes (prof-reduce.c counts the collector's MIN reductions of its table)."""
+    base = app_base(a)
+    for rounds, opts in ((1, ['--no-trace']), (30, ['--no-trace']), (5, [])):
+        exp = os.path.join(tmp, f'exp{rounds}')
+        p = kubus_run(a, exp, 3, app_args=[rounds], opts=opts)
+        got = sorted(re.findall(r'prof-reduce: rank (\d): (\d+) minima reductions', p.stdout))
+        expect(got == [(str(r), '1') for r in range(3)],
+               f'{rounds} rounds {opts}: reductions per rank {got} (one each expected)')
+        c = cube3.load(os.path.join(exp, 'profile.cube'))
+        vis = cube3.by_path(c, 'visits', 0)
+        expect(vis.get(f'{base}/MPI_Sendrecv') == 21 * rounds
+               and vis.get(f'{base}/MPI_Bcast') == 21 * rounds,
+               f'{rounds} rounds: visits {vis}')
+
+
+CASES = {'reduce': case_reduce, 'estimates': case_estimates, 'notrace': case_notrace, 'paths': case_paths,
          'threads': case_threads, 'abort': case_abort}
 
 
