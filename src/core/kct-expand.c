@@ -480,14 +480,26 @@ expand_to (const KctTrace *t, const char *dir, gboolean force, gboolean events, 
 }
 
 char *
-kct_expand_temporary (const char *kct_path, GError **error)
+kct_expand_temporary_in (const char *kct_path, const char *parent, GError **error)
 {
   KctTrace *t = kct_load (kct_path, error);
   if (t == NULL)
     return NULL;
   g_autoptr (GError) local = NULL;
-  char *tmp = g_dir_make_tmp ("kubus-kct-XXXXXX", &local);
-  if (tmp == NULL)
+  char *tmp = NULL;
+  if (parent != NULL)
+    {
+      tmp = g_build_filename (parent, ".kubus-kct-XXXXXX", NULL);
+      if (g_mkdtemp (tmp) == NULL)
+        {
+          g_set_error (error, KCT_ERROR, KCT_ERROR_FILE, _ ("cannot create a directory in %s: %s"),
+                       parent, g_strerror (errno));
+          g_free (tmp);
+          kct_trace_free (t);
+          return NULL;
+        }
+    }
+  else if ((tmp = g_dir_make_tmp ("kubus-kct-XXXXXX", &local)) == NULL)
     {
       g_set_error (error, KCT_ERROR, KCT_ERROR_FILE, _ ("cannot create a temporary directory: %s"),
                    local->message);
@@ -503,4 +515,16 @@ kct_expand_temporary (const char *kct_path, GError **error)
       return NULL;
     }
   return tmp;
+}
+
+char *
+kct_expand_temporary (const char *kct_path, GError **error)
+{
+  return kct_expand_temporary_in (kct_path, NULL, error);
+}
+
+gboolean
+kct_remove_temporary (const char *dir)
+{
+  return remove_tree (dir);
 }

@@ -58,6 +58,11 @@ gboolean kct_expand_definitions (const KctTrace *t, const char *dir, gboolean fo
  * returns its path (an experiment directory for kubus-analyze; the caller deletes it when
  * done), or NULL. */
 char *kct_expand_temporary (const char *kct_path, GError **error);
+/* The same in a new hidden directory .kubus-kct-XXXXXX inside @parent (NULL: $TMPDIR), the
+ * way kubus-analyze analyses a compressed trace; kct_remove_temporary deletes such a
+ * directory with everything in it. */
+char *kct_expand_temporary_in (const char *kct_path, const char *parent, GError **error);
+gboolean kct_remove_temporary (const char *dir);
 
 /* kct-compress.c: the collector's compression, offline, from an OTF2 archive (its anchor
  * file traces.otf2).  Returns a finished trace or NULL; *@skipped counts the events of kinds

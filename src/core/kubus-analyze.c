@@ -2,6 +2,8 @@
  *
  *   kubus-analyze EXPDIR                 → EXPDIR/analysis.cube (+ analysis.stats.json)
  *   kubus-analyze TRACE.otf2 -o OUT.cube → OUT.cube (+ OUT.stats.json)
+ *   kubus-analyze EXPDIR (only traces.kct) or TRACE.kct: the compressed trace is expanded to a
+ *   temporary OTF2 archive first (kct_expand_temporary_in), which is removed at exit
  *
  * One analysis rank per traced rank; outside an MPI launcher the program re-executes itself
  * under mpirun. --serial runs the same replay in one process over the in-memory transport. */
@@ -9,8 +11,10 @@
 #include "kubus-program.h"
 #include "replay-clock.h"
 #include "launch-mpi.h"
+#include "kct.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <gio/gio.h>
 #include <glib/gi18n.h>
 #include <locale.h>
@@ -21,6 +25,113 @@
 #include <unistd.h>
 
 void analyze_quiet_otf2 (void);
+
+/* The temporary expansion of a compressed trace this process made (NULL: none); removed at
+ * exit, whatever the outcome.  Ranks started by a relaunch use the launching process's. */
+static char *kct_expanded;
+
+/* Its files, deepest first, for a signal handler: unlink() and rmdir() are async-signal-safe,
+ * a walk of the folder is not. */
+static char **kct_expanded_files;
+static volatile sig_atomic_t kct_pending_signal;
+static const int kct_signals[] = { SIGINT, SIGTERM, SIGHUP };
+
+static void
+list_files (const char *path,
+            GPtrArray  *out)
+{
+  if (g_file_test (path, G_FILE_TEST_IS_DIR) && !g_file_test (path, G_FILE_TEST_IS_SYMLINK))
+    {
+      g_autoptr (GDir) d = g_dir_open (path, 0, NULL);
+      const char *name;
+      while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+        {
+          g_autofree char *child = g_build_filename (path, name, NULL);
+          list_files (child, out);
+        }
+    }
+  g_ptr_array_add (out, g_strdup (path));
+}
+
+static void
+on_signal_remove (int sig)
+{
+  for (guint i = 0; kct_expanded_files != NULL && kct_expanded_files[i] != NULL; i++)
+    if (unlink (kct_expanded_files[i]) != 0)
+      rmdir (kct_expanded_files[i]);
+  signal (sig, SIG_DFL);
+  raise (sig);
+}
+
+static void
+on_signal_note (int sig)
+{
+  kct_pending_signal = sig;
+}
+
+static void
+set_signal_handler (void (*handler) (int))
+{
+  struct sigaction sa = { 0 };
+  sa.sa_handler = handler;
+  sa.sa_flags = SA_RESTART;
+  sigemptyset (&sa.sa_mask);
+  for (guint i = 0; i < G_N_ELEMENTS (kct_signals); i++)
+    sigaction (kct_signals[i], &sa, NULL);
+}
+
+/* Expands @kct (see expand_kct) so that a SIGINT, SIGTERM or SIGHUP at any time from here on
+ * (the browser's Cancel) leaves nothing behind: one during the expansion waits for its end. */
+static char *expand_kct (const char *kct, GError **error);
+
+static char *
+expand_kct_guarded (const char *kct,
+                    GError    **error)
+{
+  char *dir;
+
+  set_signal_handler (on_signal_note);
+  dir = expand_kct (kct, error);
+  if (dir != NULL)
+    {
+      g_autoptr (GPtrArray) files = g_ptr_array_new ();
+      list_files (dir, files);
+      g_ptr_array_add (files, NULL);
+      kct_expanded_files = (char **) g_ptr_array_free (g_steal_pointer (&files), FALSE);
+    }
+  kct_expanded = dir;
+  set_signal_handler (on_signal_remove);
+  if (kct_pending_signal != 0)
+    on_signal_remove (kct_pending_signal);
+  return dir;
+}
+
+static void
+remove_kct_expanded (void)
+{
+  if (kct_expanded != NULL)
+    {
+      /* the process is ending: a second SIGTERM (the browser signals the process group and
+       * then each process) must not cut the removal short */
+      sigset_t block;
+      sigemptyset (&block);
+      for (guint i = 0; i < G_N_ELEMENTS (kct_signals); i++)
+        sigaddset (&block, kct_signals[i]);
+      sigprocmask (SIG_BLOCK, &block, NULL);
+      kct_remove_temporary (kct_expanded);
+    }
+  g_clear_pointer (&kct_expanded, g_free);
+  g_clear_pointer (&kct_expanded_files, g_strfreev);
+}
+
+/* Expands @kct next to it (the experiment folder; $TMPDIR when that is not writable). */
+static char *
+expand_kct (const char *kct,
+            GError    **error)
+{
+  g_autofree char *parent = g_path_get_dirname (kct);
+  return kct_expand_temporary_in (kct, access (parent, W_OK) == 0 ? parent : NULL, error);
+}
 
 static char *
 stats_path_for (const char *cube_path)
@@ -47,13 +158,15 @@ main (int    argc,
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, N_("No progress output"), NULL },
     { "no-clock-repair", 0, 0, G_OPTION_ARG_NONE, &no_clock_repair,
       N_("Analyse the timestamps as recorded, without repairing receives that lie before their send"), NULL },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL, N_("EXPDIR|TRACE.otf2") },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL, N_("EXPDIR|TRACE.otf2|TRACE.kct") },
     { NULL, 0, 0, 0, NULL, NULL, NULL }
   };
   g_autoptr (GOptionContext) ctx = NULL;
   g_autoptr (GError) error = NULL;
   g_autoptr (TraceDefs) defs = NULL;
   g_autofree char *anchor = NULL;
+  g_autofree char *kct = NULL;          /* the input is this compressed trace */
+  g_autofree char *description = NULL;
   g_autofree char *stats = NULL;
   g_autofree char **saved_argv = NULL;
   gboolean use_mpi;
@@ -70,8 +183,8 @@ main (int    argc,
   memcpy (saved_argv, argv, sizeof (char *) * argc);
   ctx = g_option_context_new (_("— find wait states in an MPI trace"));
   g_option_context_set_translation_domain (ctx, GETTEXT_PACKAGE);
-  g_option_context_set_description (
-    ctx, _("kubus-analyze EXPDIR writes EXPDIR/analysis.cube and EXPDIR/analysis.stats.json.\n"
+  description = g_strconcat (
+    _("kubus-analyze EXPDIR writes EXPDIR/analysis.cube and EXPDIR/analysis.stats.json.\n"
            "kubus-analyze TRACE.otf2 -o OUT.cube writes OUT.cube and OUT.stats.json (default: the\n"
            "trace's name with .cube in the current folder).\n\n"
            "The analysis runs one MPI rank per traced rank: outside an MPI launcher the program\n"
@@ -79,7 +192,13 @@ main (int    argc,
            "with the same results. Timestamps that put a receive before its send (clocks of\n"
            "different hosts) are repaired first with the controlled logical clock, unless\n"
            "--no-clock-repair is given. Progress and the summary go to standard error;\n"
-           "KUBUS_ANALYZE_TIMING=1 adds the elapsed time of each phase."));
+           "KUBUS_ANALYZE_TIMING=1 adds the elapsed time of each phase."),
+    "\n\n",
+    _("A compressed trace (an experiment folder that holds only traces.kct, or TRACE.kct) is\n"
+      "expanded to a temporary OTF2 archive first (a hidden folder beside it, removed at the\n"
+      "end) and analysed without clock repair: its times come from histograms."),
+    NULL);
+  g_option_context_set_description (ctx, description);
   g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
   g_option_context_add_main_entries (ctx, kubus_program_option_entries (&version), GETTEXT_PACKAGE);
   if (!g_option_context_parse (ctx, &argc, &argv, &error))
@@ -99,15 +218,25 @@ main (int    argc,
       anchor = g_build_filename (rest[0], "traces.otf2", NULL);
       if (!output)
         output = g_build_filename (rest[0], "analysis.cube", NULL);
+      if (!g_file_test (anchor, G_FILE_TEST_EXISTS))
+        {
+          g_autofree char *k = g_build_filename (rest[0], "traces.kct", NULL);
+          if (g_file_test (k, G_FILE_TEST_IS_REGULAR))
+            kct = g_steal_pointer (&k);
+        }
     }
   else
     {
       anchor = g_strdup (rest[0]);
+      if (g_str_has_suffix (rest[0], ".kct"))
+        kct = g_strdup (rest[0]);
       if (!output)
         {
           g_autofree char *base = g_path_get_basename (rest[0]);
           if (g_str_has_suffix (base, ".otf2"))
             base[strlen (base) - 5] = '\0';
+          else if (g_str_has_suffix (base, ".kct"))
+            base[strlen (base) - 4] = '\0';
           output = g_strdup_printf ("%s.cube", base);
         }
     }
@@ -135,6 +264,60 @@ main (int    argc,
   prog.quiet = quiet || (!serial && !use_mpi && !g_getenv ("KUBUS_ANALYZE_RELAUNCHED"));
   prog.hi = 0.05;
 
+  if (kct != NULL)
+    {
+      /* Times drawn from histograms put a receive before its send now and then: that is no
+       * clock error to repair (kubus-sim does the same). */
+      no_clock_repair = TRUE;
+      if (use_mpi && g_getenv ("KUBUS_ANALYZE_RELAUNCHED") && g_getenv ("KUBUS_ANALYZE_KCT_EXPANDED"))
+        {
+          /* a rank of our own relaunch: the launching process expanded it and removes it */
+          g_free (anchor);
+          anchor = g_build_filename (g_getenv ("KUBUS_ANALYZE_KCT_EXPANDED"), "traces.otf2", NULL);
+        }
+      else
+        {
+          /* this process (or, under a launcher the user started, rank 0) expands it */
+          int len = 0;
+          analyze_progress_step (&prog, 0.0, _("expanding the compressed trace"));
+          if (me == 0)
+            {
+              atexit (remove_kct_expanded);
+              kct_expanded = expand_kct_guarded (kct, &error);
+              if (kct_expanded == NULL)
+                fprintf (stderr, "kubus-analyze: %s\n", error->message);
+              len = kct_expanded ? (int) strlen (kct_expanded) + 1 : 0;
+            }
+          if (use_mpi)
+            {
+              MPI_Bcast (&len, 1, MPI_INT, 0, MPI_COMM_WORLD);
+              if (len > 0 && me != 0)
+                kct_expanded = g_malloc0 (len);
+              if (len > 0)
+                MPI_Bcast (kct_expanded, len, MPI_CHAR, 0, MPI_COMM_WORLD);
+              if (me != 0)
+                {
+                  g_free (anchor);
+                  anchor = len > 0 ? g_build_filename (kct_expanded, "traces.otf2", NULL) : NULL;
+                  g_clear_pointer (&kct_expanded, g_free);   /* rank 0's to remove */
+                }
+            }
+          if (len == 0)
+            {
+              if (me == 0)
+                fprintf (stderr, _("kubus-analyze: no report written\n"));
+              if (use_mpi)
+                MPI_Finalize ();
+              return 1;
+            }
+          if (me == 0)
+            {
+              g_free (anchor);
+              anchor = g_build_filename (kct_expanded, "traces.otf2", NULL);
+            }
+        }
+    }
+
   analyze_progress_step (&prog, 0.0, _("reading definitions"));
   defs = trace_defs_read (anchor, &error);
   if (!defs)
@@ -145,16 +328,24 @@ main (int    argc,
         MPI_Finalize ();
       return 1;
     }
+  if (kct != NULL)
+    {
+      /* the report names the compressed trace, not its temporary expansion */
+      g_free (defs->path);
+      defs->path = g_canonicalize_filename (kct, NULL);
+    }
   if (!serial && !use_mpi)
     {
       if (defs->n_ranks > 1 && !g_getenv ("KUBUS_ANALYZE_RELAUNCHED"))
         {
+          g_autofree char *expanded_env =
+            kct_expanded ? g_strconcat ("KUBUS_ANALYZE_KCT_EXPANDED=", kct_expanded, NULL) : NULL;
           LaunchMpi lm = {
             .program = "kubus-analyze",
             .launcher = launcher,
             .n_ranks = defs->n_ranks,
             .argv = (const char *const *) saved_argv,
-            .env = (const char *const[]) { "KUBUS_ANALYZE_RELAUNCHED=1", NULL },
+            .env = (const char *const[]) { "KUBUS_ANALYZE_RELAUNCHED=1", expanded_env, NULL },
           };
           /* the ranks report; their status is ours */
           status = launch_mpi_run (&lm, &error);
@@ -200,6 +391,7 @@ main (int    argc,
       {
         prog.lo = prog.hi = 1.0;
         analyze_progress_step (&prog, 1.0, _("done"));
+        gboolean warned = strstr (summary->str, "warning:") != NULL || strstr (summary->str, _("warning:")) != NULL;
         if (!quiet)
           fprintf (stderr, "%s", summary->str);
         else
@@ -210,12 +402,17 @@ main (int    argc,
               if (g_str_has_prefix (lines[k], "warning:") || g_str_has_prefix (lines[k], _("warning:")))
                 fprintf (stderr, "%s\n", lines[k]);
           }
+        if (kct != NULL && warned)
+          fprintf (stderr, _("note: the times of a compressed trace come from its histograms; a receive "
+                             "laid out before its send there is no clock error\n"));
         fprintf (stderr, _("Analysis time: %.3f s\n"), (g_get_monotonic_time () - t0) / 1e6);
       }
   }
 
   if (t)
     t->free (t);
+  if (use_mpi && kct != NULL)
+    MPI_Barrier (MPI_COMM_WORLD);   /* every rank is done with the expansion rank 0 removes */
   if (use_mpi)
     MPI_Finalize ();
   return status;

@@ -28,6 +28,9 @@ void cube_out_escaped (CubeOut *o, const char *text);
 void cube_out_element (CubeOut *o, int indent, const char *name, const char *text);
 /* One <attr key="" value=""/> line per CubeAttr of @attrs (may be NULL). */
 void cube_out_attrs   (CubeOut *o, int indent, const GPtrArray *attrs);
+/* <cart name="" ndims=""> and its <dim/> lines (the same in CUBE 3 and Cube 4 anchors); the
+ * caller writes the coordinates and </cart>. */
+void cube_out_cart_open (CubeOut *o, const CubeCart *cart);
 /* Nesting is indented, but never past a limit: deep call trees would grow the file with the
  * square of their depth. */
 int  cube_out_indent  (guint depth, int base);

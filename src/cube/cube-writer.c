@@ -290,26 +290,7 @@ write_system (CubeOut *o, Doc *doc, SysShape *sh)
   for (guint t = 0; t < report->topologies->len; t++)
     {
       const CubeCart *cart = g_ptr_array_index (report->topologies, t);
-      cube_out_puts (o, "      <cart");
-      if (cart->name != NULL)
-        {
-          cube_out_puts (o, " name=\"");
-          cube_out_escaped (o, cart->name);
-          cube_out_puts (o, "\"");
-        }
-      cube_out_printf (o, " ndims=\"%u\">\n", cart->ndims);
-      for (guint d = 0; d < cart->ndims; d++)
-        {
-          cube_out_puts (o, "        <dim");
-          if (cart->dims[d].name != NULL)
-            {
-              cube_out_puts (o, " name=\"");
-              cube_out_escaped (o, cart->dims[d].name);
-              cube_out_puts (o, "\"");
-            }
-          cube_out_printf (o, " size=\"%" G_GINT64_FORMAT "\" periodic=\"%s\"/>\n",
-                           cart->dims[d].size, cart->dims[d].periodic ? "true" : "false");
-        }
+      cube_out_cart_open (o, cart);
       for (guint i = 0; i < cart->coords->len; i++)
         {
           const CubeCartCoord *c = g_ptr_array_index (cart->coords, i);

@@ -175,3 +175,28 @@ cube_out_tree (CubeOut      *o,
       cube_out_printf (o, "%*s</%s>\n", cube_out_indent (stack->len, base), "", tag);
     }
 }
+
+void
+cube_out_cart_open (CubeOut *o, const CubeCart *cart)
+{
+  cube_out_puts (o, "      <cart");
+  if (cart->name != NULL)
+    {
+      cube_out_puts (o, " name=\"");
+      cube_out_escaped (o, cart->name);
+      cube_out_puts (o, "\"");
+    }
+  cube_out_printf (o, " ndims=\"%u\">\n", cart->ndims);
+  for (guint d = 0; d < cart->ndims; d++)
+    {
+      cube_out_puts (o, "        <dim");
+      if (cart->dims[d].name != NULL)
+        {
+          cube_out_puts (o, " name=\"");
+          cube_out_escaped (o, cart->dims[d].name);
+          cube_out_puts (o, "\"");
+        }
+      cube_out_printf (o, " size=\"%" G_GINT64_FORMAT "\" periodic=\"%s\"/>\n", cart->dims[d].size,
+                       cart->dims[d].periodic ? "true" : "false");
+    }
+}

@@ -256,8 +256,7 @@ measure_done (KubusRunner     *runner,
 {
   Job *job = data;
   g_autoptr (GError) error = NULL;
-  g_autofree char *anchor = g_build_filename (job->tmp, "traces.otf2", NULL);
-  gboolean have_trace = g_file_test (anchor, G_FILE_TEST_IS_REGULAR);
+  gboolean have_trace = kubus_experiment_has_trace (job->tmp);
 
   if (outcome == KUBUS_RUNNER_CANCELLED || !have_trace)
     {
@@ -456,18 +455,25 @@ queue_analyze (GtkApplication *app,
   path = g_canonicalize_filename (input, NULL);
   if (g_file_test (path, G_FILE_TEST_IS_DIR))
     {
-      g_autofree char *anchor = g_build_filename (path, "traces.otf2", NULL);
-      if (!g_file_test (anchor, G_FILE_TEST_IS_REGULAR))
+      g_autofree char *profile = g_build_filename (path, "profile.cube", NULL);
+      if (!kubus_experiment_has_trace (path))
         {
-          g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
-                       _("%s is not an experiment folder: it has no traces.otf2."), path);
+          /* kubus-run --no-trace writes experiments without a trace: say what the folder holds
+           * and what can be done with it */
+          if (g_file_test (profile, G_FILE_TEST_IS_REGULAR))
+            g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                         _("%s was measured without a trace: open its profile (profile.cube) instead."), path);
+          else
+            g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                         _("%s is not an experiment folder: it has neither traces.otf2 nor traces.kct."), path);
           return FALSE;
         }
     }
-  else if (!g_file_test (path, G_FILE_TEST_IS_REGULAR) || !g_str_has_suffix (path, ".otf2"))
+  else if (!g_file_test (path, G_FILE_TEST_IS_REGULAR)
+           || !(g_str_has_suffix (path, ".otf2") || g_str_has_suffix (path, ".kct")))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
-                   _("%s is neither an experiment folder nor an OTF2 trace (.otf2)."), path);
+                   _("%s is neither an experiment folder nor a trace (.otf2, or compressed .kct)."), path);
       return FALSE;
     }
   if ((tool = kubus_tool_find ("kubus-analyze", error)) == NULL)
@@ -597,7 +603,7 @@ action_simulate (GSimpleAction *action,
 {
   GtkApplication *app = user_data;
   const char *exp_arg, *hyp_arg, *out_arg;
-  g_autofree char *experiment = NULL, *hypothesis = NULL, *output = NULL, *tool = NULL, *anchor = NULL;
+  g_autofree char *experiment = NULL, *hypothesis = NULL, *output = NULL, *tool = NULL;
   g_autofree char *analysis = NULL, *title = NULL, *base = NULL, *parent = NULL;
   g_auto (GStrv) argv = NULL;
   g_autoptr (GError) error = NULL;
@@ -630,11 +636,10 @@ action_simulate (GSimpleAction *action,
   hypothesis = g_canonicalize_filename (hyp_arg, NULL);
   output = *out_arg != '\0' ? g_canonicalize_filename (out_arg, NULL)
                             : kubus_simulate_default_output (experiment, hypothesis);
-  anchor = g_build_filename (experiment, "traces.otf2", NULL);
   parent = g_path_get_dirname (output);
-  if (!g_file_test (anchor, G_FILE_TEST_IS_REGULAR))
+  if (!kubus_experiment_has_trace (experiment))
     g_set_error (&error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
-                 _("%s is not an experiment folder: it has no traces.otf2."), experiment);
+                 _("%s is not an experiment folder: it has neither traces.otf2 nor traces.kct."), experiment);
   else if (!g_file_test (hypothesis, G_FILE_TEST_IS_REGULAR))
     g_set_error (&error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("The hypothesis file %s does not exist."), hypothesis);
   else if (!g_file_test (parent, G_FILE_TEST_IS_DIR))

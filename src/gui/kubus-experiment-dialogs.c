@@ -448,6 +448,13 @@ on_offer_response (GtkDialog *dialog,
 
   if (response == GTK_RESPONSE_ACCEPT)
     g_action_group_activate_action (G_ACTION_GROUP (app), "analyze", g_variant_new_string (folder));
+  else if (response == KUBUS_OFFER_RESPONSE_PROFILE)
+    {
+      /* kubus-run's profile (profile.cube), in a window of its own as `kubus FILE` opens it */
+      g_autofree char *path = g_build_filename (folder, "profile.cube", NULL);
+      g_autoptr (GFile) file = g_file_new_for_path (path);
+      g_application_open (G_APPLICATION (app), &file, 1, "");
+    }
   gtk_window_destroy (GTK_WINDOW (dialog));
 }
 
@@ -462,8 +469,13 @@ kubus_offer_analyze (GtkWindow      *parent,
   gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog),
                                             _("The trace is in %s. Analyze it now to find where the program waits?"),
                                             folder);
-  gtk_dialog_add_buttons (GTK_DIALOG (dialog), _("_Not Now"), GTK_RESPONSE_CANCEL, _("_Analyze"),
-                          GTK_RESPONSE_ACCEPT, NULL);
+  g_autofree char *profile = g_build_filename (folder, "profile.cube", NULL);
+
+  gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Not Now"), GTK_RESPONSE_CANCEL);
+  /* kubus-run writes a profile with every measurement: it opens at once, without an analysis */
+  if (g_file_test (profile, G_FILE_TEST_IS_REGULAR))
+    gtk_dialog_add_button (GTK_DIALOG (dialog), _("Open _Profile"), KUBUS_OFFER_RESPONSE_PROFILE);
+  gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Analyze"), GTK_RESPONSE_ACCEPT);
   gtk_dialog_set_default_response (GTK_DIALOG (dialog), GTK_RESPONSE_ACCEPT);
   g_object_set_data_full (G_OBJECT (dialog), "folder", g_strdup (folder), g_free);
   gtk_widget_add_css_class (dialog, "kubus-offer-analyze");

@@ -27,7 +27,10 @@ GtkWindow *kubus_compare_dialog_show   (GtkWindow      *parent,
 /* A folder chooser whose answer activates app.analyze. */
 void       kubus_analyze_dialog_show   (GtkWindow      *parent,
                                         GtkApplication *app);
-/* After a measurement: "Analyze the trace now?"; Analyze activates app.analyze(@folder). */
+/* After a measurement: "Analyze the trace now?"; Analyze activates app.analyze(@folder);
+ * Open Profile (response KUBUS_OFFER_RESPONSE_PROFILE, when @folder has profile.cube) opens
+ * the profile kubus-run wrote in a window of its own. */
+#define KUBUS_OFFER_RESPONSE_PROFILE 1
 void       kubus_offer_analyze         (GtkWindow      *parent,
                                         GtkApplication *app,
                                         const char     *folder);

@@ -43,7 +43,7 @@ has_file (const char *dir,
 static gboolean
 is_experiment (const char *folder)
 {
-  return has_file (folder, "traces.otf2");
+  return has_file (folder, "traces.otf2") || has_file (folder, "traces.kct");
 }
 
 gboolean

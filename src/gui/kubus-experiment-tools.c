@@ -320,6 +320,8 @@ kubus_analyze_report_path (const char *input)
     return g_build_filename (input, "analysis.cube", NULL);
   if (g_str_has_suffix (input, ".otf2"))
     return g_strdup_printf ("%.*s.cube", (int) (strlen (input) - 5), input);
+  if (g_str_has_suffix (input, ".kct"))
+    return g_strdup_printf ("%.*s.cube", (int) (strlen (input) - 4), input);
   return g_strdup_printf ("%s.cube", input);
 }
 
@@ -467,4 +469,12 @@ kubus_tool_move_folder (const char  *from,
     g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errno), _("Cannot move %s to %s: %s"), from, to,
                  g_strerror (errno));
   return FALSE;
+}
+
+gboolean
+kubus_experiment_has_trace (const char *folder)
+{
+  g_autofree char *otf2 = g_build_filename (folder, "traces.otf2", NULL);
+  g_autofree char *kct = g_build_filename (folder, "traces.kct", NULL);
+  return g_file_test (otf2, G_FILE_TEST_IS_REGULAR) || g_file_test (kct, G_FILE_TEST_IS_REGULAR);
 }

@@ -75,8 +75,8 @@ char    **kubus_measure_argv           (const char               *tool,
 char     *kubus_tool_launcher_line     (const KubusToolPrefs *prefs,
                                         GError              **error);
 
-/* What kubus-analyze writes for @input (an experiment folder or an .otf2 anchor): FOLDER/
- * analysis.cube, or the anchor's name with .cube next to it (newly allocated). */
+/* What kubus-analyze writes for @input (an experiment folder, an .otf2 anchor or a compressed
+ * trace .kct): FOLDER/analysis.cube, or the file's name with .cube next to it (newly allocated). */
 char     *kubus_analyze_report_path    (const char *input);
 char    **kubus_analyze_argv           (const char           *tool,
                                         const KubusToolPrefs *prefs,
@@ -106,5 +106,9 @@ gboolean  kubus_tool_move_folder       (const char  *from,
                                         const char  *to,
                                         gboolean     replace,
                                         GError     **error);
+
+/* TRUE when @folder holds a trace kubus-analyze and kubus-sim take: traces.otf2, or only the
+ * compressed traces.kct (analysed through a temporary expansion, simulated directly). */
+gboolean  kubus_experiment_has_trace   (const char *folder);
 
 G_END_DECLS

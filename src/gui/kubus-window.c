@@ -351,6 +351,22 @@ show_compare_bar (KubusWindow     *self,
   g_string_free (text, TRUE);
 }
 
+/* GTK 4.8's gtk_recent_manager_add_full() tests the first BYTE of the groups array (on
+ * little-endian machines the low byte of the pointer to the first group) instead of the first
+ * group: a group name that happens to sit at an address ending in 0x00 is silently dropped, and
+ * the report never shows under Open Recent (seen in the sanitizer build, where globals are
+ * 64-byte aligned). The name is kept at an address that does not end in 0x00. */
+static const char *
+recent_group_name (void)
+{
+  static char buf[sizeof KUBUS_RECENT_GROUP + 1];
+  char *name = ((guintptr) buf & 0xff) == 0 ? buf + 1 : buf;
+
+  if (name[0] == '\0')
+    memcpy (name, KUBUS_RECENT_GROUP, sizeof KUBUS_RECENT_GROUP);
+  return name;
+}
+
 static void
 on_loaded (GObject      *source,
            GAsyncResult *result,
@@ -410,7 +426,7 @@ on_loaded (GObject      *source,
   if (!self->reloading && !self->batch)
     {
       g_autofree char *uri = g_file_get_uri (self->file);
-      const char *groups[] = { KUBUS_RECENT_GROUP, NULL };
+      const char *groups[] = { recent_group_name (), NULL };
       GtkRecentData data = { NULL, NULL, (char *) "application/x-cube", (char *) g_get_prgname (),
                              (char *) "kubus %u", (char **) groups, FALSE };
 
@@ -610,12 +626,25 @@ is_report_name (const char *uri)
          || g_str_has_suffix (uri, ".cubex");
 }
 
+/* Newest first: the manager lists its items in no particular order, and the menu shows 10. */
+static int
+recent_newer_first (gconstpointer a,
+                    gconstpointer b)
+{
+  GDateTime *ta = gtk_recent_info_get_modified ((GtkRecentInfo *) a);
+  GDateTime *tb = gtk_recent_info_get_modified ((GtkRecentInfo *) b);
+
+  if (ta == NULL || tb == NULL)
+    return (ta == NULL) - (tb == NULL);
+  return g_date_time_compare (tb, ta);
+}
+
 static void
 fill_recent (GtkRecentManager *manager,
              gpointer          user_data)
 {
   KubusWindow *self = user_data;
-  GList *items = gtk_recent_manager_get_items (manager);
+  GList *items = g_list_sort (gtk_recent_manager_get_items (manager), recent_newer_first);
   guint n = 0;
 
   g_menu_remove_all (self->recent_section);

@@ -42,6 +42,8 @@ if [ "${1:-}" != --inner ]; then
   </policy>
 </busconfig>
 EOF
+  # the opened reports go to this test's recent files, not the user's
+  export XDG_DATA_HOME="$tmp/data"
   # a name no shell would survive
   cp "$report" "$tmp/dbus open 'x' \$(y);&.cube" || exit 1
   dbus-run-session --config-file="$tmp/bus.conf" -- sh "$0" --inner "$kubus" "$tmp/dbus open 'x' \$(y);&.cube"

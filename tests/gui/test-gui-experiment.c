@@ -11,7 +11,8 @@
  * not found, a rank that crashes, no trace) in error dialogs with the tool's last lines;
  * Cancel of a measurement and of an analysis (no process left in the run's session per pgrep,
  * no experiment or report written, no temporary folder left); notifications; the comparison's
- * values next to both reports; the recent studies; the simulate dialog's regions and rules.
+ * values next to both reports; the recent studies; the simulate dialog's regions and rules; a real
+ * simulation cancelled while its ranks re-enact the run.
  *
  * Environment (tests/gui/meson.build): KUBUS, KUBUS_RUN_PROGRAM, KUBUS_ANALYZE_PROGRAM,
  * KUBUS_SIM_PROGRAM (optional), WS_LATESENDER, WS_DEMO, COLLECT_CRASH. */
@@ -22,6 +23,7 @@
 
 #include "gui-test-report.h"
 #include "kubus-application.h"
+#include "kubus-experiment-dialogs.h"
 #include "kubus-experiment-study.h"
 #include "kubus-experiment-tools.h"
 #include "kubus-experiment.h"
@@ -433,9 +435,25 @@ test_analyze_dbus (void)
   WAIT_UNTIL ((offer = find_css ("kubus-offer-analyze")) != NULL, "the offer to analyze");
   g_assert_true (queue_idle ());
   g_assert_null (window_for (report, NULL));
-  gtk_dialog_response (GTK_DIALOG (offer), GTK_RESPONSE_CANCEL);   /* Not Now */
+  /* Open Profile: kubus-run's profile in a window of its own, no analysis */
+  {
+    g_autofree char *profile = g_build_filename (exp, "profile.cube", NULL);
+    KubusWindow *pw = NULL;
+    CubeReport *rep;
+    double want;
+
+    g_assert_nonnull (gtk_dialog_get_widget_for_response (GTK_DIALOG (offer), KUBUS_OFFER_RESPONSE_PROFILE));
+    gtk_dialog_response (GTK_DIALOG (offer), KUBUS_OFFER_RESPONSE_PROFILE);
+    WAIT_UNTIL ((pw = window_for (profile, NULL)) != NULL, "the profile's window");
+    rep = kubus_browser_get_report (kubus_window_get_browser (pw));
+    /* the profile measures the late sender's wait inside MPI_Recv: at least the truth's */
+    want = truth (truth_file, "mpi_latesender");
+    g_assert_cmpfloat (metric_total (rep, "time"), >=, want);
+    gtk_window_destroy (GTK_WINDOW (pw));
+  }
   spin (50);
   g_assert_false (g_file_test (report, G_FILE_TEST_EXISTS));
+  g_assert_true (queue_idle ());
 
   /* gapplication action org.kubus.Kubus analyze 'FOLDER' — over the bus, into this process */
   {
@@ -469,6 +487,93 @@ test_analyze_dbus (void)
   g_assert_cmpint (status, ==, 0);
   WAIT_UNTIL (count_windows_for (report) == before + 1, "the forwarded report's window");
   (void) param;
+}
+
+/* ---- a compressed-only experiment and a .kct file (issue 15) ---------------------------------------- */
+
+static void cancel_and_check (KubusRunner *run, guint min_processes);
+
+static void
+test_analyze_compressed (void)
+{
+  g_autofree char *exp = g_build_filename (experiments, "exp kct 'c'", NULL);
+  g_autofree char *report = g_build_filename (exp, "analysis.cube", NULL);
+  g_autofree char *truth_file = g_build_filename (tmpdir, "truth kct.txt", NULL);
+  g_autofree char *kct = g_build_filename (tmpdir, "copy of 'run'.kct", NULL);
+  g_autofree char *kct_report = g_build_filename (tmpdir, "copy of 'run'.cube", NULL);
+  g_autofree char *anchor = g_build_filename (exp, "traces.otf2", NULL);
+  g_autofree char *traces = g_build_filename (exp, "traces.kct", NULL);
+  g_autoptr (GError) error = NULL;
+  KubusWindow *window = NULL;
+  double want, got;
+
+  {
+    const char *argv[] = { g_getenv ("KUBUS_RUN_PROGRAM"), "-o", exp, "--trace-format", "compressed", "--",
+                           "mpirun", "-n", "2", "--oversubscribe", latesender, truth_file, NULL };
+    g_autoptr (GSubprocess) p = g_subprocess_newv (argv, G_SUBPROCESS_FLAGS_STDOUT_SILENCE, &error);
+    g_assert_no_error (error);
+    /* it needs nothing from this main loop */
+    g_assert_true (g_subprocess_wait (p, NULL, &error));
+    g_assert_true (g_subprocess_get_successful (p));
+  }
+  g_assert_true (g_file_test (traces, G_FILE_TEST_IS_REGULAR));
+  g_assert_false (g_file_test (anchor, G_FILE_TEST_EXISTS));
+
+  /* Experiment › Analyze on the folder: kubus-analyze expands it to a temporary OTF2 archive.
+   * The expansion lays each call out with its histogram block's mean time; this program waits
+   * the same in every iteration, so the means are the waits and the truth holds within 5 %
+   * (a wavefront's waits differ between instances: tests/kct/kct-test.py, case analyze). */
+  activate ("analyze", g_variant_new_string (exp));
+  WAIT_UNTIL ((window = window_for (report, NULL)) != NULL, "the analysis of the compressed trace");
+  WAIT_UNTIL (queue_idle (), "the queue");
+  want = truth (truth_file, "mpi_latesender");
+  got = metric_total (kubus_browser_get_report (kubus_window_get_browser (window)), "mpi_latesender");
+  g_test_message ("Late Sender from the compressed trace: truth %.6f s, report %.6f s", want, got);
+  g_assert_cmpfloat (want, >, 0.05);
+  g_assert_cmpfloat (fabs (got - want), <=, MAX (0.005, 0.05 * want));
+  g_assert_cmpfloat (metric_total (kubus_browser_get_report (kubus_window_get_browser (window)), "comms_send"),
+                     ==, truth (truth_file, "comms_send"));
+  {
+    /* nothing but the report beside the compressed trace: the expansion is gone */
+    g_autoptr (GDir) d = g_dir_open (exp, 0, NULL);
+    const char *n;
+    while ((n = g_dir_read_name (d)) != NULL)
+      if (g_str_has_prefix (n, "."))
+        g_error ("left behind in the experiment: %s", n);
+    g_assert_false (g_file_test (anchor, G_FILE_TEST_EXISTS));
+  }
+
+  /* a .kct file on its own: the report goes next to it */
+  {
+    g_autofree char *data = NULL;
+    gsize len;
+    g_assert_true (g_file_get_contents (traces, &data, &len, &error));
+    g_assert_true (g_file_set_contents (kct, data, (gssize) len, &error));
+  }
+  activate ("analyze", g_variant_new_string (kct));
+  WAIT_UNTIL ((window = window_for (kct_report, NULL)) != NULL, "the analysis of the .kct file");
+  WAIT_UNTIL (queue_idle (), "the queue");
+  g_assert_cmpfloat (fabs (metric_total (kubus_browser_get_report (kubus_window_get_browser (window)),
+                                         "mpi_latesender") - got), <=, 1e-6);
+
+  /* cancelled while the launcher runs (the expansion exists by then): it is removed too */
+  {
+    g_autofree char *stats = g_build_filename (exp, "analysis.stats.json", NULL);
+    g_autoptr (KubusRunner) run = NULL;
+    g_autoptr (GDir) d = NULL;
+    const char *n;
+    g_assert_cmpint (g_unlink (report), ==, 0);
+    g_assert_cmpint (g_unlink (stats), ==, 0);
+    g_settings_set_string (settings, "mpirun-command", "sh -c 'sleep 120 & wait' sh");
+    activate ("analyze", g_variant_new_string (exp));
+    run = last_run ();
+    cancel_and_check (run, 3);   /* kubus-analyze, sh, sleep */
+    g_settings_reset (settings, "mpirun-command");
+    d = g_dir_open (exp, 0, NULL);
+    while ((n = g_dir_read_name (d)) != NULL)
+      if (g_str_has_prefix (n, ".") || g_str_has_prefix (n, "analysis"))
+        g_error ("left behind in the compressed experiment: %s", n);
+  }
 }
 
 /* ---- failures ---------------------------------------------------------------------------------------- */
@@ -529,9 +634,32 @@ test_failures (void)
   activate ("analyze", g_variant_new_string (tmpdir));
   take_error (&primary, &secondary, NULL);
   g_assert_cmpstr (primary, ==, "Cannot analyze");
-  g_assert_true (g_str_has_suffix (secondary, "is not an experiment folder: it has no traces.otf2."));
+  g_assert_true (g_str_has_suffix (secondary, "is not an experiment folder: it has neither traces.otf2 nor traces.kct."));
   g_clear_pointer (&primary, g_free);
   g_clear_pointer (&secondary, g_free);
+
+  /* an experiment without a trace (kubus-run --no-trace): the error says what the folder holds
+   * (a compressed-only experiment is analysed: /experiment/analyze-compressed) */
+  {
+    g_autofree char *prof = g_build_filename (experiments, "profile only 'p'", NULL);
+    g_autofree char *want_prof = g_strconcat (prof, " was measured without a trace: open its profile (profile.cube) "
+                                              "instead.", NULL);
+    const char *names[] = { "kubus.json", "profile.cube", NULL };
+
+    g_mkdir_with_parents (prof, 0755);
+    for (guint i = 0; names[i] != NULL; i++)
+      {
+        g_autofree char *a = g_build_filename (prof, names[i], NULL);
+        g_assert_true (g_file_set_contents (a, "", 0, NULL));
+      }
+    activate ("analyze", g_variant_new_string (prof));
+    take_error (&primary, &secondary, NULL);
+    g_assert_cmpstr (primary, ==, "Cannot analyze");
+    g_assert_cmpstr (secondary, ==, want_prof);
+    g_clear_pointer (&primary, g_free);
+    g_clear_pointer (&secondary, g_free);
+    g_assert_true (queue_idle ());
+  }
 
   /* a measurement into a folder that exists, without "replace" */
   g_variant_builder_init (&b, G_VARIANT_TYPE_VARDICT);
@@ -892,6 +1020,33 @@ test_simulate (void)
             g_error ("left behind in the experiment: %s", n);
       }
     }
+
+    /* a real simulation cancelled while its ranks re-enact the run: the program's own time
+     * scaled by 20 makes the re-enactment long; Cancel goes once kubus-sim says it has begun
+     * (a progress line, not a fixed delay) */
+    {
+      g_autofree char *other = g_build_filename (exp_one, "sim-stopped \"r\" $(z)", NULL);
+      g_autofree char *slow = g_build_filename (exp_one, "slow down.hyp", NULL);
+      g_autoptr (KubusRunner) run = NULL;
+
+      g_assert_true (g_file_set_contents (slow, "scale region \"late 'sender' \\\"x\\\"\" by 20\n", -1, NULL));
+      activate ("simulate", g_variant_new ("(sss)", exp_one, slow, other));
+      run = last_run ();
+      WAIT_UNTIL (kubus_runner_is_finished (run)
+                  || strstr (kubus_runner_get_phase (run) ? kubus_runner_get_phase (run) : "", "re-enacting") != NULL,
+                  "the re-enactment");
+      g_assert_false (kubus_runner_is_finished (run));
+      /* kubus-sim, mpirun and its ranks */
+      cancel_and_check (run, 3);
+      g_assert_false (g_file_test (other, G_FILE_TEST_EXISTS));
+      {
+        g_autoptr (GDir) d = g_dir_open (exp_one, 0, NULL);
+        const char *n;
+        while ((n = g_dir_read_name (d)) != NULL)
+          if (g_str_has_prefix (n, "."))
+            g_error ("left behind in the experiment: %s", n);
+      }
+    }
   }
 }
 
@@ -954,6 +1109,7 @@ main (int    argc,
 
   g_test_add_func ("/experiment/measure-dialog-analyze", test_measure_dialog);
   g_test_add_func ("/experiment/analyze-over-dbus", test_analyze_dbus);
+  g_test_add_func ("/experiment/analyze-compressed", test_analyze_compressed);
   g_test_add_func ("/experiment/failures", test_failures);
   g_test_add_func ("/experiment/cancel-measure", test_cancel_measure);
   g_test_add_func ("/experiment/cancel-analyze", test_cancel_analyze);

@@ -281,6 +281,8 @@ test_runner_cancel_groups (void)
   GPid sid;
   gint64 t0;
 
+  /* a grace period no busy machine comes near: ending within it means SIGTERM sufficed */
+  kubus_runner_set_grace_ms (r, 60000);
   kubus_runner_start (r);
   sid = kubus_runner_get_session (r);
   g_assert_cmpint (sid, >, 0);
@@ -292,8 +294,7 @@ test_runner_cancel_groups (void)
   wait_finished (r);
   g_assert_cmpint (kubus_runner_get_state (r), ==, KUBUS_RUNNER_CANCELLED);
   g_assert_cmpstr (kubus_runner_get_message (r), ==, "The run was cancelled.");
-  /* SIGTERM sufficed: well before the 3 s grace period */
-  g_assert_cmpint (g_get_monotonic_time () - t0, <, 2500000);
+  g_assert_cmpint (g_get_monotonic_time () - t0, <, 30 * G_USEC_PER_SEC);
   g_assert_cmpuint (session_count (sid), ==, 0);
   g_assert_cmpuint (pgrep_session (sid), ==, 0);
 }
@@ -306,7 +307,9 @@ test_runner_cancel_kill (void)
   GPid sid;
   gint64 t0;
 
-  kubus_runner_set_grace_ms (r, 400);
+  /* the kill comes from a timeout in this process's main loop: while the loop has run for
+   * 200 ms of a 1.5 s grace period, SIGTERM had its chance and the processes are still there */
+  kubus_runner_set_grace_ms (r, 1500);
   kubus_runner_start (r);
   sid = kubus_runner_get_session (r);
   wait_session (sid, 3);
@@ -315,7 +318,7 @@ test_runner_cancel_kill (void)
   wait_ms (200);
   g_assert_cmpuint (pgrep_session (sid), ==, 3);   /* still there within the grace period */
   wait_finished (r);
-  g_assert_cmpint (g_get_monotonic_time () - t0, >=, 400000);
+  g_assert_cmpint (g_get_monotonic_time () - t0, >=, 1500000);
   g_assert_cmpint (kubus_runner_get_state (r), ==, KUBUS_RUNNER_CANCELLED);
   g_assert_cmpuint (pgrep_session (sid), ==, 0);
 }
@@ -564,6 +567,10 @@ test_tool_argv (void)
     g_autofree char *o = kubus_simulate_default_output ("/e/x", "/e/x/bal.ance.hyp");
     g_autofree char *o2 = kubus_simulate_default_output ("/e/x", "/e/x/.hyp");
     g_assert_cmpstr (r1, ==, "/t/a.cube");
+    {
+      g_autofree char *r3 = kubus_analyze_report_path ("/t/b.kct");
+      g_assert_cmpstr (r3, ==, "/t/b.cube");
+    }
     g_assert_cmpstr (r2, ==, e2);
     g_assert_cmpstr (o, ==, "/e/x/sim-bal.ance");
     g_assert_cmpstr (o2, ==, "/e/x/sim-.hyp");

@@ -515,6 +515,26 @@ compare_paths (gconstpointer a,
   return g_strcmp0 (*(char *const *) a, *(char *const *) b);
 }
 
+/* The private XDG_DATA_HOME the runs write their recent files into, and everything below it. */
+static void
+remove_tree (const char *path)
+{
+  if (g_file_test (path, G_FILE_TEST_IS_DIR) && !g_file_test (path, G_FILE_TEST_IS_SYMLINK))
+    {
+      g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
+      const char *name;
+
+      while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+        {
+          g_autofree char *child = g_build_filename (path, name, NULL);
+          remove_tree (child);
+        }
+      g_rmdir (path);
+    }
+  else
+    g_remove (path);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -525,7 +545,7 @@ main (int   argc,
   g_autoptr (GError) error = NULL;
   g_autoptr (GPtrArray) reports = g_ptr_array_new_with_free_func (g_free);
   int status;
-
+  char *data_home;
   gboolean shared_part;
 
   g_test_init (&argc, &argv, NULL);
@@ -541,6 +561,9 @@ main (int   argc,
   /* Every run is its own process: settings and recent files must not leak in or out. */
   g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
   g_setenv ("LC_ALL", "C.UTF-8", TRUE);
+  data_home = g_dir_make_tmp ("kubus-screenshots-home-XXXXXX", &error);
+  g_assert_no_error (error);
+  g_setenv ("XDG_DATA_HOME", data_home, TRUE);
   keep = keep_dir != NULL && keep_dir[0] != '\0';
   if (keep)
     {
@@ -579,6 +602,8 @@ main (int   argc,
       g_test_add_func ("/gui/screenshots/command-line", test_command_line);
     }
   status = g_test_run ();
+  remove_tree (data_home);
+  g_free (data_home);
   if (!keep)
     g_rmdir (outdir);
   g_free (outdir);

@@ -218,6 +218,9 @@ def main():
         action_cube(moved, a, work, env)
         if 'kubus-analyze' in names:
             action_analyze(moved, a, work, env)
+        if 'kubus' in names:
+            # the browser finds its settings schema relative to itself too
+            action_gui(moved, a, work, env)
 
     if failures:
         print(f'{len(failures)} failure(s)', file=sys.stderr)

@@ -22,6 +22,19 @@ Cases:
   sim          kubus-sim on an experiment that holds only traces.kct (replayed without
                expanding it) with an empty hypothesis predicts the recorded run time within 5 %,
                writes a simulated OTF2 trace with every rank, and leaves nothing behind.
+  analyze      kubus-analyze on an experiment that holds only traces.kct (a copy of the one of a
+               `both` run) and on FILE.kct: the compressed trace is expanded to a temporary OTF2
+               archive, analysed, and the archive removed.  Against the analysis of the OTF2
+               trace of the same run: visits, messages, bytes per call path exactly, the times
+               in point-to-point and collective calls per call path (sums of histograms) within
+               2 %, time, computation and MPI time within 1 % (the ranks' starts and
+               MPI_Init's end are a group member's / the group's mean); the
+               Late Sender total within 15 % (waits are differences between ranks' timelines,
+               and the expansion lays every instance of a call pair out with its histogram
+               block's mean, not its own time: Scalasca-style waits move between instances);
+               the time in MPI_Barrier exactly, but not its split into Wait at Barrier and
+               Barrier Completion (the expansion does not line up the exits of a collective).
+               Bad input: a corrupt traces.kct gives exit 1, a message naming it, nothing left.
 Exit 0 = pass, 1 = fail, 77 = skip.  KUBUS_SANITIZED=1 leaves out rank counts above 16.
 KCT_TABLE=FILE appends the sizes of a scale case to FILE (docs/benchmarks.md's table).
 """
@@ -71,8 +84,8 @@ def kubus_run(a, expdir, ranks, fmt):
     return p.returncode == 0
 
 
-def tool(cmd, ok=True):
-    p = run(cmd, env=env_for_mpi())
+def tool(cmd, ok=True, **kw):
+    p = run(cmd, env=env_for_mpi(), **kw)
     if ok:
         expect(p.returncode == 0, f'{" ".join(map(str, cmd))}: exit {p.returncode}\n'
                                   f'{p.stdout[-1000:]}{p.stderr[-2000:]}')
@@ -270,6 +283,11 @@ def case_compressed(a, tmp):
     expect(j.get('trace') == 'traces.kct', f'kubus.json trace: {j.get("trace")}')
     expect(j.get('options', {}).get('trace_format') == 'compressed', f'kubus.json: {j}')
     d = info(a, os.path.join(exp, 'traces.kct'))
+    # the profile of the same run counts the calls the compressed trace holds
+    p = tool([a.cube, 'info', os.path.join(exp, 'profile.cube')])
+    m = re.search(r'^total visits: (\d+)', p.stdout, re.M)
+    expect(m is not None and int(m.group(1)) == sum(d['calls'].values()) > 0,
+           f'profile visits {m.group(1) if m else None}, compressed trace calls {d["calls"]}')
     expect(d.get('OTF2 size (estimated)', '').endswith('bytes')
            and 'OTF2 size (measured, same run)' not in d, f'info: {d}')
     out = os.path.join(tmp, 'expanded')
@@ -299,6 +317,13 @@ def case_compressed(a, tmp):
              '-n', '1', a.app], env=env_for_mpi())
     expect(p.returncode == 2 and 'zip' in p.stderr, f'--trace-format zip: {p.returncode} {p.stderr}')
     expect(not os.path.exists(os.path.join(tmp, 'x')), '--trace-format zip made a directory')
+    # --no-trace writes no trace: a compressed or both format with it is refused, either order
+    for args in (['--no-trace', '--trace-format', 'compressed'], ['--trace-format=both', '--no-trace']):
+        p = run([a.run, '-o', os.path.join(tmp, 'y'), *args, '--', 'mpirun', '-n', '1', a.app],
+                env=env_for_mpi())
+        expect(p.returncode == 2 and '--no-trace' in p.stderr and len(p.stderr.splitlines()) == 1,
+               f'{" ".join(args)}: exit {p.returncode} {p.stderr}')
+        expect(not os.path.exists(os.path.join(tmp, 'y')), f'{" ".join(args)} made a directory')
 
 
 def case_badinput(a, tmp):
@@ -380,6 +405,86 @@ def case_sim(a, tmp):
     expect(not [x for x in os.listdir(exp) if x.startswith('.')], f'left behind: {os.listdir(exp)}')
 
 
+def cube_totals(a, report):
+    """metric -> sum over call paths and locations; (metric, cnode) -> sum over locations"""
+    p = tool([a.cube, 'dump', '--csv', report])
+    tot, per = {}, {}
+    for line in p.stdout.splitlines()[1:]:
+        m, c, _, v = line.split(',')
+        tot[m] = tot.get(m, 0.0) + float(v)
+        per[(m, c)] = per.get((m, c), 0.0) + float(v)
+    return tot, per
+
+
+def case_analyze(a, tmp):
+    n = a.ranks[0]
+    exp = os.path.join(tmp, 'run')
+    if not kubus_run(a, exp, n, 'both'):
+        return
+    tool([a.analyze, '-q', exp])
+    only = os.path.join(tmp, 'compressed-only')
+    os.mkdir(only)
+    shutil.copy(os.path.join(exp, 'traces.kct'), only)
+    p = tool([a.analyze, '-q', only])     # relaunches itself under mpirun
+    report = os.path.join(only, 'analysis.cube')
+    if not expect(os.path.exists(report), f'no analysis of the compressed-only experiment: {p.stderr}'):
+        return
+    with open(os.path.join(only, 'analysis.stats.json'), encoding='utf-8') as f:
+        named = json.load(f).get('trace')
+    expect(named == os.path.join(os.path.realpath(only), 'traces.kct'), f'the report names {named}')
+    left = sorted(os.listdir(only))
+    expect(left == ['analysis.cube', 'analysis.stats.json', 'traces.kct'],
+           f'the compressed-only experiment holds {left} after the analysis')
+    ot, op = cube_totals(a, os.path.join(exp, 'analysis.cube'))
+    kt, kp = cube_totals(a, report)
+    visits = ot.get('visits', 0)
+    expect(visits > 0 and all(kp.get((m, c)) == v for (m, c), v in op.items()
+                              if m in ('visits', 'comms', 'bytes', 'syncs')),
+           'visits, messages, bytes or synchronisations per call path differ')
+    # a rank starts where a recorded rank of its group started and MPI_Init ends at the group's
+    # mean end: main's and MPI_Init's times move by the spread of the starts (milliseconds),
+    # the totals by less than 1 %; the calls after MPI_Init are sums of histograms (exact up
+    # to the replay's anchoring of a group's mean timeline at the recorded ends: seen up to
+    # 0.7 % for MPI_Barrier with the machine loaded; limit 2 %)
+    for m in ('time', 'comp', 'mpi'):
+        expect(abs(kt.get(m, -1) - ot[m]) <= 1e-2 * ot[m],
+               f'{m}: {kt.get(m)} s from the compressed trace, {ot[m]} s from the OTF2 trace')
+    for m in ('mpi_point2point', 'mpi_sync_collective'):
+        for (mm, c), v in op.items():
+            if mm == m:
+                calls = max(op.get(('visits', c), 1), 1)
+                expect(abs(kp.get((m, c), -1) - v) <= 1e-6 * calls + 2e-2 * v,
+                       f'{m} at call path {c}: {kp.get((m, c))} s from the compressed trace, '
+                       f'{v} s from the OTF2 trace')
+    ls_o, ls_k = ot.get('mpi_latesender', 0), kt.get('mpi_latesender', 0)
+    print(f'late sender: OTF2 {ls_o:.6f} s, compressed {ls_k:.6f} s; barrier wait '
+          f'{ot.get("mpi_barrier_wait", 0):.6f} / {kt.get("mpi_barrier_wait", 0):.6f} s, completion '
+          f'{ot.get("mpi_barrier_completion", 0):.6f} / {kt.get("mpi_barrier_completion", 0):.6f} s')
+    expect(ls_o > 0.1 and abs(ls_k - ls_o) <= 0.15 * ls_o,
+           f'Late Sender {ls_k:.4f} s from the compressed trace, {ls_o:.4f} s from the OTF2 trace')
+    barrier = kt.get('mpi_barrier_wait', 0) + kt.get('mpi_barrier_completion', 0)
+    expect(0 < barrier <= kt.get('mpi_sync_collective', 0) + 1e-9,
+           f'barrier waits {barrier:.4f} s outside (0, time in barriers]')
+    # a FILE.kct, in serial mode, with the report named after it
+    kfile = os.path.join(tmp, 'sweep.kct')
+    shutil.copy(os.path.join(exp, 'traces.kct'), kfile)
+    p = tool([os.path.abspath(a.analyze), '-q', '--serial', kfile], cwd=tmp)
+    expect(os.path.exists(os.path.join(tmp, 'sweep.cube')), f'kubus-analyze sweep.kct: {p.stderr}')
+    kt2, _ = cube_totals(a, os.path.join(tmp, 'sweep.cube'))
+    expect(abs(kt2.get('mpi_latesender', -1) - ls_k) <= 1e-9 * max(ls_k, 1),
+           f'serial analysis of the .kct: Late Sender {kt2.get("mpi_latesender")} s, '
+           f'{ls_k} s under mpirun')
+    expect(not [x for x in os.listdir(tmp) if x.startswith('.')], f'left behind: {os.listdir(tmp)}')
+    # a corrupt compressed trace: exit 1, the file named, nothing written, nothing left
+    bad = os.path.join(tmp, 'bad')
+    os.mkdir(bad)
+    with open(os.path.join(bad, 'traces.kct'), 'wb') as f:
+        f.write(open(kfile, 'rb').read()[:100])
+    p = tool([a.analyze, '-q', bad], ok=False)
+    expect(p.returncode == 1 and 'traces.kct' in p.stderr, f'corrupt traces.kct: exit {p.returncode} {p.stderr}')
+    expect(os.listdir(bad) == ['traces.kct'], f'corrupt traces.kct left {os.listdir(bad)}')
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('case')
@@ -390,6 +495,7 @@ def main():
     ap.add_argument('--replay', required=True)
     ap.add_argument('--analyze', required=True)
     ap.add_argument('--sim', required=True)
+    ap.add_argument('--cube', default='kubus-cube')
     ap.add_argument('--ranks', default='4')
     ap.add_argument('--extrapolate', type=int, default=0)
     a, rest = ap.parse_known_args()
