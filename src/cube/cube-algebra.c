@@ -539,6 +539,13 @@ algebra_run (AlgebraOp op, CubeReport **reports, guint n, GError **error)
     {
       CubeMetric *om = g_ptr_array_index (out->metrics, i);
 
+      /* A minimum or maximum that only one report has (profile.cube's min_time against an
+       * analysis.cube): its difference to nothing is not −min or +min but no value at all. */
+      if (op == ALGEBRA_DIFF
+          && (om->dtype == CUBE_DTYPE_MINDOUBLE || om->dtype == CUBE_DTYPE_MAXDOUBLE)
+          && (cube_report_find_metric (reports[0], om->uniq_name) == NULL
+              || cube_report_find_metric (reports[1], om->uniq_name) == NULL))
+        continue;
       for (guint k = 0; ok && k < n; k++)
         {
           CubeMetric *m = cube_report_find_metric (reports[k], om->uniq_name);

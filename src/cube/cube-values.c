@@ -678,6 +678,29 @@ cube_values_locations (CubeReport          *report,
   return TRUE;
 }
 
+gboolean
+cube_values_locations_keep_none (CubeReport          *report,
+                                 const CubeMetricSel *msel,
+                                 guint                n_msel,
+                                 const CubeCnodeSel  *csel,
+                                 guint                n_csel,
+                                 double              *out,
+                                 GError             **error)
+{
+  Agg agg;
+
+  g_return_val_if_fail (report != NULL && out != NULL, FALSE);
+
+  return values_locations_raw (report, msel, n_msel, csel, n_csel, out, &agg, error);
+}
+
+void
+cube_values_none_to_zero (double *values,
+                          guint   n)
+{
+  finish_values (values, n);
+}
+
 void
 cube_values_sysnodes (const CubeReport *report,
                       const CubeMetric *metric_for_aggregation,
@@ -699,7 +722,7 @@ cube_values_sysnodes (const CubeReport *report,
         own = per_location[s->location];
       in[i] = own;
       if (excl != NULL)
-        excl[i] = isfinite (own) ? own : 0.0;
+        excl[i] = isfinite (own) && fabs (own) < G_MAXDOUBLE ? own : 0.0;
     }
   /* Parents are created before their children, so a reverse pass sees every child first. */
   for (guint i = n; i-- > 0;)

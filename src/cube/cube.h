@@ -370,6 +370,19 @@ gboolean cube_values_locations (CubeReport          *report,
                                 guint                n_csel,
                                 double              *out,
                                 GError             **error);
+/* The same, but a location without a value of a MINDOUBLE/MAXDOUBLE metric (it never visited
+ * the call paths) keeps its marker (±infinity or ±DBL_MAX) instead of 0, so that
+ * cube_values_sysnodes passes over it: a process's minimum is its threads' minimum, not 0.
+ * cube_values_none_to_zero turns the markers into 0 for display. */
+gboolean cube_values_locations_keep_none (CubeReport          *report,
+                                          const CubeMetricSel *msel,
+                                          guint                n_msel,
+                                          const CubeCnodeSel  *csel,
+                                          guint                n_csel,
+                                          double              *out,
+                                          GError             **error);
+void     cube_values_none_to_zero (double *values,
+                                   guint   n);
 
 /* From per-location values to per system node (report->sysnodes->len) collapsed/expanded values:
  * collapsed = aggregate over the node's leaves, expanded = the node's own value (its own

@@ -297,9 +297,9 @@ update_system (KubusBrowser *self)
         }
     }
   if (self->msel->len > 0
-      && !cube_values_locations (self->report, (CubeMetricSel *) self->msel->data, self->msel->len,
-                                 (CubeCnodeSel *) self->csel->data, self->csel->len, per_location,
-                                 &error))
+      && !cube_values_locations_keep_none (self->report, (CubeMetricSel *) self->msel->data,
+                                           self->msel->len, (CubeCnodeSel *) self->csel->data,
+                                           self->csel->len, per_location, &error))
     {
       report_error (self, error);
       memset (per_location, 0, sizeof (double) * self->report->locations->len);
@@ -307,6 +307,8 @@ update_system (KubusBrowser *self)
   cube_values_sysnodes (self->report,
                         self->msel->len > 0 ? g_array_index (self->msel, CubeMetricSel, 0).metric : NULL,
                         per_location, pane->incl, pane->excl);
+  /* Minima/maxima: locations without a value were passed over above; they read 0. */
+  cube_values_none_to_zero (per_location, self->report->locations->len);
   g_free (self->per_location);
   self->per_location = g_steal_pointer (&per_location);
   g_free (pane->unit);

@@ -3,7 +3,8 @@
  *
  * wide: for every code 0 … N-1 (argv[1], default 100000) the chain f_d0 → f_d1 → … → f_d4 of
  *   its five decimal digits, lowest first: 100000 distinct call paths
- *   main/wide/f_a/f_b/f_c/f_d/f_e, 111110 below wide in all.
+ *   main/wide/f_a/f_b/f_c/f_d/f_e, 111110 below wide in all.  argv[2] (default 1): how many
+ *   times wide runs (the same call paths again: the run's length, not its call paths).
  * deep: rec (1500) recursing 1500 levels, MPI_Barrier at the bottom: the collector records
  *   1024 levels of user functions (main, deep and 1022 rec), the barrier beneath the deepest. */
 #include <mpi.h>
@@ -64,7 +65,8 @@ main (int argc, char **argv)
   for (int i = 0; i < 10; i++)
     steps[i] = all[i];
   MPI_Init (&argc, &argv);
-  wide (argc > 1 ? atoi (argv[1]) : 100000);
+  for (int r = argc > 2 ? atoi (argv[2]) : 1; r > 0; r--)
+    wide (argc > 1 ? atoi (argv[1]) : 100000);
   deep ();
   int rank;
   MPI_Comm_rank (MPI_COMM_WORLD, &rank);

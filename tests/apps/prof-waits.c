@@ -35,14 +35,18 @@ enum
   PH_LB,
   PH_ER,
   PH_PARTIAL,
+  PH_LS_WAITANY,
+  PH_LS_WAITSOME,
   N_PH
 };
 static const char *ph_name[N_PH] = { "phase_ls_recv", "phase_ls_wait", "phase_ls_waitall",
                                      "phase_lr_ssend", "phase_nxn", "phase_barrier", "phase_lb",
-                                     "phase_er", "phase_partial" };
+                                     "phase_er", "phase_partial", "phase_ls_waitany",
+                                     "phase_ls_waitsome" };
 static const char *ph_metric[N_PH]
     = { "mpi_latesender", "mpi_latesender",    "mpi_latesender", "mpi_latereceiver", "mpi_wait_nxn",
-        "mpi_barrier_wait", "mpi_latebroadcast", "mpi_earlyreduce", "mpi_latesender" };
+        "mpi_barrier_wait", "mpi_latebroadcast", "mpi_earlyreduce", "mpi_latesender",
+        "mpi_latesender", "mpi_latesender" };
 static double truth[N_PH];
 static long   visits[N_PH];
 static double proc_sum[N_PH], proc_min[N_PH]; /* processing time after the wait */
@@ -157,6 +161,47 @@ phase_ls_waitall (double d)
   MPI_Waitall (2, rq, MPI_STATUSES_IGNORE);
   l = ws_now ();
   note (PH_LS_WAITALL, e, l, ws_max (es[0], es[1]));
+}
+
+static void phase_ls_any (double d, int some);
+
+static void
+phase_ls_waitany (double d)
+{
+  phase_ls_any (d, 0);
+}
+
+static void
+phase_ls_waitsome (double d)
+{
+  phase_ls_any (d, 1);
+}
+
+/* MPI_Waitany and MPI_Waitsome completing one receive (their own minimum); not instrumented,
+ * so the MPI call's parent is phase_ls_waitany / phase_ls_waitsome */
+__attribute__ ((no_instrument_function)) static void
+phase_ls_any (double d, int some)
+{
+  double      e, l, es;
+  int         idx, n, idxs[1];
+  MPI_Request rq;
+  if (!receiver)
+    {
+      ws_sleep_ms (d);
+      es = ws_now ();
+      MPI_Send (&es, 1, MPI_DOUBLE, partner, some ? 8 : 7, MPI_COMM_WORLD);
+      return;
+    }
+  MPI_Irecv (&es, 1, MPI_DOUBLE, partner, some ? 8 : 7, MPI_COMM_WORLD, &rq);
+  if (d == 0)
+    ws_sleep_ms (SETTLE_MS);
+  e = ws_now ();
+  if (some)
+    MPI_Waitsome (1, &rq, &n, idxs, MPI_STATUSES_IGNORE);
+  else
+    MPI_Waitany (1, &rq, &idx, MPI_STATUS_IGNORE);
+  l = ws_now ();
+  note (some ? PH_LS_WAITSOME : PH_LS_WAITANY, e, l, es);
 }
 
 /* Late Receiver: the sender's MPI_Ssend waits until the receive is posted */
@@ -302,6 +347,10 @@ main (int argc, char **argv)
       phase_er (delays[i]);
       sync_all ();
       phase_partial (i);
+      sync_all ();
+      phase_ls_waitany (delays[i]);
+      sync_all ();
+      phase_ls_waitsome (delays[i]);
     }
   /* collectives: the estimate takes the shortest call of all ranks */
   double gmin[N_PH];

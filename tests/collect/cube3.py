@@ -3,7 +3,7 @@ the file as any other reader would.
 
 load(path) -> Cube with
   attrs      {key: value}
-  metrics    {uniq_name: {'id', 'dtype', 'descr', 'parent'}}
+  metrics    {uniq_name: {'id', 'dtype', 'disp_name', 'descr', 'parent'}}
   cnodes     {id: {'path', 'region', 'depth', 'line', 'mod', 'parent'}}, path = names from the
              root joined by '/'
   locations  [(process rank, thread rank)] in thread id order
@@ -29,6 +29,7 @@ def load(path, metrics=None):
         m, parent = stack.pop()
         uniq = m.findtext('uniq_name')
         c.metrics[uniq] = {'id': m.get('id'), 'dtype': m.findtext('dtype'),
+                           'disp_name': m.findtext('disp_name') or '',
                            'descr': m.findtext('descr') or '', 'parent': parent}
         by_id[m.get('id')] = uniq
         stack.extend((k, uniq) for k in reversed(m.findall('metric')))

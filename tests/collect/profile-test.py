@@ -13,6 +13,7 @@ usage: profile-test.py CASE --run KUBUS_RUN --cube KUBUS_CUBE --analyze KUBUS_AN
              call-path limit (overflow call path, the warning, no time lost)
   threads    prof-threads: MPI calls of other threads on locations of their own
   abort      collect-abort: the profile of an aborted run, marked incomplete
+  reduce     prof-reduce: one reduction of the minima at MPI_Finalize, not one per call
 Exit 0 pass, 1 fail, 77 skip.
 """
 import argparse
@@ -85,6 +86,8 @@ PHASES = {  # phase -> (MPI function, metric)
     'phase_lb': ('MPI_Bcast', 'mpi_latebroadcast'),
     'phase_er': ('MPI_Reduce', 'mpi_earlyreduce'),
     'phase_partial': ('MPI_Recv', 'mpi_latesender'),
+    'phase_ls_waitany': ('MPI_Waitany', 'mpi_latesender'),
+    'phase_ls_waitsome': ('MPI_Waitsome', 'mpi_latesender'),
 }
 
 
@@ -131,6 +134,12 @@ def check_profile_estimates(a, exp, prefix, n, traced):
     for m in ('mpi_latesender', 'mpi_latereceiver', 'mpi_wait_nxn', 'mpi_barrier_wait',
               'mpi_latebroadcast', 'mpi_earlyreduce'):
         expect('Estimate' in c.metrics.get(m, {}).get('descr', ''), f'{m}: description')
+        expect(c.metrics.get(m, {}).get('disp_name', '').endswith(' (estimate)'), f'{m}: name')
+    # … and only those: measured values are not called estimates
+    for m, d in c.metrics.items():
+        if m not in ('mpi_latesender', 'mpi_latereceiver', 'mpi_wait_nxn', 'mpi_barrier_wait',
+                     'mpi_latebroadcast', 'mpi_earlyreduce'):
+            expect('estimate' not in d['disp_name'].lower(), f'{m}: named {d["disp_name"]}')
     expect(c.locations == [(r, 0) for r in range(n)], f'locations {c.locations}')
     for ph, (fn, metric) in PHASES.items():
         path = f'{base}/main/{ph}/{fn}'
@@ -193,6 +202,54 @@ def check_profile_estimates(a, exp, prefix, n, traced):
                f'callsites {path}: source {src!r}, expected prof-waits.c:{lines[ph]}')
     totals = [float(r['total']) for r in rows if r['rank'] == 'all']
     expect(totals == sorted(totals, reverse=True), 'callsites: not sorted by total time')
+    # every column: the header, mean = total / count, the bytes of the partly received
+    # messages (3 of 2048 and 3 of 4095 bytes per receiving rank), per-rank rows after their
+    # call site's `all` row
+    head = run([a.cube, 'callsites', '--csv', os.path.join(exp, 'profile.cube')]).stdout
+    want_head = 'function,callsite,source,rank,count,min,mean,max,total,bytes_sent,bytes_received'
+    expect(head.splitlines()[0] == want_head, f'callsites CSV header {head.splitlines()[0]}')
+    for row in rows:
+        expect(close(float(row['mean']) * float(row['count']), float(row['total']), 1e-6, 1e-9),
+               f'callsites: mean x count != total in {row}')
+    part = {r['rank']: r for r in rows if r['callsite'] == f'{base}/main/phase_partial/MPI_Recv'}
+    for r in range(1, n, 2):
+        expect(part.get(str(r), {}).get('bytes_received') == str(3 * (2048 + 4095)),
+               f'callsites phase_partial rank {r}: bytes {part.get(str(r))}')
+    expect(part.get('all', {}).get('bytes_received') == str(n // 2 * 3 * (2048 + 4095)),
+           f'callsites phase_partial all: bytes {part.get("all")}')
+    sent = {r['rank']: r for r in rows if r['callsite'].endswith('/main/phase_partial/MPI_Send')}
+    expect(sent.get('0', {}).get('bytes_sent') == str(3 * (2048 + 4095)),
+           f'callsites phase_partial MPI_Send rank 0: {sent.get("0")}')
+    last = None
+    for row in rows:
+        if row['rank'] == 'all':
+            last = (row['function'], row['callsite'])
+        else:
+            expect(last == (row['function'], row['callsite']),
+                   f'callsites: rank row {row} not below its call site\'s all row')
+    # the text table: the same rows in the same order, the columns named in its first line
+    p = run([a.cube, 'callsites', os.path.join(exp, 'profile.cube')])
+    text = p.stdout.splitlines()
+    expect(p.returncode == 0 and text[0].split() == want_head.split(','),
+           f'callsites text header {text[:1]}')
+    # (a source column may list several lines "FILE:LINE; FILE:LINE": count from the right)
+    expect([(t.split()[0], t.split()[1], t.split()[-8], t.split()[-7]) for t in text[1:]]
+           == [(r['function'], r['callsite'], r['rank'], r['count']) for r in rows],
+           'callsites: the text table and the CSV differ')
+    # min <= mean <= max in the report itself: every MPI call path and location
+    vis, tim = c.values['visits'], c.values['time']
+    lo_v, hi_v = c.values['min_time'], c.values['max_time']
+    checked = 0
+    for (cid, loc), v in vis.items():
+        node = c.cnodes[cid]
+        if v <= 0 or not node['region'].startswith('MPI_'):
+            continue
+        mean = tim.get((cid, loc), 0.0) / v
+        lo, hi = lo_v.get((cid, loc)), hi_v.get((cid, loc))
+        checked += 1
+        expect(lo is not None and hi is not None and lo <= mean + 1e-9 and mean <= hi + 1e-9,
+               f'{node["path"]} location {loc}: min {lo} mean {mean} max {hi}')
+    expect(checked > 20, f'only {checked} MPI call paths with visits')
 
 
 def check_against_trace(a, exp, n, prefix):
@@ -225,6 +282,14 @@ def check_against_trace(a, exp, n, prefix):
     if expect(p.returncode == 0, f'kubus-cube diff: {p.stderr}'):
         dc = cube3.load(d)
         base = app_base(a)
+        # minima and maxima only the profile has: no values in the difference (not −min)
+        for m in ('min_time', 'max_time'):
+            expect(m in dc.metrics and not any(dc.values.get(m, {}).values()),
+                   f'diff: {m} has values {list(dc.values.get(m, {}).items())[:3]}')
+        # time per call path: the difference is within the 1 % the two agree to
+        for path, x in cube3.by_path(an, 'time').items():
+            got = cube3.by_path(dc, 'time').get(path, 0.0)
+            expect(close(got, 0.0, 0.0, 0.01 * x + 40e-6), f'diff: time of {path} {got}')
         for ph in ('phase_ls_recv', 'phase_nxn', 'phase_lb'):
             fn, metric = PHASES[ph]
             path = f'{base}/main/{ph}/{fn}'
@@ -261,6 +326,12 @@ def case_notrace(a, tmp):
     expect(meta.get('trace') is None and meta.get('profile') == 'profile.cube'
            and meta['options'].get('no_trace') is True, f'kubus.json: {meta}')
     check_profile_estimates(a, exp, prefix, a.ranks, False)
+    # --no-trace and a trace format exclude each other: refused before anything runs
+    for fmt in ('compressed', 'both'):
+        bad = os.path.join(tmp, 'both-' + fmt)
+        p = run([a.run, '--no-trace', f'--trace-format={fmt}', '-o', bad, '--', 'true'])
+        expect(p.returncode == 2 and '--no-trace' in p.stderr and not os.path.exists(bad),
+               f'--no-trace --trace-format={fmt}: exit {p.returncode}, {p.stderr!r}')
     # bad input: clear messages naming the file
     p = run([a.cube, 'callsites', os.path.join(tmp, 'missing.cube')])
     expect(p.returncode == 2 and 'missing.cube' in p.stderr, f'callsites, no file: {p.stderr}')
@@ -340,6 +411,21 @@ def case_paths(a, tmp):
     p = run([a.cube, 'info', os.path.join(exp, 'profile.cube')])
     expect(p.returncode == 0 and f'call paths: {nodes}' in p.stdout, f'kubus-cube info: {p.stdout}')
 
+    # memory by call paths, not by the run's length: the same 1000 codes once and 40 times
+    sizes = []
+    for rep in (1, 40):
+        exp = os.path.join(tmp, f'repeat{rep}')
+        p = kubus_run(a, exp, 1, app_args=[1000, rep], opts=['--no-trace'])
+        expect(f'prof-paths: {1000 * rep} leaves' in p.stdout, f'output {p.stdout!r}')
+        c = cube3.load(os.path.join(exp, 'profile.cube'), need)
+        leaves = [cid for cid, n in c.cnodes.items() if n['path'].count('/f_') == 5]
+        expect(len(leaves) == 1000 and all(c.values['visits'].get((cid, 0)) == rep
+                                           for cid in leaves),
+               f'{rep} repetitions: {len(leaves)} leaves, visits not {rep}')
+        sizes.append((len(c.cnodes), int(c.attrs.get('kubus::profile_bytes', '0'))))
+    expect(sizes[0] == sizes[1] and sizes[0][1] > 0,
+           f'(call paths, profile bytes) once {sizes[0]}, 40 times {sizes[1]}')
+
     # a low limit: the rest folded into KUBUS_OVERFLOW, no time lost
     env = env_for_mpi()
     env['KUBUS_PROFILE_PATHS'] = str(limit)
@@ -382,6 +468,24 @@ def case_threads(a, tmp):
         else:
             want = {f'{base}/MPI_Iprobe': 40, f'{base}/MPI_Allreduce': 25}
         expect(vis == want, f'rank {r} thread {t}: visits {vis}, expected {want}')
+    # another reader: as a Cube 4 archive (kubus-cube convert), read back by the independent
+    # Cube 4 reader of tests/cube-cubex, the same values as src/cube reads from profile.cube;
+    # the threads' "no value" of min_time (DBL_MAX) kept, not turned into 0
+    cubex = os.path.join(exp, 'profile.cubex')
+    p = run([a.cube, 'convert', os.path.join(exp, 'profile.cube'), '-o', cubex])
+    oracle = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'cube-cubex',
+                          'cubex-oracle.py')
+    q = run([sys.executable, oracle, cubex, 'dump'])
+    d = run([a.cube, 'dump', '--csv', os.path.join(exp, 'profile.cube')])
+    if expect(p.returncode == 0 and q.returncode == 0 and d.returncode == 0,
+              f'convert / oracle / dump: {p.stderr} {q.stderr} {d.stderr}'):
+        none = [l for l in q.stdout.splitlines() if l.startswith('min_time,') and
+                float(l.split(',')[-1]) >= 1.7976931348623157e308]
+        got = sorted(l for l in q.stdout.splitlines() if l not in none)
+        want = sorted(d.stdout.splitlines())
+        expect(got == want and len(want) > 50,
+               f'Cube 4 oracle and kubus-cube dump differ: {sorted(set(got) ^ set(want))[:4]}')
+        expect(len(none) > 0, 'no location without a value of min_time')
     # the trace stays the main thread's
     p = run(['otf2-print', os.path.join(exp, 'traces.otf2')])
     expect(p.returncode == 0 and 'MPI_Iprobe' not in p.stdout, 'the trace has other threads')
@@ -410,7 +514,26 @@ def case_abort(a, tmp):
         all_time_kept(c, f'abort {opts}')
 
 
-CASES = {'estimates': case_estimates, 'notrace': case_notrace, 'paths': case_paths,
+# ---------------------------------------------------------------- reduce
+
+def case_reduce(a, tmp):
+    """The minima are reduced with one MPI_Allreduce at MPI_Finalize, whatever the number of
+    calls and size classes (prof-reduce.c counts the collector's MIN reductions of its table)."""
+    base = app_base(a)
+    for rounds, opts in ((1, ['--no-trace']), (30, ['--no-trace']), (5, [])):
+        exp = os.path.join(tmp, f'exp{rounds}')
+        p = kubus_run(a, exp, 3, app_args=[rounds], opts=opts)
+        got = sorted(re.findall(r'prof-reduce: rank (\d): (\d+) minima reductions', p.stdout))
+        expect(got == [(str(r), '1') for r in range(3)],
+               f'{rounds} rounds {opts}: reductions per rank {got} (one each expected)')
+        c = cube3.load(os.path.join(exp, 'profile.cube'))
+        vis = cube3.by_path(c, 'visits', 0)
+        expect(vis.get(f'{base}/MPI_Sendrecv') == 21 * rounds
+               and vis.get(f'{base}/MPI_Bcast') == 21 * rounds,
+               f'{rounds} rounds: visits {vis}')
+
+
+CASES = {'reduce': case_reduce, 'estimates': case_estimates, 'notrace': case_notrace, 'paths': case_paths,
          'threads': case_threads, 'abort': case_abort}
 
 

@@ -487,6 +487,59 @@ test_real_diff_different (void)
   g_assert_cmpuint (checked, >=, 4);
 }
 
+/* A minimum/maximum metric that only one of the two reports has (a profile's min_time against
+ * a trace analysis): the difference keeps the metric without values, not −min; time is still
+ * subtracted. Both reports with it: the difference of the minima. */
+static CubeReport *
+minmax_report (double t, double mn, gboolean with_min)
+{
+  CubeReport *r = cube_report_new ();
+  CubeMetric *time = cube_report_add_metric (r, NULL, "time", "Time", CUBE_DTYPE_DOUBLE, "sec", "", "");
+  CubeMetric *min_time = with_min ? cube_report_add_metric (r, NULL, "min_time", "Min", CUBE_DTYPE_MINDOUBLE, "sec", "", "") : NULL;
+  CubeCnode *main_ = cube_report_add_cnode (r, NULL, cube_report_add_region (r, "main", "a.c", 1, 2), -1, NULL);
+  CubeSysNode *m = cube_report_add_sysnode (r, NULL, CUBE_SYS_MACHINE, "m", -1);
+  CubeSysNode *nd = cube_report_add_sysnode (r, m, CUBE_SYS_NODE, "n", -1);
+  CubeSysNode *p = cube_report_add_sysnode (r, nd, CUBE_SYS_PROCESS, "p", 0);
+
+  cube_report_add_sysnode (r, p, CUBE_SYS_THREAD, "t", 0);
+  cube_report_set_value (r, time, main_, 0, t);
+  if (min_time != NULL)
+    cube_report_set_value (r, min_time, main_, 0, mn);
+  return r;
+}
+
+static void
+test_diff_min_one_side (void)
+{
+  g_autoptr (CubeReport) analysis = minmax_report (3.0, 0, FALSE);
+  g_autoptr (CubeReport) profile = minmax_report (2.5, 0.5, TRUE);
+  g_autoptr (CubeReport) profile2 = minmax_report (2.0, 0.125, TRUE);
+  g_autoptr (GError) error = NULL;
+  double row[1];
+
+  for (guint order = 0; order < 2; order++)
+    {
+      g_autoptr (CubeReport) d = order == 0 ? cube_algebra_diff (analysis, profile, &error)
+                                            : cube_algebra_diff (profile, analysis, &error);
+      CubeCnode *main_;
+
+      g_assert_no_error (error);
+      main_ = find_path (d, "main");
+      g_assert_nonnull (cube_report_find_metric (d, "min_time"));
+      g_assert_true (cube_report_get_row (d, cube_report_find_metric (d, "min_time"), main_, row, NULL));
+      g_assert_cmpfloat (row[0], ==, 0.0);
+      g_assert_true (cube_report_get_row (d, cube_report_find_metric (d, "time"), main_, row, NULL));
+      g_assert_cmpfloat (row[0], ==, order == 0 ? 0.5 : -0.5);
+    }
+  {
+    g_autoptr (CubeReport) d = cube_algebra_diff (profile, profile2, &error);
+
+    g_assert_no_error (error);
+    g_assert_true (cube_report_get_row (d, cube_report_find_metric (d, "min_time"), find_path (d, "main"), row, NULL));
+    g_assert_cmpfloat (row[0], ==, 0.375);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -495,6 +548,7 @@ main (int argc, char **argv)
 
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/algebra/diff-union", test_diff_union);
+  g_test_add_func ("/algebra/diff-min-one-side", test_diff_min_one_side);
   g_test_add_func ("/algebra/merge", test_merge);
   g_test_add_func ("/algebra/mean", test_mean_handmade);
   g_test_add_func ("/algebra/errors", test_errors);

@@ -311,6 +311,46 @@ test_values_system (void)
   cube_report_free (f.r);
 }
 
+/* A minimum over the system tree where some locations never visited the call path (a profile's
+ * other threads): they hold DBL_MAX, cubelib's "no value". The process and machine take the
+ * minimum of the locations that have one (not 0); what each location shows is 0. */
+static void
+test_values_system_none (void)
+{
+  Fixture            f;
+  CubeMetricSel      m[] = { { NULL, FALSE } };
+  CubeCnodeSel       c[] = { { NULL, FALSE } };
+  double             per[3], incl[7], excl[7];
+  g_autoptr (GError) error = NULL;
+  static const double want_incl[7] = { 1.5, 1.5, 1.5, 1.5, 0, 0, 0 };
+  static const double want_excl[7] = { 0, 0, 0, 1.5, 0, 0, 0 };
+
+  fixture_build (&f);
+  m[0].metric = f.minm;
+  c[0].cnode = f.c[2];
+  cube_report_set_value (f.r, f.minm, f.c[2], 0, 1.5);
+  cube_report_set_value (f.r, f.minm, f.c[2], 1, G_MAXDOUBLE);
+  cube_report_set_value (f.r, f.minm, f.c[2], 2, G_MAXDOUBLE);
+  g_assert_true (cube_values_locations_keep_none (f.r, m, 1, c, 1, per, &error));
+  g_assert_no_error (error);
+  g_assert_cmpfloat (per[0], ==, 1.5);
+  g_assert_true (cube_value_is_none (f.minm, per[1]) && cube_value_is_none (f.minm, per[2]));
+  cube_values_sysnodes (f.r, f.minm, per, incl, excl);
+  for (guint i = 0; i < 7; i++)
+    {
+      g_assert_cmpfloat (incl[i], ==, want_incl[i]);
+      g_assert_cmpfloat (excl[i], ==, want_excl[i]);
+    }
+  cube_values_none_to_zero (per, 3);
+  g_assert_cmpfloat (per[0], ==, 1.5);
+  g_assert_cmpfloat (per[1], ==, 0);
+  g_assert_cmpfloat (per[2], ==, 0);
+  /* what the system pane showed before: the values already 0 pull every minimum to 0 */
+  g_assert_true (cube_values_locations (f.r, m, 1, c, 1, per, NULL));
+  g_assert_cmpfloat (per[1], ==, 0);
+  cube_report_free (f.r);
+}
+
 static void
 test_ct_aggr_max (void)
 {
@@ -1162,6 +1202,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cube/values/cnodes", test_values_cnodes);
   g_test_add_func ("/cube/values/system", test_values_system);
   g_test_add_func ("/cube/values/ct-aggr-max", test_ct_aggr_max);
+  g_test_add_func ("/cube/values/system-none", test_values_system_none);
   g_test_add_func ("/cube/model/builder-preorder", test_builder_preorder);
   g_test_add_func ("/cube/model/stored-conversion", test_stored_conversion);
   g_test_add_func ("/cube/writer/roundtrip", test_writer_roundtrip);

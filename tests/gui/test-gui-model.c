@@ -618,6 +618,124 @@ test_csv_quoting (void)
                    "0,\"f(int, \"\"x\"\")\",0.1,absolute,sec,0.1,0.1,leaf\r\n");
 }
 
+/* ---- issue 13: the profile's min_time / max_time -------------------------------------------------- */
+
+/* A profile as kubus-run writes it: min_time (MINDOUBLE) and max_time (MAXDOUBLE) per call
+ * path; main › { comm, work }; 2 processes × 2 threads. The second thread of each process only
+ * calls comm (MPI calls of other threads): at main and work it has no value, stored as DBL_MAX
+ * for a minimum (cubelib's "no value") and 0 for a maximum. */
+static CubeReport *
+minmax_report (void)
+{
+  CubeReport *r = cube_report_new ();
+  CubeMetric *mn = cube_report_add_metric (r, NULL, "min_time", "Minimum Inclusive Time", CUBE_DTYPE_MINDOUBLE, "sec", NULL, NULL);
+  CubeMetric *mx = cube_report_add_metric (r, NULL, "max_time", "Maximum Inclusive Time", CUBE_DTYPE_MAXDOUBLE, "sec", NULL, NULL);
+  CubeCnode *main_c = cube_report_add_cnode (r, NULL, cube_report_add_region (r, "main", "a.c", 1, 9), -1, NULL);
+  CubeCnode *comm = cube_report_add_cnode (r, main_c, cube_report_add_region (r, "comm", "a.c", 10, 19), 3, "a.c");
+  CubeCnode *work = cube_report_add_cnode (r, main_c, cube_report_add_region (r, "work", "a.c", 20, 29), 4, "a.c");
+  CubeSysNode *m = cube_report_add_sysnode (r, NULL, CUBE_SYS_MACHINE, "M", -1);
+  CubeSysNode *n = cube_report_add_sysnode (r, m, CUBE_SYS_NODE, "N", -1);
+  const double comm_min[4] = { 0.50, 0.25, 0.75, 0.40 };
+  const double comm_max[4] = { 1.50, 1.25, 1.75, 1.40 };
+
+  for (int p = 0; p < 2; p++)
+    {
+      g_autofree char *name = g_strdup_printf ("rank %d", p);
+      CubeSysNode *proc = cube_report_add_sysnode (r, n, CUBE_SYS_PROCESS, name, p);
+      cube_report_add_sysnode (r, proc, CUBE_SYS_THREAD, "thread 0", 2 * p);
+      cube_report_add_sysnode (r, proc, CUBE_SYS_THREAD, "thread 1", 2 * p + 1);
+    }
+  for (int l = 0; l < 4; l++)
+    {
+      gboolean main_thread = l % 2 == 0;
+      cube_report_set_value (r, mn, main_c, l, main_thread ? 5.0 + l / 2 : G_MAXDOUBLE);
+      cube_report_set_value (r, mx, main_c, l, main_thread ? 5.0 + l / 2 : 0.0);
+      cube_report_set_value (r, mn, work, l, main_thread ? 2.0 + l / 2 : G_MAXDOUBLE);
+      cube_report_set_value (r, mx, work, l, main_thread ? 4.0 + l / 2 : 0.0);
+      cube_report_set_value (r, mn, comm, l, comm_min[l]);
+      cube_report_set_value (r, mx, comm, l, comm_max[l]);
+    }
+  return r;
+}
+
+/* Minima and maxima aggregate by min and max everywhere: along the call tree (a collapsed node
+ * is the extreme of its subtree), over the system tree (a process is the extreme of its
+ * threads, never a sum), and a location without a value neither pulls a minimum to 0 nor
+ * shows DBL_MAX. */
+static void
+test_min_max_profile (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (KubusBrowser) b = kubus_browser_new (minmax_report (), NULL, &error);
+
+  g_assert_no_error (error);
+  kubus_browser_select_default (b);
+  assert_pane (b, KUBUS_PANE_METRIC,
+               "Minimum Inclusive Time 0.25 *\n"
+               "Maximum Inclusive Time 6.00\n");
+  assert_pane (b, KUBUS_PANE_CALL, "main 0.25 [+] *\n");
+  set_expanded (b, KUBUS_PANE_SYSTEM, 0, TRUE);
+  set_expanded (b, KUBUS_PANE_SYSTEM, 1, TRUE);
+  assert_pane (b, KUBUS_PANE_SYSTEM,
+               "M 0 [-]\n"
+               "  N 0 [-]\n"
+               "    rank 0 0.25 [+]\n"
+               "    rank 1 0.40 [+]\n");
+  set_expanded (b, KUBUS_PANE_SYSTEM, 2, TRUE);
+  set_expanded (b, KUBUS_PANE_SYSTEM, 5, TRUE);
+  /* main expanded: its own minimum, comm's and work's */
+  set_expanded (b, KUBUS_PANE_CALL, 0, TRUE);
+  assert_pane (b, KUBUS_PANE_CALL,
+               "main 5.00 [-] *\n"
+               "  comm 0.25\n"
+               "  work 2.00\n");
+  /* work: only the main threads have a value; each process and the machine take theirs */
+  select_only (b, KUBUS_PANE_CALL, 2);
+  assert_pane (b, KUBUS_PANE_SYSTEM,
+               "M 0 [-]\n"
+               "  N 0 [-]\n"
+               "    rank 0 0 [-]\n"
+               "      thread 0 2.00\n"
+               "      thread 1 0\n"
+               "    rank 1 0 [-]\n"
+               "      thread 0 3.00\n"
+               "      thread 1 0\n");
+  set_expanded (b, KUBUS_PANE_SYSTEM, 5, FALSE);
+  set_expanded (b, KUBUS_PANE_SYSTEM, 2, FALSE);
+  assert_pane (b, KUBUS_PANE_SYSTEM,
+               "M 0 [-]\n"
+               "  N 0 [-]\n"
+               "    rank 0 2.00 [+]\n"
+               "    rank 1 3.00 [+]\n");
+  set_expanded (b, KUBUS_PANE_SYSTEM, 0, FALSE);
+  assert_pane (b, KUBUS_PANE_SYSTEM, "M 2.00 [+]\n");
+  /* the same for the maximum */
+  kubus_browser_select_metric (b, "max_time");
+  assert_pane (b, KUBUS_PANE_SYSTEM, "M 5.00 [+]\n");
+  set_expanded (b, KUBUS_PANE_SYSTEM, 0, TRUE);
+  set_expanded (b, KUBUS_PANE_SYSTEM, 1, TRUE);
+  assert_pane (b, KUBUS_PANE_SYSTEM,
+               "M 0 [-]\n"
+               "  N 0 [-]\n"
+               "    rank 0 4.00 [+]\n"
+               "    rank 1 5.00 [+]\n");
+  /* the whole program: main collapsed is the largest of its subtree */
+  set_expanded (b, KUBUS_PANE_CALL, 0, FALSE);
+  select_only (b, KUBUS_PANE_CALL, 0);
+  assert_pane (b, KUBUS_PANE_CALL, "main 6.00 [+] *\n");
+  assert_pane (b, KUBUS_PANE_SYSTEM,
+               "M 0 [-]\n"
+               "  N 0 [-]\n"
+               "    rank 0 5.00 [+]\n"
+               "    rank 1 6.00 [+]\n");
+  g_assert_true (kubus_browser_select_metric (b, "min_time"));
+  assert_pane (b, KUBUS_PANE_SYSTEM,
+               "M 0 [-]\n"
+               "  N 0 [-]\n"
+               "    rank 0 0.25 [+]\n"
+               "    rank 1 0.40 [+]\n");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -639,5 +757,6 @@ main (int   argc,
   g_test_add_func ("/gui/model/number-formats", test_number_formats);
   g_test_add_func ("/gui/model/csv", test_csv);
   g_test_add_func ("/gui/model/csv-quoting", test_csv_quoting);
+  g_test_add_func ("/gui/model/min-max-profile", test_min_max_profile);
   return g_test_run ();
 }
