@@ -18,10 +18,9 @@
 extern int kubus_trace_otf2 KUBUS_KCT_HIDDEN;
 /* recording into the compressed trace (compressed, both) */
 extern int kubus_kct_on KUBUS_KCT_HIDDEN;
-/* return address of the MPI wrapper being run: the call site of the next MPI Enter */
+/* return address of the MPI wrapper being run: the call site of the next MPI Enter (set by
+ * kubus_ev_enter from the site the wrapper passes for the profile) */
 extern void *kubus_kct_site KUBUS_KCT_HIDDEN;
-
-#define KUBUS_KCT_SITE() (kubus_kct_site = __builtin_return_address (0))
 
 /* collect-kct.c */
 void kubus_kct_enter (uint64_t t, uint32_t region) KUBUS_KCT_HIDDEN;

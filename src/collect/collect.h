@@ -139,7 +139,11 @@ kubus_ev_enter (uint32_t region, const void *site)
   kubus_stamp = kubus_now ();
   kubus_stamp_fresh = 0;
   if (kubus_recording)
-    kubus_check (OTF2_EvtWriter_Enter (kubus_evt, NULL, kubus_stamp, region), "Enter");
+    {
+      if (kubus_kct_on)
+        kubus_kct_site = (void *)site; /* the compressed trace tells call sites apart too */
+      kubus_check (OTF2_EvtWriter_Enter (kubus_evt, NULL, kubus_stamp, region), "Enter");
+    }
   if (kubus_profiling)
     kubus_prof_enter (region, site, kubus_stamp);
 }

@@ -86,7 +86,6 @@ def body(r):
     w(f'        }}')
     w(f'      return {call};')
     w(f'    }}')
-    w(f'  KUBUS_KCT_SITE ();')  # the call site, for the compressed trace
     w(f'  kubus_ev_enter ({rid}, {site});')
     pre, post = [], []
     if k in ('isend', 'start', 'startall'):

@@ -160,7 +160,7 @@ CubeReport *cube_xml_load_file (const char       *path,
                                 gpointer          progress_data,
                                 GError          **error);
 
-/* ---- Cube 4 archive reader (cubex-reader.c, engineer B) --------------------------------------- */
+/* ---- Cube 4 archive reader (cubex-reader.c) ------------------------------------------------------- */
 
 CubeReport *cube_cubex_load (const char       *path,
                              CubeLoadFlags     flags,

@@ -1088,7 +1088,7 @@ test_export_view (void)
   g_assert_true (kubus_window_export_view (window, "window", pdf, KUBUS_EXPORT_PDF, 800, 500, &error));
   g_assert_true (g_file_get_contents (pdf, &contents, &len, NULL));
   g_assert_true (g_str_has_prefix (contents, "%PDF-"));
-  /* A view of another engineer's making registers a render function: it gets the size asked. */
+  /* Any other view registers a render function: it gets the size asked. */
   kubus_window_add_export_view (window, "test", "Test view", NULL, render_test_view, NULL, NULL);
   g_assert_true (kubus_window_export_view (window, "test", own, KUBUS_EXPORT_PNG, 50, 40, &error));
   pixbuf = gdk_pixbuf_new_from_file (own, &error);
