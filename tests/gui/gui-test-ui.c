@@ -529,3 +529,17 @@ gui_test_ui_finish (void)
   remove_tree (tmpdir);
   g_clear_pointer (&tmpdir, g_free);
 }
+
+GtkWidget *
+shown_toplevel (GType type)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();   /* not owned */
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr (GtkWidget) w = g_list_model_get_item (toplevels, i);
+      if (G_TYPE_CHECK_INSTANCE_TYPE (w, type) && gtk_widget_get_visible (w))
+        return w;   /* the list keeps its reference */
+    }
+  return NULL;
+}

@@ -55,6 +55,8 @@ void         close_window       (KubusWindow *window, Events *ev);
 /* Activates the window action @action (it must exist and be enabled). */
 void         activate           (KubusWindow *window, const char *action, GVariant *param);
 
+/* The first shown toplevel window of @type (a dialog, the shortcuts window, …), or NULL. */
+GtkWidget   *shown_toplevel     (GType type);
 GtkWidget   *find_widget        (GtkWidget *root, gboolean (*match) (GtkWidget *w, gpointer data),
                                  gpointer data);
 KubusPaneView *pane_view        (KubusWindow *window, KubusPaneKind kind);

@@ -326,18 +326,7 @@ dropdown_items (KubusWindow  *window,
 static gboolean
 chooser_shown (gpointer data)
 {
-  GListModel *toplevels = gtk_window_get_toplevels ();
-
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr (GtkWidget) w = g_list_model_get_item (toplevels, i);
-      if (GTK_IS_FILE_CHOOSER_DIALOG (w) && gtk_widget_get_visible (w))
-        {
-          *(GtkWidget **) data = w;
-          return TRUE;
-        }
-    }
-  return FALSE;
+  return (*(GtkWidget **) data = shown_toplevel (GTK_TYPE_FILE_CHOOSER_DIALOG)) != NULL;
 }
 
 /* Defect 7: the active pane is marked, the menu's mode radio follows the active pane (also
@@ -392,18 +381,7 @@ n_windows (void)
 static gboolean
 is_message_dialog (gpointer data)
 {
-  GListModel *toplevels = gtk_window_get_toplevels ();
-
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr (GtkWidget) w = g_list_model_get_item (toplevels, i);
-      if (GTK_IS_MESSAGE_DIALOG (w) && gtk_widget_get_visible (w))
-        {
-          *(GtkWidget **) data = w;
-          return TRUE;
-        }
-    }
-  return FALSE;
+  return (*(GtkWidget **) data = shown_toplevel (GTK_TYPE_MESSAGE_DIALOG)) != NULL;
 }
 
 static gboolean
@@ -815,18 +793,7 @@ is_stack_switcher (GtkWidget *w,
 static gboolean
 shortcuts_shown (gpointer data)
 {
-  GListModel *toplevels = gtk_window_get_toplevels ();
-
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr (GtkWidget) w = g_list_model_get_item (toplevels, i);
-      if (GTK_IS_SHORTCUTS_WINDOW (w) && gtk_widget_get_visible (w))
-        {
-          *(GtkWidget **) data = w;
-          return TRUE;
-        }
-    }
-  return FALSE;
+  return (*(GtkWidget **) data = shown_toplevel (GTK_TYPE_SHORTCUTS_WINDOW)) != NULL;
 }
 
 /* The shortcuts window is one page (its page switcher has a single page), and lists the

@@ -967,18 +967,7 @@ test_keyboard_expand (void)
 static gboolean
 shortcuts_window_shown (gpointer data)
 {
-  GListModel *toplevels = gtk_window_get_toplevels ();
-
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr (GtkWidget) w = g_list_model_get_item (toplevels, i);
-      if (GTK_IS_SHORTCUTS_WINDOW (w) && gtk_widget_get_visible (w))
-        {
-          *(GtkWidget **) data = w;
-          return TRUE;
-        }
-    }
-  return FALSE;
+  return (*(GtkWidget **) data = shown_toplevel (GTK_TYPE_SHORTCUTS_WINDOW)) != NULL;
 }
 
 /* Ctrl+? shows the shortcuts window: gtk/help-overlay.ui parses and lays out without
@@ -1005,18 +994,7 @@ test_shortcuts_window (void)
 static gboolean
 file_chooser_shown (gpointer data)
 {
-  GListModel *toplevels = gtk_window_get_toplevels ();
-
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr (GtkWidget) w = g_list_model_get_item (toplevels, i);
-      if (GTK_IS_FILE_CHOOSER_DIALOG (w) && gtk_widget_get_visible (w))
-        {
-          *(GtkWidget **) data = w;
-          return TRUE;
-        }
-    }
-  return FALSE;
+  return (*(GtkWidget **) data = shown_toplevel (GTK_TYPE_FILE_CHOOSER_DIALOG)) != NULL;
 }
 
 static gboolean
