@@ -8,6 +8,7 @@
 
 #include "collect-profile-write.h"
 #include "kubus-run-callsites.h"
+#include "symbols.h"
 
 #include <cube.h>
 #include <glib/gi18n.h>
@@ -44,6 +45,29 @@ merge_saved (const char *expdir, const char *profile)
 }
 
 void
+kubus_run_name_trace (const char *expdir)
+{
+  g_autofree char *anchor = g_build_filename (expdir, "traces.otf2", NULL);
+  if (!g_file_test (anchor, G_FILE_TEST_IS_REGULAR))
+    return;
+  SymbolsResolver   *symbols = symbols_resolver_new ();
+  guint              named = 0, frames = 0;
+  g_autoptr (GError) error = NULL;
+  if (!symbols_name_trace (anchor, symbols, &named, &frames, &error))
+    fprintf (stderr, _ ("kubus-run: the functions in the trace keep their addresses: %s\n"),
+             error->message);
+  GPtrArray *stale = symbols_resolver_stale (symbols);
+  for (guint i = 0; i < stale->len; i++)
+    fprintf (stderr,
+             _ ("kubus-run: %s changed since the run; its functions keep their addresses\n"),
+             (const char *)g_ptr_array_index (stale, i));
+  if (frames > 0 && named < frames && g_getenv ("KUBUS_VERBOSE") != NULL)
+    fprintf (stderr, _ ("kubus-run: %u of %u functions found on the stack have no symbol\n"),
+             frames - named, frames);
+  symbols_resolver_free (symbols);
+}
+
+void
 kubus_run_profile_finish (const char *expdir)
 {
   g_autofree char *profile = g_build_filename (expdir, "profile.cube", NULL);
@@ -74,7 +98,11 @@ kubus_run_profile_finish (const char *expdir)
              cube_report_get_attr (report, "kubus::profile_folded_visits"));
   guint mapped = 0, sites = 0;
   kubus_run_map_callsites (report, &mapped, &sites);
-  if (mapped > 0 && !cube_report_write (report, profile, &error))
+  /* the functions found on the stack: names, files and lines */
+  SymbolsResolver *symbols = symbols_resolver_new ();
+  guint            frames = symbols_name_report (report, symbols);
+  symbols_resolver_free (symbols);
+  if ((mapped > 0 || frames > 0) && !cube_report_write (report, profile, &error))
     fprintf (stderr, _ ("kubus-run: cannot add source lines to the profile: %s\n"),
              error->message);
 }
