@@ -222,10 +222,13 @@ prof_new (int thread_no)
   return p;
 }
 
+/* A call path is (parent, region, call site): an MPI function called from two places in the
+ * same function is two call paths, so every call site has numbers of its own (mpiP's rows). */
 static inline uint32_t
-path_hash (uint32_t parent, uint32_t region)
+path_hash (uint32_t parent, uint32_t region, uint64_t site)
 {
   uint64_t h = ((uint64_t)parent << 32 | region) * 0x9E3779B97F4A7C15ull;
+  h ^= site * 0xC2B2AE3D27D4EB4Full;
   return (uint32_t)(h >> 32);
 }
 
@@ -239,7 +242,7 @@ grow_slots (KubusProf *p)
   for (uint32_t id = 0; id < p->n_nodes; id++)
     {
       PNode   *n = node_at (p, id);
-      uint32_t s = path_hash (n->parent, n->region) & mask;
+      uint32_t s = path_hash (n->parent, n->region, n->site) & mask;
       while (slots[s] != 0)
         s = (s + 1) & mask;
       slots[s] = id + 1;
@@ -304,14 +307,14 @@ note_site (KubusProf *p, uint32_t id, uint64_t site)
 static uint32_t
 child (KubusProf *p, uint32_t parent, uint32_t region, uint64_t site)
 {
-  uint32_t s = path_hash (parent, region) & p->slot_mask;
+  uint32_t s = path_hash (parent, region, site) & p->slot_mask;
   for (;;)
     {
       uint32_t id = p->slots[s];
       if (id == 0)
         break;
       PNode *n = node_at (p, id - 1);
-      if (n->parent == parent && n->region == region)
+      if (n->parent == parent && n->region == region && n->site == site)
         return id - 1;
       s = (s + 1) & p->slot_mask;
     }
@@ -335,7 +338,7 @@ child (KubusProf *p, uint32_t parent, uint32_t region, uint64_t site)
           p->failed = 1;
           return child (p, parent, region, site);
         }
-      s = path_hash (parent, region) & p->slot_mask;
+      s = path_hash (parent, region, site) & p->slot_mask;
       while (p->slots[s] != 0)
         s = (s + 1) & p->slot_mask;
     }

@@ -96,6 +96,12 @@ kubus_frame_display_name (const char *key, char *out, size_t len)
       const char *colon = strchr (p, ':');
       p = colon ? colon + 1 : p;
     }
+  size_t n = strlen (p);
+  if (n >= 5 && strcmp (p + n - 5, ";main") == 0)
+    {
+      snprintf (out, len, "main");
+      return;
+    }
   const char *plus = strrchr (p, '+');
   const char *slash = strrchr (p, '/');
   const char *base = slash != NULL && (plus == NULL || slash < plus) ? slash + 1 : p;

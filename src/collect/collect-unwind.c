@@ -251,9 +251,10 @@ static uintptr_t func_addr[FUNC_SLOTS];
 static uint32_t  func_region[FUNC_SLOTS];
 static uint32_t  func_used;
 
-/* The region of the function entered at @entry (in @m): "kubus-frame:BUILDID:PATH+0xOFFSET". */
+/* The region of the function entered at @entry (in @m): "kubus-frame:BUILDID:PATH+0xOFFSET",
+ * with ";main" when it is the function the C library called (named so even when stripped). */
 static uint32_t
-function_region (uintptr_t entry, const Module *m)
+function_region (uintptr_t entry, const Module *m, int is_main)
 {
   uint32_t s = (uint32_t)((entry * 0x9E3779B97F4A7C15ull) >> 40) & (FUNC_SLOTS - 1);
   while (func_addr[s] != 0)
@@ -264,8 +265,8 @@ function_region (uintptr_t entry, const Module *m)
     }
   char key[700];
   if (m != NULL)
-    snprintf (key, sizeof key, "kubus-frame:%s:%s+0x%lx", m->build_id, m->path,
-              (unsigned long)(entry - m->bias));
+    snprintf (key, sizeof key, "kubus-frame:%s:%s+0x%lx%s", m->build_id, m->path,
+              (unsigned long)(entry - m->bias), is_main ? ";main" : "");
   else
     snprintf (key, sizeof key, "kubus-frame:-:?+0x%lx", (unsigned long)entry);
   uint32_t r = kubus_region_intern (key);
@@ -341,7 +342,7 @@ walk_stack (uintptr_t key_cfa, uintptr_t site)
       u++;
     }
   /* below main: the outermost run of C library frames (__libc_start_main …) and what calls it */
-  int outer = n - 1;
+  int outer = n - 1, found_main = 0;
   if (n < MAX_PHYS)
     {
       int i = n - 1;
@@ -362,6 +363,7 @@ walk_stack (uintptr_t key_cfa, uintptr_t site)
               i--;
             }
           outer = i;
+          found_main = 1;
         }
     }
   /* logical frames, outermost first */
@@ -373,7 +375,7 @@ walk_stack (uintptr_t key_cfa, uintptr_t site)
       if (m != NULL && (m->kind == MOD_MPI || m->kind == MOD_SELF))
         continue;
       uintptr_t entry = walk.start[k] != 0 ? walk.start[k] : walk.ip[k] - 1;
-      uint32_t  r = function_region (entry, m);
+      uint32_t  r = function_region (entry, m, found_main && k == outer);
       int       j;
       for (j = 0; j < np && path[j].region != r; j++)
         ;

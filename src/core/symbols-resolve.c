@@ -261,7 +261,9 @@ symbols_resolve_key (SymbolsResolver *r, const char *key, SymbolsFrame *out)
         }
     }
   if (out->name == NULL)
-    out->name = g_strdup_printf ("%s+0x%" G_GINT64_MODIFIER "x", base, offset);
+    out->name = g_str_has_suffix (key, ";main")
+                    ? g_strdup ("main")
+                    : g_strdup_printf ("%s+0x%" G_GINT64_MODIFIER "x", base, offset);
   if (out->mangled == NULL)
     out->mangled = g_strdup ("");
   return TRUE;
