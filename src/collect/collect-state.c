@@ -884,6 +884,11 @@ abort_from_signal (int sig, siginfo_t *info, void *ctx)
       in_abort = 1;
       snprintf (abort_reason, sizeof abort_reason, "rank %d ended by signal %d (%s)",
                 kubus_world_rank, sig, sig == SIGTERM ? "terminated" : "crashed");
+      /* a crash (not mpirun's SIGTERM, which may come at any moment, also inside the dynamic
+       * loader the unwinder needs): the frames it happened in, outside any MPI call */
+      if (sig != SIGTERM && kubus_unwind_on && kubus_recording
+          && kubus_current_mpi == OTF2_UNDEFINED_REGION)
+        kubus_unwind_at_signal (kubus_now ());
       write_after_abort (kubus_current_mpi, sig != SIGTERM, OTF2_UNDEFINED_INT64);
     }
   chain_signal (sig, info, ctx);

@@ -341,6 +341,9 @@ walk_stack (uintptr_t key_cfa, uintptr_t site)
         break;
       u++;
     }
+  /* a signal: the handler ran on the signal trampoline (__restore_rt), no frame of the program */
+  if (site == 0 && u < n)
+    u++;
   /* below main: the outermost run of C library frames (__libc_start_main …) and what calls it */
   int outer = n - 1, found_main = 0;
   if (n < MAX_PHYS)
@@ -440,6 +443,13 @@ static Entry *
 current_path (uintptr_t key_cfa, uintptr_t site, int *uncached)
 {
   *uncached = 0;
+  if (site == 0)
+    {
+      /* a signal: walked once, through the signal frame, never cached */
+      Entry *e = walk_stack (key_cfa, site);
+      *uncached = e != NULL;
+      return e;
+    }
   uint32_t b = bucket_of (key_cfa, site);
   for (Entry *e = buckets[b]; e != NULL; e = e->next)
     if (e->key_cfa == key_cfa && e->site == site && entry_valid (e))
@@ -595,6 +605,13 @@ kubus_unwind_close_segment (int depth, uint64_t t)
                      "Leave");
     }
   last_entry = NULL;
+}
+
+void
+kubus_unwind_at_signal (uint64_t t)
+{
+  /* where the program was when the signal came: the frames the trace ends with */
+  kubus_unwind_update (NULL, t);
 }
 
 void

@@ -112,9 +112,11 @@ resolve (uintptr_t addr)
 }
 
 /* @early: the enter time of a frame opened before MPI_Init (written then), 0 when recording;
- * @cfa: the CFA of the hook (frames found on the stack deeper than it are inside the region) */
+ * @cfa: the CFA of the hook (frames found on the stack deeper than it are inside the region);
+ * @site: the hook's return address when the stack above the region is to be unwound (a manual
+ * region, or the outermost instrumented function), NULL otherwise */
 static inline void NO_INSTR
-push (uint32_t region, int record, uint64_t early, uintptr_t cfa)
+push (uint32_t region, int record, uint64_t early, uintptr_t cfa, const void *site)
 {
   if (depth < MAX_DEPTH)
     {
@@ -126,9 +128,11 @@ push (uint32_t region, int record, uint64_t early, uintptr_t cfa)
     kubus_record_flush ();
   if (record && depth < MAX_DEPTH)
     {
-      if (kubus_unwind_on)
-        kubus_unwind_user_push (cfa, depth);
       uint64_t t = kubus_now ();
+      if (kubus_unwind_on && site != NULL)
+        kubus_unwind_update (site, t); /* the functions the region opens in */
+      else if (kubus_unwind_on)
+        kubus_unwind_user_push (cfa, depth);
       kubus_alive = t;
       if (kubus_recording)
         kubus_check (OTF2_EvtWriter_Enter (kubus_evt, NULL, t, region), "Enter");
@@ -167,14 +171,15 @@ __cyg_profile_func_enter (void *fn, void *site)
     {
       uint32_t r = resolve ((uintptr_t)fn);
       if (r != FILTERED)
-        push (r, 1, 0, (uintptr_t)__builtin_dwarf_cfa ());
+        push (r, 1, 0, (uintptr_t)__builtin_dwarf_cfa (),
+              depth == 0 ? __builtin_return_address (0) : NULL);
     }
   else if (!started && !done)
     {
       uint64_t t = kubus_now (); /* before resolving: the first lookup reads the ELF tables */
       uint32_t r = resolve ((uintptr_t)fn);
       if (r != FILTERED)
-        push (r, 0, t, (uintptr_t)__builtin_dwarf_cfa ());
+        push (r, 0, t, (uintptr_t)__builtin_dwarf_cfa (), NULL);
     }
 }
 
@@ -207,7 +212,7 @@ kubus_region_begin (const char *name)
     return;
   uint32_t r = kubus_region_intern (name);
   kubus_region_set_manual (r);
-  push (r, on, t, (uintptr_t)__builtin_dwarf_cfa ());
+  push (r, on, t, (uintptr_t)__builtin_dwarf_cfa (), __builtin_return_address (0));
 }
 
 void

@@ -721,7 +721,9 @@ main (int argc, char **argv)
                                      "KUBUS_CALL_PATHS",    "KUBUS_CALL_PATH_DEPTH",
                                      NULL };
   for (int k = 0; passed_on[k]; k++)
-    if (g_getenv (passed_on[k]) != NULL)
+    if (g_getenv (passed_on[k]) != NULL
+        && !(o.call_paths && g_str_equal (passed_on[k], "KUBUS_CALL_PATHS"))
+        && !(o.depth && g_str_equal (passed_on[k], "KUBUS_CALL_PATH_DEPTH")))
       g_ptr_array_add (env, g_strdup_printf ("%s=%s", passed_on[k], g_getenv (passed_on[k])));
   if (asan[0] != '\0')
     {

@@ -210,20 +210,23 @@ from_dwarf (Dwfl_Module *mod, Dwarf_Addr addr, SymbolsFrame *out)
         found = TRUE;
       }
   free (scopes);
-  if (found && out->file == NULL)
-    {
-      /* no declaration line: the line of the entry */
-      Dwfl_Line *l = dwfl_module_getsrc (mod, addr);
-      int        lineno = 0;
-      const char *file = l ? dwfl_lineinfo (l, NULL, &lineno, NULL, NULL, NULL) : NULL;
-      if (file != NULL && lineno > 0)
-        {
-          const char *dir = g_path_is_absolute (file) ? NULL : dwfl_line_comp_dir (l);
-          out->file = dir != NULL ? g_canonicalize_filename (file, dir) : g_strdup (file);
-          out->line = lineno;
-        }
-    }
   return found;
+}
+
+/* No declaration line (or no subprogram DIE that dwarf_getscopes finds, as for Fortran module
+ * procedures): the line of the entry from the line table. */
+static void
+entry_line (Dwfl_Module *mod, Dwarf_Addr addr, SymbolsFrame *out)
+{
+  Dwfl_Line  *l = dwfl_module_getsrc (mod, addr);
+  int         lineno = 0;
+  const char *file = l ? dwfl_lineinfo (l, NULL, &lineno, NULL, NULL, NULL) : NULL;
+  if (file != NULL && lineno > 0)
+    {
+      const char *dir = g_path_is_absolute (file) ? NULL : dwfl_line_comp_dir (l);
+      out->file = dir != NULL ? g_canonicalize_filename (file, dir) : g_strdup (file);
+      out->line = lineno;
+    }
 }
 
 gboolean
@@ -259,6 +262,8 @@ symbols_resolve_key (SymbolsResolver *r, const char *key, SymbolsFrame *out)
                 out->name = g_strdup (s);
             }
         }
+      if (out->file == NULL)
+        entry_line (m->mod, addr, out);
     }
   if (out->name == NULL)
     out->name = g_str_has_suffix (key, ";main")

@@ -4,11 +4,23 @@
  *   main > solver_run > exchange > MPI_Sendrecv         (10 times, same stack)
  *   main > solver_run > reduce_all > MPI_Allreduce       (10 times)
  *   main > recurse (5 levels, folded) > MPI_Barrier
- *   main > deep_N > … > deep_1 > MPI_Bcast            (N = UNWIND_DEPTH, default 20)
+ *   main > deep (3 levels, folded) > MPI_Bcast
  *   main > MPI_Barrier
+ * Built with -DWITH_REGIONS, a user region "timestep" (kubus_region_begin) sits between
+ * solver_run and exchange / reduce_all.
  * Functions are noinline so that -O2 keeps them as frames of their own. */
 #include <mpi.h>
+#include <signal.h>
 #include <stdlib.h>
+#include <string.h>
+#ifdef WITH_REGIONS
+#include <kubus/region.h>
+#endif
+
+/* argv[1]: "abort" (rank 1 calls MPI_Abort at the bottom of the deep stack), "signal" (rank 1
+ * raises SIGSEGV there) */
+static const char *mode = "";
+static int         my_rank;
 
 #define NOINLINE __attribute__ ((noinline))
 
@@ -44,9 +56,15 @@ solver_run (int rank, int steps)
 {
   for (int s = 0; s < steps; s++)
     {
+#ifdef WITH_REGIONS
+      kubus_region_begin ("timestep");
+#endif
       compute (20000);
       exchange (rank);
       reduce_all ();
+#ifdef WITH_REGIONS
+      kubus_region_end ("timestep");
+#endif
     }
 }
 
@@ -66,12 +84,14 @@ deep (int n)
 {
   if (n == 0)
     {
+      if (my_rank == 1 && strcmp (mode, "abort") == 0)
+        MPI_Abort (MPI_COMM_WORLD, 3);
+      if (my_rank == 1 && strcmp (mode, "signal") == 0)
+        raise (SIGSEGV);
       int v = 7;
       MPI_Bcast (&v, 1, MPI_INT, 0, MPI_COMM_WORLD);
       return v;
     }
-  /* not recursion for the call path: each level is the same function, so it folds; the
-   * depth benchmark uses bench/collect instead */
   return deep (n - 1) + 1;
 }
 
@@ -81,6 +101,9 @@ main (int argc, char **argv)
   MPI_Init (&argc, &argv);
   int rank;
   MPI_Comm_rank (MPI_COMM_WORLD, &rank);
+  my_rank = rank;
+  if (argc > 1)
+    mode = argv[1];
   solver_run (rank, 10);
   sink = recurse (5);
   sink = deep (3);
