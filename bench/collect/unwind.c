@@ -36,7 +36,7 @@ calls (long n)
 }
 
 typedef void (*Level) (int, long);
-static Level levels[61];
+static Level levels[62];
 
 /* sixty distinct functions: f(k) calls level k + 1 until the depth is reached */
 #define LEVEL(k)                                                                                   \
