@@ -6,7 +6,7 @@
 #   bench/collect/lammps.sh [BUILDDIR] [ROUNDS]
 set -euo pipefail
 here=$(cd "$(dirname "$0")/../.." && pwd)
-build=${1:-$here/build}
+build=$(cd "${1:-$here/build}" && pwd)
 rounds=${2:-5}
 . "$here/scripts/env.sh"
 run=$build/src/collect/kubus-run

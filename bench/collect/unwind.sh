@@ -6,7 +6,7 @@
 # the added nanoseconds per MPI call and the ratio unwind / flat.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/../.." && pwd)
-build=${1:-$here/build}
+build=$(cd "${1:-$here/build}" && pwd)
 n=${2:-500000}
 rounds=${3:-5}
 . "$here/scripts/env.sh"
