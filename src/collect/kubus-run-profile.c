@@ -48,12 +48,19 @@ void
 kubus_run_name_trace (const char *expdir)
 {
   g_autofree char *anchor = g_build_filename (expdir, "traces.otf2", NULL);
-  if (!g_file_test (anchor, G_FILE_TEST_IS_REGULAR))
+  g_autofree char *kct = g_build_filename (expdir, "traces.kct", NULL);
+  gboolean         have_otf2 = g_file_test (anchor, G_FILE_TEST_IS_REGULAR);
+  gboolean         have_kct = g_file_test (kct, G_FILE_TEST_IS_REGULAR);
+  if (!have_otf2 && !have_kct)
     return;
   SymbolsResolver   *symbols = symbols_resolver_new ();
   guint              named = 0, frames = 0;
   g_autoptr (GError) error = NULL;
-  if (!symbols_name_trace (anchor, symbols, &named, &frames, &error))
+  if (have_otf2 && !symbols_name_trace (anchor, symbols, &named, &frames, &error))
+    fprintf (stderr, _ ("kubus-run: the functions in the trace keep their addresses: %s\n"),
+             error->message);
+  g_clear_error (&error);
+  if (have_kct && !symbols_name_kct (kct, symbols, &named, &frames, &error))
     fprintf (stderr, _ ("kubus-run: the functions in the trace keep their addresses: %s\n"),
              error->message);
   GPtrArray *stale = symbols_resolver_stale (symbols);

@@ -52,3 +52,11 @@ gboolean symbols_name_trace (const char      *anchor,
 /* Names the frame regions of @report (a profile or an analysis report whose regions are still
  * keys): name, mangled name, mod and begin line.  Returns how many were frames. */
 guint symbols_name_report (CubeReport *report, SymbolsResolver *r);
+
+/* The same for a compressed trace (EXPDIR/traces.kct), rewritten in place (temporary file and
+ * rename); its regions keep no line. */
+gboolean symbols_name_kct (const char      *path,
+                           SymbolsResolver *r,
+                           guint           *named,
+                           guint           *frames,
+                           GError         **error);

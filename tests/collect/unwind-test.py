@@ -17,6 +17,7 @@ usage: unwind-test.py CASE --run KUBUS_RUN --cube KUBUS_CUBE --analyze KUBUS_ANA
   c-signal     rank 1 gets SIGSEGV there: the same
   c-flat       --call-paths=flat: MPI calls directly under the program, as before
   c-depth      --call-path-depth=2: the two outermost functions only
+  c-kct        --trace-format=compressed: the compressed trace's frames are named too
   cxx-O2g      unwind-cxx: namespaces, a class template, an always-inlined helper
   fortran-g    unwind-f: a Fortran module procedure calling C that calls MPI
 Exit 0 pass, 1 fail, 77 skip.
@@ -95,6 +96,8 @@ def main():
         opts = ["--call-paths=flat"]
     if case == "c-depth":
         opts = ["--call-path-depth=2"]
+    if case == "c-kct":
+        opts = ["--trace-format=compressed"]
     if case in ("c-abort", "c-signal"):
         args = [case[2:]]
         ok = tuple(range(0, 256))
