@@ -239,7 +239,16 @@ struct KubusProfMerge
   uint64_t  limit, folded, max_bytes;
   int       ranks_folded, incomplete;
   char     *reason; /* the first record's reason for an early end */
+  KubusSiteKeyFunc site_key;
+  void            *site_key_data;
 };
+
+void
+kubus_prof_merge_set_site_key (KubusProfMerge *m, KubusSiteKeyFunc fn, void *data)
+{
+  m->site_key = fn;
+  m->site_key_data = data;
+}
 
 KubusProfMerge *
 kubus_prof_merge_new (int world_size)
@@ -578,6 +587,8 @@ read_record (KubusProfMerge *m, KubusProfMerge *check, const uint64_t *w, size_t
                     = strings_intern (&m->modules, strs[module - 1], lens[module - 1]);
               key_module = module_of[module - 1];
               key_offset = site[1];
+              if (m->site_key != NULL && key_module != NONE)
+                key_offset = m->site_key (m->site_key_data, m->modules.s[key_module], key_offset);
             }
           if (region_of[region] == NONE || (n_sites > 0 && key_module == NONE)
               || (map[i] = node_get (m, gp, region_of[region], key_module, key_offset)) == NONE)
@@ -1399,6 +1410,23 @@ kubus_prof_merge_dir (const char *dir,
                       char       *err,
                       size_t      errlen)
 {
+  return kubus_prof_merge_dir_keyed (dir, out_path, creator, NULL, NULL, ranks, world, skipped,
+                                     skippedlen, err, errlen);
+}
+
+int
+kubus_prof_merge_dir_keyed (const char      *dir,
+                            const char      *out_path,
+                            const char      *creator,
+                            KubusSiteKeyFunc fn,
+                            void            *data,
+                            int             *ranks,
+                            int             *world,
+                            char            *skipped,
+                            size_t           skippedlen,
+                            char            *err,
+                            size_t           errlen)
+{
   if (skipped != NULL && skippedlen > 0)
     skipped[0] = '\0';
   DIR *d = opendir (dir);
@@ -1426,8 +1454,8 @@ kubus_prof_merge_dir (const char *dir,
       int       ok = 0;
       if (w != NULL && n >= 4 && w[0] == KUBUS_PROF_MAGIC && w[3] > 0 && w[3] <= (1u << 24))
         {
-          if (m == NULL)
-            m = kubus_prof_merge_new ((int)w[3]);
+          if (m == NULL && (m = kubus_prof_merge_new ((int)w[3])) != NULL)
+            kubus_prof_merge_set_site_key (m, fn, data);
           ok = m != NULL && kubus_prof_merge_add (m, w, n, why, sizeof why) == 0;
         }
       if (!ok && skipped != NULL && strlen (skipped) + strlen (path) + strlen (why) + 8 < skippedlen)

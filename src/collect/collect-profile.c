@@ -958,6 +958,28 @@ profile_path (char *out, size_t len, const char *expdir, const char *name)
   snprintf (out, len, "%s/%s", expdir, name);
 }
 
+/* kubus-run merges the records again after the run, when it knows the call sites' source
+ * lines (KUBUS_PROFILE_RECORDS, set by kubus-run): rank 0 leaves each record it merged in
+ * EXPDIR/.kubus-profile-records/rank.<N>. */
+static void
+keep_record (const char *expdir, int rank, const uint64_t *w, size_t n)
+{
+  const char *want = getenv ("KUBUS_PROFILE_RECORDS");
+  if (want == NULL || strcmp (want, "1") != 0 || n == 0)
+    return;
+  char dir[PATH_MAX + 32], path[PATH_MAX + 64], tmp[PATH_MAX + 64];
+  profile_path (dir, sizeof dir, expdir, ".kubus-profile-records");
+  mkdir (dir, 0777);
+  snprintf (path, sizeof path, "%s/rank.%d", dir, rank);
+  snprintf (tmp, sizeof tmp, "%s/.rank.%d.tmp", dir, rank);
+  FILE *f = fopen (tmp, "wb");
+  int   ok = f != NULL && fwrite (w, sizeof *w, n, f) == n;
+  if (f != NULL && fclose (f) != 0)
+    ok = 0;
+  if (!ok || rename (tmp, path) != 0)
+    unlink (tmp);
+}
+
 void
 kubus_prof_finish (const char *expdir, MPI_Comm comm)
 {
@@ -1006,6 +1028,8 @@ kubus_prof_finish (const char *expdir, MPI_Comm comm)
       return;
     }
   char err[512];
+  if (go && n > 0)
+    keep_record (expdir, 0, b.w, (size_t)n);
   if (go && n > 0 && kubus_prof_merge_add (m, b.w, (size_t)n, err, sizeof err) != 0)
     kubus_log ("profile: rank 0's record: %s", err);
   kubus_words_clear (&b);
@@ -1014,6 +1038,8 @@ kubus_prof_finish (const char *expdir, MPI_Comm comm)
       for (uint64_t off = 0; off < sizes[r]; off += piece)
         PMPI_Recv (w + off, (int)(sizes[r] - off < piece ? sizes[r] - off : piece), MPI_UINT64_T,
                    r, tag, comm, MPI_STATUS_IGNORE);
+      if (sizes[r] > 0)
+        keep_record (expdir, r, w, (size_t)sizes[r]);
       if (sizes[r] > 0 && kubus_prof_merge_add (m, w, (size_t)sizes[r], err, sizeof err) != 0)
         kubus_log ("profile: rank %d's record: %s", r, err);
     }

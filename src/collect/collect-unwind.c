@@ -42,11 +42,12 @@
 int      kubus_unwind_on;
 uint64_t kubus_alive;
 
-#define MAX_PHYS 512      /* frames walked */
+#define MAX_PHYS 2048     /* frames walked (deeper stacks: the innermost ones, not rooted at main) */
 #define DEFAULT_DEPTH 128 /* logical frames kept, outermost first */
 #define MAX_OPEN 4096     /* open frame regions over all segments */
 #define CACHE_BUCKETS 4096
 #define MAX_ENTRIES 65536
+#define MAX_CACHE_BYTES (32u << 20) /* past it, new stacks are walked every time */
 #define FUNC_SLOTS 65536 /* power of two */
 
 typedef struct
@@ -68,6 +69,7 @@ typedef struct Entry
 static int        depth_limit = DEFAULT_DEPTH;
 static Entry     *buckets[CACHE_BUCKETS];
 static uint32_t   n_entries;
+static size_t     cache_bytes;
 static uint64_t   n_walks, n_hits;
 
 /* open frame regions, bottom first, with the user depth they sit on */
@@ -460,7 +462,9 @@ current_path (uintptr_t key_cfa, uintptr_t site, int *uncached)
   Entry *e = walk_stack (key_cfa, site);
   if (e == NULL)
     return NULL;
-  if (e->next == e || n_entries >= MAX_ENTRIES)
+  size_t bytes = sizeof (Entry) + (size_t)e->n_slots * 2 * sizeof (uintptr_t)
+                 + (size_t)e->n_frames * sizeof (Frame);
+  if (e->next == e || n_entries >= MAX_ENTRIES || cache_bytes + bytes > MAX_CACHE_BYTES)
     {
       *uncached = 1;
       return e;
@@ -473,6 +477,8 @@ current_path (uintptr_t key_cfa, uintptr_t site, int *uncached)
         *pe = old->next;
         if (old == last_entry)
           last_entry = NULL;
+        cache_bytes -= sizeof (Entry) + (size_t)old->n_slots * 2 * sizeof (uintptr_t)
+                       + (size_t)old->n_frames * sizeof (Frame);
         free (old);
         n_entries--;
         break;
@@ -480,6 +486,7 @@ current_path (uintptr_t key_cfa, uintptr_t site, int *uncached)
   e->next = buckets[b];
   buckets[b] = e;
   n_entries++;
+  cache_bytes += bytes;
   return e;
 }
 

@@ -23,9 +23,13 @@ merge_saved (const char *expdir, const char *profile)
     return;
   char skipped[4096], err[1024];
   int  ranks = 0, world = 0;
-  if (kubus_prof_merge_dir (saved, profile, "Kubus " KUBUS_VERSION, &ranks, &world, skipped,
-                            sizeof skipped, err, sizeof err)
-      == 0)
+  KubusRunSiteKeys *keys = kubus_run_site_keys_new ();
+  int               rc = kubus_prof_merge_dir_keyed (saved, profile, "Kubus " KUBUS_VERSION,
+                                                     keys ? kubus_run_site_key : NULL, keys,
+                                                     &ranks, &world, skipped, sizeof skipped,
+                                                     err, sizeof err);
+  kubus_run_site_keys_free (keys);
+  if (rc == 0)
     fprintf (stderr,
              _ ("kubus-run: the run ended early; %s holds the profile of %d of %d ranks, "
                 "marked incomplete\n"),
@@ -74,10 +78,45 @@ kubus_run_name_trace (const char *expdir)
   symbols_resolver_free (symbols);
 }
 
+static void
+remove_dir (const char *dir)
+{
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *p = g_build_filename (dir, name, NULL);
+      g_remove (p);
+    }
+  g_rmdir (dir);
+}
+
+/* The records of a finished run, merged again now that the call sites' lines are known: the
+ * call instructions that the compiler duplicated from one source line become one call site. */
+static void
+merge_records (const char *expdir, const char *profile)
+{
+  g_autofree char *dir = g_build_filename (expdir, ".kubus-profile-records", NULL);
+  if (!g_file_test (dir, G_FILE_TEST_IS_DIR))
+    return;
+  char              skipped[4096], err[1024];
+  int               ranks = 0, world = 0;
+  KubusRunSiteKeys *keys = kubus_run_site_keys_new ();
+  if (keys != NULL
+      && kubus_prof_merge_dir_keyed (dir, profile, "Kubus " KUBUS_VERSION, kubus_run_site_key,
+                                     keys, &ranks, &world, skipped, sizeof skipped, err,
+                                     sizeof err)
+             != 0)
+    fprintf (stderr, _ ("kubus-run: cannot write the profile: %s\n"), err);
+  kubus_run_site_keys_free (keys);
+  remove_dir (dir);
+}
+
 void
 kubus_run_profile_finish (const char *expdir)
 {
   g_autofree char *profile = g_build_filename (expdir, "profile.cube", NULL);
+  merge_records (expdir, profile);
   merge_saved (expdir, profile);
   if (!g_file_test (profile, G_FILE_TEST_EXISTS))
     {

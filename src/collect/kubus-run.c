@@ -386,6 +386,7 @@ clear_experiment (const char *expdir)
                                 ".kubus-clock",
                                 ".kubus-abort-definitions",
                                 ".kubus-profile",
+                                ".kubus-profile-records",
                                 NULL };
   for (int i = 0; ours[i]; i++)
     {
@@ -712,6 +713,8 @@ main (int argc, char **argv)
     g_ptr_array_add (env, g_strdup ("KUBUS_VERBOSE=1"));
   if (o.no_trace)
     g_ptr_array_add (env, g_strdup ("KUBUS_NO_TRACE=1"));
+  /* rank 0 leaves the profile records for the merge by source line after the run */
+  g_ptr_array_add (env, g_strdup ("KUBUS_PROFILE_RECORDS=1"));
   if (o.call_paths)
     g_ptr_array_add (env, g_strdup_printf ("KUBUS_CALL_PATHS=%s", o.call_paths));
   if (o.depth)

@@ -277,6 +277,51 @@ test_merge_write (void)
   g_rmdir (dir);
 }
 
+/* a site key as kubus-run's: offsets 0x10 and 0x20 are one source line */
+static guint64
+same_line (void *data, const char *module, guint64 offset)
+{
+  g_assert_cmpstr (module, ==, "0badc0de /bin/prog");
+  (*(int *)data)++;
+  return offset == 0x20 ? 0x10 : offset;
+}
+
+/* Call sites with the same key (the compiler's two calls of one source line) merge into one
+ * call path, with both sites kept for the source lookup. */
+static void
+test_merge_keyed (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("kubus-prof-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "profile.cube", NULL);
+  KubusWords       a, b;
+  char             err[256];
+  int              calls = 0;
+  KubusProfMerge  *m = kubus_prof_merge_new (2);
+
+  kubus_prof_merge_set_site_key (m, same_line, &calls);
+  record (&a, 0, NULL);
+  record (&b, 1, NULL);
+  g_assert_cmpint (kubus_prof_merge_add (m, a.w, a.n, err, sizeof err), ==, 0);
+  g_assert_cmpint (kubus_prof_merge_add (m, b.w, b.n, err, sizeof err), ==, 0);
+  g_assert_cmpint (kubus_prof_merge_write (m, path, "test", NULL, err, sizeof err), ==, 0);
+  kubus_prof_merge_free (m);
+  kubus_words_clear (&a);
+  kubus_words_clear (&b);
+  g_assert_cmpint (calls, >, 0);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (CubeReport) r = cube_report_load (path, CUBE_LOAD_EAGER, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  /* main's MPI_Send from 0x10 and 0x20 is one call path now: 6 in all, rank 1's 3 + 2 visits */
+  g_assert_cmpuint (r->cnodes->len, ==, 6);
+  CubeCnode *send = cnode_at (r, "prog/main/MPI_Send", -1);
+  g_assert_cmpfloat (stored (r, "visits", send, 1), ==, 5);
+  g_assert_cmpfloat (stored (r, "visits", send, 0), ==, 4);
+  g_autofree char *key = g_strdup_printf ("kubus::site::%lld", (long long)send->file_id);
+  g_assert_cmpstr (cube_report_get_attr (r, key), ==, "0+0x10 0+0x20");
+  g_remove (path);
+  g_rmdir (dir);
+}
+
 /* Broken records: refused with a message, nothing of them merged. */
 static void
 test_bad_records (void)
@@ -390,6 +435,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/profile/merge-write", test_merge_write);
+  g_test_add_func ("/profile/merge-keyed", test_merge_keyed);
   g_test_add_func ("/profile/bad-records", test_bad_records);
   g_test_add_func ("/profile/merge-dir", test_merge_dir);
   g_test_add_func ("/profile/categories", test_categories);

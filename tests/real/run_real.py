@@ -25,6 +25,8 @@ import time
 
 def run_real(kubus_run, program_args, expdir, ranks=2, inputs=(), analyze=None, options=(),
              env=None, timeout=600):
+    kubus_run = os.path.abspath(kubus_run)
+    analyze = os.path.abspath(analyze) if analyze is not None else None
     scratch = tempfile.mkdtemp(prefix="kubus-real-")
     try:
         for f in inputs:
