@@ -48,6 +48,7 @@ uint64_t kubus_alive;
 #define CACHE_BUCKETS 4096
 #define MAX_ENTRIES 65536
 #define MAX_CACHE_BYTES (32u << 20) /* past it, new stacks are walked every time */
+#define MAX_PER_KEY 8
 #define FUNC_SLOTS 65536 /* power of two */
 
 typedef struct
@@ -71,6 +72,15 @@ static Entry     *buckets[CACHE_BUCKETS];
 static uint32_t   n_entries;
 static size_t     cache_bytes;
 static uint64_t   n_walks, n_hits;
+static uint64_t   walk_ns; /* CPU time spent walking (first sightings of stacks) */
+
+static uint64_t
+thread_cpu_ns (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
 
 /* open frame regions, bottom first, with the user depth they sit on */
 static Frame    open_frames[MAX_OPEN];
@@ -459,7 +469,9 @@ current_path (uintptr_t key_cfa, uintptr_t site, int *uncached)
         n_hits++;
         return e;
       }
-  Entry *e = walk_stack (key_cfa, site);
+  uint64_t t0 = thread_cpu_ns ();
+  Entry   *e = walk_stack (key_cfa, site);
+  walk_ns += thread_cpu_ns () - t0;
   if (e == NULL)
     return NULL;
   size_t bytes = sizeof (Entry) + (size_t)e->n_slots * 2 * sizeof (uintptr_t)
@@ -469,20 +481,27 @@ current_path (uintptr_t key_cfa, uintptr_t site, int *uncached)
       *uncached = 1;
       return e;
     }
-  /* a stale entry under the same key is replaced */
+  /* Several stacks can share a key (one function called from two callers at the same stack
+   * depth, alternately): they are kept side by side, up to MAX_PER_KEY, the oldest dropped. */
+  int    same = 0;
+  Entry **oldest = NULL;
   for (Entry **pe = &buckets[b]; *pe != NULL; pe = &(*pe)->next)
     if ((*pe)->key_cfa == key_cfa && (*pe)->site == site)
       {
-        Entry *old = *pe;
-        *pe = old->next;
-        if (old == last_entry)
-          last_entry = NULL;
-        cache_bytes -= sizeof (Entry) + (size_t)old->n_slots * 2 * sizeof (uintptr_t)
-                       + (size_t)old->n_frames * sizeof (Frame);
-        free (old);
-        n_entries--;
-        break;
+        same++;
+        oldest = pe;
       }
+  if (same >= MAX_PER_KEY && oldest != NULL)
+    {
+      Entry *old = *oldest;
+      *oldest = old->next;
+      if (old == last_entry)
+        last_entry = NULL;
+      cache_bytes -= sizeof (Entry) + (size_t)old->n_slots * 2 * sizeof (uintptr_t)
+                     + (size_t)old->n_frames * sizeof (Frame);
+      free (old);
+      n_entries--;
+    }
   e->next = buckets[b];
   buckets[b] = e;
   n_entries++;
@@ -637,7 +656,7 @@ kubus_unwind_configure (void)
 void
 kubus_unwind_report (void)
 {
-  kubus_log ("call paths: %s, %llu stack walks, %llu cached stacks reused, %u cached",
+  kubus_log ("call paths: %s, %llu stack walks (%.3f ms CPU), %llu cached stacks reused, %u cached",
              kubus_unwind_on ? "unwound" : "flat", (unsigned long long)n_walks,
-             (unsigned long long)n_hits, n_entries);
+             (double)walk_ns / 1e6, (unsigned long long)n_hits, n_entries);
 }

@@ -192,7 +192,7 @@ def main():
                       "MPI_Sendrecv's call site %s" % srcs)
             if case != "c-flat":
                 # the repeated stacks came from the cache, not from new walks
-                m = re.findall(r"(\d+) stack walks, (\d+) cached stacks reused", log)
+                m = re.findall(r"(\d+) stack walks \([\d.]+ ms CPU\), (\d+) cached stacks reused", log)
                 check(m and all(int(w) <= 12 and int(h) >= 15 for w, h in m),
                       "stack walks / cache hits per rank: %s" % m)
         elif case == "cxx-O2g":
