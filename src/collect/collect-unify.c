@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 KubusClock kubus_clock;
 char      *kubus_hostnames;
@@ -929,6 +930,34 @@ kubus_unify_and_write (OTF2_Archive *archive)
   return any_err ? -1 : 0;
 }
 
+/* After an abort the functions found on this rank's stack need not be lost with the other
+ * user regions: their keys name them on every rank, so the rank leaves them in
+ * EXPDIR/.kubus-frames-<rank> ("LOCAL-ID KEY" lines) and kubus-run maps them to regions of the
+ * global definitions after the run. */
+const char *kubus_expdir (void) KUBUS_INTERNAL;
+
+static void
+save_frame_keys (void)
+{
+  char path[4200], tmp[4300];
+  snprintf (path, sizeof path, "%s/.kubus-frames-%d", kubus_expdir (), kubus_world_rank);
+  snprintf (tmp, sizeof tmp, "%s.tmp", path);
+  FILE *f = NULL;
+  for (uint32_t i = 0; i < kubus_region_count (); i++)
+    {
+      uint32_t id = KUBUS_R_USER_BASE + i;
+      if (kubus_region_kind (id) != KUBUS_REGION_FRAME)
+        continue;
+      if (f == NULL && (f = fopen (tmp, "w")) == NULL)
+        return;
+      fprintf (f, "%u %s\n", id, kubus_region_name (id));
+    }
+  if (f != NULL && fclose (f) == 0)
+    rename (tmp, path);
+  else if (f != NULL)
+    unlink (tmp);
+}
+
 /* After an abort: this rank's data only.  The rank holding the lock writes
  * the global definitions from what it knows (all locations, the MPI
  * regions, its own communicators, user regions and topologies); the other
@@ -975,6 +1004,7 @@ kubus_write_local_only (OTF2_Archive *archive, int write_global_defs)
             u.comm_map[r][i] = KUBUS_COMM_WORLD_ID;
           for (size_t i = 0; i < u.region_map_len[r]; i++)
             u.region_map[r][i] = KUBUS_R_UNKNOWN;
+          save_frame_keys ();
         }
       write_local (archive, u.comm_map[r], u.comm_map_len[r], u.region_map[r], u.region_map_len[r]);
     }

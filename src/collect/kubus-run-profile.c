@@ -8,6 +8,7 @@
 
 #include "collect-profile-write.h"
 #include "kubus-run-callsites.h"
+#include "kubus-run-frames.h"
 #include "symbols.h"
 
 #include <cube.h>
@@ -60,9 +61,16 @@ kubus_run_name_trace (const char *expdir)
   SymbolsResolver   *symbols = symbols_resolver_new ();
   guint              named = 0, frames = 0;
   g_autoptr (GError) error = NULL;
-  if (have_otf2 && !symbols_name_trace (anchor, symbols, &named, &frames, &error))
+  /* after an abort: the frames of the ranks that did not write the definitions */
+  KubusRunFrames *abort_frames = have_otf2 ? kubus_run_abort_frames_plan (expdir) : NULL;
+  if (have_otf2
+      && !symbols_name_trace (anchor, symbols, kubus_run_abort_frames_regions (abort_frames),
+                              &named, &frames, &error))
     fprintf (stderr, _ ("kubus-run: the functions in the trace keep their addresses: %s\n"),
              error->message);
+  else
+    kubus_run_abort_frames_apply (abort_frames);
+  kubus_run_abort_frames_free (abort_frames);
   g_clear_error (&error);
   if (have_kct && !symbols_name_kct (kct, symbols, &named, &frames, &error))
     fprintf (stderr, _ ("kubus-run: the functions in the trace keep their addresses: %s\n"),

@@ -25,6 +25,9 @@ typedef struct
   GHashTable           *frames;  /* region id → SymbolsFrame* */
   GHashTable           *keys;    /* region id → canonical string id */
   uint32_t              next_string;
+  uint32_t              max_region;
+  const GArray         *add;     /* SymbolsNewRegion */
+  gboolean              added;
 } Naming;
 
 static void
@@ -61,6 +64,8 @@ scan_region (void           *ud,
 {
   Naming     *n = ud;
   const char *key = g_hash_table_lookup (n->strings, GUINT_TO_POINTER (canonical));
+  if (self > n->max_region)
+    n->max_region = self;
   if (key != NULL && g_str_has_prefix (key, SYMBOLS_FRAME_PREFIX))
     g_hash_table_insert (n->keys, GUINT_TO_POINTER (self), GUINT_TO_POINTER (canonical));
   return OTF2_CALLBACK_SUCCESS;
@@ -112,6 +117,24 @@ copy_region (void           *ud,
 {
   Naming             *n = ud;
   const SymbolsFrame *f = g_hash_table_lookup (n->frames, GUINT_TO_POINTER (self));
+  if (!n->added && n->add != NULL)
+    {
+      /* the regions to add, among the others */
+      n->added = TRUE;
+      for (guint i = 0; i < n->add->len; i++)
+        {
+          const SymbolsNewRegion *a = &g_array_index (n->add, SymbolsNewRegion, i);
+          const SymbolsFrame     *af = g_hash_table_lookup (n->frames, GUINT_TO_POINTER (a->id));
+          uint32_t                empty = new_string (n, "");
+          uint32_t                file = af && af->file ? new_string (n, af->file) : empty;
+          trace_defs_copy_wrote (
+              n, OTF2_GlobalDefWriter_WriteRegion (
+                     n->w, a->id, new_string (n, af ? af->name : a->key),
+                     new_string (n, af && af->mangled[0] ? af->mangled : a->key), empty,
+                     OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_SAMPLING, OTF2_REGION_FLAG_NONE, file,
+                     af && af->line > 0 ? (uint32_t)af->line : 0, 0));
+        }
+    }
   if (f != NULL)
     {
       name = new_string (n, f->name);
@@ -254,14 +277,39 @@ open_scratch (const char *anchor, const char *dir, const char *name, GError **er
 }
 
 gboolean
+symbols_trace_frames (const char *anchor, GHashTable *by_key, guint32 *max_region, GError **error)
+{
+  Naming n = { 0 };
+  n.strings = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+  n.keys = g_hash_table_new (g_direct_hash, g_direct_equal);
+  OTF2_GlobalDefReaderCallbacks *cbs = OTF2_GlobalDefReaderCallbacks_New ();
+  OTF2_GlobalDefReaderCallbacks_SetStringCallback (cbs, scan_string);
+  OTF2_GlobalDefReaderCallbacks_SetRegionCallback (cbs, scan_region);
+  gboolean ok = read_defs (anchor, cbs, &n, error);
+  OTF2_GlobalDefReaderCallbacks_Delete (cbs);
+  GHashTableIter it;
+  gpointer       region, sid;
+  g_hash_table_iter_init (&it, n.keys);
+  while (ok && g_hash_table_iter_next (&it, &region, &sid))
+    g_hash_table_insert (by_key, g_strdup (g_hash_table_lookup (n.strings, sid)),
+                         GUINT_TO_POINTER (GPOINTER_TO_UINT (region) + 1));
+  *max_region = n.max_region;
+  g_hash_table_unref (n.strings);
+  g_hash_table_unref (n.keys);
+  return ok;
+}
+
+gboolean
 symbols_name_trace (const char      *anchor,
                     SymbolsResolver *r,
+                    const GArray    *add,
                     guint           *named,
                     guint           *frames,
                     GError         **error)
 {
   *named = *frames = 0;
   Naming n = { 0 };
+  n.add = add != NULL && add->len > 0 ? add : NULL;
   n.strings = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
   n.keys = g_hash_table_new (g_direct_hash, g_direct_equal);
   n.frames = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, frame_free);
@@ -271,7 +319,26 @@ symbols_name_trace (const char      *anchor,
   OTF2_GlobalDefReaderCallbacks_SetRegionCallback (cbs, scan_region);
   ok = read_defs (anchor, cbs, &n, error);
   OTF2_GlobalDefReaderCallbacks_Delete (cbs);
-  if (ok && g_hash_table_size (n.keys) > 0)
+  if (ok && n.add != NULL)
+    {
+      /* the added regions are named like the others */
+      for (guint i = 0; i < n.add->len; i++)
+        {
+          const SymbolsNewRegion *a = &g_array_index (n.add, SymbolsNewRegion, i);
+          SymbolsFrame           *f = g_new0 (SymbolsFrame, 1);
+          symbols_resolve_key (r, a->key, f);
+          if (f->name == NULL)
+            {
+              f->name = g_strdup (a->key);
+              f->mangled = g_strdup ("");
+            }
+          (*frames)++;
+          if (f->mangled[0] != '\0')
+            (*named)++;
+          g_hash_table_insert (n.frames, GUINT_TO_POINTER (a->id), f);
+        }
+    }
+  if (ok && (g_hash_table_size (n.keys) > 0 || n.add != NULL))
     {
       GHashTableIter it;
       gpointer       region, sid;

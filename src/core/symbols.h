@@ -39,15 +39,28 @@ GPtrArray *symbols_resolver_stale (SymbolsResolver *r);
  * @sym is neither. */
 char *symbols_demangle (const char *sym);
 
+/* A frame region to add to a trace's definitions (kubus-run after an abort: the functions of
+ * ranks that could not unify theirs). */
+typedef struct
+{
+  guint32 id;
+  char   *key;
+} SymbolsNewRegion;
+
 /* Rewrites the region definitions of the OTF2 trace @anchor (EXPDIR/traces.otf2): every frame
- * region gets its name, canonical (mangled) name, source file and line.  The new global
- * definitions are written with OTF2 into a scratch archive beside and renamed into place.
+ * region gets its name, canonical (mangled) name, source file and line; @add (NULL, or a GArray
+ * of SymbolsNewRegion) are defined as well.  The new global definitions are written with OTF2
+ * into a scratch archive beside and renamed into place.
  * @named / @frames: frame regions given a symbol / all frame regions. */
 gboolean symbols_name_trace (const char      *anchor,
                              SymbolsResolver *r,
+                             const GArray    *add,
                              guint           *named,
                              guint           *frames,
                              GError         **error);
+/* The region ids of @anchor's frame regions by key (key → id + 1) and the largest region id. */
+gboolean symbols_trace_frames (const char *anchor, GHashTable *by_key, guint32 *max_region,
+                               GError **error);
 
 /* Names the frame regions of @report (a profile or an analysis report whose regions are still
  * keys): name, mangled name, mod and begin line.  Returns how many were frames. */

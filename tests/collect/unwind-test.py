@@ -12,8 +12,9 @@ usage: unwind-test.py CASE --run KUBUS_RUN --cube KUBUS_CUBE --analyze KUBUS_ANA
                named "unwind-c-stripped+0xOFFSET" (one name per function), main still main
   c-regions    kubus_region_begin/end inside an unwound function: the user region between the
                frames, no frame twice
-  c-abort      rank 1 calls MPI_Abort at the bottom of a deep stack: the trace is readable
-               and the aborting rank's call path is there
+  c-abort      rank 1 calls MPI_Abort at the bottom of a deep stack: the trace is readable,
+               the aborting rank's call path is there, and the other rank's functions keep
+               their names (kubus-run maps the frames it left in .kubus-frames-<rank>)
   c-signal     rank 1 gets SIGSEGV there: the same
   c-flat       --call-paths=flat: MPI calls directly under the program, as before
   c-depth      --call-path-depth=2: the two outermost functions only
@@ -123,6 +124,14 @@ def main():
                       "rank 1's last frames %s include deep" % enters[-4:])
             check(any(p.endswith("solver_run/exchange/MPI_Sendrecv") for p in paths_of(ana)),
                   "the unwound call paths before the end: %s" % sorted(paths_of(ana)))
+            # the rank that did not write the definitions keeps its functions' names too
+            check(not any("KUBUS_UNKNOWN_REGION" in p for p in paths_of(ana)),
+                  "unnamed functions after the end: %s" % sorted(paths_of(ana)))
+            rows = csv.DictReader(io.StringIO(run([a.cube, "callsites", "--csv", os.path.join(
+                exp, "analysis.cube")]).stdout))
+            ranks = {r["rank"] for r in rows
+                     if r["callsite"] == prog + "/main/solver_run/exchange/MPI_Sendrecv"}
+            check(ranks == {"0", "1", "all"}, "both ranks' MPI_Sendrecv call path: %s" % ranks)
             return 0 if not failures else 1
         prof = callsites(a.cube, os.path.join(exp, "profile.cube"))
         P = prog
