@@ -15,7 +15,7 @@
       An interrupted simulation leaves nothing behind.
       --region R --call-paths unwind: the same with a function known only from the stack
       (sim-lb-stack: one visit of `steps` spans every iteration), balanced per computation
-      phase.
+      phase; --waits-only: the removed wait is checked, the predicted run time only printed.
   sim-test.py remove --app sim-zero --ranks N  TOOLS
       `remove messages with size == 0` predicts the run of the program without them (3 %;
       both programs the faster of two runs).
@@ -270,8 +270,9 @@ def mode_balance(args, tmp):
         print('%s: original %.6f s, predicted %.6f s, balanced run measured %.6f s (%.2f %%)' % (
             'offline' if offline else 'real-time', s['original_runtime_after_init_s'], pred, measured,
             100 * err))
-        check(err < 0.03, '%s: predicted %.6f s, the balanced run took %.6f s: %.2f %% off (limit 3 %%)' % (
-            'offline' if offline else 'real-time', pred, measured, 100 * err))
+        if not args.waits_only:
+            check(err < 0.03, '%s: predicted %.6f s, the balanced run took %.6f s: %.2f %% off (limit 3 %%)' % (
+                'offline' if offline else 'real-time', pred, measured, 100 * err))
         # the difference report shows the wait that went away
         w_orig = total(args, os.path.join(exp, 'analysis.cube'), args.metric)
         w_sim = total(args, os.path.join(out, 'analysis.cube'), args.metric)
@@ -409,6 +410,9 @@ def main():
     ap.add_argument('--metric', default='mpi_wait_nxn')
     ap.add_argument('--region', default='foo')
     ap.add_argument('--call-paths', choices=['unwind', 'flat'])
+    # the transformation's own test, not the simulator's accuracy: the waits go, the run time
+    # is printed but not held to 3 % (the exact per-phase times: test-sim-core)
+    ap.add_argument('--waits-only', action='store_true')
     ap.add_argument('--make-trace')
     args = ap.parse_args()
     global CALL_PATHS
