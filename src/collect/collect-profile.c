@@ -704,8 +704,8 @@ cmp_site (const void *a, const void *b)
   return x < y ? -1 : x > y;
 }
 
-static void
-build_id_of (struct dl_phdr_info *info, char *out, size_t len)
+void
+kubus_build_id_of (struct dl_phdr_info *info, char *out, size_t len)
 {
   snprintf (out, len, "-");
   for (int i = 0; i < info->dlpi_phnum; i++)
@@ -764,7 +764,7 @@ scan_object (struct dl_phdr_info *info, size_t size, void *data)
               const char *path = info->dlpi_name != NULL && info->dlpi_name[0] != '\0'
                                      ? info->dlpi_name
                                      : kubus_program_path;
-              build_id_of (info, id, sizeof id);
+              kubus_build_id_of (info, id, sizeof id);
               char **mods = realloc (s->modules, (s->n_modules + 1) * sizeof *mods);
               if (mods == NULL)
                 return 0;

@@ -147,36 +147,6 @@ module_kind (const char *path, uintptr_t lo, uintptr_t hi)
   return MOD_USER;
 }
 
-static void
-build_id_of (struct dl_phdr_info *info, char *out, size_t len)
-{
-  snprintf (out, len, "-");
-  for (int i = 0; i < info->dlpi_phnum; i++)
-    {
-      const ElfW (Phdr) *ph = &info->dlpi_phdr[i];
-      if (ph->p_type != PT_NOTE)
-        continue;
-      const unsigned char *p = (const unsigned char *)(info->dlpi_addr + ph->p_vaddr);
-      const unsigned char *end = p + ph->p_memsz;
-      while (p + sizeof (ElfW (Nhdr)) <= end)
-        {
-          const ElfW (Nhdr) *nh = (const ElfW (Nhdr) *)p;
-          size_t name = (nh->n_namesz + 3) & ~3u, desc = (nh->n_descsz + 3) & ~3u;
-          const unsigned char *np = p + sizeof *nh;
-          if (np + name + desc > end)
-            break;
-          if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 && memcmp (np, "GNU", 4) == 0
-              && nh->n_descsz * 2 + 1 <= len)
-            {
-              for (size_t k = 0; k < nh->n_descsz; k++)
-                snprintf (out + 2 * k, 3, "%02x", np[name + k]);
-              return;
-            }
-          p = np + name + desc;
-        }
-    }
-}
-
 static int
 collect_module (struct dl_phdr_info *info, size_t size, void *data)
 {
@@ -206,7 +176,7 @@ collect_module (struct dl_phdr_info *info, size_t size, void *data)
       snprintf (m->path, sizeof m->path, "%.511s", path);
       if (!have_id)
         {
-          build_id_of (info, id, sizeof id);
+          kubus_build_id_of (info, id, sizeof id);
           have_id = 1;
         }
       memcpy (m->build_id, id, sizeof id);

@@ -145,6 +145,9 @@ void kubus_unwind_user_pop (int depth) KUBUS_INTERNAL;
 /* end of the run: Leave events (trace only) of the frames above user depth @depth */
 void kubus_unwind_close_segment (int depth, uint64_t t) KUBUS_INTERNAL;
 void kubus_unwind_report (void) KUBUS_INTERNAL;
+/* collect-profile.c: the GNU build id of a loaded module as hex ("-" when it has none) */
+struct dl_phdr_info;
+void kubus_build_id_of (struct dl_phdr_info *info, char *out, size_t len) KUBUS_INTERNAL;
 /* a fatal signal on the main thread: the stack it interrupted becomes the open frames */
 void kubus_unwind_at_signal (uint64_t t) KUBUS_INTERNAL;
 
