@@ -199,7 +199,7 @@ main (int    argc,
          "allocation's tasks)"), N_("N") },
     { "threads", 0, 0, G_OPTION_ARG_INT, &threads, N_("Threads of each analysing process"), N_("N") },
     { "memory-budget", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer) on_budget,
-      N_("Memory one process may use before the parallel replay takes over (default: 50% of the "
+      N_("Memory one process may use before the parallel replay takes over (default: half the "
          "available memory)"), N_("SIZE|N%") },
     { "mpirun", 0, 0, G_OPTION_ARG_STRING, &launcher, N_("MPI launcher command (default: mpirun)"), N_("CMD") },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, N_("No progress output"), NULL },
