@@ -1,7 +1,7 @@
 /* analyze-mode.c — the choice between the in-process analysis and the parallel MPI replay
  * (analyze-mode.h, docs/decisions/2026-11-28-analysis-mode.md).
  *
- * The model, calibrated on this project's traces (bench/core/mode-bench.py):
+ * The model (coarse on purpose; bench/core/mode-bench.py measures the choice it makes):
  *  - memory in one process: the compact records take about the size of the event files they
  *    come from (bench/core/RESULTS.md: 0.91 for ws-flood), the replay's exchange buffers and
  *    the OTF2 readers' chunks add to that while they live: MEM_PER_EVENT_BYTE times the event
