@@ -22,7 +22,7 @@ import sys
 import tempfile
 
 
-def farm(a, b, runs=5):
+def farm(a, b, runs=int(os.environ.get('MODE_BENCH_RUNS', '5'))):
     """Median wall seconds of A and B and the median of the paired A/B ratios."""
     p = subprocess.run(['farm-bench', '-n', str(runs), '--timeout', '600', '--vs', ' '.join(b), '--'] + a,
                        capture_output=True, text=True)
@@ -36,7 +36,7 @@ def farm(a, b, runs=5):
 
 
 def main():
-    build, exps = sys.argv[1], sys.argv[2:]
+    build, exps = os.path.abspath(sys.argv[1]), sys.argv[2:]
     analyze = os.path.join(build, 'src', 'core', 'kubus-analyze')
     cube = os.path.join(build, 'src', 'core', 'kubus-cube')
     cores = os.cpu_count() or 1
@@ -59,7 +59,7 @@ def main():
                 csvs.add(subprocess.run([cube, 'dump', '--csv', out], check=True, capture_output=True).stdout)
             same = 'yes' if len(csvs) == 1 else 'NO'
             d_s, s_, r_ds, _ = farm(cmd(), cmd('--serial'))
-            d_p, p_, r_dp, _ = farm(cmd(), cmd('--parallel'), runs=3)
+            d_p, p_, r_dp, _ = farm(cmd(), cmd('--parallel'))
             t_, s2, r_ts, _ = farm(cmd('--serial', f'--threads={cores}'), cmd('--serial'))
             rows.append((name, d_p, p_, d_s, s_, r_dp, r_ds, t_, r_ts, same, said[0] if said else '?'))
     print('| trace | default | --parallel | --serial | default/--parallel | default/--serial | '
