@@ -311,7 +311,9 @@ xmllint (const char *path, gboolean cubex)
   int              status = 0;
   g_autoptr (GError) error = NULL;
 
-  if (g_find_program_in_path ("xmllint") == NULL)
+  g_autofree char *have = g_find_program_in_path ("xmllint");
+
+  if (have == NULL)
     {
       g_test_message ("xmllint not installed: %s checked by libxml2 only", path);
       return;
