@@ -1,9 +1,9 @@
-/* names-hostile: regions, a topology and (by the test's choice) an executable file name and
- * arguments whose bytes are not fit for a file format: invalid UTF-8, control characters, XML
- * and CSV metacharacters.  Rank 0 sends late inside each region, so every hostile name carries
- * Late Sender waits on the other ranks and appears in every report.  Linked with
- * -lkubus-collect (kubus/region.h, kubus/topology.h). tests/names/names-test.py checks what
- * every writer made of it. */
+/* names-hostile: regions (manual ones and a function's), a topology and (by the test's choice)
+ * an executable file name and arguments whose bytes are not fit for a file format: invalid
+ * UTF-8, control characters, XML and CSV metacharacters.  Rank 0 sends late inside each region,
+ * so every hostile name carries Late Sender waits on the other ranks and appears in every
+ * report.  Linked with -lkubus-collect (kubus/region.h, kubus/topology.h).
+ * tests/names/names-test.py checks what every writer made of it. */
 #include <mpi.h>
 #include <stdio.h>
 #include <time.h>
@@ -20,6 +20,11 @@ static const char *const names[] = {
   "\xFF\xFE,\"csv\"",               /* bytes never in UTF-8; CSV metacharacters */
   "ok \xE6\x97\xA5\xE6\x9C\xAC \xC3\xA9", /* valid UTF-8: must stay as it is */
 };
+
+/* Built with -finstrument-functions: this function is a region named from the symbol table,
+ * and its symbol (an assembler name) is not UTF-8 either. */
+__attribute__ ((noinline)) static void exchange (int rank, int size, int i)
+    __asm__ ("exchange_\xE0\x9C\x90_fn");
 
 static void
 sleep_ms (int ms)
@@ -45,19 +50,25 @@ main (int argc, char **argv)
   for (int round = 0; round < 3; round++)
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
       {
-        int v = (int)i;
         kubus_region_begin (names[i]);
-        if (rank == 0)
-          {
-            sleep_ms (2);
-            for (int r = 1; r < size; r++)
-              MPI_Send (&v, 1, MPI_INT, r, (int)i, MPI_COMM_WORLD);
-          }
-        else
-          MPI_Recv (&v, 1, MPI_INT, 0, (int)i, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        MPI_Barrier (MPI_COMM_WORLD);
+        exchange (rank, size, (int)i);
         kubus_region_end (names[i]);
       }
   MPI_Finalize ();
   return 0;
+}
+
+static void
+exchange (int rank, int size, int i)
+{
+  int v = i;
+  if (rank == 0)
+    {
+      sleep_ms (2);
+      for (int r = 1; r < size; r++)
+        MPI_Send (&v, 1, MPI_INT, r, i, MPI_COMM_WORLD);
+    }
+  else
+    MPI_Recv (&v, 1, MPI_INT, 0, i, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  MPI_Barrier (MPI_COMM_WORLD);
 }

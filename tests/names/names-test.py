@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Every writer makes a valid file whatever bytes a name holds (issue 25, section 1).
 
-tests/apps/names-hostile.c names its regions and its topology with invalid UTF-8, control
+tests/apps/names-hostile.c names its regions (manual ones and a function's symbol) and its
+topology with invalid UTF-8, control
 characters and XML/CSV metacharacters; this script runs it under kubus-run from an executable
 file, with arguments, in an experiment folder and with a hypothesis file whose names are
 hostile too, then takes the experiment through the analyzer, the simulator, the compressed
@@ -40,6 +41,8 @@ NAMES = [
     (b'cut\xc3', 'cut' + R, 'cut' + R),
     (b'\xff\xfe,"csv"', R + R + ',"csv"', R + R + ',"csv"'),
     ('ok 日本 é'.encode(), 'ok 日本 é', 'ok 日本 é'),
+    # a function (-finstrument-functions) named from the symbol table
+    (b'exchange_\xe0\x9c\x90_fn', 'exchange_' + R * 3 + '_fn', 'exchange_' + R * 3 + '_fn'),
 ]
 XML_NAMES = [x for _, x, _ in NAMES]    # in XML (controls replaced)
 TEXT_NAMES = [t for _, _, t in NAMES]   # in OTF2, JSON and CSV (controls kept)
