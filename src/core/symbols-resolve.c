@@ -6,6 +6,8 @@
  * would name the wrong functions. */
 #include "symbols.h"
 
+#include "kubus-text.h"
+
 #include <elfutils/libdwfl.h>
 #include <dwarf.h>
 #include <libiberty/demangle.h>
@@ -229,6 +231,19 @@ entry_line (Dwfl_Module *mod, Dwarf_Addr addr, SymbolsFrame *out)
     }
 }
 
+/* Replaces *@s by its valid UTF-8 form (kubus-text.h) where it is not. */
+static void
+valid_utf8 (char **s)
+{
+  if (*s != NULL && !kubus_utf8_valid (*s, strlen (*s)))
+    {
+      char *v = kubus_text_utf8 (*s);
+      g_free (*s);
+      *s = g_strdup (v);
+      free (v);
+    }
+}
+
 gboolean
 symbols_resolve_key (SymbolsResolver *r, const char *key, SymbolsFrame *out)
 {
@@ -271,5 +286,9 @@ symbols_resolve_key (SymbolsResolver *r, const char *key, SymbolsFrame *out)
                     : g_strdup_printf ("%s+0x%" G_GINT64_MODIFIER "x", base, offset);
   if (out->mangled == NULL)
     out->mangled = g_strdup ("");
+  /* symbols and paths are any bytes: the trace, the kct and the reports get valid UTF-8 */
+  valid_utf8 (&out->name);
+  valid_utf8 (&out->mangled);
+  valid_utf8 (&out->file);
   return TRUE;
 }
