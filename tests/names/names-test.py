@@ -204,16 +204,20 @@ def main():
             exps[n] = exp
         exp = exps[3]
         # call paths from the stack (the test suites run flat otherwise): frames named after the
-        # run; without DWARF from the symbol table, where exchange() is not UTF-8 (the program
-        # has a plain path here: the hostile one reaches the frame keys as valid UTF-8, which
-        # names no file, and the frames would be named after it)
-        stripped = os.path.join(tmp, b'names-stripped')
-        subprocess.run(['objcopy', '--strip-debug', a.app, stripped], check=True)
+        # run, found again in a program whose path is not UTF-8 and holds a '%'; without DWARF
+        # from the symbol table, where exchange() is not UTF-8
+        stripped = os.path.join(tmp, b'stripped %41 \xe0\x9c\x90 \xff')
+        subprocess.run([b'objcopy', b'--strip-debug', os.fsencode(a.app), stripped], check=True)
         unwound = os.path.join(tmp, b'exp unwound')
         run([a.run, '-o', unwound, '--call-paths=unwind', '--trace-format=both', '--', 'mpirun',
              '-n', '2', '--oversubscribe', stripped, *app_args])
         check_report(a, os.path.join(unwound, b'profile.cube'))
-        check_otf2(os.path.join(unwound, b'traces.otf2'), 'unwound traces.otf2', TEXT_NAMES)
+        text = check_otf2(os.path.join(unwound, b'traces.otf2'), 'unwound traces.otf2', TEXT_NAMES)
+        frames = {l.split('Name: "', 1)[1].split('" <', 1)[0] for l in text.splitlines()
+                  if l.startswith('REGION') and 'Paradigm: SAMPLING' in l and 'Name: "' in l}
+        for want in ('main', 'exchange_' + R * 3 + '_fn'):
+            if want not in frames:
+                fail(f'unwound traces.otf2: no frame named {want!r} (frames: {sorted(frames)!r})')
         run([a.trace, 'expand', os.path.join(unwound, b'traces.kct'), '-o',
              os.path.join(tmp, b'unwound expanded')])
         check_otf2(os.path.join(tmp, b'unwound expanded', b'traces.otf2'),
