@@ -2,6 +2,7 @@
  * info, external/compare. Each has an accelerator (set in kubus-application.c). */
 #include <glib/gi18n.h>
 
+#include "cube-format.h"
 #include "kubus-export-dialog.h"
 #include "kubus-file-chooser.h"
 #include "kubus-node.h"
@@ -306,7 +307,7 @@ action_copy_value (GSimpleAction *a, GVariant *p, gpointer user_data)
     return;
   /* Full precision, shortest form, "." as the decimal point: the clipboard feeds
    * spreadsheets and scripts, not eyes. */
-  text = kubus_format_exact (kubus_pane_model_display_value (active_model (self), row, expanded));
+  text = cube_format_shortest (kubus_pane_model_display_value (active_model (self), row, expanded));
   gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)), text);
 }
 
@@ -409,7 +410,7 @@ on_csv_chosen (GFile    *file,
 {
   KubusWindow *self = user_data;
   KubusPaneModel *pane = active_model (self);
-  g_autofree char *csv = pane != NULL ? kubus_pane_model_to_csv (pane) : NULL;
+  g_autofree char *csv = pane != NULL ? kubus_browser_to_csv (self->browser, self->active_pane) : NULL;
   g_autofree char *path = g_file_get_path (file);
   g_autoptr (GError) error = NULL;
 
