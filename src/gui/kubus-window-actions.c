@@ -232,15 +232,31 @@ action_call_view (GSimpleAction *action,
   g_simple_action_set_state (action, param);
 }
 
+static KubusSortKind
+sort_from_string (const char *name)
+{
+  return g_str_equal (name, "value") ? KUBUS_SORT_VALUE
+         : g_str_equal (name, "name") ? KUBUS_SORT_NAME : KUBUS_SORT_NONE;
+}
+
+static const char *
+sort_to_string (KubusSortKind sort)
+{
+  return sort == KUBUS_SORT_VALUE ? "value" : sort == KUBUS_SORT_NAME ? "name" : "none";
+}
+
 static void
 action_sort (GSimpleAction *action,
              GVariant      *param,
              gpointer       user_data)
 {
-  /* The sort order belongs to the window, not to the report: kubus_window_apply_settings()
-   * applies it to these panes and to those of the next report or reload. */
+  KubusWindow *self = user_data;
+
+  /* The active tree's order (the View menu acts on it). It belongs to the window, not to the
+   * report: kubus_window_apply_settings() applies it to this tree of the next report too. */
+  self->pane_sort[self->active_pane] = sort_from_string (g_variant_get_string (param, NULL));
   g_simple_action_set_state (action, param);
-  kubus_window_apply_settings (user_data);
+  kubus_window_apply_settings (self);
 }
 
 static void
@@ -250,6 +266,7 @@ action_hide_zero (GSimpleAction *action,
 {
   KubusWindow *self = user_data;
 
+  self->pane_hide_zero[self->active_pane] = g_variant_get_boolean (state);
   g_simple_action_set_state (action, state);
   kubus_window_apply_settings (self);
 }
@@ -261,6 +278,7 @@ action_hide_below (GSimpleAction *action,
 {
   KubusWindow *self = user_data;
 
+  self->pane_hide_below[self->active_pane] = g_variant_get_boolean (state);
   g_simple_action_set_state (action, state);
   kubus_window_apply_settings (self);
 }
@@ -565,6 +583,13 @@ kubus_window_update_actions (KubusWindow *self)
       g_simple_action_set_state (G_SIMPLE_ACTION (mode),
                                  g_variant_new_string (kubus_value_mode_to_string (kubus_pane_model_get_mode (pane))));
     }
+  /* The check marks of Sort and Hide follow the active tree. */
+  g_simple_action_set_state (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (self), "sort")),
+                             g_variant_new_string (sort_to_string (self->pane_sort[self->active_pane])));
+  g_simple_action_set_state (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (self), "hide-zero")),
+                             g_variant_new_boolean (self->pane_hide_zero[self->active_pane]));
+  g_simple_action_set_state (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (self), "hide-below")),
+                             g_variant_new_boolean (self->pane_hide_below[self->active_pane]));
   if (self->browser != NULL)
     {
       GAction *view = g_action_map_lookup_action (G_ACTION_MAP (self), "call-view");
@@ -577,11 +602,6 @@ kubus_window_update_actions (KubusWindow *self)
 void
 kubus_window_apply_settings (KubusWindow *self)
 {
-  g_autoptr (GVariant) sort_state = NULL;
-  const char *sort_name;
-  KubusSortKind sort;
-  GVariant *hide_zero, *hide_below;
-  gboolean zero, below;
   double threshold = 1.0, insignificant = 1.0;
   KubusColorScale scale = KUBUS_SCALE_RAINBOW;
   guint digits = 2;
@@ -589,16 +609,6 @@ kubus_window_apply_settings (KubusWindow *self)
 
   if (self->browser == NULL)
     return;
-  sort_state = g_action_get_state (g_action_map_lookup_action (G_ACTION_MAP (self), "sort"));
-  sort_name = g_variant_get_string (sort_state, NULL);
-  sort = g_str_equal (sort_name, "value") ? KUBUS_SORT_VALUE
-         : g_str_equal (sort_name, "name") ? KUBUS_SORT_NAME : KUBUS_SORT_NONE;
-  hide_zero = g_action_get_state (g_action_map_lookup_action (G_ACTION_MAP (self), "hide-zero"));
-  hide_below = g_action_get_state (g_action_map_lookup_action (G_ACTION_MAP (self), "hide-below"));
-  zero = g_variant_get_boolean (hide_zero);
-  below = g_variant_get_boolean (hide_below);
-  g_variant_unref (hide_zero);
-  g_variant_unref (hide_below);
   if (self->settings != NULL)
     {
       g_autofree char *s = g_settings_get_string (self->settings, "color-scale");
@@ -614,9 +624,9 @@ kubus_window_apply_settings (KubusWindow *self)
   for (guint i = 0; i < KUBUS_N_PANES; i++)
     {
       KubusPaneModel *pane = kubus_browser_get_pane (self->browser, i);
-      kubus_pane_model_set_sort (pane, sort);
-      kubus_pane_model_set_hide_zero (pane, zero);
-      kubus_pane_model_set_hide_below (pane, below ? threshold : 0);
+      kubus_pane_model_set_sort (pane, self->pane_sort[i]);
+      kubus_pane_model_set_hide_zero (pane, self->pane_hide_zero[i]);
+      kubus_pane_model_set_hide_below (pane, self->pane_hide_below[i] ? threshold : 0);
       kubus_pane_model_set_color_scale (pane, scale, insignificant / 100.0);
       kubus_pane_model_set_precision (pane, digits, format);
     }

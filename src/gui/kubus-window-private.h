@@ -41,6 +41,11 @@ struct _KubusWindow
   GTask         *task;          /* running load, for progress */
   guint          progress_id;
   KubusPaneKind  active_pane;
+  /* View › Sort and the Hide items act on the active tree (issue 24, item 6): each tree keeps
+   * its own, in the window (they carry over to the next report and a reload). */
+  KubusSortKind  pane_sort[KUBUS_N_PANES];
+  gboolean       pane_hide_zero[KUBUS_N_PANES];
+  gboolean       pane_hide_below[KUBUS_N_PANES];
   gboolean       batch;
   gboolean       reloading;
   char          *keep_metric;   /* reselect after reload */

@@ -687,6 +687,7 @@ test_visual (void)
 
   kubus_window_open (window, file);
   wait_events (&ev, 1, 0);
+  kubus_window_set_active_pane (window, KUBUS_PANE_SYSTEM, FALSE);
   activate (window, "sort", g_variant_new_string ("name"));
   toggle_row (window, KUBUS_PANE_SYSTEM, "M");
   toggle_row (window, KUBUS_PANE_SYSTEM, "N");
