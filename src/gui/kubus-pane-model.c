@@ -1780,6 +1780,14 @@ kubus_pane_model_find_next (KubusPaneModel *self,
                                   g_ptr_array_index (self->match_list, self->match_pos));
 }
 
+guint
+kubus_pane_model_find_position (KubusPaneModel *self,
+                                guint          *n_matches)
+{
+  *n_matches = self->match_list != NULL ? self->match_list->len : 0;
+  return self->match_pos >= 0 ? (guint) self->match_pos + 1 : 0;
+}
+
 /* ---- text -------------------------------------------------------------------------------- */
 
 char *

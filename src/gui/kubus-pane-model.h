@@ -96,6 +96,9 @@ guint              kubus_pane_model_match_state     (KubusPaneModel *self,
 guint              kubus_pane_model_find_next       (KubusPaneModel *self,
                                                      gboolean        forward);
 
+/* Which match find_next went to last, from 1 (0: none yet); @n_matches gets how many there are. */
+guint              kubus_pane_model_find_position   (KubusPaneModel *self,
+                                                     guint          *n_matches);
 /* Expands the ancestors of @node and returns its position in the selection model or G_MAXUINT. */
 guint              kubus_pane_model_reveal          (KubusPaneModel *self,
                                                      KubusNodeKind   kind,

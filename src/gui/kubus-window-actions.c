@@ -58,6 +58,21 @@ on_search_changed (GtkSearchEntry *entry,
   run_find (user_data);
 }
 
+/* "4 of 33": which match is selected, not only how many there are (issue 24, item 14). */
+static void
+show_find_position (KubusWindow    *self,
+                    KubusPaneModel *pane)
+{
+  guint n, at = kubus_pane_model_find_position (pane, &n);
+  g_autofree char *text = NULL;
+
+  if (at == 0 || n == 0)
+    return;
+  /* TRANSLATORS: the find bar: the current match of all matches, e.g. "4 of 33" */
+  text = g_strdup_printf (ngettext ("%u of %u match", "%u of %u matches", n), at, n);
+  gtk_label_set_text (GTK_LABEL (self->search_label), text);
+}
+
 static void
 find_step (KubusWindow *self,
            gboolean     forward)
@@ -68,6 +83,7 @@ find_step (KubusWindow *self,
   if (pane == NULL)
     return;
   pos = kubus_pane_model_find_next (pane, forward);
+  show_find_position (self, pane);
   if (pos == G_MAXUINT)
     return;
   gtk_selection_model_select_item (kubus_pane_model_get_selection (pane), pos, TRUE);

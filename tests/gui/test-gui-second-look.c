@@ -113,6 +113,56 @@ test_menu_height (void)
   close_window (window, &ev);
 }
 
+/* ---- item 14: the find bar says which match is shown ------------------------------------------- */
+
+typedef struct
+{
+  GtkWidget  *label;
+  const char *want;
+} LabelWait;
+
+static gboolean
+label_says (gpointer data)
+{
+  LabelWait *w = data;
+
+  return g_strcmp0 (gtk_label_get_text (GTK_LABEL (w->label)), w->want) == 0;
+}
+
+static void
+wait_label (GtkWidget  *label,
+            const char *want)
+{
+  LabelWait w = { label, want };
+
+  if (!spin_until (label_says, &w, WAIT_MS))
+    g_error ("the label says “%s”, not “%s”", gtk_label_get_text (GTK_LABEL (label)), want);
+}
+
+static void
+test_find_position (void)
+{
+  Events ev = { 0 };
+  g_autoptr (GFile) file = report_file ("find.cube", 1.0);
+  KubusWindow *window = new_window (&ev);
+
+  kubus_window_open (window, file);
+  wait_events (&ev, 1, 0);
+  kubus_window_set_active_pane (window, KUBUS_PANE_CALL, FALSE);
+  activate (window, "find", NULL);
+  gtk_editable_set_text (GTK_EDITABLE (window->search_entry), "MPI");
+  wait_label (window->search_label, "2 matches");
+  activate (window, "find-next", NULL);
+  wait_label (window->search_label, "1 of 2 matches");
+  activate (window, "find-next", NULL);
+  wait_label (window->search_label, "2 of 2 matches");
+  activate (window, "find-next", NULL);
+  wait_label (window->search_label, "1 of 2 matches");
+  activate (window, "find-previous", NULL);
+  wait_label (window->search_label, "2 of 2 matches");
+  close_window (window, &ev);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -123,6 +173,7 @@ main (int   argc,
     return status;
   g_test_add_func ("/gui/second-look/menu-scalability", test_menu_scalability);
   g_test_add_func ("/gui/second-look/menu-height", test_menu_height);
+  g_test_add_func ("/gui/second-look/find-position", test_find_position);
   status = g_test_run ();
   gui_test_ui_finish ();
   return status;
