@@ -1048,6 +1048,11 @@ kubus_pane_model_get_legend (KubusPaneModel  *self,
     {
       info->low = g_strdup (self->is_signed ? "−" : "0");
       info->high = g_strdup (self->is_signed ? "+" : "");
+      if (self->is_signed && self->saved_added)
+        {
+          info->low_word = g_strdup (_("added"));
+          info->high_word = g_strdup (_("saved"));
+        }
       info->caption = g_strdup (mode == KUBUS_MODE_ABSOLUTE ? _("share of each metric root")
                                                              : _("% of the metric root"));
       info->tooltip = g_strdup (_("Each metric is coloured by its share of its root metric: "

@@ -528,6 +528,11 @@ kubus_pane_view_constructed (GObject *object)
       const char *const views[] = { _("Call tree"), _("Flat profile"), _("Modules"), NULL };
       self->view_dropdown = gtk_drop_down_new_from_strings (views);
       gtk_widget_set_tooltip_text (self->view_dropdown, _("How to group call paths"));
+      /* The drop-down names the view ("Call tree", "Flat profile", "Modules"): a title saying
+       * the same left no room and read "Call …" at the default window size (issue 24, item 11). */
+      gtk_widget_set_visible (label, FALSE);
+      gtk_widget_set_hexpand (self->view_dropdown, TRUE);
+      gtk_widget_set_halign (self->view_dropdown, GTK_ALIGN_START);
       g_signal_connect (self->view_dropdown, "notify::selected", G_CALLBACK (on_view_selected), self);
       gtk_box_append (GTK_BOX (self->header), self->view_dropdown);
     }

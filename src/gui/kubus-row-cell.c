@@ -240,6 +240,10 @@ kubus_row_cell_update (KubusRowCell *self)
     gtk_widget_add_css_class (self->value, "kubus-negative");
   else
     gtk_widget_remove_css_class (self->value, "kubus-negative");
+  if (kubus_pane_model_get_saved_added (self->pane))
+    gtk_widget_add_css_class (self->value, "kubus-added");
+  else
+    gtk_widget_remove_css_class (self->value, "kubus-added");
   match = kubus_pane_model_match_state (self->pane, item);
   if (match == 1)
     gtk_widget_add_css_class (self->name, "kubus-match");

@@ -52,6 +52,7 @@ struct _KubusWindow
   GSettings     *settings;      /* may be NULL when the schema is not installed */
   GtkWidget     *system_notebook; /* system pane + topology tabs (kubus-window-topology.c) */
   GPtrArray     *export_views;  /* of KubusExportView (kubus-export-dialog.c) */
+  GtkWidget     *sim_panel;     /* what a simulation predicts (kubus-window-sim.c) */
 };
 
 void kubus_window_add_actions      (KubusWindow *self);

@@ -3,6 +3,7 @@
 
 #include "kubus-node.h"
 #include "kubus-window-private.h"
+#include "kubus-window-sim.h"
 #include "kubus-window-topology.h"
 
 enum
@@ -195,22 +196,26 @@ kubus_window_file_label (GFile *file)
   return g_build_filename (dir, base, NULL);
 }
 
+/* Every analysis is called analysis.cube: the title names the experiment's folder, and a
+ * simulation by its hypothesis, so that the original, a second run and the simulated run are
+ * told apart (issue 24, item 10). */
 static void
 update_title (KubusWindow *self)
 {
-  g_autofree char *a = self->file != NULL ? g_file_get_basename (self->file) : NULL;
-  g_autofree char *b = self->file_b != NULL ? g_file_get_basename (self->file_b) : NULL;
   g_autofree char *title = NULL;
 
-  if (a != NULL && b != NULL)
+  if (self->file != NULL && self->file_b != NULL)
     {
-      g_autofree char *la = kubus_window_file_label (self->file);
-      g_autofree char *lb = kubus_window_file_label (self->file_b);
+      g_autofree char *la = kubus_window_report_label (self->file);
+      g_autofree char *lb = kubus_window_report_label (self->file_b);
       /* TRANSLATORS: window title of a difference A − B of two reports */
       title = g_strdup_printf (_("A − B: %s − %s — Kubus"), la, lb);
     }
-  else if (a != NULL)
-    title = g_strdup_printf (_("%s — Kubus"), a);
+  else if (self->file != NULL)
+    {
+      g_autofree char *label = kubus_window_report_label (self->file);
+      title = g_strdup_printf (_("%s — Kubus"), label);
+    }
   else
     title = g_strdup (_("Kubus"));
   gtk_window_set_title (GTK_WINDOW (self), title);
@@ -307,6 +312,7 @@ show_browser (KubusWindow  *self,
   if (!self->reloading)
     fit_metric_pane (self);
   update_title (self);
+  kubus_window_sim_update (self);
   kubus_window_update_actions (self);
   kubus_window_topology_update (self);
 }
@@ -861,6 +867,7 @@ kubus_window_init (KubusWindow *self)
     }
   kubus_window_add_actions (self);
   kubus_window_init_export_views (self);
+  kubus_window_sim_init (self);
   kubus_window_set_active_pane (self, KUBUS_PANE_CALL, FALSE);
   kubus_window_topology_init (self);
   fill_recent (gtk_recent_manager_get_default (), self);

@@ -163,6 +163,109 @@ test_find_position (void)
   close_window (window, &ev);
 }
 
+/* ---- item 11: pane titles at the default size --------------------------------------------------- */
+
+/* The first visible label under @w whose text is cut ("Call …"), or NULL. */
+static const char *
+cut_label (GtkWidget *w)
+{
+  if (!gtk_widget_get_visible (w))
+    return NULL;
+  if (GTK_IS_LABEL (w) && gtk_widget_get_mapped (w) && gtk_label_get_text (GTK_LABEL (w))[0] != '\0'
+      && pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (w))))
+    return gtk_label_get_text (GTK_LABEL (w));
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      const char *cut = cut_label (c);
+      if (cut != NULL)
+        return cut;
+    }
+  return NULL;
+}
+
+static gboolean
+headers_laid_out (gpointer data)
+{
+  KubusWindow *window = data;
+
+  for (guint i = 0; i < KUBUS_N_PANES; i++)
+    {
+      GtkWidget *header = gtk_widget_get_first_child (GTK_WIDGET (pane_view (window, i)));
+      if (!gtk_widget_get_mapped (header) || gtk_widget_get_width (header) <= 0)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* A report with kubus-analyze's metric roots (their names widen the metric tree as they did in
+ * the report where the call tree's title read "Call …"). */
+static GFile *
+analysis_like_file (const char *name)
+{
+  g_autofree char *path = g_build_filename (tmpdir, name, NULL);
+  g_autoptr (CubeReport) r = cube_report_new ();
+  g_autoptr (GError) error = NULL;
+  const char *const metrics[][3] = { { "time", "Time", "sec" }, { "visits", "Visits", "occ" },
+                                     { "syncs", "MPI synchronizations", "occ" },
+                                     { "comms", "MPI communications", "occ" },
+                                     { "bytes", "MPI bytes transferred", "bytes" } };
+  CubeCnode *main_c = cube_report_add_cnode (r, NULL, cube_report_add_region (r, "main", "a.c", 1, 9), -1, NULL);
+  CubeCnode *send = cube_report_add_cnode (r, main_c, cube_report_add_region (r, "MPI_Send", "MPI", -1, -1), 4, "a.c");
+  CubeSysNode *m = cube_report_add_sysnode (r, NULL, CUBE_SYS_MACHINE, "machine", -1);
+
+  for (int l = 0; l < 4; l++)
+    {
+      g_autofree char *rank = g_strdup_printf ("MPI Rank %d", l);
+      cube_report_add_sysnode (r, cube_report_add_sysnode (r, m, CUBE_SYS_PROCESS, rank, l), CUBE_SYS_THREAD,
+                               "Master thread", 0);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (metrics); i++)
+    {
+      CubeMetric *metric = cube_report_add_metric (r, NULL, metrics[i][0], metrics[i][1],
+                                                   i == 0 ? CUBE_DTYPE_DOUBLE : CUBE_DTYPE_UINT64,
+                                                   metrics[i][2], NULL, NULL);
+      for (int l = 0; l < 4; l++)
+        {
+          cube_report_set_value (r, metric, main_c, l, 1 + l);
+          cube_report_set_value (r, metric, send, l, 2 + l);
+        }
+    }
+  g_assert_true (cube_report_write (r, path, &error));
+  return g_file_new_for_path (path);
+}
+
+/* Item 11: at the default 1200×700 no pane header is cut ("Call …", in German "Aufrufba…"),
+ * also in the percent mode a comparison opens in. */
+static void
+check_pane_headers (void)
+{
+  Events ev = { 0 };
+  g_autoptr (GFile) file = analysis_like_file ("titles.cube");
+  KubusWindow *window = new_window (&ev);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 700);
+  kubus_window_open (window, file);
+  wait_events (&ev, 1, 0);
+  kubus_window_set_mode (window, KUBUS_MODE_PERCENT);
+  g_assert_true (spin_until (headers_laid_out, window, WAIT_MS));
+  spin (200);
+  for (guint i = 0; i < KUBUS_N_PANES; i++)
+    {
+      GtkWidget *header = gtk_widget_get_first_child (GTK_WIDGET (pane_view (window, i)));
+      const char *cut = cut_label (header);
+
+      if (cut != NULL)
+        g_error ("pane %u: “%s” is cut off at 1200×700 (header %d px wide)", i, cut, gtk_widget_get_width (header));
+    }
+  close_window (window, &ev);
+}
+
+static void
+test_pane_titles (void)
+{
+  check_pane_headers ();
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -174,6 +277,7 @@ main (int   argc,
   g_test_add_func ("/gui/second-look/menu-scalability", test_menu_scalability);
   g_test_add_func ("/gui/second-look/menu-height", test_menu_height);
   g_test_add_func ("/gui/second-look/find-position", test_find_position);
+  g_test_add_func ("/gui/second-look/pane-titles", test_pane_titles);
   status = g_test_run ();
   gui_test_ui_finish ();
   return status;
