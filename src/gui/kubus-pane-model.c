@@ -1254,7 +1254,7 @@ kubus_pane_model_values_changed (KubusPaneModel *self)
   /* Diverging colours only for a report that may hold differences, and only for values
    * below zero (residues are zero by now: issue 16, −3.99e-16 in a Cube 4 summary made a plain
    * report a "difference"). */
-  self->is_signed = self->may_be_signed && self->min_value < 0;
+  self->is_signed = self->may_be_signed && (self->min_value < 0 || self->saved_added);
   /* One colour scale for the call and the system pane of a difference (the browser sets it). */
   self->max_abs = MAX (self->max_abs, self->range_floor);
 
@@ -1386,7 +1386,8 @@ kubus_pane_model_set_saved_added (KubusPaneModel *self,
   if (self->saved_added == saved_added)
     return;
   self->saved_added = saved_added;
-  g_signal_emit (self, signals[VALUES_CHANGED], 0);
+  /* gains and losses on one diverging scale, also while no value is negative */
+  kubus_pane_model_values_changed (self);
 }
 
 gboolean

@@ -5,10 +5,12 @@
  * "<indent><name> <value>[ [+]| [-]][ *]": [+] collapsed with children, [-] expanded,
  * * selected. */
 #include <gtk/gtk.h>
+#include <math.h>
 #include <string.h>
 
 #include "gui-test-report.h"
 #include "kubus-browser.h"
+#include "kubus-sim-summary.h"
 
 static KubusBrowser *
 new_browser (void)
@@ -1018,6 +1020,57 @@ test_legend_level_shown (void)
   g_assert_cmpstr (procs, ==, "0.900 … 1 occ · processes: min → max");
 }
 
+/* Issue 24, item 2: kubus-sim's summary.json as the result panel reads it; what another version
+ * does not write is unknown, and what is not a summary says so, naming the file. */
+static void
+test_sim_summary (void)
+{
+  static const char full[] =
+    "{\"hypothesis\": \"h.hyp\", \"rules\": [\"balance region w\", \"remove messages with size == 0\"],"
+    " \"mode\": \"real-time\", \"original_runtime_s\": 4.94, \"predicted_runtime_s\": 3.28,"
+    " \"identity_error_percent\": null, \"identity_mode\": null, \"significant\": null,"
+    " \"gains\": [{\"metric\": \"mpi_latesender\", \"metric_name\": \"Late Sender\", \"call_path\": \"a > b\", \"seconds\": 1.5}],"
+    " \"losses\": [], \"approximated\": {\"MPI_Ibarrier\": 2}, \"dropped_events\": {\"MPI_Win_fence\": 8},"
+    " \"clock_repair\": {\"violations\": 3, \"corrections\": 3, \"largest_correction_s\": 0.002}}";
+  g_autoptr (GError) error = NULL;
+  g_autoptr (KubusSimSummary) s = kubus_sim_summary_parse (full, sizeof full - 1, "s.json", &error);
+  g_autofree char *rules = NULL;
+
+  g_assert_no_error (error);
+  rules = kubus_sim_summary_rules_text (s);
+  g_assert_cmpstr (rules, ==, "balance region w; remove messages with size == 0");
+  g_assert_cmpfloat_with_epsilon (s->change_s, 3.28 - 4.94, 1e-12);
+  g_assert_cmpfloat_with_epsilon (s->change_percent, 100 * (3.28 - 4.94) / 4.94, 1e-9);
+  g_assert_true (isnan (s->identity_error_percent));
+  g_assert_null (s->identity_mode);
+  g_assert_cmpint (s->significant, ==, KUBUS_SIM_SIGNIFICANCE_UNKNOWN);
+  g_assert_cmpuint (s->gains->len, ==, 1);
+  g_assert_cmpstr (((KubusSimChange *) g_ptr_array_index (s->gains, 0))->call_path, ==, "a > b");
+  g_assert_cmpuint (s->approximations->len, ==, 3);
+  g_assert_cmpstr (g_ptr_array_index (s->approximations, 0), ==,
+                   "MPI_Ibarrier: 2 calls re-enacted by their recorded duration");
+  g_assert_cmpstr (g_ptr_array_index (s->approximations, 1), ==, "MPI_Win_fence: 8 events dropped");
+  g_assert_cmpstr (g_ptr_array_index (s->approximations, 2), ==,
+                   "clock repair before the simulation: 3 events moved, by at most 0.002 s");
+  {
+    const char *const bad[] = { "{\"rules\": []}", "[1, 2]", "{\"original_runtime_s\": \"4\", \"predicted_runtime_s\": 3}",
+                                "{\"original_runtime_s\": 4, \"predicted_runtime_s\": 3, \"significant\": 1}",
+                                "{\"original_runtime_s\": 4, \"predicted_runtime_s\": 3, \"gains\": [{\"metric\": 1}]}",
+                                "{\"original_runtime_s\": 4, \"predicted_runtime_s\": 3, \"approximated\": {\"x\": -1}}",
+                                "{\"original_runtime_s\": 4,", "" };
+    for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+      {
+        g_autoptr (GError) e = NULL;
+        g_autoptr (KubusSimSummary) none = kubus_sim_summary_parse (bad[i], strlen (bad[i]), "/x/summary.json", &e);
+
+        g_assert_null (none);
+        g_assert_nonnull (e);
+        if (!g_str_has_prefix (e->message, "/x/summary.json: "))
+          g_error ("%s: the error does not name the file: %s", bad[i], e->message);
+      }
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1045,6 +1098,7 @@ main (int   argc,
   g_test_add_func ("/gui/model/number-rule", test_number_rule);
   g_test_add_func ("/gui/model/number-resolution", test_number_resolution);
   g_test_add_func ("/gui/model/legend-level-shown", test_legend_level_shown);
+  g_test_add_func ("/gui/model/sim-summary", test_sim_summary);
   g_test_add_func ("/gui/model/min-max-profile", test_min_max_profile);
   return g_test_run ();
 }

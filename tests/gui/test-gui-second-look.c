@@ -5,9 +5,12 @@
  * Run under tests/gui/xvfb-wrap.sh; exits 77 without a display. */
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
+#include <string.h>
 
 #include "gui-test-report.h"
 #include "gui-test-ui.h"
+#include "kubus-legend.h"
+#include "kubus-window-sim.h"
 #include "kubus-window-topology.h"
 
 /* ---- items 1 and 13: the main menu ------------------------------------------------------------ */
@@ -266,6 +269,186 @@ test_pane_titles (void)
   check_pane_headers ();
 }
 
+/* ---- items 2 and 10: a simulation explains itself, windows say what they show ------------------ */
+
+static const char summary_json[] =
+  "{\n"
+  "  \"hypothesis\": \"/somewhere/exp/half.hyp\",\n"
+  "  \"rules\": [\"scale region foo by 0.5\"],\n"
+  "  \"mode\": \"offline\",\n"
+  "  \"original_runtime_s\": 4,\n"
+  "  \"predicted_runtime_s\": 3.0,\n"
+  "  \"change_s\": -1.0,\n"
+  "  \"change_percent\": -25,\n"
+  "  \"identity_error_percent\": 1.5,\n"
+  "  \"identity_mode\": \"offline\",\n"
+  "  \"significant\": true,\n"
+  "  \"approximated\": {\"MPI_Cart_create\": 4},\n"
+  "  \"substitutions\": {},\n"
+  "  \"dropped_events\": {},\n"
+  "  \"gains\": [{\"metric\": \"time\", \"metric_name\": \"Time\", \"call_path\": \"main > foo > MPI_Send\", \"seconds\": 2.0},\n"
+  "            {\"metric\": \"time\", \"metric_name\": \"Time\", \"call_path\": \"main > bar\", \"seconds\": 0.5}],\n"
+  "  \"losses\": [{\"metric\": \"time\", \"metric_name\": \"Time\", \"call_path\": \"main\", \"seconds\": -0.25}]\n"
+  "}\n";
+
+/* EXP/analysis.cube (the test report), EXP/sim-half/{analysis,difference}.cube (half the
+ * time) and the summary.json above; returns EXP. */
+static char *
+study_folder (const char *name,
+              const char *json)
+{
+  g_autofree char *exp = g_build_filename (tmpdir, name, NULL);
+  g_autofree char *sim = g_build_filename (exp, "sim-half", NULL);
+  g_autofree char *a = g_build_filename (exp, "analysis.cube", NULL);
+  g_autofree char *b = g_build_filename (sim, "analysis.cube", NULL);
+  g_autofree char *d = g_build_filename (sim, "difference.cube", NULL);
+  g_autofree char *j = g_build_filename (sim, "summary.json", NULL);
+  g_autoptr (CubeReport) ra = gui_test_report_new (1.0);
+  g_autoptr (CubeReport) rb = gui_test_report_new (0.5);
+  g_autoptr (CubeReport) rd = NULL;
+  g_autoptr (GError) error = NULL;
+
+  g_assert_cmpint (g_mkdir_with_parents (sim, 0755), ==, 0);
+  g_assert_true (cube_report_write (ra, a, &error));
+  g_assert_true (cube_report_write (rb, b, &error));
+  rd = cube_algebra_diff (ra, rb, &error);
+  g_assert_no_error (error);
+  g_assert_true (cube_report_write (rd, d, &error));
+  if (json != NULL)
+    g_assert_true (g_file_set_contents (j, json, -1, &error));
+  return g_steal_pointer (&exp);
+}
+
+static GFile *
+child_file (const char *dir,
+            const char *rel)
+{
+  g_autofree char *path = g_build_filename (dir, rel, NULL);
+  return g_file_new_for_path (path);
+}
+
+static char *
+legend_words (KubusWindow  *window,
+              KubusPaneKind kind)
+{
+  KubusLegendInfo info = { 0 };
+  char *text;
+
+  kubus_pane_model_get_legend (kubus_browser_get_pane (kubus_window_get_browser (window), kind), &info);
+  text = g_strdup_printf ("%s %s … %s %s", info.low_word ? info.low_word : "", info.low, info.high,
+                          info.high_word ? info.high_word : "");
+  kubus_legend_info_clear (&info);
+  return text;
+}
+
+static gboolean
+is_change_button (GtkWidget *w,
+                  gpointer   data)
+{
+  return GTK_IS_BUTTON (w) && gtk_widget_has_css_class (w, "kubus-sim-change")
+         && g_str_has_prefix (gtk_button_get_label (GTK_BUTTON (w)), data);
+}
+
+static void
+test_simulation_panel (void)
+{
+  Events ev = { 0 };
+  g_autofree char *exp = study_folder ("exp", summary_json);
+  g_autoptr (GFile) a = child_file (exp, "analysis.cube");
+  g_autoptr (GFile) b = child_file (exp, "sim-half/analysis.cube");
+  KubusWindow *window = new_window (&ev);
+  KubusSimPanel *panel = kubus_window_get_sim_panel (window);
+  g_autofree char *text = NULL, *words = NULL;
+  GtkWidget *gain;
+
+  kubus_window_compare (window, a, b);
+  wait_events (&ev, 1, 0);
+  /* the window says what it compares (item 10) */
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==,
+                   "A − B: exp − exp · simulated: scale region foo by 0.5 — Kubus");
+  /* what the simulation predicts, in words (item 2) */
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (panel)));
+  text = kubus_sim_panel_get_text (panel);
+  if (strstr (text, "Simulated: scale region foo by 0.5\n") == NULL
+      || strstr (text, "Run time 4.00 s → 3.00 s: 1.00 s faster (−25.00 %)\n") == NULL
+      || strstr (text, "Significant: the change is larger than the simulator's identity error (±1.50 % offline).\n") == NULL
+      || strstr (text, "Approximations: MPI_Cart_create: 4 calls re-enacted by their recorded duration.\n") == NULL
+      || strstr (text, "Largest gains (time saved)\n2.00 s  Time at … > foo > MPI_Send\n0.500 s  Time at main > bar\n") == NULL
+      || strstr (text, "Largest losses (time added)\n0.250 s  Time at main\n") == NULL)
+    g_error ("the simulation panel says:\n%s", text);
+  /* original − simulated: saved and added, in words and in colours that are not red */
+  words = legend_words (window, KUBUS_PANE_CALL);
+  g_assert_cmpstr (words, ==, "added −50.00 … +50.00 saved");
+  {
+    KubusPaneModel *call = kubus_browser_get_pane (kubus_window_get_browser (window), KUBUS_PANE_CALL);
+    g_autoptr (KubusNodeRow) row = kubus_pane_model_get_row (call, 0, NULL);
+    g_autofree char *tip = kubus_pane_model_value_tooltip (call, row, FALSE);
+    GdkRGBA c;
+    gboolean negative;
+
+    g_assert_true (kubus_pane_model_get_saved_added (call));
+    g_assert_true (kubus_pane_model_row_color (call, row, FALSE, &c, &negative));
+    g_assert_false (negative);
+    g_assert_cmpfloat (c.red, <, c.green);
+    g_assert_cmpstr (tip, ==, "50 % of total\n8 sec saved (inclusive)");
+  }
+  /* a gain clicked is selected in the trees */
+  gain = find_widget (GTK_WIDGET (panel), is_change_button, (gpointer) "2.00 s");
+  g_assert_nonnull (gain);
+  g_signal_emit_by_name (gain, "clicked");
+  kubus_browser_flush (kubus_window_get_browser (window));
+  {
+    g_autofree char *sel = kubus_browser_describe_selection (kubus_window_get_browser (window));
+    g_assert_cmpstr (sel, ==, "Time at main/foo/MPI_Send");
+  }
+  close_window (window, &ev);
+
+  /* the original alone: titled by its experiment, no panel */
+  ev = (Events) { 0 };
+  window = new_window (&ev);
+  kubus_window_open (window, a);
+  wait_events (&ev, 1, 0);
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "exp — Kubus");
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (kubus_window_get_sim_panel (window))));
+  close_window (window, &ev);
+
+  /* the simulated run alone: its panel, plain colours */
+  ev = (Events) { 0 };
+  window = new_window (&ev);
+  kubus_window_open (window, b);
+  wait_events (&ev, 1, 0);
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "exp · simulated: scale region foo by 0.5 — Kubus");
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (kubus_window_get_sim_panel (window))));
+  g_assert_false (kubus_pane_model_get_saved_added (kubus_browser_get_pane (kubus_window_get_browser (window),
+                                                                            KUBUS_PANE_CALL)));
+  close_window (window, &ev);
+}
+
+/* A summary of an older kubus-sim (no identity fields): the panel says it does not know. */
+static void
+test_simulation_unknown_identity (void)
+{
+  Events ev = { 0 };
+  g_autofree char *json = g_strdup ("{\"rules\": [], \"original_runtime_s\": 2, \"predicted_runtime_s\": 2.5}");
+  g_autofree char *exp = study_folder ("old", json);
+  g_autoptr (GFile) d = child_file (exp, "sim-half/difference.cube");
+  KubusWindow *window = new_window (&ev);
+  g_autofree char *text = NULL;
+
+  kubus_window_open (window, d);
+  wait_events (&ev, 1, 0);
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==,
+                   "old · original − simulated: identity (no change) — Kubus");
+  text = kubus_sim_panel_get_text (kubus_window_get_sim_panel (window));
+  if (strstr (text, "Run time 2.00 s → 2.50 s: 0.500 s slower (+25.00 %)\n") == NULL
+      || strstr (text, "Identity error unknown") == NULL || strstr (text, "Approximations: none.") == NULL)
+    g_error ("the simulation panel says:\n%s", text);
+  /* difference.cube is original − simulated too */
+  g_assert_true (kubus_pane_model_get_saved_added (kubus_browser_get_pane (kubus_window_get_browser (window),
+                                                                           KUBUS_PANE_CALL)));
+  close_window (window, &ev);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -278,6 +461,8 @@ main (int   argc,
   g_test_add_func ("/gui/second-look/menu-height", test_menu_height);
   g_test_add_func ("/gui/second-look/find-position", test_find_position);
   g_test_add_func ("/gui/second-look/pane-titles", test_pane_titles);
+  g_test_add_func ("/gui/second-look/simulation-panel", test_simulation_panel);
+  g_test_add_func ("/gui/second-look/simulation-unknown-identity", test_simulation_unknown_identity);
   status = g_test_run ();
   gui_test_ui_finish ();
   return status;
