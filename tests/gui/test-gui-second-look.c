@@ -10,6 +10,7 @@
 #include "gui-test-report.h"
 #include "gui-test-ui.h"
 #include "kubus-legend.h"
+#include "kubus-source-view.h"
 #include "kubus-window-sim.h"
 #include "kubus-window-topology.h"
 
@@ -449,6 +450,123 @@ test_simulation_unknown_identity (void)
   close_window (window, &ev);
 }
 
+/* ---- item 7: the source view ------------------------------------------------------------------ */
+
+static GtkWidget *
+shown_window_titled (const char *prefix)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr (GtkWidget) w = g_list_model_get_item (toplevels, i);
+      if (GTK_IS_WINDOW (w) && gtk_widget_get_visible (w) && gtk_window_get_title (GTK_WINDOW (w)) != NULL
+          && g_str_has_prefix (gtk_window_get_title (GTK_WINDOW (w)), prefix))
+        return w;
+    }
+  return NULL;
+}
+
+static gboolean
+titled_shown (gpointer data)
+{
+  return shown_window_titled (data) != NULL;
+}
+
+static GtkWidget *
+wait_window (const char *prefix)
+{
+  if (!spin_until (titled_shown, (gpointer) prefix, WAIT_MS))
+    g_error ("no window “%s…” shown", prefix);
+  return shown_window_titled (prefix);
+}
+
+static gboolean
+is_text_view (GtkWidget *w,
+              gpointer   data)
+{
+  (void) data;
+  return GTK_IS_TEXT_VIEW (w);
+}
+
+static gboolean
+is_label_with (GtkWidget *w,
+               gpointer   data)
+{
+  return GTK_IS_LABEL (w) && strstr (gtk_label_get_text (GTK_LABEL (w)), data) != NULL;
+}
+
+/* An analysis report as kubus-analyze writes it for a program with debug information: regions
+ * with their file and first line, call paths with the line of the call but no file of their
+ * own. main.c: main (lines 1–20) calls foo at line 3; def.c: foo (lines 5–9), bar (11–15);
+ * main calls bar from a line the report does not know. */
+static GFile *
+source_report (void)
+{
+  g_autofree char *path = g_build_filename (tmpdir, "src-report.cube", NULL);
+  g_autofree char *main_c = g_build_filename (tmpdir, "main.c", NULL);
+  g_autofree char *def_c = g_build_filename (tmpdir, "def.c", NULL);
+  g_autoptr (CubeReport) r = cube_report_new ();
+  g_autoptr (GError) error = NULL;
+  CubeMetric *time = cube_report_add_metric (r, NULL, "time", "Time", CUBE_DTYPE_DOUBLE, "sec", NULL, NULL);
+  CubeCnode *m = cube_report_add_cnode (r, NULL, cube_report_add_region (r, "main", "main.c", 1, 20), -1, NULL);
+  CubeCnode *foo = cube_report_add_cnode (r, m, cube_report_add_region (r, "foo", "def.c", 5, 9), 3, NULL);
+  CubeCnode *bar = cube_report_add_cnode (r, m, cube_report_add_region (r, "bar", "def.c", 11, 15), -1, NULL);
+  GString *code = g_string_new (NULL);
+
+  cube_report_add_sysnode (r, cube_report_add_sysnode (r, NULL, CUBE_SYS_MACHINE, "M", -1), CUBE_SYS_THREAD, "t", 0);
+  cube_report_set_value (r, time, m, 0, 1);
+  cube_report_set_value (r, time, foo, 0, 2);
+  cube_report_set_value (r, time, bar, 0, 3);
+  g_assert_true (cube_report_write (r, path, &error));
+  for (int i = 1; i <= 20; i++)
+    g_string_append_printf (code, "int main_line_%d;\n", i);
+  g_assert_true (g_file_set_contents (main_c, code->str, -1, NULL));
+  g_string_truncate (code, 0);
+  for (int i = 1; i <= 20; i++)
+    g_string_append_printf (code, "int def_line_%d;\n", i);
+  g_assert_true (g_file_set_contents (def_c, code->str, -1, NULL));
+  g_string_free (code, TRUE);
+  return g_file_new_for_path (path);
+}
+
+static void
+test_source_view (void)
+{
+  Events ev = { 0 };
+  g_autoptr (GFile) file = source_report ();
+  KubusWindow *window = new_window (&ev);
+  GtkWidget *view, *text_view;
+
+  kubus_window_open (window, file);
+  wait_events (&ev, 1, 0);
+  toggle_row (window, KUBUS_PANE_CALL, "main");
+  /* foo's call is in main's file, at line 3 (not in foo's own file def.c) */
+  select_row (window, KUBUS_PANE_CALL, "foo", 0);
+  activate (window, "source", NULL);
+  view = wait_window ("foo — Source");
+  g_assert_cmpint (kubus_source_view_line (view), ==, 3);
+  g_assert_nonnull (strstr (kubus_source_view_text (view), "     3  int main_line_3;\n"));
+  g_assert_nonnull (find_widget (view, is_label_with, (gpointer) "main.c, line 3"));
+  gtk_window_destroy (GTK_WINDOW (view));
+  /* bar: no line of the call, so where bar is defined (def.c, line 11) */
+  select_row (window, KUBUS_PANE_CALL, "bar", 0);
+  activate (window, "source", NULL);
+  view = wait_window ("bar — Source");
+  g_assert_cmpint (kubus_source_view_line (view), ==, 11);
+  g_assert_nonnull (find_widget (view, is_label_with, (gpointer) "def.c, line 11"));
+  gtk_window_destroy (GTK_WINDOW (view));
+  close_window (window, &ev);
+
+  /* "Source not available": the message keeps off the window's edges */
+  view = kubus_source_view_show (NULL, "x — Source", NULL, 0, "The report gives no source location.");
+  text_view = find_widget (view, is_text_view, NULL);
+  g_assert_nonnull (text_view);
+  g_assert_cmpint (gtk_text_view_get_left_margin (GTK_TEXT_VIEW (text_view)), >=, 12);
+  g_assert_cmpint (gtk_text_view_get_right_margin (GTK_TEXT_VIEW (text_view)), >=, 12);
+  gtk_window_destroy (GTK_WINDOW (view));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -463,6 +581,7 @@ main (int   argc,
   g_test_add_func ("/gui/second-look/pane-titles", test_pane_titles);
   g_test_add_func ("/gui/second-look/simulation-panel", test_simulation_panel);
   g_test_add_func ("/gui/second-look/simulation-unknown-identity", test_simulation_unknown_identity);
+  g_test_add_func ("/gui/second-look/source-view", test_source_view);
   status = g_test_run ();
   gui_test_ui_finish ();
   return status;
