@@ -483,7 +483,9 @@ void
 kubus_window_open (KubusWindow *self,
                    GFile       *file)
 {
-  g_set_object (&self->loading, file);
+  g_autoptr (GFile) report = kubus_report_in_folder (file);
+
+  g_set_object (&self->loading, report);
   g_clear_object (&self->loading_b);
   self->reloading = FALSE;
   start_load (self);
@@ -494,8 +496,11 @@ kubus_window_compare (KubusWindow *self,
                       GFile       *a,
                       GFile       *b)
 {
-  g_set_object (&self->loading, a);
-  g_set_object (&self->loading_b, b);
+  g_autoptr (GFile) ra = kubus_report_in_folder (a);
+  g_autoptr (GFile) rb = kubus_report_in_folder (b);
+
+  g_set_object (&self->loading, ra);
+  g_set_object (&self->loading_b, rb);
   self->reloading = FALSE;
   start_load (self);
 }

@@ -9,6 +9,7 @@
 
 #include "gui-test-report.h"
 #include "gui-test-ui.h"
+#include "kubus-experiment-dialogs.h"
 #include "kubus-legend.h"
 #include "kubus-source-view.h"
 #include "kubus-window-sim.h"
@@ -567,6 +568,91 @@ test_source_view (void)
   gtk_window_destroy (GTK_WINDOW (view));
 }
 
+/* ---- item 15: hypotheses checked as the user types; a folder opened as a report ---------------- */
+
+typedef struct
+{
+  GtkWidget  *label;
+  const char *want;
+} ShowsCheck;
+
+static gboolean
+check_shows (gpointer data)
+{
+  ShowsCheck *c = data;
+
+  return gtk_widget_get_visible (c->label) == (c->want != NULL)
+         && (c->want == NULL || g_strcmp0 (gtk_label_get_text (GTK_LABEL (c->label)), c->want) == 0);
+}
+
+static void
+test_simulate_check (void)
+{
+  g_autofree char *exp = g_build_filename (tmpdir, "check-exp", NULL);
+  g_autoptr (CubeReport) report = gui_test_report_new (1.0);
+  GtkWindow *dialog;
+  GtkWidget *text, *check, *run, *name;
+  ShowsCheck c = { NULL, NULL };
+
+  g_assert_cmpint (g_mkdir_with_parents (exp, 0755), ==, 0);
+  dialog = kubus_simulate_dialog_show (NULL, GTK_APPLICATION (app), exp, report);
+  text = g_object_get_data (G_OBJECT (dialog), "text");
+  check = g_object_get_data (G_OBJECT (dialog), "check");
+  run = g_object_get_data (G_OBJECT (dialog), "run");
+  name = g_object_get_data (G_OBJECT (dialog), "name");
+  g_assert_nonnull (check);
+  gtk_editable_set_text (GTK_EDITABLE (name), "typos");
+  /* a keyword typo and a region typo in one line, a bad number, an MPI function: all at once,
+   * each with its line, while the user types (before: one per kubus-sim run, after it started) */
+  gtk_text_buffer_set_text (gtk_text_view_get_buffer (GTK_TEXT_VIEW (text)),
+                            "balance region fo globaly\nscale region foo by x\nscale region MPI_Send by 2\n", -1);
+  c.label = check;
+  c.want = "typos.hyp:1:16: region fo is not in the report; did you mean foo?\n"
+           "typos.hyp:1:19: expected “globally” after “fo”, found “globaly” (did you mean “globally”?)\n"
+           "typos.hyp:2:21: “x” is not a number (a factor such as 0.5 or 2)\n"
+           "typos.hyp:3:14: MPI_Send is an MPI function: its time comes from the re-enacted communication; "
+           "scale or balance the code around it instead";
+  if (!spin_until (check_shows, &c, WAIT_MS))
+    g_error ("the Simulate dialog says:\n%s", gtk_label_get_text (GTK_LABEL (check)));
+  g_assert_false (gtk_widget_get_sensitive (run));
+  /* fixed: no message, Simulate possible */
+  gtk_text_buffer_set_text (gtk_text_view_get_buffer (GTK_TEXT_VIEW (text)), "balance region foo globally\n", -1);
+  c.want = NULL;
+  g_assert_true (spin_until (check_shows, &c, WAIT_MS));
+  g_assert_true (gtk_widget_get_sensitive (run));
+  gtk_window_destroy (dialog);
+}
+
+static void
+test_open_folder (void)
+{
+  Events ev = { 0 };
+  g_autofree char *exp = study_folder ("folder-exp", NULL);
+  g_autofree char *empty = g_build_filename (tmpdir, "empty-folder", NULL);
+  g_autoptr (GFile) exp_file = g_file_new_for_path (exp);
+  g_autoptr (GFile) empty_file = NULL;
+  KubusWindow *window;
+
+  /* an experiment folder opens its analysis.cube */
+  window = new_window (&ev);
+  kubus_window_open (window, exp_file);
+  wait_events (&ev, 1, 0);
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "folder-exp — Kubus");
+  close_window (window, &ev);
+  /* a folder without a report says what a folder should hold */
+  g_assert_cmpint (g_mkdir_with_parents (empty, 0755), ==, 0);
+  empty_file = g_file_new_for_path (empty);
+  ev = (Events) { 0 };
+  window = new_window (&ev);
+  kubus_window_set_batch (window, TRUE);   /* no dialog */
+  kubus_window_open (window, empty_file);
+  wait_events (&ev, 0, 1);
+  if (strstr (ev.message, "is a folder, not a report") == NULL || strstr (ev.message, "analysis.cube") == NULL
+      || strstr (ev.message, "profile.cube") == NULL)
+    g_error ("a folder without a report: %s", ev.message);
+  close_window (window, &ev);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -582,6 +668,8 @@ main (int   argc,
   g_test_add_func ("/gui/second-look/simulation-panel", test_simulation_panel);
   g_test_add_func ("/gui/second-look/simulation-unknown-identity", test_simulation_unknown_identity);
   g_test_add_func ("/gui/second-look/source-view", test_source_view);
+  g_test_add_func ("/gui/second-look/simulate-check", test_simulate_check);
+  g_test_add_func ("/gui/second-look/open-folder", test_open_folder);
   status = g_test_run ();
   gui_test_ui_finish ();
   return status;

@@ -257,6 +257,57 @@ test_resolve (void)
   fixture_free (&f);
 }
 
+/* Every error at once, in line order: a keyword typo and a region typo in the same line, a bad
+ * number, a bad comparison (issue 24, item 15: they came one kubus-sim run at a time). */
+static void
+test_all_errors (void)
+{
+  Fixture f = { 0 };
+  static const char text[] =
+    "balance region fo globaly\n"
+    "scale region foo by x\n"
+    "# fine\n"
+    "balance region bar\n"
+    "remove messages with size = 0\n"
+    "scale region baz by 2\n";
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) errors = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (Hypothesis) all = NULL;
+
+  g_assert_null (sim_hypothesis_parse ("h.hyp", text, strlen (text), &error));
+  g_assert_cmpstr (error->message, ==,
+                   "h.hyp:1:19: expected “globally” after “fo”, found “globaly” (did you mean “globally”?)\n"
+                   "h.hyp:2:21: “x” is not a number (a factor such as 0.5 or 2)\n"
+                   "h.hyp:5:27: “=” is not a comparison: write “==”");
+  /* the rules that parsed, and the broken lines' region names, checked against the trace */
+  all = sim_hypothesis_parse_all ("h.hyp", text, strlen (text), errors);
+  g_assert_nonnull (all);
+  g_assert_cmpuint (errors->len, ==, 3);
+  g_assert_cmpuint (all->rules->len, ==, 2);
+  fixture_load (&f, "exact");
+  g_clear_error (&error);
+  g_assert_false (sim_hypothesis_resolve (all, f.defs, &error));
+  g_assert_cmpstr (error->message, ==,
+                   "h.hyp:1:16: region fo is not in the trace; did you mean foo?\n"
+                   "h.hyp:6:14: region baz is not in the trace; did you mean bar?");
+  /* the same against a report's names, as the Simulate dialog checks */
+  {
+    const char *const names[] = { "main", "foo", "bar", "MPI_Send" };
+    const gboolean mpi[] = { FALSE, FALSE, FALSE, TRUE };
+    g_autoptr (GPtrArray) more = g_ptr_array_new_with_free_func (g_free);
+    g_autoptr (Hypothesis) m = sim_hypothesis_parse_all ("h.hyp", "scale region MPI_Send by 2\nbalance region mian\n",
+                                                         46, more);
+
+    g_assert_cmpuint (more->len, ==, 0);
+    sim_hypothesis_check_names (m, names, G_N_ELEMENTS (names), mpi, more);
+    g_assert_cmpuint (more->len, ==, 2);
+    g_assert_cmpstr (more->pdata[0], ==, "h.hyp:1:14: MPI_Send is an MPI function: its time comes from the "
+                                         "re-enacted communication; scale or balance the code around it instead");
+    g_assert_cmpstr (more->pdata[1], ==, "h.hyp:2:16: region mian is not in the report; did you mean main?");
+  }
+  fixture_free (&f);
+}
+
 /* ---- transformations -------------------------------------------------------------------- */
 
 static void
@@ -590,6 +641,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sim/hypothesis/errors", test_parse_errors);
   g_test_add_func ("/sim/hypothesis/examples", test_examples);
   g_test_add_func ("/sim/hypothesis/resolve", test_resolve);
+  g_test_add_func ("/sim/hypothesis/all-errors", test_all_errors);
   g_test_add_func ("/sim/transform/identity", test_identity);
   g_test_add_func ("/sim/transform/scale", test_scale);
   g_test_add_func ("/sim/transform/balance", test_balance);
