@@ -3,6 +3,8 @@
  * fix: menus, window and pane titles, the find bar, translated metric names, the source view,
  * the simulation result panel and the Simulate dialog's hypothesis check.
  * Run under tests/gui/xvfb-wrap.sh; exits 77 without a display. */
+#include <glib/gi18n.h>
+#include <locale.h>
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
 #include <string.h>
@@ -661,6 +663,20 @@ main (int   argc,
 
   if ((status = gui_test_ui_init (&argc, &argv, "gui-second-look")) != 0)
     return status;
+  /* gui-second-look-de: the same checks in German, from the build's catalogue */
+  if (g_getenv ("KUBUS_TEST_LANGUAGE") != NULL && g_getenv ("KUBUS_BUILD_ROOT") != NULL)
+    {
+      g_autofree char *po = g_build_filename (g_getenv ("KUBUS_BUILD_ROOT"), "po", NULL);
+
+      g_setenv ("LANGUAGE", g_getenv ("KUBUS_TEST_LANGUAGE"), TRUE);
+      /* gtk_test_init set the "C" locale, in which LANGUAGE is ignored */
+      setlocale (LC_ALL, "C.UTF-8");
+      bindtextdomain (GETTEXT_PACKAGE, po);
+      bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+      textdomain (GETTEXT_PACKAGE);
+      /* the catalogue is there and is used */
+      g_assert_cmpstr (_("Call tree"), ==, "Aufrufbaum");
+    }
   g_test_add_func ("/gui/second-look/menu-scalability", test_menu_scalability);
   g_test_add_func ("/gui/second-look/menu-height", test_menu_height);
   g_test_add_func ("/gui/second-look/find-position", test_find_position);
