@@ -987,6 +987,11 @@ level_name (const CubeSysNode *node)
       return _("threads");
     case CUBE_SYS_TREENODE:
     default:
+      /* Cube 4 names its levels by class */
+      if (g_strcmp0 (node->class_name, "machine") == 0)
+        return _("machines");
+      if (g_strcmp0 (node->class_name, "node") == 0)
+        return _("nodes");
       return _("system tree nodes");
     }
 }

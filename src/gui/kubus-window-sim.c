@@ -47,7 +47,8 @@ kubus_window_report_label (GFile *file)
   if (is_one_of (base, profile))
     /* TRANSLATORS: window title part: the experiment's lightweight profile */
     return g_strdup_printf (_("%s · profile"), dir);
-  return kubus_window_file_label (file);
+  /* any other report has a name of its own */
+  return g_steal_pointer (&base);
 }
 
 KubusSimPanel *

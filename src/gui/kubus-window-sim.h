@@ -15,8 +15,8 @@ void           kubus_window_sim_update     (KubusWindow *self);
 KubusSimPanel *kubus_window_get_sim_panel  (KubusWindow *self);
 
 /* How a window title names @file: the experiment's folder ("kubus_demo_4"), with "profile" for
- * its profile.cube and "simulated: RULES" for a simulation's report; other files as
- * "folder/file". New string. */
+ * its profile.cube and "simulated: RULES" for a simulation's report; other files by their
+ * own name. New string. */
 char          *kubus_window_report_label   (GFile *file);
 
 G_END_DECLS

@@ -196,6 +196,18 @@ kubus_window_file_label (GFile *file)
   return g_build_filename (dir, base, NULL);
 }
 
+/* A and B of a difference named by their folders too: they often share a file name. */
+static char *
+difference_label (GFile *file)
+{
+  g_autofree char *label = kubus_window_report_label (file);
+  g_autofree char *base = g_file_get_basename (file);
+
+  if (g_strcmp0 (label, base) == 0)
+    return kubus_window_file_label (file);
+  return g_steal_pointer (&label);
+}
+
 /* Every analysis is called analysis.cube: the title names the experiment's folder, and a
  * simulation by its hypothesis, so that the original, a second run and the simulated run are
  * told apart (issue 24, item 10). */
@@ -206,8 +218,8 @@ update_title (KubusWindow *self)
 
   if (self->file != NULL && self->file_b != NULL)
     {
-      g_autofree char *la = kubus_window_report_label (self->file);
-      g_autofree char *lb = kubus_window_report_label (self->file_b);
+      g_autofree char *la = difference_label (self->file);
+      g_autofree char *lb = difference_label (self->file_b);
       /* TRANSLATORS: window title of a difference A − B of two reports */
       title = g_strdup_printf (_("A − B: %s − %s — Kubus"), la, lb);
     }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "gui-test-report.h"
+#include "cube-path.h"
 #include "kubus-browser.h"
 #include "kubus-sim-summary.h"
 
@@ -885,19 +886,25 @@ test_residues_everywhere (void)
   }
 }
 
-/* Item 3, difference view: A − B of two runs equal up to rounding shows zeros, not a blue "0"
- * beside black ones: no value is negative, none coloured. */
+/* Item 3, difference view: A − B of two runs equal up to rounding on main's own time, with a
+ * real loss on MPI_Barrier (the pane is diverging): main reads a black 0 with an empty square,
+ * not a blue "0" with a sunken one; the barrier stays a loss. */
 static void
 test_residues_difference (void)
 {
   g_autoptr (GError) error = NULL;
   CubeReport *a = metric_residue_report (1.0);
   g_autoptr (CubeReport) bb = metric_residue_report (1.0 + 4e-16);
-  CubeReport *diff = cube_algebra_diff (a, bb, &error);
+  CubeReport *diff = NULL;
   g_autoptr (KubusBrowser) b = NULL;
   KubusPaneModel *call;
-  guint n;
+  CubeCnode *barrier = cube_report_find_cnode_path (bb, "main/MPI_Barrier");
 
+  /* B waits 1 s longer at the barrier on every rank */
+  for (int l = 0; l < 4; l++)
+    for (const char *const *m = (const char *const[]) { "time", "execution", "mpi", NULL }; *m != NULL; m++)
+      cube_report_set_value (bb, cube_report_find_metric (bb, *m), barrier, l, 0.2 + 0.1 * l + 1.0);
+  diff = cube_algebra_diff (a, bb, &error);
   g_assert_no_error (error);
   b = kubus_browser_new (diff, a, &error);
   g_assert_no_error (error);
@@ -906,17 +913,26 @@ test_residues_difference (void)
   call = pane (b, KUBUS_PANE_CALL);
   assert_pane (b, KUBUS_PANE_CALL,
                "main 0 [-] *\n"
-               "  MPI_Barrier 0\n");
-  n = g_list_model_get_n_items (G_LIST_MODEL (kubus_pane_model_get_selection (call)));
-  for (guint i = 0; i < n; i++)
-    {
-      g_autoptr (KubusNodeRow) row = kubus_pane_model_get_row (call, i, NULL);
-      GdkRGBA c;
-      gboolean negative = TRUE;
+               "  MPI_Barrier -0.0133\n");
+  {
+    g_autoptr (KubusNodeRow) row = kubus_pane_model_get_row (call, 0, NULL);
+    GdkRGBA c;
+    gboolean negative = TRUE;
+    g_autofree char *own = kubus_pane_model_format_value (call, row, TRUE);
 
-      g_assert_false (kubus_pane_model_row_color (call, row, FALSE, &c, &negative));
-      g_assert_false (negative);
-    }
+    /* main's own part (expanded): residues only */
+    g_assert_cmpstr (own, ==, "0");
+    g_assert_false (kubus_pane_model_row_color (call, row, TRUE, &c, &negative));
+    g_assert_false (negative);
+  }
+  {
+    g_autoptr (KubusNodeRow) row = kubus_pane_model_get_row (call, 1, NULL);
+    GdkRGBA c;
+    gboolean negative = FALSE;
+
+    g_assert_true (kubus_pane_model_row_color (call, row, FALSE, &c, &negative));
+    g_assert_true (negative);
+  }
 }
 
 /* Item 4: one rule. A non-zero percentage never reads "0"; values below 1 keep three
