@@ -14,6 +14,7 @@
 #include "kubus-experiment-dialogs.h"
 #include "kubus-legend.h"
 #include "kubus-source-view.h"
+#include "kubus-window-private.h"
 #include "kubus-window-sim.h"
 #include "kubus-window-topology.h"
 
@@ -117,6 +118,83 @@ test_menu_height (void)
   if (natural > 670)
     g_error ("the main menu is %d px tall: it does not fit a 768-px screen", natural);
   gtk_menu_button_popdown (GTK_MENU_BUTTON (button));
+  close_window (window, &ev);
+}
+
+/* The mnemonic of @label (the character after a single '_'), lower-cased; 0 without one. */
+static gunichar
+label_mnemonic (const char *label)
+{
+  for (const char *p = label; *p != '\0'; p++)
+    if (p[0] == '_')
+      {
+        if (p[1] == '_')
+          p++;
+        else if (p[1] != '\0')
+          return g_unichar_tolower (g_utf8_get_char (p + 1));
+      }
+  return 0;
+}
+
+/* One level of a popover menu: the items of @menu and of its sections (shown together); each
+ * submenu is a level of its own, checked recursively.  Every item has a mnemonic and no two
+ * items of a level share one, so F10 and a letter reach every action. */
+static void
+check_menu_level (GMenuModel *menu,
+                  GHashTable *seen,
+                  const char *where)
+{
+  for (int i = 0; i < g_menu_model_get_n_items (menu); i++)
+    {
+      g_autofree char *label = NULL;
+      g_autofree char *action = NULL;
+      g_autoptr (GMenuModel) section = g_menu_model_get_item_link (menu, i, G_MENU_LINK_SECTION);
+      g_autoptr (GMenuModel) submenu = g_menu_model_get_item_link (menu, i, G_MENU_LINK_SUBMENU);
+      gunichar m;
+
+      if (section != NULL)
+        {
+          check_menu_level (section, seen, where);
+          continue;
+        }
+      if (!g_menu_model_get_item_attribute (menu, i, G_MENU_ATTRIBUTE_LABEL, "s", &label))
+        continue;
+      /* Open Recent lists file names (their underscores escaped), reached with the arrow keys */
+      if (g_menu_model_get_item_attribute (menu, i, G_MENU_ATTRIBUTE_ACTION, "s", &action)
+          && (g_str_equal (action, "app.open-uri") || g_str_equal (action, "win.no-recent")))
+        continue;
+      m = label_mnemonic (label);
+      if (m == 0)
+        g_error ("%s: “%s” has no mnemonic", where, label);
+      if (g_hash_table_contains (seen, GUINT_TO_POINTER (m)))
+        g_error ("%s: “%s” and “%s” share the mnemonic", where, label,
+                 (char *) g_hash_table_lookup (seen, GUINT_TO_POINTER (m)));
+      g_hash_table_insert (seen, GUINT_TO_POINTER (m), g_strdup (label));
+      if (submenu != NULL)
+        {
+          g_autoptr (GHashTable) inner = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+          g_autofree char *path = g_strdup_printf ("%s › %s", where, label);
+
+          check_menu_level (submenu, inner, path);
+        }
+    }
+}
+
+/* Keyboard-only use (the second look's session): in the Experiment submenu "_Measure…" and
+ * "Si_mulate…" shared M, in the Trees submenu "_Statistics…" and "Show _Source…" shared S and
+ * the File section's two exports shared V: the letter went to the first item only.  A row's
+ * context menu had the same S twice. */
+static void
+test_menu_mnemonics (void)
+{
+  Events ev = { 0 };
+  KubusWindow *window = new_window (&ev);
+  g_autoptr (GHashTable) seen = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+
+  g_autoptr (GHashTable) row_seen = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+
+  check_menu_level (kubus_window_get_primary_menu (window), seen, "main menu");
+  check_menu_level (window->row_menu, row_seen, "a row's menu");
   close_window (window, &ev);
 }
 
@@ -694,6 +772,7 @@ main (int   argc,
     }
   g_test_add_func ("/gui/second-look/menu-scalability", test_menu_scalability);
   g_test_add_func ("/gui/second-look/menu-height", test_menu_height);
+  g_test_add_func ("/gui/second-look/menu-mnemonics", test_menu_mnemonics);
   g_test_add_func ("/gui/second-look/find-position", test_find_position);
   g_test_add_func ("/gui/second-look/pane-titles", test_pane_titles);
   g_test_add_func ("/gui/second-look/simulation-panel", test_simulation_panel);
