@@ -250,6 +250,20 @@ take_name (Line        *l,
   return TRUE;
 }
 
+/* On a line whose keyword has a typo ("regon", "balanse"), the name where the rule holds its
+ * region is still taken, so that a region typo on the same line is reported with it. */
+static void
+take_name_anyway (Line *l,
+                  guint i,
+                  Rule *r)
+{
+  g_autoptr (GError) ignored = NULL;
+  Token *kw = tok (l, i - 1);
+
+  if (kw != NULL && !kw->quoted && sim_edit_distance (kw->text, "region") <= 2)
+    take_name (l, i, r, &ignored);
+}
+
 static gboolean
 parse_rule (Line        *l,
             Rule        *r,
@@ -265,8 +279,12 @@ parse_rule (Line        *l,
       double v;
 
       r->kind = RULE_SCALE;
-      if (!expect_kw (l, 1, "region", "scale", error) || !take_name (l, 2, r, error)
-          || !expect_kw (l, 3, "by", r->region_name, error))
+      if (!expect_kw (l, 1, "region", "scale", error))
+        {
+          take_name_anyway (l, 2, r);
+          return FALSE;
+        }
+      if (!take_name (l, 2, r, error) || !expect_kw (l, 3, "by", r->region_name, error))
         return FALSE;
       f = tok (l, 4);
       if (!f)
@@ -283,7 +301,12 @@ parse_rule (Line        *l,
   if (is_kw (l, 0, "balance"))
     {
       r->kind = RULE_BALANCE;
-      if (!expect_kw (l, 1, "region", "balance", error) || !take_name (l, 2, r, error))
+      if (!expect_kw (l, 1, "region", "balance", error))
+        {
+          take_name_anyway (l, 2, r);
+          return FALSE;
+        }
+      if (!take_name (l, 2, r, error))
         return FALSE;
       if (tok (l, 3))
         {
@@ -301,7 +324,12 @@ parse_rule (Line        *l,
       if (is_kw (l, 2, "in"))
         {
           r->kind = RULE_REMOVE_REGION;
-          if (!expect_kw (l, 3, "region", "in", error) || !take_name (l, 4, r, error))
+          if (!expect_kw (l, 3, "region", "in", error))
+            {
+              take_name_anyway (l, 4, r);
+              return FALSE;
+            }
+          if (!take_name (l, 4, r, error))
             return FALSE;
           return expect_end (l, 5, error);
         }
@@ -362,7 +390,11 @@ parse_rule (Line        *l,
     }
   for (guint k = 0; verbs[k]; k++)
     if (!first->quoted && sim_edit_distance (first->text, verbs[k]) <= 2)
-      return line_error (l, first->col, error, _("unknown rule “%s” (did you mean “%s”?)"), first->text, verbs[k]);
+      {
+        if (k < 2)  /* scale and balance hold their region third */
+          take_name_anyway (l, 2, r);
+        return line_error (l, first->col, error, _("unknown rule “%s” (did you mean “%s”?)"), first->text, verbs[k]);
+      }
   return line_error (l, first->col, error, _("unknown rule “%s”: rules start with scale, balance or remove"),
                      first->text);
 }
@@ -462,21 +494,29 @@ sim_hypothesis_parse (const char  *path,
   return g_steal_pointer (&h);
 }
 
+/* The text of the hypothesis file @path, or NULL and @error. */
+static char *
+read_text (const char  *path,
+           gsize       *len,
+           GError     **error)
+{
+  char *text = NULL;
+  g_autoptr (GError) local = NULL;
+
+  if (!g_file_get_contents (path, &text, len, &local))
+    g_set_error (error, G_FILE_ERROR, local->code, _("cannot read the hypothesis file: %s"),
+                 local->message);
+  return text;
+}
+
 Hypothesis *
 sim_hypothesis_load (const char  *path,
                      GError     **error)
 {
-  g_autofree char *text = NULL;
   gsize len = 0;
-  g_autoptr (GError) local = NULL;
+  g_autofree char *text = read_text (path, &len, error);
 
-  if (!g_file_get_contents (path, &text, &len, &local))
-    {
-      g_set_error (error, G_FILE_ERROR, local->code, _("cannot read the hypothesis file: %s"),
-                   local->message);
-      return NULL;
-    }
-  return sim_hypothesis_parse (path, text, len, error);
+  return text != NULL ? sim_hypothesis_parse (path, text, len, error) : NULL;
 }
 
 typedef struct
@@ -640,12 +680,11 @@ sim_hypothesis_check_names (const Hypothesis   *h,
     }
 }
 
-gboolean
-sim_hypothesis_resolve (Hypothesis      *h,
-                        const TraceDefs *defs,
-                        GError         **error)
+static void
+resolve_into (Hypothesis      *h,
+              const TraceDefs *defs,
+              GPtrArray       *errors)
 {
-  g_autoptr (GPtrArray) errors = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GPtrArray) rules = rules_by_line (h);
 
   for (guint i = 0; i < rules->len; i++)
@@ -691,10 +730,76 @@ sim_hypothesis_resolve (Hypothesis      *h,
       r->n_regions = ids->len;
       r->regions = (guint32 *) g_array_free (ids, FALSE);
     }
+}
+
+gboolean
+sim_hypothesis_resolve (Hypothesis      *h,
+                        const TraceDefs *defs,
+                        GError         **error)
+{
+  g_autoptr (GPtrArray) errors = g_ptr_array_new_with_free_func (g_free);
+
+  resolve_into (h, defs, errors);
   if (errors->len > 0)
     {
       set_errors (error, errors);
       return FALSE;
     }
   return TRUE;
+}
+
+/* The line and column of an error "PATH:LINE:COL: …" (0 where absent), after PATH's @skip bytes. */
+static void
+error_position (const char *message,
+                gsize       skip,
+                guint64     pos[2])
+{
+  const char *p = message + skip;
+  char *end;
+
+  pos[0] = pos[1] = 0;
+  if (strlen (message) <= skip || *p != ':')
+    return;
+  pos[0] = g_ascii_strtoull (p + 1, &end, 10);
+  if (*end == ':')
+    pos[1] = g_ascii_strtoull (end + 1, NULL, 10);
+}
+
+/* By line, then column, as the Simulate dialog lists them; @data is PATH's length. */
+static int
+error_position_cmp (gconstpointer a,
+                    gconstpointer b,
+                    gpointer      data)
+{
+  guint64 x[2], y[2];
+
+  error_position (*(const char *const *) a, GPOINTER_TO_SIZE (data), x);
+  error_position (*(const char *const *) b, GPOINTER_TO_SIZE (data), y);
+  if (x[0] != y[0])
+    return x[0] < y[0] ? -1 : 1;
+  return x[1] < y[1] ? -1 : x[1] > y[1];
+}
+
+Hypothesis *
+sim_hypothesis_load_resolved (const char      *path,
+                              const TraceDefs *defs,
+                              GError         **error)
+{
+  gsize len = 0;
+  g_autofree char *text = read_text (path, &len, error);
+  g_autoptr (GPtrArray) errors = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (Hypothesis) h = NULL;
+
+  if (text == NULL)
+    return NULL;
+  h = sim_hypothesis_parse_all (path, text, len, errors);
+  if (h != NULL)
+    resolve_into (h, defs, errors);
+  if (errors->len > 0)
+    {
+      g_ptr_array_sort_with_data (errors, error_position_cmp, GSIZE_TO_POINTER (strlen (path)));
+      set_errors (error, errors);
+      return NULL;
+    }
+  return g_steal_pointer (&h);
 }

@@ -143,6 +143,9 @@ Hypothesis *sim_hypothesis_load (const char *path, GError **error);
 /* Looks every region name up in the trace's definitions; an unknown name is refused with the
  * closest names that are there (every such error, one a line). */
 gboolean    sim_hypothesis_resolve (Hypothesis *h, const TraceDefs *defs, GError **error);
+/* sim_hypothesis_load and sim_hypothesis_resolve at once: the syntax errors and the unknown
+ * regions (also those on lines with a syntax error) in one message, in line order. */
+Hypothesis *sim_hypothesis_load_resolved (const char *path, const TraceDefs *defs, GError **error);
 void        sim_hypothesis_free (Hypothesis *h);
 gboolean    sim_rule_op_holds (RuleOp op, guint64 a, guint64 b);
 /* Levenshtein distance (bytes), for "did you mean". */

@@ -15,6 +15,22 @@ is_one_of (const char        *name,
   return FALSE;
 }
 
+/* Whether @folder holds an experiment (kubus-run's or kubus-analyze's files). */
+static gboolean
+holds_experiment (GFile *folder)
+{
+  static const char *const marks[] = { "kubus.json", "traces.otf2", "traces.kct", "analysis.cube",
+                                       "analysis.cubex", "profile.cube", NULL };
+
+  for (guint i = 0; folder != NULL && marks[i] != NULL; i++)
+    {
+      g_autoptr (GFile) child = g_file_get_child (folder, marks[i]);
+      if (g_file_query_exists (child, NULL))
+        return TRUE;
+    }
+  return FALSE;
+}
+
 char *
 kubus_window_report_label (GFile *file)
 {
@@ -30,11 +46,12 @@ kubus_window_report_label (GFile *file)
     return g_steal_pointer (&base);
   if (sim != NULL)
     {
-      /* SIM lives in the experiment's folder (EXP/sim-NAME): the experiment names the run */
+      /* SIM in the experiment's folder (EXP/sim-NAME, the browser's and kubus-sim's default):
+       * the experiment names the run; elsewhere (kubus-sim -o lb-sim) its own folder does */
       g_autoptr (GFile) exp = g_file_get_parent (folder);
       g_autofree char *exp_name = exp != NULL ? g_file_get_basename (exp) : NULL;
       g_autofree char *rules = kubus_sim_summary_rules_text (sim);
-      const char *run = exp_name != NULL && !g_str_equal (exp_name, "/") ? exp_name : dir;
+      const char *run = exp_name != NULL && !g_str_equal (exp_name, "/") && holds_experiment (exp) ? exp_name : dir;
 
       if (is_one_of (base, difference))
         /* TRANSLATORS: window title part: experiment, then the hypothesis' rules */

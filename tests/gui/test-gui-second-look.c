@@ -544,6 +544,21 @@ test_simulation_unknown_identity (void)
   g_assert_true (kubus_pane_model_get_saved_added (kubus_browser_get_pane (kubus_window_get_browser (window),
                                                                            KUBUS_PANE_CALL)));
   close_window (window, &ev);
+
+  /* a simulation written beside the experiment (kubus-sim -o lb-sim): its own folder names it,
+   * not the folder that holds both (the session's window read "wtb-study · simulated: …") */
+  {
+    g_autofree char *sim = g_build_filename (tmpdir, "beside", "lb-sim", NULL);
+    g_autofree char *j = g_build_filename (sim, "summary.json", NULL);
+    g_autoptr (GFile) b = NULL;
+    g_autofree char *label = NULL;
+
+    g_assert_cmpint (g_mkdir_with_parents (sim, 0755), ==, 0);
+    g_assert_true (g_file_set_contents (j, json, -1, NULL));
+    b = child_file (sim, "analysis.cube");
+    label = kubus_window_report_label (b);
+    g_assert_cmpstr (label, ==, "lb-sim · simulated: identity (no change)");
+  }
 }
 
 /* ---- item 7: the source view ------------------------------------------------------------------ */
@@ -700,13 +715,16 @@ test_simulate_check (void)
   /* a keyword typo and a region typo in one line, a bad number, an MPI function: all at once,
    * each with its line, while the user types (before: one per kubus-sim run, after it started) */
   gtk_text_buffer_set_text (gtk_text_view_get_buffer (GTK_TEXT_VIEW (text)),
-                            "balance region fo globaly\nscale region foo by x\nscale region MPI_Send by 2\n", -1);
+                            "balance region fo globaly\nscale region foo by x\nscale region MPI_Send by 2\n"
+                            "balanse regon fo\n", -1);
   c.label = check;
   c.want = "typos.hyp:1:16: region fo is not in the report; did you mean foo?\n"
            "typos.hyp:1:19: expected “globally” after “fo”, found “globaly” (did you mean “globally”?)\n"
            "typos.hyp:2:21: “x” is not a number (a factor such as 0.5 or 2)\n"
            "typos.hyp:3:14: MPI_Send is an MPI function: its time comes from the re-enacted communication; "
-           "scale or balance the code around it instead";
+           "scale or balance the code around it instead\n"
+           "typos.hyp:4:1: unknown rule “balanse” (did you mean “balance”?)\n"
+           "typos.hyp:4:15: region fo is not in the report; did you mean foo?";
   if (!spin_until (check_shows, &c, WAIT_MS))
     g_error ("the Simulate dialog says:\n%s", gtk_label_get_text (GTK_LABEL (check)));
   g_assert_false (gtk_widget_get_sensitive (run));

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <otf2/otf2.h>
 #include <string.h>
+#include <unistd.h>
 
 void analyze_quiet_otf2 (void);
 
@@ -304,6 +305,37 @@ test_all_errors (void)
     g_assert_cmpstr (more->pdata[0], ==, "h.hyp:1:14: MPI_Send is an MPI function: its time comes from the "
                                          "re-enacted communication; scale or balance the code around it instead");
     g_assert_cmpstr (more->pdata[1], ==, "h.hyp:2:16: region mian is not in the report; did you mean main?");
+  }
+  /* kubus-sim itself: syntax errors and unknown regions in one message, in line order, also the
+   * region of a line whose keyword has a typo (before, kubus-sim stopped at the syntax errors) */
+  {
+    g_autofree char *path = g_build_filename (g_get_tmp_dir (), "kubus-test-typos-XXXXXX.hyp", NULL);
+    static const char typos[] = "balanse region fo\n"
+                                "balance regon fo\n"
+                                "balance region fo\n"
+                                "scale region foo by x\n"
+                                "remove messages in regin baz\n"
+                                "balance region foo\n";
+    int fd = g_mkstemp (path);
+
+    g_assert_cmpint (fd, >=, 0);
+    g_assert_true (g_file_set_contents (path, typos, -1, NULL));
+    close (fd);
+    g_clear_error (&error);
+    g_assert_null (sim_hypothesis_load_resolved (path, f.defs, &error));
+    {
+      g_autofree char *want = g_strdup_printf (
+        "%1$s:1:1: unknown rule “balanse” (did you mean “balance”?)\n"
+        "%1$s:1:16: region fo is not in the trace; did you mean foo?\n"
+        "%1$s:2:9: expected “region” after “balance”, found “regon” (did you mean “region”?)\n"
+        "%1$s:2:15: region fo is not in the trace; did you mean foo?\n"
+        "%1$s:3:16: region fo is not in the trace; did you mean foo?\n"
+        "%1$s:4:21: “x” is not a number (a factor such as 0.5 or 2)\n"
+        "%1$s:5:20: expected “region” after “in”, found “regin” (did you mean “region”?)\n"
+        "%1$s:5:26: region baz is not in the trace; did you mean bar?", path);
+      g_assert_cmpstr (error->message, ==, want);
+    }
+    g_unlink (path);
   }
   fixture_free (&f);
 }
