@@ -670,8 +670,8 @@ rank_definitions (Defs *d, Rank *r, guint32 rank)
 }
 
 static gboolean
-compress_rank (OTF2_Reader *reader, Defs *d, guint32 rank, KctTrace **out, guint64 *skipped,
-               char **program, GError **error, const char *anchor)
+compress_rank (OTF2_Reader *reader, Defs *d, guint32 rank, const KctTimeSettings *ts, KctTrace **out,
+               guint64 *skipped, char **program, GError **error, const char *anchor)
 {
   guint64         loc = g_array_index (d->ranks, guint64, rank);
   Rank            r = { 0 };
@@ -684,7 +684,21 @@ compress_rank (OTF2_Reader *reader, Defs *d, guint32 rank, KctTrace **out, guint
     }
   r.defs = d;
   r.t = kct_trace_new ();
+  r.t->h.timer_resolution = d->resolution ? d->resolution : 1000000000u;
+  if (ts != NULL)
+    {
+      if (ts->abs_seconds > 0)
+        r.t->h.time_abs = MAX ((guint64)(ts->abs_seconds * (double)r.t->h.timer_resolution + 0.5), 1);
+      r.t->h.time_bits = ts->bits;
+      r.t->h.timelines = ts->timelines;
+    }
   r.rec = kct_rank_new (r.t, rank);
+  if (r.rec == NULL)
+    {
+      g_set_error (error, KCT_ERROR, KCT_ERROR_OTF2, _ ("%s: out of memory"), anchor);
+      kct_trace_free (r.t);
+      return FALSE;
+    }
   r.my_pos = g_hash_table_new (NULL, NULL);
   for (guint i = 0; i < d->comms->len; i++)
     {
@@ -782,7 +796,8 @@ archive_size (const char *anchor)
 }
 
 KctTrace *
-kct_compress_otf2 (const char *anchor, guint64 *skipped_out, GError **error)
+kct_compress_otf2 (const char *anchor, const KctTimeSettings *ts, guint64 *skipped_out,
+                   GError **error)
 {
   if (!g_file_test (anchor, G_FILE_TEST_IS_REGULAR))
     {
@@ -847,7 +862,7 @@ kct_compress_otf2 (const char *anchor, guint64 *skipped_out, GError **error)
   for (guint r = 0; ok && r < d.ranks->len; r++)
     {
       KctTrace *one = NULL;
-      ok = compress_rank (reader, &d, r, &one, &skipped, &program, error, anchor);
+      ok = compress_rank (reader, &d, r, ts, &one, &skipped, &program, error, anchor);
       if (ok && all == NULL)
         all = one;
       else if (ok)

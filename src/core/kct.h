@@ -64,10 +64,23 @@ char *kct_expand_temporary (const char *kct_path, GError **error);
 char *kct_expand_temporary_in (const char *kct_path, const char *parent, GError **error);
 gboolean kct_remove_temporary (const char *dir);
 
+/* How exactly times are kept: the error bound (0 = the defaults, 1 us or 1 %) and the ranks
+ * per group with times of their own (0 = KCT_TIMELINES). */
+typedef struct
+{
+  double  abs_seconds;
+  guint32 bits;
+  guint32 timelines;
+} KctTimeSettings;
+
+/* "1us,1%" (or "0.5us", "0.1%", either part alone) -> settings; FALSE when malformed. */
+gboolean kct_parse_time_error (const char *s, KctTimeSettings *ts);
+
 /* kct-compress.c: the collector's compression, offline, from an OTF2 archive (its anchor
  * file traces.otf2).  Returns a finished trace or NULL; *@skipped counts the events of kinds
  * compressed traces do not hold (metrics, parameters, ...), which were left out. */
-KctTrace *kct_compress_otf2 (const char *anchor, guint64 *skipped, GError **error);
+KctTrace *kct_compress_otf2 (const char *anchor, const KctTimeSettings *ts, guint64 *skipped,
+                             GError **error);
 
 /* kct-extrapolate.c: traces of the same program at several rank counts to a trace at
  * @ranks (see the file for what it can and cannot infer).  @dims (n_dims > 0) fixes the

@@ -94,9 +94,10 @@ main (int argc, char **argv)
     return kubus_program_print_version ();
   const char *cmd = argv[1];
   g_autoptr (GPtrArray) files = g_ptr_array_new ();
-  const char *out = NULL, *dims_arg = NULL;
+  const char *out = NULL, *dims_arg = NULL, *check = NULL;
   gboolean    force = FALSE, calls = FALSE;
   guint64     ranks = 0;
+  KctTimeSettings ts = { 0, 0, 0 };
   for (int i = 2; i < argc; i++)
     {
       const char *a = argv[i];
@@ -116,6 +117,30 @@ main (int argc, char **argv)
         }
       else if (strcmp (a, "--dims") == 0 && i + 1 < argc)
         dims_arg = argv[++i];
+      else if (strcmp (a, "--check") == 0 && i + 1 < argc)
+        check = argv[++i];
+      else if (strcmp (a, "--time-error") == 0 && i + 1 < argc)
+        {
+          if (!kct_parse_time_error (argv[++i], &ts))
+            {
+              fprintf (stderr,
+                       _ ("kubus-trace: --time-error '%s' is not like 1us,1%% (a time from 1ns to "
+                          "1s, a share from 0.1%% to 20%%)\n"),
+                       argv[i]);
+              return 2;
+            }
+        }
+      else if (strcmp (a, "--timelines") == 0 && i + 1 < argc)
+        {
+          guint64 v;
+          if (!g_ascii_string_to_unsigned (argv[++i], 10, 1, KCT_TIMELINES_MAX, &v, NULL))
+            {
+              fprintf (stderr, _ ("kubus-trace: --timelines '%s' is not a number from 1 to %u\n"),
+                       argv[i], KCT_TIMELINES_MAX);
+              return 2;
+            }
+          ts.timelines = (guint32)v;
+        }
       else if (a[0] == '-' && a[1] != '\0')
         {
           fprintf (stderr, _ ("kubus-trace: unknown option '%s' (or missing value)\n"), a);
@@ -127,6 +152,7 @@ main (int argc, char **argv)
     }
 
   GError *error = NULL;
+  (void)check;
   if (strcmp (cmd, "info") == 0 && files->len == 1)
     {
       const char *path = files->pdata[0];
@@ -162,7 +188,7 @@ main (int argc, char **argv)
           return 1;
         }
       guint64   skipped = 0;
-      KctTrace *t = kct_compress_otf2 (anchor, &skipped, &error);
+      KctTrace *t = kct_compress_otf2 (anchor, &ts, &skipped, &error);
       if (t == NULL)
         return fail (error);
       if (skipped > 0)
