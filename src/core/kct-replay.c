@@ -123,6 +123,7 @@ typedef struct
   uint32_t gid;
   uint32_t me;        /* own rank in the communicator (in the own group) */
   uint32_t peer_size; /* ranks a peer is counted among (the other group of an inter-comm) */
+  int      peer_b;    /* peers are members of group B */
 } Resolved;
 
 struct KctReplay
@@ -270,8 +271,15 @@ resolve_comms (KctReplay *it)
           int dup = 0;
           for (uint32_t i = 0; i < it->n_res; i++)
             dup |= it->res[i].local_id == c->local_id;
+          /* peers lie in the other group of an inter-communicator: B when the rank is in A */
+          const KctComm *e = (c->flags & KCT_COMM_ALIAS) ? &t->comms[c->parent] : c;
+          int            in_a = 0;
+          int64_t        off = e->shift * (int64_t)((c->flags & KCT_COMM_ALIAS) ? 0 : hit);
+          for (uint32_t i = 0; i < e->members.n && !in_a; i++)
+            in_a = (int64_t)e->members.v[i] + off == (int64_t)it->rank;
           if (!dup)
-            it->res[it->n_res++] = (Resolved){ c->local_id, gid + hit, me, ps };
+            it->res[it->n_res++]
+                = (Resolved){ c->local_id, gid + hit, me, ps, e->members_b.n > 0 && in_a };
         }
     }
   return 0;
@@ -523,6 +531,7 @@ kct_replay_next (KctReplay *it, KctEvent *ev)
           return failf (it, _ ("a peer outside communicator %u"), r->a);
         ev->comm = c->gid;
         ev->peer = (uint32_t)peer;
+        ev->peer_world = kct_comms_member (it->comms, c->gid, c->peer_b, (uint32_t)peer);
         ev->tag = r->tag;
         ev->bytes = r->bytes;
         if (r->type == KCT_RAW_ISEND)

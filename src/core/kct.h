@@ -54,6 +54,14 @@ gboolean kct_expand (const KctTrace *t, const char *dir, gboolean force, GError 
  * kct_replay_new (t, comms, r); global ids agree by construction). */
 gboolean kct_expand_definitions (const KctTrace *t, const char *dir, gboolean force,
                                  GError **error);
+/* What the expansion's causal order changes: receives that lay before their send (and moved
+ * to it), events moved in all, the largest move (ticks), receives without a send. */
+typedef struct
+{
+  guint64 receives_moved, events_moved, largest_move, unmatched;
+} KctExpandStats;
+/* The expansion's causal pass alone (no output). */
+gboolean kct_expand_check (const KctTrace *t, KctExpandStats *st, GError **error);
 /* For the browser's Analyze action: expands @kct_path into a new temporary directory and
  * returns its path (an experiment directory for kubus-analyze; the caller deletes it when
  * done), or NULL. */
