@@ -647,7 +647,7 @@ read_head (In *in, KctTrace *t)
                    || rel > KCT_TIME_BITS_MAX))
     fail (in, _ ("timing error bound out of range"));
   if (!in->bad && (tl == 0 || tl > KCT_TIMELINES_MAX))
-    fail (in, _ ("%llu timelines per group (1 to %u supported)"), (unsigned long long)tl,
+    fail (in, _ ("%llu ranks with times of their own (1 to %u supported)"), (unsigned long long)tl,
           KCT_TIMELINES_MAX);
   t->h.time_bits = (uint32_t)rel;
   t->h.timelines = (uint32_t)tl;

@@ -99,9 +99,10 @@ void kct_list_clear (KctList *l);
 #define KCT_TIME_ABS_NS 1000u
 #define KCT_TIME_BITS_MIN 4u
 #define KCT_TIME_BITS_MAX 30u
-/* ranks of a group that keep their own times; the others replay the mean of their times */
-#define KCT_TIMELINES 8u
-#define KCT_TIMELINES_MAX 4096u
+/* ranks of a trace that keep their own times (those farthest from their group's mean); the
+ * others replay the mean of their group's other ranks */
+#define KCT_TIMELINES 16u
+#define KCT_TIMELINES_MAX (1u << 24)
 
 typedef struct
 {
@@ -317,7 +318,7 @@ typedef struct
    * of the time since the rank's previous stored time) of the truth */
   uint64_t time_abs;
   uint32_t time_bits;
-  /* ranks per group with times of their own (the others replay their mean) */
+  /* ranks with times of their own, at most (the others replay their group's mean) */
   uint32_t timelines;
 } KctHeader;
 

@@ -255,12 +255,6 @@ unfold_mean (const KctTrace *src, const KctGroup *sg, const KctGrid *grid, KctGr
   return 0;
 }
 
-typedef struct
-{
-  uint64_t score;
-  uint32_t rank, index;
-} Scored;
-
 static int
 unfold_own_mean (const KctTrace *t, KctGroup *g, const KctGrid *grid)
 {
@@ -277,6 +271,12 @@ unfold_own_mean (const KctTrace *t, KctGroup *g, const KctGrid *grid)
   return 0;
 }
 
+typedef struct
+{
+  uint64_t score;
+  uint32_t rank, group, index;
+} Scored;
+
 static int
 cmp_score (const void *a, const void *b)
 {
@@ -286,76 +286,94 @@ cmp_score (const void *a, const void *b)
   return x->rank < y->rank ? -1 : x->rank > y->rank;
 }
 
-/* At most @keep ranks keep their own times: those farthest from the group's mean (the summed
- * differences of all their values); the times of the others go into the mean. */
+/* At most @keep ranks of the whole trace keep their own times: those farthest from their
+ * group's mean (the summed differences of all their values; a group's only rank is its mean).
+ * The times of the others go into their group's mean, so that the file holds at most @keep
+ * timelines plus one per group, whatever the number of ranks. */
 static int
-limit_timelines (const KctTrace *t, KctGroup *g, const KctGrid *grid, uint32_t keep)
+limit_timelines (const KctTrace *t, const KctGrid *grid, uint32_t keep)
 {
-  uint32_t n_tl = g->n_tl;
-  if (n_tl <= keep)
+  uint32_t own = 0;
+  for (uint32_t g = 0; g < t->n_groups; g++)
+    own += t->groups[g].n_tl;
+  if (own <= keep)
     return 0;
   if (grid == NULL)
     return -1;
-  uint64_t **vals = calloc (n_tl, sizeof *vals);
-  Scored    *order = calloc (n_tl, sizeof *order);
-  double    *mean = NULL;
-  uint64_t   n = 0;
-  int        err = vals == NULL || order == NULL;
-  for (uint32_t i = 0; i < n_tl && !err; i++)
+  Scored    *order = calloc (own, sizeof *order);
+  uint64_t **vals = calloc (own, sizeof *vals);
+  uint64_t  *n_vals = calloc (own, sizeof *n_vals);
+  int        err = order == NULL || vals == NULL || n_vals == NULL;
+  uint32_t   k = 0;
+  for (uint32_t gi = 0; gi < t->n_groups && !err; gi++)
     {
-      uint64_t m = 0;
-      err = g->tl[i].rank == KCT_NONE
-            || kct_timeline_values (t, g, &g->tl[i], grid, &vals[i], &m) != 0
-            || (i > 0 && m != n) || (g->n_folded > 0 && m != g->n_fold);
-      n = m;
-    }
-  if (!err)
-    err = (mean = calloc ((size_t)(n ? n : 1), sizeof *mean)) == NULL;
-  if (!err)
-    {
-      double all = (double)g->n_folded + n_tl;
-      for (uint64_t k = 0; k < n; k++)
+      KctGroup *g = &t->groups[gi];
+      uint32_t  first = k;
+      uint64_t  n = 0;
+      for (uint32_t i = 0; i < g->n_tl && !err; i++, k++)
         {
-          double sum = g->n_folded > 0 ? (double)g->fold[k] : 0;
-          for (uint32_t i = 0; i < n_tl; i++)
-            sum += (double)vals[i][k];
-          mean[k] = sum / all;
+          err = g->tl[i].rank == KCT_NONE
+                || kct_timeline_values (t, g, &g->tl[i], grid, &vals[k], &n_vals[k]) != 0
+                || (i > 0 && n_vals[k] != n) || (g->n_folded > 0 && n_vals[k] != g->n_fold);
+          n = n_vals[k];
+          order[k] = (Scored){ 0, g->tl[i].rank, gi, i };
         }
-      for (uint32_t i = 0; i < n_tl; i++)
+      if (err || g->n_tl == 0)
+        continue;
+      /* the group's mean over all its ranks so far */
+      double all = (double)g->n_folded + g->n_tl;
+      for (uint64_t v = 0; v < n; v++)
         {
-          double d = 0;
-          for (uint64_t k = 0; k < n; k++)
-            d += (double)vals[i][k] > mean[k] ? (double)vals[i][k] - mean[k]
-                                              : mean[k] - (double)vals[i][k];
-          order[i] = (Scored){ d < 1.8e19 ? (uint64_t)d : UINT64_MAX, g->tl[i].rank, i };
-        }
-      qsort (order, n_tl, sizeof *order, cmp_score);
-      KctTimeline *kept = malloc (sizeof *kept * keep);
-      err = kept == NULL;
-      for (uint32_t i = 0; i < n_tl && !err; i++)
-        {
-          KctTimeline *tl = &g->tl[order[i].index];
-          tl->score = order[i].score;
-          if (i < keep)
-            kept[i] = *tl;
-          else
+          double sum = g->n_folded > 0 ? (double)g->fold[v] : 0;
+          for (uint32_t i = first; i < k; i++)
+            sum += (double)vals[i][v];
+          double mean = sum / all;
+          for (uint32_t i = first; i < k; i++)
             {
-              err = fold_values (g, vals[order[i].index], n, tl->start, 1) != 0;
-              kct_timeline_clear (tl);
+              double d = (double)vals[i][v] - mean;
+              d = d < 0 ? -d : d;
+              order[i].score = order[i].score + d < 1.8e19 ? order[i].score + (uint64_t)d : UINT64_MAX;
             }
         }
+    }
+  if (!err)
+    {
+      /* the farthest stay; the values of the others go into their group's sums */
+      Scored *sorted = malloc (sizeof *sorted * own);
+      err = sorted == NULL;
       if (!err)
         {
-          memcpy (g->tl, kept, sizeof *kept * keep);
-          g->n_tl = keep;
+          memcpy (sorted, order, sizeof *sorted * own);
+          qsort (sorted, own, sizeof *sorted, cmp_score);
+          for (uint32_t i = keep; i < own && !err; i++)
+            {
+              KctGroup    *g = &t->groups[sorted[i].group];
+              KctTimeline *tl = &g->tl[sorted[i].index];
+              uint32_t     at = 0;
+              for (uint32_t j = 0; j < own; j++)
+                if (order[j].group == sorted[i].group && order[j].index == sorted[i].index)
+                  at = j;
+              err = fold_values (g, vals[at], n_vals[at], tl->start, 1) != 0;
+              kct_timeline_clear (tl);
+              tl->rank = KCT_NONE; /* marked: dropped below */
+            }
+          for (uint32_t gi = 0; gi < t->n_groups; gi++)
+            {
+              KctGroup *g = &t->groups[gi];
+              uint32_t  m = 0;
+              for (uint32_t i = 0; i < g->n_tl; i++)
+                if (g->tl[i].rank != KCT_NONE)
+                  g->tl[m++] = g->tl[i];
+              g->n_tl = m;
+            }
         }
-      free (kept);
+      free (sorted);
     }
-  for (uint32_t i = 0; vals != NULL && i < n_tl; i++)
+  for (uint32_t i = 0; vals != NULL && i < own; i++)
     free (vals[i]);
   free (vals);
+  free (n_vals);
   free (order);
-  free (mean);
   return err ? -1 : 0;
 }
 
@@ -579,8 +597,8 @@ kct_merge (KctTrace *to, const KctTrace *from)
         }
       err = err || merge_group (&to->groups[k], from, s, leaf_map, have_grid ? &grid : NULL) != 0;
     }
-  for (uint32_t i = 0; i < to->n_groups && !err; i++)
-    err = limit_timelines (to, &to->groups[i], have_grid ? &grid : NULL,
+  if (!err)
+    err = limit_timelines (to, have_grid ? &grid : NULL,
                            to->h.timelines ? to->h.timelines : KCT_TIMELINES)
           != 0;
 

@@ -89,6 +89,21 @@ gboolean kct_parse_time_error (const char *s, KctTimeSettings *ts);
  * compressed traces do not hold (metrics, parameters, ...), which were left out. */
 KctTrace *kct_compress_otf2 (const char *anchor, const KctTimeSettings *ts, guint64 *skipped,
                              GError **error);
+/* Every event of an OTF2 archive that a compressed trace holds, rank by rank in order, with
+ * its time as read (before the recorder sees it: requests are ids, not slots). */
+typedef void (*KctOtf2EventFunc) (guint32 rank, guint64 time, const KctRaw *ev, gpointer data);
+gboolean kct_otf2_events (const char *anchor, KctOtf2EventFunc observe, gpointer data,
+                          GError **error);
+
+/* kct-check.c: kubus-trace info --check: the compressed trace @kct_path (loaded as @t)
+ * against the OTF2 trace of the same run in @expdir, time per event and the two analyses
+ * (kubus-analyze runs on both); the report goes to @out. */
+gboolean kct_check (const KctTrace *t, const char *kct_path, const char *expdir, GString *out,
+                    GError **error);
+/* kct-info.c: the timing error bound in words ("1 µs or 0.0015 % of the time since the rank's
+ * previous event"); a duration in words ("1.5 ms"). */
+char *kct_bound_text (const KctTrace *t);
+char *kct_duration_text (double seconds);
 
 /* kct-extrapolate.c: traces of the same program at several rank counts to a trace at
  * @ranks (see the file for what it can and cannot infer).  @dims (n_dims > 0) fixes the

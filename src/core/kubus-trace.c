@@ -1,6 +1,6 @@
 /* kubus-trace — compressed traces (.kct).
  *
- *   kubus-trace info [--calls] FILE.kct
+ *   kubus-trace info [--calls] [--check EXPDIR] FILE.kct
  *   kubus-trace expand FILE.kct -o DIR [--force]
  *   kubus-trace compress EXPDIR|TRACE.otf2 [-o OUT.kct] [--force]
  *   kubus-trace extrapolate A.kct B.kct [C.kct…] --ranks N [--dims AxB…] -o OUT.kct [--force]
@@ -19,13 +19,16 @@ static void
 usage (FILE *out)
 {
   fprintf (out, "%s",
-           _ ("Usage: kubus-trace info [--calls] FILE.kct\n"
+           _ ("Usage: kubus-trace info [--calls] [--check EXPDIR] [FILE.kct]\n"
               "       kubus-trace expand FILE.kct -o DIR [--force]\n"
               "       kubus-trace compress EXPDIR|TRACE.otf2 [-o OUT.kct] [--force]\n"
+              "                   [--time-error 1us,0.0015%] [--timelines N]\n"
               "       kubus-trace extrapolate A.kct B.kct [C.kct ...] --ranks N [--dims AxB] "
               "-o OUT.kct [--force]\n"
               "\n"
-              "  info         ranks, events, loops, size and compression ratio\n"
+              "  info         ranks, events, loops, size, compression ratio and timing error\n"
+              "               bound; --check EXPDIR compares it with the OTF2 trace of the same\n"
+              "               run (times per event, analyses per metric)\n"
               "  expand       write the OTF2 trace the compressed trace stands for\n"
               "  compress     compress an OTF2 trace recorded before (default output: "
               "EXPDIR/traces.kct)\n"
@@ -135,7 +138,7 @@ main (int argc, char **argv)
           guint64 v;
           if (!g_ascii_string_to_unsigned (argv[++i], 10, 1, KCT_TIMELINES_MAX, &v, NULL))
             {
-              fprintf (stderr, _ ("kubus-trace: --timelines '%s' is not a number from 1 to %u\n"),
+              fprintf (stderr, _ ("kubus-trace: --timelines '%s' is not a number of ranks from 1 to %u\n"),
                        argv[i], KCT_TIMELINES_MAX);
               return 2;
             }
@@ -152,17 +155,27 @@ main (int argc, char **argv)
     }
 
   GError *error = NULL;
-  (void)check;
-  if (strcmp (cmd, "info") == 0 && files->len == 1)
+  if (strcmp (cmd, "info") == 0 && (files->len == 1 || (files->len == 0 && check != NULL)))
     {
-      const char *path = files->pdata[0];
-      KctTrace   *t = kct_load (path, &error);
+      /* --check EXPDIR alone: its traces.kct */
+      g_autofree char *path = files->len == 1 ? g_strdup (files->pdata[0])
+                                              : g_build_filename (check, "traces.kct", NULL);
+      KctTrace *t = kct_load (path, &error);
       if (t == NULL)
         return fail (error);
       g_autofree char *text = kct_info_text (t, path, file_size (path), calls);
       fputs (text, stdout);
+      fflush (stdout);
+      gboolean ok = TRUE;
+      if (check != NULL)
+        {
+          GString *report = g_string_new (NULL);
+          ok = kct_check (t, path, check, report, &error);
+          fputs (report->str, stdout);
+          g_string_free (report, TRUE);
+        }
       kct_trace_free (t);
-      return 0;
+      return ok ? 0 : fail (error);
     }
   if (strcmp (cmd, "expand") == 0 && files->len == 1 && out != NULL)
     {
