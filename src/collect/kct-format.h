@@ -99,8 +99,8 @@ void kct_list_clear (KctList *l);
 #define KCT_TIME_ABS_NS 1000u
 #define KCT_TIME_BITS_MIN 4u
 #define KCT_TIME_BITS_MAX 30u
-/* ranks of a trace that keep their own times (those farthest from their group's mean); the
- * others replay the mean of their group's other ranks */
+/* timelines a trace holds, a group's mean counted: the ranks farthest from their group's mean
+ * keep their own times while they fit, the others replay the mean of their group's others */
 #define KCT_TIMELINES 16u
 #define KCT_TIMELINES_MAX (1u << 24)
 
@@ -114,6 +114,11 @@ int  kct_grid_init (KctGrid *g, uint64_t abs, uint32_t bits);
 void kct_grid_clear (KctGrid *g);
 /* a grid point's value in ticks (UINT64_MAX: none) */
 uint64_t kct_grid_value (const KctGrid *g, uint64_t code);
+
+/* "1us,0.0015%" (a time from 1 ns to 1 s with ns, us, µs, ms or s, and/or a share; either
+ * alone): sets *abs_seconds and *bits (the coarsest grid whose relative step is at most the
+ * share) for what is given.  -1 when malformed. */
+int kct_parse_time_error (const char *s, double *abs_seconds, uint32_t *bits);
 
 /* How a timestamp is rounded to the grid: never later than the truth (a send: its message
  * cannot arrive before it), never earlier (a receive, the end of a collective), or nearest. */
@@ -318,7 +323,7 @@ typedef struct
    * of the time since the rank's previous stored time) of the truth */
   uint64_t time_abs;
   uint32_t time_bits;
-  /* ranks with times of their own, at most (the others replay their group's mean) */
+  /* timelines, at most, means counted (one mean per group when there are more groups) */
   uint32_t timelines;
 } KctHeader;
 

@@ -286,17 +286,22 @@ cmp_score (const void *a, const void *b)
   return x->rank < y->rank ? -1 : x->rank > y->rank;
 }
 
-/* At most @keep ranks of the whole trace keep their own times: those farthest from their
- * group's mean (the summed differences of all their values; a group's only rank is its mean).
- * The times of the others go into their group's mean, so that the file holds at most @keep
- * timelines plus one per group, whatever the number of ranks. */
+/* A trace holds at most @keep timelines, a group's mean counted (or one mean per group when
+ * there are more groups than that), whatever the number of ranks: the ranks farthest from
+ * their group's mean (the summed differences of all their values) keep their own times as
+ * long as that fits; the times of the others go into their group's mean.  A rank that makes
+ * its group complete costs nothing (the group then needs no mean): a group's only rank, the
+ * last of a group whose others all stay. */
 static int
 limit_timelines (const KctTrace *t, const KctGrid *grid, uint32_t keep)
 {
-  uint32_t own = 0;
+  uint32_t own = 0, total = 0;
   for (uint32_t g = 0; g < t->n_groups; g++)
-    own += t->groups[g].n_tl;
-  if (own <= keep)
+    {
+      own += t->groups[g].n_tl;
+      total += t->groups[g].n_tl + (t->groups[g].n_tl < t->groups[g].ranks.n ? 1 : 0);
+    }
+  if (total <= keep)
     return 0;
   if (grid == NULL)
     return -1;
@@ -332,21 +337,42 @@ limit_timelines (const KctTrace *t, const KctGrid *grid, uint32_t keep)
             {
               double d = (double)vals[i][v] - mean;
               d = d < 0 ? -d : d;
-              order[i].score = order[i].score + d < 1.8e19 ? order[i].score + (uint64_t)d : UINT64_MAX;
+              order[i].score = order[i].score + d < 1.8e19 ? order[i].score + (uint64_t)d : UINT64_MAX - 1;
             }
         }
     }
   if (!err)
     {
-      /* the farthest stay; the values of the others go into their group's sums */
-      Scored *sorted = malloc (sizeof *sorted * own);
-      err = sorted == NULL;
+      /* the farthest stay while they fit; the values of the others go into their group's sums */
+      Scored   *sorted = malloc (sizeof *sorted * own);
+      uint32_t *kept = calloc ((size_t)t->n_groups + 1, sizeof *kept);
+      err = sorted == NULL || kept == NULL;
       if (!err)
         {
           memcpy (sorted, order, sizeof *sorted * own);
           qsort (sorted, own, sizeof *sorted, cmp_score);
-          for (uint32_t i = keep; i < own && !err; i++)
+          uint32_t used = 0; /* timelines: every group a mean, to begin with */
+          for (uint32_t gi = 0; gi < t->n_groups; gi++)
+            used += t->groups[gi].ranks.n > 0;
+          /* a group's only rank first: it is its group's mean, so it stays for free */
+          for (int pass = 0; pass < 2; pass++)
+            for (uint32_t i = 0; i < own; i++)
+              {
+                uint32_t gi = sorted[i].group;
+                uint32_t cost = kept[gi] + 1 == t->groups[gi].ranks.n ? 0 : 1;
+                if (sorted[i].score == UINT64_MAX || (pass == 0 && t->groups[gi].ranks.n != 1))
+                  continue;
+                if (used + cost <= keep)
+                  {
+                    kept[gi]++;
+                    used += cost;
+                    sorted[i].score = UINT64_MAX; /* marked: stays */
+                  }
+              }
+          for (uint32_t i = 0; i < own && !err; i++)
             {
+              if (sorted[i].score == UINT64_MAX)
+                continue;
               KctGroup    *g = &t->groups[sorted[i].group];
               KctTimeline *tl = &g->tl[sorted[i].index];
               uint32_t     at = 0;
@@ -368,6 +394,7 @@ limit_timelines (const KctTrace *t, const KctGrid *grid, uint32_t keep)
             }
         }
       free (sorted);
+      free (kept);
     }
   for (uint32_t i = 0; vals != NULL && i < own; i++)
     free (vals[i]);

@@ -728,3 +728,83 @@ kct_time_defaults (KctTrace *t)
   if (t->h.timelines == 0)
     t->h.timelines = KCT_TIMELINES;
 }
+
+/* ---- "1us,0.0015%" ------------------------------------------------------------------------- */
+
+/* a decimal number (digits, an optional point and digits), whatever the locale */
+static const char *
+parse_decimal (const char *s, double *v)
+{
+  double x = 0, scale = 1;
+  int    digits = 0, point = 0;
+  for (; (*s >= '0' && *s <= '9') || (*s == '.' && !point); s++)
+    {
+      if (*s == '.')
+        {
+          point = 1;
+          continue;
+        }
+      digits++;
+      if (point)
+        x += (*s - '0') * (scale /= 10);
+      else
+        x = x * 10 + (*s - '0');
+    }
+  *v = x;
+  return digits ? s : NULL;
+}
+
+int
+kct_parse_time_error (const char *s, double *abs_seconds, uint32_t *bits)
+{
+  int parts = 0;
+  while (*s != '\0')
+    {
+      while (*s == ' ')
+        s++;
+      double      v;
+      const char *end = parse_decimal (s, &v);
+      if (end == NULL || !(v > 0) || parts++ == 2)
+        return -1;
+      size_t len = strcspn (end, ", ");
+      if (len == 1 && end[0] == '%')
+        {
+          /* the coarsest grid whose relative step is at most v %: 2^(1 - bits) <= v / 100 */
+          uint32_t b = KCT_TIME_BITS_MIN;
+          double   step = 1.0 / (1u << (b - 1));
+          while (b < KCT_TIME_BITS_MAX && step > v / 100 * (1 + 1e-9))
+            {
+              b++;
+              step /= 2;
+            }
+          if (step > v / 100 * (1 + 1e-9))
+            return -1;
+          *bits = b;
+        }
+      else
+        {
+          static const struct
+          {
+            const char *unit;
+            double      seconds;
+          } units[] = { { "ns", 1e-9 }, { "us", 1e-6 }, { "\xc2\xb5s", 1e-6 }, { "ms", 1e-3 }, { "s", 1 } };
+          int found = 0;
+          for (size_t u = 0; u < sizeof units / sizeof units[0] && !found; u++)
+            if (len == strlen (units[u].unit) && strncmp (end, units[u].unit, len) == 0)
+              {
+                *abs_seconds = v * units[u].seconds;
+                found = 1;
+              }
+          if (!found || *abs_seconds > 1 || *abs_seconds < 1e-9 * (1 - 1e-9))
+            return -1;
+        }
+      s = end + len;
+      while (*s == ' ')
+        s++;
+      if (*s == ',')
+        s++;
+      else if (*s != '\0')
+        return -1;
+    }
+  return parts > 0 ? 0 : -1;
+}

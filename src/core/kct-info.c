@@ -183,18 +183,19 @@ kct_info_text (const KctTrace *t, const char *path, guint64 file_bytes, gboolean
                           (double)t->h.length / (double)t->h.timer_resolution);
   g_autofree char *bound = kct_bound_text (t);
   g_string_append_printf (s, _ ("timing error bound: %s\n"), bound);
-  uint32_t own = 0, mean_ranks = 0;
+  uint32_t own = 0, mean_ranks = 0, timelines = 0;
   for (uint32_t g = 0; g < t->n_groups; g++)
     {
       uint32_t k = 0;
       for (uint32_t i = 0; i < t->groups[g].n_tl; i++)
         k += t->groups[g].tl[i].rank != KCT_NONE;
       own += k;
+      timelines += t->groups[g].n_tl;
       mean_ranks += t->groups[g].ranks.n > k ? t->groups[g].ranks.n - k : 0;
     }
-  g_string_append_printf (s, _ ("ranks with times of their own: %u (at most %u; %u ranks "
-                                "replay their group's mean)\n"),
-                          own, t->h.timelines, mean_ranks);
+  g_string_append_printf (s, _ ("ranks with times of their own: %u; ranks replaying their group's "
+                                "mean: %u (timelines: %u, at most %u)\n"),
+                          own, mean_ranks, timelines, t->h.timelines);
   g_string_append_printf (s, _ ("size: %llu bytes\n"), (unsigned long long)file_bytes);
   g_string_append_printf (s, _ ("size per rank: %.1f bytes\n"),
                           (double)file_bytes / (double)t->h.n_ranks);

@@ -3,7 +3,6 @@
 
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
-#include <math.h>
 #include <string.h>
 
 G_DEFINE_QUARK (kubus-kct-error-quark, kct_error)
@@ -59,46 +58,7 @@ kct_save (const KctTrace *t, const char *path, GError **error)
 }
 
 gboolean
-kct_parse_time_error (const char *s, KctTimeSettings *ts)
+kct_parse_time_settings (const char *s, KctTimeSettings *ts)
 {
-  g_auto (GStrv) parts = g_strsplit (s, ",", -1);
-  guint n = g_strv_length (parts);
-  if (n == 0 || n > 2)
-    return FALSE;
-  for (guint i = 0; i < n; i++)
-    {
-      g_strstrip (parts[i]);
-      char  *end = NULL;
-      double v = g_ascii_strtod (parts[i], &end);
-      if (end == parts[i] || !(v > 0) || v > 1e6)
-        return FALSE;
-      if (strcmp (end, "%") == 0)
-        {
-          /* the coarsest grid whose relative step is at most v %: 2^(1 - bits) <= v / 100 */
-          guint32 bits = KCT_TIME_BITS_MIN;
-          while (bits < KCT_TIME_BITS_MAX && ldexp (1.0, 1 - (int)bits) > v / 100 * (1 + 1e-9))
-            bits++;
-          if (ldexp (1.0, 1 - (int)bits) > v / 100 * (1 + 1e-9))
-            return FALSE;
-          ts->bits = bits;
-          continue;
-        }
-      static const struct
-      {
-        const char *unit;
-        double      seconds;
-      } units[] = { { "ns", 1e-9 }, { "us", 1e-6 }, { "\xc2\xb5s", 1e-6 }, { "ms", 1e-3 }, { "s", 1 } };
-      gboolean found = FALSE;
-      for (guint u = 0; u < G_N_ELEMENTS (units) && !found; u++)
-        {
-          if (strcmp (end, units[u].unit) == 0)
-            {
-              ts->abs_seconds = v * units[u].seconds;
-              found = TRUE;
-            }
-        }
-      if (!found || ts->abs_seconds > 1)
-        return FALSE;
-    }
-  return TRUE;
+  return kct_parse_time_error (s, &ts->abs_seconds, &ts->bits) == 0;
 }

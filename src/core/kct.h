@@ -81,8 +81,8 @@ typedef struct
   guint32 timelines;
 } KctTimeSettings;
 
-/* "1us,1%" (or "0.5us", "0.1%", either part alone) -> settings; FALSE when malformed. */
-gboolean kct_parse_time_error (const char *s, KctTimeSettings *ts);
+/* "1us,0.0015%" (either part alone) -> settings; FALSE when malformed. */
+gboolean kct_parse_time_settings (const char *s, KctTimeSettings *ts);
 
 /* kct-compress.c: the collector's compression, offline, from an OTF2 archive (its anchor
  * file traces.otf2).  Returns a finished trace or NULL; *@skipped counts the events of kinds

@@ -124,11 +124,11 @@ main (int argc, char **argv)
         check = argv[++i];
       else if (strcmp (a, "--time-error") == 0 && i + 1 < argc)
         {
-          if (!kct_parse_time_error (argv[++i], &ts))
+          if (!kct_parse_time_settings (argv[++i], &ts))
             {
               fprintf (stderr,
-                       _ ("kubus-trace: --time-error '%s' is not like 1us,1%% (a time from 1ns to "
-                          "1s, a share from 0.1%% to 20%%)\n"),
+                       _ ("kubus-trace: --time-error '%s' is not like 1us,0.0015%% (a time from "
+                          "1ns to 1s, a share of at most 12.5%%)\n"),
                        argv[i]);
               return 2;
             }

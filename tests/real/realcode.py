@@ -47,7 +47,8 @@ def run(code, kubus_run, expdir, ranks=2, kubus_args=(), env=None, timeout=600):
     try:
         if c['input']:
             shutil.copy(c['input'], scratch)
-        cmd = [str(kubus_run), '-o', os.path.abspath(expdir), *kubus_args, '--', 'mpirun', '-n',
+        cmd = [os.path.abspath(str(kubus_run)), '-o', os.path.abspath(expdir), *kubus_args, '--',
+               'mpirun', '-n',
                str(ranks), '--oversubscribe', program, *c['args']]
         return subprocess.run(cmd, cwd=scratch, env=mpi_env(env), capture_output=True, text=True,
                               timeout=timeout)
