@@ -17,8 +17,9 @@ Cases:
                runs), the compression ratio that info reports is OTF2 size / compressed size.
   compressed   --trace-format=compressed: only traces.kct, kubus.json says so, expand works,
                kubus-analyze reads the expanded trace.
-  badinput     corrupt, truncated and foreign files: a clear error naming the file, no crash,
-               nothing half-written.
+  badinput     corrupt, truncated and foreign files, and a file of format version 1
+               (tests/kct/data/version1.kct, histograms instead of timelines): a clear error
+               naming the file (and the versions), no crash, nothing half-written.
   sim          kubus-sim on an experiment that holds only traces.kct (replayed without
                expanding it) with an empty hypothesis predicts the recorded run time within 5 %,
                writes a simulated OTF2 trace with every rank, and leaves nothing behind.
@@ -354,6 +355,15 @@ def case_badinput(a, tmp):
             expect(path in p.stderr and len(p.stderr.splitlines()) == 1,
                    f'{" ".join(cmd)}: message should name the file in one line: {p.stderr!r}')
             expect(not os.path.exists(path + '.out'), f'{name}: expand left output')
+    # a file of an earlier format version: refused, naming its version and ours
+    old = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'data', 'version1.kct')
+    for cmd in (['info', old], ['expand', old, '-o', os.path.join(tmp, 'v1.out')]):
+        p = tool([a.trace, *cmd], ok=False)
+        expect(p.returncode == 1 and old in p.stderr and 'format version 1' in p.stderr
+               and 'reads version 2' in p.stderr, f'{" ".join(cmd)}: {p.returncode} {p.stderr!r}')
+    expect(not os.path.exists(os.path.join(tmp, 'v1.out')), 'expand of a version 1 file left output')
+    p = tool([a.analyze, '-q', '--serial', old, '-o', os.path.join(tmp, 'v1.cube')], ok=False)
+    expect(p.returncode == 1 and 'format version 1' in p.stderr, f'analyze of version 1: {p.stderr!r}')
     p = tool([a.trace, 'info', os.path.join(tmp, 'missing.kct')], ok=False)
     expect(p.returncode == 1 and 'missing.kct' in p.stderr, f'missing file: {p.stderr}')
     # an existing output directory is not replaced without --force
