@@ -314,19 +314,6 @@ compare_reports (CubeReport *o, CubeReport *k, GString *out, GError **error)
   return ok;
 }
 
-static void
-remove_dir (const char *dir)
-{
-  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
-  const char *name;
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *p = g_build_filename (dir, name, NULL);
-      g_remove (p);
-    }
-  g_rmdir (dir);
-}
-
 /* ---- the whole ----------------------------------------------------------------------------- */
 
 gboolean
@@ -346,14 +333,9 @@ kct_check (const KctTrace *t, const char *kct_path, const char *expdir, GString 
     g_ptr_array_add (per_rank, g_array_new (FALSE, FALSE, sizeof (Ev)));
   if (!kct_otf2_events (anchor, observe, per_rank, error))
     return FALSE;
-  char      why[256];
-  KctComms *comms = kct_comms_new (t, why, sizeof why);
+  KctComms *comms = kct_comms_open (t, error);
   if (comms == NULL)
-    {
-      g_set_error (error, KCT_ERROR, KCT_ERROR_CORRUPT, _ ("the compressed trace is inconsistent: %s"),
-                   why);
-      return FALSE;
-    }
+    return FALSE;
   TimeStats st;
   memset (&st, 0, sizeof st);
   gboolean ok = TRUE;
@@ -410,6 +392,6 @@ kct_check (const KctTrace *t, const char *kct_path, const char *expdir, GString 
     cube_report_free (o);
   if (k != NULL)
     cube_report_free (k);
-  remove_dir (tmp);
+  kct_remove_temporary (tmp);
   return ok;
 }

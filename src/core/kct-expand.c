@@ -271,18 +271,24 @@ moves_free (GArray **moved, guint32 n)
   g_free (moved);
 }
 
-gboolean
-kct_expand_check (const KctTrace *t, KctExpandStats *st, GError **error)
+KctComms *
+kct_comms_open (const KctTrace *t, GError **error)
 {
   char      why[256];
   KctComms *comms = kct_comms_new (t, why, sizeof why);
-  memset (st, 0, sizeof *st);
   if (comms == NULL)
-    {
-      g_set_error (error, KCT_ERROR, KCT_ERROR_CORRUPT, _ ("the compressed trace is inconsistent: %s"),
-                   why);
-      return FALSE;
-    }
+    g_set_error (error, KCT_ERROR, KCT_ERROR_CORRUPT, _ ("the compressed trace is inconsistent: %s"),
+                 why);
+  return comms;
+}
+
+gboolean
+kct_expand_check (const KctTrace *t, KctExpandStats *st, GError **error)
+{
+  memset (st, 0, sizeof *st);
+  KctComms *comms = kct_comms_open (t, error);
+  if (comms == NULL)
+    return FALSE;
   GArray **moved = causal_moves (t, comms, st, error);
   moves_free (moved, t->h.n_ranks);
   kct_comms_free (comms);
@@ -590,14 +596,9 @@ remove_tree (const char *path)
 static gboolean
 expand_into (const KctTrace *t, const char *dir, gboolean events, GError **error)
 {
-  char      why[256];
-  KctComms *comms = kct_comms_new (t, why, sizeof why);
+  KctComms *comms = kct_comms_open (t, error);
   if (comms == NULL)
-    {
-      g_set_error (error, KCT_ERROR, KCT_ERROR_CORRUPT, _ ("the compressed trace is inconsistent: %s"),
-                   why);
-      return FALSE;
-    }
+    return FALSE;
   OTF2_Archive *archive = OTF2_Archive_Open (dir, "traces", OTF2_FILEMODE_WRITE,
                                              1024 * 1024, 4 * 1024 * 1024, OTF2_SUBSTRATE_POSIX,
                                              OTF2_COMPRESSION_NONE);

@@ -43,6 +43,9 @@ void kct_calls_per_region (const KctTrace *t, guint64 *calls);
 /* The text of `kubus-trace info` (with --calls: calls per MPI function). */
 char *kct_info_text (const KctTrace *t, const char *path, guint64 file_bytes, gboolean calls);
 
+/* kct_comms_new with the reason it fails as a GError (KCT_ERROR_CORRUPT). */
+KctComms *kct_comms_open (const KctTrace *t, GError **error);
+
 /* kct-expand.c: an OTF2 archive with every rank's events, the one kubus-run writes
  * (DIR/traces.otf2, DIR/traces/, DIR/traces.def), written to a temporary directory that is
  * renamed to @dir at the end.  @dir must not exist unless @force. */
