@@ -1130,6 +1130,23 @@ cube_metric_peek_row (CubeReport    *report,
   return TRUE;
 }
 
+typedef struct
+{
+  const guint8  *loaded;   /* rows the model holds: visited from there, not from the file */
+  CubeRowVisitor visit;
+  gpointer       user_data;
+} ScanFilter;
+
+static gboolean
+scan_unloaded (guint cnode_index, const double *row, gpointer user_data, GError **error)
+{
+  ScanFilter *f = user_data;
+
+  if (f->loaded[cnode_index])
+    return TRUE;
+  return f->visit (cnode_index, row, f->user_data, error);
+}
+
 gboolean
 cube_metric_scan_rows (CubeReport     *report,
                        CubeMetric     *metric,
@@ -1143,7 +1160,21 @@ cube_metric_scan_rows (CubeReport     *report,
   if (d == NULL || !cube_metric_has_data (metric))
     return TRUE;
   if (d->loader != NULL && d->scanner != NULL)
-    return d->scanner (report, metric, visit, user_data, error);
+    {
+      ScanFilter f = { d->row_loaded, visit, user_data };
+      gboolean   any_loaded = FALSE;
+
+      /* Rows the model holds (read before, or set since) count as they are there. */
+      for (guint c = 0; c < d->n_rows; c++)
+        if (d->row_loaded[c])
+          {
+            any_loaded = TRUE;
+            if (d->rows[c] != NULL && !visit (c, d->rows[c], user_data, error))
+              return FALSE;
+          }
+      return any_loaded ? d->scanner (report, metric, scan_unloaded, &f, error)
+                        : d->scanner (report, metric, visit, user_data, error);
+    }
   if (d->loader != NULL)
     scratch = g_new (double, MAX (report->locations->len, 1));
   for (guint c = 0; c < report->cnodes->len; c++)

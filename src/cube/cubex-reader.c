@@ -1141,9 +1141,18 @@ cube_cubex_load (const char       *path,
     }
   anchor_label = g_strdup_printf ("%s:anchor.xml", path);
   {
-    /* anchor->size ≤ the file's size (tar_index checked it) */
-    g_autofree char *xml = g_malloc (MAX (anchor->size, 1));
+    /* anchor->size ≤ the file's size (tar_index checked it), which may still be more than
+     * this machine can hold */
+    g_autofree char *xml = anchor->size < G_MAXSIZE ? g_try_malloc (MAX (anchor->size, 1)) : NULL;
 
+    if (xml == NULL)
+      {
+        g_autofree char *size = g_strdup_printf ("%" G_GUINT64_FORMAT, anchor->size);
+
+        cube_set_error (error, CUBE_ERROR_IO, path,
+                        _("member anchor.xml is too large to read (%s bytes)"), size);
+        goto fail;
+      }
     if (!cubex_pread (cx, anchor->offset, xml, (gsize) anchor->size, "anchor.xml", error))
       goto fail;
     /* The XML reader inflates a gzip-compressed anchor itself (gzip magic). */
