@@ -1,10 +1,15 @@
 /* stats-scaling-report.c — the scalability result as a report, so the browser colours the call
  * tree by rho: the callsites' call paths (matched by region name and sibling order, like the
  * algebra), one location standing for all tasks, and root metrics
- *   scaling_rho       Spearman's rho of share vs task count (0 where undefined)
- *   scaling_p         its two-sided p-value (1 where undefined)
- *   scaling_share_N   the callsite's mean share at N tasks, for every task count N.
- * Inner call paths hold no values of their own. Attributes: the metric, the task counts
+ *   scaling_rho       Spearman's rho of share vs task count (no value where undefined), a
+ *                     MAXDOUBLE metric: a call path above several callsites shows the largest
+ *                     rho among them (the callsite that limits scaling most), not a sum
+ *   scaling_p         its two-sided p-value (1 where undefined), MINDOUBLE: above several
+ *                     callsites the smallest p-value among them
+ *   scaling_share_N   the callsite's mean share at N tasks, for every task count N; shares of
+ *                     one denominator, so above several callsites their sum is their share.
+ * Inner call paths hold no values of their own; each metric's description (which the browser
+ * shows) says how they aggregate. Attributes: the metric, the task counts
  * ("2,4,8"), the number of runs, the callsites' call path ids in ranking order and those whose
  * rho is undefined (space-separated). Report contents are data, in English, like the
  * analyzer's. */
@@ -103,21 +108,29 @@ stats_scaling_to_report (const StatsScaling *s)
   b.cnodes = g_hash_table_new (NULL, NULL);
 
   rho = cube_report_add_metric (b.out, NULL, STATS_SCALING_METRIC_RHO, "Spearman's rho",
-                                CUBE_DTYPE_DOUBLE, "", NULL,
+                                CUBE_DTYPE_MAXDOUBLE, "", NULL,
                                 "Spearman's rank correlation of the callsite's share with the "
                                 "task count over all runs: near +1 the share grows with the "
-                                "task count (the callsite limits scaling), near -1 it falls. 0 "
-                                "where undefined (the share is the same in every run).");
+                                "task count (the callsite limits scaling), near -1 it falls. No "
+                                "value where undefined (the share is the same in every run). A "
+                                "call path above several callsites shows the largest rho among "
+                                "them (the callsite that limits scaling most), not a rho of its "
+                                "own.");
   p = cube_report_add_metric (b.out, NULL, STATS_SCALING_METRIC_P, "p-value (rho)",
-                              CUBE_DTYPE_DOUBLE, "", NULL,
+                              CUBE_DTYPE_MINDOUBLE, "", NULL,
                               "Two-sided p-value of rho (exact permutation test up to 8 runs, "
-                              "Student's t beyond). 1 where rho is undefined.");
+                              "Student's t beyond). 1 where rho is undefined. A call path above "
+                              "several callsites shows the smallest p-value among them (the "
+                              "strongest evidence of a trend below it, in either direction).");
   share_descr = g_strdup_printf (s->of_communication
                                      ? "Mean share of the callsite's %s in the communication "
                                        "time (the time of all MPI callsites), over the runs at "
-                                       "this task count"
+                                       "this task count. A call path above several callsites "
+                                       "shows the sum of their shares."
                                      : "Mean share of the callsite's %s in the total of %s over "
-                                       "all MPI callsites, over the runs at this task count",
+                                       "all MPI callsites, over the runs at this task count. A "
+                                       "call path above several callsites shows the sum of "
+                                       "their shares.",
                                  s->metric, s->metric);
   for (guint k = 0; k < s->n_counts; k++)
     {
@@ -150,7 +163,8 @@ stats_scaling_to_report (const StatsScaling *s)
     {
       const StatsScalingCallsite *cs = g_ptr_array_index (s->callsites, c);
 
-      cube_report_set_value (b.out, rho, nodes[c], 0, cs->defined ? cs->rho : 0);
+      if (cs->defined)
+        cube_report_set_value (b.out, rho, nodes[c], 0, cs->rho); /* else no value */
       cube_report_set_value (b.out, p, nodes[c], 0, cs->defined ? cs->p_value : 1);
       for (guint k = 0; k < s->n_counts; k++)
         cube_report_set_value (b.out, share[k], nodes[c], 0, cs->share_at[k]);

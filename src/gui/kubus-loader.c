@@ -2,13 +2,15 @@
  *
  * Speed (issue #3: open to first paint within 1.2 × the time `kubus-cube info` needs):
  * - The worker thread does everything the main thread would otherwise do first with a fresh
- *   report: it warms the value cache (per-metric call-path totals and subtree rows,
- *   cube_values_metrics), so the browser's first update on the main thread is cheap.
+ *   report: it warms the value cache (the metric roots' totals, the default metric's call-path
+ *   totals and subtree rows: kubus_browser_warm), so the browser's first update on the main
+ *   thread is cheap. Other metrics are read when the user expands or selects them.
  * - kubus_load_prefetch() starts reading a file before GTK is up; kubus_load_async() for the
  *   same file then waits for that read instead of starting a second one, so GTK start-up and
  *   window construction overlap with the load. */
 #include <glib/gi18n.h>
 
+#include "kubus-browser.h"
 #include "kubus-loader.h"
 
 /* ---- prefetch ------------------------------------------------------------------------------ */
@@ -50,10 +52,7 @@ prefetch_free (Prefetch *p)
 static void
 warm_values (CubeReport *report)
 {
-  g_autofree double *incl = g_new (double, MAX (report->metrics->len, 1));
-
-  /* An error here (a corrupt lazily read row) is met again, and reported, by the browser. */
-  cube_values_metrics (report, incl, NULL, NULL);
+  kubus_browser_warm (report);
 }
 
 static void

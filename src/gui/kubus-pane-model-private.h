@@ -71,6 +71,14 @@ struct _KubusPaneModel
   GPtrArray          *selected_chains;
   guint               keep_selection_id;
 
+  /* Called before the children of @node get rows (or are compared by value), so that their
+   * values can be computed on demand (the metric pane: KubusBrowser). Only fills in values: it
+   * must not change the models. */
+  void              (*need_children) (KubusPaneModel *pane,
+                                      gpointer        node,
+                                      gpointer        data);
+  gpointer            need_children_data;
+
   GHashTable         *matches;          /* node → 1 match / 2 ancestor of a match */
   GPtrArray          *match_list;       /* nodes in pre-order */
   KubusNodeKind       match_kind;

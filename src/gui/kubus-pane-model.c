@@ -42,6 +42,8 @@ clear_chain (KubusPaneModel *self)
   g_clear_object (&self->name_sorter);
   g_clear_pointer (&self->name_keys, g_hash_table_unref);
   g_clear_object (&self->filter);
+  if (self->tree != NULL)
+    g_signal_handlers_disconnect_by_data (self->tree, self);
   g_clear_object (&self->tree);
   g_clear_object (&self->roots);
 }
@@ -433,6 +435,36 @@ on_own_items_changed (GListModel *model,
     self->keep_selection_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE, keep_selection_idle, self, NULL);
 }
 
+/* Rows were added to the tree (rows expanded): let need_children fill in their values before
+ * the sort and filter models (connected after this handler) look at them. Not from
+ * create_children: GtkTreeExpander calls that for every row it shows, to learn whether the row
+ * can expand at all. */
+static void
+on_tree_items_changed (GListModel *model,
+                       guint       position,
+                       guint       removed,
+                       guint       added,
+                       gpointer    user_data)
+{
+  KubusPaneModel *self = user_data;
+  gpointer last = NULL;
+
+  (void) removed;
+  if (self->need_children == NULL)
+    return;
+  for (guint i = position; i < position + added; i++)
+    {
+      g_autoptr (GtkTreeListRow) row = g_list_model_get_item (model, i);
+      g_autoptr (GtkTreeListRow) parent = row != NULL ? gtk_tree_list_row_get_parent (row) : NULL;
+      g_autoptr (KubusNodeRow) item = parent != NULL ? gtk_tree_list_row_get_item (parent) : NULL;
+      gpointer node = item != NULL ? kubus_node_row_get_node (item) : NULL;
+
+      if (node != NULL && node != last)
+        self->need_children (self, node, self->need_children_data);
+      last = node;
+    }
+}
+
 void
 kubus_pane_model_set_roots (KubusPaneModel *self,
                             KubusNodeKind   kind,
@@ -444,6 +476,7 @@ kubus_pane_model_set_roots (KubusPaneModel *self,
   self->roots = kubus_node_list_new (kind, nodes, n_nodes);
   self->tree = gtk_tree_list_model_new (g_object_ref (G_LIST_MODEL (self->roots)), FALSE, FALSE,
                                         create_children, self, NULL);
+  g_signal_connect (self->tree, "items-changed", G_CALLBACK (on_tree_items_changed), self);
   make_sorters (self);
   self->row_sorter = gtk_tree_list_row_sorter_new (g_object_ref (self->value_sorter));
   self->sorted = gtk_sort_list_model_new (g_object_ref (G_LIST_MODEL (self->tree)),
@@ -1557,6 +1590,8 @@ kubus_pane_model_expand_largest (KubusPaneModel *self,
       guint n = nodes != NULL ? nodes->len : 0, best = 0;
       double best_v = -1;
 
+      if (n > 0 && self->need_children != NULL)
+        self->need_children (self, kubus_node_row_get_node (here), self->need_children_data);
       for (guint i = 0; i < n; i++)
         {
           double v = fabs (node_raw_value (self, child_kind, g_ptr_array_index (nodes, i), FALSE));
@@ -1577,22 +1612,30 @@ kubus_pane_model_expand_largest (KubusPaneModel *self,
   return position_of_row (self, row);
 }
 
+/* Expands every collapsed row at or below @row. The tree model expands in autoexpand mode
+ * (the caller sets it): a collapsed row then gets its whole subtree in one items-changed, so
+ * only the already expanded rows are walked, and the sort, filter and selection models and the
+ * list view see one change per collapsed row met (after Collapse All: one per root) instead of
+ * one per row of the tree (bench/gui/bench-frames --expand-all). Nothing is removed, so the
+ * selection stays where it was. */
 static void
-expand_recursive (GtkTreeListRow *row)
+expand_below (GtkTreeListRow *row)
 {
   GListModel *children;
   guint n;
 
-  if (!gtk_tree_list_row_is_expandable (row))
-    return;
-  gtk_tree_list_row_set_expanded (row, TRUE);
+  if (!gtk_tree_list_row_get_expanded (row))
+    {
+      gtk_tree_list_row_set_expanded (row, TRUE); /* a leaf stays as it is */
+      return;
+    }
   children = gtk_tree_list_row_get_children (row);
   n = children != NULL ? g_list_model_get_n_items (children) : 0;
   for (guint i = 0; i < n; i++)
     {
       g_autoptr (GtkTreeListRow) child = gtk_tree_list_row_get_child_row (row, i);
       if (child != NULL)
-        expand_recursive (child);
+        expand_below (child);
     }
 }
 
@@ -1634,6 +1677,7 @@ kubus_pane_model_expand_all (KubusPaneModel *self,
       kubus_pane_model_collapse_all (self, position);
       return;
     }
+  gtk_tree_list_model_set_autoexpand (self->tree, TRUE);
   if (position == G_MAXUINT)
     {
       guint n = g_list_model_get_n_items (G_LIST_MODEL (self->roots));
@@ -1641,15 +1685,17 @@ kubus_pane_model_expand_all (KubusPaneModel *self,
         {
           g_autoptr (GtkTreeListRow) row = gtk_tree_list_model_get_child_row (self->tree, i);
           if (row != NULL)
-            expand_recursive (row);
+            expand_below (row);
         }
-      return;
     }
-  {
-    g_autoptr (GtkTreeListRow) row = g_list_model_get_item (G_LIST_MODEL (self->selection), position);
-    if (row != NULL)
-      expand_recursive (row);
-  }
+  else
+    {
+      g_autoptr (GtkTreeListRow) row = g_list_model_get_item (G_LIST_MODEL (self->selection), position);
+      if (row != NULL)
+        expand_below (row);
+    }
+  /* Rows the user expands later open one level, as always. */
+  gtk_tree_list_model_set_autoexpand (self->tree, FALSE);
 }
 
 /* ---- find -------------------------------------------------------------------------------- */

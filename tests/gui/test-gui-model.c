@@ -4,10 +4,12 @@
  * visible rows as a string and compare with the expected string. Each row prints as
  * "<indent><name> <value>[ [+]| [-]][ *]": [+] collapsed with children, [-] expanded,
  * * selected. */
+#include <glib/gstdio.h>
 #include <gtk/gtk.h>
 #include <math.h>
 #include <string.h>
 
+#include "cube-private.h"
 #include "gui-test-report.h"
 #include "cube-path.h"
 #include "kubus-browser.h"
@@ -123,6 +125,50 @@ test_expand_flows_right (void)
                "    MPI_Send 4.00 *\n"
                "  bar 2.00 [+]\n");
   assert_pane (b, KUBUS_PANE_SYSTEM, "M 4.00 [+]\n");
+}
+
+/* Issue 25 §3: a .cubex opened lazily, as the loader and the browser open it, decodes the rows
+ * of the metric roots and of the default metric only; a metric's rows are read when its parent
+ * is expanded. The test report written as .cubex (EXCLUSIVE metrics: a total reads every row of
+ * its metric): time 5 rows, mpi 2, visits 5. */
+static void
+test_lazy_cubex (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (CubeReport) built = gui_test_report_new (1.0);
+  g_autofree char *dir = g_dir_make_tmp ("kubus-gui-lazy-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "r.cubex", NULL);
+  g_autoptr (KubusBrowser) b = NULL;
+  CubeReport *r;
+
+  g_assert_no_error (error);
+  g_assert_true (cube_report_write (built, path, &error));
+  g_assert_no_error (error);
+  r = cube_report_load (path, CUBE_LOAD_DEFAULT, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  kubus_browser_warm (r);   /* the loader's worker thread */
+  g_assert_cmpuint (r->priv->rows_decoded, ==, 5 + 5 + 5); /* time, visits; time's call paths */
+  b = kubus_browser_new (r, NULL, &error);
+  g_assert_no_error (error);
+  kubus_browser_select_default (b);
+  assert_pane (b, KUBUS_PANE_METRIC,
+               "Time 16.00 [+] *\n"
+               "Visits 36\n");
+  assert_pane (b, KUBUS_PANE_CALL, "main 16.00 [+] *\n");
+  assert_pane (b, KUBUS_PANE_SYSTEM, "M 16.00 [+]\n");
+  g_assert_cmpuint (r->priv->rows_decoded, ==, 15);    /* nothing of mpi yet */
+
+  /* Time expanded: MPI's total for the metric pane, MPI's call paths for the call pane, which
+   * now shows Time without MPI */
+  set_expanded (b, KUBUS_PANE_METRIC, 0, TRUE);
+  g_assert_cmpuint (r->priv->rows_decoded, ==, 15 + 2 + 2);
+  assert_pane (b, KUBUS_PANE_METRIC,
+               "Time 10.00 [-] *\n"
+               "  MPI 6.00\n"
+               "Visits 36\n");
+  g_assert_cmpuint (r->priv->rows_decoded, ==, 19);
+  g_remove (path);
+  g_rmdir (dir);
 }
 
 static void
@@ -1098,6 +1144,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/gui/model/initial", test_initial);
   g_test_add_func ("/gui/model/expand-flows-right", test_expand_flows_right);
+  g_test_add_func ("/gui/model/lazy-cubex", test_lazy_cubex);
   g_test_add_func ("/gui/model/modes", test_modes);
   g_test_add_func ("/gui/model/multiple-selection", test_multiple_selection);
   g_test_add_func ("/gui/model/flat-and-modules", test_flat_and_modules);
