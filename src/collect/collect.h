@@ -13,6 +13,7 @@
 #include <otf2/otf2.h>
 
 #include "collect-kct-tap.h" /* before any event is written: see there */
+#include "collect-cputime.h"
 #include "mpi-regions.h"
 #include "collect-profile.h"
 
@@ -138,6 +139,7 @@ kubus_ev_enter (uint32_t region, const void *site)
   kubus_current_mpi = region;
   kubus_stamp = kubus_now ();
   kubus_stamp_fresh = 0;
+  kubus_cpu_boundary (kubus_stamp);
   if (kubus_recording)
     {
       if (kubus_kct_on)
@@ -158,6 +160,7 @@ kubus_ev_leave (uint32_t region)
   kubus_current_mpi = OTF2_UNDEFINED_REGION;
   uint64_t t = kubus_time_after_call ();
   kubus_stamp_fresh = 0;
+  kubus_cpu_boundary (t);
   if (kubus_recording)
     kubus_check (OTF2_EvtWriter_Leave (kubus_evt, NULL, t, region), "Leave");
   if (kubus_profiling)

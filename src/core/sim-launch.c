@@ -132,6 +132,7 @@ sim_spawn_ranks (SimOptions *opt,
 
   lm.program = "kubus-sim";
   lm.launcher = opt->launcher;
+  lm.launcher_argv = (const char *const *) opt->launcher_argv;
   lm.n_ranks = n_ranks;
   lm.argv = (const char *const *) opt->argv;
   lm.env = env;

@@ -19,8 +19,11 @@
 #include <glib/gi18n.h>
 #include <mpi.h>
 #include <otf2/otf2.h>
+#include <math.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 typedef struct
 {
@@ -68,6 +71,10 @@ mpi_fail (int          rc,
 #define SPIN_NS  50000
 #define NAP_NS   20000
 
+/* contention mode (SimReplayMode): waits spin and yield the core, as MPI's own blocking calls do
+ * with mpi_yield_when_idle, instead of sleeping */
+static gboolean spin_waits;
+
 static void
 nap (void)
 {
@@ -87,7 +94,9 @@ settle (MPI_Request *r,
       int rc = MPI_Testall (n, r, &flag, MPI_STATUSES_IGNORE);
       if (rc != MPI_SUCCESS || flag)
         return rc;
-      if (sim_now () - t0 > SPIN_NS)
+      if (spin_waits)
+        sched_yield ();
+      else if (sim_now () - t0 > SPIN_NS)
         nap ();
     }
 }
@@ -522,7 +531,9 @@ run_actions (Replay    *rp,
             gint64 t0 = sim_now ();
             int flag = 0;
             while ((rc = MPI_Iprobe (a->peer, a->tag, c, &flag, MPI_STATUS_IGNORE)) == MPI_SUCCESS && !flag)
-              if (sim_now () - t0 > SPIN_NS)
+              if (spin_waits)
+                sched_yield ();
+              else if (sim_now () - t0 > SPIN_NS)
                 nap ();
           }
           break;
@@ -571,12 +582,49 @@ replay_free (Replay *rp)
   g_free (rp->counts);
 }
 
-gboolean
-sim_replay_run (SimRank         *sr,
-                SimPlan         *plan,
-                SimReplayStats  *stats,
-                GError         **error)
+/* Contention mode: the ranks of this host run on no more CPUs than the original's host had
+ * (the first @cpus of the CPUs they may use together). Returns the CPUs they run on. */
+static guint32
+limit_cpus (guint32 cpus)
 {
+  MPI_Comm host = MPI_COMM_NULL;
+  cpu_set_t mine, all, use;
+  unsigned char in[sizeof (cpu_set_t)], out[sizeof (cpu_set_t)];
+  int n_all, me = 0;
+  guint32 taken = 0;
+
+  MPI_Comm_rank (MPI_COMM_WORLD, &me);
+  if (MPI_Comm_split_type (MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, me, MPI_INFO_NULL, &host) != MPI_SUCCESS)
+    return 0;
+  CPU_ZERO (&mine);
+  sched_getaffinity (0, sizeof mine, &mine);
+  memcpy (in, &mine, sizeof in);
+  MPI_Allreduce (in, out, (int) sizeof in, MPI_BYTE, MPI_BOR, host);
+  MPI_Comm_free (&host);
+  memcpy (&all, out, sizeof all);
+  n_all = CPU_COUNT (&all);
+  if (cpus == 0 || n_all <= (int) cpus)
+    return (guint32) n_all;
+  CPU_ZERO (&use);
+  for (int c = 0; c < CPU_SETSIZE && taken < cpus; c++)
+    if (CPU_ISSET (c, &all))
+      {
+        CPU_SET (c, &use);
+        taken++;
+      }
+  return sched_setaffinity (0, sizeof use, &use) == 0 ? taken : (guint32) n_all;
+}
+
+gboolean
+sim_replay_run (SimRank             *sr,
+                SimPlan             *plan,
+                const SimReplayMode *mode,
+                SimReplayStats      *stats,
+                GError             **error)
+{
+  gboolean contention = mode && mode->contention;
+  gboolean started = FALSE;
+  gint64 cpu_goal = 0, prev_time = 0;
   Replay rp = { 0 };
   SimEvent *ev = (SimEvent *) sr->ev->data;
   guint n = sr->ev->len;
@@ -609,7 +657,12 @@ sim_replay_run (SimRank         *sr,
     rp.reqs[i] = MPI_REQUEST_NULL;
   g_free (sr->new_time);
   sr->new_time = g_new0 (Tick, MAX (n, 1));
-  sim_wait_calibrate (&stats->cal);
+  spin_waits = contention;
+  stats->contention = contention;
+  if (contention)
+    stats->cpus_used = limit_cpus (mode->cpus);
+  /* SCHED_RR would hand the cores out by 100 ms time slices, not as the original shared them */
+  sim_wait_calibrate (&stats->cal, !contention);
 
   for (guint k = 0; k < n; k++)
     if (!(ev[k].flags & EVF_REMOVED))
@@ -633,7 +686,28 @@ sim_replay_run (SimRank         *sr,
       if (e->flags & EVF_REMOVED)
         continue;
       target = anchor_new + (e->time - anchor_trans);
-      late = sim_wait_until (&stats->cal, target);
+      if (contention && started)
+        {
+          /* compute for the CPU time the rank got, sleep for the time it slept; the time it
+           * waited for a CPU comes back by itself. CPU goals add up from the last MPI call's
+           * Leave, so the replay's own work (and a preempted spin) never accumulates. */
+          gint64 dt = MAX (0, e->time - prev_time);
+          double slept = sim_cpu_share (e, TRUE) * dt;
+          cpu_goal += (gint64) (sim_cpu_share (e, FALSE) * dt);
+          sim_burn_until (cpu_goal);
+          if (slept > 1000)
+            {
+              struct timespec ts = { (time_t) (slept / 1e9), (long) fmod (slept, 1e9) };
+              nanosleep (&ts, NULL);
+            }
+          late = 0;
+        }
+      else
+        late = sim_wait_until (&stats->cal, target);
+      if (!started)
+        cpu_goal = sim_thread_cpu ();
+      started = TRUE;
+      prev_time = e->time;
       now = sim_now ();
       stats->late_ns += late;
       if (late > stats->cal.sleep_margin)
@@ -645,6 +719,15 @@ sim_replay_run (SimRank         *sr,
       if (plan->call_at[k] == NO_INDEX)
         {
           sr->new_time[k] = now;
+          /* a polling call that found nothing: MPI makes progress in it, as it did in the
+           * original (a rendezvous handshake, a collective's next step); its Leave keeps the
+           * recorded cost by its own deadline */
+          if (e->type == EV_ENTER && sim_is_poll_region (sr->defs, e->region))
+            {
+              int flag = 0;
+              MPI_Iprobe (MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+              stats->polls++;
+            }
           continue;
         }
       {
@@ -668,6 +751,9 @@ sim_replay_run (SimRank         *sr,
         stats->events++;
         anchor_new = leave_new;
         anchor_trans = tl;
+        prev_time = tl;
+        if (contention)
+          cpu_goal = sim_thread_cpu ();
         k = call->leave;
       }
     }

@@ -465,7 +465,7 @@ offline (Fixture  *f,
       plans[r] = sim_plan_build (f->srs[r], &notes, &error);
       g_assert_no_error (error);
     }
-  g_assert_true (sim_offline_run (f->srs, plans, 2, m, &n, &error));
+  g_assert_true (sim_offline_run (f->srs, plans, 2, m, FALSE, &n, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (n, ==, expect_events);
   for (int r = 0; r < 2; r++)
@@ -473,41 +473,64 @@ offline (Fixture  *f,
   sim_plan_notes_clear (&notes);
 }
 
+static SimModel *
+fit (Fixture *f)
+{
+  sim_plan_sync_tails (f->t, f->srs);
+  g_assert_true (sim_match_messages (f->t, f->srs, NULL, NULL, NULL, NULL));
+  return sim_model_fit (f->srs, 2);
+}
+
+/* The identity: every call costs what its class cost (here one call per class), so every event
+ * comes back at its recorded time. */
 static void
-test_offline_exact (void)
+test_offline_identity (void)
 {
   Fixture f = { 0 };
   SimTransformStats st = { 0 };
-  SimModel m = { 0 };
-  SimCollCost *cc = g_new0 (SimCollCost, 1);
+  SimModel *m;
 
   fixture_load (&f, "exact");
-  sim_plan_sync_tails (f.t, f.srs);
+  m = fit (&f);
   g_assert_cmpint (f.srs[0]->init_tail, ==, 1000000);
   g_assert_cmpint (f.srs[1]->fin_tail, ==, 5000000);
   transform (&f, "", &st);
-  m.latency = 1e6;
-  m.eager_limit = G_MAXUINT64;
-  m.coll = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  m.coll_default = 9e6;
-  cc->after_last = 2e6;
-  cc->own = 2e6;
-  g_hash_table_insert (m.coll, g_strdup ("MPI_Allreduce/2"), cc);
-  offline (&f, &m, 48);
-  /* worked out in sim-trace-gen.c's terms (ms): see the comments */
-  g_assert_cmpfloat (ev_ms (f.srs[0], EV_LEAVE, "MPI_Init", 0, TRUE), ==, 3);   /* max enter 2 + tail 1 */
-  g_assert_cmpfloat (ev_ms (f.srs[0], EV_LEAVE, "MPI_Send", 0, TRUE), ==, 13);  /* eager, o_s = 0 */
-  g_assert_cmpfloat (ev_ms (f.srs[1], EV_LEAVE, "MPI_Recv", 0, TRUE), ==, 14);  /* sent 13 + L 1 */
-  g_assert_cmpfloat (ev_ms (f.srs[1], EV_RECV, NULL, 0, TRUE), ==, 14);
-  g_assert_cmpfloat (ev_ms (f.srs[0], EV_ENTER, "MPI_Isend", 0, TRUE), ==, 17);
-  g_assert_cmpfloat (ev_ms (f.srs[0], EV_ENTER, "MPI_Allreduce", 0, TRUE), ==, 22);
-  g_assert_cmpfloat (ev_ms (f.srs[1], EV_LEAVE, "MPI_Wait", 0, TRUE), ==, 26);  /* arrived at 18 */
-  g_assert_cmpfloat (ev_ms (f.srs[1], EV_ENTER, "MPI_Allreduce", 0, TRUE), ==, 29);
-  g_assert_cmpfloat (ev_ms (f.srs[0], EV_LEAVE, "MPI_Allreduce", 0, TRUE), ==, 31);  /* last 29 + 2 */
-  g_assert_cmpfloat (ev_ms (f.srs[0], EV_COLL_END, NULL, 0, TRUE), ==, 31);
-  g_assert_cmpfloat (ev_ms (f.srs[1], EV_LEAVE, "MPI_Finalize", 0, TRUE), ==, 37);   /* 32 + 5 */
-  g_assert_cmpfloat (ev_ms (f.srs[0], EV_LEAVE, "main", 0, TRUE), ==, 38);
-  g_hash_table_unref (m.coll);
+  offline (&f, m, 48);
+  for (int r = 0; r < 2; r++)
+    for (guint k = 0; k < f.srs[r]->ev->len; k++)
+      g_assert_cmpint (f.srs[r]->new_time[k], ==, g_array_index (f.srs[r]->ev, SimEvent, k).time);
+  sim_model_free (m);
+  fixture_free (&f);
+}
+
+/* scale region foo by 0.5, worked out in sim-trace-gen.c's terms (ms); T(8) = 2 (the one
+ * transfer sample), T(0) = 2 − 0.8 ns; costs: Send, Isend, Wait (rank 0) and Irecv 1, the
+ * Allreduce 3 after the last member arrived, the others 0. */
+static void
+test_offline_scale (void)
+{
+  Fixture f = { 0 };
+  SimTransformStats st = { 0 };
+  SimModel *m;
+
+  fixture_load (&f, "exact");
+  m = fit (&f);
+  transform (&f, "scale region foo by 0.5", &st);
+  offline (&f, m, 48);
+  g_assert_cmpfloat (ev_ms (f.srs[0], EV_ENTER, "MPI_Send", 0, TRUE), ==, 8);    /* foo 3..8 */
+  g_assert_cmpfloat (ev_ms (f.srs[0], EV_LEAVE, "MPI_Send", 0, TRUE), ==, 9);    /* eager: its cost, 1 */
+  g_assert_cmpfloat (ev_ms (f.srs[1], EV_ENTER, "MPI_Recv", 0, TRUE), ==, 4);    /* foo 3..4 */
+  g_assert_cmpfloat (ev_ms (f.srs[1], EV_LEAVE, "MPI_Recv", 0, TRUE), ==, 10);   /* sent 8 + T 2 */
+  g_assert_cmpfloat (ev_ms (f.srs[0], EV_ENTER, "MPI_Isend", 0, TRUE), ==, 11);  /* foo 9..11 */
+  g_assert_cmpfloat (ev_ms (f.srs[0], EV_LEAVE, "MPI_Wait", 0, TRUE), ==, 13);
+  g_assert_cmpfloat (ev_ms (f.srs[1], EV_LEAVE, "MPI_Irecv", 0, TRUE), ==, 17);  /* foo 10..16, 1 */
+  g_assert_cmpfloat (ev_ms (f.srs[1], EV_LEAVE, "MPI_Wait", 0, TRUE), ==, 17);   /* arrived at 13 */
+  g_assert_cmpfloat (ev_ms (f.srs[0], EV_ENTER, "MPI_Allreduce", 0, TRUE), ==, 18);
+  g_assert_cmpfloat (ev_ms (f.srs[1], EV_ENTER, "MPI_Allreduce", 0, TRUE), ==, 20);  /* bar 17..20 */
+  g_assert_cmpfloat (ev_ms (f.srs[0], EV_LEAVE, "MPI_Allreduce", 0, TRUE), ==, 23);  /* last 20 + 3 */
+  g_assert_cmpfloat (ev_ms (f.srs[1], EV_LEAVE, "MPI_Allreduce", 0, TRUE), ==, 23);
+  g_assert_cmpfloat (ev_ms (f.srs[1], EV_LEAVE, "MPI_Finalize", 0, TRUE), ==, 29);   /* 24 + 5 */
+  sim_model_free (m);
   fixture_free (&f);
 }
 
@@ -518,17 +541,52 @@ test_model_fit (void)
   SimModel *m;
   g_autofree char *json = NULL;
   fixture_load (&f, "exact");
-  g_assert_true (sim_match_messages (f.t, f.srs, NULL, NULL, NULL, NULL));
-  m = sim_model_fit (f.srs, 2);
+  m = fit (&f);
   /* one transfer sample: rank 1 waited in MPI_Recv from before the send (13) to 15 */
-  g_assert_cmpuint (m->n_msg_samples, ==, 1);
-  g_assert_cmpfloat (fabs (m->latency + m->per_byte * 8 - 2e6), <, 1);
-  /* the Allreduce: both leave 3 ms after the last enter (31) */
-  g_assert_cmpfloat (sim_model_coll (m, f.defs, region_id (f.defs, "MPI_Allreduce"), 2, FALSE), ==, 3e6);
+  g_assert_cmpuint (m->tr[0].n_samples, ==, 1);
+  g_assert_cmpfloat (fabs (sim_model_transfer (m, 0, 1, 8) - 2e6), <, 1);
+  /* one vote: the Isend of 0 bytes was done (20) before its receive was posted (27) */
+  g_assert_cmpuint (m->tr[0].votes_eager, ==, 1);
+  g_assert_cmpuint (m->tr[0].votes_rdv, ==, 0);
+  g_assert_false (sim_model_rendezvous (m, 0, 1, 1 << 20, FALSE));
+  g_assert_true (sim_model_rendezvous (m, 0, 1, 0, TRUE));
+  /* both ranks on one host: every message is on the same transport */
+  g_assert_cmpint (sim_model_transport (m, 0, 1), ==, 0);
+  /* the costs: the Allreduce 3 ms after the last member arrived, on both ranks; rank 1's
+   * receive left when its message arrived */
+  g_assert_cmpfloat (sim_model_cost (m, sim_model_class (0, region_id (f.defs, "MPI_Allreduce"), 16, 3, TRUE)),
+                     ==, 3e6);
+  g_assert_cmpfloat (sim_model_cost (m, sim_model_class (1, region_id (f.defs, "MPI_Allreduce"), 16, 3, FALSE)),
+                     ==, 3e6);
+  g_assert_cmpfloat (sim_model_cost (m, sim_model_class (1, region_id (f.defs, "MPI_Recv"), 8, 0, TRUE)), ==, 0);
+  g_assert_cmpfloat (sim_model_cost (m, sim_model_class (0, region_id (f.defs, "MPI_Send"), 8, 0, FALSE)), ==, 1e6);
+  /* a class not in the trace falls back to coarser ones: the Send of rank 0 at any size */
+  g_assert_cmpfloat (sim_model_cost (m, sim_model_class (1, region_id (f.defs, "MPI_Send"), 1 << 20, 0, TRUE)),
+                     ==, 1e6);
+  g_assert_cmpuint (m->n_cost_samples, ==, 8);   /* the planned calls but MPI_Init and MPI_Finalize */
   json = sim_model_describe (m);
-  g_assert_nonnull (strstr (json, "\"message_samples\": 1"));
+  g_assert_nonnull (strstr (json, "\"message_samples\": 1, \"eager_votes\": 1"));
+  g_assert_nonnull (strstr (json, "\"eager_limit\": null"));
   sim_model_free (m);
   fixture_free (&f);
+}
+
+/* The eager limit is the split of the voted sizes that contradicts the fewest votes. */
+static void
+test_model_eager_limit (void)
+{
+  /* Open MPI's shared memory: eager up to 4 KB; one late eager vote above is noise */
+  const guint64 sizes[] = { 1024, 2048, 4000, 4096, 4200, 8192, 16384 };
+  const guint eager[] = { 5, 5, 5, 5, 0, 1, 0 };
+  const guint rdv[] = { 0, 0, 0, 0, 5, 5, 5 };
+  const guint none[] = { 0, 0, 0, 0, 0, 0, 0 };
+  g_assert_cmpuint (sim_model_eager_split (sizes, eager, rdv, 7), ==, 4096);
+  /* only eager votes: no limit seen */
+  g_assert_cmpuint (sim_model_eager_split (sizes, eager, none, 7), ==, G_MAXUINT64);
+  /* only rendezvous votes: eager up to the largest size none of them contradicts */
+  g_assert_cmpuint (sim_model_eager_split (sizes, none, rdv, 7), ==, 4096);
+  g_assert_cmpuint (sim_model_eager_split (sizes + 4, none, rdv + 4, 3), ==, 4199);
+  g_assert_cmpuint (sim_model_eager_split (sizes, NULL, NULL, 0), ==, G_MAXUINT64);
 }
 
 static void
@@ -599,8 +657,10 @@ main (int argc, char **argv)
   g_test_add_func ("/sim/transform/remove-in-region", test_remove_in_region);
   g_test_add_func ("/sim/match/unmatched", test_unmatched);
   g_test_add_func ("/sim/plan/refused-approximated", test_refused_and_approximated);
-  g_test_add_func ("/sim/offline/exact", test_offline_exact);
+  g_test_add_func ("/sim/offline/identity", test_offline_identity);
+  g_test_add_func ("/sim/offline/scale", test_offline_scale);
   g_test_add_func ("/sim/model/fit", test_model_fit);
+  g_test_add_func ("/sim/model/eager-limit", test_model_eager_limit);
   g_test_add_func ("/sim/write/roundtrip", test_write_roundtrip);
   return g_test_run ();
 }
