@@ -118,6 +118,10 @@ typedef struct
   gboolean has_samples;     /* the trace defines the collector's CPU samples */
 } SimHosts;
 
+/* The share of their sampled computation time the ranks waited, runnable, for a CPU above which
+ * the real-time re-enactment brings the contention back (sim-run.c) */
+#define SIM_CONTENTION_SHARE 0.05
+
 /* Marks every event of a sampled long interval with its CPU and sleep shares (EVF_CPU). */
 SimCpuStats sim_cpu_shares (SimRank *sr);
 /* The CPU (or sleep) share of the interval ending at @e: 1 (0) where it was not sampled. */
@@ -295,7 +299,10 @@ typedef struct
   gboolean realtime;     /* the replay runs under SCHED_RR (permitted, not disabled by KUBUS_SIM_NO_RT) */
 } SimWaitCal;
 
-gint64 sim_now (void);                  /* CLOCK_MONOTONIC, ns */
+gint64 sim_now (void);                  /* CLOCK_MONOTONIC, ns (sim-clock.c) */
+/* Collective: what to add to this process's sim_now() for rank 0's clock (host leaders measure
+ * it by ping-pong, their hosts share it); @n_hosts: how many hosts the ranks run on. */
+gint64 sim_clock_offset (guint *n_hosts);
 gint64 sim_thread_cpu (void);           /* CLOCK_THREAD_CPUTIME_ID, ns */
 /* Also switches this process to SCHED_RR where permitted and @allow_rt (cal->realtime);
  * sim_wait_release switches back. */
@@ -330,6 +337,7 @@ typedef struct
   guint64 polls;              /* polling calls that found nothing, re-enacted as a progress call */
   gboolean contention;        /* re-enacted with the original's CPU contention (SimReplayMode) */
   guint32  cpus_used;         /* CPUs the re-enactment's ranks of this host ran on (contention) */
+  guint    hosts;             /* hosts the re-enactment ran on */
   SimWaitCal cal;
 } SimReplayStats;
 
@@ -457,6 +465,11 @@ typedef struct
   double      identity_error;   /* percent: identity run time after MPI_Init / original − 1 */
   /* what the run time can and cannot show (sim-advice.c): NULL or a sentence */
   char       *mode_advice;
+  /* how the original shared its cores (sim-cpu.c) and whether the re-enactment brought the
+   * contention back */
+  SimHosts    hosts;
+  SimCpuStats cpu;
+  gboolean    contention;
 } SimSummary;
 
 gboolean sim_report_write (const char  *orig_cube,
@@ -482,6 +495,9 @@ void     sim_identity_cache_store (const char *path, const SimOptions *opt, doub
 gboolean sim_hypothesis_is_identity (const Hypothesis *h);
 /* 1 when |change| is larger than |identity error|, 0 when not, −1 when unknown */
 int      sim_significance (double change_percent, gboolean have_identity, double identity_percent);
+
+/* sim-advice.c: NULL, or why this mode cannot reproduce this run and which mode would */
+char    *sim_mode_advice (const SimOptions *opt, const TraceDefs *defs, const SimHosts *h);
 
 /* sim-launch.c */
 char    *sim_workdir_name (const char *simdir, int pid);   /* ".NAME.tmp-PID" beside SIMDIR */

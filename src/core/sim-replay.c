@@ -624,7 +624,7 @@ sim_replay_run (SimRank             *sr,
 {
   gboolean contention = mode && mode->contention;
   gboolean started = FALSE;
-  gint64 cpu_goal = 0, prev_time = 0;
+  gint64 cpu_goal = 0, prev_time = 0, off;
   Replay rp = { 0 };
   SimEvent *ev = (SimEvent *) sr->ev->data;
   guint n = sr->ev->len;
@@ -657,6 +657,8 @@ sim_replay_run (SimRank             *sr,
     rp.reqs[i] = MPI_REQUEST_NULL;
   g_free (sr->new_time);
   sr->new_time = g_new0 (Tick, MAX (n, 1));
+  /* one time base: rank 0's clock (sim-clock.c); times below are in it, waits in our own */
+  off = sim_clock_offset (&stats->hosts);
   spin_waits = contention;
   stats->contention = contention;
   if (contention)
@@ -673,7 +675,7 @@ sim_replay_run (SimRank             *sr,
   MPI_Allreduce (&first, &min_first, 1, MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD);
   /* a common start shortly ahead; each rank begins at its recorded offset from the earliest */
   if (sr->rank == 0)
-    t0 = sim_now () + 50000000;
+    t0 = sim_now () + off + 50000000;
   MPI_Bcast (&t0, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
   anchor_new = t0 + (first == G_MAXINT64 ? 0 : first - min_first);
   anchor_trans = first == G_MAXINT64 ? 0 : first;
@@ -703,12 +705,12 @@ sim_replay_run (SimRank             *sr,
           late = 0;
         }
       else
-        late = sim_wait_until (&stats->cal, target);
+        late = sim_wait_until (&stats->cal, target - off);
       if (!started)
         cpu_goal = sim_thread_cpu ();
       started = TRUE;
       prev_time = e->time;
-      now = sim_now ();
+      now = sim_now () + off;
       stats->late_ns += late;
       if (late > stats->cal.sleep_margin)
         stats->late_events++;
@@ -720,9 +722,11 @@ sim_replay_run (SimRank             *sr,
         {
           sr->new_time[k] = now;
           /* a polling call that found nothing: MPI makes progress in it, as it did in the
-           * original (a rendezvous handshake, a collective's next step); its Leave keeps the
-           * recorded cost by its own deadline */
-          if (e->type == EV_ENTER && sim_is_poll_region (sr->defs, e->region))
+           * original (a rendezvous handshake, a collective's next step), unless the replay is
+           * behind (its Leave keeps its deadline): a replay that fell behind in a tight
+           * polling loop catches up instead of falling further behind */
+          if (e->type == EV_ENTER && now - target <= stats->cal.min_wait
+              && sim_is_poll_region (sr->defs, e->region))
             {
               int flag = 0;
               MPI_Iprobe (MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
@@ -737,7 +741,7 @@ sim_replay_run (SimRank             *sr,
 
         sr->new_time[k] = enter_new;
         ok = run_actions (&rp, sr, plan, call, &stats->cal, error);
-        leave_new = sim_now ();
+        leave_new = sim_now () + off;
         stats->calls++;
         for (guint j = k + 1; j < call->leave; j++)
           {
@@ -757,7 +761,7 @@ sim_replay_run (SimRank             *sr,
         k = call->leave;
       }
     }
-  stats->wall_ns = sim_now () - t0;
+  stats->wall_ns = sim_now () + off - t0;
   {
     gboolean rt = stats->cal.realtime;
     sim_wait_release (&stats->cal);

@@ -288,6 +288,26 @@ sim_report_write (const char  *orig_cube,
   g_string_append_printf (js, ",\n  \"identity_cached\": %s", s->identity_cached ? "true" : "false");
   g_string_append_printf (js, ",\n  \"significant\": %s",
                           significant < 0 ? "null" : significant ? "true" : "false");
+  /* how the original shared its cores, and whether the re-enactment brought that back */
+  g_string_append_printf (js, ",\n  \"cores\": {\"hosts\": %u, \"max_ranks_per_host\": %u, \"host_cpus\": ",
+                          s->hosts.n_hosts, s->hosts.max_ranks_per_host);
+  if (s->hosts.cpus_known)
+    g_string_append_printf (js, "%u", s->hosts.min_cpus);
+  else
+    g_string_append (js, "null");
+  g_string_append_printf (js, ", \"oversubscribed\": %s, \"cpu_samples\": %u, \"contention_reenacted\": %s",
+                          s->hosts.oversubscribed ? "true" : "false", s->cpu.samples,
+                          s->contention ? "true" : "false");
+  if (s->cpu.gap_wall > 0)
+    {
+      g_string_append (js, ", \"computation_cpu_share\": ");
+      json_number (js, s->cpu.gap_cpu / s->cpu.gap_wall);
+      g_string_append (js, ", \"computation_wait_share\": ");
+      json_number (js, s->cpu.gap_wait / s->cpu.gap_wall);
+      g_string_append (js, ", \"computation_sleep_share\": ");
+      json_number (js, s->cpu.gap_sleep / s->cpu.gap_wall);
+    }
+  g_string_append_c (js, '}');
   g_string_append (js, ",\n  \"mode_advice\": ");
   if (s->mode_advice)
     json_string (js, s->mode_advice);
@@ -329,9 +349,13 @@ sim_report_write (const char  *orig_cube,
                               s->rstats.events, s->rstats.calls, s->rstats.polls, s->rstats.late_events);
       json_number (js, s->rstats.late_ns / 1e9);
       g_string_append_printf (js, ", \"sleep_margin_ns\": %" G_GINT64_FORMAT ", \"clock_read_ns\": %" G_GINT64_FORMAT
-                              ", \"realtime_waits\": %s}",
+                              ", \"realtime_waits\": %s, \"hosts\": %u, \"contention\": %s",
                               s->rstats.cal.sleep_margin, s->rstats.cal.clock_cost,
-                              s->rstats.cal.realtime ? "true" : "false");
+                              s->rstats.cal.realtime ? "true" : "false", s->rstats.hosts,
+                              s->rstats.contention ? "true" : "false");
+      if (s->rstats.contention)
+        g_string_append_printf (js, ", \"cpus\": %u", s->rstats.cpus_used);
+      g_string_append_c (js, '}');
     }
   g_string_append (js, ",\n  \"gains\": ");
   json_changes (js, changes, TRUE);

@@ -43,6 +43,7 @@ typedef struct
   gboolean        dropped_counted;
   SimHosts        hosts;
   gboolean        contention;   /* the real-time re-enactment brings the original's contention back */
+  gboolean        contention_auto; /* decided by the samples (not KUBUS_SIM_CONTENTION) */
   SimCpuStats     cpu;          /* this process's ranks (sim-cpu.c) */
   gint64          orig_first, orig_last, orig_init;
 } Ctx;
@@ -431,6 +432,28 @@ cpu_stats_add (SimCpuStats       *into,
   into->call_wait += s->call_wait;
 }
 
+/* The CPU samples over all ranks, and how the run shared its cores, for the summary. */
+static void
+sum_cpu (Ctx *cx)
+{
+  double v[8] = { cx->cpu.samples, cx->cpu.gap_wall, cx->cpu.gap_cpu, cx->cpu.gap_wait, cx->cpu.gap_sleep,
+                  cx->cpu.call_wall, cx->cpu.call_cpu, cx->cpu.call_wait };
+  double all[8];
+  memcpy (all, v, sizeof v);
+  if (cx->mpi)
+    MPI_Allreduce (v, all, 8, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  cx->sum.cpu.samples = (guint) all[0];
+  cx->sum.cpu.gap_wall = all[1];
+  cx->sum.cpu.gap_cpu = all[2];
+  cx->sum.cpu.gap_wait = all[3];
+  cx->sum.cpu.gap_sleep = all[4];
+  cx->sum.cpu.call_wall = all[5];
+  cx->sum.cpu.call_cpu = all[6];
+  cx->sum.cpu.call_wait = all[7];
+  cx->sum.hosts = cx->hosts;
+  cx->sum.contention = cx->contention;
+}
+
 /* Frees the events and plans of the last pass (before the identity pass reads them again). */
 static void
 drop_pass (Ctx *cx)
@@ -474,6 +497,19 @@ reenact (Ctx               *cx,
       SimCpuStats cs = sim_cpu_shares (cx->srs[i]);
       if (!quiet_pass)
         cpu_stats_add (&cx->cpu, &cs);
+    }
+  if (!quiet_pass)
+    {
+      /* the contention re-enactment where the original's ranks really competed for cores:
+       * their computation waited, runnable, for a CPU a noticeable part of its time (ranks that
+       * share cores but mostly sleep keep the precise, real-time scheduled re-enactment) */
+      sum_cpu (cx);
+      if (cx->contention_auto)
+        {
+          cx->contention = cx->sum.cpu.gap_wall > 0
+                           && cx->sum.cpu.gap_wait / cx->sum.cpu.gap_wall > SIM_CONTENTION_SHARE;
+          cx->sum.contention = cx->contention;
+        }
     }
   trace_span (cx, FALSE, &cx->orig_first, &cx->orig_last, &cx->orig_init);
   sim_plan_sync_tails (cx->t, cx->srs);
@@ -689,6 +725,7 @@ ctx_clear (Ctx *cx)
   sim_plan_notes_clear (&cx->notes);
   g_clear_pointer (&cx->dropped, g_hash_table_unref);
   g_free (cx->sum.model_json);
+  g_free (cx->sum.mode_advice);
   g_free (cx->workdir);
   g_free (cx->orig_cube);
   sim_hypothesis_free (cx->hyp);
@@ -798,7 +835,15 @@ run_ranks (SimOptions *opt,
     const char *force = g_getenv ("KUBUS_SIM_CONTENTION");
     cx.contention = force && *force ? strcmp (force, "0") != 0 && !opt->offline
                                     : !opt->offline && cx.hosts.oversubscribed && cx.hosts.has_samples;
+    cx.contention_auto = cx.contention && !(force && *force);
   }
+  if (cx.me == 0)
+    {
+      cx.sum.mode_advice = sim_mode_advice (opt, cx.defs, &cx.hosts);
+      /* said before simulating: by the launching process, or here when there is none */
+      if (cx.sum.mode_advice && !opt->quiet && !g_getenv ("KUBUS_SIM_WORKDIR"))
+        fprintf (stderr, _("kubus-sim: note: %s\n"), cx.sum.mode_advice);
+    }
   cx.t = mpi ? transport_mpi_new (cx.defs->n_ranks) : transport_local_new (cx.defs->n_ranks);
 
   if (!g_file_test (cx.orig_cube, G_FILE_TEST_EXISTS) && !analyze_original (&cx, &error))
@@ -925,6 +970,14 @@ sim_main_trace (SimOptions *opt)
       fprintf (stderr, _("kubus-sim: %s: the trace has no MPI ranks\n"), opt->anchor);
       return 1;
     }
+  {
+    SimHosts hosts;
+    g_autofree char *advice = NULL;
+    sim_cpu_hosts (defs, &hosts);
+    advice = sim_mode_advice (opt, defs, &hosts);
+    if (advice && !opt->quiet)
+      fprintf (stderr, _("kubus-sim: note: %s\n"), advice);
+  }
   sim_remove_stale_workdirs (opt->simdir);
   workdir = sim_workdir_name (opt->simdir, (int) getpid ());
   if (g_mkdir (workdir, 0755) != 0)

@@ -13,14 +13,6 @@
 #include <sys/prctl.h>
 #include <time.h>
 
-gint64
-sim_now (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (gint64) ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 static int
 cmp_i64 (gconstpointer a,
          gconstpointer b)

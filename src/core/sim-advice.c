@@ -1,0 +1,61 @@
+/* sim-advice.c — runs a mode cannot reproduce, said before simulating (and in summary.json →
+ * mode_advice), with the better mode. The real-time re-enactment runs the ranks on this
+ * machine: it reproduces the original only where this machine can run them as the original's
+ * did (as many hosts, as many cores per rank, the collector's CPU samples where ranks shared
+ * cores). The offline model keeps every call's recorded cost class and needs none of that. */
+#include "sim-private.h"
+
+#include <glib/gi18n.h>
+#include <sched.h>
+#include <unistd.h>
+
+/* CPUs this process (and the ranks mpirun starts here) may use */
+static guint
+local_cpus (void)
+{
+  cpu_set_t set;
+  CPU_ZERO (&set);
+  if (sched_getaffinity (0, sizeof set, &set) == 0 && CPU_COUNT (&set) > 0)
+    return (guint) CPU_COUNT (&set);
+  return (guint) MAX (1, sysconf (_SC_NPROCESSORS_ONLN));
+}
+
+char *
+sim_mode_advice (const SimOptions *opt,
+                 const TraceDefs  *defs,
+                 const SimHosts   *h)
+{
+  gboolean own_launcher = opt->launcher || opt->launcher_argv;
+  guint here = local_cpus ();
+  int n = defs->n_ranks;
+
+  if (opt->offline)
+    return NULL;
+  if (h->oversubscribed && !h->has_samples)
+    return g_strdup_printf (_("The original ran up to %u ranks on %u CPUs of a host, but its trace has no CPU "
+                              "samples (KUBUS_CPU_TIME): the real-time re-enactment cannot bring back how they "
+                              "competed for the cores and runs faster where they did. --offline keeps each "
+                              "call's recorded cost and reproduces such a run better."),
+                            h->max_ranks_per_host, h->min_cpus);
+  if (h->oversubscribed && h->cpus_known && !own_launcher && here < h->min_cpus)
+    return g_strdup_printf (_("The original shared %u CPUs of a host among up to %u ranks; this machine has %u: the "
+                              "real-time re-enactment cannot share them the same way. Use --offline, or start the "
+                              "re-enactment on hosts like the original's (kubus-sim … -- mpirun --hostfile FILE)."),
+                            h->min_cpus, h->max_ranks_per_host, here);
+  if (own_launcher)
+    return NULL;
+  if (h->n_hosts > 1)
+    return g_strdup_printf (_("The original ran on %u hosts; the real-time re-enactment runs all %d ranks on this "
+                              "one, where messages between hosts take shared memory instead of the network and "
+                              "ranks may share cores they did not. Use --offline (its model keeps the original's "
+                              "transfer times per transport), or give the original's hosts: kubus-sim … -- mpirun "
+                              "--hostfile FILE."),
+                            h->n_hosts, n);
+  if ((guint) n > here && h->cpus_known && !h->oversubscribed)
+    return g_strdup_printf (_("The real-time re-enactment would run %d ranks on the %u CPUs of this machine, but the "
+                              "original's ranks did not share cores: waits and computation would not keep their "
+                              "times. Use --offline, or give hosts with enough cores: kubus-sim … -- mpirun "
+                              "--hostfile FILE."),
+                            n, here);
+  return NULL;
+}
