@@ -68,12 +68,17 @@ mpi_fail (int          rc,
   return FALSE;
 }
 
-#define SPIN_NS  50000
-#define NAP_NS   20000
+#define SPIN_NS        50000    /* every wait spins this long first */
+#define SPIN_BEFORE_NS 300000   /* and from this long before the call's expected end ... */
+#define SPIN_AFTER_NS  2000000  /* ... to this long after it */
+#define NAP_NS         20000
 
 /* contention mode (SimReplayMode): waits spin and yield the core, as MPI's own blocking calls do
  * with mpi_yield_when_idle, instead of sleeping */
 static gboolean spin_waits;
+/* CLOCK_MONOTONIC (this process's) when the MPI call being re-enacted is expected to end: its
+ * recorded (transformed) duration after its Enter */
+static gint64 call_expected_end;
 
 static void
 nap (void)
@@ -82,7 +87,12 @@ nap (void)
   nanosleep (&ts, NULL);
 }
 
-/* Completes @n requests: spins briefly, then tests while sleeping. */
+/* Completes @n requests. MPI's own blocking calls spin; so does this one where it matters:
+ * briefly at first (most operations complete at once) and around the call's expected end, where
+ * a protocol's last steps (a rendezvous handshake, a collective's rounds) need both sides to
+ * make progress quickly. Elsewhere it tests while sleeping: a rank that waits long (a late
+ * sender) leaves the core to the rank that has work, and under SCHED_RR never runs long enough
+ * to trip the kernel's real-time throttling. */
 static int
 settle (MPI_Request *r,
         int          n)
@@ -92,11 +102,14 @@ settle (MPI_Request *r,
     {
       int flag = 0;
       int rc = MPI_Testall (n, r, &flag, MPI_STATUSES_IGNORE);
+      gint64 now;
       if (rc != MPI_SUCCESS || flag)
         return rc;
-      if (spin_waits)
+      now = sim_now ();
+      if (spin_waits || now - t0 < SPIN_NS
+          || (now > call_expected_end - SPIN_BEFORE_NS && now < call_expected_end + SPIN_AFTER_NS))
         sched_yield ();
-      else if (sim_now () - t0 > SPIN_NS)
+      else
         nap ();
     }
 }
@@ -740,6 +753,7 @@ sim_replay_run (SimRank             *sr,
         Tick te = e->time, tl = ev[call->leave].time;
 
         sr->new_time[k] = enter_new;
+        call_expected_end = enter_new - off + (tl - te);
         ok = run_actions (&rp, sr, plan, call, &stats->cal, error);
         leave_new = sim_now () + off;
         stats->calls++;

@@ -9,7 +9,7 @@
 #include "ws-common.h"
 #include "sim-common.h"
 
-#define MESSAGES 200
+#define MESSAGES 500
 #define GAP_US 4000
 #define BYTES 16384
 
