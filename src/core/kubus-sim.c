@@ -69,7 +69,9 @@ main (int    argc,
            "difference.cube (original − simulated) and summary.json. SIMDIR appears complete or not\n"
            "at all. --offline simulates in one process instead, with a communication model fitted\n"
            "from the trace. Rules: scale region NAME by F; balance region NAME [globally];\n"
-           "remove messages with size|tag OP N; remove messages in region NAME."));
+           "remove messages with size|tag OP N; remove messages in region NAME.\n"
+           "Every prediction carries the identity error of its trace and mode (its error bar).\n"
+           "kubus-sim EXPDIR -H FILE -- mpirun --hostfile HOSTS re-enacts across hosts."));
   g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
   g_option_context_add_main_entries (ctx, kubus_program_option_entries (&version), GETTEXT_PACKAGE);
   if (!g_option_context_parse (ctx, &argc, &argv, &error))
