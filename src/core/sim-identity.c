@@ -138,7 +138,7 @@ sim_identity_cache_store (const char *path,
   g_autoptr (GDateTime) now = g_date_time_new_now_local ();
   g_autofree char *date = now ? g_date_time_format_iso8601 (now) : g_strdup ("");
   char b[G_ASCII_DTOSTR_BUF_SIZE];
-  const char *trace = opt->kct ? opt->kct : opt->anchor;
+  g_autofree char *trace = g_canonicalize_filename (opt->kct ? opt->kct : opt->anchor, NULL);
 
   if (!path || !isfinite (error_percent))
     return;
@@ -159,7 +159,7 @@ sim_identity_cache_store (const char *path,
                           date);
   g_string_append_printf (js, "  \"original_runtime_after_init_s\": %s,\n", g_ascii_formatd (b, sizeof b, "%.9g", original_s));
   g_string_append_printf (js, "  \"predicted_runtime_after_init_s\": %s,\n", g_ascii_formatd (b, sizeof b, "%.9g", predicted_s));
-  g_string_append_printf (js, "  \"identity_error_percent\": %s\n}\n", g_ascii_formatd (b, sizeof b, "%.6g", error_percent));
+  g_string_append_printf (js, "  \"identity_error_percent\": %s\n}\n", g_ascii_formatd (b, sizeof b, "%.17g", error_percent));
   /* atomically: a concurrent simulation of the same trace reads the old file or the new one */
   g_file_set_contents (path, js->str, js->len, NULL);
 }

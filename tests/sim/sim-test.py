@@ -517,9 +517,11 @@ def mode_eager(args, tmp):
 
 
 def mode_poll(args, tmp):
-    exp = collect(args, tmp, 'poll')
+    sanitized = bool(os.environ.get('KUBUS_SANITIZED'))
+    # sanitized: a fifth of the messages (the checks are the same, the trace smaller)
+    exp = collect(args, tmp, 'poll', ['100'] if sanitized else [])
     got = identity_both(args, exp, 0.02, 'polling loop')
-    if 'offline' in got:
+    if 'offline' in got and not sanitized:
         # every poll is an Enter and a Leave
         n_events = got['offline']['events']
         print('events: %d' % n_events)
