@@ -638,6 +638,92 @@ test_write_roundtrip (void)
   fixture_free (&f);
 }
 
+static guint
+event_index (SimRank    *sr,
+             SimEvType   type,
+             const char *name)
+{
+  guint32 reg = region_id (sr->defs, name);
+  for (guint k = 0; k < sr->ev->len; k++)
+    {
+      SimEvent *e = &g_array_index (sr->ev, SimEvent, k);
+      if (e->type == type && e->region == reg)
+        return k;
+    }
+  g_assert_not_reached ();
+  return 0;
+}
+
+/* The collector's CPU samples (collect-cputime.c) become CPU and sleep shares of the long
+ * interval before each sample; the short intervals between two samples ran on their CPU. */
+static void
+test_cpu_shares (void)
+{
+  Fixture f = { 0 };
+  SimRank *sr;
+  SimCpuSample smp[3];
+  SimCpuStats st;
+  guint init_leave, send_enter, isend_enter;
+  SimEvent *ev;
+
+  fixture_load (&f, "exact");
+  sr = f.srs[0];
+  ev = (SimEvent *) sr->ev->data;
+  init_leave = event_index (sr, EV_LEAVE, "MPI_Init");     /* 3 ms */
+  send_enter = event_index (sr, EV_ENTER, "MPI_Send");     /* 13 ms, after foo 3..13 */
+  isend_enter = event_index (sr, EV_ENTER, "MPI_Isend");   /* 18 ms, after foo 14..18 */
+  /* foo 3..13: 4 ms on a CPU, 3 ms waiting for one: it slept 3 ms */
+  smp[0] = (SimCpuSample) { init_leave, 1000000, 0 };
+  smp[1] = (SimCpuSample) { send_enter, 5000000, 3000000 };
+  /* then the Send (13..14, short: CPU = wall) and foo 14..18: 1 ms + 2 ms CPU, 1 ms waiting */
+  smp[2] = (SimCpuSample) { isend_enter, 8000000, 4000000 };
+  sr->cpu = g_array_new (FALSE, FALSE, sizeof (SimCpuSample));
+  g_array_append_vals (sr->cpu, smp, 3);
+  st = sim_cpu_shares (sr);
+  g_assert_cmpuint (st.samples, ==, 2);
+  g_assert_cmpfloat (st.gap_wall, ==, 14e6);
+  g_assert_cmpfloat (st.gap_cpu, ==, 6e6);
+  g_assert_cmpfloat (st.gap_wait, ==, 4e6);
+  g_assert_cmpfloat (st.gap_sleep, ==, 4e6);
+  for (guint k = init_leave + 1; k <= send_enter; k++)
+    {
+      g_assert_true (ev[k].flags & EVF_CPU);
+      g_assert_cmpfloat (fabs (sim_cpu_share (&ev[k], FALSE) - 0.4), <=, 0.5 / 255);
+      g_assert_cmpfloat (fabs (sim_cpu_share (&ev[k], TRUE) - 0.3), <=, 0.5 / 255);
+    }
+  /* the Send's own events: short, not sampled: all CPU */
+  g_assert_false (ev[send_enter + 1].flags & EVF_CPU);
+  g_assert_cmpfloat (sim_cpu_share (&ev[send_enter + 1], FALSE), ==, 1.0);
+  g_assert_cmpfloat (sim_cpu_share (&ev[send_enter + 1], TRUE), ==, 0.0);
+  g_assert_cmpfloat (fabs (sim_cpu_share (&ev[isend_enter], FALSE) - 0.5), <=, 0.5 / 255);
+  g_assert_cmpfloat (fabs (sim_cpu_share (&ev[isend_enter], TRUE) - 0.25), <=, 0.5 / 255);
+  fixture_free (&f);
+}
+
+/* The headline of the printed summary: the prediction with its error bar, time saved or added
+ * as a positive time, "not significant" when the change is within the identity error. */
+static void
+test_report_headline (void)
+{
+  g_autoptr (GString) out = g_string_new (NULL);
+  g_assert_cmpint (sim_significance (-33.6, TRUE, 0.4), ==, 1);
+  g_assert_cmpint (sim_significance (0.3, TRUE, -0.4), ==, 0);
+  g_assert_cmpint (sim_significance (-5, FALSE, 0), ==, -1);
+  sim_report_headline (out, 4.941, 3.280, -33.6, TRUE, TRUE, 0.4, 1);
+  g_assert_cmpstr (out->str, ==,
+                   "Run time after MPI_Init: original 4.941 s, predicted 3.280 s (−33.6 %); identity error of "
+                   "this trace +0.4 %\nTime saved: 1.661000 s\n");
+  g_string_truncate (out, 0);
+  sim_report_headline (out, 2.0, 2.004, 0.2, TRUE, TRUE, -0.4, 0);
+  g_assert_cmpstr (out->str, ==,
+                   "Run time after MPI_Init: original 2.000 s, predicted 2.004 s (+0.2 %); identity error of "
+                   "this trace −0.4 %\nTime added: 0.004000 s — not significant: smaller than the identity "
+                   "error of this trace\n");
+  g_string_truncate (out, 0);
+  sim_report_headline (out, 1.0, 1.0, 0.0, FALSE, FALSE, 0, -1);
+  g_assert_cmpstr (out->str, ==, "Run time: original 1.000 s, predicted 1.000 s (0.0 %)\nNo change\n");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -662,5 +748,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sim/model/fit", test_model_fit);
   g_test_add_func ("/sim/model/eager-limit", test_model_eager_limit);
   g_test_add_func ("/sim/write/roundtrip", test_write_roundtrip);
+  g_test_add_func ("/sim/report/headline", test_report_headline);
+  g_test_add_func ("/sim/cpu/shares", test_cpu_shares);
   return g_test_run ();
 }
