@@ -73,8 +73,8 @@ mpi_fail (int          rc,
 #define SPIN_AFTER_NS  2000000  /* ... to this long after it */
 #define NAP_NS         20000
 
-/* contention mode (SimReplayMode): waits spin and yield the core, as MPI's own blocking calls do
- * with mpi_yield_when_idle, instead of sleeping */
+/* contention mode (SimReplayMode): waits spin, as MPI's own blocking calls do (MPI yields the
+ * core when idle with mpi_yield_when_idle, as in the original), instead of sleeping */
 static gboolean spin_waits;
 /* CLOCK_MONOTONIC (this process's) when the MPI call being re-enacted is expected to end: its
  * recorded (transformed) duration after its Enter */
@@ -105,9 +105,10 @@ settle (MPI_Request *r,
       gint64 now;
       if (rc != MPI_SUCCESS || flag)
         return rc;
+      if (spin_waits)
+        continue;   /* as MPI's own blocking calls: MPI yields the core itself when idle */
       now = sim_now ();
-      if (spin_waits || now - t0 < SPIN_NS
-          || (now > call_expected_end - SPIN_BEFORE_NS && now < call_expected_end + SPIN_AFTER_NS))
+      if (now - t0 < SPIN_NS || (now > call_expected_end - SPIN_BEFORE_NS && now < call_expected_end + SPIN_AFTER_NS))
         sched_yield ();
       else
         nap ();
@@ -544,9 +545,7 @@ run_actions (Replay    *rp,
             gint64 t0 = sim_now ();
             int flag = 0;
             while ((rc = MPI_Iprobe (a->peer, a->tag, c, &flag, MPI_STATUS_IGNORE)) == MPI_SUCCESS && !flag)
-              if (spin_waits)
-                sched_yield ();
-              else if (sim_now () - t0 > SPIN_NS)
+              if (!spin_waits && sim_now () - t0 > SPIN_NS)
                 nap ();
           }
           break;
