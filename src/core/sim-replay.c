@@ -736,8 +736,9 @@ sim_replay_run (SimRank             *sr,
           /* a polling call that found nothing: MPI makes progress in it, as it did in the
            * original (a rendezvous handshake, a collective's next step), unless the replay is
            * behind (its Leave keeps its deadline): a replay that fell behind in a tight
-           * polling loop catches up instead of falling further behind */
-          if (e->type == EV_ENTER && now - target <= stats->cal.min_wait
+           * polling loop catches up instead of falling further behind. (With contention the
+           * rank's CPU goal, not a deadline, paces it: the progress call is part of it.) */
+          if (e->type == EV_ENTER && (contention || now - target <= stats->cal.min_wait)
               && sim_is_poll_region (sr->defs, e->region))
             {
               int flag = 0;
