@@ -60,6 +60,7 @@ def main():
     build = os.path.abspath(sys.argv[1])
     cases = sys.argv[2:] or ['lammps2', 'lammps4', 'hpcc2']
     work = os.environ.get('KUBUS_BENCH_WORK') or tempfile.mkdtemp(prefix='sim-real-')
+    os.makedirs(work, exist_ok=True)
     run = os.path.join(build, 'src', 'collect', 'kubus-run')
     sim = os.path.join(build, 'src', 'core', 'kubus-sim')
     empty = os.path.join(work, 'identity.hyp')
