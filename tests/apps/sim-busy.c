@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define ITERATIONS 60
+#define ITERATIONS 240
 #define WORK 2000000L
 
 static volatile double sink;

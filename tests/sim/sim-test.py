@@ -31,8 +31,9 @@
       a loop of 10^6 MPI_Test calls that complete nothing: identity within 2 % in both modes.
   sim-test.py contention --app sim-busy          TOOLS
       ranks that compute, 1x, 2x and 3x as many as this machine's cores: identity within 2 % in
-      both modes; with more ranks than cores the trace has CPU samples and the real-time
-      re-enactment brings the contention back.
+      real time (both modes at 1x); with more ranks than cores the trace has CPU samples, the
+      real-time re-enactment brings the contention back, and --offline says before simulating
+      that it cannot (naming the real-time mode).
   sim-test.py errorbar --app sim-lb-coll --ranks N   TOOLS
       every prediction carries the identity error of its trace and mode: measured once, then
       cached (--identity-again measures again, --no-identity leaves it out); the printed summary
@@ -413,12 +414,14 @@ def after_init_error(s):
     return s['predicted_runtime_after_init_s'] / s['original_runtime_after_init_s'] - 1
 
 
-def identity_both(args, exp, limit, what, rt_extra=(), offline_extra=()):
+def identity_both(args, exp, limit, what, rt_extra=(), offline_extra=(), offline_limit=None):
     """The identity simulation of @exp: real time (the best of up to three re-enactments) and
-    offline, each within @limit of the original after MPI_Init. Returns {mode: summary}."""
+    offline, each within @limit (@offline_limit offline, None: the same; False: no limit) of the
+    original after MPI_Init. Returns {mode: summary}."""
     hyp = hypothesis(os.path.dirname(exp), 'identity.hyp', '# the run as it was\n')
     got = {}
     for offline in (False, True):
+        mode_limit = limit if not offline or offline_limit is None else offline_limit
         mode = 'offline' if offline else 'real-time'
         best = None
         for attempt in range(1 if offline else 3):
@@ -446,12 +449,13 @@ def identity_both(args, exp, limit, what, rt_extra=(), offline_extra=()):
                   '%s: identity_mode %s, significant %s' % (what, s.get('identity_mode'), s.get('significant')))
             if best is None or abs(err) < abs(best[0]):
                 best = (err, s)
-            if abs(err) <= limit:
+            if mode_limit is False or abs(err) <= mode_limit:
                 break
         if best is None:
             continue
-        check(abs(best[0]) <= limit, '%s (%s): the identity simulation is %+.2f %% off the original after MPI_Init '
-              '(limit %.0f %%)' % (what, mode, 100 * best[0], 100 * limit))
+        if mode_limit is not False:
+            check(abs(best[0]) <= mode_limit, '%s (%s): the identity simulation is %+.2f %% off the original after '
+                  'MPI_Init (limit %.0f %%)' % (what, mode, 100 * best[0], 100 * mode_limit))
         got[mode] = best[1]
     return got
 
@@ -471,7 +475,11 @@ def mode_real(args, tmp):
         return 1
     got = identity_both(args, exp, args.limit, '%s %s ranks' % (args.code, args.ranks))
     for mode, s in got.items():
-        check(s.get('mode_advice') is None, '%s: advice on a run it reproduces: %s' % (mode, s.get('mode_advice')))
+        # offline, ranks that competed for cores get the advice naming the real-time mode
+        contended = mode == 'offline' and s['cores']['oversubscribed'] and s['cores'].get(
+            'computation_wait_share', 0) > 0.05
+        check((s.get('mode_advice') is None) != contended,
+              '%s: advice %s (ranks competed for cores: %s)' % (mode, s.get('mode_advice'), contended))
     return 0
 
 
@@ -534,7 +542,9 @@ def mode_contention(args, tmp):
         n = cores * factor
         args.ranks = str(n)
         exp = collect(args, tmp, 'busy-%d' % n)
-        got = identity_both(args, exp, 0.02, '%d ranks on %d cores' % (n, cores))
+        # offline knows no cores: with more ranks than cores it says so (and names real time)
+        got = identity_both(args, exp, 0.02, '%d ranks on %d cores' % (n, cores),
+                            offline_limit=None if n <= cores else False)
         for mode, s in got.items():
             c = s['cores']
             print('  %s: %s' % (mode, c))
@@ -545,6 +555,10 @@ def mode_contention(args, tmp):
             if mode == 'real-time':
                 check(c['contention_reenacted'] == (n > cores), '%d ranks: contention re-enacted %s' % (
                     n, c['contention_reenacted']))
+                check(s['mode_advice'] is None, '%d ranks, real time: advice %s' % (n, s['mode_advice']))
+            else:
+                check((s['mode_advice'] is not None and 'real-time re-enactment' in s['mode_advice']) == (n > cores),
+                      '%d ranks, offline: advice %s' % (n, s['mode_advice']))
 
 
 def mode_errorbar(args, tmp):
