@@ -7,13 +7,18 @@
 
 #include <glib/gi18n.h>
 #include <sched.h>
+#include <stdlib.h>
 #include <unistd.h>
 
-/* CPUs this process (and the ranks mpirun starts here) may use */
-static guint
-local_cpus (void)
+/* CPUs this process (and the ranks mpirun starts here) may use: the launching process's, which
+ * it hands to the ranks (mpirun binds a rank to one core when there are few) */
+guint
+sim_local_cpus (void)
 {
   cpu_set_t set;
+  const char *given = g_getenv ("KUBUS_SIM_CPUS");
+  if (given && atoi (given) > 0)
+    return (guint) atoi (given);
   CPU_ZERO (&set);
   if (sched_getaffinity (0, sizeof set, &set) == 0 && CPU_COUNT (&set) > 0)
     return (guint) CPU_COUNT (&set);
@@ -26,7 +31,7 @@ sim_mode_advice (const SimOptions *opt,
                  const SimHosts   *h)
 {
   gboolean own_launcher = opt->launcher || opt->launcher_argv;
-  guint here = local_cpus ();
+  guint here = sim_local_cpus ();
   int n = defs->n_ranks;
 
   if (opt->offline)
