@@ -72,6 +72,7 @@ mpi_fail (int          rc,
 #define SPIN_BEFORE_NS 300000   /* and from this long before the call's expected end ... */
 #define SPIN_AFTER_NS  2000000  /* ... to this long after it */
 #define NAP_NS         20000
+#define SLEEP_MIN_NS   50000    /* shorter sleep shares of a computation interval are noise */
 
 /* contention mode (SimReplayMode): waits spin, as MPI's own blocking calls do (MPI yields the
  * core when idle with mpi_yield_when_idle, as in the original), instead of sleeping */
@@ -722,7 +723,10 @@ sim_replay_run (SimRank             *sr,
           double slept = sim_cpu_share (e, TRUE) * dt;
           cpu_goal += (gint64) (sim_cpu_share (e, FALSE) * dt);
           sim_burn_until (cpu_goal);
-          if (slept > 1000)
+          /* not the few microseconds of a measured interval that CPU time and its wait for a
+           * CPU leave over (rounding, the samples' own cost): a sleep wakes up and preempts a
+           * rank that computes, which the original did not */
+          if (slept > SLEEP_MIN_NS)
             {
               struct timespec ts = { (time_t) (slept / 1e9), (long) fmod (slept, 1e9) };
               nanosleep (&ts, NULL);

@@ -30,10 +30,10 @@
   sim-test.py poll --app sim-poll                TOOLS
       a loop of 10^6 MPI_Test calls that complete nothing: identity within 2 % in both modes.
   sim-test.py contention --app sim-busy          TOOLS
-      ranks that compute, 1x, 2x and 3x as many as this machine's cores: identity within 2 % in
-      real time (both modes at 1x); with more ranks than cores the trace has CPU samples, the
-      real-time re-enactment brings the contention back, and --offline says before simulating
-      that it cannot (naming the real-time mode).
+      ranks that compute, 1x, 2x and 3x as many as this machine's cores: identity within 2 % at
+      1x in both modes, within 5 % in real time with more ranks than cores (the trace has CPU
+      samples and the re-enactment brings the contention back), where --offline says before
+      simulating that it cannot (naming the real-time mode).
   sim-test.py errorbar --app sim-lb-coll --ranks N   TOOLS
       every prediction carries the identity error of its trace and mode: measured once, then
       cached (--identity-again measures again, --no-identity leaves it out); the printed summary
@@ -542,8 +542,9 @@ def mode_contention(args, tmp):
         n = cores * factor
         args.ranks = str(n)
         exp = collect(args, tmp, 'busy-%d' % n)
-        # offline knows no cores: with more ranks than cores it says so (and names real time)
-        got = identity_both(args, exp, 0.02, '%d ranks on %d cores' % (n, cores),
+        # 2 % without sharing, 5 % shared (as the "4 ranks on 2 cores"); offline knows no
+        # cores: with more ranks than cores it says so (and names real time)
+        got = identity_both(args, exp, 0.02 if n <= cores else 0.05, '%d ranks on %d cores' % (n, cores),
                             offline_limit=None if n <= cores else False)
         for mode, s in got.items():
             c = s['cores']
