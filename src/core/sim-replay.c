@@ -99,6 +99,10 @@ settle (MPI_Request *r,
         int          n)
 {
   gint64 t0 = sim_now ();
+  /* with contention: MPI's own blocking wait, as the original's blocking calls (it spins and, with
+   * mpi_yield_when_idle, yields the core when idle) */
+  if (spin_waits)
+    return MPI_Waitall (n, r, MPI_STATUSES_IGNORE);
   for (;;)
     {
       int flag = 0;
@@ -106,8 +110,6 @@ settle (MPI_Request *r,
       gint64 now;
       if (rc != MPI_SUCCESS || flag)
         return rc;
-      if (spin_waits)
-        continue;   /* as MPI's own blocking calls: MPI yields the core itself when idle */
       now = sim_now ();
       if (now - t0 < SPIN_NS || (now > call_expected_end - SPIN_BEFORE_NS && now < call_expected_end + SPIN_AFTER_NS))
         sched_yield ();
@@ -779,7 +781,7 @@ sim_replay_run (SimRank             *sr,
         if (ok && starts_only (plan, call))
           {
             if (contention)
-              sim_burn_until (cpu_goal + (tl - te));
+              sim_burn_until (cpu_goal + (gint64) (sim_cpu_share (&ev[call->leave], FALSE) * (tl - te)));
             else
               sim_wait_until (&stats->cal, call_expected_end);
           }

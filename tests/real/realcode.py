@@ -59,6 +59,6 @@ def trace(kubus_run, code, ranks, exp, steps=None, run_args=(), env=None):
     if not available(code):
         return None
     argv, cwd = command(code, exp + '.work', steps)
-    subprocess.run([str(kubus_run), '-o', exp, '--force'] + list(run_args) + ['--', 'mpirun', '-n', str(ranks)] + argv,
+    subprocess.run([os.path.abspath(str(kubus_run)), '-o', os.path.abspath(exp), '--force'] + list(run_args) + ['--', 'mpirun', '-n', str(ranks)] + argv,
                    cwd=cwd, env=mpi_env(env), check=True, capture_output=True, text=True)
     return exp
