@@ -64,3 +64,38 @@ sim_mode_advice (const SimOptions *opt,
                             n, here);
   return NULL;
 }
+
+/* The share of their sampled time (computation and MPI calls) the ranks waited, runnable, for a
+ * CPU beyond what sharing the cores among themselves explains (1 − CPUs / ranks on the fullest
+ * host, every rank runnable all the time): other programs loaded the machine. −1 when unknown
+ * (no CPU samples: kubus-run records them where ranks outnumber cores, or with KUBUS_CPU_TIME=1). */
+double
+sim_outside_load (const SimHosts    *h,
+                  const SimCpuStats *c)
+{
+  double wall = c->gap_wall + c->call_wall;
+  double own = 0;
+  if (!h->has_samples || c->samples == 0 || wall <= 0 || !h->cpus_known || h->min_cpus == 0)
+    return -1;
+  if (h->max_ranks_per_host > h->min_cpus)
+    own = 1.0 - (double) h->min_cpus / h->max_ranks_per_host;
+  return MAX (0.0, (c->gap_wait + c->call_wait) / wall - own);
+}
+
+/* NULL, or the sentence saying that other programs slowed the original run down: no mode brings
+ * that load back, so the identity error (the error bar) shows it, and no prediction is better
+ * than the run it starts from */
+char *
+sim_load_advice (const SimHosts    *h,
+                 const SimCpuStats *c)
+{
+  double load = sim_outside_load (h, c);
+  if (load <= SIM_CONTENTION_SHARE)
+    return NULL;
+  return g_strdup_printf (_("Other programs loaded the machine while the original ran: its ranks waited %.0f %% "
+                            "of their time for a CPU beyond what sharing %u CPUs among up to %u ranks explains. "
+                            "Neither mode brings that load back, so the simulation may be far off the run (the "
+                            "identity error shows how far). Trace the run again on a quiet machine (or on cores "
+                            "of its own) to predict it."),
+                          100.0 * load, h->min_cpus, h->max_ranks_per_host);
+}

@@ -499,6 +499,9 @@ int      sim_significance (double change_percent, gboolean have_identity, double
 /* sim-advice.c: NULL, or why this mode cannot reproduce this run and which mode would */
 char    *sim_mode_advice (const SimOptions *opt, const TraceDefs *defs, const SimHosts *h);
 guint    sim_local_cpus (void);   /* CPUs the re-enactment may use here (KUBUS_SIM_CPUS in the ranks) */
+/* share of the ranks' time spent waiting for a CPU that other programs took (−1 unknown) */
+double   sim_outside_load (const SimHosts *h, const SimCpuStats *c);
+char    *sim_load_advice (const SimHosts *h, const SimCpuStats *c);
 
 /* sim-launch.c */
 char    *sim_workdir_name (const char *simdir, int pid);   /* ".NAME.tmp-PID" beside SIMDIR */

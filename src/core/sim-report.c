@@ -307,6 +307,12 @@ sim_report_write (const char  *orig_cube,
       g_string_append (js, ", \"computation_sleep_share\": ");
       json_number (js, s->cpu.gap_sleep / s->cpu.gap_wall);
     }
+  if (sim_outside_load (&s->hosts, &s->cpu) >= 0)
+    {
+      /* what other programs took: the run's own sharing of the cores does not count */
+      g_string_append (js, ", \"outside_wait_share\": ");
+      json_number (js, sim_outside_load (&s->hosts, &s->cpu));
+    }
   g_string_append_c (js, '}');
   g_string_append (js, ",\n  \"mode_advice\": ");
   if (s->mode_advice)

@@ -510,9 +510,14 @@ reenact (Ctx               *cx,
                            && cx->sum.cpu.gap_wait / cx->sum.cpu.gap_wall > SIM_CONTENTION_SHARE;
           cx->sum.contention = cx->contention;
         }
+      /* other programs slowed the original down: no mode can reproduce it, say so first */
+      if (cx->prog.root && !cx->sum.mode_advice
+          && (cx->sum.mode_advice = sim_load_advice (&cx->hosts, &cx->sum.cpu)) && !cx->opt->quiet)
+        fprintf (stderr, _("kubus-sim: note: %s\n"), cx->sum.mode_advice);
       /* the offline model keeps each rank's costs but knows no cores: where the ranks competed
        * for them, say so before simulating and name the mode that re-enacts the contention */
-      if (cx->opt->offline && cx->prog.root && !cx->sum.mode_advice && cx->sum.cpu.gap_wall > 0
+      if (cx->opt->offline && cx->prog.root && !cx->sum.mode_advice && cx->hosts.oversubscribed
+          && cx->sum.cpu.gap_wall > 0
           && cx->sum.cpu.gap_wait / cx->sum.cpu.gap_wall > SIM_CONTENTION_SHARE)
         {
           cx->sum.mode_advice = g_strdup_printf (

@@ -754,6 +754,42 @@ test_report_headline (void)
   g_assert_cmpstr (out->str, ==, "Run time: original 1.000 s, predicted 1.000 s (0.0 %)\nNo change\n");
 }
 
+/* other programs' load: the ranks' wait for a CPU beyond what sharing the cores among
+ * themselves explains; the advice only above 5 % and only with samples */
+static void
+test_outside_load (void)
+{
+  SimHosts    h = { .n_hosts = 1, .max_ranks_per_host = 2, .min_cpus = 2, .cpus_known = TRUE,
+                    .oversubscribed = FALSE, .has_samples = TRUE };
+  SimCpuStats c = { .samples = 10, .gap_wall = 600, .gap_wait = 30, .call_wall = 400, .call_wait = 20 };
+  char *advice;
+
+  g_assert_cmpfloat_with_epsilon (sim_outside_load (&h, &c), 0.05, 1e-12);
+  g_assert_null (sim_load_advice (&h, &c));     /* 5 %: not above */
+  c.call_wait = 400;                            /* 43 % of the time */
+  g_assert_cmpfloat_with_epsilon (sim_outside_load (&h, &c), 0.43, 1e-12);
+  advice = sim_load_advice (&h, &c);
+  g_assert_nonnull (advice);
+  g_assert_true (strstr (advice, "43 %") != NULL);
+  g_free (advice);
+  /* 4 ranks on 2 CPUs: half of their time waiting is their own sharing */
+  h.max_ranks_per_host = 4;
+  h.oversubscribed = TRUE;
+  g_assert_cmpfloat_with_epsilon (sim_outside_load (&h, &c), 0.0, 1e-12);
+  c.gap_wait = 330;                             /* 73 %: 23 % beyond the half */
+  g_assert_cmpfloat_with_epsilon (sim_outside_load (&h, &c), 0.23, 1e-12);
+  advice = sim_load_advice (&h, &c);
+  g_assert_nonnull (advice);
+  g_free (advice);
+  /* no samples, or no CPU count: unknown */
+  h.has_samples = FALSE;
+  g_assert_cmpfloat (sim_outside_load (&h, &c), <, 0);
+  g_assert_null (sim_load_advice (&h, &c));
+  h.has_samples = TRUE;
+  h.cpus_known = FALSE;
+  g_assert_cmpfloat (sim_outside_load (&h, &c), <, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -781,5 +817,6 @@ main (int argc, char **argv)
   g_test_add_func ("/sim/write/roundtrip", test_write_roundtrip);
   g_test_add_func ("/sim/report/headline", test_report_headline);
   g_test_add_func ("/sim/cpu/shares", test_cpu_shares);
+  g_test_add_func ("/sim/cpu/outside-load", test_outside_load);
   return g_test_run ();
 }
