@@ -1,17 +1,19 @@
-"""Running the real codes of tests/real under kubus-run (shared by the tests of every lane).
+"""The real codes of tests/real by name, run under kubus-run with run_real.py (the shared runner)
+in the MPI environment the timing tests use.
 
     import sys; sys.path.insert(0, os.path.join(SOURCE_ROOT, 'tests', 'real'))
     import realcode
     exp = realcode.trace(kubus_run, 'lammps', ranks=2, exp='/tmp/x/exp')   # None: skip (77)
 
-A code is 'lammps' (tests/real/melt.in, `lmp`) or 'hpcc' (tests/real/hpccinf.txt, `hpcc`, run in a
-scratch folder beside the experiment: it reads ./hpccinf.txt and writes ./hpccoutf.txt). The
-LAMMPS input can be given more steps (steps=N rewrites its `run` line).
+A code is 'lammps' (tests/real/melt.in, `lmp`) or 'hpcc' (tests/real/hpccinf.txt, `hpcc`: it
+reads ./hpccinf.txt and writes ./hpccoutf.txt in run_real's scratch folder). The LAMMPS input
+can be given more steps (steps=N rewrites its `run` line).
 """
 import os
 import re
 import shutil
-import subprocess
+
+import run_real
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROGRAMS = {'lammps': 'lmp', 'hpcc': 'hpcc'}
@@ -36,29 +38,28 @@ def mpi_env(extra=None):
 
 
 def command(code, workdir, steps=None):
-    """(argv, cwd) running @code on its tiny input; files go to @workdir."""
-    os.makedirs(workdir, exist_ok=True)
+    """(argv, inputs) running @code on its tiny input: the files run_real copies into the
+    folder the program runs in (the LAMMPS input rewritten in @workdir for @steps)."""
     if code == 'lammps':
+        if not steps:
+            return ['lmp', '-in', 'melt.in', '-log', 'none', '-screen', 'none'], [os.path.join(HERE, 'melt.in')]
+        os.makedirs(workdir, exist_ok=True)
         with open(os.path.join(HERE, 'melt.in')) as f:
-            text = f.read()
-        if steps:
-            text = re.sub(r'^run\s+\d+', 'run\t\t%d' % steps, text, flags=re.M)
-        inp = os.path.join(workdir, 'melt.in')
-        with open(inp, 'w') as f:
+            text = re.sub(r'^run\s+\d+', 'run\t\t%d' % steps, f.read(), flags=re.M)
+        with open(os.path.join(workdir, 'melt.in'), 'w') as f:
             f.write(text)
-        return ['lmp', '-in', inp, '-log', 'none', '-screen', 'none'], workdir
+        return ['lmp', '-in', 'melt.in', '-log', 'none', '-screen', 'none'], [os.path.join(workdir, 'melt.in')]
     if code == 'hpcc':
-        shutil.copy(os.path.join(HERE, 'hpccinf.txt'), os.path.join(workdir, 'hpccinf.txt'))
-        return ['hpcc'], workdir
+        return ['hpcc'], [os.path.join(HERE, 'hpccinf.txt')]
     raise ValueError('unknown real code %s' % code)
 
 
 def trace(kubus_run, code, ranks, exp, steps=None, run_args=(), env=None):
-    """Runs @code on @ranks ranks under kubus-run into @exp; returns @exp, or None when the
-    program is not installed. Raises CalledProcessError (with the output) when the run fails."""
+    """Runs @code on @ranks ranks under kubus-run into @exp with run_real.py (the shared runner);
+    returns @exp, or None when the program is not installed. Raises RuntimeError (with the
+    output) when the run fails."""
     if not available(code):
         return None
-    argv, cwd = command(code, exp + '.work', steps)
-    subprocess.run([os.path.abspath(str(kubus_run)), '-o', os.path.abspath(exp), '--force'] + list(run_args) + ['--', 'mpirun', '-n', str(ranks)] + argv,
-                   cwd=cwd, env=mpi_env(env), check=True, capture_output=True, text=True)
+    argv, inputs = command(code, exp + '.work', steps)
+    run_real.run_real(kubus_run, argv, exp, ranks=ranks, inputs=inputs, options=run_args, env=mpi_env(env))
     return exp
