@@ -161,9 +161,11 @@ kubus_ev_enter (uint32_t region, const void *site)
   kubus_current_mpi = region;
   kubus_stamp = kubus_now ();
   kubus_stamp_fresh = 0;
-  kubus_cpu_boundary (kubus_stamp);
+  /* the frames that returned since the last call leave at its Leave (kubus_alive), before the
+   * CPU sample stamped now: OTF2 takes a location's events in time order */
   if (kubus_unwind_on)
     kubus_unwind_update (site, kubus_stamp);
+  kubus_cpu_boundary (kubus_stamp);
   if (kubus_recording)
     {
       if (kubus_kct_on)

@@ -483,6 +483,17 @@ def identity_both(args, exp, limit, what, rt_extra=(), offline_extra=(), offline
     return got
 
 
+def program_ends(exp):
+    """How many locations of @exp's trace end with ProgramEnd (a complete trace: all of them)."""
+    p = subprocess.run(['otf2-print', os.path.join(exp, 'traces.otf2')], capture_output=True, text=True)
+    last = {}
+    for line in p.stdout.splitlines():
+        f = line.split()
+        if len(f) >= 3 and f[1].isdigit() and f[2].isdigit():
+            last[f[1]] = f[0]
+    return sum(1 for k in last.values() if k == 'PROGRAM_END')
+
+
 def mode_real(args, tmp):
     sys.path.insert(0, os.path.join(os.environ.get('KUBUS_SOURCE_ROOT', os.path.join(
         os.path.dirname(os.path.abspath(__file__)), '..', '..')), 'tests', 'real'))
@@ -494,9 +505,17 @@ def mode_real(args, tmp):
     try:
         # CPU samples also where the ranks have a core each: they tell whether other programs
         # loaded the machine during the run (then no simulation can give it back)
-        realcode.trace(args.run, args.code, int(args.ranks), exp, env={'KUBUS_CPU_TIME': '1'})
+        # and call paths from the stack, as users get them by default (deep ones, frames that
+        # return between MPI calls)
+        realcode.trace(args.run, args.code, int(args.ranks), exp,
+                       env={'KUBUS_CPU_TIME': '1', 'KUBUS_CALL_PATHS': 'unwind'})
     except (RuntimeError, subprocess.TimeoutExpired) as e:
         fail('%s under kubus-run failed: %s' % (args.code, e))
+        return 1
+    # the collector stops tracing a rank quietly on an internal error: every rank's trace ends
+    ends = program_ends(exp)
+    if not check(ends == int(args.ranks), '%s: %d of %s ranks\' traces end with the program' % (
+            args.code, ends, args.ranks)):
         return 1
     got = identity_both(args, exp, args.limit, '%s %s ranks' % (args.code, args.ranks), loaded_ok=True)
     for mode, s in got.items():
