@@ -258,14 +258,14 @@ sim_report_write (const char  *orig_cube,
   g_string_append (js, ",\n  \"change_percent\": ");
   json_number (js, change_pct);
   g_string_append (js, ",\n  \"change_basis\": ");
-  json_string (js, by_init ? "after_init" : "whole_run");
+  kubus_text_append_json (js, by_init ? "after_init" : "whole_run");
   g_string_append (js, ",\n  \"identity_error_percent\": ");
   if (s->have_identity)
     json_number (js, s->identity_error);
   else
     g_string_append (js, "null");
   g_string_append (js, ",\n  \"identity_mode\": ");
-  json_string (js, s->offline ? "offline" : "real-time");
+  kubus_text_append_json (js, s->offline ? "offline" : "real-time");
   g_string_append_printf (js, ",\n  \"identity_cached\": %s", s->identity_cached ? "true" : "false");
   g_string_append_printf (js, ",\n  \"significant\": %s",
                           significant < 0 ? "null" : significant ? "true" : "false");
@@ -297,7 +297,7 @@ sim_report_write (const char  *orig_cube,
   g_string_append_c (js, '}');
   g_string_append (js, ",\n  \"mode_advice\": ");
   if (s->mode_advice)
-    json_string (js, s->mode_advice);
+    kubus_text_append_json (js, s->mode_advice);
   else
     g_string_append (js, "null");
   g_string_append_printf (js, ",\n  \"events\": %" G_GUINT64_FORMAT, s->n_events);
