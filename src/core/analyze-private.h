@@ -86,6 +86,7 @@ typedef struct
   char   *name;
   char   *klass;
   guint64 parent;          /* OTF2_UNDEFINED_SYSTEM_TREE_NODE for a root */
+  guint32 cpus;            /* KUBUS::CPUS property: CPUs the host's ranks could use; 0 unknown */
 } TraceSysNode;
 
 typedef struct
@@ -142,6 +143,11 @@ typedef struct
   TraceComm  **comm_dense;     /* comm id -> comm, for ids < n_comm_dense */
   guint       n_comm_dense;
   guint       n_region_dense;
+  /* the metric class of the collector's KUBUS_CPU_TIME samples (collect-cputime.c), or
+   * OTF2_UNDEFINED_METRIC */
+  guint32     cpu_metric;
+  gboolean    cpu_metric_wait; /* its second member is KUBUS_CPU_WAIT */
+  GHashTable *cpu_members;     /* member id -> 1 KUBUS_CPU_TIME, 2 KUBUS_CPU_WAIT (while reading) */
 } TraceDefs;
 
 TraceDefs   *trace_defs_read (const char *anchor, GError **error);
