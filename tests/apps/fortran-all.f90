@@ -29,8 +29,9 @@ program fortran_all
   logical :: flag, periods(2), remain(2), weighted, abort_run
   character (len = 16) :: arg
   type (c_ptr) :: detached, bbuf_addr
-  type (MPI_Request) :: req, reqs(20), preqs(4)
-  type (MPI_Status) :: st, sts(20)
+  type (MPI_Request) :: req, reqs(20), preqs(4), many(80)
+  type (MPI_Status) :: st, sts(20), many_st(80)
+  integer :: many_in(40), many_out(40)
   type (MPI_Message) :: msg
   type (MPI_Datatype) :: types(4)
   type (MPI_Comm) :: dup, dupi, split, stype, created, cgroup, idup, cart, csub, graph, dgraph, &
@@ -238,6 +239,18 @@ program fortran_all
     call check (outcount == 1 .and. indices(1) == 1 .and. sts(1)%MPI_TAG == 26, 'testsome')
     call check (all (big(20 : 26) == [(k, k = 20, 26)]), 'completion data')
   end if
+  ! more requests than the entry points keep on the stack (32): both directions at once
+  do k = 1, 40
+    call note ('MPI_Irecv')
+    call MPI_Irecv (many_in(k), 1, MPI_INTEGER, partner, 100 + k, MPI_COMM_WORLD, many(k))
+    many_out(k) = 1000 * rank + k
+    call note ('MPI_Isend')
+    call MPI_Isend (many_out(k), 1, MPI_INTEGER, partner, 100 + k, MPI_COMM_WORLD, many(40 + k))
+  end do
+  call note ('MPI_Waitall')
+  call MPI_Waitall (80, many, many_st)
+  call check (all (many == MPI_REQUEST_NULL) .and. all (many_st(1 : 40)%MPI_TAG == [(100 + k, k = 1, 40)]) &
+              .and. all (many_in == [(1000 * partner + k, k = 1, 40)]), 'waitall of 80')
   call note ('MPI_Buffer_detach')
   call MPI_Buffer_detach (detached, sz)
   bbuf_addr = c_loc (bbuf)
