@@ -17,7 +17,7 @@ import re
 import sys
 
 
-def parse_pairs(text, path, lineno):
+def parse_pairs(text):
     """'k=v; k=v' -> dict"""
     amap = {}
     for a in filter(None, (x.strip() for x in text.split(';'))):
@@ -47,14 +47,14 @@ def parse(path):
                         sys.exit(f'{path}:{lineno}: cannot parse parameter {p!r}')
                     ctype = ' '.join(m.group(1).replace('*', ' * ').split())
                     plist.append(dict(ctype=ctype, name=m.group(2), array=bool(m.group(3))))
-            frules = parse_pairs(fortran, path, lineno)
+            frules = parse_pairs(fortran)
             for k in frules:
                 if k not in [q['name'] for q in plist]:
                     sys.exit(f'{path}:{lineno}: Fortran rule for unknown parameter {k!r}')
             rows.append(dict(name=name, kind=kind, role=role, op=op,
                              params=params, plist=plist,
                              args=', '.join(q['name'] for q in plist),
-                             a=parse_pairs(attrs, path, lineno), f=frules,
+                             a=parse_pairs(attrs), f=frules,
                              line=lineno))
     return rows
 
@@ -248,6 +248,8 @@ INOUT = {
     'MPI_Comm': {'comm_free'},
 }
 STATUS_ARRAY_KINDS = {'waitall', 'testall', 'waitsome'}
+
+
 # the names a Fortran compiler may give a mpif.h / use mpi subroutine (Open MPI exports all four)
 def f77_names(name):
     low = name.lower()
@@ -275,7 +277,6 @@ def fparam(r, q, binding):
     n, t, k = q['name'], q['ctype'], r['kind']
     rule = r['f'].get(n, '')
     fp = FParam()
-    F = f'(*{n})'
     base = t.replace('const ', '').strip()
     if rule == 'absent':
         fp.arg = 'NULL'
@@ -297,7 +298,7 @@ def fparam(r, q, binding):
         return fp
     if base == 'int' and not q['array']:
         fp.decl = f'MPI_Fint *{n}'
-        fp.arg = F  # a LOGICAL in (reorder, high): any non-zero value is true in C as well
+        fp.arg = f'(*{n})'  # a LOGICAL in (reorder, high): any non-zero value is true in C as well
         return fp
     if base == 'int *' and not q['array']:
         fp.decl = f'MPI_Fint *{n}'
