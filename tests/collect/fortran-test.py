@@ -1,24 +1,26 @@
 #!/usr/bin/env python3
 """Fortran under the collector (issue 20).
 
-  fortran-test.py binding --run R --check CC --analyze A --cube C --twin TWIN --app APP
-                          --source SRC [--ranks 4]
-      APP (tests/apps/fortran-mpi.F90 built for mpif.h, `use mpi` or `use mpi_f08`) and
-      TWIN (fortran-twin.c, the same program in C) run under kubus-run, one after the other:
-      - both traces are read back with collect-check: every event, communicator, message size
-        and peer of the Fortran run equals the C run's (line for line, the program's name aside),
-        and the C run has the lines known by construction (so both cannot be wrong alike);
+  fortran-test.py binding --run R --check CC --analyze A --cube C --twin TWIN --source SRC
+                          [--mpifh APP] [--usempi APP] [--f08 APP] [--exact-lines LABEL]…
+                          [--ranks 4]
+      TWIN (fortran-twin.c) and each APP (tests/apps/fortran-mpi.F90 built for mpif.h,
+      `use mpi` or `use mpi_f08`: the same program) run under kubus-run, one after the other:
+      - the traces are read back with collect-check: every event, communicator, message size
+        and peer of each Fortran run equals the C run's (line for line, the program's name
+        aside), and the C run has the lines known by construction (so both cannot be wrong
+        alike);
       - the program notes CLOCK_MONOTONIC before and after each MPI call that may wait (its
         ARGV(1).RANK records); the trace (collector on CLOCK_MONOTONIC too) must have each such
         call's Enter and Leave between the two readings: the collector timed the Fortran call
         itself, not a neighbour;
-      - both are analysed: Late Sender, Wait at Barrier, Wait at N x N, Late Broadcast and Early
+      - each is analysed: Late Sender, Wait at Barrier, Wait at N x N, Late Broadcast and Early
         Reduce agree within 1 % with the waits those calls' times give by PATTERNS.md's
-        formulas, for the Fortran and the C run alike.  (The two runs' waits are compared with
+        formulas, for the Fortran and the C runs alike.  (The runs' waits are compared with
         each other only in the log: on a busy machine the same program waits differently from
         one run to the next.)
-      - the profile's call sites are the Fortran program's source lines (the lines marked
-        "! site").
+      - the profile's call sites are the Fortran program's source lines (for the LABELs of
+        --exact-lines, each line marked "! site" is exactly its call's site).
   fortran-test.py all --run R --check CC --app APP --table mpi-functions.def
       tests/apps/fortran-all.f90 (use mpi_f08) calls every function of the collector's table
       but MPI_Init and MPI_Abort (the other modes call those): the trace holds exactly the calls
@@ -63,6 +65,9 @@ def env_for_mpi():
     env.setdefault('OMPI_MCA_rmaps_base_oversubscribe', '1')
     env.setdefault('HWLOC_COMPONENTS', '-gl,-opencl')
     env['KUBUS_VERBOSE'] = '0'
+    # call paths: the MPI function under the program (the traces of the Fortran programs and
+    # of their C twin are compared; unwinding would name their main programs differently)
+    env['KUBUS_CALL_PATHS'] = 'flat'
     # the collector reads CLOCK_MONOTONIC, as the programs do (fortran-clock.c)
     env['KUBUS_CLOCK'] = 'monotonic'
     # Open MPI leaks at exit; sanitizer builds must not fail on that
@@ -88,8 +93,6 @@ def kubus_run(a, expdir, app, nranks, app_args, cwd=None):
 def trace_lines(a, expdir, app):
     """collect-check's facts with the program's path and name replaced by PROG"""
     anchor = os.path.join(expdir, 'traces.otf2')
-    p = run(['otf2-print', anchor])
-    expect(p.returncode == 0, f'otf2-print {anchor} failed: {p.stderr[-2000:]}')
     p = run([a.check, anchor])
     if p.returncode != 0:
         fail(f'collect-check {anchor} failed: {p.stderr}')
@@ -101,7 +104,8 @@ def trace_lines(a, expdir, app):
 
 
 def analysis_totals(a, expdir):
-    p = run([a.analyze, expdir])
+    # --serial: the same report as the replay at one rank per traced rank, without a launcher
+    p = run([a.analyze, '--serial', expdir])
     if p.returncode != 0:
         fail(f'kubus-analyze {expdir}: exit {p.returncode}\n{p.stderr[-3000:]}')
         return {}
@@ -173,6 +177,8 @@ def truth(recs, n):
     return w
 
 
+BINDINGS = ('mpifh', 'usempi', 'f08')
+
 WAITS = ('mpi_latesender', 'mpi_barrier_wait', 'mpi_wait_nxn', 'mpi_latebroadcast',
          'mpi_earlyreduce')
 
@@ -206,6 +212,7 @@ def read_record_lists(prefix, n):
 def trace_calls(expdir):
     """rank -> [(MPI function, enter, leave)] in time order, seconds (otf2-print)"""
     p = run(['otf2-print', os.path.join(expdir, 'traces.otf2')])
+    expect(p.returncode == 0, f'otf2-print {expdir}/traces.otf2 failed: {p.stderr[-2000:]}')
     calls, open_ = defaultdict(list), {}
     for line in p.stdout.splitlines():
         m = re.match(r'(ENTER|LEAVE)\s+(\d+)\s+(\d+)\s+Region: "(MPI_\w+)"', line)
@@ -227,6 +234,8 @@ def traced_times(label, records, calls, n):
     for r in range(n):
         out[r], j, p8 = {}, 0, 0
         for name, te, tl in records[r]:
+            if name.startswith('n.'):
+                continue
             func = RECORD_FUNCS.get(name)
             if func is None and name.startswith('p8.send'):
                 func = 'MPI_Send'
@@ -245,6 +254,28 @@ def traced_times(label, records, calls, n):
             expect(ok, f'{label}: rank {r}: {func} ({name}) at [{e:.9f}, {l:.9f}] in the trace, '
                        f'but the program called it within [{te:.9f}, {tl:.9f}]')
             out[r][name] = (e, l)
+    return out
+
+
+def polls_counted(label, lines, records, n):
+    """How often a rank called MPI_Iprobe, MPI_Test or MPI_Testany until its message was there
+    depends on when the message arrived; the program counts its calls (records "n.FUNC COUNT").
+    The trace's Enter counts of those functions must be the program's; they are then replaced
+    by "polled" so that runs can be compared line for line."""
+    counted = {(name[2:], r): int(te) for r in range(n) for name, te, _ in records[r]
+               if name.startswith('n.')}
+    out = []
+    for l in lines:
+        m = re.fullmatch(r'(enter|nest PROG) (MPI_\w+) (\d+) (\d+)', l)
+        key = (m.group(2), int(m.group(3))) if m else None
+        if key in counted:
+            expect(int(m.group(4)) == counted[key],
+                   f'{label}: rank {key[1]} called {key[0]} {counted[key]} times, '
+                   f'the trace has {l!r}')
+            l = f'{m.group(1)} {key[0]} {key[1]} polled'
+        out.append(l)
+    polled = {k for k in counted if counted[k] > 0}
+    expect(len(polled) == 3 * (n // 2), f'{label}: the polling calls counted: {sorted(counted)}')
     return out
 
 
@@ -289,9 +320,9 @@ def expected_lines(n):
     return L
 
 
-def check_sites(a, expdir, source):
+def check_sites(a, expdir, source, exact_lines):
     """Every MPI call site in the profile is a line of SOURCE (the Fortran program's own code,
-    not a frame of the wrappers or of Open MPI), and with --exact-lines each line marked
+    not a frame of the wrappers or of Open MPI), and with @exact_lines each line marked
     "! site" is the call site of its MPI call.  gfortran's line table gives some calls through
     the `use mpi` / `use mpi_f08` interfaces the line of the `use` statement or of an enclosing
     block (the address is the right one): their lines are not compared."""
@@ -306,7 +337,7 @@ def check_sites(a, expdir, source):
         for s in r[2].split(';'):
             expect(re.fullmatch(rf'(.*/)?{re.escape(base)}:\d+', s.strip()) is not None,
                    f'profile: a call site of {r[0]} outside {base}: {s.strip()!r}')
-    if not a.exact_lines:
+    if not exact_lines:
         return
     sites = []
     with open(source) as f:
@@ -327,19 +358,24 @@ def check_sites(a, expdir, source):
 
 def mode_binding(a, tmp):
     n = a.ranks
+    apps = [('C', a.twin)] + [(label, getattr(a, label)) for label in BINDINGS
+                               if getattr(a, label)]
+    if len(apps) == 1:
+        fail('no Fortran program given (--mpifh, --usempi, --f08)')
+        return
     runs = {}
-    for label, app in (('C', a.twin), ('Fortran', a.app)):
+    for label, app in apps:
         exp = os.path.join(tmp, label)
         prefix = os.path.join(tmp, label + '.rec')
         p = kubus_run(a, exp, app, n, [prefix])
         done = re.findall(r'^fortran-\w+: done$', p.stdout, re.M)
         expect(len(done) == 1, f'{label}: the program did not finish right: {p.stdout[-2000:]}')
-        lines = trace_lines(a, exp, app)
         records = read_record_lists(prefix, n)
+        lines = polls_counted(label, trace_lines(a, exp, app), records, n)
         measured = {r: {name: (e, l) for name, e, l in records[r]} for r in range(n)}
         traced = traced_times(label, records, trace_calls(exp), n)
         runs[label] = (exp, lines, analysis_totals(a, exp), truth(traced, n), truth(measured, n))
-    c_lines, f_lines = runs['C'][1], runs['Fortran'][1]
+    c_lines = runs['C'][1]
     for l in expected_lines(n):
         expect(l in c_lines, f'C run: missing line {l!r}')
     # the halves: two communicators of n/2 ranks, a 28-byte message inside each
@@ -350,17 +386,19 @@ def mode_binding(a, tmp):
         kind, peer = ('send', 1) if r < 2 else ('recv', 0)
         pat = re.compile(rf'{kind} {r} {peer} MPI communicator \d+ 5 1 28$')
         expect(any(pat.match(l) for l in c_lines), f'C run: no {kind} of 28 bytes in the half of rank {r}')
-    only_c = sorted(set(c_lines) - set(f_lines))
-    only_f = sorted(set(f_lines) - set(c_lines))
-    expect(not only_c and not only_f,
-           f'the Fortran trace differs from the C trace:\n  only in C: {only_c[:20]}\n'
-           f'  only in Fortran: {only_f[:20]}')
-    for label in ('C', 'Fortran'):
+    for label, _ in apps:
         check_waits(label, runs[label][2], runs[label][3], runs[label][4])
-    for m in WAITS:
-        c, f = runs['C'][2].get(m, 0.0), runs['Fortran'][2].get(m, 0.0)
-        print(f'{m}: C {c:.6f} s, Fortran {f:.6f} s ({(f / c - 1) * 100 if c else 0:+.2f} %)')
-    check_sites(a, runs['Fortran'][0], a.source)
+    for label, _ in apps[1:]:
+        f_lines = runs[label][1]
+        only_c = sorted(set(c_lines) - set(f_lines))
+        only_f = sorted(set(f_lines) - set(c_lines))
+        expect(not only_c and not only_f,
+               f'the {label} trace differs from the C trace:\n  only in C: {only_c[:20]}\n'
+               f'  only in {label}: {only_f[:20]}')
+        for m in WAITS:
+            c, f = runs['C'][2].get(m, 0.0), runs[label][2].get(m, 0.0)
+            print(f'{m}: C {c:.6f} s, {label} {f:.6f} s ({(f / c - 1) * 100 if c else 0:+.2f} %)')
+        check_sites(a, runs[label][0], a.source, label in a.exact_lines)
 
 
 def mode_all(a, tmp):
@@ -485,11 +523,13 @@ def main():
     ap.add_argument('--source')
     ap.add_argument('--input')
     ap.add_argument('--table')
+    for label in BINDINGS:
+        ap.add_argument('--' + label, help=f'the program built for {label}')
     ap.add_argument('--ranks', type=int, default=4)
-    ap.add_argument('--exact-lines', action='store_true',
-                    help='the compiler\'s line table gives each call its own line')
+    ap.add_argument('--exact-lines', action='append', default=[], choices=BINDINGS,
+                    help='the compiler\'s line table gives each call of this build its own line')
     a = ap.parse_args()
-    for k in ('run', 'check', 'analyze', 'cube', 'twin', 'app', 'source', 'input', 'table'):
+    for k in ('run', 'check', 'analyze', 'cube', 'twin', 'app', 'source', 'input', 'table') + BINDINGS:
         if getattr(a, k):
             setattr(a, k, os.path.abspath(getattr(a, k)))
     if a.mode == 'nofortran':
