@@ -92,6 +92,8 @@ analyze_run (Transport       *t,
       ReadProgress rp = { prog, prog->lo + (prog->hi - prog->lo) * 0.55 * i / t->n_local,
                           prog->lo + (prog->hi - prog->lo) * 0.55 * (i + 1) / t->n_local, _("reading events") };
       rds[i] = rank_data_new (t->local_ranks[i], defs);
+      rds[i]->want_causes = analyze_groups (prog) & (METRIC_GROUP_BIT (METRIC_GROUP_ROOT_CAUSE)
+                                                     | METRIC_GROUP_BIT (METRIC_GROUP_CRITICAL_PATH));
       if (ok && !trace_read_rank (anchor, rds[i], read_progress, &rp, &local))
         ok = FALSE;
     }
@@ -152,6 +154,16 @@ analyze_run (Transport       *t,
     }
   analyze_progress_step (prog, 0.75, _("replaying collective operations"));
   pattern_collective_run (t, rds);
+  if (!causes_run (t, mpi, rds, prog, error))
+    {
+      if (mpi)
+        {
+          fprintf (stderr, "%s: %s\n", prog->prog, (*error)->message);
+          MPI_Abort (MPI_COMM_WORLD, 1);
+        }
+      ok = FALSE;
+      goto out;
+    }
 
   analyze_progress_step (prog, 0.85, _("collecting results"));
   {

@@ -148,6 +148,7 @@ main (int    argc,
       char **argv)
 {
   gboolean serial = FALSE, quiet = FALSE, no_clock_repair = FALSE, version = FALSE;
+  gboolean no_root_cause = FALSE, no_critical_path = FALSE;
   g_autofree char *output = NULL;
   g_autofree char *launcher = NULL;
   g_auto (GStrv) rest = NULL;
@@ -158,6 +159,10 @@ main (int    argc,
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, N_("No progress output"), NULL },
     { "no-clock-repair", 0, 0, G_OPTION_ARG_NONE, &no_clock_repair,
       N_("Analyse the timestamps as recorded, without repairing receives that lie before their send"), NULL },
+    { "no-root-cause", 0, 0, G_OPTION_ARG_NONE, &no_root_cause,
+      N_("Skip the delay costs and the indirect and propagating wait states"), NULL },
+    { "no-critical-path", 0, 0, G_OPTION_ARG_NONE, &no_critical_path,
+      N_("Skip the critical path and its impacts"), NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL, N_("EXPDIR|TRACE.otf2|TRACE.kct") },
     { NULL, 0, 0, 0, NULL, NULL, NULL }
   };
@@ -260,6 +265,10 @@ main (int    argc,
       MPI_Comm_size (MPI_COMM_WORLD, &world);
     }
   prog.root = me == 0;
+  if (no_root_cause)
+    prog.skip_groups |= METRIC_GROUP_BIT (METRIC_GROUP_ROOT_CAUSE);
+  if (no_critical_path)
+    prog.skip_groups |= METRIC_GROUP_BIT (METRIC_GROUP_CRITICAL_PATH);
   /* the launching process stays quiet: its MPI rank 0 reports */
   prog.quiet = quiet || (!serial && !use_mpi && !g_getenv ("KUBUS_ANALYZE_RELAUNCHED"));
   prog.hi = 0.05;

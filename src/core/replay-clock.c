@@ -1145,6 +1145,7 @@ clock_repair_reread (ClockRepair   *cr,
       if (!cr->loc[i].map || !ok)
         continue;
       fresh = rank_data_new (rds[i]->rank, rds[i]->defs);
+      fresh->want_causes = rds[i]->want_causes;
       fresh->clock_map = cr->loc[i].map;
       if (!trace_read_rank (anchor, fresh, progress, progress_data, error))
         {
