@@ -250,8 +250,120 @@ def main():
     sys.exit(status)
 
 
+def inclusive(vals, metric, prefix, rank):
+    """The value of @metric over the call-tree subtree at @prefix on @rank."""
+    return sum(v for (m, p, r), v in vals.items()
+               if m == metric and r == rank and (p == prefix or p.startswith(prefix + '/')))
+
+
+def total(vals, metric, rank=None, path_end=None):
+    return sum(v for (m, p, r), v in vals.items()
+               if m == metric and (rank is None or r == rank)
+               and (path_end is None or p.endswith(path_end)))
+
+
+def check_close(what, got, want, rel=0.01):
+    ok = abs(got - want) <= rel * abs(want)
+    print('%-58s %10.6f s  expected %10.6f s  %s' % (what, got, want, 'ok' if ok else 'MISMATCH'))
+    if not ok:
+        fail('%s: %.6f s, expected %.6f s (%.0f %% off; tolerance %.0f %%)' % (
+            what, got, want, 100 * abs(got - want) / max(abs(want), 1e-12), 100 * rel))
+
+
+DELAYS = ['delay_latesender', 'delay_latesender_longterm', 'delay_latereceiver',
+          'delay_latereceiver_longterm', 'delay_barrier', 'delay_barrier_longterm', 'delay_n2n',
+          'delay_n2n_longterm', 'delay_12n', 'delay_12n_longterm', 'delay_n21', 'delay_n21_longterm']
+
+
+def top_cause(vals, metrics):
+    """(call path, rank) with the largest cost over @metrics, outside MPI calls."""
+    per = {}
+    for (m, p, r), v in vals.items():
+        if m in metrics and not p.rsplit('/', 1)[-1].startswith('MPI_'):
+            per[(p, r)] = per.get((p, r), 0.0) + v
+    return max(per.items(), key=lambda kv: kv[1]) if per else ((None, None), 0.0)
+
+
+def record(a, tmp, name, extra=()):
+    exp = os.path.join(tmp, name)
+    truth = os.path.join(tmp, name + '.truth')
+    p = run([a.run, '-o', exp, '--', 'mpirun', '-n', str(a.ranks), '--oversubscribe', a.app, truth]
+            + list(extra))
+    if p.returncode:
+        return None, None
+    facts = {'causes': [], 'wait': {}, 'indirect': {}, 'propagating': {}}
+    for line in open(truth):
+        w = line.split()
+        if w[0] == 'runtime':
+            facts['runtime'] = float(w[1])
+        elif w[0] == 'cause':
+            facts['causes'].append((int(w[1]), w[2]))
+        elif w[0] in ('short', 'long'):
+            facts[w[0]] = float(w[1])
+        elif w[0] in ('wait', 'indirect', 'propagating'):
+            facts[w[0]][int(w[1])] = float(w[2])
+    return exp, facts
+
+
 def mode_program(a):
-    raise NotImplementedError
+    with tempfile.TemporaryDirectory() as tmp:
+        exp, facts = record(a, tmp, 'exp')
+        if not exp:
+            return 1
+        if run([a.analyze, exp, '-q']).returncode:
+            return 1
+        report = os.path.join(exp, 'analysis.cube')
+        serial = os.path.join(tmp, 'serial.cube')
+        run([a.analyze, exp, '--serial', '-q', '-o', serial])
+        d1 = subprocess.run([a.cube, 'dump', '--csv', report], capture_output=True, text=True).stdout
+        d2 = subprocess.run([a.cube, 'dump', '--csv', serial], capture_output=True, text=True).stdout
+        if d1 != d2:
+            fail('--serial and MPI reports differ')
+        vals = values(a.cube, report)
+        rank, func = facts['causes'][0]
+        paths = [p for (m, p, r) in vals if p.endswith('/' + func)]
+        if not paths:
+            fail('%s is not in the call tree' % func)
+            return 1
+        cause = paths[0]
+        n = a.ranks
+        # conservation: every covered wait is charged to some delay, short- or long-term
+        covered = sum(total(vals, m) for m in ('mpi_latesender', 'mpi_latereceiver', 'mpi_barrier_wait',
+                                               'mpi_wait_nxn', 'mpi_latebroadcast', 'mpi_earlyreduce'))
+        check_close('all delay costs = all the waits they explain', sum(total(vals, m) for m in DELAYS),
+                    covered)
+        if a.case == 'chain':
+            (tp, tr), _ = top_cause(vals, ('delay_latesender', 'delay_latesender_longterm'))
+            if (tp, tr) != (cause, rank):
+                fail('the largest Late Sender delay is %s on rank %s, not %s on rank %d' % (tp, tr, func, rank))
+            else:
+                print('largest Late Sender delay: %s on rank %d' % (func, rank))
+            for r, w in sorted(facts['wait'].items()):
+                check_close('Late Sender wait, rank %d (measured by the program)' % r,
+                            total(vals, 'mpi_latesender', r, 'main/MPI_Recv'), w, rel=0.02)
+            check_close('short-term Late Sender delay of %s, rank %d' % (func, rank),
+                        inclusive(vals, 'delay_latesender', cause, rank), facts['short'])
+            check_close('long-term Late Sender delay of %s, rank %d (%d hops)' % (func, rank, n - 1),
+                        inclusive(vals, 'delay_latesender_longterm', cause, rank), facts['long'])
+            for r, w in sorted(facts['indirect'].items()):
+                check_close('indirect Late Sender wait, rank %d (%d hops)' % (r, r),
+                            total(vals, 'mpi_wait_indirect_latesender', r), w)
+            for r, w in sorted(facts['propagating'].items()):
+                check_close('propagating Late Sender wait, rank %d' % r,
+                            total(vals, 'mpi_wait_propagating_ls', r), w)
+        elif a.case == 'barrier':
+            (tp, tr), _ = top_cause(vals, ('delay_barrier',))
+            if (tp, tr) != (cause, rank):
+                fail('the largest barrier delay is %s on rank %s, not %s on rank %d' % (tp, tr, func, rank))
+            else:
+                print('largest barrier delay: %s on rank %d' % (func, rank))
+            check_close('short-term barrier delay of %s, rank %d' % (func, rank),
+                        inclusive(vals, 'delay_barrier', cause, rank), facts['short'])
+        # the critical path runs through the built-in delay: all of its time
+        cp = inclusive(vals, 'critical_path', cause, rank)
+        spent = inclusive(vals, 'time', cause, rank)
+        check_close('critical path in %s, rank %d' % (func, rank), cp, spent)
+    return 1 if failures else 0
 
 
 if __name__ == '__main__':
