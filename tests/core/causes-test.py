@@ -7,9 +7,12 @@
       compared with Scalasca 2.6 scout's report of the same trace in $KUBUS_SHARED_DATA/cube,
       per metric, call path and location (relative 1e-6); --no-root-cause and
       --no-critical-path leave their metrics out and nothing else changes
-  causes-test.py program --run R --app APP --ranks N --analyze A --cube C --case CASE
+  causes-test.py program --run R --app APP --ranks N --analyze A --cube C --case CASE [--verify]
       a test program (tests/apps/causes-*.c) whose delay is built in: the blamed call path and
-      rank are the ones it made slow, and the costs equal the waits they caused (1 %)
+      rank are the ones it made slow, and the costs equal the waits they caused (1 %);
+      --verify: kubus-analyze --verify-causes 1 simulates removing the top cause, and the run
+      time it saves is within 5 % of what a measured run of the program without the cause
+      saves (the median of three)
 
 Exit 0 pass, 1 fail, 77 skip.
 """
@@ -240,6 +243,7 @@ def main():
     ap.add_argument('--app')
     ap.add_argument('--ranks', type=int, default=4)
     ap.add_argument('--case')
+    ap.add_argument('--verify', action='store_true')
     a = ap.parse_args()
     if a.mode == 'scout':
         status = mode_scout(a)
@@ -363,7 +367,40 @@ def mode_program(a):
         cp = inclusive(vals, 'critical_path', cause, rank)
         spent = inclusive(vals, 'time', cause, rank)
         check_close('critical path in %s, rank %d' % (func, rank), cp, spent)
+        if a.verify:
+            verify(a, tmp, exp, facts, func, rank)
     return 1 if failures else 0
+
+
+def verify(a, tmp, exp, facts, func, rank):
+    want_rule = {'chain': 'scale region %s by 0' % func, 'barrier': 'balance region %s' % func}[a.case]
+    p = run([a.analyze, exp, '-q', '--verify-causes', '1'])
+    if p.returncode:
+        return
+    print(p.stderr.strip())
+    res = json.load(open(os.path.join(exp, 'analysis-causes', 'verify.json')))
+    top = res['causes'][0] if res['causes'] else None
+    if not top or top['rank'] != rank or not top['callpath'].endswith('/' + func):
+        fail('the top cause verified is %s, not %s on rank %d' % (top, func, rank))
+        return
+    if top['hypothesis'] != want_rule:
+        fail('its hypothesis is %r, not %r' % (top['hypothesis'], want_rule))
+    if not os.path.isfile(top['hypothesis_file']) or want_rule not in open(top['hypothesis_file']).read():
+        fail('%s does not hold the rule' % top['hypothesis_file'])
+    # the program without the cause, measured three times (median)
+    runs = []
+    for k in range(3):
+        e, f = record(a, tmp, 'nocause-%d' % k, ['nocause'])
+        if e:
+            runs.append(f['runtime'])
+    if len(runs) < 3:
+        return
+    measured = facts['runtime'] - sorted(runs)[1]
+    check_close('run time the simulation saves (removing %s)' % func, top['runtime_saved_s'], measured,
+                rel=0.05)
+    if top['moved']:
+        fail('the top cause is flagged as moved: it saves %.6f s of waiting for %.6f s of costs'
+             % (top['waiting_saved_s'], top['delay_cost_s']))
 
 
 if __name__ == '__main__':
