@@ -46,10 +46,15 @@ typedef struct
 
 typedef struct
 {
-  GArray     *marks;         /* DelayMark */
-  GArray     *seg;           /* DelaySeg: each segment's flushed time, one entry per call path */
-  GArray     *pending;       /* DelaySeg: flushed since the last mark */
-  GArray     *pend_idx;      /* guint32 per cnode: position in pending + 1, 0 if absent */
+  /* plain arrays, not GArrays: the reader appends to them at every message event */
+  DelayMark  *marks;
+  guint32     n_marks, cap_marks;
+  DelaySeg   *seg;           /* each segment's flushed time, one entry per call path */
+  guint32     n_seg, cap_seg;
+  DelaySeg   *pending;       /* flushed since the last mark */
+  guint32     n_pending, cap_pending;
+  guint32    *pend_idx;      /* per cnode: position in pending + 1, 0 if absent */
+  guint32     cap_pend_idx;
   Tick        last;          /* time of the last flush */
   guint32     tail_end;      /* end of the time after the last mark */
   /* the marks of the records, parallel to RankData's arrays (NO_INDEX: none) */
@@ -65,7 +70,8 @@ typedef struct
   guint32     finalize_mark;
 } DelayTimeline;
 
-DelayTimeline *delay_timeline_new (void);
+/* @reserve: marks to reserve address space for (from the location's event count) */
+DelayTimeline *delay_timeline_new (guint32 reserve);
 void           delay_timeline_free (DelayTimeline *tl);
 /* Time since the last flush goes to @cnode (NO_INDEX: to nobody, as before the first enter). */
 void           delay_timeline_flush (DelayTimeline *tl, guint32 cnode, Tick t);
@@ -178,6 +184,11 @@ typedef struct _Causes
   GArray        *sev;
   double        *ltimes;       /* per cnode: time minus waits (critical-path impacts) */
   guint64        n_msgs;       /* replay messages sent */
+  /* scratch per cnode for building time maps and wait maps (zero between uses) */
+  double        *acc_t, *acc_w;
+  guint32       *list_t, *list_w;
+  guint8        *in_t, *in_w;
+  guint32        n_scratch;
 } Causes;
 
 Causes  *causes_new (guint groups);

@@ -34,7 +34,7 @@ delay_propagation_run (Transport  *t,
       for (guint k = 0; k < c->sps->len; k++)
         {
           const SyncPoint *s = &g_array_index (c->sps, SyncPoint, k);
-          guint32 cn = g_array_index (c->tl->marks, DelayMark, s->mark).cnode;
+          guint32 cn = c->tl->marks[s->mark].cnode;
           PwMsg m = { 0 };
 
           /* propagating: local */
@@ -107,7 +107,7 @@ delay_propagation_run (Transport  *t,
                                    GSIZE_TO_POINTER (((gsize) s->peer << 32) | id));
           if (!v)
             continue;
-          cn = g_array_index (c->tl->marks, DelayMark, s->mark).cnode;
+          cn = c->tl->marks[s->mark].cnode;
           causes_row (rd, cn)[(s->kind == SP_LS_RECV ? M_WAIT_INDIRECT_LS : M_WAIT_INDIRECT_LR)
                               - M_FIRST_CAUSE] += *v;
         }

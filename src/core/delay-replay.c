@@ -117,13 +117,13 @@ delay_prev_sp (RankData *rd,
 }
 
 /* Per call path: the waiting time of the synchronization points strictly between @from and
- * @to (scout's CalculateWaitMap over getSynchpointsBetween). Sparse, keyed by local cnode. */
+ * @to (scout's CalculateWaitMap over getSynchpointsBetween), in the rank's scratch arrays
+ * (one wait map at a time). */
 typedef struct
 {
-  GHashTable *by_cnode;   /* cnode + 1 -> double* */
-  double     *vals;
-  guint       n;
-  double      sum;
+  Causes *c;
+  guint32 n;
+  double  sum;
 } WaitMap;
 
 static void
@@ -133,25 +133,24 @@ waitmap_build (RankData *rd,
                WaitMap  *w)
 {
   Causes *c = rd->causes;
-  w->by_cnode = g_hash_table_new (g_direct_hash, g_direct_equal);
-  w->vals = g_new0 (double, MAX (to - from, 1));
+  w->c = c;
   w->n = 0;
   w->sum = 0;
   for (gint64 k = from + 1; k < to; k++)
     {
       const SyncPoint *s = sp_at (c, k);
       guint32 cn;
-      gpointer v;
       if (s->wait <= 0)
         continue;
-      cn = g_array_index (c->tl->marks, DelayMark, s->mark).cnode;
-      v = g_hash_table_lookup (w->by_cnode, GUINT_TO_POINTER (cn + 1));
-      if (!v)
+      cn = c->tl->marks[s->mark].cnode;
+      if (cn >= c->n_scratch)
+        continue;
+      if (!c->in_w[cn])
         {
-          v = &w->vals[w->n++];
-          g_hash_table_insert (w->by_cnode, GUINT_TO_POINTER (cn + 1), v);
+          c->in_w[cn] = 1;
+          c->list_w[w->n++] = cn;
         }
-      *(double *) v += (double) s->wait;
+      c->acc_w[cn] += (double) s->wait;
       w->sum += (double) s->wait;
     }
 }
@@ -159,16 +158,19 @@ waitmap_build (RankData *rd,
 static void
 waitmap_free (WaitMap *w)
 {
-  g_hash_table_unref (w->by_cnode);
-  g_free (w->vals);
+  for (guint32 k = 0; k < w->n; k++)
+    {
+      w->c->acc_w[w->c->list_w[k]] = 0.0;
+      w->c->in_w[w->c->list_w[k]] = 0;
+    }
+  w->n = 0;
 }
 
 static double
 waitmap_get (const WaitMap *w,
              guint32        cnode)
 {
-  double *v = g_hash_table_lookup (w->by_cnode, GUINT_TO_POINTER (cnode + 1));
-  return v ? *v : 0.0;
+  return cnode < w->c->n_scratch ? w->c->acc_w[cnode] : 0.0;
 }
 
 /* scout's PruneDelayTimemap: the time map less the waits in it, and the part of the call at
@@ -198,7 +200,7 @@ prune (RankData      *rd,
   if (from >= 0)
     {
       const SyncPoint *s = sp_at (c, from);
-      guint32 cn = g_array_index (c->tl->marks, DelayMark, s->mark).cnode;
+      guint32 cn = c->tl->marks[s->mark].cnode;
       guint64 key = delay_cnode_key (rd, cn);
       double span = (double) s->total - (double) s->completion;
       guint k;
@@ -330,7 +332,7 @@ path_segment (RankData *rd,
 {
   Causes *c = rd->causes;
   const SyncPoint *s = sp_at (c, k);
-  guint32 cn = g_array_index (c->tl->marks, DelayMark, s->mark).cnode;
+  guint32 cn = c->tl->marks[s->mark].cnode;
   TimeMap tm;
   double own = 0;
 

@@ -35,6 +35,12 @@ causes_free (Causes *c)
   g_free (c->pw_ind);
   g_free (c->pw_prop);
   g_free (c->ltimes);
+  g_free (c->acc_t);
+  g_free (c->acc_w);
+  g_free (c->list_t);
+  g_free (c->list_w);
+  g_free (c->in_t);
+  g_free (c->in_w);
   g_free (c);
 }
 
@@ -64,7 +70,7 @@ local_times (RankData *rd)
   Causes *c = rd->causes;
   guint n = rd->cnodes->len;
   g_autofree double *wait = g_new0 (double, MAX (n, 1));
-  const DelaySeg *seg = (const DelaySeg *) c->tl->seg->data;
+  const DelaySeg *seg = c->tl->seg;
 
   c->ltimes = g_new0 (double, MAX (n, 1));
   for (guint32 k = 0; k < c->tl->tail_end; k++)
@@ -74,7 +80,7 @@ local_times (RankData *rd)
     {
       const SyncPoint *s = &g_array_index (c->sps, SyncPoint, k);
       if (s->wait > 0)
-        wait[g_array_index (c->tl->marks, DelayMark, s->mark).cnode] += (double) s->wait;
+        wait[c->tl->marks[s->mark].cnode] += (double) s->wait;
     }
   for (guint q = 0; q < n; q++)
     if (c->ltimes[q] != 0.0 || wait[q] != 0.0)
@@ -101,10 +107,17 @@ causes_run (Transport       *t,
       if (!rd->causes->tl)
         {
           /* no timeline was recorded (the reader was not asked): an empty one */
-          rd->causes->tl = delay_timeline_new ();
+          rd->causes->tl = delay_timeline_new (0);
           delay_timeline_finish (rd->causes->tl);
         }
       rd->causes->groups = groups;
+      rd->causes->n_scratch = MAX (rd->cnodes->len, 1);
+      rd->causes->acc_t = g_new0 (double, rd->causes->n_scratch);
+      rd->causes->acc_w = g_new0 (double, rd->causes->n_scratch);
+      rd->causes->list_t = g_new (guint32, rd->causes->n_scratch);
+      rd->causes->list_w = g_new (guint32, rd->causes->n_scratch);
+      rd->causes->in_t = g_new0 (guint8, rd->causes->n_scratch);
+      rd->causes->in_w = g_new0 (guint8, rd->causes->n_scratch);
       g_array_set_size (rd->causes->sev, rd->cnodes->len);
       memset (rd->causes->sev->data, 0, (gsize) rd->cnodes->len * sizeof (double) * N_CAUSE_METRICS);
     }

@@ -58,7 +58,7 @@ static const DelayMark *
 mark_at (RankData *rd,
          guint32   m)
 {
-  return &g_array_index (rd->causes->tl->marks, DelayMark, m);
+  return &rd->causes->tl->marks[m];
 }
 
 /* A new synchronization point unless its event already is one (the first found wins, in
@@ -71,7 +71,7 @@ add_sp (RankData *rd,
   Causes *c = rd->causes;
   SyncPoint s = { 0 };
 
-  if (mark == NO_INDEX || mark >= c->tl->marks->len || c->sp_of_mark[mark])
+  if (mark == NO_INDEX || mark >= c->tl->n_marks || c->sp_of_mark[mark])
     return NULL;
   s.mark = mark;
   s.kind = kind;
@@ -894,9 +894,9 @@ delay_syncpoints_build (Transport  *t,
   for (int i = 0; i < t->n_local; i++)
     {
       Causes *c = rds[i]->causes;
-      c->sps = g_array_new (FALSE, TRUE, sizeof (SyncPoint));
+      c->sps = g_array_sized_new (FALSE, TRUE, sizeof (SyncPoint), MIN (c->tl->n_marks, 1u << 20));
       c->sp_ranks = g_array_new (FALSE, FALSE, sizeof (gint32));
-      c->sp_of_mark = g_new0 (guint32, MAX (c->tl->marks->len, 1));
+      c->sp_of_mark = g_new0 (guint32, MAX (c->tl->n_marks, 1));
     }
   /* scout's order: receives, collectives, MPI_Init/Finalize (forward), then sends (backward),
    * then requests */
@@ -930,7 +930,7 @@ delay_syncpoints_build (Transport  *t,
       Causes *c = rd->causes;
       g_free (used[i]);
       g_array_sort (c->sps, sp_cmp);
-      memset (c->sp_of_mark, 0, sizeof (guint32) * MAX (c->tl->marks->len, 1));
+      memset (c->sp_of_mark, 0, sizeof (guint32) * MAX (c->tl->n_marks, 1));
       c->send_sp = g_new0 (guint32, MAX (rd->sends->len, 1));
       c->recv_sp = g_new0 (guint32, MAX (rd->recvs->len, 1));
       for (guint k = 0; k < c->sps->len; k++)

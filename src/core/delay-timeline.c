@@ -12,18 +12,21 @@
 #include <string.h>
 
 DelayTimeline *
-delay_timeline_new (void)
+delay_timeline_new (guint32 reserve)
 {
   DelayTimeline *tl = g_new0 (DelayTimeline, 1);
 
-  tl->marks = g_array_new (FALSE, FALSE, sizeof (DelayMark));
-  tl->seg = g_array_new (FALSE, FALSE, sizeof (DelaySeg));
-  tl->pending = g_array_new (FALSE, FALSE, sizeof (DelaySeg));
-  tl->pend_idx = g_array_new (FALSE, TRUE, sizeof (guint32));
-  tl->send_mark = g_array_new (FALSE, FALSE, sizeof (guint32));
-  tl->send_cmark = g_array_new (FALSE, FALSE, sizeof (guint32));
-  tl->recv_mark = g_array_new (FALSE, FALSE, sizeof (guint32));
-  tl->recv_qmark = g_array_new (FALSE, FALSE, sizeof (guint32));
+  /* untouched reserve costs address space, not memory */
+  tl->cap_marks = MAX (reserve, 64);
+  tl->marks = g_new (DelayMark, tl->cap_marks);
+  tl->cap_seg = MAX (reserve, 64);
+  tl->seg = g_new (DelaySeg, tl->cap_seg);
+  tl->cap_pending = 16;
+  tl->pending = g_new (DelaySeg, tl->cap_pending);
+  tl->send_mark = g_array_sized_new (FALSE, FALSE, sizeof (guint32), reserve);
+  tl->send_cmark = g_array_sized_new (FALSE, FALSE, sizeof (guint32), reserve);
+  tl->recv_mark = g_array_sized_new (FALSE, FALSE, sizeof (guint32), reserve);
+  tl->recv_qmark = g_array_sized_new (FALSE, FALSE, sizeof (guint32), reserve);
   tl->coll_mark = g_array_new (FALSE, FALSE, sizeof (guint32));
   tl->coll_begin = g_array_new (FALSE, FALSE, sizeof (Tick));
   tl->req_mark = g_hash_table_new (key64_hash, g_direct_equal);
@@ -39,10 +42,10 @@ delay_timeline_free (DelayTimeline *tl)
 {
   if (!tl)
     return;
-  g_array_unref (tl->marks);
-  g_array_unref (tl->seg);
-  g_array_unref (tl->pending);
-  g_array_unref (tl->pend_idx);
+  g_free (tl->marks);
+  g_free (tl->seg);
+  g_free (tl->pending);
+  g_free (tl->pend_idx);
   g_array_unref (tl->send_mark);
   g_array_unref (tl->send_cmark);
   g_array_unref (tl->recv_mark);
@@ -56,7 +59,7 @@ delay_timeline_free (DelayTimeline *tl)
 gsize
 delay_timeline_bytes (const DelayTimeline *tl)
 {
-  return tl->marks->len * sizeof (DelayMark) + tl->seg->len * sizeof (DelaySeg)
+  return tl->n_marks * sizeof (DelayMark) + tl->n_seg * sizeof (DelaySeg)
          + (tl->send_mark->len * 2 + tl->recv_mark->len * 2 + tl->coll_mark->len) * sizeof (guint32)
          + tl->coll_begin->len * sizeof (Tick);
 }
@@ -69,16 +72,27 @@ delay_timeline_flush (DelayTimeline *tl,
   if (cnode != NO_INDEX && tl->last != TL_UNSET)
     {
       guint32 *idx;
-      if (cnode >= tl->pend_idx->len)
-        g_array_set_size (tl->pend_idx, cnode + 64);
-      idx = &g_array_index (tl->pend_idx, guint32, cnode);
+      if (cnode >= tl->cap_pend_idx)
+        {
+          guint32 cap = MAX (cnode + 1, tl->cap_pend_idx * 2);
+          tl->pend_idx = g_renew (guint32, tl->pend_idx, cap);
+          memset (tl->pend_idx + tl->cap_pend_idx, 0, sizeof (guint32) * (cap - tl->cap_pend_idx));
+          tl->cap_pend_idx = cap;
+        }
+      idx = &tl->pend_idx[cnode];
       if (*idx)
-        g_array_index (tl->pending, DelaySeg, *idx - 1).t += t - tl->last;
+        tl->pending[*idx - 1].t += t - tl->last;
       else
         {
-          DelaySeg s = { cnode, 0, t - tl->last };
-          g_array_append_val (tl->pending, s);
-          *idx = tl->pending->len;
+          if (tl->n_pending == tl->cap_pending)
+            {
+              tl->cap_pending *= 2;
+              tl->pending = g_renew (DelaySeg, tl->pending, tl->cap_pending);
+            }
+          tl->pending[tl->n_pending].cnode = cnode;
+          tl->pending[tl->n_pending].pad = 0;
+          tl->pending[tl->n_pending].t = t - tl->last;
+          *idx = ++tl->n_pending;
         }
     }
   tl->last = t;
@@ -88,14 +102,19 @@ delay_timeline_flush (DelayTimeline *tl,
 static void
 close_segment (DelayTimeline *tl)
 {
-  for (guint k = 0; k < tl->pending->len; k++)
+  if (tl->n_seg + tl->n_pending > tl->cap_seg)
     {
-      DelaySeg *s = &g_array_index (tl->pending, DelaySeg, k);
-      g_array_index (tl->pend_idx, guint32, s->cnode) = 0;
-      if (s->t != 0)
-        g_array_append_val (tl->seg, *s);
+      tl->cap_seg = MAX (tl->cap_seg * 2, tl->n_seg + tl->n_pending);
+      tl->seg = g_renew (DelaySeg, tl->seg, tl->cap_seg);
     }
-  g_array_set_size (tl->pending, 0);
+  for (guint32 k = 0; k < tl->n_pending; k++)
+    {
+      const DelaySeg *s = &tl->pending[k];
+      tl->pend_idx[s->cnode] = 0;
+      if (s->t != 0)
+        tl->seg[tl->n_seg++] = *s;
+    }
+  tl->n_pending = 0;
 }
 
 guint32
@@ -103,15 +122,20 @@ delay_timeline_mark (DelayTimeline *tl,
                      guint32        cnode,
                      Tick           enter)
 {
-  DelayMark m;
+  DelayMark *m;
 
   close_segment (tl);
-  m.cnode = cnode;
-  m.seg_end = tl->seg->len;
-  m.enter = enter;
-  m.leave = TL_UNSET;
-  g_array_append_val (tl->marks, m);
-  return tl->marks->len - 1;
+  if (tl->n_marks == tl->cap_marks)
+    {
+      tl->cap_marks *= 2;
+      tl->marks = g_renew (DelayMark, tl->marks, tl->cap_marks);
+    }
+  m = &tl->marks[tl->n_marks];
+  m->cnode = cnode;
+  m->seg_end = tl->n_seg;
+  m->enter = enter;
+  m->leave = TL_UNSET;
+  return tl->n_marks++;
 }
 
 void
@@ -119,23 +143,19 @@ delay_timeline_leave (DelayTimeline *tl,
                       guint32        mark0,
                       Tick           leave)
 {
-  DelayMark *m = (DelayMark *) tl->marks->data;
-
-  for (guint32 k = tl->marks->len; k > mark0; k--)
-    if (m[k - 1].leave == TL_UNSET)
-      m[k - 1].leave = leave;
+  for (guint32 k = tl->n_marks; k > mark0; k--)
+    if (tl->marks[k - 1].leave == TL_UNSET)
+      tl->marks[k - 1].leave = leave;
 }
 
 void
 delay_timeline_finish (DelayTimeline *tl)
 {
-  DelayMark *m = (DelayMark *) tl->marks->data;
-
   close_segment (tl);
-  tl->tail_end = tl->seg->len;
+  tl->tail_end = tl->n_seg;
   /* calls still open at the end (an aborted run) end where they started */
-  for (guint k = 0; k < tl->marks->len; k++)
-    if (m[k].leave == TL_UNSET)
-      m[k].leave = m[k].enter;
+  for (guint k = 0; k < tl->n_marks; k++)
+    if (tl->marks[k].leave == TL_UNSET)
+      tl->marks[k].leave = tl->marks[k].enter;
   g_hash_table_remove_all (tl->req_mark);
 }

@@ -85,26 +85,40 @@ timemap_runtimes (RankData *rd,
                   gint64    to,
                   TimeMap  *out)
 {
-  DelayTimeline *tl = rd->causes->tl;
-  const DelayMark *marks = (const DelayMark *) tl->marks->data;
+  Causes *c = rd->causes;
+  DelayTimeline *tl = c->tl;
+  const DelayMark *marks = tl->marks;
   guint32 a = from < 0 ? 0 : marks[from].seg_end;
   guint32 b = to < 0 || to == NO_INDEX ? tl->tail_end : marks[to].seg_end;
-  const DelaySeg *seg = (const DelaySeg *) tl->seg->data;
-  g_autoptr (GHashTable) at = g_hash_table_new (g_direct_hash, g_direct_equal);
+  const DelaySeg *seg = tl->seg;
+  guint32 n = 0;
 
   timemap_clear (out);
   timemap_init (out);
+  /* dense accumulation over the call paths touched, then a sparse map */
   for (guint32 k = a; k < b; k++)
     {
-      gpointer v = g_hash_table_lookup (at, GUINT_TO_POINTER (seg[k].cnode + 1));
-      if (v)
-        g_array_index (out->e, TmEntry, GPOINTER_TO_UINT (v) - 1).t += (double) seg[k].t;
-      else
+      guint32 cn = seg[k].cnode;
+      if (cn >= c->n_scratch)
+        continue;
+      if (!c->in_t[cn])
         {
-          TmEntry e = { delay_cnode_key (rd, seg[k].cnode), seg[k].cnode, 0, (double) seg[k].t };
-          g_array_append_val (out->e, e);
-          g_hash_table_insert (at, GUINT_TO_POINTER (seg[k].cnode + 1), GUINT_TO_POINTER (out->e->len));
+          c->in_t[cn] = 1;
+          c->list_t[n++] = cn;
         }
+      c->acc_t[cn] += (double) seg[k].t;
+    }
+  g_array_set_size (out->e, n);
+  for (guint32 k = 0; k < n; k++)
+    {
+      TmEntry *e = &g_array_index (out->e, TmEntry, k);
+      guint32 cn = c->list_t[k];
+      e->key = delay_cnode_key (rd, cn);
+      e->cnode = cn;
+      e->pad = 0;
+      e->t = c->acc_t[cn];
+      c->acc_t[cn] = 0.0;
+      c->in_t[cn] = 0;
     }
   g_array_sort (out->e, tm_cmp);
   out->sum = 0;

@@ -359,7 +359,7 @@ on_enter (OTF2_LocationRef    loc G_GNUC_UNUSED,
   f->call = NO_INDEX;
   f->enter = (Tick) time;
   f->enter_pos = pos;
-  f->mark0 = st->tl ? st->tl->marks->len : 0;
+  f->mark0 = st->tl ? st->tl->n_marks : 0;
   rank_data_row (st->rd, cnode)[M_VISITS]++;
   r = trace_defs_region (st->defs, region);
   if (r && (r->klass == RC_MPI_INIT || r->klass == RC_MPI_FINALIZE))
@@ -763,7 +763,10 @@ timeline_for (RankData *rd)
   if (!rd->causes)
     rd->causes = causes_new (rd->want_causes);
   if (!rd->causes->tl)
-    rd->causes->tl = delay_timeline_new ();
+    {
+      const TraceLocation *loc = rd->defs->rank_loc ? rd->defs->rank_loc[rd->rank] : NULL;
+      rd->causes->tl = delay_timeline_new (loc ? (guint32) MIN (loc->n_events / 3, G_MAXUINT32 / 2) : 0);
+    }
   return rd->causes->tl;
 }
 
