@@ -829,6 +829,11 @@ analysis_write_report (TraceDefs   *defs,
                                 _("warning: %llu receives happen before their send "
                                   "(clock violations); waits are clamped at zero, never negative\n"),
                                 (unsigned long long) (clock_repair ? clock_remaining : clock_violations));
+      if (causes_stuck)
+        g_string_append (summary,
+                         _("warning: the root-cause analysis stopped: the recorded messages depend on each "
+                           "other in a cycle (no real run can do that), so its delay costs and critical "
+                           "path are left at zero\n"));
       if (mismatch)
         g_string_append_printf (summary,
                                 _("warning: %llu collective calls have no partner on "

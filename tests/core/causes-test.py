@@ -14,6 +14,11 @@
       time it saves is within 5 % of what a measured run of the program without the cause
       saves (the median of three)
 
+  causes-test.py cycle --make-trace M --analyze A --cube C
+      a trace whose ranks each receive before they send (make-trace cycle): the backward
+      replay finds them waiting for each other; --serial and MPI end (no hang) with a warning,
+      the wait states as they are and no delay cost
+
 Exit 0 pass, 1 fail, 77 skip.
 """
 import argparse
@@ -236,7 +241,8 @@ def mode_scout(a):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument('mode', choices=['scout', 'program'])
+    ap.add_argument('mode', choices=['scout', 'program', 'cycle'])
+    ap.add_argument('--make-trace')
     ap.add_argument('--analyze', required=True)
     ap.add_argument('--cube', required=True)
     ap.add_argument('--run')
@@ -247,11 +253,42 @@ def main():
     a = ap.parse_args()
     if a.mode == 'scout':
         status = mode_scout(a)
+    elif a.mode == 'cycle':
+        status = mode_cycle(a)
     else:
         status = mode_program(a)
     if failures:
         print('%d failure(s)' % len(failures), file=sys.stderr)
     sys.exit(status)
+
+
+def mode_cycle(a):
+    with tempfile.TemporaryDirectory() as tmp:
+        d = os.path.join(tmp, 'cycle')
+        if run([a.make_trace, 'cycle', d]).returncode:
+            return 1
+        for mode in (['--serial'], []):
+            out = os.path.join(tmp, 'cycle%s.cube' % ''.join(mode))
+            try:
+                p = subprocess.run([a.analyze, os.path.join(d, 'traces.otf2'), '--no-clock-repair', '-o', out]
+                                   + mode, capture_output=True, text=True, env=env_for_mpi(), timeout=120)
+            except subprocess.TimeoutExpired:
+                fail('%s: the analysis hangs on a cyclic trace' % (mode or 'MPI'))
+                continue
+            if p.returncode != 0:
+                fail('%s: exit %d\n%s' % (mode, p.returncode, p.stderr))
+                continue
+            if 'in a cycle' not in p.stderr:
+                fail('%s: no warning about the cycle:\n%s' % (mode, p.stderr))
+            vals = values(a.cube, out)
+            ls = total(vals, 'mpi_latesender')
+            if abs(ls - 0.029) > 1e-9:
+                fail('%s: Late Sender %.6f s, expected 0.029 s' % (mode, ls))
+            left = [k for k in vals if k[0].startswith(CAUSE_PREFIXES)]
+            if left:
+                fail('%s: root-cause values after a stopped replay: %s' % (mode, left[:3]))
+            print('%-9s warned, Late Sender %.3f s, no delay cost' % (mode[0] if mode else 'MPI', ls))
+    return 1 if failures else 0
 
 
 def inclusive(vals, metric, prefix, rank):
