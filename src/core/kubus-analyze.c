@@ -269,6 +269,11 @@ main (int    argc,
            "--no-clock-repair is given. Progress and the summary go to standard error;\n"
            "KUBUS_ANALYZE_TIMING=1 adds the elapsed time of each phase."),
     "\n\n",
+    _("After the wait states it traces every wait back to its causes (delay costs, short- and\n"
+      "long-term, indirect and propagating waits) and follows the critical path, as Scalasca's\n"
+      "scout does; --verify-causes N then simulates removing the N largest causes and compares\n"
+      "what that saves with their costs (files in REPORT-causes beside the report)."),
+    "\n\n",
     _("A compressed trace (an experiment folder that holds only traces.kct, or TRACE.kct) is\n"
       "expanded to a temporary OTF2 archive first (a hidden folder beside it, removed at the\n"
       "end) and analysed without clock repair: its times come from histograms."),
