@@ -438,6 +438,33 @@ cause_rows (const Blob *b,
     }
 }
 
+/* The largest delay costs (all kinds, per call path and rank), for the summary. */
+typedef struct
+{
+  guint  g;
+  int    rank;
+  double cost;
+} TopCause;
+
+#define TOP_CAUSES 3
+
+static void
+note_cause (TopCause *top,
+            guint     g,
+            int       rank,
+            double    cost)
+{
+  int k = TOP_CAUSES;
+  while (k > 0 && (top[k - 1].cost < cost || top[k - 1].rank < 0))
+    k--;
+  if (k == TOP_CAUSES)
+    return;
+  memmove (&top[k + 1], &top[k], sizeof (TopCause) * (TOP_CAUSES - 1 - k));
+  top[k].g = g;
+  top[k].rank = rank;
+  top[k].cost = cost;
+}
+
 static void
 add_cause_values (CubeReport  *report,
                   CubeMetric **metrics,
@@ -446,7 +473,8 @@ add_cause_values (CubeReport  *report,
                   int          n,
                   GArray      *gnodes,
                   double      *totals,
-                  guint        groups)
+                  guint        groups,
+                  TopCause    *top)
 {
   gsize ng = gnodes->len;
   double res = (double) defs->resolution;
@@ -475,6 +503,14 @@ add_cause_values (CubeReport  *report,
       if (cp)
         critical_impact_rank (&ci, ROW (M_CRITICAL_PATH), ROW (LTIMES_METRIC), ROW (M_CP_ACTIVITIES),
                               ROW (M_CP_IMBALANCE), ROW (M_CP_INTER_PARTITION), ROW (M_CP_NON_CRITICAL));
+      for (gsize g = 0; g < ng && (groups & METRIC_GROUP_BIT (METRIC_GROUP_ROOT_CAUSE)); g++)
+        {
+          double cost = 0;
+          for (int m = M_DELAY_LS; m <= M_DELAY_N21_LT; m++)
+            cost += ROW (m)[g];
+          if (cost > 0)
+            note_cause (top, (guint) g, r, cost / res);
+        }
       for (int m = M_FIRST_CAUSE; m < N_METRICS; m++)
         {
           if (!metrics[m])
@@ -510,6 +546,7 @@ analysis_write_report (TraceDefs   *defs,
   GArray *roots = g_array_new (FALSE, FALSE, sizeof (guint));
   CubeMetric *metrics[N_METRICS];
   guint groups = 0;
+  TopCause top_causes[TOP_CAUSES] = { { 0, -1, 0 }, { 0, -1, 0 }, { 0, -1, 0 } };
   guint64 causes_msgs = 0;
   gboolean causes_stuck = FALSE;
   g_autofree CubeSysNode **threads = g_new0 (CubeSysNode *, n);
@@ -666,7 +703,7 @@ analysis_write_report (TraceDefs   *defs,
         causes_stuck |= b->h->causes_stuck != 0;
       }
     if (groups & (METRIC_GROUP_BIT (METRIC_GROUP_ROOT_CAUSE) | METRIC_GROUP_BIT (METRIC_GROUP_CRITICAL_PATH)))
-      add_cause_values (report, metrics, defs, bl, n, gnodes, totals, groups);
+      add_cause_values (report, metrics, defs, bl, n, gnodes, totals, groups, top_causes);
   }
   cube_report_set_attr (report, "kubus::trace", defs->path);
   cube_report_set_attr (report, "kubus::analyzer", "kubus-analyze " KUBUS_VERSION);
@@ -806,6 +843,16 @@ analysis_write_report (TraceDefs   *defs,
       for (int a = 0; a < MIN (k, 6); a++)
         g_string_append_printf (summary, "  %-28s %12.6f s  %5.1f%%\n", analyze_metrics[order[a]].disp_name,
                                 totals[order[a]], totals[M_TIME] > 0 ? 100.0 * totals[order[a]] / totals[M_TIME] : 0.0);
+      if (top_causes[0].rank >= 0)
+        {
+          g_string_append (summary, _("Largest causes of waiting (delay costs, short- and long-term):\n"));
+          for (int k = 0; k < TOP_CAUSES && top_causes[k].rank >= 0; k++)
+            {
+              g_autofree char *path = cnode_path (gnodes, top_causes[k].g);
+              g_autofree char *where = g_strdup_printf (_("%s on rank %d"), path, top_causes[k].rank);
+              g_string_append_printf (summary, "  %-40s %12.6f s\n", where, top_causes[k].cost);
+            }
+        }
       if (unmatched_recvs || unmatched_sends)
         g_string_append_printf (summary,
                                 _("warning: %llu receives without a matching send and %llu"

@@ -835,8 +835,9 @@ delay_replay_run (Transport  *t,
       c->on_path = FALSE;
     }
   ok = msg_replay_run (mr, step, &cx, &stuck, error);
+  /* this process's messages, once */
   for (int i = 0; i < t->n_local; i++)
-    rds[i]->causes->n_msgs = msg_replay_count (mr);
+    rds[i]->causes->n_msgs = i == 0 ? msg_replay_count (mr) : 0;
   msg_replay_free (mr);
   if (ok && stuck)
     for (int i = 0; i < t->n_local; i++)
