@@ -383,14 +383,15 @@ typedef struct
   guint      groups;
 } ReplayCtx;
 
-/* A point-to-point wait: hand it to the partner. */
+/* A wait: its time map since it last synchronized with the rank that made it wait, its costs and
+ * the critical path go to that rank (the point-to-point partner, or the collective's root). */
 static void
 send_wait (MsgReplay *mr,
            int        i,
            RankData  *rd,
            gint64     k,
            int        kind,
-           guint32    msg_id)
+           guint64    msg_id)
 {
   Causes *c = rd->causes;
   SyncPoint *s = sp_at (c, k);
@@ -477,29 +478,6 @@ charge_p2p (RankData      *rd,
   g_array_unref (d);
   waitmap_free (&w);
   timemap_clear (&mine);
-}
-
-/* The member of a collective that is not its root: its part goes to the root. */
-static void
-coll_member (MsgReplay *mr,
-             int        i,
-             RankData  *rd,
-             gint64     k)
-{
-  Causes *c = rd->causes;
-  SyncPoint *s = sp_at (c, k);
-  TimeMap tm;
-  g_autoptr (GByteArray) b = NULL;
-  guint32 flag = 0;
-
-  timemap_init (&tm);
-  if (c->groups & METRIC_GROUP_BIT (METRIC_GROUP_ROOT_CAUSE))
-    interval_map (rd, delay_prev_sp (rd, (guint32) k, s->peer), (guint32) k, &tm, NULL);
-  if (c->groups & METRIC_GROUP_BIT (METRIC_GROUP_CRITICAL_PATH))
-    flag = path_leaves (rd, k);
-  b = pack_wait (rd, (guint32) k, &tm, flag);
-  msg_replay_send (mr, i, s->peer, MSG_KEY (KIND_COLL, s->msg), b->data, b->len);
-  timemap_clear (&tm);
 }
 
 /* scout's findPreviousMpiGroupSynchpoints: the last point where the root synchronized with all
@@ -782,7 +760,7 @@ step (MsgReplay *mr,
           break;
         case SP_COLL:
           if (!s->root)
-            coll_member (mr, i, rd, k);
+            send_wait (mr, i, rd, k, KIND_COLL, s->msg);
           else
             {
               const TraceComm *comm = sp_comm (rd, s);

@@ -9,6 +9,7 @@
  * the sender for Late Receiver. Messages travel in one personalised exchange per direction, so
  * the replay cannot deadlock whatever the recorded order was. */
 #include "analyze-private.h"
+#include "replay-msg.h"
 
 #include <string.h>
 
@@ -52,29 +53,6 @@ channel_free (gpointer p)
   Channel *c = p;
   g_array_unref (c->idx);
   g_free (c);
-}
-
-static GByteArray ***
-new_buffers (Transport *t)
-{
-  GByteArray ***b = g_new0 (GByteArray **, t->n_local);
-  for (int i = 0; i < t->n_local; i++)
-    b[i] = g_new0 (GByteArray *, t->n_ranks);
-  return b;
-}
-
-static void
-free_buffers (Transport    *t,
-              GByteArray ***b)
-{
-  for (int i = 0; i < t->n_local; i++)
-    {
-      for (int r = 0; r < t->n_ranks; r++)
-        if (b[i][r])
-          g_byte_array_unref (b[i][r]);
-      g_free (b[i]);
-    }
-  g_free (b);
 }
 
 static const TraceRegion *
@@ -227,8 +205,8 @@ pattern_p2p_run (Transport  *t,
                  RankData  **rds,
                  GError    **error)
 {
-  GByteArray ***out = new_buffers (t);
-  GByteArray ***in = new_buffers (t);
+  GByteArray ***out = replay_buffers_new (t);
+  GByteArray ***in = replay_buffers_new (t);
   GByteArray ***bout, ***bin;
   gboolean ok;
 
@@ -259,14 +237,14 @@ pattern_p2p_run (Transport  *t,
         }
     }
   ok = t->alltoallv (t, out, in, error);
-  free_buffers (t, out);
+  replay_buffers_free (t, out);
   if (!ok)
     {
-      free_buffers (t, in);
+      replay_buffers_free (t, in);
       return FALSE;
     }
 
-  bout = new_buffers (t);
+  bout = replay_buffers_new (t);
   for (int i = 0; i < t->n_local; i++)
     {
       RankData *rd = rds[i];
@@ -370,15 +348,15 @@ pattern_p2p_run (Transport  *t,
       g_free (chan);
       late_sender (rd, send_enter, send_time);
     }
-  free_buffers (t, in);
+  replay_buffers_free (t, in);
 
   /* backward: receivers → senders, for Late Receiver */
-  bin = new_buffers (t);
+  bin = replay_buffers_new (t);
   ok = t->alltoallv (t, bout, bin, error);
-  free_buffers (t, bout);
+  replay_buffers_free (t, bout);
   if (!ok)
     {
-      free_buffers (t, bin);
+      replay_buffers_free (t, bin);
       return FALSE;
     }
   for (int i = 0; i < t->n_local; i++)
@@ -412,6 +390,6 @@ pattern_p2p_run (Transport  *t,
             }
         }
     }
-  free_buffers (t, bin);
+  replay_buffers_free (t, bin);
   return TRUE;
 }

@@ -27,6 +27,7 @@
  * window would pass its receive (the earliest end depending on it): its slack is the receiver's
  * forward time minus μ. */
 #include "replay-clock.h"
+#include "replay-msg.h"
 
 #include <glib/gi18n.h>
 #include <otf2/otf2.h>
@@ -517,29 +518,6 @@ typedef struct
   Tick    c;
 } BackMsg;
 
-static GByteArray ***
-buffers_new (Transport *t)
-{
-  GByteArray ***b = g_new0 (GByteArray **, t->n_local);
-  for (int i = 0; i < t->n_local; i++)
-    b[i] = g_new0 (GByteArray *, t->n_ranks);
-  return b;
-}
-
-static void
-buffers_free (Transport    *t,
-              GByteArray ***b)
-{
-  for (int i = 0; i < t->n_local; i++)
-    {
-      for (int r = 0; r < t->n_ranks; r++)
-        if (b[i][r])
-          g_byte_array_unref (b[i][r]);
-      g_free (b[i]);
-    }
-  g_free (b);
-}
-
 typedef struct
 {
   GArray *k;      /* guint: indices into the sender's messages, in order */
@@ -627,8 +605,8 @@ match_messages (ClockRepair  *cr,
                 GError      **error)
 {
   Transport *t = cr->t;
-  GByteArray ***out = buffers_new (t);
-  GByteArray ***in = buffers_new (t);
+  GByteArray ***out = replay_buffers_new (t);
+  GByteArray ***in = replay_buffers_new (t);
   gboolean ok;
 
   for (int i = 0; i < t->n_local; i++)
@@ -666,7 +644,7 @@ match_messages (ClockRepair  *cr,
         }
     }
   ok = t->alltoallv (t, out, in, error);
-  buffers_free (t, out);
+  replay_buffers_free (t, out);
   for (int i = 0; ok && i < t->n_local; i++)
     {
       Local *L = &cr->loc[i];
@@ -695,7 +673,7 @@ match_messages (ClockRepair  *cr,
         if (src[p].chans)
           g_hash_table_unref (src[p].chans);
     }
-  buffers_free (t, in);
+  replay_buffers_free (t, in);
   return ok;
 }
 
@@ -706,8 +684,8 @@ exchange_sends (ClockRepair  *cr,
                 GError      **error)
 {
   Transport *t = cr->t;
-  GByteArray ***out = buffers_new (t);
-  GByteArray ***in = buffers_new (t);
+  GByteArray ***out = replay_buffers_new (t);
+  GByteArray ***in = replay_buffers_new (t);
   gboolean ok;
 
   for (int i = 0; i < t->n_local; i++)
@@ -725,7 +703,7 @@ exchange_sends (ClockRepair  *cr,
         }
     }
   ok = t->alltoallv (t, out, in, error);
-  buffers_free (t, out);
+  replay_buffers_free (t, out);
   for (int i = 0; ok && i < t->n_local; i++)
     {
       Local *L = &cr->loc[i];
@@ -744,7 +722,7 @@ exchange_sends (ClockRepair  *cr,
             }
         }
     }
-  buffers_free (t, in);
+  replay_buffers_free (t, in);
   return ok;
 }
 
@@ -754,8 +732,8 @@ exchange_back (ClockRepair  *cr,
                GError      **error)
 {
   Transport *t = cr->t;
-  GByteArray ***out = buffers_new (t);
-  GByteArray ***in = buffers_new (t);
+  GByteArray ***out = replay_buffers_new (t);
+  GByteArray ***in = replay_buffers_new (t);
   gboolean ok;
 
   for (int i = 0; i < t->n_local; i++)
@@ -774,7 +752,7 @@ exchange_back (ClockRepair  *cr,
         }
     }
   ok = t->alltoallv (t, out, in, error);
-  buffers_free (t, out);
+  replay_buffers_free (t, out);
   for (int i = 0; ok && i < t->n_local; i++)
     {
       Local *L = &cr->loc[i];
@@ -790,7 +768,7 @@ exchange_back (ClockRepair  *cr,
               }
         }
     }
-  buffers_free (t, in);
+  replay_buffers_free (t, in);
   return ok;
 }
 

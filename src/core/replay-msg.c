@@ -3,6 +3,7 @@
 
 #include <glib/gi18n.h>
 #include <string.h>
+#include <sched.h>
 #include <time.h>
 
 typedef struct
@@ -38,21 +39,28 @@ typedef struct
 
 struct _MsgReplay
 {
-  Transport *t;
-  Slot      *slots;
-  int       *local_of;    /* world rank -> local index, -1 elsewhere */
-  GQueue     ready;
-  guint64    sent;        /* messages to other processes */
-  guint64    received;    /* from other processes */
-  guint64    count;       /* all messages */
+  Transport   *t;
+  Slot        *slots;
+  int         *local_of;  /* world rank -> local index, -1 elsewhere */
+  GQueue       ready;
+  GByteArray **outbox;    /* per world rank in another process: messages not sent yet */
+  guint64      sent;      /* batches to other processes */
+  guint64      received;  /* from other processes */
+  guint64      count;     /* all messages */
 };
 
-/* The header of a message between processes: its destination and key. */
+/* Messages to another process go in batches: each message a header and its bytes. A batch
+ * leaves when nothing here can run any more (the other side may be waiting for it) or when it
+ * is large; one MPI message per batch, not per replay message, keeps a replay over MPI from
+ * being one network latency per recorded message. */
+#define BATCH_BYTES (256 * 1024)
+
 typedef struct
 {
   gint32  src;
   gint32  dst;
   guint64 key;
+  guint64 len;
 } Header;
 
 GByteArray ***
@@ -94,6 +102,7 @@ msg_replay_new (Transport *t)
       mr->local_of[t->local_ranks[i]] = i;
     }
   g_queue_init (&mr->ready);
+  mr->outbox = g_new0 (GByteArray *, t->n_ranks);
   if (t->msg_begin)
     t->msg_begin (t);
   return mr;
@@ -108,6 +117,10 @@ msg_replay_free (MsgReplay *mr)
     g_hash_table_unref (mr->slots[i].inbox);
   g_free (mr->slots);
   g_free (mr->local_of);
+  for (int r = 0; r < mr->t->n_ranks; r++)
+    if (mr->outbox[r])
+      g_byte_array_unref (mr->outbox[r]);
+  g_free (mr->outbox);
   g_queue_clear (&mr->ready);
   g_free (mr);
 }
@@ -149,6 +162,25 @@ deliver (MsgReplay *mr,
     }
 }
 
+static void
+flush_one (MsgReplay *mr,
+           int        dst)
+{
+  GByteArray *b = mr->outbox[dst];
+  if (!b || b->len == 0)
+    return;
+  mr->outbox[dst] = NULL;
+  mr->t->msg_send (mr->t, dst, g_byte_array_free_to_bytes (b));
+  mr->sent++;
+}
+
+static void
+flush_all (MsgReplay *mr)
+{
+  for (int r = 0; r < mr->t->n_ranks; r++)
+    flush_one (mr, r);
+}
+
 void
 msg_replay_send (MsgReplay  *mr,
                  int         from_local,
@@ -167,13 +199,14 @@ msg_replay_send (MsgReplay  *mr,
     deliver (mr, mr->local_of[dst], src, key, g_bytes_new (data, len));
   else
     {
-      guint8 *buf = g_malloc (sizeof (Header) + len);
-      Header h = { src, dst, key };
-      memcpy (buf, &h, sizeof h);
+      Header h = { src, dst, key, len };
+      if (!mr->outbox[dst])
+        mr->outbox[dst] = g_byte_array_new ();
+      g_byte_array_append (mr->outbox[dst], (const guint8 *) &h, sizeof h);
       if (len)
-        memcpy (buf + sizeof h, data, len);
-      t->msg_send (t, dst, g_bytes_new_take (buf, sizeof (Header) + len));
-      mr->sent++;
+        g_byte_array_append (mr->outbox[dst], data, len);
+      if (mr->outbox[dst]->len >= BATCH_BYTES)
+        flush_one (mr, dst);
     }
 }
 
@@ -219,22 +252,25 @@ msg_replay_take (MsgReplay *mr,
   return lookup (mr, local, src, key, TRUE);
 }
 
-/* A message from another process: to its local rank. */
+/* A batch from another process: each message to its local rank. */
 static void
 incoming (MsgReplay *mr,
           GBytes    *raw)
 {
-  gsize len;
+  gsize len, off = 0;
   const guint8 *p = g_bytes_get_data (raw, &len);
   Header h;
 
   mr->received++;
-  if (len >= sizeof h)
+  while (off + sizeof h <= len)
     {
-      memcpy (&h, p, sizeof h);
+      memcpy (&h, p + off, sizeof h);
+      off += sizeof h;
+      if (h.len > len - off)
+        break;
       if (h.dst >= 0 && h.dst < mr->t->n_ranks && mr->local_of[h.dst] >= 0)
-        deliver (mr, mr->local_of[h.dst], h.src, h.key,
-                 g_bytes_new_from_bytes (raw, sizeof h, len - sizeof h));
+        deliver (mr, mr->local_of[h.dst], h.src, h.key, g_bytes_new_from_bytes (raw, off, (gsize) h.len));
+      off += (gsize) h.len;
     }
   g_bytes_unref (raw);
 }
@@ -250,7 +286,10 @@ msg_replay_run (MsgReplay *mr,
   int n_done = 0;
   gint64 prev[3] = { -1, -1, -1 };
   gboolean wave = FALSE;
-  struct timespec nap = { 0, 50000 };
+  /* idle: yield the core to the other processes (they may be the ones that will send); only
+   * after a while of nothing, short naps (a replay runs many short waits in a row: a longer
+   * sleep would be paid at every one of them) */
+  guint idle = 0;
 
   *stuck = FALSE;
   for (int i = 0; i < t->n_local; i++)
@@ -280,13 +319,16 @@ msg_replay_run (MsgReplay *mr,
             *stuck = TRUE;
           break;
         }
-      /* other processes: their messages, and the termination wave once nothing can run here */
+      /* other processes: ours to them first (they may wait for them), then theirs, and the
+       * termination wave once nothing can run here */
+      flush_all (mr);
       {
         int src, dst;
         GBytes *m = t->msg_recv (t, &src, &dst, FALSE);
         if (m)
           {
             incoming (mr, m);
+            idle = 0;
             continue;
           }
       }
@@ -297,7 +339,13 @@ msg_replay_run (MsgReplay *mr,
         if (r == 0)
           {
             wave = TRUE;
-            nanosleep (&nap, NULL);
+            if (++idle < 2000)
+              sched_yield ();
+            else
+              {
+                struct timespec nap = { 0, 50000 };
+                nanosleep (&nap, NULL);
+              }
             continue;
           }
         wave = FALSE;
