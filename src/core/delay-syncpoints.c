@@ -568,7 +568,7 @@ coll_comm (Transport  *t,
           if (kind == CK_12N)
             {
               info[k].skip = x[1] == NONE;      /* nobody waited for the root */
-              info[k].earliest_end = -x[1];
+              info[k].earliest_end = x[1] == NONE ? 0 : -x[1];
             }
           need3[k] = (kind == CK_N2N && info[k].partial) || kind == CK_12N || kind == CK_N21;
           if (need3[k])
@@ -653,13 +653,13 @@ coll_comm (Transport  *t,
                   break;
                 case CK_N2N:
                   sync = !ii->partial || x3[1 + pos[i]] != NONE;
-                  if (ii->partial)
+                  if (ii->partial && x3[0] != NONE)
                     earliest = -x3[0];
                   break;
                 case CK_12N:
                   sync = in->root || x3[1 + pos[i]] != NONE;
                   latest = ii->root_begin;
-                  earliest = -x3[0];
+                  earliest = x3[0] != NONE ? -x3[0] : latest;
                   root_pos = -1;
                   for (int m = 0; m < size; m++)
                     if (g_array_index (rd->colls, CollRec, in->rec).root == (guint32) m)
@@ -667,7 +667,7 @@ coll_comm (Transport  *t,
                   break;
                 case CK_N21:
                   sync = x3[1 + pos[i]] != NONE;
-                  earliest = -x3[0];
+                  earliest = x3[0] != NONE ? -x3[0] : latest;
                   break;
                 default:
                   break;
