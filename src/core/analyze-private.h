@@ -325,6 +325,8 @@ struct _Transport
   GBytes *(*msg_recv) (Transport *t, int *src, int *dst, gboolean wait);
   int     (*msg_wave) (Transport *t, const gint64 *mine, gint64 *all);
   void    (*msg_end) (Transport *t);
+  gboolean msg_spin;      /* set by msg_begin: every process has a core of its own, so a process
+                           * waiting for a message may poll without pause */
   void (*free) (Transport *t);
   gpointer priv;
 };

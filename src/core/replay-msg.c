@@ -2,8 +2,8 @@
 #include "replay-msg.h"
 
 #include <glib/gi18n.h>
+#include <stdio.h>
 #include <string.h>
-#include <sched.h>
 #include <time.h>
 
 typedef struct
@@ -286,10 +286,9 @@ msg_replay_run (MsgReplay *mr,
   int n_done = 0;
   gint64 prev[3] = { -1, -1, -1 };
   gboolean wave = FALSE;
-  /* idle: yield the core to the other processes (they may be the ones that will send); only
-   * after a while of nothing, short naps (a replay runs many short waits in a row: a longer
-   * sleep would be paid at every one of them) */
-  guint idle = 0;
+  /* idle: short naps (a replay runs many short waits in a row: a longer sleep would be paid
+   * at every one of them; a yield would hand the core to whatever else runs on the machine) */
+  struct timespec nap = { 0, 50000 };
 
   *stuck = FALSE;
   for (int i = 0; i < t->n_local; i++)
@@ -328,7 +327,6 @@ msg_replay_run (MsgReplay *mr,
         if (m)
           {
             incoming (mr, m);
-            idle = 0;
             continue;
           }
       }
@@ -339,13 +337,8 @@ msg_replay_run (MsgReplay *mr,
         if (r == 0)
           {
             wave = TRUE;
-            if (++idle < 2000)
-              sched_yield ();
-            else
-              {
-                struct timespec nap = { 0, 50000 };
-                nanosleep (&nap, NULL);
-              }
+            if (!t->msg_spin)
+              nanosleep (&nap, NULL);
             continue;
           }
         wave = FALSE;
@@ -366,5 +359,9 @@ msg_replay_run (MsgReplay *mr,
     }
   if (t->msg_end)
     t->msg_end (t);
+  if (g_getenv ("KUBUS_ANALYZE_TIMING") && t->msg_recv)
+    fprintf (stderr, "replay-msg: rank %d: %" G_GUINT64_FORMAT " messages, %" G_GUINT64_FORMAT
+             " batches sent, %" G_GUINT64_FORMAT " received\n", t->local_ranks[0], mr->count, mr->sent,
+             mr->received);
   return TRUE;
 }

@@ -9,6 +9,7 @@
 #include <mpi.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #define CHUNK (1u << 20)
 
@@ -204,7 +205,18 @@ static void
 mpi_msg_begin (Transport *t)
 {
   MpiPriv *p = t->priv;
+  MPI_Comm node;
+  int on_node = 1, cores = (int) sysconf (_SC_NPROCESSORS_ONLN), all_spin = 0, spin;
+
   MPI_Comm_dup (MPI_COMM_WORLD, &p->msg_comm);
+  /* more processes on this node than cores: a waiting process naps, or it would take the core
+   * from the process it waits for */
+  MPI_Comm_split_type (MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  MPI_Comm_size (node, &on_node);
+  MPI_Comm_free (&node);
+  spin = cores > 0 && on_node <= cores;
+  MPI_Allreduce (&spin, &all_spin, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  t->msg_spin = all_spin != 0;
   p->msg_out = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
   p->msg_req = g_array_new (FALSE, FALSE, sizeof (MPI_Request));
   p->wave_on = FALSE;
