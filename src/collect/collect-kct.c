@@ -285,11 +285,22 @@ add_definitions (void)
         || add_region (base ? base + 1 : kubus_program_path, kubus_program_path, "", "",
                        OTF2_REGION_ROLE_ARTIFICIAL, OTF2_PARADIGM_MEASUREMENT_SYSTEM, 0);
   for (uint32_t i = 0; i < kubus_region_count () && !err; i++)
-    err = add_region (kubus_region_name (KUBUS_R_USER_BASE + i), "", "", "",
-                      OTF2_REGION_ROLE_FUNCTION,
-                      kubus_region_is_manual (KUBUS_R_USER_BASE + i) ? OTF2_PARADIGM_USER
-                                                                     : OTF2_PARADIGM_COMPILER,
-                      0);
+    {
+      const char *name = kubus_region_name (KUBUS_R_USER_BASE + i);
+      int         kind = kubus_region_kind (KUBUS_R_USER_BASE + i);
+      if (kind == KUBUS_REGION_FRAME)
+        {
+          /* a function found on the stack: named after the run from its key */
+          char display[512];
+          kubus_frame_display_name (name, display, sizeof display);
+          err = add_region (display, name, "", "", OTF2_REGION_ROLE_FUNCTION,
+                            OTF2_PARADIGM_SAMPLING, 0);
+          continue;
+        }
+      err = add_region (name, "", "", "", OTF2_REGION_ROLE_FUNCTION,
+                        kind == KUBUS_REGION_MANUAL ? OTF2_PARADIGM_USER : OTF2_PARADIGM_COMPILER,
+                        0);
+    }
   for (int i = 0; i < kubus_comm_count () && !err; i++)
     {
       const KubusComm *c = kubus_comm_get (i);

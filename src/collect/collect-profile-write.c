@@ -200,6 +200,8 @@ typedef struct
   uint32_t parent, region;
   uint32_t first, last, next; /* children in order of first appearance */
   uint32_t sites, n_sites;    /* call sites: first GSite + 1, in order of appearance */
+  uint32_t key_module;        /* the call site that tells the call path apart (NONE: none) */
+  uint64_t key_offset;
 } GNode;
 
 typedef struct
@@ -237,7 +239,16 @@ struct KubusProfMerge
   uint64_t  limit, folded, max_bytes;
   int       ranks_folded, incomplete;
   char     *reason; /* the first record's reason for an early end */
+  KubusSiteKeyFunc site_key;
+  void            *site_key_data;
 };
+
+void
+kubus_prof_merge_set_site_key (KubusProfMerge *m, KubusSiteKeyFunc fn, void *data)
+{
+  m->site_key = fn;
+  m->site_key_data = data;
+}
 
 KubusProfMerge *
 kubus_prof_merge_new (int world_size)
@@ -290,10 +301,11 @@ kubus_prof_merge_ranks (const KubusProfMerge *m)
 }
 
 static uint64_t
-node_hash (uint32_t parent, uint32_t region)
+node_hash (uint32_t parent, uint32_t region, uint32_t module, uint64_t offset)
 {
   uint64_t h = (uint64_t)parent * 0x9E3779B97F4A7C15ull;
   h ^= (uint64_t)region * 0xC2B2AE3D27D4EB4Full;
+  h ^= ((uint64_t)module << 40 ^ offset) * 0x165667B19E3779F9ull;
   return h ^ (h >> 29);
 }
 
@@ -307,7 +319,7 @@ nodes_grow_slots (KubusProfMerge *m)
   for (size_t i = 0; i < m->n_nodes; i++)
     {
       const GNode *g = &m->nodes[i];
-      size_t       s = node_hash (g->parent, g->region) & (n_slots - 1);
+      size_t       s = node_hash (g->parent, g->region, g->key_module, g->key_offset) & (n_slots - 1);
       while (slots[s] != 0)
         s = (s + 1) & (n_slots - 1);
       slots[s] = (uint32_t)i + 1;
@@ -347,19 +359,22 @@ node_add_site (KubusProfMerge *m, uint32_t id, uint32_t module, uint64_t offset)
   return 0;
 }
 
+/* The call path (@parent, @region) called from (@module, @offset) — one call path per call site
+ * (module NONE: a call path with no site, a function). */
 static uint32_t
-node_get (KubusProfMerge *m, uint32_t parent, uint32_t region)
+node_get (KubusProfMerge *m, uint32_t parent, uint32_t region, uint32_t module, uint64_t offset)
 {
   if ((m->n_nodes + 1) * 2 > m->n_slots && nodes_grow_slots (m) != 0)
     return NONE;
-  size_t s = node_hash (parent, region) & (m->n_slots - 1);
+  size_t s = node_hash (parent, region, module, offset) & (m->n_slots - 1);
   for (;;)
     {
       uint32_t id = m->slots[s];
       if (id == 0)
         break;
       const GNode *g = &m->nodes[id - 1];
-      if (g->parent == parent && g->region == region)
+      if (g->parent == parent && g->region == region && g->key_module == module
+          && g->key_offset == offset)
         return id - 1;
       s = (s + 1) & (m->n_slots - 1);
     }
@@ -376,7 +391,7 @@ node_get (KubusProfMerge *m, uint32_t parent, uint32_t region)
     }
   uint32_t id = (uint32_t)m->n_nodes++;
   GNode   *g = &m->nodes[id];
-  *g = (GNode){ parent, region, NONE, NONE, NONE, 0, 0 };
+  *g = (GNode){ parent, region, NONE, NONE, NONE, 0, 0, module, offset };
   m->slots[s] = id + 1;
   if (parent == NONE)
     {
@@ -561,8 +576,22 @@ read_record (KubusProfMerge *m, KubusProfMerge *check, const uint64_t *w, size_t
           if (region_of[region] == NONE)
             region_of[region] = strings_intern (&m->regions, strs[region], lens[region]);
           uint32_t gp = parent == 0 ? NONE : map[parent - 1];
-          if (region_of[region] == NONE
-              || (map[i] = node_get (m, gp, region_of[region])) == NONE)
+          /* the first call site tells call paths apart */
+          uint32_t key_module = NONE;
+          uint64_t key_offset = 0;
+          if (n_sites > 0)
+            {
+              uint64_t module = site[0];
+              if (module_of[module - 1] == NONE)
+                module_of[module - 1]
+                    = strings_intern (&m->modules, strs[module - 1], lens[module - 1]);
+              key_module = module_of[module - 1];
+              key_offset = site[1];
+              if (m->site_key != NULL && key_module != NONE)
+                key_offset = m->site_key (m->site_key_data, m->modules.s[key_module], key_offset);
+            }
+          if (region_of[region] == NONE || (n_sites > 0 && key_module == NONE)
+              || (map[i] = node_get (m, gp, region_of[region], key_module, key_offset)) == NONE)
             {
               fail (err, errlen, "out of memory");
               goto out;
@@ -1381,6 +1410,23 @@ kubus_prof_merge_dir (const char *dir,
                       char       *err,
                       size_t      errlen)
 {
+  return kubus_prof_merge_dir_keyed (dir, out_path, creator, NULL, NULL, ranks, world, skipped,
+                                     skippedlen, err, errlen);
+}
+
+int
+kubus_prof_merge_dir_keyed (const char      *dir,
+                            const char      *out_path,
+                            const char      *creator,
+                            KubusSiteKeyFunc fn,
+                            void            *data,
+                            int             *ranks,
+                            int             *world,
+                            char            *skipped,
+                            size_t           skippedlen,
+                            char            *err,
+                            size_t           errlen)
+{
   if (skipped != NULL && skippedlen > 0)
     skipped[0] = '\0';
   DIR *d = opendir (dir);
@@ -1408,8 +1454,8 @@ kubus_prof_merge_dir (const char *dir,
       int       ok = 0;
       if (w != NULL && n >= 4 && w[0] == KUBUS_PROF_MAGIC && w[3] > 0 && w[3] <= (1u << 24))
         {
-          if (m == NULL)
-            m = kubus_prof_merge_new ((int)w[3]);
+          if (m == NULL && (m = kubus_prof_merge_new ((int)w[3])) != NULL)
+            kubus_prof_merge_set_site_key (m, fn, data);
           ok = m != NULL && kubus_prof_merge_add (m, w, n, why, sizeof why) == 0;
         }
       if (!ok && skipped != NULL && strlen (skipped) + strlen (path) + strlen (why) + 8 < skippedlen)

@@ -101,6 +101,25 @@ int kubus_prof_merge_dir (const char *dir,
                           char       *err,
                           size_t      errlen);
 
+/* Call sites that the compiler made two calls out of (a duplicated block) are one call site
+ * of the source: after the run, kubus-run maps every (module, offset) to a key offset — the
+ * first offset seen with the same source line — and call paths whose first sites have the same
+ * key merge.  @module is the record's module string ("BUILD-ID PATH"). */
+typedef uint64_t (*KubusSiteKeyFunc) (void *data, const char *module, uint64_t offset);
+void kubus_prof_merge_set_site_key (KubusProfMerge *m, KubusSiteKeyFunc fn, void *data);
+/* kubus_prof_merge_dir with a site key (@fn may be NULL). */
+int kubus_prof_merge_dir_keyed (const char      *dir,
+                                const char      *out_path,
+                                const char      *creator,
+                                KubusSiteKeyFunc fn,
+                                void            *data,
+                                int             *ranks,
+                                int             *world,
+                                char            *skipped,
+                                size_t           skippedlen,
+                                char            *err,
+                                size_t           errlen);
+
 /* Categories of MPI functions, as the analyzer's metric tree files them (PATTERNS.md; the
  * same lists as classify_region in src/core/trace-defs.c). */
 enum

@@ -222,10 +222,13 @@ prof_new (int thread_no)
   return p;
 }
 
+/* A call path is (parent, region, call site): an MPI function called from two places in the
+ * same function is two call paths, so every call site has numbers of its own (mpiP's rows). */
 static inline uint32_t
-path_hash (uint32_t parent, uint32_t region)
+path_hash (uint32_t parent, uint32_t region, uint64_t site)
 {
   uint64_t h = ((uint64_t)parent << 32 | region) * 0x9E3779B97F4A7C15ull;
+  h ^= site * 0xC2B2AE3D27D4EB4Full;
   return (uint32_t)(h >> 32);
 }
 
@@ -239,7 +242,7 @@ grow_slots (KubusProf *p)
   for (uint32_t id = 0; id < p->n_nodes; id++)
     {
       PNode   *n = node_at (p, id);
-      uint32_t s = path_hash (n->parent, n->region) & mask;
+      uint32_t s = path_hash (n->parent, n->region, n->site) & mask;
       while (slots[s] != 0)
         s = (s + 1) & mask;
       slots[s] = id + 1;
@@ -304,14 +307,14 @@ note_site (KubusProf *p, uint32_t id, uint64_t site)
 static uint32_t
 child (KubusProf *p, uint32_t parent, uint32_t region, uint64_t site)
 {
-  uint32_t s = path_hash (parent, region) & p->slot_mask;
+  uint32_t s = path_hash (parent, region, site) & p->slot_mask;
   for (;;)
     {
       uint32_t id = p->slots[s];
       if (id == 0)
         break;
       PNode *n = node_at (p, id - 1);
-      if (n->parent == parent && n->region == region)
+      if (n->parent == parent && n->region == region && n->site == site)
         return id - 1;
       s = (s + 1) & p->slot_mask;
     }
@@ -335,7 +338,7 @@ child (KubusProf *p, uint32_t parent, uint32_t region, uint64_t site)
           p->failed = 1;
           return child (p, parent, region, site);
         }
-      s = path_hash (parent, region) & p->slot_mask;
+      s = path_hash (parent, region, site) & p->slot_mask;
       while (p->slots[s] != 0)
         s = (s + 1) & p->slot_mask;
     }
@@ -701,8 +704,8 @@ cmp_site (const void *a, const void *b)
   return x < y ? -1 : x > y;
 }
 
-static void
-build_id_of (struct dl_phdr_info *info, char *out, size_t len)
+void
+kubus_build_id_of (struct dl_phdr_info *info, char *out, size_t len)
 {
   snprintf (out, len, "-");
   for (int i = 0; i < info->dlpi_phnum; i++)
@@ -761,7 +764,7 @@ scan_object (struct dl_phdr_info *info, size_t size, void *data)
               const char *path = info->dlpi_name != NULL && info->dlpi_name[0] != '\0'
                                      ? info->dlpi_name
                                      : kubus_program_path;
-              build_id_of (info, id, sizeof id);
+              kubus_build_id_of (info, id, sizeof id);
               char **mods = realloc (s->modules, (s->n_modules + 1) * sizeof *mods);
               if (mods == NULL)
                 return 0;
@@ -955,6 +958,28 @@ profile_path (char *out, size_t len, const char *expdir, const char *name)
   snprintf (out, len, "%s/%s", expdir, name);
 }
 
+/* kubus-run merges the records again after the run, when it knows the call sites' source
+ * lines (KUBUS_PROFILE_RECORDS, set by kubus-run): rank 0 leaves each record it merged in
+ * EXPDIR/.kubus-profile-records/rank.<N>. */
+static void
+keep_record (const char *expdir, int rank, const uint64_t *w, size_t n)
+{
+  const char *want = getenv ("KUBUS_PROFILE_RECORDS");
+  if (want == NULL || strcmp (want, "1") != 0 || n == 0)
+    return;
+  char dir[PATH_MAX + 32], path[PATH_MAX + 64], tmp[PATH_MAX + 64];
+  profile_path (dir, sizeof dir, expdir, ".kubus-profile-records");
+  mkdir (dir, 0777);
+  snprintf (path, sizeof path, "%s/rank.%d", dir, rank);
+  snprintf (tmp, sizeof tmp, "%s/.rank.%d.tmp", dir, rank);
+  FILE *f = fopen (tmp, "wb");
+  int   ok = f != NULL && fwrite (w, sizeof *w, n, f) == n;
+  if (f != NULL && fclose (f) != 0)
+    ok = 0;
+  if (!ok || rename (tmp, path) != 0)
+    unlink (tmp);
+}
+
 void
 kubus_prof_finish (const char *expdir, MPI_Comm comm)
 {
@@ -1003,6 +1028,8 @@ kubus_prof_finish (const char *expdir, MPI_Comm comm)
       return;
     }
   char err[512];
+  if (go && n > 0)
+    keep_record (expdir, 0, b.w, (size_t)n);
   if (go && n > 0 && kubus_prof_merge_add (m, b.w, (size_t)n, err, sizeof err) != 0)
     kubus_log ("profile: rank 0's record: %s", err);
   kubus_words_clear (&b);
@@ -1011,6 +1038,8 @@ kubus_prof_finish (const char *expdir, MPI_Comm comm)
       for (uint64_t off = 0; off < sizes[r]; off += piece)
         PMPI_Recv (w + off, (int)(sizes[r] - off < piece ? sizes[r] - off : piece), MPI_UINT64_T,
                    r, tag, comm, MPI_STATUS_IGNORE);
+      if (sizes[r] > 0)
+        keep_record (expdir, r, w, (size_t)sizes[r]);
       if (sizes[r] > 0 && kubus_prof_merge_add (m, w, (size_t)sizes[r], err, sizeof err) != 0)
         kubus_log ("profile: rank %d's record: %s", r, err);
     }

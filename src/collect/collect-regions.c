@@ -4,13 +4,14 @@
  * seen); the ids are local and mapped to global ids at finalize. */
 #include "collect.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define SLOTS 65536 /* power of two: upper bound on distinct user regions */
 
 static char         *names[SLOTS];
-static unsigned char manual[SLOTS]; /* from kubus_region_begin, not -finstrument-functions */
+static unsigned char kind[SLOTS]; /* KUBUS_REGION_*: -finstrument-functions, kubus_region_begin, stack */
 static uint32_t      count;
 static uint32_t      slot_region[SLOTS]; /* region index + 1 */
 
@@ -62,11 +63,47 @@ void
 kubus_region_set_manual (uint32_t local_id)
 {
   if (local_id >= KUBUS_R_USER_BASE && local_id - KUBUS_R_USER_BASE < count)
-    manual[local_id - KUBUS_R_USER_BASE] = 1;
+    kind[local_id - KUBUS_R_USER_BASE] = KUBUS_REGION_MANUAL;
 }
 
 int
 kubus_region_is_manual (uint32_t local_id)
 {
-  return manual[local_id - KUBUS_R_USER_BASE];
+  return kind[local_id - KUBUS_R_USER_BASE] == KUBUS_REGION_MANUAL;
+}
+
+void
+kubus_region_set_frame (uint32_t local_id)
+{
+  if (local_id >= KUBUS_R_USER_BASE && local_id - KUBUS_R_USER_BASE < count)
+    kind[local_id - KUBUS_R_USER_BASE] = KUBUS_REGION_FRAME;
+}
+
+int
+kubus_region_kind (uint32_t local_id)
+{
+  return kind[local_id - KUBUS_R_USER_BASE];
+}
+
+void
+kubus_frame_display_name (const char *key, char *out, size_t len)
+{
+  /* kubus-frame:BUILDID:PATH+0xOFFSET */
+  const char *p = key;
+  if (strncmp (p, "kubus-frame:", 12) == 0)
+    {
+      p += 12;
+      const char *colon = strchr (p, ':');
+      p = colon ? colon + 1 : p;
+    }
+  size_t n = strlen (p);
+  if (n >= 5 && strcmp (p + n - 5, ";main") == 0)
+    {
+      snprintf (out, len, "main");
+      return;
+    }
+  const char *plus = strrchr (p, '+');
+  const char *slash = strrchr (p, '/');
+  const char *base = slash != NULL && (plus == NULL || slash < plus) ? slash + 1 : p;
+  snprintf (out, len, "%s", base);
 }

@@ -145,6 +145,8 @@ kubus_record_flush (void)
   kubus_log ("buffer flushed to disk (%.3f ms)", (double)(e - b) / 1e6);
   kubus_check (OTF2_EvtWriter_Enter (kubus_evt, NULL, b, KUBUS_R_FLUSH), "flush Enter");
   kubus_check (OTF2_EvtWriter_Leave (kubus_evt, NULL, e, KUBUS_R_FLUSH), "flush Leave");
+  if (e > kubus_alive)
+    kubus_alive = e;
   kubus_prof_flush (b, e);
 }
 
@@ -322,6 +324,7 @@ kubus_measurement_start (uint64_t t0, uint32_t init_region)
   if (getenv ("KUBUS_DISABLE") != NULL)
     return;
   kubus_kct_configure ();
+  kubus_unwind_configure ();
   PMPI_Comm_rank (MPI_COMM_WORLD, &kubus_world_rank);
   PMPI_Comm_size (MPI_COMM_WORLD, &kubus_world_size);
   if (PMPI_Comm_dup (MPI_COMM_WORLD, &kubus_internal_comm) != MPI_SUCCESS)
@@ -404,6 +407,9 @@ kubus_measurement_start (uint64_t t0, uint32_t init_region)
   program_open = kubus_recording;
   kubus_prof_begin (begin);
   kubus_user_open_frames (begin, t0);
+  kubus_alive = t0;
+  if (kubus_unwind_on)
+    kubus_unwind_update (kubus_prof_site_hint, t0);
   if (trace)
     kubus_check (OTF2_EvtWriter_Enter (kubus_evt, NULL, t0, init_region), "Enter");
   if (kubus_profiling)
@@ -502,6 +508,7 @@ kubus_measurement_finish (uint32_t finalize_region)
     kubus_prof_close (t);
   kubus_clock.end_time = t;
   kubus_recording = 0;
+  kubus_unwind_report ();
   kubus_clock_finish ();
   /* the time base of the trace, OTF2 or compressed (kubus.json "clock") */
   if (kubus_world_rank == 0 && kubus_trace_wanted ())
@@ -877,6 +884,11 @@ abort_from_signal (int sig, siginfo_t *info, void *ctx)
       in_abort = 1;
       snprintf (abort_reason, sizeof abort_reason, "rank %d ended by signal %d (%s)",
                 kubus_world_rank, sig, sig == SIGTERM ? "terminated" : "crashed");
+      /* a crash (not mpirun's SIGTERM, which may come at any moment, also inside the dynamic
+       * loader the unwinder needs): the frames it happened in, outside any MPI call */
+      if (sig != SIGTERM && kubus_unwind_on && kubus_recording
+          && kubus_current_mpi == OTF2_UNDEFINED_REGION)
+        kubus_unwind_at_signal (kubus_now ());
       write_after_abort (kubus_current_mpi, sig != SIGTERM, OTF2_UNDEFINED_INT64);
     }
   chain_signal (sig, info, ctx);

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 KubusClock kubus_clock;
 char      *kubus_hostnames;
@@ -161,7 +162,7 @@ pack_local (Buf *b, uint64_t n_events)
   for (uint32_t i = 0; i < nr; i++)
     {
       put_str (b, kubus_region_name (KUBUS_R_USER_BASE + i));
-      put (b, (uint64_t)kubus_region_is_manual (KUBUS_R_USER_BASE + i));
+      put (b, (uint64_t)kubus_region_kind (KUBUS_R_USER_BASE + i));
     }
 }
 
@@ -196,7 +197,7 @@ typedef struct
   GComm     *comms;
   size_t     n_comms;
   char     **regions;
-  char      *region_manual; /* paradigm USER rather than COMPILER */
+  char      *region_manual; /* KUBUS_REGION_*: paradigm USER, COMPILER or SAMPLING (a frame) */
   size_t     n_regions;
   uint64_t **comm_map; /* per rank: local comm id -> global */
   size_t    *comm_map_len;
@@ -364,7 +365,8 @@ unify (Unify *u, GTopo **topos_out, size_t *n_topos_out)
           char *name = get_str (&rd);
           if (name == NULL)
             break;
-          int    is_manual = get (&rd) != 0;
+          uint64_t kind = get (&rd);
+          int      is_manual = kind <= KUBUS_REGION_FRAME ? (int)kind : KUBUS_REGION_COMPILER;
           size_t h = (size_t)hash_str (name) & (rslots - 1);
           while (rhash[h] != 0 && strcmp (u->regions[rhash[h] - 1], name) != 0)
             h = (h + 1) & (rslots - 1);
@@ -476,7 +478,7 @@ write_global (OTF2_Archive *archive, Unify *u, GTopo *topos, size_t n_topos)
     return -1;
   int n = u->nranks;
   /* strings we build here must live until the writer is done */
-  size_t  n_names = (size_t)n * 2 + u->n_comms + 64;
+  size_t  n_names = (size_t)n * 2 + u->n_comms + u->n_regions + 64;
   char  **owned = calloc (n_names, sizeof *owned);
   size_t  n_owned = 0;
   Strings st = { gw, NULL, NULL, 0, 0, 0 };
@@ -578,10 +580,22 @@ write_global (OTF2_Archive *archive, Unify *u, GTopo *topos, size_t n_topos)
   for (size_t i = 0; i < u->n_regions; i++)
     {
       uint32_t name = str (&st, u->regions[i]);
+      if (u->region_manual[i] == KUBUS_REGION_FRAME)
+        {
+          /* a function found on the stack: "library+0xOFFSET" until kubus-run names it from
+           * its key, the canonical name */
+          char display[512];
+          kubus_frame_display_name (u->regions[i], display, sizeof display);
+          OTF2_GlobalDefWriter_WriteRegion (gw, (uint32_t)(KUBUS_R_USER_BASE + i),
+                                            str (&st, OWN (strdup (display))), name, empty,
+                                            OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_SAMPLING,
+                                            OTF2_REGION_FLAG_NONE, empty, 0, 0);
+          continue;
+        }
       OTF2_GlobalDefWriter_WriteRegion (
           gw, (uint32_t)(KUBUS_R_USER_BASE + i), name, name, empty, OTF2_REGION_ROLE_FUNCTION,
-          u->region_manual[i] ? OTF2_PARADIGM_USER : OTF2_PARADIGM_COMPILER, OTF2_REGION_FLAG_NONE,
-          empty, 0, 0);
+          u->region_manual[i] == KUBUS_REGION_MANUAL ? OTF2_PARADIGM_USER : OTF2_PARADIGM_COMPILER,
+          OTF2_REGION_FLAG_NONE, empty, 0, 0);
     }
 
   /* groups and communicators: group 0 lists the locations, group 1+c the
@@ -916,6 +930,34 @@ kubus_unify_and_write (OTF2_Archive *archive)
   return any_err ? -1 : 0;
 }
 
+/* After an abort the functions found on this rank's stack need not be lost with the other
+ * user regions: their keys name them on every rank, so the rank leaves them in
+ * EXPDIR/.kubus-frames-<rank> ("LOCAL-ID KEY" lines) and kubus-run maps them to regions of the
+ * global definitions after the run. */
+const char *kubus_expdir (void) KUBUS_INTERNAL;
+
+static void
+save_frame_keys (void)
+{
+  char path[4200], tmp[4300];
+  snprintf (path, sizeof path, "%s/.kubus-frames-%d", kubus_expdir (), kubus_world_rank);
+  snprintf (tmp, sizeof tmp, "%s.tmp", path);
+  FILE *f = NULL;
+  for (uint32_t i = 0; i < kubus_region_count (); i++)
+    {
+      uint32_t id = KUBUS_R_USER_BASE + i;
+      if (kubus_region_kind (id) != KUBUS_REGION_FRAME)
+        continue;
+      if (f == NULL && (f = fopen (tmp, "w")) == NULL)
+        return;
+      fprintf (f, "%u %s\n", id, kubus_region_name (id));
+    }
+  if (f != NULL && fclose (f) == 0)
+    rename (tmp, path);
+  else if (f != NULL)
+    unlink (tmp);
+}
+
 /* After an abort: this rank's data only.  The rank holding the lock writes
  * the global definitions from what it knows (all locations, the MPI
  * regions, its own communicators, user regions and topologies); the other
@@ -962,6 +1004,7 @@ kubus_write_local_only (OTF2_Archive *archive, int write_global_defs)
             u.comm_map[r][i] = KUBUS_COMM_WORLD_ID;
           for (size_t i = 0; i < u.region_map_len[r]; i++)
             u.region_map[r][i] = KUBUS_R_UNKNOWN;
+          save_frame_keys ();
         }
       write_local (archive, u.comm_map[r], u.comm_map_len[r], u.region_map[r], u.region_map_len[r]);
     }

@@ -31,6 +31,7 @@ static uint32_t  cache_used;
 
 static uint32_t stack[MAX_DEPTH];
 static uint64_t stack_enter[MAX_DEPTH]; /* enter time of frames opened before MPI_Init */
+static uintptr_t stack_cfa[MAX_DEPTH];  /* CFA of the hook the opening code called */
 static int      depth;                  /* may exceed MAX_DEPTH: deeper frames are not recorded */
 static int      started;                /* MPI_Init seen */
 static int      done;                   /* MPI_Finalize seen */
@@ -110,20 +111,29 @@ resolve (uintptr_t addr)
   return region;
 }
 
-/* @early: the enter time of a frame opened before MPI_Init (written then), 0 when recording */
+/* @early: the enter time of a frame opened before MPI_Init (written then), 0 when recording;
+ * @cfa: the CFA of the hook (frames found on the stack deeper than it are inside the region);
+ * @site: the hook's return address when the stack above the region is to be unwound (a manual
+ * region, or the outermost instrumented function), NULL otherwise */
 static inline void NO_INSTR
-push (uint32_t region, int record, uint64_t early)
+push (uint32_t region, int record, uint64_t early, uintptr_t cfa, const void *site)
 {
   if (depth < MAX_DEPTH)
     {
       stack[depth] = region;
       stack_enter[depth] = early;
+      stack_cfa[depth] = cfa;
     }
   if (record && __builtin_expect (kubus_flush_pending, 0))
     kubus_record_flush ();
   if (record && depth < MAX_DEPTH)
     {
       uint64_t t = kubus_now ();
+      if (kubus_unwind_on && site != NULL)
+        kubus_unwind_update (site, t); /* the functions the region opens in */
+      else if (kubus_unwind_on)
+        kubus_unwind_user_push (cfa, depth);
+      kubus_alive = t;
       if (kubus_recording)
         kubus_check (OTF2_EvtWriter_Enter (kubus_evt, NULL, t, region), "Enter");
       if (kubus_profiling)
@@ -142,7 +152,10 @@ pop (int record)
     kubus_record_flush ();
   if (record && depth < MAX_DEPTH)
     {
+      if (kubus_unwind_on)
+        kubus_unwind_user_pop (depth + 1);
       uint64_t t = kubus_now ();
+      kubus_alive = t;
       if (kubus_recording)
         kubus_check (OTF2_EvtWriter_Leave (kubus_evt, NULL, t, stack[depth]), "Leave");
       if (kubus_profiling)
@@ -158,14 +171,15 @@ __cyg_profile_func_enter (void *fn, void *site)
     {
       uint32_t r = resolve ((uintptr_t)fn);
       if (r != FILTERED)
-        push (r, 1, 0);
+        push (r, 1, 0, (uintptr_t)__builtin_dwarf_cfa (),
+              depth == 0 ? __builtin_return_address (0) : NULL);
     }
   else if (!started && !done)
     {
       uint64_t t = kubus_now (); /* before resolving: the first lookup reads the ELF tables */
       uint32_t r = resolve ((uintptr_t)fn);
       if (r != FILTERED)
-        push (r, 0, t);
+        push (r, 0, t, (uintptr_t)__builtin_dwarf_cfa (), NULL);
     }
 }
 
@@ -198,7 +212,7 @@ kubus_region_begin (const char *name)
     return;
   uint32_t r = kubus_region_intern (name);
   kubus_region_set_manual (r);
-  push (r, on, t);
+  push (r, on, t, (uintptr_t)__builtin_dwarf_cfa (), __builtin_return_address (0));
 }
 
 void
@@ -247,6 +261,23 @@ kubus_user_close_frames (uint64_t time)
   done = 1;
   if (!kubus_recording)
     return;
+  /* each user region with the frames found on the stack above it */
   for (int i = (depth < MAX_DEPTH ? depth : MAX_DEPTH) - 1; i >= 0; i--)
-    kubus_check (OTF2_EvtWriter_Leave (kubus_evt, NULL, time, stack[i]), "Leave");
+    {
+      kubus_unwind_close_segment (i + 1, time);
+      kubus_check (OTF2_EvtWriter_Leave (kubus_evt, NULL, time, stack[i]), "Leave");
+    }
+  kubus_unwind_close_segment (0, time);
+}
+
+int
+kubus_user_depth (void)
+{
+  return depth <= MAX_DEPTH ? depth : -1;
+}
+
+uintptr_t
+kubus_user_cfa (int i)
+{
+  return i >= 0 && i < MAX_DEPTH ? stack_cfa[i] : 0;
 }

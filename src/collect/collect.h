@@ -129,6 +129,28 @@ kubus_check (OTF2_ErrorCode err, const char *what)
     kubus_fail (what);
 }
 
+/* collect-unwind.c: call paths from the stack (KUBUS_CALL_PATHS=unwind|flat) */
+extern int      kubus_unwind_on KUBUS_INTERNAL;
+/* time of the last event written on the main thread: frames that turn out to have returned
+ * are left then */
+extern uint64_t kubus_alive KUBUS_INTERNAL;
+void kubus_unwind_configure (void) KUBUS_INTERNAL;
+/* the stack at an MPI call (@site: its return address) becomes the open frames; new ones are
+ * entered at @t */
+void kubus_unwind_update (const void *site, uint64_t t) KUBUS_INTERNAL __attribute__ ((noinline));
+/* a user region opens (@cfa: the CFA of the hook the code that opens it called) at user
+ * depth @depth, or the one at @depth - 1 closes */
+void kubus_unwind_user_push (uintptr_t cfa, int depth) KUBUS_INTERNAL;
+void kubus_unwind_user_pop (int depth) KUBUS_INTERNAL;
+/* end of the run: Leave events (trace only) of the frames above user depth @depth */
+void kubus_unwind_close_segment (int depth, uint64_t t) KUBUS_INTERNAL;
+void kubus_unwind_report (void) KUBUS_INTERNAL;
+/* collect-profile.c: the GNU build id of a loaded module as hex ("-" when it has none) */
+struct dl_phdr_info;
+void kubus_build_id_of (struct dl_phdr_info *info, char *out, size_t len) KUBUS_INTERNAL;
+/* a fatal signal on the main thread: the stack it interrupted becomes the open frames */
+void kubus_unwind_at_signal (uint64_t t) KUBUS_INTERNAL;
+
 /* @site: the MPI call's return address (its call site in the profile) */
 static inline void
 kubus_ev_enter (uint32_t region, const void *site)
@@ -138,6 +160,8 @@ kubus_ev_enter (uint32_t region, const void *site)
   kubus_current_mpi = region;
   kubus_stamp = kubus_now ();
   kubus_stamp_fresh = 0;
+  if (kubus_unwind_on)
+    kubus_unwind_update (site, kubus_stamp);
   if (kubus_recording)
     {
       if (kubus_kct_on)
@@ -158,6 +182,7 @@ kubus_ev_leave (uint32_t region)
   kubus_current_mpi = OTF2_UNDEFINED_REGION;
   uint64_t t = kubus_time_after_call ();
   kubus_stamp_fresh = 0;
+  kubus_alive = t;
   if (kubus_recording)
     kubus_check (OTF2_EvtWriter_Leave (kubus_evt, NULL, t, region), "Leave");
   if (kubus_profiling)
@@ -228,6 +253,20 @@ uint32_t    kubus_region_count (void) KUBUS_INTERNAL;
 const char *kubus_region_name (uint32_t local_id) KUBUS_INTERNAL;
 void        kubus_region_set_manual (uint32_t local_id) KUBUS_INTERNAL;
 int         kubus_region_is_manual (uint32_t local_id) KUBUS_INTERNAL;
+/* a function found on the stack (collect-unwind.c): its name is its key
+ * "kubus-frame:BUILDID:PATH+0xOFFSET", named after the run */
+void        kubus_region_set_frame (uint32_t local_id) KUBUS_INTERNAL;
+/* KUBUS_REGION_COMPILER, _MANUAL or _FRAME */
+enum
+{
+  KUBUS_REGION_COMPILER,
+  KUBUS_REGION_MANUAL,
+  KUBUS_REGION_FRAME
+};
+int         kubus_region_kind (uint32_t local_id) KUBUS_INTERNAL;
+/* "PATH+0xOFFSET" of a frame key → "BASENAME+0xOFFSET" (what a frame is called until it is
+ * named) in @out */
+void        kubus_frame_display_name (const char *key, char *out, size_t len) KUBUS_INTERNAL;
 
 /* collect-user.c: call stack of user regions, so that frames opened before
  * MPI_Init and still open at MPI_Finalize get balanced events.  The open
@@ -236,6 +275,9 @@ int         kubus_region_is_manual (uint32_t local_id) KUBUS_INTERNAL;
 void kubus_user_open_frames (uint64_t not_before, uint64_t not_after) KUBUS_INTERNAL;
 void kubus_user_close_frames (uint64_t time) KUBUS_INTERNAL;
 void kubus_user_init (void) KUBUS_INTERNAL;
+/* open user regions (-1: more than are recorded) and the CFA noted when region @i opened */
+int       kubus_user_depth (void) KUBUS_INTERNAL;
+uintptr_t kubus_user_cfa (int i) KUBUS_INTERNAL;
 
 /* collect-topology.c */
 typedef struct

@@ -165,6 +165,73 @@ kubus_run_map_callsites (CubeReport *report, guint *mapped, guint *sites)
                 (const char *)g_ptr_array_index (stale, i));
 }
 
+struct KubusRunSiteKeys
+{
+  GHashTable *modules; /* spec → Module* */
+  GHashTable *lines;   /* "spec\nfile:line" → first offset (guint64*) */
+  GPtrArray  *stale;
+};
+
+static void
+module_free (gpointer p)
+{
+  Module *m = p;
+  if (m->dwfl != NULL)
+    dwfl_end (m->dwfl);
+  g_free (m);
+}
+
+KubusRunSiteKeys *
+kubus_run_site_keys_new (void)
+{
+  KubusRunSiteKeys *k = g_new0 (KubusRunSiteKeys, 1);
+  k->modules = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, module_free);
+  k->lines = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  k->stale = g_ptr_array_new_with_free_func (g_free);
+  return k;
+}
+
+void
+kubus_run_site_keys_free (KubusRunSiteKeys *k)
+{
+  if (k == NULL)
+    return;
+  g_hash_table_unref (k->modules);
+  g_hash_table_unref (k->lines);
+  g_ptr_array_unref (k->stale);
+  g_free (k);
+}
+
+guint64
+kubus_run_site_key (void *data, const char *module, guint64 offset)
+{
+  KubusRunSiteKeys *k = data;
+  Module           *m = g_hash_table_lookup (k->modules, module);
+  if (m == NULL)
+    {
+      m = g_new0 (Module, 1);
+      *m = module_open (module, k->stale);
+      g_hash_table_insert (k->modules, g_strdup (module), m);
+    }
+  if (m->mod == NULL)
+    return offset;
+  Dwarf_Addr bias = 0;
+  dwfl_module_getdwarf (m->mod, &bias);
+  Dwfl_Line  *line = dwfl_module_getsrc (m->mod, bias + offset - 1);
+  int         lineno = 0;
+  const char *file = line ? dwfl_lineinfo (line, NULL, &lineno, NULL, NULL, NULL) : NULL;
+  if (file == NULL || lineno <= 0)
+    return offset;
+  g_autofree char *key = g_strdup_printf ("%s\n%s:%d", module, file, lineno);
+  guint64         *first = g_hash_table_lookup (k->lines, key);
+  if (first != NULL)
+    return *first;
+  first = g_new (guint64, 1);
+  *first = offset;
+  g_hash_table_insert (k->lines, g_steal_pointer (&key), first);
+  return offset;
+}
+
 #else
 
 void
@@ -172,6 +239,26 @@ kubus_run_map_callsites (CubeReport *report, guint *mapped, guint *sites)
 {
   (void)report;
   *mapped = *sites = 0; /* built without libdw: call sites keep module and offset only */
+}
+
+KubusRunSiteKeys *
+kubus_run_site_keys_new (void)
+{
+  return NULL;
+}
+
+void
+kubus_run_site_keys_free (KubusRunSiteKeys *k)
+{
+  (void)k;
+}
+
+guint64
+kubus_run_site_key (void *data, const char *module, guint64 offset)
+{
+  (void)data;
+  (void)module;
+  return offset;
 }
 
 #endif

@@ -7,3 +7,5 @@
  * maps the call sites to source lines and tells the user what is worth knowing (no profile,
  * the call-path limit was reached, the run ended early).  Messages go to stderr. */
 void kubus_run_profile_finish (const char *expdir);
+/* Names the functions the collector found on the stack in EXPDIR/traces.otf2's definitions. */
+void kubus_run_name_trace (const char *expdir);

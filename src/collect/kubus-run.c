@@ -33,6 +33,8 @@ typedef struct
   gboolean    verbose;
   gboolean    no_trace;
   const char *trace_format; /* otf2 (NULL), compressed, both */
+  const char *call_paths;   /* unwind (NULL), flat */
+  const char *depth;        /* --call-path-depth */
 } Options;
 
 static void
@@ -55,6 +57,12 @@ usage (FILE *out)
   fprintf (out, "%s",
            _ ("  --trace-format otf2|compressed|both\n"
               "                  OTF2 (default), a compressed trace (traces.kct), or both\n"));
+  fprintf (out, "%s",
+           _ ("  --call-paths unwind|flat\n"
+              "                  call paths from the program's stack at each MPI call (default),\n"
+              "                  or MPI calls directly under the program (and user regions)\n"
+              "  --call-path-depth N\n"
+              "                  keep the N outermost functions of a stack (default 128)\n"));
 }
 
 /* mpirun options that take a value (Open MPI 4); the first argument that is
@@ -327,6 +335,11 @@ write_json (const char    *expdir,
                           o->no_trace ? "true" : "false");
   g_string_append (s, ", \"trace_format\": ");
   json_string (s, o->trace_format ? o->trace_format : "otf2");
+  g_string_append (s, ", \"call_paths\": ");
+  json_string (s, o->call_paths ? o->call_paths
+                  : g_getenv ("KUBUS_CALL_PATHS") && g_str_equal (g_getenv ("KUBUS_CALL_PATHS"), "flat")
+                      ? "flat"
+                      : "unwind");
   g_string_append (s, "},\n");
   g_string_append (s, "  \"trace\": ");
   if (o->no_trace)
@@ -373,6 +386,7 @@ clear_experiment (const char *expdir)
                                 ".kubus-clock",
                                 ".kubus-abort-definitions",
                                 ".kubus-profile",
+                                ".kubus-profile-records",
                                 NULL };
   for (int i = 0; ours[i]; i++)
     {
@@ -470,6 +484,31 @@ main (int argc, char **argv)
               return 2;
             }
         }
+      else if ((strcmp (a, "--call-paths") == 0 && i + 1 < argc)
+               || g_str_has_prefix (a, "--call-paths="))
+        {
+          o.call_paths = a[12] == '=' ? a + 13 : argv[++i];
+          if (strcmp (o.call_paths, "unwind") != 0 && strcmp (o.call_paths, "flat") != 0)
+            {
+              fprintf (stderr, _ ("kubus-run: --call-paths '%s' is not unwind or flat\n"),
+                       o.call_paths);
+              return 2;
+            }
+        }
+      else if ((strcmp (a, "--call-path-depth") == 0 && i + 1 < argc)
+               || g_str_has_prefix (a, "--call-path-depth="))
+        {
+          o.depth = a[17] == '=' ? a + 18 : argv[++i];
+          char   *end = NULL;
+          gint64 v = g_ascii_strtoll (o.depth, &end, 10);
+          if (end == o.depth || *end != '\0' || v < 1 || v > 500)
+            {
+              fprintf (stderr,
+                       _ ("kubus-run: --call-path-depth '%s' is not a number from 1 to 500\n"),
+                       o.depth);
+              return 2;
+            }
+        }
       else if (strcmp (a, "-h") == 0 || strcmp (a, "--help") == 0)
         {
           usage (stdout);
@@ -478,7 +517,8 @@ main (int argc, char **argv)
       else if (strcmp (a, "--version") == 0)
         return kubus_program_print_version ();
       else if (strcmp (a, "-o") == 0 || strcmp (a, "--output") == 0 || strcmp (a, "--filter") == 0
-               || strcmp (a, "--buffer") == 0 || strcmp (a, "--trace-format") == 0)
+               || strcmp (a, "--buffer") == 0 || strcmp (a, "--trace-format") == 0
+               || strcmp (a, "--call-paths") == 0 || strcmp (a, "--call-path-depth") == 0)
         {
           fprintf (stderr, _ ("kubus-run: option '%s' needs a value\n"), a);
           usage (stderr);
@@ -673,10 +713,20 @@ main (int argc, char **argv)
     g_ptr_array_add (env, g_strdup ("KUBUS_VERBOSE=1"));
   if (o.no_trace)
     g_ptr_array_add (env, g_strdup ("KUBUS_NO_TRACE=1"));
-  static const char *passed_on[] = { "KUBUS_CLOCK", "KUBUS_DISABLE", "KUBUS_PROFILE",
-                                     "KUBUS_PROFILE_PATHS", NULL };
+  /* rank 0 leaves the profile records for the merge by source line after the run */
+  g_ptr_array_add (env, g_strdup ("KUBUS_PROFILE_RECORDS=1"));
+  if (o.call_paths)
+    g_ptr_array_add (env, g_strdup_printf ("KUBUS_CALL_PATHS=%s", o.call_paths));
+  if (o.depth)
+    g_ptr_array_add (env, g_strdup_printf ("KUBUS_CALL_PATH_DEPTH=%s", o.depth));
+  static const char *passed_on[] = { "KUBUS_CLOCK",         "KUBUS_DISABLE",
+                                     "KUBUS_PROFILE",       "KUBUS_PROFILE_PATHS",
+                                     "KUBUS_CALL_PATHS",    "KUBUS_CALL_PATH_DEPTH",
+                                     NULL };
   for (int k = 0; passed_on[k]; k++)
-    if (g_getenv (passed_on[k]) != NULL)
+    if (g_getenv (passed_on[k]) != NULL
+        && !(o.call_paths && g_str_equal (passed_on[k], "KUBUS_CALL_PATHS"))
+        && !(o.depth && g_str_equal (passed_on[k], "KUBUS_CALL_PATH_DEPTH")))
       g_ptr_array_add (env, g_strdup_printf ("%s=%s", passed_on[k], g_getenv (passed_on[k])));
   if (asan[0] != '\0')
     {
@@ -805,6 +855,8 @@ main (int argc, char **argv)
                     "program call MPI_Init?)\n"),
                  expdir);
     }
+  if (!o.no_trace)
+    kubus_run_name_trace (expdir);
   const char *profile_env = g_getenv ("KUBUS_PROFILE");
   if (profile_env == NULL || strcmp (profile_env, "0") != 0)
     kubus_run_profile_finish (expdir);

@@ -51,6 +51,7 @@ typedef struct
   guint32 end_line;
   guint8  klass;   /* RegionClass */
   guint8  flags;   /* RegionFlags */
+  guint8  frame;   /* a function found on the stack (paradigm SAMPLING): no Enter/Leave of its own */
 } TraceRegion;
 
 typedef struct

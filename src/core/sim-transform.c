@@ -244,6 +244,149 @@ balance (Transport  *t,
   return ok;
 }
 
+/* ---- balance per computation phase ----------------------------------------------------------
+ *
+ * A function known only from the stack (a frame region) has no Enter/Leave of its own: it is
+ * entered at the first MPI call made inside it and left at the last, and is often one visit
+ * spanning the whole time-step loop, so "the k-th visit on every rank" would balance the run's
+ * total.  Its computation is therefore balanced phase by phase: phase k is the k-th stretch of
+ * computation between two MPI calls inside the function's visits (the computation before its
+ * k-th MPI call there, counted over all its visits on the rank), and every rank's phase k gets
+ * the mean over the ranks that have one. */
+
+typedef struct
+{
+  GArray *c;     /* double: computation per phase */
+  GArray *phase; /* guint32 per event: phase + 1 of a computation gap inside the function, 0 */
+} PhaseList;
+
+static void
+collect_phases (RankWork *w,
+                guint     enter,
+                guint     leave,
+                gpointer  data)
+{
+  PhaseList *pl = data;
+  SimEvent  *ev = (SimEvent *) w->sr->ev->data;
+  guint      mpi_depth = 0;
+  guint32    phase = pl->c->len;
+  double     zero = 0;
+  g_array_append_val (pl->c, zero);
+  for (guint k = enter + 1; k <= leave; k++)
+    {
+      if (w->comp[k] && mpi_depth == 0)
+        {
+          g_array_index (pl->c, double, phase)
+              += (double) (ev[k].time - ev[k - 1].time) * w->mul[k] + w->add[k];
+          g_array_index (pl->phase, guint32, k) = phase + 1;
+        }
+      if (ev[k].type == EV_ENTER && sim_region_is_mpi (w->sr->defs, ev[k].region))
+        mpi_depth++;
+      else if (ev[k].type == EV_LEAVE && sim_region_is_mpi (w->sr->defs, ev[k].region)
+               && mpi_depth > 0 && --mpi_depth == 0 && k < leave)
+        {
+          /* after an MPI call: the next phase */
+          phase = pl->c->len;
+          g_array_append_val (pl->c, zero);
+        }
+    }
+}
+
+static gboolean
+balance_phases (Transport  *t,
+                RankWork   *w,
+                const Rule *r,
+                GError    **error)
+{
+  int n = t->n_ranks;
+  g_autoptr (GHashTable) set = region_set (r);
+  g_autofree GByteArray ***out = g_new0 (GByteArray **, t->n_local);
+  g_autofree GByteArray ***in = g_new0 (GByteArray **, t->n_local);
+  g_autofree PhaseList *pl = g_new0 (PhaseList, t->n_local);
+  gboolean ok;
+
+  for (int i = 0; i < t->n_local; i++)
+    {
+      pl[i].c = g_array_new (FALSE, FALSE, sizeof (double));
+      pl[i].phase = g_array_new (FALSE, TRUE, sizeof (guint32));
+      g_array_set_size (pl[i].phase, w[i].sr->ev->len);
+      for_each_visit (&w[i], set, collect_phases, &pl[i]);
+      GByteArray *blob = g_byte_array_sized_new (pl[i].c->len * sizeof (double));
+      g_byte_array_append (blob, (guint8 *) pl[i].c->data, pl[i].c->len * sizeof (double));
+      out[i] = g_new0 (GByteArray *, n);
+      in[i] = g_new0 (GByteArray *, n);
+      for (int d = 0; d < n; d++)
+        out[i][d] = g_byte_array_ref (blob);
+      g_byte_array_unref (blob);
+    }
+  ok = t->alltoallv (t, out, in, error);
+  for (int i = 0; ok && i < t->n_local; i++)
+    {
+      guint              np = pl[i].c->len;
+      g_autofree double *sum = g_new0 (double, MAX (np, 1));
+      g_autofree guint  *cnt = g_new0 (guint, MAX (np, 1));
+      g_autofree guint8 *added = g_new0 (guint8, MAX (np, 1));
+      for (int s = 0; s < n; s++)
+        {
+          guint         m = in[i][s] ? in[i][s]->len / sizeof (double) : 0;
+          const double *v = m ? (const double *) in[i][s]->data : NULL;
+          for (guint k = 0; k < m && k < np; k++)
+            {
+              sum[k] += v[k];
+              cnt[k]++;
+            }
+        }
+      RankWork *rw = &w[i];
+      for (guint k = 0; k < rw->sr->ev->len; k++)
+        {
+          guint32 p = g_array_index (pl[i].phase, guint32, k);
+          if (p == 0)
+            continue;
+          double c = g_array_index (pl[i].c, double, p - 1);
+          double target = sum[p - 1] / MAX (cnt[p - 1], 1);
+          if (c > 0)
+            {
+              rw->mul[k] *= target / c;
+              rw->add[k] *= target / c;
+            }
+          else if (!added[p - 1])
+            {
+              /* no computation to stretch: the phase gets it in its first gap */
+              rw->add[k] += target;
+              added[p - 1] = 1;
+            }
+        }
+    }
+  for (int i = 0; i < t->n_local; i++)
+    {
+      for (int d = 0; d < n; d++)
+        {
+          if (out[i] && out[i][d])
+            g_byte_array_unref (out[i][d]);
+          if (in[i] && in[i][d])
+            g_byte_array_unref (in[i][d]);
+        }
+      g_free (out[i]);
+      g_free (in[i]);
+      g_array_unref (pl[i].c);
+      g_array_unref (pl[i].phase);
+    }
+  return ok;
+}
+
+/* A rule on functions known only from the stack (every region of the name a frame region). */
+static gboolean
+rule_on_frames (const Rule *r, const TraceDefs *defs)
+{
+  for (guint i = 0; i < r->n_regions; i++)
+    {
+      TraceRegion *tr = trace_defs_region (defs, r->regions[i]);
+      if (tr == NULL || !tr->frame)
+        return FALSE;
+    }
+  return r->n_regions > 0;
+}
+
 /* Marks the events a `remove messages` rule selects on this side. */
 static void
 mark_removals (RankWork   *w,
@@ -426,6 +569,12 @@ sim_transform (Transport         *t,
           }
           break;
         case RULE_BALANCE:
+          /* per computation phase for functions found on the stack, per visit otherwise */
+          if (t->n_local > 0 && rule_on_frames (rule, w[0].sr->defs))
+            ok = balance_phases (t, w, rule, error);
+          else
+            ok = balance (t, w, rule, error);
+          break;
         case RULE_BALANCE_GLOBAL:
           ok = balance (t, w, rule, error);
           break;

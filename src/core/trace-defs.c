@@ -209,6 +209,7 @@ on_region (void            *ud,
   r->begin_line = begin;
   r->end_line = end;
   classify_region (r, paradigm == OTF2_PARADIGM_MPI);
+  r->frame = paradigm == OTF2_PARADIGM_SAMPLING;
   g_hash_table_replace (b->defs->regions, GUINT_TO_POINTER (self), r);
   return OTF2_CALLBACK_SUCCESS;
 }

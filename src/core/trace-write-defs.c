@@ -9,6 +9,28 @@ OTF2_GlobalDefWriter *trace_defs_copy_writer (void *ud);
 OTF2_CallbackCode     trace_defs_copy_wrote (void *ud, OTF2_ErrorCode rc);
 void                  trace_defs_copy_register (OTF2_GlobalDefReaderCallbacks *cbs);
 
+/* The user data of the copy callbacks starts with this: the writer and the first error. */
+typedef struct
+{
+  OTF2_GlobalDefWriter *w;
+  OTF2_ErrorCode        rc;
+} TraceDefCopyHead;
+
+OTF2_GlobalDefWriter *
+trace_defs_copy_writer (void *ud)
+{
+  return ((TraceDefCopyHead *) ud)->w;
+}
+
+OTF2_CallbackCode
+trace_defs_copy_wrote (void *ud, OTF2_ErrorCode rc)
+{
+  TraceDefCopyHead *h = ud;
+  if (rc != OTF2_SUCCESS && h->rc == OTF2_SUCCESS)
+    h->rc = rc;
+  return rc == OTF2_SUCCESS ? OTF2_CALLBACK_SUCCESS : OTF2_CALLBACK_INTERRUPT;
+}
+
 static OTF2_CallbackCode
 copy_Paradigm (void *ud, OTF2_Paradigm paradigm, OTF2_StringRef name, OTF2_ParadigmClass paradigmClass)
 {

@@ -15,6 +15,7 @@ OTF2_GlobalDefWriter *trace_defs_copy_writer (void *ud);
 OTF2_CallbackCode     trace_defs_copy_wrote (void *ud, OTF2_ErrorCode rc);
 void                  trace_defs_copy_register (OTF2_GlobalDefReaderCallbacks *cbs);
 
+/* starts like trace-write-defs.c's TraceDefCopyHead */
 typedef struct
 {
   OTF2_GlobalDefWriter *w;
@@ -24,22 +25,6 @@ typedef struct
   GHashTable           *n_events;    /* location id -> event count + 1 */
   guint64               unknown;
 } DefCopy;
-
-OTF2_GlobalDefWriter *
-trace_defs_copy_writer (void *ud)
-{
-  return ((DefCopy *) ud)->w;
-}
-
-OTF2_CallbackCode
-trace_defs_copy_wrote (void           *ud,
-                       OTF2_ErrorCode  rc)
-{
-  DefCopy *dc = ud;
-  if (rc != OTF2_SUCCESS && dc->rc == OTF2_SUCCESS)
-    dc->rc = rc;
-  return rc == OTF2_SUCCESS ? OTF2_CALLBACK_SUCCESS : OTF2_CALLBACK_INTERRUPT;
-}
 
 static OTF2_CallbackCode
 copy_clock (void    *ud,

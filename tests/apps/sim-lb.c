@@ -52,11 +52,19 @@ bar (void)
   ws_sleep_ms (15);
 }
 
+/* the iterations; LB_STACK: in one function of their own, with no instrumentation, so that
+ * only the stack (kubus-run's call paths by unwinding) knows it: one visit spans them all */
+#ifdef LB_STACK
+static void __attribute__ ((noinline)) steps (void);
+#endif
+
 int
 main (int    argc,
       char **argv)
 {
+#ifndef LB_STACK
   double v = 1.0;
+#endif
 
   MPI_Init (&argc, &argv);
   sim_app_precise ();
@@ -70,6 +78,20 @@ main (int    argc,
         fprintf (stderr, "sim-lb-p2p: needs an even number of ranks\n");
       MPI_Abort (MPI_COMM_WORLD, 2);
     }
+#endif
+#ifdef LB_STACK
+  steps ();
+  MPI_Finalize ();
+  return 0;
+}
+
+static void __attribute__ ((noinline))
+steps (void)
+{
+  double v = 1.0;
+  /* the time between two MPI calls belongs to the deepest function both stacks share: the
+   * computation before the first call made inside steps is main's, so steps starts with one */
+  MPI_Barrier (MPI_COMM_WORLD);
 #endif
   for (int it = 0; it < ITERATIONS; it++)
     {
@@ -85,6 +107,8 @@ main (int    argc,
       MPI_Allreduce (&v, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
 #endif
     }
+#ifndef LB_STACK
   MPI_Finalize ();
   return 0;
+#endif
 }

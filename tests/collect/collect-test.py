@@ -711,7 +711,9 @@ def case_exit_status(a, tmp):
     expect(meta.get('hosts') == [socket.gethostname()], f'hosts: {meta.get("hosts")}')
     expect(meta.get('options') == {'buffer': '8M', 'filter': os.path.realpath(filt),
                                    'force': False, 'verbose': False, 'no_trace': False,
-                                   'trace_format': 'otf2'},
+                                   'trace_format': 'otf2',
+                                   'call_paths': 'flat' if os.environ.get('KUBUS_CALL_PATHS') == 'flat'
+                                   else 'unwind'},
            f'options: {meta.get("options")}')
     from datetime import datetime
     try:

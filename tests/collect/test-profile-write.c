@@ -75,8 +75,8 @@ put_record (KubusWords *b, int rank, int world, const char *reason, int n_thread
 }
 
 /* rank 0: prog / main / MPI_Send (call site 0x10) and prog / MPI_Allreduce; rank 1: prog /
- * main / MPI_Send with call sites 0x20 and 0x10, prog / main / MPI_Allreduce, and a second
- * thread with prog / MPI_Send (0x10). */
+ * main / MPI_Send from call site 0x10 and from 0x20 (two call paths: one per call site),
+ * prog / main / MPI_Allreduce, and a second thread with prog / MPI_Send (0x10). */
 #define SITE(o) 1, { { S_MODULE + 1, o } }
 static const Node r0[] = {
   { 0, S_PROG, 0, { { 0 } }, { [KP_VISITS] = 1, [KP_TIME] = 2000000000, [KP_MIN] = 3500000000,
@@ -93,9 +93,9 @@ static const Node r0[] = {
 static const Node r1[] = {
   { 0, S_PROG, 0, { { 0 } }, { [KP_VISITS] = 1, [KP_TIME] = 1, [KP_MIN] = 7, [KP_MAX] = 7 } },
   { 1, S_MAIN, 0, { { 0 } }, { [KP_VISITS] = 1, [KP_TIME] = 2, [KP_MIN] = 6, [KP_MAX] = 6 } },
-  { 2, S_SEND, 2, { { S_MODULE + 1, 0x20 }, { S_MODULE + 1, 0x10 } },
-    { [KP_VISITS] = 3, [KP_TIME] = 4, [KP_MIN] = 0, [KP_MAX] = 3 } },
+  { 2, S_SEND, SITE (0x10), { [KP_VISITS] = 3, [KP_TIME] = 4, [KP_MIN] = 0, [KP_MAX] = 3 } },
   { 2, S_ALLREDUCE, SITE (0x40), { [KP_VISITS] = 1, [KP_TIME] = 5, [KP_MIN] = 5, [KP_MAX] = 5 } },
+  { 2, S_SEND, SITE (0x20), { [KP_VISITS] = 2, [KP_TIME] = 6, [KP_MIN] = 1, [KP_MAX] = 5 } },
 };
 static const Node r1t[] = {
   { 0, S_PROG, 0, { { 0 } }, { 0 } },
@@ -186,16 +186,28 @@ test_merge_write (void)
   const CubeSysNode *t2 = g_ptr_array_index (r->locations, 2);
   g_assert_cmpstr (t2->name, ==, "Thread 1");
   g_assert_cmpint (t2->parent->rank, ==, 1);
-  /* call paths (parent, region): prog, main, main's MPI_Send (3 call sites in all) and
-   * MPI_Allreduce, prog's MPI_Allreduce and the other thread's MPI_Send beneath the program */
-  g_assert_cmpuint (r->cnodes->len, ==, 6);
+  /* call paths (parent, region, call site): prog, main, main's MPI_Send from 0x10 and from
+   * 0x20 and its MPI_Allreduce, prog's MPI_Allreduce and the other thread's MPI_Send beneath
+   * the program */
+  g_assert_cmpuint (r->cnodes->len, ==, 7);
   CubeCnode *prog = cnode_at (r, "prog", -1);
   CubeCnode *send = cnode_at (r, "prog/main/MPI_Send", -1);
   CubeCnode *main_ = cnode_at (r, "prog/main", -1);
   CubeCnode *mallr = cnode_at (r, "prog/main/MPI_Allreduce", -1);
   CubeCnode *allr = cnode_at (r, "prog/MPI_Allreduce", -1);
   CubeCnode *tsend = cnode_at (r, "prog/MPI_Send", -1);
-  g_assert_cmpuint (main_->children->len, ==, 2);
+  g_assert_cmpuint (main_->children->len, ==, 3);
+  CubeCnode *send2 = NULL;
+  for (guint i = 0; i < main_->children->len; i++)
+    {
+      CubeCnode *c = g_ptr_array_index (main_->children, i);
+      if (c != send && g_str_equal (c->callee->name, "MPI_Send"))
+        send2 = c;
+    }
+  g_assert_nonnull (send2);
+  g_assert_cmpfloat (stored (r, "visits", send2, 1), ==, 2);
+  g_assert_cmpfloat (stored (r, "visits", send2, 0), ==, 0);
+  g_assert_cmpfloat (stored (r, "time", send2, 1), ==, 6e-9);
   /* exact values: seconds from nanoseconds */
   g_assert_cmpfloat (stored (r, "time", prog, 0), ==, 2.0);
   g_assert_cmpfloat (stored (r, "comp", prog, 0), ==, 2.0);
@@ -227,7 +239,7 @@ test_merge_write (void)
   g_assert_true (cube_value_is_none (mn, stored (r, "min_time", allr, 1)));
   g_assert_cmpfloat (stored (r, "max_time", allr, 1), ==, 0.0);
   /* views: the minimum along the call tree and over locations passes over "no value" */
-  double incl[6], excl[6];
+  double incl[7], excl[7];
   CubeMetricSel ms = { mn, FALSE };
   g_assert_true (cube_values_cnodes (r, &ms, 1, NULL, 0, incl, excl, NULL));
   g_assert_cmpfloat (excl[allr->index], ==, 0.2);         /* rank 0 only */
@@ -243,7 +255,9 @@ test_merge_write (void)
   /* call sites: module and offset kept for kubus-run and kubus-cube callsites */
   g_assert_cmpstr (cube_report_get_attr (r, "kubus::module::0"), ==, "0badc0de /bin/prog");
   g_autofree char *key = g_strdup_printf ("kubus::site::%lld", (long long)send->file_id);
-  g_assert_cmpstr (cube_report_get_attr (r, key), ==, "0+0x20 0+0x10");
+  g_assert_cmpstr (cube_report_get_attr (r, key), ==, "0+0x10");
+  g_autofree char *key2 = g_strdup_printf ("kubus::site::%lld", (long long)send2->file_id);
+  g_assert_cmpstr (cube_report_get_attr (r, key2), ==, "0+0x20");
   g_assert_cmpstr (cube_report_get_attr (r, "kubus::ranks_without_profile"), ==, "0");
   g_assert_null (cube_report_get_attr (r, "kubus::incomplete"));
   /* algebra: the mean of the profile and itself keeps "no value" (not 2 * DBL_MAX = inf) */
@@ -259,6 +273,51 @@ test_merge_write (void)
   g_autofree char *out = g_build_filename (dir, "mean.cube", NULL);
   g_assert_true (cube_report_write (mean, out, &error));
   g_remove (out);
+  g_remove (path);
+  g_rmdir (dir);
+}
+
+/* a site key as kubus-run's: offsets 0x10 and 0x20 are one source line */
+static guint64
+same_line (void *data, const char *module, guint64 offset)
+{
+  g_assert_cmpstr (module, ==, "0badc0de /bin/prog");
+  (*(int *)data)++;
+  return offset == 0x20 ? 0x10 : offset;
+}
+
+/* Call sites with the same key (the compiler's two calls of one source line) merge into one
+ * call path, with both sites kept for the source lookup. */
+static void
+test_merge_keyed (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("kubus-prof-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "profile.cube", NULL);
+  KubusWords       a, b;
+  char             err[256];
+  int              calls = 0;
+  KubusProfMerge  *m = kubus_prof_merge_new (2);
+
+  kubus_prof_merge_set_site_key (m, same_line, &calls);
+  record (&a, 0, NULL);
+  record (&b, 1, NULL);
+  g_assert_cmpint (kubus_prof_merge_add (m, a.w, a.n, err, sizeof err), ==, 0);
+  g_assert_cmpint (kubus_prof_merge_add (m, b.w, b.n, err, sizeof err), ==, 0);
+  g_assert_cmpint (kubus_prof_merge_write (m, path, "test", NULL, err, sizeof err), ==, 0);
+  kubus_prof_merge_free (m);
+  kubus_words_clear (&a);
+  kubus_words_clear (&b);
+  g_assert_cmpint (calls, >, 0);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (CubeReport) r = cube_report_load (path, CUBE_LOAD_EAGER, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  /* main's MPI_Send from 0x10 and 0x20 is one call path now: 6 in all, rank 1's 3 + 2 visits */
+  g_assert_cmpuint (r->cnodes->len, ==, 6);
+  CubeCnode *send = cnode_at (r, "prog/main/MPI_Send", -1);
+  g_assert_cmpfloat (stored (r, "visits", send, 1), ==, 5);
+  g_assert_cmpfloat (stored (r, "visits", send, 0), ==, 4);
+  g_autofree char *key = g_strdup_printf ("kubus::site::%lld", (long long)send->file_id);
+  g_assert_cmpstr (cube_report_get_attr (r, key), ==, "0+0x10 0+0x20");
   g_remove (path);
   g_rmdir (dir);
 }
@@ -376,6 +435,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/profile/merge-write", test_merge_write);
+  g_test_add_func ("/profile/merge-keyed", test_merge_keyed);
   g_test_add_func ("/profile/bad-records", test_bad_records);
   g_test_add_func ("/profile/merge-dir", test_merge_dir);
   g_test_add_func ("/profile/categories", test_categories);

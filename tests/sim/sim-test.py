@@ -13,6 +13,9 @@
       within 3 %, in real time and --offline, and the difference report holds the removed
       wait M (original − simulated, most of the original's).
       An interrupted simulation leaves nothing behind.
+      --region R --call-paths unwind: the same with a function known only from the stack
+      (sim-lb-stack: one visit of `steps` spans every iteration), balanced per computation
+      phase; --waits-only: the removed wait is checked, the predicted run time only printed.
   sim-test.py remove --app sim-zero --ranks N  TOOLS
       `remove messages with size == 0` predicts the run of the program without them (3 %;
       both programs the faster of two runs).
@@ -49,11 +52,16 @@ def check(cond, msg):
     return cond
 
 
+CALL_PATHS = None  # --call-paths: how the runs record call paths
+
+
 def env_for_mpi():
     env = dict(os.environ)
     env.setdefault('OMPI_ALLOW_RUN_AS_ROOT', '1')
     env.setdefault('OMPI_ALLOW_RUN_AS_ROOT_CONFIRM', '1')
     env.setdefault('OMPI_MCA_rmaps_base_oversubscribe', '1')
+    if CALL_PATHS:
+        env['KUBUS_CALL_PATHS'] = CALL_PATHS
     env.setdefault('HWLOC_COMPONENTS', '-gl,-opencl')
     # Open MPI leaks at exit
     ao = env.get('ASAN_OPTIONS', '')
@@ -247,7 +255,7 @@ def interrupt(args, exp, hyp):
 def mode_balance(args, tmp):
     exp, _ = faster_run(args, tmp, 'exp')
     measured = reference(args, tmp, 'balanced', ['balanced'])
-    hyp = hypothesis(tmp, 'balance-foo.hyp', 'balance region foo\n')
+    hyp = hypothesis(tmp, 'balance-foo.hyp', 'balance region %s\n' % args.region)
     if not os.environ.get('KUBUS_SANITIZED'):
         interrupt(args, exp, hyp)
     w_orig = None
@@ -262,8 +270,9 @@ def mode_balance(args, tmp):
         print('%s: original %.6f s, predicted %.6f s, balanced run measured %.6f s (%.2f %%)' % (
             'offline' if offline else 'real-time', s['original_runtime_after_init_s'], pred, measured,
             100 * err))
-        check(err < 0.03, '%s: predicted %.6f s, the balanced run took %.6f s: %.2f %% off (limit 3 %%)' % (
-            'offline' if offline else 'real-time', pred, measured, 100 * err))
+        if not args.waits_only:
+            check(err < 0.03, '%s: predicted %.6f s, the balanced run took %.6f s: %.2f %% off (limit 3 %%)' % (
+                'offline' if offline else 'real-time', pred, measured, 100 * err))
         # the difference report shows the wait that went away
         w_orig = total(args, os.path.join(exp, 'analysis.cube'), args.metric)
         w_sim = total(args, os.path.join(out, 'analysis.cube'), args.metric)
@@ -399,8 +408,15 @@ def main():
     ap.add_argument('--app')
     ap.add_argument('--ranks', default='2')
     ap.add_argument('--metric', default='mpi_wait_nxn')
+    ap.add_argument('--region', default='foo')
+    ap.add_argument('--call-paths', choices=['unwind', 'flat'])
+    # the transformation's own test, not the simulator's accuracy: the waits go, the run time
+    # is printed but not held to 3 % (the exact per-phase times: test-sim-core)
+    ap.add_argument('--waits-only', action='store_true')
     ap.add_argument('--make-trace')
     args = ap.parse_args()
+    global CALL_PATHS
+    CALL_PATHS = args.call_paths
     if not shutil.which('otf2-print'):
         print('otf2-print not found', file=sys.stderr)
         return 77

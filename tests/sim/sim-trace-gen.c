@@ -15,7 +15,10 @@
  * "approx": as exact, with an MPI_Ibarrier 21..22 on both ranks: a non-blocking collective the
  *   trace describes by its region only.
  * "clockviol": as exact, but rank 1's MPI_Recv ends at 12, before the send (13): clocks out of
- *   step, which the clock repair (replay-clock.h) corrects before the simulation. */
+ *   step, which the clock repair (replay-clock.h) corrects before the simulation.
+ * "frames": as exact, but main is a function found on the stack (paradigm SAMPLING, as the
+ *   collector's unwinding writes it): its computation phases between MPI calls are, on rank 0,
+ *   1 (before MPI_Init), 10, 4, 0, 5, 1, 1 and on rank 1 2, 2, 12, 0, 3, 1, 1 ms. */
 #include "sim-trace-gen.h"
 
 #include <otf2/otf2.h>
@@ -144,7 +147,7 @@ sim_trace_gen_write (const char *dir,
   enum { S_EMPTY, S_MPI, S_WORLD, S_MACHINE, S_NODE, S_R0, S_R1, S_THREAD, S_MCLASS, S_NCLASS, S_REG0 };
 
   if (strcmp (variant, "exact") && strcmp (variant, "unmatched") && strcmp (variant, "omp")
-      && strcmp (variant, "approx") && strcmp (variant, "clockviol"))
+      && strcmp (variant, "approx") && strcmp (variant, "clockviol") && strcmp (variant, "frames"))
     return FALSE;
   ar = OTF2_Archive_Open (dir, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024, 4 * 1024 * 1024,
                           OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
@@ -198,7 +201,9 @@ sim_trace_gen_write (const char *dir,
       gboolean mpi = i >= R_INIT;
       OTF2_GlobalDefWriter_WriteRegion (gw, i, S_REG0 + i, S_REG0 + i, S_EMPTY,
                                         mpi ? OTF2_REGION_ROLE_FUNCTION : OTF2_REGION_ROLE_FUNCTION,
-                                        mpi ? OTF2_PARADIGM_MPI : OTF2_PARADIGM_USER, OTF2_REGION_FLAG_NONE,
+                                        mpi ? OTF2_PARADIGM_MPI
+                                        : i == R_MAIN && strcmp (variant, "frames") == 0 ? OTF2_PARADIGM_SAMPLING
+                                        : OTF2_PARADIGM_USER, OTF2_REGION_FLAG_NONE,
                                         mpi ? S_MPI : S_EMPTY, 0, 0);
     }
   {

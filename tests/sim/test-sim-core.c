@@ -353,6 +353,36 @@ test_balance_global (void)
   fixture_free (&f);
 }
 
+/* A function known only from the stack: balanced per computation phase (docs/hypotheses.md),
+ * phase means 1.5, 6, 8, 0, 4, 1, 1 ms; a user region of the same shape per visit. */
+static void
+test_balance_phases (void)
+{
+  Fixture f = { 0 };
+  SimTransformStats st = { 0 };
+  fixture_load (&f, "frames");
+  transform (&f, "balance region main", &st);
+  /* rank 0: MPI_Init 1.5..3.5; foo 3.5..9.5; Send ..10.5; foo 10.5..18.5; Isend, Wait ..20.5;
+   * Allreduce from 24.5 */
+  g_assert_cmpfloat (ev_ms (f.srs[0], EV_ENTER, "MPI_Init", 0, FALSE), ==, 1.5);
+  g_assert_cmpfloat (ev_ms (f.srs[0], EV_LEAVE, "foo", 0, FALSE), ==, 9.5);
+  g_assert_cmpfloat (ev_ms (f.srs[0], EV_LEAVE, "foo", 1, FALSE), ==, 18.5);
+  g_assert_cmpfloat (ev_ms (f.srs[0], EV_ENTER, "MPI_Allreduce", 0, FALSE), ==, 24.5);
+  /* rank 1: MPI_Init 1.5..2.5; foo 2.5..8.5; the receive keeps its 10 ms; foo 18.5..26.5;
+   * bar stretched from 3 to 4 ms: 27.5..31.5 */
+  g_assert_cmpfloat (ev_ms (f.srs[1], EV_ENTER, "MPI_Init", 0, FALSE), ==, 1.5);
+  g_assert_cmpfloat (ev_ms (f.srs[1], EV_LEAVE, "foo", 0, FALSE), ==, 8.5);
+  g_assert_cmpfloat (ev_ms (f.srs[1], EV_LEAVE, "foo", 1, FALSE), ==, 26.5);
+  g_assert_cmpfloat (ev_ms (f.srs[1], EV_LEAVE, "bar", 0, FALSE), ==, 31.5);
+  g_assert_cmpfloat (ev_ms (f.srs[1], EV_ENTER, "MPI_Allreduce", 0, FALSE), ==, 31.5);
+  fixture_free (&f);
+  /* the same trace with main a user region: one visit each (22 and 21 ms), both 21.5 */
+  fixture_load (&f, "exact");
+  transform (&f, "balance region main", &st);
+  g_assert_cmpfloat (ev_ms (f.srs[0], EV_LEAVE, "foo", 0, FALSE), !=, 9.5);
+  fixture_free (&f);
+}
+
 static void
 test_remove_size (void)
 {
@@ -594,6 +624,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sim/transform/scale", test_scale);
   g_test_add_func ("/sim/transform/balance", test_balance);
   g_test_add_func ("/sim/transform/balance-globally", test_balance_global);
+  g_test_add_func ("/sim/transform/balance-phases", test_balance_phases);
   g_test_add_func ("/sim/transform/remove-size", test_remove_size);
   g_test_add_func ("/sim/transform/remove-tag", test_remove_tag_region);
   g_test_add_func ("/sim/transform/remove-in-region", test_remove_in_region);
