@@ -4,19 +4,28 @@
  * then MPI_Barrier. The other ranks wait at the barrier for the last one.
  *
  * By construction: the short-term barrier delay costs are the barrier waits of all ranks, on
- * the last rank's imbalanced_work; nothing propagates. "nocause": imbalanced_work takes on
- * every rank the mean over the ranks (what `balance region imbalanced_work` predicts).
+ * the last rank's imbalanced_work; nothing propagates. The phases without the cause
+ * (causes-common.h): imbalanced_work takes on every rank the mean over the ranks (what
+ * `balance region imbalanced_work` predicts).
  *
  * The truth it writes: rank j's wait at the barrier of iteration i is the last rank's enter
  * minus its own, W[j][i]; the imbalance caused min (W[j][i], D[last][i] − D[j][i]) of it, D
  * being the measured durations of imbalanced_work: "short" is the sum over ranks and
- * iterations. */
+ * iterations. Its noise (causes-common.h): for each rank j and iteration, the time of j and of
+ * the last rank between the iteration's start and the barrier that is not imbalanced_work, and
+ * how far apart the two left the barrier before. */
 #include "causes-common.h"
 
+#include <math.h>
+
 #define ITERATIONS 4
+#define N_TIMES 5
+#define N_PHASES (1 + CAUSES_MAX_BASELINES)
+
+enum { T_START, T_WORK, T_IN, T_OUT, T_OWN };
 
 static int rank, size;
-static double dur[ITERATIONS], entered[ITERATIONS];
+static double times[N_PHASES][ITERATIONS][N_TIMES];
 
 static double
 work_ms (int r)
@@ -24,9 +33,9 @@ work_ms (int r)
   return 20.0 + (r == size - 1 ? 120.0 : 0.0);
 }
 
-static void __attribute__ ((noinline))
-imbalanced_work (int balanced,
-                 int it)
+/* returns how long it took */
+static double __attribute__ ((noinline))
+imbalanced_work (int balanced)
 {
   double ms = work_ms (rank), t = ws_now ();
   if (balanced)
@@ -37,7 +46,7 @@ imbalanced_work (int balanced,
       ms /= size;
     }
   ws_sleep_ms (ms);
-  dur[it] = ws_now () - t;
+  return ws_now () - t;
 }
 
 static void __attribute__ ((noinline))
@@ -46,44 +55,98 @@ warm_up (void)
   MPI_Barrier (MPI_COMM_WORLD);
 }
 
+/* one phase: imbalanced unless @balanced; @t records the times */
+static void
+causes_body (int    balanced,
+             double t[ITERATIONS][N_TIMES])
+{
+  for (int it = 0; it < ITERATIONS; it++)
+    {
+      double *ti = t[it];
+      ti[T_START] = ws_now ();
+      ti[T_OWN] = imbalanced_work (balanced);
+      ti[T_IN] = ws_now ();
+      ti[T_WORK] = ti[T_IN] - ti[T_START];
+      MPI_Barrier (MPI_COMM_WORLD);
+      ti[T_OUT] = ws_now ();
+    }
+}
+
+static void __attribute__ ((noinline))
+with_cause (void)
+{
+  causes_body (0, times[0]);
+}
+
+static void __attribute__ ((noinline))
+without_cause (int k)
+{
+  causes_body (1, times[k]);
+}
+
+/* rank r's time k in iteration it of the phase with the cause, and of phase p */
+#define T(r, it, k) TP (r, 0, it, k)
+#define TP(r, p, it, k) all[(((r) * N_PHASES + (p)) * ITERATIONS + (it)) * N_TIMES + (k)]
+
 int
 main (int    argc,
       char **argv)
 {
-  int nocause = argc > 2 && strcmp (argv[2], "nocause") == 0;
+  int n_phases = 1 + causes_baselines (argc, argv);
+  double runtime[N_PHASES], comp[N_PHASES] = { 0 }, *all = NULL;
   char truth[256] = "";
-  double *all_dur = NULL, *all_in = NULL;
 
   MPI_Init (&argc, &argv);
   MPI_Comm_rank (MPI_COMM_WORLD, &rank);
   MPI_Comm_size (MPI_COMM_WORLD, &size);
-  causes_begin ();
-  for (int it = 0; it < ITERATIONS; it++)
+  for (int k = 0; k < n_phases; k++)
     {
-      imbalanced_work (nocause, it);
-      entered[it] = ws_now ();
-      MPI_Barrier (MPI_COMM_WORLD);
+      runtime[k] = causes_align ();
+      if (k == 0)
+        with_cause ();
+      else
+        without_cause (k);
+      runtime[k] = causes_phase_end (runtime[k]);
     }
   if (rank == 0)
+    all = malloc (sizeof times * size);
+  MPI_Gather (times, sizeof times / sizeof (double), MPI_DOUBLE, all, sizeof times / sizeof (double),
+              MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  if (rank == 0)
     {
-      all_dur = malloc (sizeof (double) * ITERATIONS * size);
-      all_in = malloc (sizeof (double) * ITERATIONS * size);
-    }
-  MPI_Gather (dur, ITERATIONS, MPI_DOUBLE, all_dur, ITERATIONS, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-  MPI_Gather (entered, ITERATIONS, MPI_DOUBLE, all_in, ITERATIONS, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-  if (rank == 0 && !nocause)
-    {
-      double caused = 0;
+      for (int k = 0; k < n_phases; k++)
+        for (int it = 0; it < ITERATIONS; it++)
+          {
+            double longest = 0;
+            for (int r = 0; r < size; r++)
+              longest = ws_max (longest, TP (r, k, it, T_OWN));
+            comp[k] += longest;
+          }
+      double caused = 0, noise = 0;
       int last = size - 1;
       for (int it = 0; it < ITERATIONS; it++)
         for (int j = 0; j < last; j++)
-          caused += ws_min (ws_max (0, all_in[last * ITERATIONS + it] - all_in[j * ITERATIONS + it]),
-                            ws_max (0, all_dur[last * ITERATIONS + it] - all_dur[j * ITERATIONS + it]));
-      snprintf (truth, sizeof truth, "cause %d imbalanced_work\nshort %.9f\n", last, caused);
+          {
+            /* D: the durations of imbalanced_work */
+            caused += ws_min (ws_max (0, T (last, it, T_IN) - T (j, it, T_IN)),
+                              ws_max (0, T (last, it, T_OWN) - T (j, it, T_OWN)));
+            if (it > 0)
+              noise += fabs (T (last, it - 1, T_OUT) - T (j, it - 1, T_OUT));
+          }
+      /* the time from the iteration's start to the barrier outside imbalanced_work */
+      for (int it = 0; it < ITERATIONS; it++)
+        for (int j = 0; j < last; j++)
+          noise += T (j, it, T_WORK) - T (j, it, T_OWN) + T (last, it, T_WORK) - T (last, it, T_OWN);
+      snprintf (truth, sizeof truth, "cause %d imbalanced_work\nshort %.9f noise %.9f\n", last,
+                caused, noise);
     }
-  causes_end (argc > 1 ? argv[1] : NULL, truth);
-  free (all_dur);
-  free (all_in);
+  {
+    double planned[2] = { ITERATIONS * work_ms (size - 1) * 1e-3, 0 };
+    for (int r = 0; r < size; r++)
+      planned[1] += ITERATIONS * work_ms (r) * 1e-3 / size;
+    causes_write (argc > 1 ? argv[1] : NULL, runtime, comp, planned, n_phases, truth);
+  }
+  free (all);
   MPI_Finalize ();
   return 0;
 }
