@@ -132,11 +132,24 @@ cause_cmp (gconstpointer a,
   return strcmp (x->callpath, y->callpath);
 }
 
-/* The candidates, largest first; @n_mpi gets how many of the largest N lie in MPI calls. */
+/* Whether @region is a frame above @cn (a rule on it also acts on @cn's computation) */
+static gboolean
+encloses (const char      *region,
+          const CubeCnode *cn)
+{
+  for (const CubeCnode *p = cn->parent; p; p = p->parent)
+    if (strcmp (p->callee->name, region) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* The candidates, largest first; @n_mpi gets how many of the largest N lie in MPI calls,
+ * @n_enclosing how many were left out because their function encloses a larger cause. */
 static GArray *
 find_causes (CubeReport *r,
              int         n,
              guint      *n_mpi,
+             guint      *n_enclosing,
              GError    **error)
 {
   GArray *all = g_array_new (FALSE, TRUE, sizeof (Cause));
@@ -148,7 +161,7 @@ find_causes (CubeReport *r,
   CubeMetric *visits = cube_report_find_metric (r, "visits");
   GArray *out = g_array_new (FALSE, TRUE, sizeof (Cause));
 
-  *n_mpi = 0;
+  *n_mpi = *n_enclosing = 0;
   for (guint k = 0; delay_metrics[k]; k++)
     {
       CubeMetric *m = cube_report_find_metric (r, delay_metrics[k]);
@@ -222,6 +235,19 @@ find_causes (CubeReport *r,
           cause_clear (x);
           continue;
         }
+      {
+        /* e.g. main's own time in a code whose computation is known from the stack: its rule
+         * would balance or remove the larger cause's computation too, not test this one */
+        gboolean outer = FALSE;
+        for (guint j = 0; j < out->len && !outer; j++)
+          outer = encloses (x->region, g_array_index (out, Cause, j).cnode);
+        if (outer)
+          {
+            (*n_enclosing)++;
+            cause_clear (x);
+            continue;
+          }
+      }
       {
         g_autofree char *word = hyp_name (x->region);
         guint on = GPOINTER_TO_UINT (g_hash_table_lookup (ranks_of, x->region));
@@ -372,7 +398,7 @@ causes_verify (const VerifyOptions *vo,
   g_autoptr (GString) js = g_string_new ("{\n");
   g_autoptr (GHashTable) done = g_hash_table_new (g_str_hash, g_str_equal);   /* rule -> Cause* */
   SimResult ident = { 0 };
-  guint n_mpi = 0;
+  guint n_mpi = 0, n_enclosing = 0;
   gboolean ok = TRUE;
 
   r = cube_report_load (vo->report, CUBE_LOAD_DEFAULT, NULL, NULL, NULL, error);
@@ -384,7 +410,7 @@ causes_verify (const VerifyOptions *vo,
                    _("%s has no delay costs (analysed with --no-root-cause?): nothing to verify"), vo->report);
       return FALSE;
     }
-  causes = find_causes (r, vo->n, &n_mpi, error);
+  causes = find_causes (r, vo->n, &n_mpi, &n_enclosing, error);
   if (!causes)
     return FALSE;
   g_clear_pointer (&r, cube_report_free);
@@ -400,6 +426,9 @@ causes_verify (const VerifyOptions *vo,
   if (n_mpi)
     g_string_append_printf (out, _("  (%u of the largest lie in MPI calls: communication, which no hypothesis "
                                    "of scale or balance removes)\n"), n_mpi);
+  if (n_enclosing)
+    g_string_append_printf (out, _("  (%u of the largest lie in a function that encloses a larger cause: its "
+                                   "hypothesis would change that one too)\n"), n_enclosing);
   if (causes->len == 0)
     {
       g_string_append (out, _("  no delay costs in computation: nothing to simulate\n"));
@@ -493,8 +522,9 @@ causes_verify (const VerifyOptions *vo,
 write:
   g_string_append (js, "  \"report\": ");
   json_str (js, vo->report);
-  g_string_append_printf (js, ",\n  \"mode\": \"%s\",\n  \"mpi_causes_skipped\": %u,\n",
-                          vo->real_time ? "real-time" : "offline", n_mpi);
+  g_string_append_printf (js, ",\n  \"mode\": \"%s\",\n  \"mpi_causes_skipped\": %u,\n"
+                          "  \"enclosing_causes_skipped\": %u,\n",
+                          vo->real_time ? "real-time" : "offline", n_mpi, n_enclosing);
   g_string_append_printf (js, "  \"identity_runtime_s\": %.9g,\n  \"identity_waits_s\": %.9g,\n  \"causes\": [",
                           ident.runtime, ident.waits);
   for (guint k = 0; k < causes->len; k++)
