@@ -99,19 +99,8 @@ main (int    argc,
   MPI_Init (&argc, &argv);
   MPI_Comm_rank (MPI_COMM_WORLD, &rank);
   MPI_Comm_size (MPI_COMM_WORLD, &size);
-  for (int k = 0; k < n_phases; k++)
-    {
-      runtime[k] = causes_align ();
-      if (k == 0)
-        with_cause ();
-      else
-        without_cause (k);
-      runtime[k] = causes_phase_end (runtime[k]);
-    }
-  if (rank == 0)
-    all = malloc (sizeof times * size);
-  MPI_Gather (times, sizeof times / sizeof (double), MPI_DOUBLE, all, sizeof times / sizeof (double),
-              MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  all = causes_run (n_phases, with_cause, without_cause, runtime, &times[0][0][0],
+                    sizeof times / sizeof (double));
   if (rank == 0)
     {
       for (int k = 0; k < n_phases; k++)

@@ -65,6 +65,37 @@ causes_phase_end (double start)
   return ws_now () - start;
 }
 
+/* Runs the phase with the cause (@with) and @n_phases − 1 without it (@without (k)), each
+ * aligned, their run times in @runtime; then gathers every rank's @n_times doubles at @times
+ * on rank 0 (rank after rank: the result, NULL elsewhere) */
+static inline double *
+causes_run (int           n_phases,
+            void        (*with) (void),
+            void        (*without) (int),
+            double       *runtime,
+            const double *times,
+            int           n_times)
+{
+  int rank, size;
+  double *all = NULL;
+
+  MPI_Comm_rank (MPI_COMM_WORLD, &rank);
+  MPI_Comm_size (MPI_COMM_WORLD, &size);
+  for (int k = 0; k < n_phases; k++)
+    {
+      runtime[k] = causes_align ();
+      if (k == 0)
+        with ();
+      else
+        without (k);
+      runtime[k] = causes_phase_end (runtime[k]);
+    }
+  if (rank == 0)
+    all = malloc (sizeof (double) * n_times * size);
+  MPI_Gather (times, n_times, MPI_DOUBLE, all, n_times, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  return all;
+}
+
 /* how many phases without the cause the second argument asks for */
 static inline int
 causes_baselines (int    argc,
