@@ -20,9 +20,9 @@
  *
  * Its noise (causes-common.h): per rank and iteration, m = the iteration's time that is neither
  * computation nor the measured wait (a late wake-up after the partner left, the time between
- * the calls, MPI_Send); per hop r−1 → r, n[r] = |work[r] − work[r−1]| + m of rank r−1 in
- * this iteration + m of rank r in the one before (the intervals compared: hop_noise). A wait r
- * hops down the chain carries the noise of every hop on its way. */
+ * the calls, MPI_Send); per hop r−1 → r, n[r] = |work[r] − work[r−1]| + m of both ranks in
+ * this iteration and the one before (the intervals compared: hop_noise). A wait r hops down
+ * the chain carries the noise of every hop on its way. */
 #include "causes-common.h"
 
 #include <math.h>
@@ -125,14 +125,16 @@ other_of (const double *all, int r, int it)
   return ws_max (0, t - (r > 0 ? wait_of (all, r, it) : 0)) + (r < size - 1 ? T (r, it, T_SEND) : 0);
 }
 
-/* the noise of the hop r−1 → r in iteration it: what is in the two intervals compared, rank
- * r−1's from its send of the iteration before, rank r's from its receive of the iteration
- * before (its completion, its send to r+1) */
+/* the noise of the hop r−1 → r in iteration it: what the two ranks did beside their
+ * computation and waits in the intervals compared, which start in the iteration before (rank
+ * r−1's at its send, rank r's at its receive: its completion, its send to r+1) */
 static double
 hop_noise (const double *all, int r, int it)
 {
-  double n = fabs (T (r, it, T_WORK) - T (r - 1, it, T_WORK)) + other_of (all, r - 1, it);
-  return it > 0 ? n + other_of (all, r, it - 1) : n;
+  double n = fabs (T (r, it, T_WORK) - T (r - 1, it, T_WORK));
+  for (int i = it > 0 ? it - 1 : it; i <= it; i++)
+    n += other_of (all, r - 1, i) + other_of (all, r, i);
+  return n;
 }
 
 static void
