@@ -330,11 +330,34 @@ struct _Transport
                            * waiting for a message may poll without pause */
   void (*free) (Transport *t);
   gpointer priv;
+  /* threads for the per-rank work of a phase (replay-threads.c); 1: the calling thread only */
+  int          n_threads;
+  GThreadPool *pool;
+  int         *rank_order;  /* local indices, most work first (NULL: in order) */
 };
 
 Transport *transport_local_new (int n_ranks);
+/* One process of an MPI job holds a block of consecutive ranks: [@n_ranks·p/P, @n_ranks·(p+1)/P)
+ * for process p of P (P ≤ @n_ranks). */
 Transport *transport_mpi_new (int n_ranks);
+/* The MPI process that holds @rank in a job of @n_procs processes. */
+int        transport_mpi_owner (int n_ranks, int n_procs, int rank);
 gboolean   transport_is_root (Transport *t);
+
+/* ---- for each local rank, in parallel (replay-threads.c) ------------------------------- */
+
+typedef void (*ReplayRankFunc) (int i, gpointer data);
+
+/* Calls @fn for every local index 0..n_local-1 on the transport's threads (the calling thread
+ * takes part) and returns when all are done. @fn may change only local rank @i's state. */
+void replay_for_each_local (Transport *t, ReplayRankFunc fn, gpointer data);
+/* Sets the number of threads (1: none besides the caller). */
+void replay_threads_set (Transport *t, int n_threads);
+/* Hands out the ranks by decreasing @work (one value per local rank; NULL: in order). */
+void replay_threads_order (Transport *t, const guint64 *work);
+void replay_threads_stop (GThreadPool *pool);
+/* For the transports' free(). */
+void replay_threads_free (Transport *t);
 
 /* ---- patterns --------------------------------------------------------------------------- */
 
@@ -408,5 +431,19 @@ gboolean analyze_run (Transport       *t,
                       AnalyzeProgress *prog,
                       GString         *summary,
                       GError         **error);
+/* Reads every local rank's events into rds[i] (made with rank_data_new) on the transport's
+ * threads, the progress between @lo and @hi of @prog's share. With @map, only the ranks that
+ * have a map read again, into fresh records that replace rds[i]. FALSE with the first failing
+ * rank's error (in rank order); this process only. */
+gboolean analyze_read_ranks (Transport        *t,
+                             const char       *anchor,
+                             RankData        **rds,
+                             const ClockMap *(*map) (gpointer map_data, int i),
+                             gpointer          map_data,
+                             AnalyzeProgress  *prog,
+                             double            lo,
+                             double            hi,
+                             const char       *what,
+                             GError          **error);
 /* TRUE on every process when @ok is TRUE on every process. */
 gboolean analyze_all_ok (Transport *t, gboolean mpi, gboolean ok);

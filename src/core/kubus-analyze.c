@@ -5,8 +5,11 @@
  *   kubus-analyze EXPDIR (only traces.kct) or TRACE.kct: the compressed trace is expanded to a
  *   temporary OTF2 archive first (kct_expand_temporary_in), which is removed at exit
  *
- * One analysis rank per traced rank; outside an MPI launcher the program re-executes itself
- * under mpirun. --serial runs the same replay in one process over the in-memory transport. */
+ * Where the analysis runs is analyze-mode.c's choice (analyze_mode_choose): in this process
+ * with threads across the ranks, or the parallel MPI replay — outside an MPI launcher the
+ * program then re-executes itself under mpirun with one process per traced rank (or
+ * --parallel=N). --serial / --parallel decide instead. */
+#include "analyze-mode.h"
 #include "analyze-private.h"
 #include "delay-verify.h"
 #include "kubus-program.h"
@@ -208,11 +211,48 @@ stats_path_for (const char *cube_path)
   return g_strdup_printf ("%s.stats.json", cube_path);
 }
 
+/* --parallel[=N] */
+static AnalyzeModeOptions mode_opts;
+static gboolean opt_serial, opt_parallel;
+
+static gboolean
+on_parallel (const char *name G_GNUC_UNUSED,
+             const char *value,
+             gpointer    data G_GNUC_UNUSED,
+             GError    **error)
+{
+  opt_parallel = TRUE;
+  mode_opts.processes = 0;
+  if (value)
+    {
+      char *end = NULL;
+      long n = strtol (value, &end, 10);
+      if (end == value || *end || n < 0 || n > G_MAXINT)
+        {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                       _("--parallel: “%s” is not a number of processes"), value);
+          return FALSE;
+        }
+      mode_opts.processes = (int) n;   /* 0 ("--parallel" alone): the default */
+    }
+  return TRUE;
+}
+
+static gboolean
+on_budget (const char *name G_GNUC_UNUSED,
+           const char *value,
+           gpointer    data G_GNUC_UNUSED,
+           GError    **error)
+{
+  return analyze_parse_budget (value, &mode_opts, error);
+}
+
 int
 main (int    argc,
       char **argv)
 {
-  gboolean serial = FALSE, quiet = FALSE, no_clock_repair = FALSE, version = FALSE;
+  gboolean quiet = FALSE, no_clock_repair = FALSE, version = FALSE;
+  int threads = 0;
   gboolean no_root_cause = FALSE, no_critical_path = FALSE, verify_real_time = FALSE;
   int verify_n = 0;
   g_autofree char *output = NULL;
@@ -220,7 +260,15 @@ main (int    argc,
   g_auto (GStrv) rest = NULL;
   GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Write the report to FILE"), N_("FILE") },
-    { "serial", 0, 0, G_OPTION_ARG_NONE, &serial, N_("Analyse in one process (no MPI launcher)"), NULL },
+    { "serial", 0, 0, G_OPTION_ARG_NONE, &opt_serial,
+      N_("Analyse in this process (one thread unless --threads says more)"), NULL },
+    { "parallel", 0, G_OPTION_FLAG_OPTIONAL_ARG, G_OPTION_ARG_CALLBACK, (gpointer) on_parallel,
+      N_("Analyse by the parallel MPI replay, with N processes (default: one per traced rank, or the "
+         "allocation's tasks)"), N_("N") },
+    { "threads", 0, 0, G_OPTION_ARG_INT, &threads, N_("Threads of each analysing process"), N_("N") },
+    { "memory-budget", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer) on_budget,
+      N_("Memory one process may use before the parallel replay takes over (default: half the "
+         "available memory)"), N_("SIZE|N%") },
     { "mpirun", 0, 0, G_OPTION_ARG_STRING, &launcher, N_("MPI launcher command (default: mpirun)"), N_("CMD") },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, N_("No progress output"), NULL },
     { "no-clock-repair", 0, 0, G_OPTION_ARG_NONE, &no_clock_repair,
@@ -244,10 +292,11 @@ main (int    argc,
   g_autofree char *description = NULL;
   g_autofree char *stats = NULL;
   g_autofree char **saved_argv = NULL;
-  gboolean use_mpi;
+  gboolean use_mpi, relaunched;
   int me = 0, world = 1;
   Transport *t = NULL;
   AnalyzeProgress prog = { .prog = "kubus-analyze", .last_pct = -1 };
+  AnalyzeMode mode = { 0 };
   gint64 t0 = g_get_monotonic_time ();
   int status = 0;
 
@@ -256,18 +305,29 @@ main (int    argc,
 
   saved_argv = g_new0 (char *, argc + 1);
   memcpy (saved_argv, argv, sizeof (char *) * argc);
+  /* GOption gives an optional value the next word ("--parallel EXPDIR"): only --parallel=N has one */
+  for (int k = 1; k < argc && strcmp (argv[k], "--") != 0; k++)
+    if (strcmp (argv[k], "--parallel") == 0)
+      argv[k] = (char *) "--parallel=0";
   ctx = g_option_context_new (_("— find wait states in an MPI trace"));
   g_option_context_set_translation_domain (ctx, GETTEXT_PACKAGE);
   description = g_strconcat (
     _("kubus-analyze EXPDIR writes EXPDIR/analysis.cube and EXPDIR/analysis.stats.json.\n"
-           "kubus-analyze TRACE.otf2 -o OUT.cube writes OUT.cube and OUT.stats.json (default: the\n"
-           "trace's name with .cube in the current folder).\n\n"
-           "The analysis runs one MPI rank per traced rank: outside an MPI launcher the program\n"
-           "starts itself with \"mpirun -n RANKS --oversubscribe\"; --serial analyses in this process\n"
-           "with the same results. Timestamps that put a receive before its send (clocks of\n"
-           "different hosts) are repaired first with the controlled logical clock, unless\n"
-           "--no-clock-repair is given. Progress and the summary go to standard error;\n"
-           "KUBUS_ANALYZE_TIMING=1 adds the elapsed time of each phase."),
+      "kubus-analyze TRACE.otf2 -o OUT.cube writes OUT.cube and OUT.stats.json (default: the\n"
+      "trace's name with .cube in the current folder).\n\n"
+      "Timestamps that put a receive before its send (clocks of different hosts) are repaired\n"
+      "first with the controlled logical clock, unless --no-clock-repair is given. Progress and\n"
+      "the summary go to standard error; KUBUS_ANALYZE_TIMING=1 adds the elapsed time of each\n"
+      "phase."),
+    "\n\n",
+    _("Where it runs is chosen from the trace's size and rank count, this machine's cores and\n"
+      "memory, and the MPI job or batch allocation it runs in: in this process, with a thread\n"
+      "per core across the ranks, when the trace fits in the memory budget; the parallel MPI\n"
+      "replay when it does not, or when an allocation has more cores than this machine. One\n"
+      "line says which and why; --serial, --parallel[=N], --threads N and --memory-budget\n"
+      "decide instead. Every way gives the same report. The parallel replay runs one MPI\n"
+      "process per traced rank (or N): outside an MPI launcher the program starts itself with\n"
+      "\"mpirun -n N --oversubscribe\" (--mpirun CMD replaces mpirun)."),
     "\n\n",
     _("After the wait states it traces every wait back to its causes (delay costs, short- and\n"
       "long-term, indirect and propagating waits) and follows the critical path, as Scalasca's\n"
@@ -281,6 +341,7 @@ main (int    argc,
   g_option_context_set_description (ctx, description);
   g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
   g_option_context_add_main_entries (ctx, kubus_program_option_entries (&version), GETTEXT_PACKAGE);
+  analyze_mode_options_from_env (&mode_opts);
   if (!g_option_context_parse (ctx, &argc, &argv, &error))
     {
       fprintf (stderr, "kubus-analyze: %s\n", error->message);
@@ -299,6 +360,22 @@ main (int    argc,
                                     : _("kubus-analyze: --verify-causes needs the delay costs: drop --no-root-cause\n"));
       return 2;
     }
+  if (opt_serial && opt_parallel)
+    {
+      fprintf (stderr, _("kubus-analyze: --serial and --parallel exclude each other\n"));
+      return 2;
+    }
+  if (threads < 0)
+    {
+      fprintf (stderr, _("kubus-analyze: --threads takes a positive number\n"));
+      return 2;
+    }
+  if (opt_serial)
+    mode_opts.want = ANALYZE_MODE_IN_PROCESS;
+  else if (opt_parallel)
+    mode_opts.want = ANALYZE_MODE_PARALLEL;
+  if (threads > 0)
+    mode_opts.threads = threads;
   if (g_file_test (rest[0], G_FILE_TEST_IS_DIR))
     {
       anchor = g_build_filename (rest[0], "traces.otf2", NULL);
@@ -338,10 +415,15 @@ main (int    argc,
       }
   }
 
-  use_mpi = !serial && launch_mpi_in_launcher ();
+  /* inside an MPI job (our own relaunch, or a launcher the user started) every process takes
+   * part: the choice is made there, by rank 0, for all */
+  use_mpi = launch_mpi_in_launcher ();
+  relaunched = use_mpi && g_getenv ("KUBUS_ANALYZE_RELAUNCHED") != NULL;
   if (use_mpi)
     {
-      MPI_Init (&argc, &argv);
+      int provided;
+      /* threads of ours never call MPI */
+      MPI_Init_thread (&argc, &argv, MPI_THREAD_FUNNELED, &provided);
       MPI_Comm_rank (MPI_COMM_WORLD, &me);
       MPI_Comm_size (MPI_COMM_WORLD, &world);
     }
@@ -350,8 +432,8 @@ main (int    argc,
     prog.skip_groups |= METRIC_GROUP_BIT (METRIC_GROUP_ROOT_CAUSE);
   if (no_critical_path)
     prog.skip_groups |= METRIC_GROUP_BIT (METRIC_GROUP_CRITICAL_PATH);
-  /* the launching process stays quiet: its MPI rank 0 reports */
-  prog.quiet = quiet || (!serial && !use_mpi && !g_getenv ("KUBUS_ANALYZE_RELAUNCHED"));
+  /* the ranks of our own relaunch leave the first steps to the process that started them */
+  prog.quiet = quiet || relaunched;
   prog.hi = 0.05;
 
   if (kct != NULL)
@@ -359,7 +441,7 @@ main (int    argc,
       /* Times drawn from histograms put a receive before its send now and then: that is no
        * clock error to repair (kubus-sim does the same). */
       no_clock_repair = TRUE;
-      if (use_mpi && g_getenv ("KUBUS_ANALYZE_RELAUNCHED") && g_getenv ("KUBUS_ANALYZE_KCT_EXPANDED"))
+      if (relaunched && g_getenv ("KUBUS_ANALYZE_KCT_EXPANDED"))
         {
           /* a rank of our own relaunch: the launching process expanded it and removes it */
           g_free (anchor);
@@ -424,48 +506,59 @@ main (int    argc,
       g_free (defs->path);
       defs->path = g_canonicalize_filename (kct, NULL);
     }
-  if (!serial && !use_mpi)
-    {
-      if (defs->n_ranks > 1 && !g_getenv ("KUBUS_ANALYZE_RELAUNCHED"))
-        {
-          g_autofree char *expanded_env =
-            kct_expanded ? g_strconcat ("KUBUS_ANALYZE_KCT_EXPANDED=", kct_expanded, NULL) : NULL;
-          LaunchMpi lm = {
-            .program = "kubus-analyze",
-            .launcher = launcher,
-            .n_ranks = defs->n_ranks,
-            .argv = (const char *const *) saved_argv,
-            .env = (const char *const[]) { "KUBUS_ANALYZE_RELAUNCHED=1", expanded_env, NULL },
-          };
-          /* the ranks report; their status is ours */
-          status = launch_mpi_run (&lm, &error);
-          if (status == 0 && verify_n > 0)
-            status = verify_causes (rest[0], output, verify_n, verify_real_time, no_clock_repair, quiet);
-          if (status >= 0)
-            return status;
-          status = 0;
-          fprintf (stderr, _("kubus-analyze: %s; analysing in one process instead (--serial)\n"),
-                   error->message);
-          g_clear_error (&error);
-        }
-      serial = TRUE;
-      prog.quiet = quiet;
-    }
-  if (use_mpi && world != defs->n_ranks)
+  if (use_mpi && world > defs->n_ranks)
     {
       if (me == 0)
-        fprintf (stderr, _("kubus-analyze: %s has %d ranks but the analysis runs on %d; start it with "
-                           "mpirun -n %d or without a launcher\n"), anchor, defs->n_ranks, world, defs->n_ranks);
+        fprintf (stderr, _("kubus-analyze: %s has %d ranks but the analysis runs on %d processes; start it "
+                           "with at most %d (mpirun -n %d) or without a launcher\n"),
+                 anchor, defs->n_ranks, world, defs->n_ranks, defs->n_ranks);
       MPI_Finalize ();
       return 1;
     }
 
-  t = use_mpi ? transport_mpi_new (defs->n_ranks) : transport_local_new (defs->n_ranks);
+  /* where it runs */
+  if (relaunched)
+    mode_opts.want = ANALYZE_MODE_PARALLEL;   /* the launching process chose and said so */
+  analyze_mode_choose (&mode_opts, use_mpi, defs, anchor, &mode);
+  if (!relaunched)
+    analyze_mode_say (&prog, &mode);
+  if (!use_mpi && mode.kind == ANALYZE_MODE_PARALLEL)
+    {
+      g_autofree char *expanded_env =
+        kct_expanded ? g_strconcat ("KUBUS_ANALYZE_KCT_EXPANDED=", kct_expanded, NULL) : NULL;
+      g_autofree char *threads_env = g_strdup_printf ("KUBUS_ANALYZE_THREADS=%d", mode.threads);
+      LaunchMpi lm = {
+        .program = "kubus-analyze",
+        .launcher = launcher,
+        .n_ranks = mode.processes,
+        .argv = (const char *const *) saved_argv,
+        .env = (const char *const[]) { "KUBUS_ANALYZE_RELAUNCHED=1", threads_env, expanded_env, NULL },
+      };
+      /* the ranks report; their status is ours */
+      status = launch_mpi_run (&lm, &error);
+      if (status >= 0)
+        {
+          analyze_mode_clear (&mode);
+          if (status == 0 && verify_n > 0)
+            status = verify_causes (rest[0], output, verify_n, verify_real_time, no_clock_repair, quiet);
+          return status;
+        }
+      status = 0;
+      fprintf (stderr, _("kubus-analyze: %s; analysing in one process instead (--serial)\n"),
+               error->message);
+      g_clear_error (&error);
+      mode.kind = ANALYZE_MODE_IN_PROCESS;
+    }
+  prog.quiet = quiet;
+
+  if (use_mpi && mode.kind == ANALYZE_MODE_PARALLEL)
+    t = transport_mpi_new (defs->n_ranks);
   {
     g_autoptr (GString) summary = g_string_new (NULL);
     prog.lo = 0.05;
     prog.hi = 1.0;
-    if (!analyze_run (t, use_mpi, defs, !no_clock_repair, anchor, output, stats, &prog, summary, &error))
+    if (!analyze_run_mode (&mode, t, use_mpi, defs, !no_clock_repair, anchor, output, stats, launcher, &prog,
+                           summary, &error))
       {
         /* the process that failed says why; the others only that nothing was written */
         if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_FAILED_HANDLED))
@@ -501,6 +594,7 @@ main (int    argc,
       }
   }
 
+  analyze_mode_clear (&mode);
   if (t)
     t->free (t);
   if (use_mpi && kct != NULL)

@@ -9,7 +9,6 @@
  * the sender for Late Receiver. Messages travel in one personalised exchange per direction, so
  * the replay cannot deadlock whatever the recorded order was. */
 #include "analyze-private.h"
-#include "replay-msg.h"
 
 #include <string.h>
 
@@ -53,6 +52,29 @@ channel_free (gpointer p)
   Channel *c = p;
   g_array_unref (c->idx);
   g_free (c);
+}
+
+static GByteArray ***
+new_buffers (Transport *t)
+{
+  GByteArray ***b = g_new0 (GByteArray **, t->n_local);
+  for (int i = 0; i < t->n_local; i++)
+    b[i] = g_new0 (GByteArray *, t->n_ranks);
+  return b;
+}
+
+static void
+free_buffers (Transport    *t,
+              GByteArray ***b)
+{
+  for (int i = 0; i < t->n_local; i++)
+    {
+      for (int r = 0; r < t->n_ranks; r++)
+        if (b[i][r])
+          g_byte_array_unref (b[i][r]);
+      g_free (b[i]);
+    }
+  g_free (b);
 }
 
 static const TraceRegion *
@@ -200,18 +222,24 @@ late_sender (RankData     *rd,
     wavefront_free (wf);
 }
 
-gboolean
-pattern_p2p_run (Transport  *t,
-                 RankData  **rds,
-                 GError    **error)
+typedef struct
 {
-  GByteArray ***out = replay_buffers_new (t);
-  GByteArray ***in = replay_buffers_new (t);
-  GByteArray ***bout, ***bin;
-  gboolean ok;
+  Transport    *t;
+  RankData    **rds;
+  GByteArray ***out;   /* this phase's outgoing buffers [local][world rank] */
+  GByteArray ***in;    /* and what arrived */
+} P2PPhase;
 
-  /* forward: senders → receivers */
-  for (int i = 0; i < t->n_local; i++)
+/* Forward, sender side: what each receiver needs of local rank @i's sends, in recorded order. */
+static void
+pack_sends (int      i,
+            gpointer data)
+{
+  P2PPhase *ph = data;
+  Transport *t = ph->t;
+  RankData **rds = ph->rds;
+  GByteArray ***out = ph->out;
+
     {
       RankData *rd = rds[i];
       g_autofree guint *count = g_new0 (guint, t->n_ranks);
@@ -236,16 +264,20 @@ pattern_p2p_run (Transport  *t,
           ((FwdMsg *) out[i][sr->peer]->data)[count[sr->peer]++] = m;
         }
     }
-  ok = t->alltoallv (t, out, in, error);
-  replay_buffers_free (t, out);
-  if (!ok)
-    {
-      replay_buffers_free (t, in);
-      return FALSE;
-    }
+}
 
-  bout = replay_buffers_new (t);
-  for (int i = 0; i < t->n_local; i++)
+/* Forward, receiver side: local rank @i matches its receives with the arrived sends (Late
+ * Sender, wrong order, wavefront) and answers each sender with the posting time. */
+static void
+match_receives (int      i,
+                gpointer data)
+{
+  P2PPhase *ph = data;
+  Transport *t = ph->t;
+  RankData **rds = ph->rds;
+  GByteArray ***in = ph->in;
+  GByteArray ***bout = ph->out;
+
     {
       RankData *rd = rds[i];
       guint n = rd->recvs->len;
@@ -348,18 +380,18 @@ pattern_p2p_run (Transport  *t,
       g_free (chan);
       late_sender (rd, send_enter, send_time);
     }
-  replay_buffers_free (t, in);
+}
 
-  /* backward: receivers → senders, for Late Receiver */
-  bin = replay_buffers_new (t);
-  ok = t->alltoallv (t, bout, bin, error);
-  replay_buffers_free (t, bout);
-  if (!ok)
-    {
-      replay_buffers_free (t, bin);
-      return FALSE;
-    }
-  for (int i = 0; i < t->n_local; i++)
+/* Backward, sender side: Late Receiver of local rank @i's blocking sends. */
+static void
+late_receiver (int      i,
+               gpointer data)
+{
+  P2PPhase *ph = data;
+  Transport *t = ph->t;
+  RankData **rds = ph->rds;
+  GByteArray ***bin = ph->in;
+
     {
       RankData *rd = rds[i];
       for (int src = 0; src < t->n_ranks; src++)
@@ -390,6 +422,48 @@ pattern_p2p_run (Transport  *t,
             }
         }
     }
-  replay_buffers_free (t, bin);
+}
+
+gboolean
+pattern_p2p_run (Transport  *t,
+                 RankData  **rds,
+                 GError    **error)
+{
+  GByteArray ***out = new_buffers (t);
+  GByteArray ***in = new_buffers (t);
+  GByteArray ***bout, ***bin;
+  P2PPhase ph = { t, rds, NULL, NULL };
+  gboolean ok;
+
+  /* forward: senders → receivers */
+  ph.out = out;
+  replay_for_each_local (t, pack_sends, &ph);
+  ok = t->alltoallv (t, out, in, error);
+  free_buffers (t, out);
+  if (!ok)
+    {
+      free_buffers (t, in);
+      return FALSE;
+    }
+
+  bout = new_buffers (t);
+  ph.in = in;
+  ph.out = bout;
+  replay_for_each_local (t, match_receives, &ph);
+  free_buffers (t, in);
+
+  /* backward: receivers → senders, for Late Receiver */
+  bin = new_buffers (t);
+  ok = t->alltoallv (t, bout, bin, error);
+  free_buffers (t, bout);
+  if (!ok)
+    {
+      free_buffers (t, bin);
+      return FALSE;
+    }
+  ph.in = bin;
+  ph.out = NULL;
+  replay_for_each_local (t, late_receiver, &ph);
+  free_buffers (t, bin);
   return TRUE;
 }

@@ -27,7 +27,6 @@
  * window would pass its receive (the earliest end depending on it): its slack is the receiver's
  * forward time minus μ. */
 #include "replay-clock.h"
-#include "replay-msg.h"
 
 #include <glib/gi18n.h>
 #include <otf2/otf2.h>
@@ -518,6 +517,29 @@ typedef struct
   Tick    c;
 } BackMsg;
 
+static GByteArray ***
+buffers_new (Transport *t)
+{
+  GByteArray ***b = g_new0 (GByteArray **, t->n_local);
+  for (int i = 0; i < t->n_local; i++)
+    b[i] = g_new0 (GByteArray *, t->n_ranks);
+  return b;
+}
+
+static void
+buffers_free (Transport    *t,
+              GByteArray ***b)
+{
+  for (int i = 0; i < t->n_local; i++)
+    {
+      for (int r = 0; r < t->n_ranks; r++)
+        if (b[i][r])
+          g_byte_array_unref (b[i][r]);
+      g_free (b[i]);
+    }
+  g_free (b);
+}
+
 typedef struct
 {
   GArray *k;      /* guint: indices into the sender's messages, in order */
@@ -598,18 +620,23 @@ sources_next (Sources    *so,
   return g_array_index (c->k, guint, c->next++);
 }
 
-/* Which send each receive completes: the k-th receive of a (source, communicator, tag) channel
- * is the k-th send on it (MPI's non-overtaking rule; wildcards are recorded resolved). */
-static gboolean
-match_messages (ClockRepair  *cr,
-                GError      **error)
+typedef struct
 {
-  Transport *t = cr->t;
-  GByteArray ***out = replay_buffers_new (t);
-  GByteArray ***in = replay_buffers_new (t);
-  gboolean ok;
+  ClockRepair   *cr;
+  GByteArray ***out;
+  GByteArray ***in;
+} MatchPhase;
 
-  for (int i = 0; i < t->n_local; i++)
+/* Local rank @i's sends, to each receiver in order (and where each went). */
+static void
+match_pack (int      i,
+            gpointer data)
+{
+  MatchPhase *ph = data;
+  Transport *t = ph->cr->t;
+  ClockRepair *cr = ph->cr;
+  GByteArray ***out = ph->out;
+
     {
       Local *L = &cr->loc[i];
       RankData *rd = L->rd;
@@ -643,9 +670,18 @@ match_messages (ClockRepair  *cr,
           m->time = sr->time;
         }
     }
-  ok = t->alltoallv (t, out, in, error);
-  replay_buffers_free (t, out);
-  for (int i = 0; ok && i < t->n_local; i++)
+}
+
+/* Local rank @i's receives: the send each completes. */
+static void
+match_unpack (int      i,
+              gpointer data)
+{
+  MatchPhase *ph = data;
+  Transport *t = ph->cr->t;
+  ClockRepair *cr = ph->cr;
+  GByteArray ***in = ph->in;
+
     {
       Local *L = &cr->loc[i];
       RankData *rd = L->rd;
@@ -673,7 +709,26 @@ match_messages (ClockRepair  *cr,
         if (src[p].chans)
           g_hash_table_unref (src[p].chans);
     }
-  replay_buffers_free (t, in);
+}
+
+/* Which send each receive completes: the k-th receive of a (source, communicator, tag) channel
+ * is the k-th send on it (MPI's non-overtaking rule; wildcards are recorded resolved). */
+static gboolean
+match_messages (ClockRepair  *cr,
+                GError      **error)
+{
+  Transport *t = cr->t;
+  GByteArray ***out = buffers_new (t);
+  GByteArray ***in = buffers_new (t);
+  MatchPhase ph = { cr, out, in };
+  gboolean ok;
+
+  replay_for_each_local (t, match_pack, &ph);
+  ok = t->alltoallv (t, out, in, error);
+  buffers_free (t, out);
+  if (ok)
+    replay_for_each_local (t, match_unpack, &ph);
+  buffers_free (t, in);
   return ok;
 }
 
@@ -684,8 +739,8 @@ exchange_sends (ClockRepair  *cr,
                 GError      **error)
 {
   Transport *t = cr->t;
-  GByteArray ***out = replay_buffers_new (t);
-  GByteArray ***in = replay_buffers_new (t);
+  GByteArray ***out = buffers_new (t);
+  GByteArray ***in = buffers_new (t);
   gboolean ok;
 
   for (int i = 0; i < t->n_local; i++)
@@ -703,7 +758,7 @@ exchange_sends (ClockRepair  *cr,
         }
     }
   ok = t->alltoallv (t, out, in, error);
-  replay_buffers_free (t, out);
+  buffers_free (t, out);
   for (int i = 0; ok && i < t->n_local; i++)
     {
       Local *L = &cr->loc[i];
@@ -722,7 +777,7 @@ exchange_sends (ClockRepair  *cr,
             }
         }
     }
-  replay_buffers_free (t, in);
+  buffers_free (t, in);
   return ok;
 }
 
@@ -732,8 +787,8 @@ exchange_back (ClockRepair  *cr,
                GError      **error)
 {
   Transport *t = cr->t;
-  GByteArray ***out = replay_buffers_new (t);
-  GByteArray ***in = replay_buffers_new (t);
+  GByteArray ***out = buffers_new (t);
+  GByteArray ***in = buffers_new (t);
   gboolean ok;
 
   for (int i = 0; i < t->n_local; i++)
@@ -752,7 +807,7 @@ exchange_back (ClockRepair  *cr,
         }
     }
   ok = t->alltoallv (t, out, in, error);
-  replay_buffers_free (t, out);
+  buffers_free (t, out);
   for (int i = 0; ok && i < t->n_local; i++)
     {
       Local *L = &cr->loc[i];
@@ -768,7 +823,7 @@ exchange_back (ClockRepair  *cr,
               }
         }
     }
-  replay_buffers_free (t, in);
+  buffers_free (t, in);
   return ok;
 }
 
@@ -929,6 +984,43 @@ backward_windows (Local *L)
 
 /* ---- the pass ------------------------------------------------------------------------------ */
 
+/* The per-rank steps, on the transport's threads (replay-threads.c). */
+static void
+slot_order_one (int      i,
+                gpointer data)
+{
+  ClockRepair *cr = data;
+  make_slot_order (&cr->loc[i]);
+}
+
+typedef struct
+{
+  ClockRepair *cr;
+  gboolean     first;
+  gboolean    *flags;
+} ForwardPhase;
+
+static void
+forward_one (int      i,
+             gpointer data)
+{
+  ForwardPhase *fp = data;
+  Local *L = &fp->cr->loc[i];
+  forward_pass (L, fp->first);
+  fp->flags[i] = L->anchors->len > 0;
+}
+
+static void
+windows_one (int      i,
+             gpointer data)
+{
+  ClockRepair *cr = data;
+  Local *L = &cr->loc[i];
+  backward_windows (L);
+  if (L->anchors->len)
+    L->map = clock_map_new ((const ClockAnchor *) L->anchors->data, L->anchors->len);
+}
+
 ClockRepair *
 clock_repair_run (Transport  *t,
                   RankData  **rds,
@@ -965,8 +1057,7 @@ clock_repair_run (Transport  *t,
       L->anchor_at = g_array_new (FALSE, FALSE, sizeof (guint32) * 2);
     }
   make_plans (cr);
-  for (int i = 0; i < t->n_local; i++)
-    make_slot_order (&cr->loc[i]);
+  replay_for_each_local (t, slot_order_one, cr);
   if (!match_messages (cr, error))
     goto failed;
 
@@ -981,12 +1072,8 @@ clock_repair_run (Transport  *t,
   for (;;)
     {
       pass++;
-      for (int i = 0; i < t->n_local; i++)
-        {
-          Local *L = &cr->loc[i];
-          forward_pass (L, pass == 1);
-          flags[i] = L->anchors->len > 0;
-        }
+      ForwardPhase fp = { cr, pass == 1, flags };
+      replay_for_each_local (t, forward_one, &fp);
       if (!any (cr, flags))
         break;   /* no correction anywhere: the times stay as they are */
       cr->changed = TRUE;
@@ -1011,13 +1098,7 @@ clock_repair_run (Transport  *t,
       if (!exchange_back (cr, error))
         goto failed;
       exchange_collectives (cr, TRUE, NULL);
-      for (int i = 0; i < t->n_local; i++)
-        {
-          Local *L = &cr->loc[i];
-          backward_windows (L);
-          if (L->anchors->len)
-            L->map = clock_map_new ((const ClockAnchor *) L->anchors->data, L->anchors->len);
-        }
+      replay_for_each_local (t, windows_one, cr);
     }
 
   /* global figures: every rank's counts in its own slot, then a max reduction */
@@ -1105,37 +1186,29 @@ clock_repair_note (const ClockRepair *cr,
     }
 }
 
-gboolean
-clock_repair_reread (ClockRepair   *cr,
-                     const char    *anchor,
-                     Transport     *t,
-                     RankData     **rds,
-                     ProgressFunc   progress,
-                     gpointer       progress_data,
-                     GError       **error)
+static const ClockMap *
+map_of (gpointer data,
+        int      i)
 {
+  return clock_repair_map (data, i);
+}
+
+gboolean
+clock_repair_reread (ClockRepair      *cr,
+                     const char       *anchor,
+                     Transport        *t,
+                     RankData        **rds,
+                     AnalyzeProgress  *prog,
+                     GError          **error)
+{
+  gboolean ok = analyze_read_ranks (t, anchor, rds, map_of, cr, prog, 0.57, 0.6,
+                                    _("reading events in repaired time"), error);
   g_autofree gboolean *bad = g_new0 (gboolean, t->n_local);
-  gboolean ok = TRUE;
 
   for (int i = 0; i < t->n_local; i++)
     {
-      RankData *fresh;
-      if (!cr->loc[i].map || !ok)
-        continue;
-      fresh = rank_data_new (rds[i]->rank, rds[i]->defs);
-      fresh->want_causes = rds[i]->want_causes;
-      fresh->clock_map = cr->loc[i].map;
-      if (!trace_read_rank (anchor, fresh, progress, progress_data, error))
-        {
-          rank_data_free (fresh);
-          bad[i] = TRUE;
-          ok = FALSE;
-          continue;
-        }
-      fresh->clock_map = NULL;   /* read; the map goes with @cr */
-      rank_data_free (rds[i]);
-      rds[i] = fresh;
-      cr->loc[i].rd = fresh;
+      bad[i] = !ok;
+      cr->loc[i].rd = rds[i];
     }
   if (any (cr, bad))
     {

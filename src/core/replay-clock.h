@@ -57,13 +57,12 @@ void            clock_repair_stats (const ClockRepair *cr,
                                     ClockRepairStats  *stats);
 /* Reads every local rank again with its map (fresh records in rds[i]); notes the repair's
  * figures in each RankData for the report. Collective (agrees on success). */
-gboolean        clock_repair_reread (ClockRepair   *cr,
-                                     const char    *anchor,
-                                     Transport     *t,
-                                     RankData     **rds,
-                                     ProgressFunc   progress,
-                                     gpointer       progress_data,
-                                     GError       **error);
+gboolean        clock_repair_reread (ClockRepair     *cr,
+                                     const char      *anchor,
+                                     Transport       *t,
+                                     RankData       **rds,
+                                     AnalyzeProgress *prog,
+                                     GError         **error);
 /* Notes the repair's figures in each local RankData (clock_repair_reread does it too). */
 void            clock_repair_note (const ClockRepair *cr,
                                    RankData         **rds);

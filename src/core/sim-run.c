@@ -11,6 +11,7 @@
  * Errors on any rank reach rank 0 (agree()); every phase is collective, so all processes stop
  * at the same point. */
 #include "sim-private.h"
+#include "analyze-mode.h"
 #include "launch-mpi.h"
 #include "replay-clock.h"
 #include "trace-kct.h"
@@ -404,8 +405,8 @@ analyze_original (Ctx     *cx,
   if (g_str_has_suffix (cx->orig_cube, ".cube"))
     stats = g_strdup_printf ("%.*s.stats.json", (int) (strlen (cx->orig_cube) - 5), cx->orig_cube);
   phase (cx, 0.0, 0.2, _("analysing the original trace (its report is missing)"));
-  ok = analyze_run (cx->t, cx->mpi, cx->defs, !cx->opt->no_clock_repair, cx->opt->anchor, cx->orig_cube, stats,
-                    &cx->prog, summary, error);
+  ok = analyze_run_auto (NULL, cx->t, cx->mpi, cx->defs, !cx->opt->no_clock_repair, cx->opt->anchor, cx->orig_cube,
+                         stats, cx->opt->launcher, &cx->prog, summary, error);
   return ok;
 }
 
@@ -502,8 +503,8 @@ simulate (Ctx     *cx,
     return FALSE;
   cx->prog.lo = 0.75;
   cx->prog.hi = 0.95;
-  if (!analyze_run (cx->t, cx->mpi, sim_defs, !cx->opt->no_clock_repair, sim_anchor, sim_cube, sim_stats,
-                    &cx->prog, NULL, error))
+  if (!analyze_run_auto (NULL, cx->t, cx->mpi, sim_defs, !cx->opt->no_clock_repair, sim_anchor, sim_cube, sim_stats,
+                         cx->opt->launcher, &cx->prog, NULL, error))
     return FALSE;
 
   phase (cx, 0.95, 1.0, _("comparing with the original"));
@@ -594,7 +595,9 @@ run_ranks (SimOptions *opt,
   if (mpi)
     {
       int world;
-      MPI_Init (&opt->argc, &opt->argv);
+      int provided;
+      /* the analysis may run threads in rank 0 (analyze-auto.c); they never call MPI */
+      MPI_Init_thread (&opt->argc, &opt->argv, MPI_THREAD_FUNNELED, &provided);
       MPI_Comm_rank (MPI_COMM_WORLD, &cx.me);
       MPI_Comm_size (MPI_COMM_WORLD, &world);
       (void) world;

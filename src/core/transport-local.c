@@ -1,5 +1,5 @@
-/* transport-local.c — the in-process message layer for --serial: every rank lives in this
- * process, so each exchange is a copy between the ranks' buffers. Same contract as the MPI
+/* transport-local.c — the in-process message layer: every rank lives in this process (the
+ * in-process mode, --serial), so each exchange is a hand-over between the ranks' buffers. Same contract as the MPI
  * transport, so the replay code cannot tell them apart (and the results are identical). */
 #include "analyze-private.h"
 
@@ -80,6 +80,7 @@ local_gather (Transport   *t,
 static void
 local_free (Transport *t)
 {
+  replay_threads_free (t);
   g_free (t->local_ranks);
   g_free (t);
 }
@@ -99,6 +100,7 @@ transport_local_new (int n_ranks)
   t->scan_max = local_scan_max;
   t->gather = local_gather;
   t->free = local_free;
+  t->n_threads = 1;
   return t;
 }
 

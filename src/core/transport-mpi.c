@@ -1,6 +1,8 @@
-/* transport-mpi.c — the message layer over MPI: one process per traced rank. Each recorded
- * communicator gets its own MPI communicator (MPI_Comm_split by recorded membership, ordered by
- * the recorded comm-local rank), so collective replays run over the same membership. The
+/* transport-mpi.c — the message layer over MPI: each process of the job holds a block of
+ * consecutive traced ranks (one each when the job has as many processes as the trace ranks).
+ * Each recorded communicator gets its own MPI communicator over the processes that hold its
+ * members (MPI_Comm_split, ordered by the recorded comm-local rank of their first member), so
+ * collective replays run over the same membership: a process combines its own members first. The
  * replay asks for one communicator's operations after another, so only the current one is
  * kept: a trace of a program that made thousands of communicators does not make the analysis
  * hold thousands of MPI communicators at once. */
@@ -16,9 +18,13 @@
 typedef struct
 {
   int      me;
+  int      n_procs;
+  int     *first;      /* per process: its first rank (n_procs + 1 entries) */
   gboolean have_comm;
   guint    comm_key;
   MPI_Comm comm;       /* the communicator of comm_key (MPI_COMM_NULL for non-members) */
+  gboolean contiguous; /* this process's members of it are consecutive in its order */
+  MPI_Datatype unit;   /* 8 bytes: exchanges count in units, up to 16 GiB per process */
   /* the message-driven replay (replay-msg.c): its own communicator, the sends in flight and
    * the termination wave */
   MPI_Comm    msg_comm;
@@ -29,6 +35,30 @@ typedef struct
   gint64      wave_out[3];
   gboolean    wave_on;
 } MpiPriv;
+
+int
+transport_mpi_owner (int n_ranks,
+                     int n_procs,
+                     int rank)
+{
+  /* the inverse of first[p] = n_ranks·p / n_procs */
+  int p = (int) (((gint64) rank * n_procs + n_procs - 1) / n_ranks);
+  while (p > 0 && (gint64) n_ranks * p / n_procs > rank)
+    p--;
+  while (p + 1 < n_procs && (gint64) n_ranks * (p + 1) / n_procs <= rank)
+    p++;
+  return p;
+}
+
+/* Local index of world rank @r in this process, -1 if another process holds it. */
+static inline int
+local_of (Transport *t,
+          int        r)
+{
+  MpiPriv *p = t->priv;
+  int i = r - p->first[p->me];
+  return i >= 0 && i < t->n_local ? i : -1;
+}
 
 /* Waits for every rank without spinning: analysis ranks often outnumber cores (one per traced
  * rank), and a rank busy-polling in a collective steals the CPU from the ranks still reading. */
@@ -48,63 +78,107 @@ lazy_barrier (void)
     }
 }
 
+#define PAD8(n) (((n) + 7) & ~(gsize) 7)
+
+/* One message per pair of processes: a table of lengths (one guint64 per pair of a local
+ * source rank and a destination rank of the receiving process, sources outer), then the
+ * bytes in the same order, each piece padded to 8 bytes. */
 static gboolean
 mpi_alltoallv (Transport   *t,
                GByteArray ***out,
                GByteArray ***in,
                GError     **error)
 {
-  int n = t->n_ranks;
-  g_autofree int *scount = g_new0 (int, n);
-  g_autofree int *rcount = g_new0 (int, n);
-  g_autofree int *sdisp = g_new0 (int, n);
-  g_autofree int *rdisp = g_new0 (int, n);
+  MpiPriv *p = t->priv;
+  int np = p->n_procs;
+  g_autofree int *scount = g_new0 (int, np);
+  g_autofree int *rcount = g_new0 (int, np);
+  g_autofree int *sdisp = g_new0 (int, np);
+  g_autofree int *rdisp = g_new0 (int, np);
+  g_autofree guint64 *sunits = g_new0 (guint64, np);
   g_autofree guint8 *sbuf = NULL;
   g_autofree guint8 *rbuf = NULL;
-  gsize stotal = 0, rtotal = 0;
+  guint64 stotal = 0, rtotal = 0;
 
-  for (int d = 0; d < n; d++)
+  for (int q = 0; q < np; q++)
     {
-      gsize len = out[0][d] ? out[0][d]->len : 0;
-      if (len > G_MAXINT || stotal + len > G_MAXINT)
+      int nq = p->first[q + 1] - p->first[q];
+      guint64 bytes = (guint64) t->n_local * nq * sizeof (guint64);
+      for (int i = 0; i < t->n_local; i++)
+        for (int d = p->first[q]; d < p->first[q + 1]; d++)
+          bytes += PAD8 (out[i][d] ? out[i][d]->len : 0);
+      sunits[q] = bytes / 8;
+      if (sunits[q] > G_MAXINT || stotal + sunits[q] > G_MAXINT)
         {
           g_set_error_literal (error, G_FILE_ERROR, G_FILE_ERROR_NOMEM,
-                               "replay exchange larger than 2 GiB per rank");
+                               "replay exchange larger than 16 GiB per process");
           return FALSE;
         }
-      scount[d] = (int) len;
-      sdisp[d] = (int) stotal;
-      stotal += len;
+      scount[q] = (int) sunits[q];
+      sdisp[q] = (int) stotal;
+      stotal += sunits[q];
     }
   lazy_barrier ();
   MPI_Alltoall (scount, 1, MPI_INT, rcount, 1, MPI_INT, MPI_COMM_WORLD);
-  for (int s = 0; s < n; s++)
+  for (int q = 0; q < np; q++)
     {
-      rdisp[s] = (int) rtotal;
-      rtotal += rcount[s];
+      rdisp[q] = (int) rtotal;
+      rtotal += (guint64) rcount[q];
     }
-  sbuf = g_malloc (MAX (stotal, 1));
-  rbuf = g_malloc (MAX (rtotal, 1));
-  for (int d = 0; d < n; d++)
+  if (rtotal > G_MAXINT)
     {
-      if (scount[d])
-        memcpy (sbuf + sdisp[d], out[0][d]->data, scount[d]);
-      /* the caller is done with its buffers: release them now to keep the peak low */
-      if (out[0][d])
-        g_clear_pointer (&out[0][d], g_byte_array_unref);
+      g_set_error_literal (error, G_FILE_ERROR, G_FILE_ERROR_NOMEM,
+                           "replay exchange larger than 16 GiB per process");
+      return FALSE;
     }
-  MPI_Alltoallv (sbuf, scount, sdisp, MPI_BYTE, rbuf, rcount, rdisp, MPI_BYTE, MPI_COMM_WORLD);
+  sbuf = g_malloc (MAX (stotal * 8, 1));
+  rbuf = g_malloc (MAX (rtotal * 8, 1));
+  for (int q = 0; q < np; q++)
+    {
+      guint8 *base = sbuf + (gsize) sdisp[q] * 8;
+      guint64 *lens = (guint64 *) base;
+      int nq = p->first[q + 1] - p->first[q];
+      gsize off = (gsize) t->n_local * nq * sizeof (guint64), k = 0;
+      for (int i = 0; i < t->n_local; i++)
+        for (int d = p->first[q]; d < p->first[q + 1]; d++, k++)
+          {
+            GByteArray *b = out[i][d];
+            lens[k] = b ? b->len : 0;
+            if (b && b->len)
+              {
+                memcpy (base + off, b->data, b->len);
+                memset (base + off + b->len, 0, PAD8 (b->len) - b->len);
+                off += PAD8 (b->len);
+              }
+            /* the caller is done with its buffers: release them now to keep the peak low */
+            if (b)
+              g_clear_pointer (&out[i][d], g_byte_array_unref);
+          }
+    }
+  MPI_Alltoallv (sbuf, scount, sdisp, p->unit, rbuf, rcount, rdisp, p->unit, MPI_COMM_WORLD);
   g_clear_pointer (&sbuf, g_free);
-  for (int s = 0; s < n; s++)
+  for (int q = 0; q < np; q++)
     {
-      GByteArray *b = g_byte_array_sized_new (rcount[s]);
-      if (rcount[s])
-        g_byte_array_append (b, rbuf + rdisp[s], rcount[s]);
-      in[0][s] = b;
+      const guint8 *base = rbuf + (gsize) rdisp[q] * 8;
+      const guint64 *lens = (const guint64 *) base;
+      int nq = p->first[q + 1] - p->first[q];
+      gsize off = (gsize) nq * t->n_local * sizeof (guint64), k = 0, have = (gsize) rcount[q] * 8;
+      for (int s = p->first[q]; s < p->first[q + 1]; s++)
+        for (int i = 0; i < t->n_local; i++, k++)
+          {
+            guint64 len = rcount[q] ? lens[k] : 0;
+            GByteArray *b = g_byte_array_sized_new ((guint) len);
+            if (len && off + len <= have)
+              g_byte_array_append (b, base + off, (guint) len);
+            off += PAD8 (len);
+            in[i][s] = b;
+          }
     }
   return TRUE;
 }
 
+/* The communicator of the processes holding members of @key, ordered by the first position
+ * (comm-local rank) of their members. */
 static MPI_Comm
 comm_for (Transport *t,
           guint      key,
@@ -112,7 +186,7 @@ comm_for (Transport *t,
           int        n_members)
 {
   MpiPriv *p = t->priv;
-  int pos = -1;
+  int lo = -1, hi = -1, mine = 0;
 
   /* every process asks for the same keys in the same order (transport contract) */
   if (p->have_comm && p->comm_key == key)
@@ -120,9 +194,21 @@ comm_for (Transport *t,
   if (p->have_comm && p->comm != MPI_COMM_NULL)
     MPI_Comm_free (&p->comm);
   for (int m = 0; m < n_members; m++)
-    if (members[m] == p->me)
-      pos = m;
-  MPI_Comm_split (MPI_COMM_WORLD, pos >= 0 ? 0 : MPI_UNDEFINED, pos, &p->comm);
+    if (members[m] >= 0 && local_of (t, members[m]) >= 0)
+      {
+        if (lo < 0)
+          lo = m;
+        hi = m;
+        mine++;
+      }
+  MPI_Comm_split (MPI_COMM_WORLD, lo >= 0 ? 0 : MPI_UNDEFINED, lo, &p->comm);
+  p->contiguous = lo < 0 || hi - lo + 1 == mine;
+  if (p->comm != MPI_COMM_NULL)
+    {
+      int c = p->contiguous, all = 0;
+      MPI_Allreduce (&c, &all, 1, MPI_INT, MPI_MIN, p->comm);
+      p->contiguous = all != 0;
+    }
   p->comm_key = key;
   p->have_comm = TRUE;
   return p->comm;
@@ -137,12 +223,115 @@ mpi_allreduce_max (Transport  *t,
                    gsize       count)
 {
   MPI_Comm c = comm_for (t, key, members, n_members);
+  g_autofree gint64 *acc = NULL;
+  gint64 *v = NULL;
+  int n_mine = 0;
 
-  if (c == MPI_COMM_NULL || !vals[0])
+  if (c == MPI_COMM_NULL)
     return;
+  /* this process's members first, then the processes */
+  for (int m = 0; m < n_members; m++)
+    {
+      int i = members[m] >= 0 ? local_of (t, members[m]) : -1;
+      if (i < 0 || !vals[i])
+        continue;
+      if (n_mine++ == 0)
+        v = vals[i];
+      else
+        {
+          if (!acc)
+            acc = g_memdup2 (v, count * sizeof (gint64));
+          for (gsize k = 0; k < count; k++)
+            acc[k] = MAX (acc[k], vals[i][k]);
+        }
+    }
+  if (acc)
+    v = acc;
+  else if (!v)
+    {
+      acc = g_new (gint64, MAX (count, 1));
+      for (gsize k = 0; k < count; k++)
+        acc[k] = G_MININT64;
+      v = acc;
+    }
   for (gsize off = 0; off < count; off += CHUNK)
-    MPI_Allreduce (MPI_IN_PLACE, vals[0] + off, (int) MIN (CHUNK, count - off), MPI_INT64_T,
-                   MPI_MAX, c);
+    MPI_Allreduce (MPI_IN_PLACE, v + off, (int) MIN (CHUNK, count - off), MPI_INT64_T, MPI_MAX, c);
+  for (int m = 0; m < n_members; m++)
+    {
+      int i = members[m] >= 0 ? local_of (t, members[m]) : -1;
+      if (i >= 0 && vals[i] && vals[i] != v)
+        memcpy (vals[i], v, count * sizeof (gint64));
+    }
+}
+
+/* The inclusive prefix max in comm order when this process's members are not consecutive in
+ * it: every process learns all members' values (rare: communicators ordered against the
+ * world ranks). */
+static void
+scan_gathered (Transport  *t,
+               MPI_Comm    c,
+               const int  *members,
+               int         n_members,
+               gint64    **vals,
+               gsize       count)
+{
+  int nc, n_mine = 0;
+  g_autofree int *counts = NULL;
+  g_autofree int *disp = NULL;
+  g_autofree gint64 *mine = NULL;
+  g_autofree gint64 *all = NULL;
+  g_autofree gint64 *acc = g_new (gint64, MAX (count, 1));
+  gsize rec = count + 1, total = 0;
+
+  MPI_Comm_size (c, &nc);
+  for (int m = 0; m < n_members; m++)
+    if (members[m] >= 0 && local_of (t, members[m]) >= 0)
+      n_mine++;
+  mine = g_new (gint64, MAX ((gsize) n_mine * rec, 1));
+  n_mine = 0;
+  for (int m = 0; m < n_members; m++)
+    {
+      int i = members[m] >= 0 ? local_of (t, members[m]) : -1;
+      if (i < 0)
+        continue;
+      mine[(gsize) n_mine * rec] = m;
+      for (gsize k = 0; k < count; k++)
+        mine[(gsize) n_mine * rec + 1 + k] = vals[i] ? vals[i][k] : G_MININT64;
+      n_mine++;
+    }
+  counts = g_new (int, nc);
+  disp = g_new (int, nc);
+  {
+    int mc = (int) ((gsize) n_mine * rec);
+    MPI_Allgather (&mc, 1, MPI_INT, counts, 1, MPI_INT, c);
+  }
+  for (int q = 0; q < nc; q++)
+    {
+      disp[q] = (int) total;
+      total += counts[q];
+    }
+  all = g_new (gint64, MAX (total, 1));
+  MPI_Allgatherv (mine, (int) ((gsize) n_mine * rec), MPI_INT64_T, all, counts, disp, MPI_INT64_T, c);
+  {
+    /* by position in the communicator */
+    g_autofree gint64 **at = g_new0 (gint64 *, n_members);
+    for (gsize r = 0; r + rec <= total; r += rec)
+      if (all[r] >= 0 && all[r] < n_members)
+        at[all[r]] = all + r + 1;
+    for (gsize k = 0; k < count; k++)
+      acc[k] = G_MININT64;
+    for (int m = 0; m < n_members; m++)
+      {
+        int i;
+        if (!at[m])
+          continue;
+        for (gsize k = 0; k < count; k++)
+          acc[k] = MAX (acc[k], at[m][k]);
+        i = members[m] >= 0 ? local_of (t, members[m]) : -1;
+        if (i >= 0 && vals[i])
+          memcpy (vals[i], acc, count * sizeof (gint64));
+      }
+  }
 }
 
 static void
@@ -153,49 +342,103 @@ mpi_scan_max (Transport  *t,
               gint64    **vals,
               gsize       count)
 {
+  MpiPriv *p = t->priv;
   MPI_Comm c = comm_for (t, key, members, n_members);
+  g_autofree gint64 *run = NULL;
+  g_autofree gint64 *before = NULL;
+  int crank;
 
-  if (c == MPI_COMM_NULL || !vals[0])
+  if (c == MPI_COMM_NULL)
     return;
+  if (!p->contiguous)
+    {
+      scan_gathered (t, c, members, n_members, vals, count);
+      return;
+    }
+  /* this process's members are consecutive in comm order: a prefix over them, then an
+   * exclusive scan of their running maximum over the processes */
+  run = g_new (gint64, MAX (count, 1));
+  before = g_new (gint64, MAX (count, 1));
+  for (gsize k = 0; k < count; k++)
+    run[k] = G_MININT64;
+  for (int m = 0; m < n_members; m++)
+    {
+      int i = members[m] >= 0 ? local_of (t, members[m]) : -1;
+      if (i < 0 || !vals[i])
+        continue;
+      for (gsize k = 0; k < count; k++)
+        run[k] = vals[i][k] = MAX (vals[i][k], run[k]);
+    }
+  MPI_Comm_rank (c, &crank);
   for (gsize off = 0; off < count; off += CHUNK)
-    MPI_Scan (MPI_IN_PLACE, vals[0] + off, (int) MIN (CHUNK, count - off), MPI_INT64_T,
-              MPI_MAX, c);
+    MPI_Exscan (run + off, before + off, (int) MIN (CHUNK, count - off), MPI_INT64_T, MPI_MAX, c);
+  if (crank == 0)
+    return;   /* nothing before the first process (its Exscan result is undefined) */
+  for (int m = 0; m < n_members; m++)
+    {
+      int i = members[m] >= 0 ? local_of (t, members[m]) : -1;
+      if (i < 0 || !vals[i])
+        continue;
+      for (gsize k = 0; k < count; k++)
+        vals[i][k] = MAX (vals[i][k], before[k]);
+    }
 }
 
+/* Every process sends its ranks' arrays in one piece: their lengths, then their bytes. */
 static void
 mpi_gather (Transport   *t,
             GByteArray **out,
             GPtrArray  **root_in)
 {
   MpiPriv *p = t->priv;
-  int n = t->n_ranks;
-  int len = (int) out[0]->len;
-  g_autofree int *lens = g_new0 (int, n);
-  g_autofree int *disp = g_new0 (int, n);
+  int np = p->n_procs;
+  g_autofree int *lens = g_new0 (int, np);
+  g_autofree int *disp = g_new0 (int, np);
   g_autofree guint8 *buf = NULL;
+  g_autoptr (GByteArray) mine = g_byte_array_new ();
   gsize total = 0;
+  int len;
 
+  for (int i = 0; i < t->n_local; i++)
+    {
+      guint64 l = out[i]->len;
+      g_byte_array_append (mine, (const guint8 *) &l, sizeof l);
+    }
+  for (int i = 0; i < t->n_local; i++)
+    g_byte_array_append (mine, out[i]->data, out[i]->len);
+  len = (int) MIN (mine->len, (guint) G_MAXINT);
   lazy_barrier ();
   MPI_Gather (&len, 1, MPI_INT, lens, 1, MPI_INT, 0, MPI_COMM_WORLD);
   if (p->me == 0)
     {
-      for (int r = 0; r < n; r++)
+      for (int q = 0; q < np; q++)
         {
-          disp[r] = (int) total;
-          total += lens[r];
+          disp[q] = (int) MIN (total, (gsize) G_MAXINT);
+          total += lens[q];
         }
       buf = g_malloc (MAX (total, 1));
     }
-  MPI_Gatherv (out[0]->data, len, MPI_BYTE, buf, lens, disp, MPI_BYTE, 0, MPI_COMM_WORLD);
+  MPI_Gatherv (mine->data, len, MPI_BYTE, buf, lens, disp, MPI_BYTE, 0, MPI_COMM_WORLD);
   *root_in = NULL;
   if (p->me == 0)
     {
       GPtrArray *all = g_ptr_array_new_with_free_func ((GDestroyNotify) g_byte_array_unref);
-      for (int r = 0; r < n; r++)
+      for (int q = 0; q < np; q++)
         {
-          GByteArray *b = g_byte_array_sized_new (lens[r]);
-          g_byte_array_append (b, buf + disp[r], lens[r]);
-          g_ptr_array_add (all, b);
+          int nq = p->first[q + 1] - p->first[q];
+          const guint8 *base = buf + disp[q];
+          gsize off = (gsize) nq * sizeof (guint64);
+          for (int k = 0; k < nq; k++)
+            {
+              guint64 l;
+              GByteArray *b;
+              memcpy (&l, base + k * sizeof (guint64), sizeof l);
+              b = g_byte_array_sized_new ((guint) l);
+              if (off + l <= (gsize) lens[q])
+                g_byte_array_append (b, base + off, (guint) l);
+              off += l;
+              g_ptr_array_add (all, b);
+            }
         }
       *root_in = all;
     }
@@ -259,7 +502,9 @@ mpi_msg_send (Transport *t,
 
   if (p->msg_req->len >= 256)
     msg_reap (p);
-  MPI_Isend (data, (int) len, MPI_BYTE, dst, 0, p->msg_comm, &r);
+  /* to the process that holds rank @dst (the batch's headers name the rank) */
+  MPI_Isend (data, (int) len, MPI_BYTE, transport_mpi_owner (t->n_ranks, p->n_procs, dst), 0,
+             p->msg_comm, &r);
   g_array_append_val (p->msg_req, r);
   g_ptr_array_add (p->msg_out, msg);
 }
@@ -333,8 +578,11 @@ static void
 mpi_free (Transport *t)
 {
   MpiPriv *p = t->priv;
+  replay_threads_free (t);
   if (p->have_comm && p->comm != MPI_COMM_NULL)
     MPI_Comm_free (&p->comm);
+  MPI_Type_free (&p->unit);
+  g_free (p->first);
   g_free (p);
   g_free (t->local_ranks);
   g_free (t);
@@ -347,12 +595,20 @@ transport_mpi_new (int n_ranks)
   MpiPriv *p = g_new0 (MpiPriv, 1);
 
   MPI_Comm_rank (MPI_COMM_WORLD, &p->me);
+  MPI_Comm_size (MPI_COMM_WORLD, &p->n_procs);
+  g_return_val_if_fail (p->n_procs <= n_ranks, NULL);
+  p->first = g_new (int, p->n_procs + 1);
+  for (int q = 0; q <= p->n_procs; q++)
+    p->first[q] = (int) ((gint64) n_ranks * q / p->n_procs);
   p->comm = MPI_COMM_NULL;
+  MPI_Type_contiguous (8, MPI_BYTE, &p->unit);
+  MPI_Type_commit (&p->unit);
   t->priv = p;
   t->n_ranks = n_ranks;
-  t->n_local = 1;
-  t->local_ranks = g_new (int, 1);
-  t->local_ranks[0] = p->me;
+  t->n_local = p->first[p->me + 1] - p->first[p->me];
+  t->local_ranks = g_new (int, MAX (t->n_local, 1));
+  for (int i = 0; i < t->n_local; i++)
+    t->local_ranks[i] = p->first[p->me] + i;
   t->alltoallv = mpi_alltoallv;
   t->allreduce_max = mpi_allreduce_max;
   t->scan_max = mpi_scan_max;
@@ -363,5 +619,6 @@ transport_mpi_new (int n_ranks)
   t->msg_wave = mpi_msg_wave;
   t->msg_end = mpi_msg_end;
   t->free = mpi_free;
+  t->n_threads = 1;
   return t;
 }

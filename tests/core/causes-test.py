@@ -194,7 +194,8 @@ def mode_scout(a):
             if run([a.analyze, anchor_path, '--serial', '-q', '-o', serial]).returncode:
                 continue
             if trace == MPI_TRACE:
-                run([a.analyze, anchor_path, '-q', '-o', parallel])
+                # 4 ranks on 3 processes: blocks of ranks per process, one of them alone
+                run([a.analyze, anchor_path, '-q', '--parallel=3', '-o', parallel])
                 d1 = subprocess.run([a.cube, 'dump', '--csv', serial], capture_output=True, text=True).stdout
                 d2 = subprocess.run([a.cube, 'dump', '--csv', parallel], capture_output=True, text=True).stdout
                 if d1 != d2:
@@ -273,7 +274,7 @@ def mode_cycle(a):
         d = os.path.join(tmp, 'cycle')
         if run([a.make_trace, 'cycle', d]).returncode:
             return 1
-        for mode in (['--serial'], []):
+        for mode in (['--serial'], ['--parallel']):
             out = os.path.join(tmp, 'cycle%s.cube' % ''.join(mode))
             try:
                 p = subprocess.run([a.analyze, os.path.join(d, 'traces.otf2'), '--no-clock-repair', '-o', out]
@@ -374,7 +375,8 @@ def mode_program(a):
         exp, facts = record(a, tmp, 'exp', 3 if a.verify else 0)
         if not exp:
             return 1
-        if run([a.analyze, exp, '-q']).returncode:
+        # the MPI replay, two ranks per process (messages to ranks of the same process and of another)
+        if run([a.analyze, exp, '-q', '--parallel=2']).returncode:
             return 1
         report = os.path.join(exp, 'analysis.cube')
         if a.case == 'chain':

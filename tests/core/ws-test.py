@@ -15,6 +15,9 @@
       (= Time − MPI, the collector's program region) the time the program slept
   ws-test.py aborted --run R --app APP --ranks N --analyze A --cube C
       a run that ended in MPI_Abort: warning with the unmatched counts, report still written
+  ws-test.py modes --analyze A --cube C --make-trace M
+      where the analysis runs: the line that says which mode and why, the memory-budget
+      fallback, the options that decide instead, the same report in every mode
   ws-test.py sweep --run R --app APP --ranks N --analyze A --cube C
       2-D wavefront: the four refill metrics are non-zero, the last corner waits most
 
@@ -101,7 +104,10 @@ def dump(a, cube):
 
 
 def analyze(a, target, out=None, serial=False, expect_rc=0, leaks=True, extra=()):
-    cmd = [a.analyze, target] + (['-o', out] if out else []) + (['--serial'] if serial else []) + list(extra)
+    # serial=False: the parallel MPI replay (--parallel), which the analysis would not choose by
+    # itself for these small traces; the choice itself is cmd_modes'
+    cmd = ([a.analyze, target] + (['-o', out] if out else []) + (['--serial'] if serial else ['--parallel'])
+           + list(extra))
     p = run(cmd, leaks=serial and leaks)
     if expect_rc is not None and p.returncode != expect_rc:
         fail(f'{" ".join(map(str, cmd))}: exit {p.returncode}, expected {expect_rc}\n{p.stderr[-3000:]}')
@@ -285,7 +291,7 @@ def cmd_synthetic(a):
         for launcher, needle in (('mpirun --bind-to none --oversubscribe', None),
                                  ('/nonexistent/mpilauncher -x', 'cannot start /nonexistent/mpilauncher')):
             out = os.path.join(tmp, 'launch.cube')
-            p = run([a.analyze, os.path.join(d, 'traces.otf2'), '-o', out, '--mpirun', launcher])
+            p = run([a.analyze, os.path.join(d, 'traces.otf2'), '-o', out, '--parallel', '--mpirun', launcher])
             if p.returncode != 0:
                 fail(f'--mpirun {launcher!r}: exit {p.returncode}\n{p.stderr}')
             if needle and (needle not in p.stderr or '--serial' not in p.stderr):
@@ -300,9 +306,16 @@ def cmd_synthetic(a):
                     fail(f'--mpirun {launcher!r}: report differs from --serial')
             os.unlink(out)
         out = os.path.join(tmp, 'wrongsize.cube')
+        p = run(['mpirun', '-n', '3', a.analyze, os.path.join(d, 'traces.otf2'), '-o', out])
+        if p.returncode == 0 or 'has 2 ranks but the analysis runs on 3 processes' not in p.stderr \
+           or os.path.exists(out):
+            fail(f'under mpirun -n 3 for a 2-rank trace: exit {p.returncode}\n{p.stderr}')
+        # a job of one process holds both ranks: it analyses in that process
         p = run(['mpirun', '-n', '1', a.analyze, os.path.join(d, 'traces.otf2'), '-o', out])
-        if p.returncode == 0 or 'has 2 ranks but the analysis runs on 1' not in p.stderr or os.path.exists(out):
+        if p.returncode != 0 or 'the MPI job has one process' not in p.stderr:
             fail(f'under mpirun -n 1 for a 2-rank trace: exit {p.returncode}\n{p.stderr}')
+        elif open(out, 'rb').read() != ref_bytes:
+            fail('under mpirun -n 1: report differs from --serial')
 
         # aborted run: a message nobody received
         d = make('unmatched')
@@ -753,6 +766,84 @@ def cmd_clockrepair(a):
     return 0
 
 
+def cmd_modes(a):
+    """Where the analysis runs (analyze-mode.c): one line says which mode and why; a small trace
+    is analysed in this process, one whose estimated memory exceeds --memory-budget by the
+    parallel MPI replay; --serial, --parallel[=N], --threads and KUBUS_ANALYZE_MODE decide
+    instead; and every mode writes the same report, value for value."""
+    why = re.compile(r'^kubus-analyze: (analysing in .*|parallel replay .*)$', re.M)
+
+    def said(p, what):
+        lines = why.findall(p.stderr)
+        if len(lines) != 1:
+            fail(f'{what}: {len(lines)} lines on the mode, expected one:\n{p.stderr[-2000:]}')
+            return ''
+        print(f'{what}: {lines[0]}')
+        return lines[0]
+
+    with tempfile.TemporaryDirectory() as tmp:
+        traces = []
+        for scenario in ('forms', 'clockviol'):
+            d = os.path.join(tmp, scenario)
+            p = run([a.make_trace, scenario, d])
+            if p.returncode != 0:
+                fail(f'make-trace {scenario}: {p.stderr}')
+            traces.append((scenario, os.path.join(d, 'traces.otf2'), 2))
+        data = os.environ.get('KUBUS_SHARED_DATA', '')
+        casita = os.path.join(data, 'otf2', 'casita_10_scorep_mpi_tags', 'traces.otf2')
+        if data and os.path.exists(casita):
+            traces.append(('casita10', casita, 10))
+        # (options, environment, what the line must say); the MPI runs kept few: they are the
+        # slow ones on a busy machine
+        runs = {
+            'forms': [([], {}, 'analysing in this process with 1 thread: 2 ranks'),
+                      (['--serial', '--threads=2'], {}, 'analysing in this process with 2 threads (--serial)'),
+                      # both ranks in one MPI process
+                      (['--parallel=1'], {}, 'parallel replay with 1 MPI process (--parallel)'),
+                      ([], {'KUBUS_ANALYZE_MODE': 'serial'}, '(--serial)')],
+            'clockviol': [(['--serial'], {}, 'analysing in this process with 1 thread (--serial)'),
+                          (['--serial', '--threads=2'], {}, '2 threads (--serial)'),
+                          (['--memory-budget=1M'], {}, 'parallel replay with 2 MPI processes: the trace (2 ranks')],
+            'casita10': [([], {}, 'analysing in this process with 1 thread: 10 ranks'),
+                         (['--serial', '--threads=4'], {}, '4 threads (--serial)'),
+                         (['--parallel=3', '--threads=2'], {}, 'parallel replay with 3 MPI processes')],
+        }
+        for name, anchor, ranks in traces:
+            ref = None
+            for k, (opts, env, want) in enumerate(runs[name]):
+                out = os.path.join(tmp, f'{name}-{k}.cube')
+                what = f'{name} {" ".join(opts + [f"{e}={v}" for e, v in env.items()]) or "(default)"}'
+                e = env_for_mpi(leaks=not any(o.startswith('--p') or o.startswith('--m') for o in opts))
+                e.update(env)
+                p = subprocess.run([str(a.analyze), anchor, '-o', out] + opts, capture_output=True, text=True,
+                                   timeout=280, env=e)
+                if p.returncode != 0:
+                    fail(f'{what}: exit {p.returncode}\n{p.stderr[-2000:]}')
+                    continue
+                line = said(p, what)
+                if want not in line:
+                    fail(f'{what}: the line on the mode does not say {want!r}: {line!r}')
+                if 'memory-budget' in ' '.join(opts) and 'more than the memory budget (1.0 MiB' not in line:
+                    fail(f'{what}: the fallback does not name the budget: {line!r}')
+                csv = dump(a, out)[0]
+                if not csv:
+                    fail(f'{what}: empty report')
+                elif ref is None:
+                    ref = (what, csv)
+                elif csv != ref[1]:
+                    fail(f'{what}: the report differs from {ref[0]}')
+        # the options' bad values and combinations
+        anchor = traces[0][1]
+        for opts, needle in ((['--serial', '--parallel'], 'exclude each other'),
+                             (['--parallel=x'], '--parallel: “x” is not a number'),
+                             (['--memory-budget=lots'], '--memory-budget: “lots” is not a size'),
+                             (['--threads=-2'], '--threads takes a positive number')):
+            p = run([a.analyze, anchor, '-o', os.path.join(tmp, 'bad.cube')] + opts, leaks=True)
+            if p.returncode == 0 or needle not in p.stderr or os.path.exists(os.path.join(tmp, 'bad.cube')):
+                fail(f'{" ".join(opts)}: exit {p.returncode}, expected an error with {needle!r}:\n{p.stderr}')
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('mode')
@@ -765,7 +856,8 @@ def main():
     ap.add_argument('--clock-check')
     a = ap.parse_args()
     rc = {'scorep': cmd_scorep, 'synthetic': cmd_synthetic, 'wait': cmd_wait,
-          'aborted': cmd_aborted, 'sweep': cmd_sweep, 'clockrepair': cmd_clockrepair}[a.mode](a)
+          'aborted': cmd_aborted, 'sweep': cmd_sweep, 'clockrepair': cmd_clockrepair,
+          'modes': cmd_modes}[a.mode](a)
     if failures:
         print(f'{len(failures)} failure(s)', file=sys.stderr)
         return 1

@@ -433,7 +433,7 @@ def case_analyze(a, tmp):
     only = os.path.join(tmp, 'compressed-only')
     os.mkdir(only)
     shutil.copy(os.path.join(exp, 'traces.kct'), only)
-    p = tool([a.analyze, '-q', only])     # relaunches itself under mpirun
+    p = tool([a.analyze, '-q', '--parallel', only])     # relaunches itself under mpirun
     report = os.path.join(only, 'analysis.cube')
     if not expect(os.path.exists(report), f'no analysis of the compressed-only experiment: {p.stderr}'):
         return
