@@ -6,6 +6,7 @@
  * stays at one rank's OTF2 buffer.  Written into a temporary directory next to the target,
  * renamed when complete. */
 #include "kct.h"
+#include "kubus-text.h"
 
 #include <errno.h>
 #include <glib/gi18n.h>
@@ -51,7 +52,9 @@ str (Strings *st, const char *s)
     return GPOINTER_TO_UINT (v) - 1;
   guint32 id = st->next++;
   g_hash_table_insert (st->ids, g_strdup (s), GUINT_TO_POINTER (id + 1));
-  if (OTF2_GlobalDefWriter_WriteString (st->gw, id, s) != OTF2_SUCCESS)
+  /* names recorded from the program: valid UTF-8 in the trace, whatever bytes they hold */
+  g_autofree char *valid = kubus_utf8_valid (s, strlen (s)) ? NULL : kubus_text_utf8 (s);
+  if (OTF2_GlobalDefWriter_WriteString (st->gw, id, valid != NULL ? valid : s) != OTF2_SUCCESS)
     st->failed = TRUE;
   return id;
 }

@@ -4,6 +4,7 @@
  * computed or written. Every message names the file it is about.
  */
 #include "cube.h"
+#include "kubus-text.h"
 #include "kubus-program.h"
 #include "stats-callsites.h"
 #include "stats-scaling.h"
@@ -153,24 +154,6 @@ cmd_info (const char *path)
 
 /* ---- dump ------------------------------------------------------------------------------------ */
 
-static void
-print_csv_field (const char *s)
-{
-  if (strpbrk (s, ",\"\n\r") == NULL)
-    {
-      fputs (s, stdout);
-      return;
-    }
-  putchar ('"');
-  for (; *s; s++)
-    {
-      if (*s == '"')
-        putchar ('"');
-      putchar (*s);
-    }
-  putchar ('"');
-}
-
 static int
 cmd_dump (const char *path, const char *metric_name)
 {
@@ -232,7 +215,7 @@ cmd_dump (const char *path, const char *metric_name)
             {
               if (row[l] == 0.0 || cube_value_is_none (m, row[l]))
                 continue; /* zero, or a location without a minimum/maximum */
-              print_csv_field (m->uniq_name);
+              kubus_text_csv (m->uniq_name, kubus_text_to_file, stdout);
               printf (",%" G_GINT64_FORMAT ",%u,%s\n", c->file_id, l,
                       g_ascii_formatd (num, sizeof num, "%.17g", row[l]));
             }

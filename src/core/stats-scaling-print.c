@@ -1,28 +1,11 @@
 /* stats-scaling-print.c — the scalability result as text (per-run table, then the callsite
  * ranking) or as CSV (the ranking; machine-readable, C locale numbers). */
 #include "stats-scaling.h"
+#include "kubus-text.h"
 
 #include <glib/gi18n.h>
 #include <math.h>
 #include <string.h>
-
-static void
-csv_field (FILE *out, const char *s)
-{
-  if (strpbrk (s, ",\"\n\r") == NULL)
-    {
-      fputs (s, out);
-      return;
-    }
-  fputc ('"', out);
-  for (; *s; s++)
-    {
-      if (*s == '"')
-        fputc ('"', out);
-      fputc (*s, out);
-    }
-  fputc ('"', out);
-}
 
 static void
 csv_number (FILE *out, double v)
@@ -45,7 +28,7 @@ stats_scaling_print_csv (const StatsScaling *s, FILE *out)
     {
       const StatsScalingCallsite *cs = g_ptr_array_index (s->callsites, c);
 
-      csv_field (out, cs->name);
+      kubus_text_csv (cs->name, kubus_text_to_file, out);
       csv_number (out, cs->defined ? cs->rho : NAN);
       csv_number (out, cs->defined ? cs->p_value : NAN);
       fprintf (out, ",%s", stats_p_method_to_string (cs->p_method));

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "kubus-node.h"
+#include "kubus-text-gstring.h"
 #include "kubus-pane-model-private.h"
 
 enum
@@ -1607,27 +1608,14 @@ kubus_pane_model_to_string (KubusPaneModel *self)
   return g_string_free (s, FALSE);
 }
 
-/* A CSV field: quoted when it holds a comma, a quote or a line break (quotes doubled). */
+/* A CSV field (kubus-text.h: quoted when it holds a comma, a quote or a line break), then the
+ * separator or the line end. */
 static void
 append_csv_field (GString    *s,
                   const char *text,
                   gboolean    last)
 {
-  if (text == NULL)
-    text = "";
-  if (strpbrk (text, ",\"\r\n") != NULL)
-    {
-      g_string_append_c (s, '"');
-      for (const char *p = text; *p != '\0'; p++)
-        {
-          if (*p == '"')
-            g_string_append_c (s, '"');
-          g_string_append_c (s, *p);
-        }
-      g_string_append_c (s, '"');
-    }
-  else
-    g_string_append (s, text);
+  kubus_text_append_csv (s, text != NULL ? text : "");
   g_string_append (s, last ? "\r\n" : ",");
 }
 

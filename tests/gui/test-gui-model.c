@@ -596,7 +596,8 @@ test_csv (void)
   g_assert_nonnull (strstr (pct, "1,foo,62.5,percent-of-total,% of total,10,6,collapsed\r\n"));
 }
 
-/* A name with a comma and quotes is one quoted CSV field. */
+/* A name with a comma and quotes is one quoted CSV field; bytes that are not UTF-8 (a report
+ * built in memory may hold them) become U+FFFD, a line break stays inside the quotes. */
 static void
 test_csv_quoting (void)
 {
@@ -604,18 +605,21 @@ test_csv_quoting (void)
   CubeReport *r = cube_report_new ();
   CubeMetric *m = cube_report_add_metric (r, NULL, "t", "T", CUBE_DTYPE_DOUBLE, "sec", NULL, NULL);
   CubeCnode *c = cube_report_add_cnode (r, NULL, cube_report_add_region (r, "f(int, \"x\")", "a.c", 1, 2), -1, NULL);
+  CubeCnode *h = cube_report_add_cnode (r, NULL, cube_report_add_region (r, "a\xE0\x9C\x90\nb", "a.c", 3, 4), -1, NULL);
   g_autoptr (KubusBrowser) b = NULL;
   g_autofree char *csv = NULL;
 
   cube_report_add_sysnode (r, cube_report_add_sysnode (r, NULL, CUBE_SYS_MACHINE, "M", -1), CUBE_SYS_THREAD, "t", 0);
   cube_report_set_value (r, m, c, 0, 0.1);
+  cube_report_set_value (r, m, h, 0, 0.05);
   b = kubus_browser_new (r, NULL, &error);
   g_assert_no_error (error);
   kubus_browser_select_default (b);
   csv = kubus_pane_model_to_csv (pane (b, KUBUS_PANE_CALL));
   g_assert_cmpstr (csv, ==,
                    "depth,name,value,mode,unit,inclusive,exclusive,state\r\n"
-                   "0,\"f(int, \"\"x\"\")\",0.1,absolute,sec,0.1,0.1,leaf\r\n");
+                   "0,\"f(int, \"\"x\"\")\",0.1,absolute,sec,0.1,0.1,leaf\r\n"
+                   "0,\"a\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\nb\",0.05,absolute,sec,0.05,0.05,leaf\r\n");
 }
 
 /* ---- issue 13: the profile's min_time / max_time -------------------------------------------------- */
