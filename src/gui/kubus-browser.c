@@ -2,6 +2,7 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "cube-format.h"
 #include "cube-path.h"
 #include "kubus-browser.h"
 #include "kubus-node.h"
@@ -309,6 +310,15 @@ update_system (KubusBrowser *self)
                         per_location, pane->incl, pane->excl);
   /* Minima/maxima: locations without a value were passed over above; they read 0. */
   cube_values_none_to_zero (per_location, self->report->locations->len);
+  /* Rounding residues are 0 here too (statistics, topology), as in the pane. */
+  {
+    double scale = isfinite (call->denom_percent) ? fabs (call->denom_percent) : 0;
+
+    for (guint l = 0; scale == 0 && l < self->report->locations->len; l++)
+      scale = MAX (scale, fabs (per_location[l]));
+    for (guint l = 0; l < self->report->locations->len; l++)
+      per_location[l] = cube_value_clamp_residue (per_location[l], scale);
+  }
   g_free (self->per_location);
   self->per_location = g_steal_pointer (&per_location);
   g_free (pane->unit);
@@ -692,10 +702,14 @@ kubus_browser_get_location_values (KubusBrowser *self,
   return self->per_location;
 }
 
-/* The names of the selected rows of @pane joined by " + ". */
+/* The selected rows of @pane joined by " + ": metrics by unique name (@unique) or by the name
+ * shown, call paths from the root ("main/foo"); " (exclusive)" after an expanded row's name
+ * when @mark_exclusive. */
 static char *
-describe_pane (KubusBrowser *self,
-               KubusPaneKind kind)
+describe_pane_full (KubusBrowser *self,
+                    KubusPaneKind kind,
+                    gboolean      unique,
+                    gboolean      mark_exclusive)
 {
   GtkSelectionModel *model = GTK_SELECTION_MODEL (self->panes[kind]->selection);
   g_autoptr (GtkBitset) set = gtk_selection_model_get_selection (model);
@@ -706,19 +720,48 @@ describe_pane (KubusBrowser *self,
   if (gtk_bitset_iter_init_first (&iter, set, &pos))
     do
       {
-        g_autoptr (KubusNodeRow) item = kubus_pane_model_get_row (self->panes[kind], pos, NULL);
+        gboolean expanded = FALSE;
+        g_autoptr (KubusNodeRow) item = kubus_pane_model_get_row (self->panes[kind], pos, &expanded);
         g_autofree char *name = NULL;
 
         if (item == NULL)
           continue;
         if (kubus_node_row_get_kind (item) == KUBUS_NODE_CNODE)
           name = cube_cnode_path (kubus_node_row_get_node (item));
+        else if (unique && kubus_node_row_get_kind (item) == KUBUS_NODE_METRIC)
+          name = g_strdup (((const CubeMetric *) kubus_node_row_get_node (item))->uniq_name);
         else
           name = g_strdup (kubus_node_name (kubus_node_row_get_kind (item), kubus_node_row_get_node (item)));
         g_string_append_printf (s, "%s%s", s->len > 0 ? " + " : "", name);
+        if (mark_exclusive && expanded)
+          g_string_append_printf (s, " (%s)", _("exclusive"));
       }
     while (gtk_bitset_iter_next (&iter, &pos));
   return g_string_free (s, FALSE);
+}
+
+static char *
+describe_pane (KubusBrowser *self,
+               KubusPaneKind kind)
+{
+  return describe_pane_full (self, kind, FALSE, FALSE);
+}
+
+char *
+kubus_browser_to_csv (KubusBrowser *self,
+                      KubusPaneKind kind)
+{
+  g_autofree char *metric = describe_pane_full (self, KUBUS_PANE_METRIC, TRUE, FALSE);
+  g_autofree char *metric_name = describe_pane_full (self, KUBUS_PANE_METRIC, FALSE, TRUE);
+  g_autofree char *call = kind == KUBUS_PANE_SYSTEM ? describe_pane_full (self, KUBUS_PANE_CALL, FALSE, TRUE) : NULL;
+
+  /* The system pane of nothing selected in the call pane shows the whole program. */
+  if (call != NULL && call[0] == '\0')
+    {
+      g_free (call);
+      call = g_strdup (_("the whole program"));
+    }
+  return kubus_pane_model_to_csv (self->panes[kind], metric, metric_name, call != NULL ? call : "");
 }
 
 char *

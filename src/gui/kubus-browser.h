@@ -52,4 +52,9 @@ const double   *kubus_browser_get_location_values (KubusBrowser *self,
 /* "Time at main/foo": the selected metrics and call paths (new string). */
 char           *kubus_browser_describe_selection  (KubusBrowser *self);
 
+/* The visible rows of @kind's pane as CSV, saying which metric and call path they are of
+ * (kubus_pane_model_to_csv). New string. */
+char           *kubus_browser_to_csv              (KubusBrowser *self,
+                                                   KubusPaneKind kind);
+
 G_END_DECLS

@@ -49,6 +49,7 @@ struct _KubusPaneModel
   double              max_abs;
   gboolean            is_signed;
   gboolean            may_be_signed;    /* FALSE for a plain report: never the diverging scale */
+  gboolean            saved_added;      /* original − simulated: gains and losses in words */
   double              min_value;
   double              range_floor;      /* colour range at least this (shared with another pane) */
   int                 exponent;         /* absolute mode: common exponent of call/system pane */
