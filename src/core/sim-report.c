@@ -88,7 +88,13 @@ collect_changes (CubeReport *diff,
     {
       CubeMetric *met = diff->metrics->pdata[m];
       CubeMetricSel sel = { met, TRUE };
-      if (!cube_metric_has_data (met) || !met->uom || strcmp (met->uom, "sec") != 0)
+      const CubeMetric *root = met;
+      while (root->parent)
+        root = root->parent;
+      /* time the run spends: the tree under "time" (delay costs and the critical path's
+       * impacts are shares of that time, counted again) */
+      if (!cube_metric_has_data (met) || !met->uom || strcmp (met->uom, "sec") != 0
+          || strcmp (root->uniq_name, "time") != 0)
         continue;
       if (!cube_values_cnodes (diff, &sel, 1, NULL, 0, incl, excl, error))
         return FALSE;
