@@ -189,6 +189,8 @@ static const struct
   { "win.export-values", { "<Control><Alt>s", NULL } },
   { "win.statistics", { "<Control>b", NULL } },
   { "win.source", { "<Control>u", NULL } },
+  { "win.show-causes", { "<Control>k", NULL } },
+  { "win.verify-causes", { "<Control><Shift>k", NULL } },
   { "app.scalability", { "<Control><Shift>s", NULL } },
 };
 

@@ -521,6 +521,8 @@ on_metric_children (KubusPaneModel *pane,
     ok = ensure_metric (self, g_ptr_array_index (m->children, k), FALSE, &error);
   if (!ok && self->metric_error == NULL)
     self->metric_error = g_strdup (error->message);
+  /* the rows about to show read 0 for a residue at once, not after the idle below */
+  kubus_pane_model_clamp_residues (pane);
   /* Not from inside the tree model's expansion: signals there would re-enter its models. */
   if (self->metric_idle_id == 0)
     self->metric_idle_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE, metric_values_idle, self, NULL);

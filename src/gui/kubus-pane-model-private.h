@@ -92,6 +92,8 @@ void kubus_pane_model_set_roots    (KubusPaneModel *self,
                                     guint           n_nodes);
 /* Recomputes range and peers and tells views, sorter and filter that values changed. */
 void kubus_pane_model_values_changed (KubusPaneModel *self);
+/* Rounding residues of the values set so far made 0 (no signal: safe inside an expansion) */
+void kubus_pane_model_clamp_residues (KubusPaneModel *self);
 KubusPaneModel *kubus_pane_model_new (KubusPaneKind kind,
                                       CubeReport   *report);
 /* Gives @a and @b one colour range, the larger of theirs (a difference's call and system

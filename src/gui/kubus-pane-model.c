@@ -1259,6 +1259,12 @@ clamp_residues (KubusPaneModel *self)
 }
 
 void
+kubus_pane_model_clamp_residues (KubusPaneModel *self)
+{
+  clamp_residues (self);
+}
+
+void
 kubus_pane_model_values_changed (KubusPaneModel *self)
 {
   clamp_residues (self);

@@ -297,8 +297,8 @@ kubus_window_causes_init (KubusWindow *self)
   g_autoptr (GMenu) section = g_menu_new ();
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), causes_entries, G_N_ELEMENTS (causes_entries), self);
-  g_menu_append (section, _("Show Its _Causes"), "win.show-causes");
-  g_menu_append (section, _("_Verify Causes by Simulation…"), "win.verify-causes");
+  g_menu_append (section, _("Show Its C_auses"), "win.show-causes");
+  g_menu_append (section, _("Verify Causes by Si_mulation…"), "win.verify-causes");
   if (G_IS_MENU (self->row_menu))
     g_menu_append_section (G_MENU (self->row_menu), NULL, G_MENU_MODEL (section));
   kubus_window_causes_update (self);
