@@ -1,12 +1,21 @@
 /* kubus-cube-gen — writes a synthetic report of a chosen size for the load benchmarks.
  *
- *   kubus-cube-gen [-m METRICS] [-c CALLPATHS] [-l LOCATIONS] [--cubex] -o FILE
+ *   kubus-cube-gen [-m METRICS] [-c CALLPATHS] [-l LOCATIONS] [--cubex [VARIANT…]] -o FILE
  *
  * CUBE 3 XML by default, or a Cube 4 .cubex archive (anchor.xml + dense index + little-endian
  * DOUBLE rows per metric, all metrics EXCLUSIVE). Written straight with stdio: the benchmark
  * measures the readers, so the generator must not be the slow part. Values are deterministic
  * (a small LCG), every value is stored (dense), so the file size is predictable:
- * about 11.5 bytes per value in XML (20 × 1000 × 640 ≈ 150 MB), 8 in .cubex. */
+ * about 11.5 bytes per value in XML (20 × 1000 × 640 ≈ 150 MB), 8 in .cubex.
+ *
+ * The .cubex variants Score-P, Scalasca and cubelib write (FORMATS.md), any combination:
+ *   --inclusive   metrics of type INCLUSIVE: rows hold the call path's subtree (own value plus
+ *                 its children's), in the inclusive row order ("node, then all its children,
+ *                 then recurse into each child")
+ *   --sparse      a sparse index (format 1) listing every row
+ *   --compressed  ZCUBEX.DATA: one zlib stream per row and the row table in front
+ *   --big-endian  the byte-order marker and every number big-endian
+ *   --padded      the data members 64 kB longer than their rows (pre-allocated files) */
 #include <glib.h>
 #include <glib/gi18n.h>
 #include <errno.h>
@@ -14,11 +23,13 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 
 static gint64 n_metrics = 20;
 static gint64 n_cnodes = 1000;
 static gint64 n_locs = 640;
 static gboolean cubex;
+static gboolean opt_inclusive, opt_sparse, opt_compressed, opt_big_endian, opt_padded;
 static char *out_path;
 
 static guint64 lcg = 88172645463325252ull;
@@ -74,7 +85,7 @@ write_definitions (FILE *f, const char *version, gint64 *order)
                "      <disp_name>Metric %" G_GINT64_FORMAT "</disp_name>\n"
                "      <uniq_name>metric_%" G_GINT64_FORMAT "</uniq_name>\n"
                "      <dtype>FLOAT</dtype><uom>sec</uom><url></url><descr>generated</descr>\n",
-               m, cubex ? " type=\"EXCLUSIVE\"" : "", m, m);
+               m, !cubex ? "" : opt_inclusive ? " type=\"INCLUSIVE\"" : " type=\"EXCLUSIVE\"", m, m);
       if (m > 0 || n_metrics == 1)
         fprintf (f, "    </metric>\n");
     }
@@ -187,51 +198,175 @@ tar_member (FILE *f, const char *name, const void *data, gsize size)
   tar_pad (f, size);
 }
 
+static guint32
+u32_out (guint32 v)
+{
+  return opt_big_endian ? GUINT32_TO_BE (v) : GUINT32_TO_LE (v);
+}
+
+static guint64
+u64_out (guint64 v)
+{
+  return opt_big_endian ? GUINT64_TO_BE (v) : GUINT64_TO_LE (v);
+}
+
+/* The cnode ids in the inclusive row order: the root, then wide(n) = every child of n, then
+ * wide on each child in turn. */
+static void
+inclusive_order (GPtrArray **kids, gint64 *out)
+{
+  gint64  n = 0;
+  GArray *stack = g_array_new (FALSE, FALSE, sizeof (gint64));
+  gint64  root = 0;
+
+  out[n++] = 0;
+  g_array_append_val (stack, root);
+  while (stack->len > 0)
+    {
+      gint64 c = g_array_index (stack, gint64, stack->len - 1);
+
+      g_array_set_size (stack, stack->len - 1);
+      for (guint k = 0; k < kids[c]->len; k++)
+        out[n++] = GPOINTER_TO_INT (g_ptr_array_index (kids[c], k));
+      for (guint k = kids[c]->len; k > 0; k--)
+        {
+          gint64 child = GPOINTER_TO_INT (g_ptr_array_index (kids[c], k - 1));
+          g_array_append_val (stack, child);
+        }
+    }
+  g_array_unref (stack);
+}
+
 static gboolean
 write_cubex (FILE *f)
 {
-  g_autofree gint64 *order = g_new (gint64, MAX (n_cnodes, 1));
+  g_autofree gint64 *order = g_new (gint64, MAX (n_cnodes, 1));   /* pre-order: cnode ids */
+  g_autofree gint64 *rows = g_new (gint64, MAX (n_cnodes, 1));    /* row k holds this cnode id */
   g_autofree char   *anchor = NULL;
   gsize              anchor_len = 0;
   FILE              *mem = open_memstream (&anchor, &anchor_len);
   guint64            row_bytes = (guint64) n_locs * 8;
-  g_autofree double *row = g_new (double, MAX (n_locs, 1));
+  g_autofree double *values = g_new (double, (gsize) n_cnodes * (gsize) n_locs);
+  g_autofree guint8 *row = g_new (guint8, row_bytes);
+  g_autofree guint8 *packed = g_new (guint8, compressBound ((uLong) row_bytes));
+  GPtrArray        **kids = call_tree_children ();
+  const guint64      pad = opt_padded ? 65536 : 0;
 
   write_definitions (mem, "4.4", order);
   fprintf (mem, "</cube>\n");
   fclose (mem);
 
+  /* row k of every metric: the k-th cnode of the metric's order (by id); row ids in the index
+   * are positions in that order, which is the pre-order for exclusive metrics */
+  if (opt_inclusive)
+    inclusive_order (kids, rows);
+  else
+    memcpy (rows, order, sizeof (gint64) * (gsize) n_cnodes);
+
   for (gint64 m = 0; m < n_metrics; m++)
     {
-      /* dense index (format 3): every cnode, in pre-order, which is the XML order */
-      unsigned char idx[18];
-      char          name[64];
-      guint32       one = GUINT32_TO_LE (1);
-      guint64       size = 10 + row_bytes * (guint64) n_cnodes;
+      char    name[64];
+      guint64 size;
+      g_autofree guint8 *zdata = NULL;
+      gsize   zlen = 0;
+      g_autofree guint64 *table = NULL;
 
-      memcpy (idx, "CUBEX.INDEX", 11);
-      memcpy (idx + 11, &one, 4);
-      idx[15] = idx[16] = 0;
-      idx[17] = 3;
-      g_snprintf (name, sizeof name, "%" G_GINT64_FORMAT ".index", m);
-      tar_member (f, name, idx, sizeof idx);
+      /* values by cnode id: random exclusive values, summed up the tree for --inclusive */
+      for (gint64 i = 0; i < n_cnodes; i++)
+        for (gint64 l = 0; l < n_locs; l++)
+          values[(gsize) order[i] * n_locs + l] = next_value ();
+      if (opt_inclusive)
+        for (gint64 i = n_cnodes; i-- > 1;)
+          {
+            gint64 id = order[i], parent = (id - 1) / 8;
+            for (gint64 l = 0; l < n_locs; l++)
+              values[(gsize) parent * n_locs + l] += values[(gsize) id * n_locs + l];
+          }
+
+      /* index */
+      {
+        GByteArray *idx = g_byte_array_new ();
+        guint32     one = u32_out (1);
+        guint8      head[7] = { 0, 0, opt_sparse ? 1 : 3 };
+
+        g_byte_array_append (idx, (const guint8 *) "CUBEX.INDEX", 11);
+        g_byte_array_append (idx, (const guint8 *) &one, 4);
+        g_byte_array_append (idx, head, 3);
+        if (opt_sparse)
+          {
+            guint32 nr = u32_out ((guint32) n_cnodes);
+            g_byte_array_append (idx, (const guint8 *) &nr, 4);
+            for (gint64 k = 0; k < n_cnodes; k++)
+              {
+                /* the k-th row is at position k of the metric's order */
+                guint32 id = u32_out ((guint32) k);
+                g_byte_array_append (idx, (const guint8 *) &id, 4);
+              }
+          }
+        g_snprintf (name, sizeof name, "%" G_GINT64_FORMAT ".index", m);
+        tar_member (f, name, idx->data, idx->len);
+        g_byte_array_unref (idx);
+      }
 
       g_snprintf (name, sizeof name, "%" G_GINT64_FORMAT ".data", m);
-      tar_header (f, name, size);
-      fwrite ("CUBEX.DATA", 1, 10, f);
-      for (gint64 c = 0; c < n_cnodes; c++)
+      if (opt_compressed)
         {
-          for (gint64 l = 0; l < n_locs; l++)
-            {
-              double  v = next_value ();
-              guint64 bits;
+          GByteArray *z = g_byte_array_new ();
 
-              memcpy (&bits, &v, 8);
-              bits = GUINT64_TO_LE (bits);
-              memcpy (&row[l], &bits, 8);
+          table = g_new (guint64, 3 * (gsize) n_cnodes);
+          for (gint64 k = 0; k < n_cnodes; k++)
+            {
+              uLongf plen = compressBound ((uLong) row_bytes);
+              const double *src = values + (gsize) rows[k] * n_locs;
+
+              for (gint64 l = 0; l < n_locs; l++)
+                {
+                  guint64 bits;
+                  memcpy (&bits, &src[l], 8);
+                  bits = u64_out (bits);
+                  memcpy (row + l * 8, &bits, 8);
+                }
+              compress2 (packed, &plen, row, (uLong) row_bytes, 1);
+              table[3 * k] = u64_out ((guint64) k * row_bytes);
+              table[3 * k + 1] = u64_out (z->len);
+              table[3 * k + 2] = u64_out (plen);
+              g_byte_array_append (z, packed, (guint) plen);
             }
-          fwrite (row, 8, (size_t) n_locs, f);
+          zlen = z->len;
+          zdata = g_byte_array_free (z, FALSE);
+          size = 11 + 8 + 24 * (guint64) n_cnodes + zlen + pad;
         }
+      else
+        size = 10 + row_bytes * (guint64) n_cnodes + pad;
+      tar_header (f, name, size);
+      if (opt_compressed)
+        {
+          guint64 nr = u64_out ((guint64) n_cnodes);
+
+          fwrite ("ZCUBEX.DATA", 1, 11, f);
+          fwrite (&nr, 8, 1, f);
+          fwrite (table, 8, 3 * (gsize) n_cnodes, f);
+          fwrite (zdata, 1, zlen, f);
+        }
+      else
+        {
+          fwrite ("CUBEX.DATA", 1, 10, f);
+          for (gint64 k = 0; k < n_cnodes; k++)
+            {
+              const double *src = values + (gsize) rows[k] * n_locs;
+
+              for (gint64 l = 0; l < n_locs; l++)
+                {
+                  guint64 bits;
+                  memcpy (&bits, &src[l], 8);
+                  bits = u64_out (bits);
+                  memcpy (row + l * 8, &bits, 8);
+                }
+              fwrite (row, 1, row_bytes, f);
+            }
+        }
+      for (guint64 i = 0; i < pad; i++)
+        fputc (0, f);
       tar_pad (f, size);
     }
   tar_member (f, "anchor.xml", anchor, anchor_len);
@@ -239,6 +374,9 @@ write_cubex (FILE *f)
     static const char end[1024];
     fwrite (end, 1, sizeof end, f);
   }
+  for (gint64 i = 0; i < n_cnodes; i++)
+    g_ptr_array_unref (kids[i]);
+  g_free (kids);
   return TRUE;
 }
 
@@ -250,6 +388,15 @@ main (int argc, char **argv)
     { "callpaths", 'c', 0, G_OPTION_ARG_INT64, &n_cnodes, N_("number of call paths"), "N" },
     { "locations", 'l', 0, G_OPTION_ARG_INT64, &n_locs, N_("number of locations"), "N" },
     { "cubex", 0, 0, G_OPTION_ARG_NONE, &cubex, N_("write a Cube 4 .cubex archive"), NULL },
+    { "inclusive", 0, 0, G_OPTION_ARG_NONE, &opt_inclusive,
+      N_(".cubex: INCLUSIVE metrics (rows hold subtrees, inclusive row order)"), NULL },
+    { "sparse", 0, 0, G_OPTION_ARG_NONE, &opt_sparse, N_(".cubex: a sparse index"), NULL },
+    { "compressed", 0, 0, G_OPTION_ARG_NONE, &opt_compressed,
+      N_(".cubex: zlib-compressed rows (ZCUBEX.DATA)"), NULL },
+    { "big-endian", 0, 0, G_OPTION_ARG_NONE, &opt_big_endian, N_(".cubex: big-endian numbers"),
+      NULL },
+    { "padded", 0, 0, G_OPTION_ARG_NONE, &opt_padded,
+      N_(".cubex: data members longer than their rows"), NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &out_path, N_("output file"), "FILE" },
     G_OPTION_ENTRY_NULL,
   };

@@ -5,7 +5,11 @@
  *   bench-first-paint --prefetch FILE   the same with an extra kubus_load_prefetch (FILE) first;
  *                                     since 2026-11-24 the application's handle-local-options
  *                                     does that itself, so this equals the first form
- *   bench-first-paint --breakdown FILE  the same work without a window, step by step
+ *   bench-first-paint --breakdown FILE  the same work without a window, step by step: the
+ *       lazy load, the loader's warm-up (kubus_browser_warm: metric roots, the default metric's
+ *       call paths), kubus_browser_new with the default selection; then the peak resident set
+ *       and how many stored rows a lazily read .cubex decoded (issue 25 §3: as many as
+ *       `kubus-cube info` plus the default metric, not the whole file)
  *
  * The first form hooks the application from outside (no code in src/gui knows about it): on
  * GtkApplication::window-added it connects to the window's "loaded" signal (the report is in
@@ -24,7 +28,9 @@
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "cube-private.h"
 #include "gui-bench-report.h"
 #include "kubus-application.h"
 #include "kubus-browser.h"
@@ -118,8 +124,9 @@ breakdown (const char *path)
   g_autoptr (GError) error = NULL;
   g_autoptr (KubusBrowser) b = NULL;
   CubeReport        *report;
-  g_autofree double *incl = NULL;
   double             t0 = gui_bench_now (), t_load, t_totals, t_browser;
+  g_autofree char   *status = NULL;
+  const char        *hwm;
 
   report = cube_report_load (path, CUBE_LOAD_DEFAULT, NULL, NULL, NULL, &error);
   if (report == NULL)
@@ -128,10 +135,8 @@ breakdown (const char *path)
       return 2;
     }
   t_load = gui_bench_now () - t0;
-  incl = g_new (double, MAX (report->metrics->len, 1));
   t0 = gui_bench_now ();
-  if (!cube_values_metrics (report, incl, NULL, &error))
-    g_error ("%s", error->message);
+  kubus_browser_warm (report);   /* what the loader's worker thread does */
   t_totals = gui_bench_now () - t0;
   t0 = gui_bench_now ();
   b = kubus_browser_new (report, NULL, &error);
@@ -139,7 +144,13 @@ breakdown (const char *path)
     g_error ("%s", error->message);
   kubus_browser_select_default (b);
   t_browser = gui_bench_now () - t0;
-  printf ("load_s=%.4f totals_s=%.4f browser_s=%.4f\n", t_load, t_totals, t_browser);
+  g_file_get_contents ("/proc/self/status", &status, NULL, NULL);
+  hwm = status != NULL ? strstr (status, "VmHWM:") : NULL;
+  printf ("load_s=%.4f totals_s=%.4f browser_s=%.4f peak_rss_kb=%ld rows_decoded=%" G_GUINT64_FORMAT
+          " of_rows=%" G_GUINT64_FORMAT "\n",
+          t_load, t_totals, t_browser, hwm != NULL ? strtol (hwm + 6, NULL, 10) : -1L,
+          report->priv->rows_decoded,
+          (guint64) report->metrics->len * report->cnodes->len);
   return 0;
 }
 

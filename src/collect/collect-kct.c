@@ -78,6 +78,28 @@ kubus_kct_start (void)
   if (!wanted)
     return;
   trace = kct_trace_new ();
+  if (trace != NULL)
+    {
+      /* KUBUS_KCT_TIME_ERROR=1us,0.0015%, KUBUS_KCT_TIMELINES=16: the same on every rank */
+      const char *te = getenv ("KUBUS_KCT_TIME_ERROR");
+      const char *tl = getenv ("KUBUS_KCT_TIMELINES");
+      double      abs_s = 0;
+      uint32_t    bits = 0;
+      if (te != NULL && te[0] != '\0' && kct_parse_time_error (te, &abs_s, &bits) != 0)
+        kubus_log ("KUBUS_KCT_TIME_ERROR=%s is not like 1us,0.0015%%: the default bound", te);
+      if (abs_s > 0)
+        {
+          uint64_t ticks = (uint64_t)(abs_s * (double)trace->h.timer_resolution + 0.5);
+          trace->h.time_abs = ticks ? ticks : 1;
+        }
+      trace->h.time_bits = bits;
+      char *end = NULL;
+      long  n = tl != NULL ? strtol (tl, &end, 10) : 0;
+      if (tl != NULL && (end == tl || *end != '\0' || n < 1 || n > (long)KCT_TIMELINES_MAX))
+        kubus_log ("KUBUS_KCT_TIMELINES=%s is not a number of ranks: %u", tl, KCT_TIMELINES);
+      else if (n > 0)
+        trace->h.timelines = (uint32_t)n;
+    }
   rec = trace ? kct_rank_new (trace, (uint32_t)kubus_world_rank) : NULL;
   if (rec == NULL)
     {

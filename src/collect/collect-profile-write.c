@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #endif
 #include "collect-profile-write.h"
+#include "kubus-text.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -708,65 +709,19 @@ typedef struct
   FILE *f;
 } Out;
 
-/* Text as XML character data or attribute value: the XML specials escaped, control characters
- * and bytes that are not UTF-8 replaced by '?' (an XML parser rejects both). */
 static void
-put_escaped (FILE *f, const char *s)
+put_escaped (FILE *f, const char *s, int how)
 {
-  const unsigned char *p = (const unsigned char *)s;
-  while (*p)
-    {
-      unsigned char c = *p;
-      int           len = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3
-                                       : (c & 0xF8) == 0xF0 ? 4 : 0;
-      int           ok = len > 0;
-      for (int i = 1; ok && i < len; i++)
-        ok = (p[i] & 0xC0) == 0x80;
-      if (ok && len == 2 && c < 0xC2)
-        ok = 0; /* overlong */
-      if (!ok)
-        {
-          fputc ('?', f);
-          p++;
-          continue;
-        }
-      if (len > 1)
-        {
-          fwrite (p, 1, (size_t)len, f);
-          p += len;
-          continue;
-        }
-      switch (c)
-        {
-        case '&':
-          fputs ("&amp;", f);
-          break;
-        case '<':
-          fputs ("&lt;", f);
-          break;
-        case '>':
-          fputs ("&gt;", f);
-          break;
-        case '"':
-          fputs ("&quot;", f);
-          break;
-        case '\'':
-          fputs ("&apos;", f);
-          break;
-        default:
-          fputc (c < 0x20 && c != '\t' && c != '\n' ? '?' : c, f);
-        }
-      p++;
-    }
+  kubus_text_xml (s, how, kubus_text_to_file, f);
 }
 
 static void
 put_attr (FILE *f, const char *key, const char *value)
 {
   fputs ("  <attr key=\"", f);
-  put_escaped (f, key);
+  put_escaped (f, key, KUBUS_TEXT_XML_ATTR);
   fputs ("\" value=\"", f);
-  put_escaped (f, value);
+  put_escaped (f, value, KUBUS_TEXT_XML_ATTR);
   fputs ("\"/>\n", f);
 }
 
@@ -774,7 +729,7 @@ static void
 put_element (FILE *f, int indent, const char *tag, const char *text)
 {
   fprintf (f, "%*s<%s>", indent, "", tag);
-  put_escaped (f, text);
+  put_escaped (f, text, KUBUS_TEXT_XML_TEXT);
   fprintf (f, "</%s>\n", tag);
 }
 

@@ -5,6 +5,7 @@
  */
 #define OTF2_MPI_USE_PMPI
 #include "collect.h"
+#include "kubus-text.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -168,7 +169,8 @@ choose_expdir (void)
   const char *base = strrchr (exe, '/');
   base = base ? base + 1 : exe;
   char name[PATH_MAX - 16];
-  snprintf (name, sizeof name, "kubus_%.200s_%d", base, kubus_world_size);
+  snprintf (name, sizeof name, "kubus_%.*s_%d", (int)kubus_text_cut (base, 200), base,
+            kubus_world_size);
   if (kubus_world_rank == 0)
     {
       snprintf (expdir, sizeof expdir, "%s", name);
@@ -339,6 +341,7 @@ kubus_measurement_start (uint64_t t0, uint32_t init_region)
   kubus_hostnames = calloc ((size_t)kubus_world_size, KUBUS_HOST_LEN);
   char host[KUBUS_HOST_LEN] = "localhost";
   gethostname (host, sizeof host - 1);
+  host[kubus_text_cut (host, sizeof host - 1)] = '\0'; /* a long name loses whole characters */
   int ok = kubus_hostnames != NULL;
   int all_ok = 0;
   PMPI_Allreduce (&ok, &all_ok, 1, MPI_INT, MPI_LAND, kubus_internal_comm);

@@ -8,6 +8,7 @@
  * offsets.  After an abort the same writer runs on one rank's data only.
  */
 #include "collect.h"
+#include "kubus-text.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -420,8 +421,11 @@ str (Strings *st, const char *s)
   uint32_t id = (uint32_t)st->n;
   st->s[st->n++] = (char *)s;
   st->slot[h] = id + 1;
-  if (OTF2_GlobalDefWriter_WriteString (st->gw, id, s) != OTF2_SUCCESS)
+  /* names come from the program and the file system: the trace gets them as valid UTF-8 */
+  char *valid = kubus_utf8_valid (s, strlen (s)) ? NULL : kubus_text_utf8 (s);
+  if (OTF2_GlobalDefWriter_WriteString (st->gw, id, valid != NULL ? valid : s) != OTF2_SUCCESS)
     st->err = 1;
+  free (valid);
   return id;
 }
 
@@ -665,7 +669,8 @@ write_global (OTF2_Archive *archive, Unify *u, GTopo *topos, size_t n_topos)
       for (int k = 0; k < tp->ndims; k++)
         {
           char name[96];
-          snprintf (name, sizeof name, "%s dimension %d", tp->name, k);
+          snprintf (name, sizeof name, "%.*s dimension %d", (int)kubus_text_cut (tp->name, 64),
+                    tp->name, k);
           dims[k] = dim_id++;
           OTF2_GlobalDefWriter_WriteCartDimension (
               gw, dims[k], str (&st, OWN (strdup (name))), (uint32_t)tp->dims[k],

@@ -30,6 +30,7 @@
 #define _GNU_SOURCE
 #endif
 #include "collect.h"
+#include "kubus-text.h"
 
 #include <dlfcn.h>
 #include <elf.h>
@@ -147,6 +148,35 @@ module_kind (const char *path, uintptr_t lo, uintptr_t hi)
   return MOD_USER;
 }
 
+/* @path as it goes into a frame key: valid UTF-8, so that the trace keeps it unchanged, and
+ * still the file's bytes — a byte that is not part of a UTF-8 character, and '%' itself, become
+ * %XX (symbols_frame_path() in src/core/symbols-resolve.c turns them back).  Cut at a whole
+ * character or escape when @size is too small. */
+static void
+key_path (char *out, size_t size, const char *path)
+{
+  size_t o = 0, len = strlen (path);
+  for (size_t i = 0; i < len;)
+    {
+      size_t n = (unsigned char)path[i] == '%' ? 0 : kubus_utf8_char (path + i, len - i, NULL);
+      if (n == 0)
+        {
+          if (o + 3 >= size)
+            break;
+          snprintf (out + o, 4, "%%%02X", (unsigned char)path[i]);
+          o += 3;
+          i++;
+          continue;
+        }
+      if (o + n >= size)
+        break;
+      memcpy (out + o, path + i, n);
+      o += n;
+      i += n;
+    }
+  out[o] = '\0';
+}
+
 static int
 collect_module (struct dl_phdr_info *info, size_t size, void *data)
 {
@@ -173,7 +203,7 @@ collect_module (struct dl_phdr_info *info, size_t size, void *data)
       m->hi = m->lo + ph->p_memsz;
       m->bias = info->dlpi_addr;
       m->kind = module_kind (path, m->lo, m->hi);
-      snprintf (m->path, sizeof m->path, "%.511s", path);
+      key_path (m->path, sizeof m->path, path);
       if (!have_id)
         {
           kubus_build_id_of (info, id, sizeof id);

@@ -346,7 +346,7 @@ typedef struct
 } KubusClock;
 extern KubusClock kubus_clock KUBUS_INTERNAL;
 extern char *kubus_hostnames  KUBUS_INTERNAL; /* world_size x KUBUS_HOST_LEN */
-#define KUBUS_HOST_LEN 64
+#define KUBUS_HOST_LEN 72 /* Linux host names have up to 64 bytes (HOST_NAME_MAX), + NUL */
 int kubus_unify_and_write (OTF2_Archive *archive) KUBUS_INTERNAL;
 int kubus_write_local_only (OTF2_Archive *archive, int write_global) KUBUS_INTERNAL;
 /* collect-state.c, after an abort: this rank's first/last event time as readers see them;

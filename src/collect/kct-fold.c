@@ -47,14 +47,14 @@ struct KctRank
   int       depth; /* > 0 while an MPI call is open */
   uint64_t  t_start;
 
-  /* timing */
-  uint32_t prev; /* last leaf, KCT_NONE before the first */
-  uint64_t prev_end;
-  uint32_t first_leaf;
-  uint64_t first_t, last_t;
-  uint32_t first_call, last_call; /* leaves of the first and last MPI call */
-  uint64_t first_call_end, last_call_end;
-  uint64_t n_events;
+  /* timing: the rank's timeline, times relative to its first event */
+  KctGrid      grid;
+  KctTimeCoder tc;
+  uint64_t    *slot_t;
+  uint32_t     cap_slot_t;
+  int          started;
+  uint64_t     first_t, last_t;
+  uint64_t     n_events;
 
   /* requests: slot -> request id (0 = free); id -> slot by open addressing */
   uint64_t *slot_req;
@@ -63,9 +63,10 @@ struct KctRank
   uint32_t *map_slot;
   uint32_t  map_slots, map_used;
 
-  /* the current run of unsuccessful polls */
+  /* the current run of unsuccessful polls: its calls, start, end, time inside the calls */
   uint32_t poll_leaf;
   uint64_t poll_count;
+  uint64_t poll_start, poll_end, poll_in;
 
   /* folding */
   KctElem *q;
@@ -84,10 +85,9 @@ struct KctRank
   KctElem  closer[8];
   uint32_t n_closer;
 
-  /* caches for the steady state: the leaf a call site made last time, the pair of leaves
-   * seen last with a given previous leaf (direct-mapped; misses fall back to the tables) */
+  /* cache for the steady state: the leaf a call site made last time (direct-mapped; misses
+   * fall back to interning) */
   uint32_t leaf_cache[64];
-  uint32_t pair_cache[256]; /* pair index + 1 */
   int      no_expect; /* tests: general rules only */
 };
 
@@ -115,19 +115,23 @@ kct_rank_new (KctTrace *t, uint32_t rank)
   KctRank *r = calloc (1, sizeof *r);
   if (r == NULL)
     return NULL;
-  KctGroup *g = kct_group_add (t);
-  if (g == NULL || kct_list_add (&g->ranks, rank) != 0)
+  kct_time_defaults (t);
+  if (kct_grid_init (&r->grid, t->h.time_abs, t->h.time_bits) != 0)
     {
       free (r);
       return NULL;
     }
+  KctGroup *g = kct_group_add (t);
+  if (g == NULL || kct_list_add (&g->ranks, rank) != 0)
+    {
+      kct_grid_clear (&r->grid);
+      free (r);
+      return NULL;
+    }
+  kct_tc_encoder (&r->tc, &r->grid);
   r->t = t;
   r->group = t->n_groups - 1;
   r->rank = rank;
-  r->prev = KCT_NONE;
-  r->first_leaf = KCT_NONE;
-  r->first_call = KCT_NONE;
-  r->last_call = KCT_NONE;
   r->poll_leaf = KCT_NONE;
   if (t->h.n_ranks <= rank)
     t->h.n_ranks = rank + 1;
@@ -147,6 +151,9 @@ kct_rank_free (KctRank *r)
   free (r->map_slot);
   free (r->q);
   free (r->fr);
+  free (r->slot_t);
+  kct_tc_clear (&r->tc);
+  kct_grid_clear (&r->grid);
   free (r);
 }
 
@@ -628,8 +635,13 @@ end_poll_run (KctRank *r)
 {
   if (r->poll_leaf == KCT_NONE)
     return 0;
-  KctPollHist *p = kct_group_poll (&r->t->groups[r->group], r->poll_leaf);
-  if (p == NULL || kct_hist_add (&p->count, r->poll_count) != 0)
+  KctPollCount *p = kct_group_poll (&r->t->groups[r->group], r->poll_leaf);
+  if (p == NULL)
+    return -1;
+  p->calls += r->poll_count;
+  uint64_t s = r->poll_start - r->first_t, e = r->poll_end - r->first_t;
+  uint64_t calls = r->poll_count, in = r->poll_in;
+  if (kct_tc_poll (&r->tc, r->poll_leaf, &s, &calls, &in, &e) != 0)
     return -1;
   r->poll_leaf = KCT_NONE;
   r->poll_count = 0;
@@ -668,55 +680,51 @@ leaf_done (KctRank *r, uint64_t t_end)
         return -1;
       r->leaf_cache[slot] = leaf + 1;
     }
-  KctGroup *g = &t->groups[r->group];
-  uint32_t  ps = (r->prev * 0x9E3779B1u ^ leaf) & 255u;
-  uint32_t  pi = r->pair_cache[ps] - 1;
-  KctPair  *p;
-  if (pi < g->n_pairs && g->pairs[pi].prev == r->prev && g->pairs[pi].cur == leaf)
-    p = &g->pairs[pi];
-  else
+  if (!r->started)
     {
-      p = kct_group_pair (g, r->prev, leaf);
-      if (p == NULL)
-        return -1;
-      r->pair_cache[ps] = (uint32_t)(p - g->pairs) + 1;
-    }
-  if (r->prev != KCT_NONE && kct_hist_add (&p->gap, r->t_start - r->prev_end) != 0)
-    return -1;
-  if (kct_hist_add (&p->dur, t_end - r->t_start) != 0)
-    return -1;
-  if (r->prev == KCT_NONE)
-    {
-      r->first_leaf = leaf;
+      r->started = 1;
       r->first_t = r->t_start;
     }
-  r->prev = leaf;
-  r->prev_end = t_end;
-  if (r->buf[0].type == KCT_RAW_ENTER && (region_flags (r, r->buf[0].a) & KCT_REGION_CALL))
-    {
-      if (r->first_call == KCT_NONE)
-        {
-          r->first_call = leaf;
-          r->first_call_end = t_end;
-        }
-      r->last_call = leaf;
-      r->last_call_end = t_end;
-    }
-
   if (is_poll_leaf (r, r->buf, n))
     {
       if (r->poll_leaf == leaf)
         {
           r->poll_count++;
+          r->poll_end = t_end;
+          r->poll_in += t_end - r->t_start;
           return 0;
         }
       if (end_poll_run (r) != 0)
         return -1;
       r->poll_leaf = leaf;
       r->poll_count = 1;
+      r->poll_start = r->t_start;
+      r->poll_end = t_end;
+      r->poll_in = t_end - r->t_start;
       return feed_atom (r, (KctElem){ leaf | KCT_REF_POLL, 0 });
     }
   if (end_poll_run (r) != 0)
+    return -1;
+  /* the leaf's times: its start, its events in between, its end */
+  if (n + 1 > r->cap_slot_t)
+    {
+      uint64_t *st = realloc (r->slot_t, sizeof *st * (n + 1));
+      if (st == NULL)
+        return -1;
+      r->slot_t = st;
+      r->cap_slot_t = n + 1;
+    }
+  uint32_t k = 0;
+  int      has_end = 0;
+  r->slot_t[k++] = r->t_start - r->first_t;
+  for (uint32_t i = 0; i < n; i++)
+    if (r->buf[i].at == KCT_AT_MID)
+      r->slot_t[k++] = r->buf_t[i] - r->first_t;
+    else if (r->buf[i].at == KCT_AT_END)
+      has_end = 1;
+  if (has_end)
+    r->slot_t[k++] = t_end - r->first_t;
+  if (kct_tc_leaf (&r->tc, leaf, r->buf, n, r->slot_t) != 0)
     return -1;
   return feed_atom (r, (KctElem){ leaf, 1 });
 }
@@ -830,25 +838,20 @@ kct_rank_end (KctRank *r, int64_t start_offset, uint64_t global_start)
     goto fail;
   KctGroup *g = &t->groups[r->group];
   g->seq = seq;
-  if (r->first_leaf != KCT_NONE)
+  KctTimeline *tl = kct_group_timeline_add (g);
+  if (tl == NULL || kct_tc_finish (&r->tc) != 0)
+    goto fail;
+  tl->rank = r->rank;
+  int64_t first = (int64_t)r->first_t + start_offset;
+  tl->start = r->started && first > (int64_t)global_start ? (uint64_t)first - global_start : 0;
+  tl->bytes = r->tc.buf;
+  tl->n_bytes = r->tc.n;
+  r->tc.buf = NULL;
+  r->tc.n = r->tc.cap = 0;
+  t->h.global_start = global_start;
+  if (r->started)
     {
-      int64_t  first = (int64_t)r->first_t + start_offset;
-      uint64_t gap = first > (int64_t)global_start ? (uint64_t)first - global_start : 0;
-      KctPair *p = kct_group_pair (g, KCT_NONE, r->first_leaf);
-      if (p == NULL || kct_hist_add (&p->gap, gap) != 0)
-        goto fail;
       int64_t last = (int64_t)r->last_t + start_offset;
-      t->h.global_start = global_start;
-      if (r->first_call != KCT_NONE)
-        {
-          int64_t a = (int64_t)r->first_call_end + start_offset - (int64_t)global_start;
-          int64_t b = (int64_t)r->last_call_end + start_offset - (int64_t)global_start;
-          g->first_call = r->first_call;
-          g->last_call = r->last_call;
-          if (kct_hist_add (&g->first_end, a > 0 ? (uint64_t)a : 0) != 0
-              || kct_hist_add (&g->last_end, b > 0 ? (uint64_t)b : 0) != 0)
-            goto fail;
-        }
       t->h.length = last > (int64_t)global_start ? (uint64_t)last - global_start : 0;
     }
   return 0;
@@ -860,7 +863,7 @@ fail:
 uint64_t
 kct_rank_first_time (const KctRank *r)
 {
-  return r->first_leaf != KCT_NONE ? r->first_t : r->last_t;
+  return r->started ? r->first_t : r->last_t;
 }
 
 uint64_t
@@ -886,13 +889,9 @@ kct_rank_memory (const KctRank *r)
   n += t->cap_raw * sizeof *t->raw + t->cap_leaves * 2 * sizeof (uint32_t)
        + t->leaf_slots * sizeof (uint32_t) + t->cap_elems * sizeof *t->elems
        + t->cap_bodies * 2 * sizeof (uint32_t) + t->body_slots * sizeof (uint32_t);
-  for (uint32_t i = 0; i < t->n_groups; i++)
-    {
-      const KctGroup *g = &t->groups[i];
-      n += g->cap_pairs * sizeof *g->pairs + g->pair_slots * sizeof (uint32_t);
-      for (uint32_t k = 0; k < g->n_pairs; k++)
-        n += (g->pairs[k].gap.cap + g->pairs[k].dur.cap) * sizeof (KctBin);
-    }
+  /* the timeline: its bytes, its models, the time grid */
+  n += r->tc.cap + (size_t)r->tc.cap_blocks * 160 * sizeof (uint16_t)
+       + (size_t)r->tc.n_map * 2 * sizeof (uint32_t);
   return n;
 }
 

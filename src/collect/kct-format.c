@@ -210,26 +210,6 @@ out_list (Out *o, const KctList *l)
 }
 
 static void
-out_hist (Out *o, const KctHist *h)
-{
-  out_uv (o, h->n);
-  if (h->n > 0)
-    {
-      out_uv (o, h->min);
-      out_uv (o, h->max - h->min);
-    }
-  uint32_t prev = 0;
-  for (uint32_t i = 0; i < h->n; i++)
-    {
-      out_uv (o, h->bins[i].bin - prev);
-      prev = h->bins[i].bin;
-      /* the bin's mean: draws return it, and count x mean is the sum within count/2 */
-      out_uv (o, h->bins[i].count);
-      out_uv (o, (h->bins[i].sum + h->bins[i].count / 2) / h->bins[i].count);
-    }
-}
-
-static void
 out_raw (Out *o, const KctRaw *r)
 {
   out_uv (o, r->type);
@@ -308,6 +288,9 @@ kct_encode (const KctTrace *t, uint8_t **out, size_t *len)
   out_uv (&p, t->h.otf2_bytes);
   out_str (&p, t->h.program);
   out_str (&p, t->h.creator);
+  out_uv (&p, t->h.time_abs);
+  out_uv (&p, t->h.time_bits);
+  out_uv (&p, t->h.timelines);
   section (&f, "HEAD", &p);
 
   out_uv (&p, t->n_regions);
@@ -401,25 +384,33 @@ kct_encode (const KctTrace *t, uint8_t **out, size_t *len)
       const KctGroup *g = &t->groups[i];
       out_list (&p, &g->ranks);
       out_uv (&p, g->seq);
-      out_uv (&p, g->n_pairs);
-      for (uint32_t k = 0; k < g->n_pairs; k++)
-        {
-          const KctPair *pr = &g->pairs[k];
-          out_uv (&p, pr->prev == KCT_NONE ? 0 : (uint64_t)pr->prev + 1);
-          out_uv (&p, pr->cur);
-          out_hist (&p, &pr->gap);
-          out_hist (&p, &pr->dur);
-        }
       out_uv (&p, g->n_polls);
       for (uint32_t k = 0; k < g->n_polls; k++)
         {
           out_uv (&p, g->polls[k].leaf);
-          out_hist (&p, &g->polls[k].count);
+          out_uv (&p, g->polls[k].calls);
         }
-      out_uv (&p, g->first_call == KCT_NONE ? 0 : (uint64_t)g->first_call + 1);
-      out_hist (&p, &g->first_end);
-      out_uv (&p, g->last_call == KCT_NONE ? 0 : (uint64_t)g->last_call + 1);
-      out_hist (&p, &g->last_end);
+      out_uv (&p, g->n_tl);
+      for (uint32_t k = 0; k < g->n_tl; k++)
+        {
+          const KctTimeline *tl = &g->tl[k];
+          out_uv (&p, tl->rank == KCT_NONE ? 0 : (uint64_t)tl->rank + 1);
+          out_uv (&p, tl->start);
+          out_uv (&p, tl->n_bytes);
+          out_bytes (&p, tl->bytes, tl->n_bytes);
+        }
+      if (t->h.flags & KCT_FILE_PARTIAL)
+        {
+          /* a message of the collector's merge: the times folded into the mean so far */
+          out_uv (&p, g->n_folded);
+          if (g->n_folded > 0)
+            {
+              out_uv (&p, g->fold_start);
+              out_uv (&p, g->n_fold);
+              for (uint64_t k = 0; k < g->n_fold; k++)
+                out_uv (&p, g->fold[k]);
+            }
+        }
     }
   section (&f, "GRUP", &p);
   section (&f, "END ", &p);
@@ -621,41 +612,6 @@ in_list (In *in, KctList *l, uint64_t max_value, const char *what)
     }
 }
 
-static void
-in_hist (In *in, KctHist *h)
-{
-  uint32_t n = in_count (in, 1024, 3, _ ("histogram"));
-  uint64_t bin = 0;
-  if (n > 0)
-    {
-      uint64_t min = in_uv (in), span = in_uv (in);
-      if (!in->bad && span > UINT64_MAX - min)
-        fail (in, _ ("histogram extremes out of range"));
-      h->min = min;
-      h->max = min + span;
-    }
-  for (uint32_t i = 0; i < n && !in->bad; i++)
-    {
-      uint64_t d = in_uv (in);
-      bin += d;
-      uint64_t count = in_uv (in), mean = in_uv (in);
-      if (in->bad)
-        return;
-      if ((i > 0 && d == 0) || bin > 600 || count == 0 || mean > UINT64_MAX / count)
-        {
-          fail (in, _ ("histogram bins out of order, empty or too large"));
-          return;
-        }
-      if (mean < h->min || mean > h->max)
-        {
-          fail (in, _ ("histogram bins out of order, empty or too large"));
-          return;
-        }
-      if (kct_hist_add_bin (h, (uint32_t)bin, count, mean * count) != 0)
-        fail (in, _ ("out of memory"));
-    }
-}
-
 static int
 sorted_strictly (const KctList *l)
 {
@@ -683,8 +639,18 @@ read_head (In *in, KctTrace *t)
   t->h.otf2_bytes = in_uv (in);
   t->h.program = in_str (in);
   t->h.creator = in_str (in);
+  t->h.time_abs = in_uv (in);
+  uint64_t rel = in_uv (in), tl = in_uv (in);
   if (!in->bad && t->h.timer_resolution == 0)
     fail (in, _ ("timer resolution 0"));
+  if (!in->bad && (t->h.time_abs == 0 || t->h.time_abs > (1ull << 40) || rel < KCT_TIME_BITS_MIN
+                   || rel > KCT_TIME_BITS_MAX))
+    fail (in, _ ("timing error bound out of range"));
+  if (!in->bad && (tl == 0 || tl > KCT_TIMELINES_MAX))
+    fail (in, _ ("%llu ranks with times of their own (1 to %u supported)"), (unsigned long long)tl,
+          KCT_TIMELINES_MAX);
+  t->h.time_bits = (uint32_t)rel;
+  t->h.timelines = (uint32_t)tl;
 }
 
 static void
@@ -1073,60 +1039,73 @@ read_groups (In *in, KctTrace *t)
           seen[g->ranks.v[k]] = 1;
         }
       covered += g->ranks.n;
-      uint32_t np = in_count (in, KCT_ID_MAX, 4, _ ("delta-time pairs"));
-      for (uint32_t k = 0; k < np && !in->bad; k++)
-        {
-          uint64_t prev = in_uv (in);
-          uint32_t cur = in_u32 (in, _ ("leaf"));
-          if (in->bad)
-            break;
-          if (prev > t->n_leaves || cur >= t->n_leaves)
-            {
-              fail (in, _ ("group %u: a delta-time pair names no leaf"), i);
-              break;
-            }
-          uint32_t pv = prev == 0 ? KCT_NONE : (uint32_t)(prev - 1);
-          if (kct_group_find_pair (g, pv, cur) != NULL)
-            {
-              fail (in, _ ("group %u: a delta-time pair twice"), i);
-              break;
-            }
-          KctPair *p = kct_group_pair (g, pv, cur);
-          if (p == NULL)
-            {
-              fail (in, _ ("out of memory"));
-              break;
-            }
-          in_hist (in, &p->gap);
-          in_hist (in, &p->dur);
-        }
       uint32_t npoll = in_count (in, KCT_ID_MAX, 2, _ ("poll counts"));
       for (uint32_t k = 0; k < npoll && !in->bad; k++)
         {
           uint32_t leaf = in_u32 (in, _ ("leaf"));
+          uint64_t calls = in_uv (in);
           if (!in->bad && (leaf >= t->n_leaves || kct_group_find_poll (g, leaf) != NULL))
             {
               fail (in, _ ("group %u: poll counts of no leaf or twice"), i);
               break;
             }
-          KctPollHist *p = in->bad ? NULL : kct_group_poll (g, leaf);
+          KctPollCount *p = in->bad ? NULL : kct_group_poll (g, leaf);
           if (!in->bad && p == NULL)
             fail (in, _ ("out of memory"));
           if (p != NULL)
-            in_hist (in, &p->count);
+            p->calls = calls;
         }
-      for (int which = 0; which < 2 && !in->bad; which++)
+      uint32_t ntl = in_count (in, (uint64_t)g->ranks.n + 1, 8, _ ("timelines"));
+      int      mean = 0;
+      for (uint32_t k = 0; k < ntl && !in->bad; k++)
         {
-          uint64_t leaf = in_uv (in);
-          if (!in->bad && leaf > t->n_leaves)
-            fail (in, _ ("group %u: an anchor names no leaf"), i);
-          uint32_t id = leaf == 0 ? KCT_NONE : (uint32_t)(leaf - 1);
-          if (which == 0)
-            g->first_call = id;
-          else
-            g->last_call = id;
-          in_hist (in, which == 0 ? &g->first_end : &g->last_end);
+          uint64_t who = in_uv (in), start = in_uv (in);
+          uint32_t len = in_count (in, UINT32_MAX, 1, _ ("timeline bytes"));
+          if (in->bad)
+            break;
+          if (len < 5)
+            {
+              fail (in, _ ("group %u: a timeline of %u bytes"), i, len);
+              break;
+            }
+          if (who == 0 ? mean++ > 0
+                       : who > t->h.n_ranks || !kct_list_contains_sorted (&g->ranks, (uint32_t)(who - 1))
+                             || seen[who - 1] == 2)
+            {
+              fail (in, _ ("group %u: a timeline of a rank outside it, or twice"), i);
+              break;
+            }
+          if (who > 0)
+            seen[who - 1] = 2;
+          KctTimeline *tl = kct_group_timeline_add (g);
+          if (tl == NULL || (tl->bytes = malloc (len)) == NULL)
+            {
+              fail (in, _ ("out of memory"));
+              break;
+            }
+          tl->rank = who == 0 ? KCT_NONE : (uint32_t)(who - 1);
+          tl->start = start;
+          tl->n_bytes = len;
+          memcpy (tl->bytes, in->p + in->pos, len);
+          in->pos += len;
         }
+      if (!in->bad && (t->h.flags & KCT_FILE_PARTIAL))
+        {
+          g->n_folded = in_u32 (in, _ ("ranks in the mean"));
+          if (!in->bad && g->n_folded > 0)
+            {
+              g->fold_start = in_uv (in);
+              uint32_t nf = in_count (in, UINT32_MAX, 1, _ ("mean values"));
+              g->fold = malloc (sizeof *g->fold * (nf ? nf : 1));
+              if (g->fold == NULL)
+                fail (in, _ ("out of memory"));
+              for (uint32_t k = 0; k < nf && !in->bad; k++)
+                g->fold[k] = in_uv (in);
+              g->n_fold = nf;
+            }
+        }
+      else if (!in->bad && !mean && ntl < g->ranks.n)
+        fail (in, _ ("group %u: ranks without times"), i);
     }
   if (!in->bad && covered != t->h.n_ranks && !(t->h.flags & KCT_FILE_PARTIAL))
     fail (in, _ ("the groups hold %llu of %u ranks"), (unsigned long long)covered, t->h.n_ranks);
@@ -1260,13 +1239,6 @@ kct_decode (const uint8_t *buf, size_t len, KctTrace **out, char *err, size_t er
       kct_trace_free (t);
       return -1;
     }
-  for (uint32_t i = 0; i < t->n_groups; i++)
-    if (kct_group_reindex (&t->groups[i]) != 0)
-      {
-        kct_trace_free (t);
-        fail (&in, _ ("out of memory"));
-        return -1;
-      }
   *out = t;
   return 0;
 }

@@ -24,7 +24,7 @@
 #include <stdint.h>
 
 #define KCT_MAGIC "KUBUSKCT"
-#define KCT_VERSION 1u
+#define KCT_VERSION 2u
 #define KCT_NONE UINT32_MAX
 
 /* ---- raw events: the OTF2 events the collector writes ------------------ */
@@ -88,54 +88,121 @@ int  kct_list_equal (const KctList *a, const KctList *b);
 int  kct_list_contains_sorted (const KctList *l, uint32_t v);
 void kct_list_clear (KctList *l);
 
-/* ---- histograms ------------------------------------------------------ */
+/* ---- times (kct-time.c) ------------------------------------------------ */
 
-/* Log-scale bins: exact below 16 ns, then 4 bins per power of two, at most KCT_HIST_MAX_BINS
- * of them (neighbours join).  Each bin keeps its count and its sum, so a draw returns the mean
- * of the values that fell into it and the totals stay exact. */
-#define KCT_HIST_MAX_BINS 4u
+/* Every timestamp is stored relative to the one before it on its rank (as stored: errors do
+ * not add up), rounded to a grid: a value is a whole number u of abs ticks, kept exactly below
+ * 2^bits and with its top bits (a binary float: bits - 1 of them after the leading one) above,
+ * so the step next to a value v is at most max(abs, 2^(1 - bits) * v).  Defaults: 1 us or
+ * 2^-16 (0.0015 %). */
+#define KCT_TIME_BITS 17u
+#define KCT_TIME_ABS_NS 1000u
+#define KCT_TIME_BITS_MIN 4u
+#define KCT_TIME_BITS_MAX 30u
+/* timelines a trace holds, a group's mean counted: the ranks farthest from their group's mean
+ * keep their own times while they fit, the others replay the mean of their group's others */
+#define KCT_TIMELINES 16u
+#define KCT_TIMELINES_MAX (1u << 24)
+
 typedef struct
 {
-  uint16_t bin;
-  uint64_t count;
-  uint64_t sum;
-} KctBin;
+  uint64_t abs;
+  uint32_t bits;
+} KctGrid;
+
+int  kct_grid_init (KctGrid *g, uint64_t abs, uint32_t bits);
+void kct_grid_clear (KctGrid *g);
+/* a grid point's value in ticks (UINT64_MAX: none) */
+uint64_t kct_grid_value (const KctGrid *g, uint64_t code);
+
+/* "1us,0.0015%" (a time from 1 ns to 1 s with ns, us, µs, ms or s, and/or a share; either
+ * alone): sets *abs_seconds and *bits (the coarsest grid whose relative step is at most the
+ * share) for what is given.  -1 when malformed. */
+int kct_parse_time_error (const char *s, double *abs_seconds, uint32_t *bits);
+
+/* How a timestamp is rounded to the grid: never later than the truth (a send: its message
+ * cannot arrive before it), never earlier (a receive, the end of a collective), or nearest. */
+enum
+{
+  KCT_ROUND_NEAREST = 0,
+  KCT_ROUND_DOWN,
+  KCT_ROUND_UP
+};
+
+/* The timestamps a leaf stores ("slots"): its start, one per event in between, and its end
+ * when it has events there.  Returns the number of slots; dir[] (may be NULL, else
+ * kct_leaf_slots entries) gets each slot's rounding. */
+uint32_t kct_leaf_slots (const KctRaw *raw, uint32_t n, uint8_t *dir);
+
+/* One rank's timeline as a byte stream: for each leaf occurrence in the order of the rank's
+ * sequence its slots, for each poll run its start, number of calls, time in the calls and end,
+ * every time as a grid point relative to the previous one, entropy-coded (a binary range
+ * coder with adaptive models per leaf and slot, numbered by first appearance, so that the
+ * stream does not depend on how a file numbers its leaves). */
+typedef struct
+{
+  const KctGrid *grid;
+  int            decoding;
+  int            failed;
+  /* range coder */
+  uint64_t       low;
+  uint32_t       range, code;
+  uint8_t        cache;
+  uint64_t       pending;
+  uint8_t       *buf; /* encoding: the output (owned); decoding: the input */
+  size_t         n, cap, pos;
+  /* models: blocks of probabilities, per (leaf, slot) at first appearance */
+  uint32_t      *leaf_block; /* leaf id -> first block + 1 */
+  uint32_t      *poll_block;
+  uint32_t       n_map;
+  uint16_t      *p;
+  uint32_t       n_blocks, cap_blocks;
+  uint8_t       *dir;
+  uint32_t       cap_dir;
+  uint64_t       last; /* the last time, as stored */
+  uint64_t       values;
+} KctTimeCoder;
+
+void kct_tc_encoder (KctTimeCoder *c, const KctGrid *grid);
+int  kct_tc_decoder (KctTimeCoder *c, const KctGrid *grid, const uint8_t *bytes, size_t n);
+/* A leaf occurrence: times[] holds kct_leaf_slots times; encoding stores them and replaces
+ * them by the stored ones, decoding sets them.  -1: out of memory or a corrupt stream. */
+int  kct_tc_leaf (KctTimeCoder *c, uint32_t leaf, const KctRaw *raw, uint32_t n, uint64_t *times);
+/* A poll run: its start, number of calls (>= 1), time inside the calls, end; the same. */
+int  kct_tc_poll (KctTimeCoder *c, uint32_t leaf, uint64_t *start, uint64_t *calls,
+                  uint64_t *in_calls, uint64_t *end);
+/* Encoding: ends the stream; the bytes are c->buf[0 .. c->n) (the caller takes them).
+ * Decoding: 0 when the stream was read exactly to its end. */
+int  kct_tc_finish (KctTimeCoder *c);
+void kct_tc_clear (KctTimeCoder *c);
+
+/* The times of a rank (or the mean of several) as a coded stream. */
+typedef struct
+{
+  uint32_t rank;  /* KCT_NONE: the mean of the group's ranks without a timeline of their own */
+  uint64_t start; /* its first event, from the trace's global start */
+  uint8_t *bytes;
+  size_t   n_bytes;
+  uint64_t score; /* while merging: how far its times are from the group's mean */
+} KctTimeline;
+
+/* ---- walking a sequence ------------------------------------------------ */
 
 typedef struct
 {
-  KctBin  *bins; /* sorted by bin */
-  uint32_t n, cap;
-  uint64_t min, max; /* the extremes, exact (valid when n > 0) */
-} KctHist;
+  const void *t; /* const KctTrace * */
+  struct KctWalkFrame
+  {
+    uint32_t body, pos, done;
+  } *fr;
+  uint32_t n_fr, cap_fr;
+} KctWalk;
 
-uint32_t kct_bin_of (uint64_t v);
-int      kct_hist_add (KctHist *h, uint64_t v);
-int      kct_hist_add_bin (KctHist *h, uint32_t bin, uint64_t count, uint64_t sum);
-/* the extremes of values added with kct_hist_add_bin (kct_hist_add keeps them itself) */
-void     kct_hist_extremes (KctHist *h, uint64_t min, uint64_t max);
-int      kct_hist_merge (KctHist *to, const KctHist *from);
-uint64_t kct_hist_count (const KctHist *h);
-uint64_t kct_hist_sum (const KctHist *h);
-/* The value at a position of the sorted values (modulo their count): the minimum and the
- * maximum at the ends, else its bin's mean (the first and last bin's without the extreme
- * they hold, so that all positions together sum to the recorded sum). */
-uint64_t kct_hist_at (const KctHist *h, uint64_t position);
-/* Draw @i of @n draws that member @member of @members ranks makes from a histogram their
- * n * members values fell into: the positions of all draws of all members are a permutation
- * of the values (step: kct_spread_step (n)), so together they reproduce the recorded sum, and
- * a member's draws spread over the whole range in a mixed order. */
-uint64_t kct_hist_draw (const KctHist *h, uint64_t i, uint64_t n, uint64_t step, uint32_t member,
-                        uint32_t members);
-uint64_t kct_spread_step (uint64_t n);
-/* Draw @i of the same @n draws every one of @members ranks makes: the mean of the values of
- * the draw's block (all draws together: the recorded sum / members, exactly up to rounding). */
-uint64_t kct_hist_draw_mean (const KctHist *h, uint64_t i, uint64_t n, uint64_t step,
-                             uint32_t members);
-/* Bins holding less than 1/32 of the values join a neighbour (counts and sums stay exact):
- * a finished trace keeps the shape, not the outliers, so its size stops growing with the
- * number of samples. */
-void     kct_hist_prune (KctHist *h);
-void     kct_hist_clear (KctHist *h);
+int  kct_walk_init (KctWalk *w, const void *trace, uint32_t body);
+/* 1: *leaf is the next leaf occurrence (*poll: a poll run), 0: the end, -1: out of memory or
+ * loops nested too deep */
+int  kct_walk_next (KctWalk *w, uint32_t *leaf, int *poll);
+void kct_walk_clear (KctWalk *w);
 
 /* ---- elements, bodies, groups -------------------------------------- */
 
@@ -150,44 +217,34 @@ typedef struct
   uint32_t count; /* iterations (>= 1); 0 for a poll run */
 } KctElem;
 
-/* Delta times of one pair of consecutive leaves (prev KCT_NONE: the first leaf of a rank,
- * whose gap is counted from the trace's global start). */
-typedef struct
-{
-  uint32_t prev, cur;
-  KctHist  gap; /* end of prev → start of cur */
-  KctHist  dur; /* start of cur → end of cur */
-} KctPair;
-
-/* How many polls a run of unsuccessful polls of one leaf had. */
+/* How many polls the runs of a poll leaf held, all ranks of a group together. */
 typedef struct
 {
   uint32_t leaf;
-  KctHist  count;
-} KctPollHist;
+  uint64_t calls;
+} KctPollCount;
 
 typedef struct
 {
-  KctList      ranks; /* sorted world ranks */
-  uint32_t     seq;   /* body: the whole event sequence of each of these ranks */
-  KctPair     *pairs;
-  uint32_t     n_pairs, cap_pairs;
-  uint32_t    *pair_index; /* open addressing: pair index + 1 */
-  uint32_t     pair_slots;
-  KctPollHist *polls;
-  uint32_t     n_polls, cap_polls;
-  /* Anchors: when the first and the last MPI call of a rank (MPI_Init, MPI_Finalize) end,
-   * counted from the trace's global start.  Both synchronise all ranks, so the replay ends
-   * them at these times instead of adding up durations. */
-  uint32_t first_call, last_call; /* leaves, KCT_NONE = none */
-  KctHist  first_end, last_end;
+  KctList       ranks; /* sorted world ranks */
+  uint32_t      seq;   /* body: the whole event sequence of each of these ranks */
+  KctPollCount *polls;
+  uint32_t      n_polls, cap_polls;
+  KctTimeline  *tl; /* ranks with times of their own, and the mean of the others */
+  uint32_t      n_tl, cap_tl;
+  /* while merging: the values (kct_timeline_values) of the ranks whose times went into the
+   * mean, added up */
+  uint64_t     *fold;
+  uint64_t      n_fold;
+  uint64_t      fold_start;
+  uint32_t      n_folded;
 } KctGroup;
 
-KctPair     *kct_group_pair (KctGroup *g, uint32_t prev, uint32_t cur); /* found or added */
-const KctPair *kct_group_find_pair (const KctGroup *g, uint32_t prev, uint32_t cur);
-KctPollHist *kct_group_poll (KctGroup *g, uint32_t leaf);
-int          kct_group_reindex (KctGroup *g); /* after filling pairs directly */
-const KctPollHist *kct_group_find_poll (const KctGroup *g, uint32_t leaf);
+KctPollCount       *kct_group_poll (KctGroup *g, uint32_t leaf); /* found or added */
+const KctPollCount *kct_group_find_poll (const KctGroup *g, uint32_t leaf);
+KctTimeline        *kct_group_timeline_add (KctGroup *g);
+/* the timeline rank @rank replays: its own, else the group's mean; NULL: none */
+const KctTimeline  *kct_group_timeline (const KctGroup *g, uint32_t rank);
 
 /* ---- definitions --------------------------------------------------- */
 
@@ -262,6 +319,12 @@ typedef struct
   uint64_t otf2_bytes;       /* size of the OTF2 trace of the same run, 0 = none written */
   char    *program;          /* path of the executable (ProgramBegin's name) */
   char    *creator;
+  /* the timing error bound: every stored time within max(time_abs ticks, 2^(1 - time_bits)
+   * of the time since the rank's previous stored time) of the truth */
+  uint64_t time_abs;
+  uint32_t time_bits;
+  /* timelines, at most, means counted (one mean per group when there are more groups) */
+  uint32_t timelines;
 } KctHeader;
 
 typedef struct
@@ -324,6 +387,8 @@ kct_body (const KctTrace *t, uint32_t body, uint32_t *n)
   return t->elems + t->body_off[body];
 }
 
+/* The time settings of a trace: zeros in the header become the defaults for its timer. */
+void kct_time_defaults (KctTrace *t);
 /* Statistics over the structure (no expansion): events of one rank of group g (polls: the
  * recorded total of the group divided by its ranks), saturating at UINT64_MAX. */
 uint64_t kct_group_events (const KctTrace *t, uint32_t g);
@@ -343,7 +408,8 @@ int kct_decode (const uint8_t *buf, size_t len, KctTrace **out, char *err, size_
 
 typedef struct KctRank KctRank;
 
-/* Records into group 0 of @t (created: ranks = { rank }). */
+/* Records into group 0 of @t (created: ranks = { rank }); the timer resolution and time
+ * settings of @t's header must be set before (kct_time_defaults fills what is 0). */
 KctRank *kct_rank_new (KctTrace *t, uint32_t rank);
 void     kct_rank_free (KctRank *r);
 /* Region flags (KCT_REGION_*) of a region id, before its first event. */
@@ -371,8 +437,19 @@ size_t   kct_rank_memory (const KctRank *r); /* bytes held by the recorder and i
 int kct_merge (KctTrace *to, const KctTrace *from);
 /* Before writing the final file: drop unreachable leaves and bodies and number bodies so
  * that a body refers only to bodies before it, fold communicator families, detect
- * row-major topology coordinates. */
+ * row-major topology coordinates, code the mean times of each group. */
 int kct_finish (KctTrace *t);
+
+/* ---- timelines of groups (kct-time.c) ---------------------------------- */
+
+/* The values of a timeline (one per stored time, see KctTimeline), malloc'd; -1 on a corrupt
+ * stream or out of memory. */
+int kct_timeline_values (const KctTrace *t, const KctGroup *g, const KctTimeline *tl,
+                         const KctGrid *grid, uint64_t **values, uint64_t *n);
+/* A timeline coded from values (the mean of several ranks: sums / @div, rounded). */
+int kct_timeline_from_values (const KctTrace *t, const KctGroup *g, const KctGrid *grid,
+                              const uint64_t *sums, uint64_t n, uint64_t div, KctTimeline *out);
+void kct_timeline_clear (KctTimeline *tl);
 
 /* ---- checksums (kct-format.c) --------------------------------------- */
 uint32_t kct_crc32 (const void *data, size_t len);

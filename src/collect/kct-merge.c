@@ -204,34 +204,262 @@ merge_hosts (KctTrace *to, const KctTrace *from)
   return 0;
 }
 
+/* ---- times ------------------------------------------------------------------------ */
+
+/* Adds the values of a timeline @times times to the group's fold (the mean's sums). */
 static int
-merge_group (KctGroup *d, const KctGroup *s, const uint32_t *leaf_map)
+fold_values (KctGroup *g, const uint64_t *v, uint64_t n, uint64_t start, uint32_t times)
+{
+  if (g->n_folded == 0 || g->fold == NULL)
+    {
+      free (g->fold);
+      g->fold = calloc ((size_t)(n ? n : 1), sizeof *g->fold);
+      if (g->fold == NULL)
+        return -1;
+      g->n_fold = n;
+      g->fold_start = 0;
+    }
+  else if (g->n_fold != n)
+    return -1; /* the same sequence must give the same number of values */
+  for (uint64_t i = 0; i < n; i++)
+    g->fold[i] += v[i] * times;
+  g->fold_start += start * times;
+  g->n_folded += times;
+  return 0;
+}
+
+/* A group's mean timeline (a finished trace's) back into sums, for the ranks that replay it. */
+static int
+unfold_mean (const KctTrace *src, const KctGroup *sg, const KctGrid *grid, KctGroup *dg)
+{
+  uint32_t own = 0;
+  int      mean = 0;
+  for (uint32_t i = 0; i < sg->n_tl; i++)
+    mean |= sg->tl[i].rank == KCT_NONE;
+  if (!mean)
+    return 0;
+  if (grid == NULL)
+    return -1;
+  for (uint32_t i = 0; i < sg->n_tl; i++)
+    own += sg->tl[i].rank != KCT_NONE;
+  for (uint32_t i = 0; i < sg->n_tl; i++)
+    if (sg->tl[i].rank == KCT_NONE && sg->ranks.n > own)
+      {
+        uint64_t *v = NULL, n = 0;
+        if (kct_timeline_values (src, sg, &sg->tl[i], grid, &v, &n) != 0)
+          return -1;
+        int err = fold_values (dg, v, n, sg->tl[i].start, sg->ranks.n - own);
+        free (v);
+        return err;
+      }
+  return 0;
+}
+
+static int
+unfold_own_mean (const KctTrace *t, KctGroup *g, const KctGrid *grid)
+{
+  for (uint32_t i = 0; i < g->n_tl; i++)
+    if (g->tl[i].rank == KCT_NONE)
+      {
+        if (unfold_mean (t, g, grid, g) != 0)
+          return -1;
+        kct_timeline_clear (&g->tl[i]);
+        memmove (g->tl + i, g->tl + i + 1, sizeof *g->tl * (g->n_tl - i - 1));
+        g->n_tl--;
+        return 0;
+      }
+  return 0;
+}
+
+typedef struct
+{
+  uint64_t score;
+  uint32_t rank, group, index;
+} Scored;
+
+static int
+cmp_score (const void *a, const void *b)
+{
+  const Scored *x = a, *y = b;
+  if (x->score != y->score)
+    return x->score > y->score ? -1 : 1; /* farthest first */
+  return x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
+/* A trace holds at most @keep timelines, a group's mean counted (or one mean per group when
+ * there are more groups than that), whatever the number of ranks: the ranks farthest from
+ * their group's mean (the summed differences of all their values) keep their own times as
+ * long as that fits; the times of the others go into their group's mean.  A rank that makes
+ * its group complete costs nothing (the group then needs no mean): a group's only rank, the
+ * last of a group whose others all stay. */
+static int
+limit_timelines (const KctTrace *t, const KctGrid *grid, uint32_t keep)
+{
+  uint32_t own = 0, total = 0;
+  for (uint32_t g = 0; g < t->n_groups; g++)
+    {
+      own += t->groups[g].n_tl;
+      total += t->groups[g].n_tl + (t->groups[g].n_tl < t->groups[g].ranks.n ? 1 : 0);
+    }
+  if (total <= keep)
+    return 0;
+  if (grid == NULL)
+    return -1;
+  Scored    *order = calloc (own, sizeof *order);
+  uint64_t **vals = calloc (own, sizeof *vals);
+  uint64_t  *n_vals = calloc (own, sizeof *n_vals);
+  int        err = order == NULL || vals == NULL || n_vals == NULL;
+  uint32_t   k = 0;
+  for (uint32_t gi = 0; gi < t->n_groups && !err; gi++)
+    {
+      KctGroup *g = &t->groups[gi];
+      uint32_t  first = k;
+      uint64_t  n = 0;
+      for (uint32_t i = 0; i < g->n_tl && !err; i++, k++)
+        {
+          err = g->tl[i].rank == KCT_NONE
+                || kct_timeline_values (t, g, &g->tl[i], grid, &vals[k], &n_vals[k]) != 0
+                || (i > 0 && n_vals[k] != n) || (g->n_folded > 0 && n_vals[k] != g->n_fold);
+          n = n_vals[k];
+          order[k] = (Scored){ 0, g->tl[i].rank, gi, i };
+        }
+      if (err || g->n_tl == 0)
+        continue;
+      /* the group's mean over all its ranks so far */
+      double all = (double)g->n_folded + g->n_tl;
+      for (uint64_t v = 0; v < n; v++)
+        {
+          double sum = g->n_folded > 0 ? (double)g->fold[v] : 0;
+          for (uint32_t i = first; i < k; i++)
+            sum += (double)vals[i][v];
+          double mean = sum / all;
+          for (uint32_t i = first; i < k; i++)
+            {
+              double d = (double)vals[i][v] - mean;
+              d = d < 0 ? -d : d;
+              order[i].score = order[i].score + d < 1.8e19 ? order[i].score + (uint64_t)d : UINT64_MAX - 1;
+            }
+        }
+    }
+  if (!err)
+    {
+      /* the farthest stay while they fit; the values of the others go into their group's sums */
+      Scored   *sorted = malloc (sizeof *sorted * own);
+      uint32_t *kept = calloc ((size_t)t->n_groups + 1, sizeof *kept);
+      err = sorted == NULL || kept == NULL;
+      if (!err)
+        {
+          memcpy (sorted, order, sizeof *sorted * own);
+          qsort (sorted, own, sizeof *sorted, cmp_score);
+          uint32_t used = 0; /* timelines: every group a mean, to begin with */
+          for (uint32_t gi = 0; gi < t->n_groups; gi++)
+            used += t->groups[gi].ranks.n > 0;
+          /* a group's only rank first: it is its group's mean, so it stays for free */
+          for (int pass = 0; pass < 2; pass++)
+            for (uint32_t i = 0; i < own; i++)
+              {
+                uint32_t gi = sorted[i].group;
+                uint32_t cost = kept[gi] + 1 == t->groups[gi].ranks.n ? 0 : 1;
+                if (sorted[i].score == UINT64_MAX || (pass == 0 && t->groups[gi].ranks.n != 1))
+                  continue;
+                if (used + cost <= keep)
+                  {
+                    kept[gi]++;
+                    used += cost;
+                    sorted[i].score = UINT64_MAX; /* marked: stays */
+                  }
+              }
+          for (uint32_t i = 0; i < own && !err; i++)
+            {
+              if (sorted[i].score == UINT64_MAX)
+                continue;
+              KctGroup    *g = &t->groups[sorted[i].group];
+              KctTimeline *tl = &g->tl[sorted[i].index];
+              uint32_t     at = 0;
+              for (uint32_t j = 0; j < own; j++)
+                if (order[j].group == sorted[i].group && order[j].index == sorted[i].index)
+                  at = j;
+              err = fold_values (g, vals[at], n_vals[at], tl->start, 1) != 0;
+              kct_timeline_clear (tl);
+              tl->rank = KCT_NONE; /* marked: dropped below */
+            }
+          for (uint32_t gi = 0; gi < t->n_groups; gi++)
+            {
+              KctGroup *g = &t->groups[gi];
+              uint32_t  m = 0;
+              for (uint32_t i = 0; i < g->n_tl; i++)
+                if (g->tl[i].rank != KCT_NONE)
+                  g->tl[m++] = g->tl[i];
+              g->n_tl = m;
+            }
+        }
+      free (sorted);
+      free (kept);
+    }
+  for (uint32_t i = 0; vals != NULL && i < own; i++)
+    free (vals[i]);
+  free (vals);
+  free (n_vals);
+  free (order);
+  return err ? -1 : 0;
+}
+
+static int
+merge_group (KctGroup *d, const KctTrace *from, const KctGroup *s, const uint32_t *leaf_map,
+             const KctGrid *grid)
 {
   if (kct_list_union (&d->ranks, &d->ranks, &s->ranks) != 0)
     return -1;
-  for (uint32_t k = 0; k < s->n_pairs; k++)
-    {
-      const KctPair *p = &s->pairs[k];
-      uint32_t       prev = p->prev == KCT_NONE ? KCT_NONE : leaf_map[p->prev];
-      KctPair       *q = kct_group_pair (d, prev, leaf_map[p->cur]);
-      if (q == NULL || kct_hist_merge (&q->gap, &p->gap) != 0
-          || kct_hist_merge (&q->dur, &p->dur) != 0)
-        return -1;
-    }
   for (uint32_t k = 0; k < s->n_polls; k++)
     {
-      KctPollHist *q = kct_group_poll (d, leaf_map[s->polls[k].leaf]);
-      if (q == NULL || kct_hist_merge (&q->count, &s->polls[k].count) != 0)
+      KctPollCount *q = kct_group_poll (d, leaf_map[s->polls[k].leaf]);
+      if (q == NULL)
         return -1;
+      q->calls += s->polls[k].calls;
     }
-  /* the same sequence has the same first and last call */
-  if (s->first_call != KCT_NONE)
-    d->first_call = leaf_map[s->first_call];
-  if (s->last_call != KCT_NONE)
-    d->last_call = leaf_map[s->last_call];
-  if (kct_hist_merge (&d->first_end, &s->first_end) != 0
-      || kct_hist_merge (&d->last_end, &s->last_end) != 0)
+  for (uint32_t k = 0; k < s->n_tl; k++)
+    {
+      const KctTimeline *st = &s->tl[k];
+      int                dup = st->rank == KCT_NONE;
+      for (uint32_t j = 0; j < d->n_tl && !dup; j++)
+        dup = d->tl[j].rank == st->rank;
+      if (dup)
+        continue; /* a mean, or a rank merged twice */
+      KctTimeline *dt = kct_group_timeline_add (d);
+      if (dt == NULL || (dt->bytes = malloc (st->n_bytes ? st->n_bytes : 1)) == NULL)
+        return -1;
+      dt->rank = st->rank;
+      dt->start = st->start;
+      dt->n_bytes = st->n_bytes;
+      memcpy (dt->bytes, st->bytes, st->n_bytes);
+    }
+  if (unfold_mean (from, s, grid, d) != 0)
     return -1;
+  if (s->n_folded > 0)
+    {
+      if (s->fold == NULL)
+        return -1;
+      if (d->n_folded == 0)
+        {
+          free (d->fold);
+          d->fold = malloc (sizeof *d->fold * (size_t)(s->n_fold ? s->n_fold : 1));
+          if (d->fold == NULL)
+            return -1;
+          memcpy (d->fold, s->fold, sizeof *d->fold * (size_t)s->n_fold);
+          d->n_fold = s->n_fold;
+          d->fold_start = s->fold_start;
+          d->n_folded = s->n_folded;
+        }
+      else
+        {
+          if (d->n_fold != s->n_fold)
+            return -1;
+          for (uint64_t i = 0; i < s->n_fold; i++)
+            d->fold[i] += s->fold[i];
+          d->fold_start += s->fold_start;
+          d->n_folded += s->n_folded;
+        }
+    }
   return 0;
 }
 
@@ -263,6 +491,22 @@ kct_merge (KctTrace *to, const KctTrace *from)
     err |= kct_set_string (&to->h.creator, from->h.creator);
   if (from->h.realtime_start != 0 && to->h.realtime_start == 0)
     to->h.realtime_start = from->h.realtime_start;
+  /* times: both on the same grid (timelines are not recoded) */
+  if (to->h.time_abs == 0 && to->h.time_bits == 0)
+    {
+      to->h.time_abs = from->h.time_abs;
+      to->h.time_bits = from->h.time_bits;
+    }
+  else if ((from->h.time_abs != 0 || from->h.time_bits != 0)
+           && (from->h.time_abs != to->h.time_abs || from->h.time_bits != to->h.time_bits))
+    return -1;
+  if (to->h.timelines == 0)
+    to->h.timelines = from->h.timelines;
+  KctGrid grid = { 0 };
+  int     have_grid = kct_grid_init (&grid, to->h.time_abs, to->h.time_bits) == 0;
+  /* a finished trace's mean timelines back into sums, so that they can take more ranks */
+  for (uint32_t i = 0; i < to->n_groups && !err; i++)
+    err = unfold_own_mean (to, &to->groups[i], have_grid ? &grid : NULL) != 0;
 
   /* regions by name */
   region_map = malloc (sizeof *region_map * (from->n_regions + 1));
@@ -378,9 +622,14 @@ kct_merge (KctTrace *to, const KctTrace *from)
           k = to->n_groups - 1;
           err = map_put (&seqs, seq, k) != 0;
         }
-      err = err || merge_group (&to->groups[k], s, leaf_map) != 0;
+      err = err || merge_group (&to->groups[k], from, s, leaf_map, have_grid ? &grid : NULL) != 0;
     }
+  if (!err)
+    err = limit_timelines (to, have_grid ? &grid : NULL,
+                           to->h.timelines ? to->h.timelines : KCT_TIMELINES)
+          != 0;
 
+  kct_grid_clear (&grid);
   map_free (&names);
   map_free (&seqs);
   free (region_map);
@@ -423,16 +672,6 @@ compact_structure (KctTrace *t)
       const KctGroup *grp = &t->groups[g];
       if (grp->seq < t->n_bodies)
         body_live[grp->seq] = 1;
-      for (uint32_t k = 0; k < grp->n_pairs; k++)
-        {
-          if (grp->pairs[k].prev != KCT_NONE)
-            leaf_live[grp->pairs[k].prev] = 1;
-          leaf_live[grp->pairs[k].cur] = 1;
-        }
-      if (grp->first_call < t->n_leaves)
-        leaf_live[grp->first_call] = 1;
-      if (grp->last_call < t->n_leaves)
-        leaf_live[grp->last_call] = 1;
     }
   for (uint32_t b = t->n_bodies; b-- > 0;)
     {
@@ -535,33 +774,15 @@ compact_structure (KctTrace *t)
     {
       KctGroup *grp = &t->groups[g];
       grp->seq = body_new[grp->seq];
-      for (uint32_t k = 0; k < grp->n_pairs; k++)
-        {
-          if (grp->pairs[k].prev != KCT_NONE)
-            grp->pairs[k].prev = leaf_new[grp->pairs[k].prev];
-          grp->pairs[k].cur = leaf_new[grp->pairs[k].cur];
-        }
-      for (uint32_t k = 0; k < grp->n_pairs; k++)
-        {
-          kct_hist_prune (&grp->pairs[k].gap);
-          kct_hist_prune (&grp->pairs[k].dur);
-        }
+      /* poll counts of leaves that are still there */
+      uint32_t kept = 0;
       for (uint32_t k = 0; k < grp->n_polls; k++)
-        {
-          grp->polls[k].leaf = leaf_new[grp->polls[k].leaf];
-          kct_hist_prune (&grp->polls[k].count);
-        }
-      if (grp->first_call != KCT_NONE)
-        grp->first_call = leaf_new[grp->first_call];
-      if (grp->last_call != KCT_NONE)
-        grp->last_call = leaf_new[grp->last_call];
-      kct_hist_prune (&grp->first_end);
-      kct_hist_prune (&grp->last_end);
-      if (kct_group_reindex (grp) != 0)
-        {
-          err = -1;
-          goto out;
-        }
+        if (grp->polls[k].leaf < t->n_leaves && leaf_new[grp->polls[k].leaf] != KCT_NONE)
+          {
+            grp->polls[kept] = grp->polls[k];
+            grp->polls[kept++].leaf = leaf_new[grp->polls[k].leaf];
+          }
+      grp->n_polls = kept;
     }
   for (uint32_t i = 1; i < t->n_groups; i++)
     for (uint32_t j = i; j > 0 && t->groups[j].ranks.n > 0 && t->groups[j - 1].ranks.n > 0
@@ -851,11 +1072,54 @@ cmp_host (const void *a, const void *b)
   return u < v ? -1 : u > v;
 }
 
+/* The mean timeline of each group's ranks without times of their own. */
+static int
+code_means (KctTrace *t)
+{
+  KctGrid grid;
+  int     have_grid = 0, err = 0;
+  for (uint32_t i = 0; i < t->n_groups && !err; i++)
+    {
+      KctGroup *g = &t->groups[i];
+      if (g->n_folded == 0)
+        continue;
+      if (!have_grid)
+        {
+          kct_time_defaults (t);
+          if (kct_grid_init (&grid, t->h.time_abs, t->h.time_bits) != 0)
+            return -1;
+          have_grid = 1;
+        }
+      KctTimeline mean = { KCT_NONE, 0, NULL, 0, 0 };
+      err = g->fold == NULL
+            || kct_timeline_from_values (t, g, &grid, g->fold, g->n_fold, g->n_folded, &mean) != 0;
+      KctTimeline *tl = err ? NULL : kct_group_timeline_add (g);
+      if (tl == NULL)
+        {
+          kct_timeline_clear (&mean);
+          err = 1;
+          break;
+        }
+      *tl = mean;
+      tl->start = g->fold_start / g->n_folded + ((g->fold_start % g->n_folded) * 2 >= g->n_folded);
+      free (g->fold);
+      g->fold = NULL;
+      g->n_fold = 0;
+      g->n_folded = 0;
+      g->fold_start = 0;
+    }
+  if (have_grid)
+    kct_grid_clear (&grid);
+  return err ? -1 : 0;
+}
+
 int
 kct_finish (KctTrace *t)
 {
   t->h.flags &= ~KCT_FILE_PARTIAL;
-  if (compact_structure (t) != 0 || compact_comms (t) != 0 || compact_topos (t) != 0)
+  kct_time_defaults (t);
+  if (compact_structure (t) != 0 || compact_comms (t) != 0 || compact_topos (t) != 0
+      || code_means (t) != 0)
     return -1;
   if (t->n_hosts > 1)
     qsort (t->hosts, t->n_hosts, sizeof *t->hosts, cmp_host);

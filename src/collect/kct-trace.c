@@ -1,5 +1,5 @@
 /* kct-trace.c: the compressed-trace model — interning of leaves and bodies, definitions,
- * rank lists, histograms, structural statistics.  Plain C (see kct-format.h). */
+ * rank lists, poll counts and timelines of groups, structural statistics.  Plain C (see kct-format.h). */
 #include "kct-format.h"
 
 #include <stdlib.h>
@@ -133,275 +133,6 @@ kct_list_clear (KctList *l)
   memset (l, 0, sizeof *l);
 }
 
-/* ---- histograms --------------------------------------------------------- */
-
-uint32_t
-kct_bin_of (uint64_t v)
-{
-  if (v < 16)
-    return (uint32_t)v;
-  uint32_t b = 63u - (uint32_t)__builtin_clzll (v); /* >= 4 */
-  uint32_t sub = (uint32_t)(v >> (b - 2)) & 3u;
-  return 16u + (b - 4u) * 4u + sub;
-}
-
-int
-kct_hist_add_bin (KctHist *h, uint32_t bin, uint64_t count, uint64_t sum)
-{
-  uint32_t lo = 0, hi = h->n;
-  while (lo < hi)
-    {
-      uint32_t mid = (lo + hi) / 2;
-      if (h->bins[mid].bin < bin)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  if (lo < h->n && h->bins[lo].bin == bin)
-    {
-      h->bins[lo].count += count;
-      h->bins[lo].sum += sum;
-      return 0;
-    }
-  if (grow ((void **)&h->bins, &h->cap, h->n + 1, sizeof *h->bins) != 0)
-    return -1;
-  memmove (h->bins + lo + 1, h->bins + lo, sizeof *h->bins * (h->n - lo));
-  h->bins[lo].bin = (uint16_t)bin;
-  h->bins[lo].count = count;
-  h->bins[lo].sum = sum;
-  h->n++;
-  if (h->n > KCT_HIST_MAX_BINS)
-    {
-      /* bounded size whatever the noise: the two neighbours with the fewest values join
-       * (under the lower bin number; counts and sums stay exact) */
-      uint32_t best = 0;
-      for (uint32_t i = 1; i + 1 < h->n; i++)
-        if (h->bins[i].count + h->bins[i + 1].count < h->bins[best].count + h->bins[best + 1].count)
-          best = i;
-      h->bins[best].count += h->bins[best + 1].count;
-      h->bins[best].sum += h->bins[best + 1].sum;
-      memmove (h->bins + best + 1, h->bins + best + 2, sizeof *h->bins * (h->n - best - 2));
-      h->n--;
-    }
-  return 0;
-}
-
-void
-kct_hist_extremes (KctHist *h, uint64_t min, uint64_t max)
-{
-  if (h->n == 0 || h->min > min || (h->min == 0 && h->max == 0))
-    h->min = min;
-  if (h->max < max)
-    h->max = max;
-}
-
-int
-kct_hist_add (KctHist *h, uint64_t v)
-{
-  if (h->n == 0 || v < h->min)
-    h->min = v;
-  if (h->n == 0 || v > h->max)
-    h->max = v;
-  uint32_t bin = kct_bin_of (v);
-  /* the common case: a bin that exists (there are at most KCT_HIST_MAX_BINS); when all
-   * exist, the nearest one takes the value (what joining a new bin into them would do) */
-  uint32_t near = 0, dist = UINT32_MAX;
-  for (uint32_t i = 0; i < h->n; i++)
-    {
-      uint32_t d = h->bins[i].bin > bin ? h->bins[i].bin - bin : bin - h->bins[i].bin;
-      if (d < dist)
-        {
-          dist = d;
-          near = i;
-        }
-    }
-  if (dist == 0 || (h->n >= KCT_HIST_MAX_BINS && dist != UINT32_MAX))
-    {
-      h->bins[near].count++;
-      h->bins[near].sum += v;
-      return 0;
-    }
-  return kct_hist_add_bin (h, bin, 1, v);
-}
-
-int
-kct_hist_merge (KctHist *to, const KctHist *from)
-{
-  if (from->n > 0)
-    {
-      if (to->n == 0 || from->min < to->min)
-        to->min = from->min;
-      if (to->n == 0 || from->max > to->max)
-        to->max = from->max;
-    }
-  for (uint32_t i = 0; i < from->n; i++)
-    if (kct_hist_add_bin (to, from->bins[i].bin, from->bins[i].count, from->bins[i].sum) != 0)
-      return -1;
-  return 0;
-}
-
-uint64_t
-kct_hist_count (const KctHist *h)
-{
-  uint64_t n = 0;
-  for (uint32_t i = 0; i < h->n; i++)
-    n += h->bins[i].count;
-  return n;
-}
-
-uint64_t
-kct_hist_sum (const KctHist *h)
-{
-  uint64_t n = 0;
-  for (uint32_t i = 0; i < h->n; i++)
-    n += h->bins[i].sum;
-  return n;
-}
-
-/* The value of bin k's positions other than the extremes: the first and the last bin hand
- * their extreme out at the ends and share the rest of their sum. */
-static double
-bin_inner (const KctHist *h, uint32_t k)
-{
-  double c = (double)h->bins[k].count, s = (double)h->bins[k].sum;
-  if (k == 0 && c > 1)
-    {
-      c--;
-      s -= (double)h->min;
-    }
-  if (k == h->n - 1 && c > 1)
-    {
-      c--;
-      s -= (double)h->max;
-    }
-  return s > 0 ? s / c : 0;
-}
-
-uint64_t
-kct_hist_at (const KctHist *h, uint64_t position)
-{
-  uint64_t total = kct_hist_count (h);
-  if (total == 0)
-    return 0;
-  position %= total;
-  if (position == 0)
-    return h->min;
-  if (position == total - 1)
-    return h->max;
-  for (uint32_t k = 0; k < h->n; k++)
-    {
-      if (position < h->bins[k].count)
-        return (uint64_t)(bin_inner (h, k) + 0.5);
-      position -= h->bins[k].count;
-    }
-  return 0;
-}
-
-/* mean of the values at positions [a, b) of the sorted values, as kct_hist_at gives them */
-static uint64_t
-hist_range_mean (const KctHist *h, uint64_t a, uint64_t b)
-{
-  uint64_t total = kct_hist_count (h);
-  if (total == 0)
-    return 0;
-  if (b > total)
-    b = total;
-  if (a >= b)
-    return kct_hist_at (h, a);
-  double   sum = 0;
-  uint64_t start = 0;
-  for (uint32_t k = 0; k < h->n; k++)
-    {
-      uint64_t c = h->bins[k].count;
-      double   v = bin_inner (h, k);
-      uint64_t lo = a > start ? a : start, hi = b < start + c ? b : start + c;
-      if (hi > lo)
-        sum += v * (double)(hi - lo);
-      /* the extremes replace the inner value at the two ends */
-      if (start == 0 && a == 0)
-        sum += (double)h->min - v;
-      if (start + c == total && b == total && total > 1)
-        sum += (double)h->max - v;
-      start += c;
-    }
-  double m = sum / (double)(b - a);
-  return m > 0 ? (uint64_t)(m + 0.5) : 0;
-}
-
-uint64_t
-kct_hist_draw_mean (const KctHist *h, uint64_t i, uint64_t n, uint64_t step, uint32_t members)
-{
-  if (n == 0)
-    n = 1;
-  uint64_t block = (i % n) * step % n;
-  return hist_range_mean (h, block * members, block * members + members);
-}
-
-static uint64_t
-gcd (uint64_t a, uint64_t b)
-{
-  while (b != 0)
-    {
-      uint64_t r = a % b;
-      a = b;
-      b = r;
-    }
-  return a;
-}
-
-uint64_t
-kct_spread_step (uint64_t n)
-{
-  if (n < 3)
-    return 1;
-  uint64_t g = (uint64_t)((double)n * 0.6180339887498949);
-  while (gcd (g, n) != 1)
-    g++;
-  return g % n ? g % n : 1;
-}
-
-uint64_t
-kct_hist_draw (const KctHist *h, uint64_t i, uint64_t n, uint64_t step, uint32_t member,
-               uint32_t members)
-{
-  if (n == 0)
-    n = 1;
-  uint64_t spread = (i % n) * step % n; /* a permutation of 0..n-1 */
-  /* the members take turns at the block's positions, so none always gets the largest */
-  return kct_hist_at (h, spread * members + (member + i) % members);
-}
-
-void
-kct_hist_prune (KctHist *h)
-{
-  uint64_t total = kct_hist_count (h);
-  for (;;)
-    {
-      /* the rarest bin, if rarer than 1/32 of the values, joins its larger neighbour */
-      uint32_t r = UINT32_MAX;
-      for (uint32_t i = 0; i < h->n && h->n > 1; i++)
-        if (h->bins[i].count * 32 < total && (r == UINT32_MAX || h->bins[i].count < h->bins[r].count))
-          r = i;
-      if (r == UINT32_MAX)
-        return;
-      uint32_t into = r == 0                                            ? 1
-                      : r == h->n - 1                                   ? r - 1
-                      : h->bins[r - 1].count >= h->bins[r + 1].count ? r - 1
-                                                                        : r + 1;
-      h->bins[into].count += h->bins[r].count;
-      h->bins[into].sum += h->bins[r].sum;
-      memmove (h->bins + r, h->bins + r + 1, sizeof *h->bins * (h->n - r - 1));
-      h->n--;
-    }
-}
-
-void
-kct_hist_clear (KctHist *h)
-{
-  free (h->bins);
-  memset (h, 0, sizeof *h);
-}
-
 /* ---- hashing ---------------------------------------------------------------- */
 
 static inline uint64_t
@@ -449,18 +180,11 @@ static void
 group_clear (KctGroup *g)
 {
   kct_list_clear (&g->ranks);
-  for (uint32_t i = 0; i < g->n_pairs; i++)
-    {
-      kct_hist_clear (&g->pairs[i].gap);
-      kct_hist_clear (&g->pairs[i].dur);
-    }
-  free (g->pairs);
-  free (g->pair_index);
-  for (uint32_t i = 0; i < g->n_polls; i++)
-    kct_hist_clear (&g->polls[i].count);
   free (g->polls);
-  kct_hist_clear (&g->first_end);
-  kct_hist_clear (&g->last_end);
+  for (uint32_t i = 0; i < g->n_tl; i++)
+    kct_timeline_clear (&g->tl[i]);
+  free (g->tl);
+  free (g->fold);
   memset (g, 0, sizeof *g);
 }
 
@@ -600,8 +324,6 @@ kct_group_add (KctTrace *t)
   KctGroup *g = &t->groups[t->n_groups++];
   memset (g, 0, sizeof *g);
   g->seq = KCT_NONE;
-  g->first_call = KCT_NONE;
-  g->last_call = KCT_NONE;
   return g;
 }
 
@@ -728,81 +450,9 @@ kct_body_intern (KctTrace *t, const KctElem *e, uint32_t n)
   return id;
 }
 
-/* ---- group histograms --------------------------------------------------- */
+/* ---- poll counts and timelines of groups ------------------------------------- */
 
-static inline uint32_t
-pair_slot (uint32_t prev, uint32_t cur, uint32_t slots)
-{
-  return (uint32_t)mix64 (((uint64_t)prev << 32) | cur) & (slots - 1);
-}
-
-static int
-rehash_pairs (KctGroup *g, uint32_t slots)
-{
-  uint32_t *idx = calloc (slots, sizeof *idx);
-  if (idx == NULL)
-    return -1;
-  for (uint32_t i = 0; i < g->n_pairs; i++)
-    {
-      uint32_t s = pair_slot (g->pairs[i].prev, g->pairs[i].cur, slots);
-      while (idx[s] != 0)
-        s = (s + 1) & (slots - 1);
-      idx[s] = i + 1;
-    }
-  free (g->pair_index);
-  g->pair_index = idx;
-  g->pair_slots = slots;
-  return 0;
-}
-
-int
-kct_group_reindex (KctGroup *g)
-{
-  uint32_t slots = 64;
-  while (slots < 2 * g->n_pairs + 2)
-    slots *= 2;
-  return rehash_pairs (g, slots);
-}
-
-const KctPair *
-kct_group_find_pair (const KctGroup *g, uint32_t prev, uint32_t cur)
-{
-  if (g->pair_slots == 0)
-    return NULL;
-  uint32_t s = pair_slot (prev, cur, g->pair_slots);
-  while (g->pair_index[s] != 0)
-    {
-      const KctPair *p = &g->pairs[g->pair_index[s] - 1];
-      if (p->prev == prev && p->cur == cur)
-        return p;
-      s = (s + 1) & (g->pair_slots - 1);
-    }
-  return NULL;
-}
-
-KctPair *
-kct_group_pair (KctGroup *g, uint32_t prev, uint32_t cur)
-{
-  const KctPair *f = kct_group_find_pair (g, prev, cur);
-  if (f != NULL)
-    return (KctPair *)f;
-  if (g->pair_slots == 0 || (g->n_pairs + 1) * 2 > g->pair_slots)
-    if (rehash_pairs (g, g->pair_slots ? g->pair_slots * 2 : 64) != 0)
-      return NULL;
-  if (grow ((void **)&g->pairs, &g->cap_pairs, g->n_pairs + 1, sizeof *g->pairs) != 0)
-    return NULL;
-  KctPair *p = &g->pairs[g->n_pairs];
-  memset (p, 0, sizeof *p);
-  p->prev = prev;
-  p->cur = cur;
-  uint32_t s = pair_slot (prev, cur, g->pair_slots);
-  while (g->pair_index[s] != 0)
-    s = (s + 1) & (g->pair_slots - 1);
-  g->pair_index[s] = ++g->n_pairs;
-  return p;
-}
-
-const KctPollHist *
+const KctPollCount *
 kct_group_find_poll (const KctGroup *g, uint32_t leaf)
 {
   for (uint32_t i = 0; i < g->n_polls; i++)
@@ -811,18 +461,43 @@ kct_group_find_poll (const KctGroup *g, uint32_t leaf)
   return NULL;
 }
 
-KctPollHist *
+KctPollCount *
 kct_group_poll (KctGroup *g, uint32_t leaf)
 {
-  const KctPollHist *f = kct_group_find_poll (g, leaf);
+  const KctPollCount *f = kct_group_find_poll (g, leaf);
   if (f != NULL)
-    return (KctPollHist *)f;
+    return (KctPollCount *)f;
   if (grow ((void **)&g->polls, &g->cap_polls, g->n_polls + 1, sizeof *g->polls) != 0)
     return NULL;
-  KctPollHist *p = &g->polls[g->n_polls++];
+  KctPollCount *p = &g->polls[g->n_polls++];
   memset (p, 0, sizeof *p);
   p->leaf = leaf;
   return p;
+}
+
+KctTimeline *
+kct_group_timeline_add (KctGroup *g)
+{
+  if (grow ((void **)&g->tl, &g->cap_tl, g->n_tl + 1, sizeof *g->tl) != 0)
+    return NULL;
+  KctTimeline *tl = &g->tl[g->n_tl++];
+  memset (tl, 0, sizeof *tl);
+  tl->rank = KCT_NONE;
+  return tl;
+}
+
+const KctTimeline *
+kct_group_timeline (const KctGroup *g, uint32_t rank)
+{
+  const KctTimeline *mean = NULL;
+  for (uint32_t i = 0; i < g->n_tl; i++)
+    {
+      if (g->tl[i].rank == rank)
+        return &g->tl[i];
+      if (g->tl[i].rank == KCT_NONE)
+        mean = &g->tl[i];
+    }
+  return mean;
 }
 
 /* ---- statistics over the structure ---------------------------------------- */
@@ -846,10 +521,10 @@ sat_add (uint64_t a, uint64_t b)
 static uint64_t
 polls_per_rank (const KctGroup *g, uint32_t leaf)
 {
-  const KctPollHist *p = kct_group_find_poll (g, leaf);
+  const KctPollCount *p = kct_group_find_poll (g, leaf);
   if (p == NULL || g->ranks.n == 0)
     return 0;
-  return kct_hist_sum (&p->count) / g->ranks.n;
+  return p->calls / g->ranks.n;
 }
 
 /* How many times each leaf runs in one rank of group g (per-run counts of polls averaged),

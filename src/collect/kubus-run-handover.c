@@ -2,24 +2,9 @@
  * They come from our own library, but they lie in a folder anyone can write to: every field
  * is checked and nothing is trusted. */
 #include "kubus-run-handover.h"
+#include "kubus-text-gstring.h"
 
 #include <string.h>
-
-static void
-json_string (GString *s, const char *v)
-{
-  g_string_append_c (s, '"');
-  for (const char *p = v; *p; p++)
-    {
-      if (*p == '"' || *p == '\\')
-        g_string_append_printf (s, "\\%c", *p);
-      else if ((unsigned char)*p < 0x20)
-        g_string_append_printf (s, "\\u%04x", (unsigned char)*p);
-      else
-        g_string_append_c (s, *p);
-    }
-  g_string_append_c (s, '"');
-}
 
 /* A JSON number, exactly: -?digits(.digits)?. */
 static gboolean
@@ -57,12 +42,12 @@ kubus_run_clock_json (GString *json, const char *text)
       *sp = '\0';
       const char *value = sp + 1;
       g_string_append (body, k++ ? ", " : "");
-      json_string (body, lines[i]);
+      kubus_text_append_json (body, lines[i]);
       g_string_append (body, ": ");
       if (is_number (value))
         g_string_append (body, value);
       else
-        json_string (body, value);
+        kubus_text_append_json (body, value);
     }
   if (k > 0)
     g_string_append_printf (json, "  \"clock\": {%s},\n", body->str);

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "collect-size.h"
+#include "kubus-text-gstring.h"
 #include "kubus-program.h"
 #include "kubus-run-handover.h"
 #include "kubus-run-profile.h"
@@ -248,22 +249,6 @@ find_library (const char *argv0)
   return NULL;
 }
 
-static void
-json_string (GString *s, const char *v)
-{
-  g_string_append_c (s, '"');
-  for (const unsigned char *p = (const unsigned char *)v; p && *p; p++)
-    {
-      if (*p == '"' || *p == '\\')
-        g_string_append_printf (s, "\\%c", *p);
-      else if (*p < 0x20)
-        g_string_append_printf (s, "\\u%04x", *p);
-      else
-        g_string_append_c (s, (char)*p);
-    }
-  g_string_append_c (s, '"');
-}
-
 /* "clock": how the collector handled time (its .kubus-clock); nothing when the run never got
  * that far. */
 static void
@@ -288,16 +273,16 @@ write_json (const char    *expdir,
             GError       **error)
 {
   g_autoptr (GString) s = g_string_new ("{\n  \"kubus_version\": ");
-  json_string (s, KUBUS_VERSION);
+  kubus_text_append_json (s, KUBUS_VERSION);
   g_string_append (s, ",\n  \"command\": [");
   for (int i = 0; cmd[i]; i++)
     {
       if (i)
         g_string_append (s, ", ");
-      json_string (s, cmd[i]);
+      kubus_text_append_json (s, cmd[i]);
     }
   g_string_append (s, "],\n  \"program\": ");
-  json_string (s, program);
+  kubus_text_append_json (s, program);
   g_string_append_printf (s, ",\n  \"ranks\": %d,\n  \"hosts\": [", ranks);
   g_autofree char *hosts_file = g_build_filename (expdir, ".kubus-hosts", NULL);
   g_autofree char *hosts = NULL;
@@ -310,42 +295,42 @@ write_json (const char    *expdir,
           {
             if (k++)
               g_string_append (s, ", ");
-            json_string (s, lines[i]);
+            kubus_text_append_json (s, lines[i]);
           }
     }
   g_string_append (s, "],\n");
   append_clock (s, expdir);
   g_string_append (s, "  \"start_time\": ");
-  json_string (s, start);
+  kubus_text_append_json (s, start);
   if (end != NULL)
     {
       g_string_append (s, ",\n  \"end_time\": ");
-      json_string (s, end);
+      kubus_text_append_json (s, end);
       g_string_append_printf (s, ",\n  \"exit_status\": %d", status);
     }
   g_string_append (s, ",\n  \"options\": {\"buffer\": ");
-  json_string (s, o->buffer ? o->buffer : "64M");
+  kubus_text_append_json (s, o->buffer ? o->buffer : "64M");
   g_string_append (s, ", \"filter\": ");
   if (o->filter)
-    json_string (s, o->filter);
+    kubus_text_append_json (s, o->filter);
   else
     g_string_append (s, "null");
   g_string_append_printf (s, ", \"force\": %s, \"verbose\": %s, \"no_trace\": %s",
                           o->force ? "true" : "false", o->verbose ? "true" : "false",
                           o->no_trace ? "true" : "false");
   g_string_append (s, ", \"trace_format\": ");
-  json_string (s, o->trace_format ? o->trace_format : "otf2");
+  kubus_text_append_json (s, o->trace_format ? o->trace_format : "otf2");
   g_string_append (s, ", \"call_paths\": ");
-  json_string (s, o->call_paths ? o->call_paths
-                  : g_getenv ("KUBUS_CALL_PATHS") && g_str_equal (g_getenv ("KUBUS_CALL_PATHS"), "flat")
-                      ? "flat"
-                      : "unwind");
+  kubus_text_append_json (s, o->call_paths ? o->call_paths
+                              : g_getenv ("KUBUS_CALL_PATHS") && g_str_equal (g_getenv ("KUBUS_CALL_PATHS"), "flat")
+                                  ? "flat"
+                                  : "unwind");
   g_string_append (s, "},\n");
   g_string_append (s, "  \"trace\": ");
   if (o->no_trace)
     g_string_append (s, "null");
   else
-    json_string (s, o->trace_format && strcmp (o->trace_format, "compressed") == 0 ? "traces.kct"
+    kubus_text_append_json (s, o->trace_format && strcmp (o->trace_format, "compressed") == 0 ? "traces.kct"
                                                                                    : "traces.otf2");
   if (!o->no_trace && o->trace_format && strcmp (o->trace_format, "both") == 0)
     g_string_append (s, ",\n  \"compressed_trace\": \"traces.kct\"");

@@ -3,6 +3,7 @@
  * report (metric table, call tree, system tree, Cartesian topologies) and writes it and the
  * statistics file atomically. */
 #include "analyze-private.h"
+#include "kubus-text-gstring.h"
 
 #include <cube.h>
 #include <errno.h>
@@ -196,24 +197,6 @@ cnode_path (GArray *gnodes,
     }
   g_ptr_array_unref (names);
   return g_string_free (s, FALSE);
-}
-
-static void
-json_string (GString    *s,
-             const char *str)
-{
-  g_string_append_c (s, '"');
-  for (const char *p = str; *p; p++)
-    {
-      unsigned char c = (unsigned char) *p;
-      if (c == '"' || c == '\\')
-        g_string_append_printf (s, "\\%c", c);
-      else if (c < 0x20)
-        g_string_append_printf (s, "\\u%04x", c);
-      else
-        g_string_append_c (s, (char) c);
-    }
-  g_string_append_c (s, '"');
 }
 
 static int
@@ -553,7 +536,7 @@ analysis_write_report (TraceDefs   *defs,
 
   /* statistics: the most severe instances per wait-state metric */
   g_string_append_printf (js, "  \"trace\": ");
-  json_string (js, defs->path);
+  kubus_text_append_json (js, defs->path);
   g_string_append_printf (js, ",\n  \"ranks\": %d,\n  \"events\": %" G_GUINT64_FORMAT ",\n", n, events);
   g_string_append_printf (js, "  \"unmatched_receives\": %" G_GUINT64_FORMAT ",\n  \"unmatched_sends\": %"
                           G_GUINT64_FORMAT ",\n  \"clock_violations\": %" G_GUINT64_FORMAT ",\n",
@@ -586,14 +569,14 @@ analysis_write_report (TraceDefs   *defs,
         g_array_sort (all, instance_sort);
         g_string_append_printf (js, "%s\n    {\"metric\": \"%s\", \"name\": ", first ? "" : ",",
                                 analyze_metrics[m].uniq_name);
-        json_string (js, analyze_metrics[m].disp_name);
+        kubus_text_append_json (js, analyze_metrics[m].disp_name);
         g_string_append_printf (js, ", \"total\": %.17g, \"top\": [", totals[m]);
         for (guint k = 0; k < MIN (all->len, TOP_N); k++)
           {
             Instance *in = &g_array_index (all, Instance, k);
             g_autofree char *path = cnode_path (gnodes, in->cnode);
             g_string_append_printf (js, "%s\n      {\"callpath\": ", k ? "," : "");
-            json_string (js, path);
+            kubus_text_append_json (js, path);
             g_string_append_printf (js, ", \"rank\": %d, \"when\": %.9f, \"duration\": %.17g}", in->rank,
                                     (double) (in->when - (Tick) defs->global_offset) / res,
                                     (double) in->value / res);

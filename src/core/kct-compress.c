@@ -325,11 +325,16 @@ typedef struct
   guint64     skipped;
   gboolean    failed;
   char       *program;
+  guint32     rank;
+  KctOtf2EventFunc observe; /* kct_otf2_events: every recorded event */
+  gpointer         observe_data;
 } Rank;
 
 static void
 record (Rank *r, OTF2_TimeStamp t, KctRaw *ev)
 {
+  if (r->observe != NULL)
+    r->observe (r->rank, t, ev, r->observe_data);
   if (!r->failed && kct_rank_record (r->rec, t, ev) != 0)
     r->failed = TRUE;
 }
@@ -670,7 +675,8 @@ rank_definitions (Defs *d, Rank *r, guint32 rank)
 }
 
 static gboolean
-compress_rank (OTF2_Reader *reader, Defs *d, guint32 rank, KctTrace **out, guint64 *skipped,
+compress_rank (OTF2_Reader *reader, Defs *d, guint32 rank, const KctTimeSettings *ts,
+               KctOtf2EventFunc observe, gpointer observe_data, KctTrace **out, guint64 *skipped,
                char **program, GError **error, const char *anchor)
 {
   guint64         loc = g_array_index (d->ranks, guint64, rank);
@@ -683,8 +689,25 @@ compress_rank (OTF2_Reader *reader, Defs *d, guint32 rank, KctTrace **out, guint
       return FALSE;
     }
   r.defs = d;
+  r.rank = rank;
+  r.observe = observe;
+  r.observe_data = observe_data;
   r.t = kct_trace_new ();
+  r.t->h.timer_resolution = d->resolution ? d->resolution : 1000000000u;
+  if (ts != NULL)
+    {
+      if (ts->abs_seconds > 0)
+        r.t->h.time_abs = MAX ((guint64)(ts->abs_seconds * (double)r.t->h.timer_resolution + 0.5), 1);
+      r.t->h.time_bits = ts->bits;
+      r.t->h.timelines = ts->timelines;
+    }
   r.rec = kct_rank_new (r.t, rank);
+  if (r.rec == NULL)
+    {
+      g_set_error (error, KCT_ERROR, KCT_ERROR_OTF2, _ ("%s: out of memory"), anchor);
+      kct_trace_free (r.t);
+      return FALSE;
+    }
   r.my_pos = g_hash_table_new (NULL, NULL);
   for (guint i = 0; i < d->comms->len; i++)
     {
@@ -781,8 +804,28 @@ archive_size (const char *anchor)
   return total;
 }
 
+static KctTrace *compress_all (const char *anchor, const KctTimeSettings *ts,
+                               KctOtf2EventFunc observe, gpointer observe_data,
+                               guint64 *skipped_out, GError **error);
+
 KctTrace *
-kct_compress_otf2 (const char *anchor, guint64 *skipped_out, GError **error)
+kct_compress_otf2 (const char *anchor, const KctTimeSettings *ts, guint64 *skipped_out,
+                   GError **error)
+{
+  return compress_all (anchor, ts, NULL, NULL, skipped_out, error);
+}
+
+gboolean
+kct_otf2_events (const char *anchor, KctOtf2EventFunc observe, gpointer data, GError **error)
+{
+  KctTrace *t = compress_all (anchor, NULL, observe, data, NULL, error);
+  kct_trace_free (t);
+  return t != NULL;
+}
+
+static KctTrace *
+compress_all (const char *anchor, const KctTimeSettings *ts, KctOtf2EventFunc observe,
+              gpointer observe_data, guint64 *skipped_out, GError **error)
 {
   if (!g_file_test (anchor, G_FILE_TEST_IS_REGULAR))
     {
@@ -847,7 +890,8 @@ kct_compress_otf2 (const char *anchor, guint64 *skipped_out, GError **error)
   for (guint r = 0; ok && r < d.ranks->len; r++)
     {
       KctTrace *one = NULL;
-      ok = compress_rank (reader, &d, r, &one, &skipped, &program, error, anchor);
+      ok = compress_rank (reader, &d, r, ts, observe, observe_data, &one, &skipped, &program, error,
+                          anchor);
       if (ok && all == NULL)
         all = one;
       else if (ok)

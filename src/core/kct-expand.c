@@ -6,6 +6,7 @@
  * stays at one rank's OTF2 buffer.  Written into a temporary directory next to the target,
  * renamed when complete. */
 #include "kct.h"
+#include "kubus-text.h"
 
 #include <errno.h>
 #include <glib/gi18n.h>
@@ -51,9 +52,250 @@ str (Strings *st, const char *s)
     return GPOINTER_TO_UINT (v) - 1;
   guint32 id = st->next++;
   g_hash_table_insert (st->ids, g_strdup (s), GUINT_TO_POINTER (id + 1));
-  if (OTF2_GlobalDefWriter_WriteString (st->gw, id, s) != OTF2_SUCCESS)
+  /* names recorded from the program: valid UTF-8 in the trace, whatever bytes they hold */
+  g_autofree char *valid = kubus_utf8_valid (s, strlen (s)) ? NULL : kubus_text_utf8 (s);
+  if (OTF2_GlobalDefWriter_WriteString (st->gw, id, valid != NULL ? valid : s) != OTF2_SUCCESS)
     st->failed = TRUE;
   return id;
+}
+
+/* ---- causal order ------------------------------------------------------------------------- */
+
+/* An event whose time the expansion moves (later), by its index in the rank's events. */
+typedef struct
+{
+  guint64 index;
+  guint64 time;
+} Moved;
+
+typedef struct
+{
+  guint64 key[3]; /* comm << 32 | tag, sender, receiver */
+} ChanKey;
+
+static guint
+chan_hash (gconstpointer p)
+{
+  const ChanKey *k = p;
+  return (guint)(k->key[0] * 0x9E3779B97F4A7C15ull ^ k->key[1] * 0xC2B2AE3D27D4EB4Full ^ k->key[2]);
+}
+
+static gboolean
+chan_equal (gconstpointer a, gconstpointer b)
+{
+  return memcmp (a, b, sizeof (ChanKey)) == 0;
+}
+
+typedef struct
+{
+  GQueue  sends;  /* times (guint64 *) of sends not received yet, in order */
+  gint32  waiting; /* a rank blocked on this channel, -1 = none */
+} Chan;
+
+static void
+chan_free (gpointer p)
+{
+  Chan *c = p;
+  g_queue_clear_full (&c->sends, g_free);
+  g_free (c);
+}
+
+typedef struct
+{
+  KctReplay *it;
+  KctEvent   ev;      /* the next event, not yet taken */
+  gboolean   have, done, blocked;
+  guint64    index;   /* of ev */
+  guint64    last;    /* the rank's last time, as moved */
+  GArray    *moved;   /* Moved */
+} Lane;
+
+static Chan *
+channel (GHashTable *chans, guint64 comm, guint64 tag, guint64 from, guint64 to)
+{
+  ChanKey k = { { comm << 32 | tag, from, to } };
+  Chan   *c = g_hash_table_lookup (chans, &k);
+  if (c == NULL)
+    {
+      c = g_new0 (Chan, 1);
+      g_queue_init (&c->sends);
+      c->waiting = -1;
+      g_hash_table_insert (chans, g_memdup2 (&k, sizeof k), c);
+    }
+  return c;
+}
+
+/* All ranks' events once, in an order that respects messages, so that no receive lies before
+ * its send: a rank that meets a receive whose send is not there yet waits for the sender.  A
+ * receive before its send (a rank replaying its group's mean times, or one that starts within
+ * a grid step of the end before it) moves to the send's time, and the rank's later events
+ * with it as far as they would lie before it.  Per rank, the events that move
+ * (kct_expand_moves_free). */
+static GArray **
+causal_moves (const KctTrace *t, const KctComms *comms, KctExpandStats *st, GError **error)
+{
+  guint32     n = t->h.n_ranks;
+  Lane       *lanes = g_new0 (Lane, n);
+  GHashTable *chans = g_hash_table_new_full (chan_hash, chan_equal, g_free, chan_free);
+  gboolean    ok = TRUE;
+  for (guint32 r = 0; r < n; r++)
+    {
+      lanes[r].it = kct_replay_new (t, comms, r);
+      lanes[r].moved = g_array_new (FALSE, FALSE, sizeof (Moved));
+    }
+  guint32 left = n;
+  while (left > 0 && ok)
+    {
+      gboolean progress = FALSE;
+      for (guint32 r = 0; r < n && ok; r++)
+        {
+          Lane *l = &lanes[r];
+          while (!l->done && !l->blocked && ok)
+            {
+              if (!l->have)
+                {
+                  int rc = kct_replay_next (l->it, &l->ev);
+                  if (rc < 0)
+                    {
+                      g_set_error (error, KCT_ERROR, KCT_ERROR_CORRUPT,
+                                   _ ("the compressed trace is inconsistent: %s"),
+                                   kct_replay_error (l->it));
+                      ok = FALSE;
+                      break;
+                    }
+                  if (rc == 0)
+                    {
+                      l->done = TRUE;
+                      left--;
+                      progress = TRUE;
+                      break;
+                    }
+                  l->have = TRUE;
+                }
+              guint64 time = MAX (l->ev.time, l->last);
+              if (l->ev.type == KCT_RAW_SEND || l->ev.type == KCT_RAW_ISEND)
+                {
+                  Chan *c = channel (chans, l->ev.comm, l->ev.tag, r, l->ev.peer_world);
+                  g_queue_push_tail (&c->sends, g_memdup2 (&time, sizeof time));
+                  if (c->waiting >= 0)
+                    {
+                      lanes[c->waiting].blocked = FALSE;
+                      c->waiting = -1;
+                    }
+                }
+              else if (l->ev.type == KCT_RAW_RECV || l->ev.type == KCT_RAW_IRECV)
+                {
+                  Chan *c = channel (chans, l->ev.comm, l->ev.tag, l->ev.peer_world, r);
+                  if (g_queue_is_empty (&c->sends) && !l->blocked && left > 0)
+                    {
+                      /* its send is still to come */
+                      c->waiting = (gint32)r;
+                      l->blocked = TRUE;
+                      break;
+                    }
+                  guint64 *s = g_queue_pop_head (&c->sends);
+                  if (s != NULL)
+                    {
+                      if (*s > time)
+                        {
+                          st->receives_moved++;
+                          st->largest_move = MAX (st->largest_move, *s - l->ev.time);
+                          time = *s;
+                        }
+                      g_free (s);
+                    }
+                  else
+                    st->unmatched++;
+                }
+              if (time != l->ev.time)
+                {
+                  Moved m = { l->index, time };
+                  g_array_append_val (l->moved, m);
+                  st->events_moved++;
+                }
+              l->last = time;
+              l->index++;
+              l->have = FALSE;
+              progress = TRUE;
+            }
+        }
+      if (!progress && left > 0 && ok)
+        {
+          /* every rank left waits for a send that never comes (a receive without a recorded
+           * send): the earliest one goes on without */
+          guint32 best = n;
+          for (guint32 r = 0; r < n; r++)
+            if (!lanes[r].done && lanes[r].blocked
+                && (best == n || lanes[r].ev.time < lanes[best].ev.time))
+              best = r;
+          if (best == n)
+            break;
+          Chan *c = channel (chans, lanes[best].ev.comm, lanes[best].ev.tag,
+                             lanes[best].ev.peer_world, best);
+          c->waiting = -1;
+          lanes[best].blocked = FALSE;
+          /* taken without a send: counted as unmatched above */
+          Lane *l = &lanes[best];
+          l->last = MAX (l->ev.time, l->last);
+          if (l->last != l->ev.time)
+            {
+              Moved m = { l->index, l->last };
+              g_array_append_val (l->moved, m);
+              st->events_moved++;
+            }
+          st->unmatched++;
+          l->index++;
+          l->have = FALSE;
+        }
+    }
+  GArray **moved = g_new0 (GArray *, n + 1);
+  for (guint32 r = 0; r < n; r++)
+    {
+      kct_replay_free (lanes[r].it);
+      moved[r] = lanes[r].moved;
+      if (!ok)
+        g_array_unref (moved[r]);
+    }
+  g_free (lanes);
+  g_hash_table_unref (chans);
+  if (!ok)
+    {
+      g_free (moved);
+      return NULL;
+    }
+  return moved;
+}
+
+static void
+moves_free (GArray **moved, guint32 n)
+{
+  for (guint32 r = 0; moved != NULL && r < n; r++)
+    g_array_unref (moved[r]);
+  g_free (moved);
+}
+
+KctComms *
+kct_comms_open (const KctTrace *t, GError **error)
+{
+  char      why[256];
+  KctComms *comms = kct_comms_new (t, why, sizeof why);
+  if (comms == NULL)
+    g_set_error (error, KCT_ERROR, KCT_ERROR_CORRUPT, _ ("the compressed trace is inconsistent: %s"),
+                 why);
+  return comms;
+}
+
+gboolean
+kct_expand_check (const KctTrace *t, KctExpandStats *st, GError **error)
+{
+  memset (st, 0, sizeof *st);
+  KctComms *comms = kct_comms_open (t, error);
+  if (comms == NULL)
+    return FALSE;
+  GArray **moved = causal_moves (t, comms, st, error);
+  moves_free (moved, t->h.n_ranks);
+  kct_comms_free (comms);
+  return moved != NULL;
 }
 
 /* One rank's events; returns the number written or -1 with @error set. */
@@ -62,6 +304,7 @@ write_rank (OTF2_Archive    *archive,
             const KctTrace  *t,
             const KctComms  *comms,
             guint32          rank,
+            const GArray    *moved,
             guint64         *last_time,
             GError         **error)
 {
@@ -76,8 +319,13 @@ write_rank (OTF2_Archive    *archive,
   KctEvent       ev;
   int            r;
   OTF2_ErrorCode e = OTF2_SUCCESS;
+  guint64        index = 0, next_move = 0;
   while (e == OTF2_SUCCESS && (r = kct_replay_next (it, &ev)) == 1)
     {
+      if (moved != NULL && next_move < moved->len
+          && g_array_index (moved, Moved, next_move).index == index)
+        ev.time = g_array_index (moved, Moved, next_move++).time;
+      index++;
       switch (ev.type)
         {
         case KCT_RAW_ENTER:
@@ -351,14 +599,9 @@ remove_tree (const char *path)
 static gboolean
 expand_into (const KctTrace *t, const char *dir, gboolean events, GError **error)
 {
-  char      why[256];
-  KctComms *comms = kct_comms_new (t, why, sizeof why);
+  KctComms *comms = kct_comms_open (t, error);
   if (comms == NULL)
-    {
-      g_set_error (error, KCT_ERROR, KCT_ERROR_CORRUPT, _ ("the compressed trace is inconsistent: %s"),
-                   why);
-      return FALSE;
-    }
+    return FALSE;
   OTF2_Archive *archive = OTF2_Archive_Open (dir, "traces", OTF2_FILEMODE_WRITE,
                                              1024 * 1024, 4 * 1024 * 1024, OTF2_SUBSTRATE_POSIX,
                                              OTF2_COMPRESSION_NONE);
@@ -381,21 +624,35 @@ expand_into (const KctTrace *t, const char *dir, gboolean events, GError **error
     }
   guint64 *n_events = g_new0 (guint64, t->h.n_ranks + 1);
   guint64  last = t->h.global_start;
+  KctExpandStats st;
+  memset (&st, 0, sizeof st);
+  GArray **moved = events ? causal_moves (t, comms, &st, error) : NULL;
+  ok = ok && (moved != NULL || !events);
   for (guint32 r = 0; r < t->h.n_ranks && ok && events; r++)
     {
-      gint64 n = write_rank (archive, t, comms, r, &last, error);
+      gint64 n = write_rank (archive, t, comms, r, moved[r], &last, error);
       ok = n >= 0;
       n_events[r] = ok ? (guint64)n : 0;
     }
+  moves_free (moved, t->h.n_ranks);
   if (!events)
     {
-      /* the event counts the locations declare, from the structure */
-      for (uint32_t g = 0; g < t->n_groups; g++)
+      /* the event counts the locations declare: what each rank's replay yields */
+      for (guint32 r = 0; r < t->h.n_ranks && ok; r++)
         {
-          guint64 n = kct_group_events (t, g);
-          for (uint32_t k = 0; k < t->groups[g].ranks.n; k++)
-            if (t->groups[g].ranks.v[k] < t->h.n_ranks)
-              n_events[t->groups[g].ranks.v[k]] = n;
+          KctReplay *it = kct_replay_new (t, comms, r);
+          KctEvent   ev;
+          int        rc;
+          while ((rc = kct_replay_next (it, &ev)) == 1)
+            ;
+          if (rc < 0)
+            {
+              g_set_error (error, KCT_ERROR, KCT_ERROR_CORRUPT,
+                           _ ("the compressed trace is inconsistent: %s"), kct_replay_error (it));
+              ok = FALSE;
+            }
+          n_events[r] = kct_replay_count (it);
+          kct_replay_free (it);
         }
       last = t->h.global_start + t->h.length;
     }

@@ -12,8 +12,9 @@
  *     exactly, as a constant or a + b·x with x the rank count, a grid dimension or 1/ranks;
  *     peers on communicators laid over the whole grid in rank order are carried over as grid
  *     offsets instead (the neighbour one row up stays one row up);
- *   - the delta-time histograms are those of that input (strong scaling of compute times is
- *     not modelled).
+ *   - the times are that input's group's mean timeline, occurrence by occurrence (a loop
+ *     that runs longer at the target size repeats the input's iterations); strong scaling of
+ *     compute times is not modelled.
  * Communicators over all ranks, MPI_COMM_SELF-like families and families of arithmetic rank
  * runs (rows, columns) are fitted the same way; others make the extrapolation fail with a
  * message saying which.  The grid of the result is --dims, or MPI_Dims_create's when every
@@ -605,67 +606,136 @@ walk_body (Ex *x, const uint32_t *bodies)
   return id;
 }
 
-/* ---- histograms ------------------------------------------------------------------------------------ */
+/* ---- times ------------------------------------------------------------------------------------ */
 
-static void
-hist_scaled (KctHist *to, const KctHist *from, double f)
+typedef struct
 {
-  if (from->n > 0)
-    kct_hist_extremes (to, from->min, from->max);
-  for (uint32_t b = 0; b < from->n; b++)
-    {
-      guint64 c = (guint64)llround ((double)from->bins[b].count * f);
-      guint64 s = (guint64)llround ((double)from->bins[b].sum * f);
-      kct_hist_add_bin (to, from->bins[b].bin, c ? c : 1, s);
-    }
-}
+  guint64 at; /* index of its first value in the source's values */
+  guint32 k;  /* values */
+} Occurrence;
 
+/* The output group's times: the mean timeline of the source group (its ranks' values
+ * averaged), occurrence by occurrence: the n-th occurrence of an output leaf takes the values
+ * of the n-th occurrence of the source leaf it was made from (cycling when a fitted loop runs
+ * longer than the source's).  Poll counts follow. */
 static void
-copy_times (Ex *x, KctGroup *g, const KctGroup *src, guint32 target_ranks)
+copy_times (Ex *x, KctGroup *g, const KctTrace *st, const KctGroup *src, guint32 target_ranks)
 {
-  double f = (double)target_ranks / (double)MAX (src->ranks.n, 1);
-  for (uint32_t p = 0; p < src->n_pairs; p++)
+  if (g->n_tl > 0 || x->failed)
+    return; /* a second role with the same sequence: the first one's times */
+  KctGrid grid;
+  if (kct_grid_init (&grid, st->h.time_abs, st->h.time_bits) != 0)
     {
-      const KctPair *sp = &src->pairs[p];
-      GArray        *prev = sp->prev == KCT_NONE
-                              ? NULL
-                              : g_hash_table_lookup (x->leaf_map, GUINT_TO_POINTER (sp->prev));
-      GArray        *cur = g_hash_table_lookup (x->leaf_map, GUINT_TO_POINTER (sp->cur));
-      if (cur == NULL || (sp->prev != KCT_NONE && prev == NULL))
-        continue;
-      for (guint a = 0; a < (prev ? prev->len : 1); a++)
-        for (guint b = 0; b < cur->len; b++)
-          {
-            KctPair *dp = kct_group_pair (
-                g, prev ? g_array_index (prev, guint32, a) : KCT_NONE, g_array_index (cur, guint32, b));
-            if (dp == NULL)
-              continue;
-            hist_scaled (&dp->gap, &sp->gap, f);
-            hist_scaled (&dp->dur, &sp->dur, f);
-          }
+      fail_memory (x);
+      return;
     }
-  for (int which = 0; which < 2; which++)
+  /* the source group's mean values */
+  guint64 *sums = NULL, n = 0, start = 0, div = MAX (src->ranks.n, 1);
+  guint32  own = 0;
+  for (uint32_t i = 0; i < src->n_tl; i++)
+    own += src->tl[i].rank != KCT_NONE;
+  gboolean ok = TRUE;
+  for (uint32_t i = 0; i < src->n_tl && ok; i++)
     {
-      uint32_t leaf = which ? src->last_call : src->first_call;
-      GArray  *to = leaf == KCT_NONE ? NULL : g_hash_table_lookup (x->leaf_map, GUINT_TO_POINTER (leaf));
-      if (to == NULL || to->len == 0)
-        continue;
-      if (which)
-        g->last_call = g_array_index (to, guint32, 0);
-      else
-        g->first_call = g_array_index (to, guint32, 0);
-      hist_scaled (which ? &g->last_end : &g->first_end, which ? &src->last_end : &src->first_end, f);
-    }
-  for (uint32_t p = 0; p < src->n_polls; p++)
-    {
-      GArray *to = g_hash_table_lookup (x->leaf_map, GUINT_TO_POINTER (src->polls[p].leaf));
-      for (guint b = 0; to != NULL && b < to->len; b++)
+      guint64 *v = NULL, m = 0;
+      guint64  w = src->tl[i].rank == KCT_NONE ? (src->ranks.n > own ? src->ranks.n - own : 0) : 1;
+      ok = kct_timeline_values (st, src, &src->tl[i], &grid, &v, &m) == 0 && (sums == NULL || m == n);
+      if (ok && sums == NULL)
         {
-          KctPollHist *dp = kct_group_poll (g, g_array_index (to, guint32, b));
-          if (dp != NULL)
-            hist_scaled (&dp->count, &src->polls[p].count, f);
+          sums = g_new0 (guint64, m + 1);
+          n = m;
         }
+      for (guint64 k = 0; ok && k < m; k++)
+        sums[k] += v[k] * w;
+      start += src->tl[i].start * w;
+      free (v);
     }
+  /* where each occurrence of a source leaf (a poll run: leaf | KCT_REF_POLL) has its values */
+  g_autoptr (GHashTable) occ = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify)g_array_unref);
+  KctWalk  w;
+  uint32_t leaf;
+  int      poll, r = 0;
+  guint64  at = 0;
+  if (ok && kct_walk_init (&w, st, src->seq) == 0)
+    {
+      while ((r = kct_walk_next (&w, &leaf, &poll)) == 1)
+        {
+          uint32_t   m;
+          const KctRaw *raw = kct_leaf (st, leaf, &m);
+          Occurrence o = { at, poll ? 4 : kct_leaf_slots (raw, m, NULL) };
+          gpointer   key = GUINT_TO_POINTER (leaf | (poll ? KCT_REF_POLL : 0));
+          GArray    *a = g_hash_table_lookup (occ, key);
+          if (a == NULL)
+            g_hash_table_insert (occ, key, a = g_array_new (FALSE, FALSE, sizeof (Occurrence)));
+          g_array_append_val (a, o);
+          at += o.k;
+        }
+      kct_walk_clear (&w);
+      ok = r == 0 && at == n;
+    }
+  else
+    ok = FALSE;
+  /* output leaf -> the source leaf it was made from */
+  g_autoptr (GHashTable) from = g_hash_table_new (NULL, NULL);
+  GHashTableIter it;
+  gpointer       key, val;
+  g_hash_table_iter_init (&it, x->leaf_map);
+  while (g_hash_table_iter_next (&it, &key, &val))
+    for (guint i = 0; i < ((GArray *)val)->len; i++)
+      g_hash_table_insert (from, GUINT_TO_POINTER (g_array_index ((GArray *)val, guint32, i) + 1),
+                           GUINT_TO_POINTER (GPOINTER_TO_UINT (key) + 1));
+  /* walk the output sequence */
+  g_autoptr (GArray) out = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g_autoptr (GHashTable) used = g_hash_table_new (NULL, NULL);
+  if (ok && kct_walk_init (&w, x->out, g->seq) == 0)
+    {
+      while ((r = kct_walk_next (&w, &leaf, &poll)) == 1)
+        {
+          uint32_t      m;
+          const KctRaw *raw = kct_leaf (x->out, leaf, &m);
+          guint32       k = poll ? 4 : kct_leaf_slots (raw, m, NULL);
+          guint32       src_leaf = GPOINTER_TO_UINT (g_hash_table_lookup (from, GUINT_TO_POINTER (leaf + 1)));
+          gpointer      skey = GUINT_TO_POINTER ((src_leaf - 1) | (poll ? KCT_REF_POLL : 0));
+          GArray       *a = src_leaf ? g_hash_table_lookup (occ, skey) : NULL;
+          guint         c = GPOINTER_TO_UINT (g_hash_table_lookup (used, skey));
+          const Occurrence *o = a != NULL && a->len > 0 ? &g_array_index (a, Occurrence, c % a->len) : NULL;
+          g_hash_table_insert (used, skey, GUINT_TO_POINTER (c + 1));
+          for (guint32 i = 0; i < k; i++)
+            {
+              guint64 v = o != NULL && o->k == k ? sums[o->at + i] : (poll && i == 1 ? div : 0);
+              g_array_append_val (out, v);
+            }
+          if (poll)
+            {
+              KctPollCount *pc = kct_group_poll (g, leaf);
+              guint64       calls = g_array_index (out, guint64, out->len - 3);
+              calls = (calls + div / 2) / div;
+              if (pc != NULL)
+                pc->calls += (calls ? calls : 1) * target_ranks;
+            }
+        }
+      kct_walk_clear (&w);
+      ok = r == 0;
+    }
+  else
+    ok = FALSE;
+  KctTimeline tl = { KCT_NONE, 0, NULL, 0, 0 };
+  KctTimeline *d = NULL;
+  if (ok && kct_timeline_from_values (x->out, g, &grid, (const uint64_t *)out->data, out->len, div, &tl) == 0
+      && (d = kct_group_timeline_add (g)) != NULL)
+    {
+      *d = tl;
+      d->start = (start + div / 2) / div;
+    }
+  else
+    {
+      kct_timeline_clear (&tl);
+      g_set_error (x->error, KCT_ERROR, KCT_ERROR_EXTRAPOLATE,
+                   _ ("the times of role %s cannot be carried over"), x->role_name);
+      x->failed = TRUE;
+    }
+  g_free (sums);
+  kct_grid_clear (&grid);
 }
 
 /* ---- definitions --------------------------------------------------------------------------------- */
@@ -937,6 +1007,10 @@ kct_extrapolate (KctTrace *const *in_traces,
       }
 
   x.out = kct_trace_new ();
+  x.out->h.timer_resolution = x.in[tmpl].t->h.timer_resolution;
+  x.out->h.time_abs = x.in[tmpl].t->h.time_abs;
+  x.out->h.time_bits = x.in[tmpl].t->h.time_bits;
+  x.out->h.timelines = x.in[tmpl].t->h.timelines;
   if (!extrapolate_defs (&x, &x.in[tmpl]))
     {
       if (error != NULL && *error == NULL)
@@ -990,7 +1064,7 @@ kct_extrapolate (KctTrace *const *in_traces,
             kct_list_add (&add, g_array_index (mine, guint32, i));
           kct_list_union (&g->ranks, &g->ranks, &add);
           kct_list_clear (&add);
-          copy_times (&x, g, &x.in[role->input].t->groups[role->group], mine->len);
+          copy_times (&x, g, x.in[role->input].t, &x.in[role->input].t->groups[role->group], mine->len);
         }
       g_hash_table_unref (x.leaf_map);
       g_array_unref (mine);

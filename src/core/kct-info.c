@@ -2,6 +2,30 @@
 #include "kct.h"
 
 #include <glib/gi18n.h>
+#include <math.h>
+
+char *
+kct_duration_text (double s)
+{
+  if (s >= 1)
+    return g_strdup_printf (_ ("%.3g s"), s);
+  if (s >= 1e-3)
+    return g_strdup_printf (_ ("%.3g ms"), s * 1e3);
+  if (s >= 1e-6)
+    return g_strdup_printf (_ ("%.3g µs"), s * 1e6);
+  return g_strdup_printf (_ ("%.3g ns"), s * 1e9);
+}
+
+char *
+kct_bound_text (const KctTrace *t)
+{
+  double           res = t->h.timer_resolution ? (double)t->h.timer_resolution : 1e9;
+  g_autofree char *abs = kct_duration_text ((double)t->h.time_abs / res);
+  /* TRANSLATORS: the timing error bound of a compressed trace, e.g. "1 µs or 0.0015 % of the
+   * time since the rank's previous event" */
+  return g_strdup_printf (_ ("%s or %.2g %% of the time since the rank's previous event"), abs,
+                          ldexp (100.0, 1 - (int)t->h.time_bits));
+}
 
 /* bytes of an unsigned value in OTF2's compressed integer encoding: a length byte and the
  * significant bytes */
@@ -157,6 +181,21 @@ kct_info_text (const KctTrace *t, const char *path, guint64 file_bytes, gboolean
   g_string_append_printf (s, _ ("loops of loops (PRSDs): %llu\n"), (unsigned long long)st.prsds);
   g_string_append_printf (s, _ ("run length: %.6f s\n"),
                           (double)t->h.length / (double)t->h.timer_resolution);
+  g_autofree char *bound = kct_bound_text (t);
+  g_string_append_printf (s, _ ("timing error bound: %s\n"), bound);
+  uint32_t own = 0, mean_ranks = 0, timelines = 0;
+  for (uint32_t g = 0; g < t->n_groups; g++)
+    {
+      uint32_t k = 0;
+      for (uint32_t i = 0; i < t->groups[g].n_tl; i++)
+        k += t->groups[g].tl[i].rank != KCT_NONE;
+      own += k;
+      timelines += t->groups[g].n_tl;
+      mean_ranks += t->groups[g].ranks.n > k ? t->groups[g].ranks.n - k : 0;
+    }
+  g_string_append_printf (s, _ ("ranks with times of their own: %u; ranks replaying their group's "
+                                "mean: %u (timelines: %u, at most %u)\n"),
+                          own, mean_ranks, timelines, t->h.timelines);
   g_string_append_printf (s, _ ("size: %llu bytes\n"), (unsigned long long)file_bytes);
   g_string_append_printf (s, _ ("size per rank: %.1f bytes\n"),
                           (double)file_bytes / (double)t->h.n_ranks);

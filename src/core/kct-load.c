@@ -3,6 +3,7 @@
 
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
+#include <string.h>
 
 G_DEFINE_QUARK (kubus-kct-error-quark, kct_error)
 
@@ -54,4 +55,10 @@ kct_save (const KctTrace *t, const char *path, GError **error)
     g_set_error (error, KCT_ERROR, KCT_ERROR_FILE, _ ("cannot write %s: %s"), path,
                  local->message);
   return ok;
+}
+
+gboolean
+kct_parse_time_settings (const char *s, KctTimeSettings *ts)
+{
+  return kct_parse_time_error (s, &ts->abs_seconds, &ts->bits) == 0;
 }

@@ -18,7 +18,6 @@
 
 
 #define MAX_SLOTS (1u << 20) /* request slots a rank may have open */
-#define MAX_DEPTH (1u << 16) /* loop nesting */
 
 /* ---- communicators ---------------------------------------------------------- */
 
@@ -120,15 +119,11 @@ kct_comms_find (const KctComms *c, uint32_t entry, uint32_t world_rank)
 
 typedef struct
 {
-  uint32_t body, pos, done;
-} Frame;
-
-typedef struct
-{
   uint32_t local_id;
   uint32_t gid;
   uint32_t me;        /* own rank in the communicator (in the own group) */
   uint32_t peer_size; /* ranks a peer is counted among (the other group of an inter-comm) */
+  int      peer_b;    /* peers are members of group B */
 } Resolved;
 
 struct KctReplay
@@ -141,24 +136,23 @@ struct KctReplay
   int             failed, ended;
   uint64_t        count;
 
-  Frame   *fr;
-  uint32_t n_fr, cap_fr;
+  KctWalk walk;
+
+  /* times: the rank's timeline (or its group's mean), decoded as the walk goes */
+  KctGrid      grid;
+  KctTimeCoder tc;
+  int          have_tc;
+  uint64_t     base;    /* its first event, in the trace's time base */
+  uint64_t    *slot_t;  /* the current leaf's times, relative to base */
+  uint32_t     cap_slot_t, n_slot_t, mid;
 
   /* the current leaf */
   const KctRaw *leaf;
   uint32_t      leaf_id, leaf_n, leaf_pos;
-  uint64_t      t_start, t_end, t_last;
-  uint32_t      prev; /* previous leaf (KCT_NONE before the first) */
-  uint64_t      prev_end;
-  uint64_t      poll_left; /* further calls of the current poll run */
+  uint64_t      t_last;
 
-  uint64_t *pair_draws; /* per pair of the group: draws so far */
-  uint64_t *pair_n;     /* draws a rank makes (0 = not computed yet) */
-  uint64_t *pair_step;
-  uint32_t  member;     /* the rank's position in its group */
-  int       first_done;     /* the first MPI call was replayed */
-  uint64_t  last_left;      /* occurrences of the group's last-call leaf still to come */
-  uint64_t *poll_draws; /* per poll histogram of the group */
+  /* the current poll run: calls, start, end and time inside the calls; the next call */
+  uint64_t poll_calls, poll_i, poll_start, poll_end, poll_in;
 
   Resolved *res;
   uint32_t  n_res;
@@ -277,8 +271,15 @@ resolve_comms (KctReplay *it)
           int dup = 0;
           for (uint32_t i = 0; i < it->n_res; i++)
             dup |= it->res[i].local_id == c->local_id;
+          /* peers lie in the other group of an inter-communicator: B when the rank is in A */
+          const KctComm *e = (c->flags & KCT_COMM_ALIAS) ? &t->comms[c->parent] : c;
+          int            in_a = 0;
+          int64_t        off = e->shift * (int64_t)((c->flags & KCT_COMM_ALIAS) ? 0 : hit);
+          for (uint32_t i = 0; i < e->members.n && !in_a; i++)
+            in_a = (int64_t)e->members.v[i] + off == (int64_t)it->rank;
           if (!dup)
-            it->res[it->n_res++] = (Resolved){ c->local_id, gid + hit, me, ps };
+            it->res[it->n_res++]
+                = (Resolved){ c->local_id, gid + hit, me, ps, e->members_b.n > 0 && in_a };
         }
     }
   return 0;
@@ -302,7 +303,6 @@ kct_replay_new (const KctTrace *t, const KctComms *comms, uint32_t rank)
   it->t = t;
   it->comms = comms;
   it->rank = rank;
-  it->prev = KCT_NONE;
   it->next_request = 1;
   for (uint32_t g = 0; g < t->n_groups && it->g == NULL; g++)
     if (kct_list_contains_sorted (&t->groups[g].ranks, rank))
@@ -312,33 +312,25 @@ kct_replay_new (const KctTrace *t, const KctComms *comms, uint32_t rank)
       failf (it, _ ("no group holds this rank"));
       return it;
     }
-  it->pair_draws = calloc ((size_t)it->g->n_pairs + 1, sizeof *it->pair_draws);
-  it->pair_n = calloc ((size_t)it->g->n_pairs + 1, sizeof *it->pair_n);
-  it->pair_step = calloc ((size_t)it->g->n_pairs + 1, sizeof *it->pair_step);
-  for (uint32_t lo = 0, hi = it->g->ranks.n; lo < hi;)
-    {
-      uint32_t mid = (lo + hi) / 2;
-      if (it->g->ranks.v[mid] < rank)
-        lo = mid + 1;
-      else
-        hi = it->member = mid;
-    }
-  it->poll_draws = calloc ((size_t)it->g->n_polls + 1, sizeof *it->poll_draws);
-  it->fr = malloc (sizeof *it->fr * 16);
-  it->cap_fr = 16;
-  if (it->pair_draws == NULL || it->pair_n == NULL || it->pair_step == NULL || it->poll_draws == NULL || it->fr == NULL || resolve_comms (it) != 0)
+  if (kct_walk_init (&it->walk, t, it->g->seq) != 0 || resolve_comms (it) != 0)
     {
       failf (it, _ ("out of memory"));
       return it;
     }
-  it->fr[0] = (Frame){ it->g->seq, 0, 0 };
-  it->n_fr = 1;
-  if (it->g->last_call < t->n_leaves)
+  const KctTimeline *tl = kct_group_timeline (it->g, rank);
+  if (tl == NULL)
     {
-      uint64_t *runs = kct_group_leaf_runs (t, (uint32_t)(it->g - t->groups));
-      it->last_left = runs ? runs[it->g->last_call] : 0;
-      free (runs);
+      failf (it, _ ("no times for this rank"));
+      return it;
     }
+  if (kct_grid_init (&it->grid, t->h.time_abs, t->h.time_bits) != 0
+      || kct_tc_decoder (&it->tc, &it->grid, tl->bytes, tl->n_bytes) != 0)
+    {
+      failf (it, _ ("the times of this rank cannot be read"));
+      return it;
+    }
+  it->have_tc = 1;
+  it->base = t->h.global_start + tl->start;
   return it;
 }
 
@@ -347,11 +339,11 @@ kct_replay_free (KctReplay *it)
 {
   if (it == NULL)
     return;
-  free (it->fr);
-  free (it->pair_draws);
-  free (it->pair_n);
-  free (it->pair_step);
-  free (it->poll_draws);
+  kct_walk_clear (&it->walk);
+  if (it->have_tc)
+    kct_tc_clear (&it->tc);
+  kct_grid_clear (&it->grid);
+  free (it->slot_t);
   free (it->res);
   free (it->slot_id);
   free (it);
@@ -369,166 +361,90 @@ kct_replay_count (const KctReplay *it)
   return it->count;
 }
 
-/* Next leaf atom from the loop structure: 1 = *leaf set, 0 = end, -1 = error. */
-static int
-next_atom (KctReplay *it, uint32_t *leaf, int *poll)
+/* call i of the current poll run: the calls share the run's time inside calls evenly, the
+ * gaps between them the rest */
+static void
+poll_call (const KctReplay *it, uint64_t i, uint64_t *start, uint64_t *end)
 {
-  const KctTrace *t = it->t;
-  while (it->n_fr > 0)
+  uint64_t n = it->poll_calls, span = it->poll_end - it->poll_start;
+  uint64_t in = it->poll_in <= span ? it->poll_in : span, gaps = span - in;
+  if (n <= 1)
     {
-      Frame         *f = &it->fr[it->n_fr - 1];
-      uint32_t       n;
-      const KctElem *e = kct_body (t, f->body, &n);
-      if (f->pos >= n)
-        {
-          it->n_fr--;
-          if (it->n_fr == 0)
-            return 0;
-          Frame         *p = &it->fr[it->n_fr - 1];
-          uint32_t       pn;
-          const KctElem *pe = kct_body (t, p->body, &pn) + p->pos;
-          if (++p->done >= pe->count)
-            {
-              p->pos++;
-              p->done = 0;
-            }
-          continue;
-        }
-      KctElem x = e[f->pos];
-      if (x.ref & KCT_REF_BODY)
-        {
-          if (x.count == 0)
-            {
-              f->pos++;
-              continue;
-            }
-          if (it->n_fr >= MAX_DEPTH)
-            return failf (it, _ ("loops nested deeper than %u"), MAX_DEPTH);
-          if (it->n_fr == it->cap_fr)
-            {
-              Frame *nf = realloc (it->fr, sizeof *nf * it->cap_fr * 2);
-              if (nf == NULL)
-                return failf (it, _ ("out of memory"));
-              it->fr = nf;
-              it->cap_fr *= 2;
-            }
-          it->fr[it->n_fr++] = (Frame){ KCT_REF_ID (x.ref), 0, 0 };
-          continue;
-        }
-      *leaf = KCT_REF_ID (x.ref);
-      *poll = (x.ref & KCT_REF_POLL) != 0;
-      if (*poll || ++f->done >= x.count)
-        {
-          f->pos++;
-          f->done = 0;
-        }
-      if (!*poll && x.count == 0)
-        continue;
-      return 1;
+      *start = it->poll_start;
+      *end = it->poll_end;
+      return;
     }
-  return 0;
+  uint64_t g = (uint64_t)((unsigned __int128)gaps * i / (n - 1));
+  *start = it->poll_start + g + (uint64_t)((unsigned __int128)in * i / n);
+  *end = it->poll_start + g + (uint64_t)((unsigned __int128)in * (i + 1) / n);
 }
 
 /* Starts the next leaf occurrence; 0 = end of the sequence. */
 static int
 start_leaf (KctReplay *it)
 {
-  uint32_t leaf = KCT_NONE;
-  if (it->poll_left > 0)
-    {
-      it->poll_left--;
-      leaf = it->leaf_id;
-    }
+  uint32_t leaf = it->leaf_id;
+  if (it->poll_i + 1 < it->poll_calls)
+    it->poll_i++;
   else
     {
       int poll = 0;
-      int r = next_atom (it, &leaf, &poll);
-      if (r <= 0)
-        return r;
+      int r = kct_walk_next (&it->walk, &leaf, &poll);
+      if (r < 0)
+        return failf (it, _ ("loops nested too deep, or out of memory"));
+      if (r == 0)
+        {
+          if (kct_tc_finish (&it->tc) != 0)
+            return failf (it, _ ("the times of this rank do not end where its calls do"));
+          return 0;
+        }
+      it->poll_calls = it->poll_i = 0;
       if (poll)
         {
-          const KctPollHist *ph = kct_group_find_poll (it->g, leaf);
-          uint64_t           calls = 1;
-          if (ph != NULL)
-            {
-              uint64_t n = kct_hist_count (&ph->count) / it->g->ranks.n;
-              uint32_t k = (uint32_t)(ph - it->g->polls);
-              uint32_t m = (uint32_t)(((uint64_t)(k + 1) * 2246822519u) % it->g->ranks.n);
-              calls = kct_hist_draw (&ph->count, it->poll_draws[k]++, n, kct_spread_step (n), m,
-                                     it->g->ranks.n);
-              if (calls == 0)
-                calls = 1;
-            }
-          it->poll_left = calls - 1;
+          uint64_t s = 0, k = 0, in = 0, e = 0;
+          if (kct_tc_poll (&it->tc, leaf, &s, &k, &in, &e) != 0)
+            return failf (it, _ ("the times of this rank are corrupt"));
+          it->poll_calls = k;
+          it->poll_start = s;
+          it->poll_end = e;
+          it->poll_in = in;
         }
     }
   if (leaf >= it->t->n_leaves)
     return failf (it, _ ("leaf %u does not exist"), leaf);
-  /* gap and duration: the i-th draw of this pair's histograms */
-  uint64_t       gap = 0, dur = 0;
-  const KctPair *p = kct_group_find_pair (it->g, it->prev, leaf);
-  if (p != NULL)
-    {
-      uint32_t k = (uint32_t)(p - it->g->pairs);
-      uint64_t i = it->pair_draws[k]++;
-      if (it->pair_n[k] == 0)
-        {
-          /* draws per rank: the pair's occurrences shared by the group's ranks */
-          it->pair_n[k] = kct_hist_count (&p->dur) / it->g->ranks.n;
-          if (it->pair_n[k] == 0)
-            it->pair_n[k] = 1;
-          it->pair_step[k] = kct_spread_step (it->pair_n[k]);
-        }
-      /* The ranks of a group draw the same times (each draw the mean of a block of the
-       * pair's values, so their sums are the group's mean): drawn independently, one rank gets a
-       * long computation and then also a long wait that in the run followed a short one,
-       * and ends after everybody.  Only where the ranks start (the first pair) is each its
-       * own, like the ends of MPI_Init and MPI_Finalize (the anchors). */
-      uint32_t R = it->g->ranks.n;
-      if (p->prev == KCT_NONE)
-        {
-          gap = kct_hist_draw (&p->gap, i, it->pair_n[k], it->pair_step[k], it->member, R);
-          dur = kct_hist_draw (&p->dur, i, it->pair_n[k], it->pair_step[k], it->member, R);
-        }
-      else
-        {
-          gap = kct_hist_draw_mean (&p->gap, i, it->pair_n[k], it->pair_step[k], R);
-          dur = kct_hist_draw_mean (&p->dur, i, it->pair_n[k], it->pair_step[k], R);
-        }
-    }
-  uint64_t base = it->prev == KCT_NONE ? it->t->h.global_start : it->prev_end;
-  it->t_start = base + gap;
-  if (it->t_start < it->t_last)
-    it->t_start = it->t_last;
-  it->t_end = it->t_start + dur;
-  /* MPI_Init and MPI_Finalize end together on all ranks: at an anchor, not after a sum */
-  const KctHist *anchor = NULL;
-  if (leaf == it->g->first_call && !it->first_done)
-    {
-      it->first_done = 1;
-      anchor = &it->g->first_end;
-    }
-  if (leaf == it->g->last_call && it->last_left > 0 && --it->last_left == 0)
-    anchor = &it->g->last_end;
-  if (anchor != NULL && kct_hist_count (anchor) > 0)
-    {
-      /* MPI_Init ends for the whole group at the group's mean (from there on its ranks share
-       * one timeline, the group's mean, which then cannot run past any rank's own end);
-       * MPI_Finalize ends for each rank where one of the recorded ranks' did */
-      uint64_t end = it->t->h.global_start
-                     + (anchor == &it->g->first_end
-                            ? kct_hist_draw_mean (anchor, 0, 1, 1, it->g->ranks.n)
-                            : kct_hist_draw (anchor, 0, 1, 1, it->member, it->g->ranks.n));
-      if (end > it->t_start)
-        it->t_end = end;
-      else
-        it->t_end = it->t_start;
-    }
   it->leaf_id = leaf;
   it->leaf = kct_leaf (it->t, leaf, &it->leaf_n);
   it->leaf_pos = 0;
-  it->prev = leaf;
-  it->prev_end = it->t_end;
+  it->mid = 1;
+  if (it->poll_calls > 0)
+    {
+      uint64_t s, e;
+      poll_call (it, it->poll_i, &s, &e);
+      if (it->cap_slot_t < 2)
+        {
+          uint64_t *n = realloc (it->slot_t, sizeof *n * 2);
+          if (n == NULL)
+            return failf (it, _ ("out of memory"));
+          it->slot_t = n;
+          it->cap_slot_t = 2;
+        }
+      it->slot_t[0] = s;
+      it->slot_t[1] = e;
+      it->n_slot_t = 2;
+      return 1;
+    }
+  uint32_t k = kct_leaf_slots (it->leaf, it->leaf_n, NULL);
+  if (k > it->cap_slot_t)
+    {
+      uint64_t *n = realloc (it->slot_t, sizeof *n * k);
+      if (n == NULL)
+        return failf (it, _ ("out of memory"));
+      it->slot_t = n;
+      it->cap_slot_t = k;
+    }
+  if (kct_tc_leaf (&it->tc, leaf, it->leaf, it->leaf_n, it->slot_t) != 0)
+    return failf (it, _ ("the times of this rank are corrupt"));
+  it->n_slot_t = k;
   return 1;
 }
 
@@ -585,9 +501,14 @@ kct_replay_next (KctReplay *it, KctEvent *ev)
   const KctRaw *r = &it->leaf[it->leaf_pos++];
   memset (ev, 0, sizeof *ev);
   ev->type = r->type;
-  ev->time = r->at == KCT_AT_START ? it->t_start
-             : r->at == KCT_AT_END ? it->t_end
-                                   : it->t_start + (it->t_end - it->t_start) / 2;
+  uint64_t rel = it->slot_t[0];
+  if (it->poll_calls > 0)
+    rel = r->at == KCT_AT_START ? it->slot_t[0] : it->slot_t[1];
+  else if (r->at == KCT_AT_END)
+    rel = it->slot_t[it->n_slot_t - 1];
+  else if (r->at == KCT_AT_MID && it->mid < it->n_slot_t)
+    rel = it->slot_t[it->mid++];
+  ev->time = it->base + rel;
   if (ev->time < it->t_last)
     ev->time = it->t_last;
   it->t_last = ev->time;
@@ -610,6 +531,7 @@ kct_replay_next (KctReplay *it, KctEvent *ev)
           return failf (it, _ ("a peer outside communicator %u"), r->a);
         ev->comm = c->gid;
         ev->peer = (uint32_t)peer;
+        ev->peer_world = kct_comms_member (it->comms, c->gid, c->peer_b, (uint32_t)peer);
         ev->tag = r->tag;
         ev->bytes = r->bytes;
         if (r->type == KCT_RAW_ISEND)

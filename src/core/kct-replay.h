@@ -40,6 +40,7 @@ typedef struct
   uint32_t comm;   /* global communicator id */
   uint32_t peer;   /* messages: rank in comm (the remote group's, across an inter-communicator);
                       COLL_END: root, UINT32_MAX when undefined */
+  uint32_t peer_world; /* messages: the peer's world rank */
   uint32_t tag;
   uint64_t bytes;    /* messages: bytes; COLL_END: sent */
   uint64_t received; /* COLL_END */

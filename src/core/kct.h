@@ -43,6 +43,9 @@ void kct_calls_per_region (const KctTrace *t, guint64 *calls);
 /* The text of `kubus-trace info` (with --calls: calls per MPI function). */
 char *kct_info_text (const KctTrace *t, const char *path, guint64 file_bytes, gboolean calls);
 
+/* kct_comms_new with the reason it fails as a GError (KCT_ERROR_CORRUPT). */
+KctComms *kct_comms_open (const KctTrace *t, GError **error);
+
 /* kct-expand.c: an OTF2 archive with every rank's events, the one kubus-run writes
  * (DIR/traces.otf2, DIR/traces/, DIR/traces.def), written to a temporary directory that is
  * renamed to @dir at the end.  @dir must not exist unless @force. */
@@ -54,6 +57,14 @@ gboolean kct_expand (const KctTrace *t, const char *dir, gboolean force, GError 
  * kct_replay_new (t, comms, r); global ids agree by construction). */
 gboolean kct_expand_definitions (const KctTrace *t, const char *dir, gboolean force,
                                  GError **error);
+/* What the expansion's causal order changes: receives that lay before their send (and moved
+ * to it), events moved in all, the largest move (ticks), receives without a send. */
+typedef struct
+{
+  guint64 receives_moved, events_moved, largest_move, unmatched;
+} KctExpandStats;
+/* The expansion's causal pass alone (no output). */
+gboolean kct_expand_check (const KctTrace *t, KctExpandStats *st, GError **error);
 /* For the browser's Analyze action: expands @kct_path into a new temporary directory and
  * returns its path (an experiment directory for kubus-analyze; the caller deletes it when
  * done), or NULL. */
@@ -64,10 +75,38 @@ char *kct_expand_temporary (const char *kct_path, GError **error);
 char *kct_expand_temporary_in (const char *kct_path, const char *parent, GError **error);
 gboolean kct_remove_temporary (const char *dir);
 
+/* How exactly times are kept: the error bound (0 = the defaults, 1 us or 1 %) and the ranks
+ * per group with times of their own (0 = KCT_TIMELINES). */
+typedef struct
+{
+  double  abs_seconds;
+  guint32 bits;
+  guint32 timelines;
+} KctTimeSettings;
+
+/* "1us,0.0015%" (either part alone) -> settings; FALSE when malformed. */
+gboolean kct_parse_time_settings (const char *s, KctTimeSettings *ts);
+
 /* kct-compress.c: the collector's compression, offline, from an OTF2 archive (its anchor
  * file traces.otf2).  Returns a finished trace or NULL; *@skipped counts the events of kinds
  * compressed traces do not hold (metrics, parameters, ...), which were left out. */
-KctTrace *kct_compress_otf2 (const char *anchor, guint64 *skipped, GError **error);
+KctTrace *kct_compress_otf2 (const char *anchor, const KctTimeSettings *ts, guint64 *skipped,
+                             GError **error);
+/* Every event of an OTF2 archive that a compressed trace holds, rank by rank in order, with
+ * its time as read (before the recorder sees it: requests are ids, not slots). */
+typedef void (*KctOtf2EventFunc) (guint32 rank, guint64 time, const KctRaw *ev, gpointer data);
+gboolean kct_otf2_events (const char *anchor, KctOtf2EventFunc observe, gpointer data,
+                          GError **error);
+
+/* kct-check.c: kubus-trace info --check: the compressed trace @kct_path (loaded as @t)
+ * against the OTF2 trace of the same run in @expdir, time per event and the two analyses
+ * (kubus-analyze runs on both); the report goes to @out. */
+gboolean kct_check (const KctTrace *t, const char *kct_path, const char *expdir, GString *out,
+                    GError **error);
+/* kct-info.c: the timing error bound in words ("1 µs or 0.0015 % of the time since the rank's
+ * previous event"); a duration in words ("1.5 ms"). */
+char *kct_bound_text (const KctTrace *t);
+char *kct_duration_text (double seconds);
 
 /* kct-extrapolate.c: traces of the same program at several rank counts to a trace at
  * @ranks (see the file for what it can and cannot infer).  @dims (n_dims > 0) fixes the

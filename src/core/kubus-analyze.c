@@ -255,7 +255,10 @@ main (int    argc,
     "\n\n",
     _("A compressed trace (an experiment folder that holds only traces.kct, or TRACE.kct) is\n"
       "expanded to a temporary OTF2 archive first (a hidden folder beside it, removed at the\n"
-      "end) and analysed without clock repair: its times come from histograms."),
+      "end) and analysed without clock repair: its times are the recorded ones within the\n"
+      "bound the file states, and the expansion puts no receive before its send\n"
+      "(kubus-trace info --check EXPDIR compares both analyses of a run recorded with\n"
+      "--trace-format=both)."),
     NULL);
   g_option_context_set_description (ctx, description);
   g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
@@ -347,8 +350,8 @@ main (int    argc,
 
   if (kct != NULL)
     {
-      /* Times drawn from histograms put a receive before its send now and then: that is no
-       * clock error to repair (kubus-sim does the same). */
+      /* Times are the recorded ones within the file's bound, and the expansion puts no
+       * receive before its send: nothing for a clock repair (kubus-sim does the same). */
       no_clock_repair = TRUE;
       if (relaunched && g_getenv ("KUBUS_ANALYZE_KCT_EXPANDED"))
         {
@@ -495,8 +498,8 @@ main (int    argc,
                 fprintf (stderr, "%s\n", lines[k]);
           }
         if (kct != NULL && warned)
-          fprintf (stderr, _("note: the times of a compressed trace come from its histograms; a receive "
-                             "laid out before its send there is no clock error\n"));
+          fprintf (stderr, _("note: the times of a compressed trace lie within the bound it states "
+                             "(kubus-trace info); a receive before its send there is no clock error\n"));
         fprintf (stderr, _("Analysis time: %.3f s\n"), (g_get_monotonic_time () - t0) / 1e6);
       }
   }

@@ -4,6 +4,7 @@
  * computed or written. Every message names the file it is about.
  */
 #include "cube.h"
+#include "kubus-text.h"
 #include "kubus-program.h"
 #include "stats-callsites.h"
 #include "stats-scaling.h"
@@ -67,10 +68,10 @@ usage_error (const char *format, ...)
 }
 
 static CubeReport *
-load (const char *path, int *status)
+load_with (const char *path, CubeLoadFlags flags, int *status)
 {
   g_autoptr (GError) error = NULL;
-  CubeReport *report = cube_report_load (path, CUBE_LOAD_EAGER, NULL, NULL, NULL, &error);
+  CubeReport *report = cube_report_load (path, flags, NULL, NULL, NULL, &error);
 
   if (report == NULL)
     {
@@ -78,6 +79,13 @@ load (const char *path, int *status)
       *status = EXIT_INPUT;
     }
   return report;
+}
+
+/* Commands that read every value: a .cubex is decoded at once (and checked whole). */
+static CubeReport *
+load (const char *path, int *status)
+{
+  return load_with (path, CUBE_LOAD_EAGER, status);
 }
 
 /* ---- info ------------------------------------------------------------------------------------ */
@@ -94,9 +102,9 @@ static int
 cmd_info (const char *path)
 {
   int status = EXIT_OK;
-  g_autoptr (CubeReport) report = load (path, &status);
-  g_autofree double *incl = NULL;
-  g_autoptr (GError) error = NULL;
+  /* Lazily: the totals of the root metrics need only their rows (a .cubex metric stored
+   * inclusive along the call tree: only the roots' rows), not the whole file. */
+  g_autoptr (CubeReport) report = load_with (path, CUBE_LOAD_DEFAULT, &status);
 
   if (report == NULL)
     return status;
@@ -133,43 +141,28 @@ cmd_info (const char *path)
                 cube_metric_kind_to_string (m->kind));
     }
 
-  incl = g_new0 (double, MAX (report->metrics->len, 1));
-  if (!cube_values_metrics (report, incl, NULL, &error))
-    {
-      fprintf (stderr, "kubus-cube: %s\n", error->message);
-      return EXIT_INPUT;
-    }
   for (guint i = 0; i < report->metric_roots->len; i++)
     {
       const CubeMetric *m = g_ptr_array_index (report->metric_roots, i);
+      g_autoptr (GError) error = NULL;
+      double total;
+
       if (!cube_metric_has_data (m))
         continue;
+      if (!cube_values_metric_total (report, m, FALSE, &total, &error))
+        {
+          fflush (stdout);
+          fprintf (stderr, "kubus-cube: %s\n", error->message);
+          return EXIT_INPUT;
+        }
       printf ("total %s: ", m->uniq_name);
-      print_number (incl[m->index]);
+      print_number (total);
       printf (" %s\n", m->uom ? m->uom : "");
     }
   return EXIT_OK;
 }
 
 /* ---- dump ------------------------------------------------------------------------------------ */
-
-static void
-print_csv_field (const char *s)
-{
-  if (strpbrk (s, ",\"\n\r") == NULL)
-    {
-      fputs (s, stdout);
-      return;
-    }
-  putchar ('"');
-  for (; *s; s++)
-    {
-      if (*s == '"')
-        putchar ('"');
-      putchar (*s);
-    }
-  putchar ('"');
-}
 
 static int
 cmd_dump (const char *path, const char *metric_name)
@@ -232,7 +225,7 @@ cmd_dump (const char *path, const char *metric_name)
             {
               if (row[l] == 0.0 || cube_value_is_none (m, row[l]))
                 continue; /* zero, or a location without a minimum/maximum */
-              print_csv_field (m->uniq_name);
+              kubus_text_csv (m->uniq_name, kubus_text_to_file, stdout);
               printf (",%" G_GINT64_FORMAT ",%u,%s\n", c->file_id, l,
                       g_ascii_formatd (num, sizeof num, "%.17g", row[l]));
             }
@@ -298,6 +291,54 @@ cmd_convert (const char *in, const char *out)
   return write_result (report, out);
 }
 
+/* merge takes a metric that several inputs have from the first of them (cubelib's cube_merge:
+ * from the last, cell by cell): say so when it happens, so nobody mistakes the result for a sum
+ * or a mix of runs. */
+static void
+note_merge_overlap (GPtrArray *reports)
+{
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GString) names = g_string_new (NULL);
+  guint n = 0;
+
+  for (guint k = 0; k < reports->len; k++)
+    {
+      CubeReport *r = g_ptr_array_index (reports, k);
+
+      for (guint i = 0; i < r->metrics->len; i++)
+        {
+          const CubeMetric *m = g_ptr_array_index (r->metrics, i);
+
+          if (!cube_metric_has_data (m) || g_hash_table_contains (seen, m->uniq_name))
+            continue;
+          g_hash_table_add (seen, m->uniq_name);
+          for (guint j = k + 1; j < reports->len; j++)
+            {
+              const CubeMetric *o = cube_report_find_metric (g_ptr_array_index (reports, j),
+                                                             m->uniq_name);
+
+              if (o != NULL && cube_metric_has_data (o))
+                {
+                  if (n < 3)
+                    g_string_append_printf (names, "%s“%s”", n > 0 ? ", " : "", m->uniq_name);
+                  else if (n == 3)
+                    g_string_append (names, ", …");
+                  n++;
+                  break;
+                }
+            }
+        }
+    }
+  if (n > 0)
+    fprintf (stderr,
+             ngettext ("kubus-cube: merge: note: %u metric (%s) is in more than one input; "
+                          "it takes its values from the first input that has it\n",
+                          "kubus-cube: merge: note: %u metrics (%s) are in more than one input; "
+                          "each takes its values from the first input that has it\n",
+                          n),
+             n, names->str);
+}
+
 static int
 cmd_algebra (const char *op, GPtrArray *inputs, const char *out)
 {
@@ -317,7 +358,10 @@ cmd_algebra (const char *op, GPtrArray *inputs, const char *out)
     result = cube_algebra_diff (g_ptr_array_index (reports, 0), g_ptr_array_index (reports, 1),
                                 &error);
   else if (strcmp (op, "merge") == 0)
-    result = cube_algebra_merge ((CubeReport **)reports->pdata, reports->len, &error);
+    {
+      note_merge_overlap (reports);
+      result = cube_algebra_merge ((CubeReport **)reports->pdata, reports->len, &error);
+    }
   else
     result = cube_algebra_mean ((CubeReport **)reports->pdata, reports->len, &error);
   if (result == NULL)

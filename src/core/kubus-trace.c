@@ -1,6 +1,6 @@
 /* kubus-trace — compressed traces (.kct).
  *
- *   kubus-trace info [--calls] FILE.kct
+ *   kubus-trace info [--calls] [--check EXPDIR] FILE.kct
  *   kubus-trace expand FILE.kct -o DIR [--force]
  *   kubus-trace compress EXPDIR|TRACE.otf2 [-o OUT.kct] [--force]
  *   kubus-trace extrapolate A.kct B.kct [C.kct…] --ranks N [--dims AxB…] -o OUT.kct [--force]
@@ -19,13 +19,16 @@ static void
 usage (FILE *out)
 {
   fprintf (out, "%s",
-           _ ("Usage: kubus-trace info [--calls] FILE.kct\n"
+           _ ("Usage: kubus-trace info [--calls] [--check EXPDIR] [FILE.kct]\n"
               "       kubus-trace expand FILE.kct -o DIR [--force]\n"
               "       kubus-trace compress EXPDIR|TRACE.otf2 [-o OUT.kct] [--force]\n"
+              "                   [--time-error 1us,0.0015%] [--timelines N]\n"
               "       kubus-trace extrapolate A.kct B.kct [C.kct ...] --ranks N [--dims AxB] "
               "-o OUT.kct [--force]\n"
               "\n"
-              "  info         ranks, events, loops, size and compression ratio\n"
+              "  info         ranks, events, loops, size, compression ratio and timing error\n"
+              "               bound; --check EXPDIR compares it with the OTF2 trace of the same\n"
+              "               run (times per event, analyses per metric)\n"
               "  expand       write the OTF2 trace the compressed trace stands for\n"
               "  compress     compress an OTF2 trace recorded before (default output: "
               "EXPDIR/traces.kct)\n"
@@ -94,9 +97,10 @@ main (int argc, char **argv)
     return kubus_program_print_version ();
   const char *cmd = argv[1];
   g_autoptr (GPtrArray) files = g_ptr_array_new ();
-  const char *out = NULL, *dims_arg = NULL;
+  const char *out = NULL, *dims_arg = NULL, *check = NULL;
   gboolean    force = FALSE, calls = FALSE;
   guint64     ranks = 0;
+  KctTimeSettings ts = { 0, 0, 0 };
   for (int i = 2; i < argc; i++)
     {
       const char *a = argv[i];
@@ -116,6 +120,30 @@ main (int argc, char **argv)
         }
       else if (strcmp (a, "--dims") == 0 && i + 1 < argc)
         dims_arg = argv[++i];
+      else if (strcmp (a, "--check") == 0 && i + 1 < argc)
+        check = argv[++i];
+      else if (strcmp (a, "--time-error") == 0 && i + 1 < argc)
+        {
+          if (!kct_parse_time_settings (argv[++i], &ts))
+            {
+              fprintf (stderr,
+                       _ ("kubus-trace: --time-error '%s' is not like 1us,0.0015%% (a time from "
+                          "1ns to 1s, a share of at most 12.5%%)\n"),
+                       argv[i]);
+              return 2;
+            }
+        }
+      else if (strcmp (a, "--timelines") == 0 && i + 1 < argc)
+        {
+          guint64 v;
+          if (!g_ascii_string_to_unsigned (argv[++i], 10, 1, KCT_TIMELINES_MAX, &v, NULL))
+            {
+              fprintf (stderr, _ ("kubus-trace: --timelines '%s' is not a number of ranks from 1 to %u\n"),
+                       argv[i], KCT_TIMELINES_MAX);
+              return 2;
+            }
+          ts.timelines = (guint32)v;
+        }
       else if (a[0] == '-' && a[1] != '\0')
         {
           fprintf (stderr, _ ("kubus-trace: unknown option '%s' (or missing value)\n"), a);
@@ -127,16 +155,27 @@ main (int argc, char **argv)
     }
 
   GError *error = NULL;
-  if (strcmp (cmd, "info") == 0 && files->len == 1)
+  if (strcmp (cmd, "info") == 0 && (files->len == 1 || (files->len == 0 && check != NULL)))
     {
-      const char *path = files->pdata[0];
-      KctTrace   *t = kct_load (path, &error);
+      /* --check EXPDIR alone: its traces.kct */
+      g_autofree char *path = files->len == 1 ? g_strdup (files->pdata[0])
+                                              : g_build_filename (check, "traces.kct", NULL);
+      KctTrace *t = kct_load (path, &error);
       if (t == NULL)
         return fail (error);
       g_autofree char *text = kct_info_text (t, path, file_size (path), calls);
       fputs (text, stdout);
+      fflush (stdout);
+      gboolean ok = TRUE;
+      if (check != NULL)
+        {
+          GString *report = g_string_new (NULL);
+          ok = kct_check (t, path, check, report, &error);
+          fputs (report->str, stdout);
+          g_string_free (report, TRUE);
+        }
       kct_trace_free (t);
-      return 0;
+      return ok ? 0 : fail (error);
     }
   if (strcmp (cmd, "expand") == 0 && files->len == 1 && out != NULL)
     {
@@ -162,7 +201,7 @@ main (int argc, char **argv)
           return 1;
         }
       guint64   skipped = 0;
-      KctTrace *t = kct_compress_otf2 (anchor, &skipped, &error);
+      KctTrace *t = kct_compress_otf2 (anchor, &ts, &skipped, &error);
       if (t == NULL)
         return fail (error);
       if (skipped > 0)

@@ -52,6 +52,7 @@ sim_hypothesis_free (Hypothesis *h)
     return;
   g_free (h->path);
   g_ptr_array_unref (h->rules);
+  g_clear_pointer (&h->broken, g_ptr_array_unref);
   g_free (h);
 }
 
@@ -249,6 +250,20 @@ take_name (Line        *l,
   return TRUE;
 }
 
+/* On a line whose keyword has a typo ("regon", "balanse"), the name where the rule holds its
+ * region is still taken, so that a region typo on the same line is reported with it. */
+static void
+take_name_anyway (Line *l,
+                  guint i,
+                  Rule *r)
+{
+  g_autoptr (GError) ignored = NULL;
+  Token *kw = tok (l, i - 1);
+
+  if (kw != NULL && !kw->quoted && sim_edit_distance (kw->text, "region") <= 2)
+    take_name (l, i, r, &ignored);
+}
+
 static gboolean
 parse_rule (Line        *l,
             Rule        *r,
@@ -264,8 +279,12 @@ parse_rule (Line        *l,
       double v;
 
       r->kind = RULE_SCALE;
-      if (!expect_kw (l, 1, "region", "scale", error) || !take_name (l, 2, r, error)
-          || !expect_kw (l, 3, "by", r->region_name, error))
+      if (!expect_kw (l, 1, "region", "scale", error))
+        {
+          take_name_anyway (l, 2, r);
+          return FALSE;
+        }
+      if (!take_name (l, 2, r, error) || !expect_kw (l, 3, "by", r->region_name, error))
         return FALSE;
       f = tok (l, 4);
       if (!f)
@@ -282,7 +301,12 @@ parse_rule (Line        *l,
   if (is_kw (l, 0, "balance"))
     {
       r->kind = RULE_BALANCE;
-      if (!expect_kw (l, 1, "region", "balance", error) || !take_name (l, 2, r, error))
+      if (!expect_kw (l, 1, "region", "balance", error))
+        {
+          take_name_anyway (l, 2, r);
+          return FALSE;
+        }
+      if (!take_name (l, 2, r, error))
         return FALSE;
       if (tok (l, 3))
         {
@@ -300,7 +324,12 @@ parse_rule (Line        *l,
       if (is_kw (l, 2, "in"))
         {
           r->kind = RULE_REMOVE_REGION;
-          if (!expect_kw (l, 3, "region", "in", error) || !take_name (l, 4, r, error))
+          if (!expect_kw (l, 3, "region", "in", error))
+            {
+              take_name_anyway (l, 4, r);
+              return FALSE;
+            }
+          if (!take_name (l, 4, r, error))
             return FALSE;
           return expect_end (l, 5, error);
         }
@@ -361,16 +390,22 @@ parse_rule (Line        *l,
     }
   for (guint k = 0; verbs[k]; k++)
     if (!first->quoted && sim_edit_distance (first->text, verbs[k]) <= 2)
-      return line_error (l, first->col, error, _("unknown rule “%s” (did you mean “%s”?)"), first->text, verbs[k]);
+      {
+        if (k < 2)  /* scale and balance hold their region third */
+          take_name_anyway (l, 2, r);
+        return line_error (l, first->col, error, _("unknown rule “%s” (did you mean “%s”?)"), first->text, verbs[k]);
+      }
   return line_error (l, first->col, error, _("unknown rule “%s”: rules start with scale, balance or remove"),
                      first->text);
 }
 
+/* Every line is read, also after one with an error: all errors are reported at once (a region
+ * typo and a keyword typo in the same file were found one run at a time). */
 Hypothesis *
-sim_hypothesis_parse (const char  *path,
-                      const char  *text,
-                      gsize        len,
-                      GError     **error)
+sim_hypothesis_parse_all (const char  *path,
+                          const char  *text,
+                          gsize        len,
+                          GPtrArray   *errors)
 {
   g_autoptr (Hypothesis) h = g_new0 (Hypothesis, 1);
   const char *p = text, *end = text + len;
@@ -378,6 +413,7 @@ sim_hypothesis_parse (const char  *path,
 
   h->path = g_strdup (path);
   h->rules = g_ptr_array_new_with_free_func (rule_free);
+  h->broken = g_ptr_array_new_with_free_func (rule_free);
   {
     const char *nul = memchr (text, '\0', len);
     if (nul)
@@ -385,13 +421,13 @@ sim_hypothesis_parse (const char  *path,
         guint at = 1;
         for (const char *q = text; q < nul; q++)
           at += *q == '\n';
-        g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, _("%s:%u: a NUL byte in the line"), path, at);
+        g_ptr_array_add (errors, g_strdup_printf (_("%s:%u: a NUL byte in the line"), path, at));
         return NULL;
       }
   }
   if (!g_utf8_validate (text, len, NULL))
     {
-      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, _("%s: not a text file (invalid UTF-8)"), path);
+      g_ptr_array_add (errors, g_strdup_printf (_("%s: not a text file (invalid UTF-8)"), path));
       return NULL;
     }
   while (p < end)
@@ -400,11 +436,12 @@ sim_hypothesis_parse (const char  *path,
       const char *stop = nl ? nl : end;
       g_autofree char *s = g_strndup (p, stop - p);
       Line l = { path, ++line, NULL, 1 };
+      g_autoptr (GError) error = NULL;
       gboolean ok;
 
       l.tokens = g_array_new (FALSE, TRUE, sizeof (Token));
       g_array_set_clear_func (l.tokens, token_clear);
-      ok = tokenize (&l, s, error);
+      ok = tokenize (&l, s, &error);
       if (ok && l.tokens->len > 0)
         {
           Rule *r = g_new0 (Rule, 1);
@@ -416,35 +453,70 @@ sim_hypothesis_parse (const char  *path,
               *strchr (r->text, '#') = '\0';
               g_strchomp (r->text);
             }
-          ok = parse_rule (&l, r, error);
-          if (ok)
-            g_ptr_array_add (h->rules, r);
-          else
-            rule_free (r);
+          ok = parse_rule (&l, r, &error);
+          g_ptr_array_add (ok ? h->rules : h->broken, r);
         }
       g_array_unref (l.tokens);
       if (!ok)
-        return NULL;
+        g_ptr_array_add (errors, g_strdup (error->message));
       p = nl ? nl + 1 : end;
     }
   return g_steal_pointer (&h);
+}
+
+/* The errors as one message, one a line. */
+static void
+set_errors (GError   **error,
+            GPtrArray *errors)
+{
+  g_autofree char *joined = NULL;
+
+  g_ptr_array_add (errors, NULL);
+  joined = g_strjoinv ("\n", (char **) errors->pdata);
+  g_ptr_array_remove_index (errors, errors->len - 1);
+  g_set_error_literal (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, joined);
+}
+
+Hypothesis *
+sim_hypothesis_parse (const char  *path,
+                      const char  *text,
+                      gsize        len,
+                      GError     **error)
+{
+  g_autoptr (GPtrArray) errors = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (Hypothesis) h = sim_hypothesis_parse_all (path, text, len, errors);
+
+  if (errors->len > 0)
+    {
+      set_errors (error, errors);
+      return NULL;
+    }
+  return g_steal_pointer (&h);
+}
+
+/* The text of the hypothesis file @path, or NULL and @error. */
+static char *
+read_text (const char  *path,
+           gsize       *len,
+           GError     **error)
+{
+  char *text = NULL;
+  g_autoptr (GError) local = NULL;
+
+  if (!g_file_get_contents (path, &text, len, &local))
+    g_set_error (error, G_FILE_ERROR, local->code, _("cannot read the hypothesis file: %s"),
+                 local->message);
+  return text;
 }
 
 Hypothesis *
 sim_hypothesis_load (const char  *path,
                      GError     **error)
 {
-  g_autofree char *text = NULL;
   gsize len = 0;
-  g_autoptr (GError) local = NULL;
+  g_autofree char *text = read_text (path, &len, error);
 
-  if (!g_file_get_contents (path, &text, &len, &local))
-    {
-      g_set_error (error, G_FILE_ERROR, local->code, _("cannot read the hypothesis file: %s"),
-                   local->message);
-      return NULL;
-    }
-  return sim_hypothesis_parse (path, text, len, error);
+  return text != NULL ? sim_hypothesis_parse (path, text, len, error) : NULL;
 }
 
 typedef struct
@@ -466,35 +538,35 @@ candidate_cmp (gconstpointer a,
   return strcmp (x->name, y->name);
 }
 
-/* ", did you mean foo?" / " (did you mean foo, fob or fox?)" text, empty when nothing is close */
+/* "; did you mean foo?" / "; did you mean foo, fob or fox?" among @names (@user: the program's
+ * own, preferred; may be NULL), empty when nothing is close. */
 static char *
-suggestions (const TraceDefs *defs,
-             const char      *name)
+suggest_among (const char *const *names,
+               const gboolean    *user,
+               guint              n_names,
+               const char        *name)
 {
   g_autoptr (GArray) c = g_array_new (FALSE, FALSE, sizeof (Candidate));
   g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
-  GHashTableIter it;
-  gpointer v;
+  g_autofree char *lower_b = g_ascii_strdown (name, -1);
   guint limit = MAX (2, (guint) strlen (name) / 3);
   GString *s;
   guint n;
 
-  g_hash_table_iter_init (&it, defs->regions);
-  while (g_hash_table_iter_next (&it, NULL, &v))
+  for (guint i = 0; i < n_names; i++)
     {
-      TraceRegion *r = v;
       Candidate k;
-      g_autofree char *lower_a = NULL, *lower_b = NULL;
-      if (!r->name || g_hash_table_contains (seen, r->name))
+      g_autofree char *lower_a = NULL;
+
+      if (!names[i] || g_hash_table_contains (seen, names[i]))
         continue;
-      g_hash_table_add (seen, r->name);
-      lower_a = g_ascii_strdown (r->name, -1);
-      lower_b = g_ascii_strdown (name, -1);
-      k.name = r->name;
+      g_hash_table_add (seen, (gpointer) names[i]);
+      lower_a = g_ascii_strdown (names[i], -1);
+      k.name = names[i];
       k.dist = sim_edit_distance (lower_a, lower_b);
-      if (strcmp (r->name, name) != 0 && strcmp (lower_a, lower_b) == 0)
+      if (strcmp (names[i], name) != 0 && strcmp (lower_a, lower_b) == 0)
         k.dist = 0;   /* a case difference is the closest match there is */
-      k.user = r->klass == RC_USER;
+      k.user = user == NULL || user[i];
       if (k.dist <= limit)
         g_array_append_val (c, k);
     }
@@ -519,14 +591,105 @@ suggestions (const TraceDefs *defs,
   }
 }
 
-gboolean
-sim_hypothesis_resolve (Hypothesis      *h,
-                        const TraceDefs *defs,
-                        GError         **error)
+static char *
+suggestions (const TraceDefs *defs,
+             const char      *name)
 {
-  for (guint i = 0; i < h->rules->len; i++)
+  g_autoptr (GPtrArray) names = g_ptr_array_new ();
+  g_autoptr (GArray) user = g_array_new (FALSE, FALSE, sizeof (gboolean));
+  GHashTableIter it;
+  gpointer v;
+
+  g_hash_table_iter_init (&it, defs->regions);
+  while (g_hash_table_iter_next (&it, NULL, &v))
     {
-      Rule *r = h->rules->pdata[i];
+      TraceRegion *r = v;
+      gboolean u = r->klass == RC_USER;
+
+      g_ptr_array_add (names, r->name);
+      g_array_append_val (user, u);
+    }
+  return suggest_among ((const char *const *) names->pdata, (const gboolean *) user->data, names->len, name);
+}
+
+static int
+by_line (gconstpointer a,
+         gconstpointer b)
+{
+  const Rule *x = *(const Rule *const *) a, *y = *(const Rule *const *) b;
+
+  return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* The rules of @h and its broken lines, in line order (errors are reported that way). */
+static GPtrArray *
+rules_by_line (const Hypothesis *h)
+{
+  GPtrArray *all = g_ptr_array_new ();
+
+  for (guint i = 0; i < h->rules->len; i++)
+    g_ptr_array_add (all, h->rules->pdata[i]);
+  for (guint i = 0; h->broken != NULL && i < h->broken->len; i++)
+    g_ptr_array_add (all, h->broken->pdata[i]);
+  g_ptr_array_sort (all, by_line);
+  return all;
+}
+
+static gboolean
+is_parsed (const Hypothesis *h,
+           const Rule       *r)
+{
+  return g_ptr_array_find (h->rules, r, NULL);
+}
+
+void
+sim_hypothesis_check_names (const Hypothesis   *h,
+                            const char *const  *names,
+                            guint               n,
+                            const gboolean     *is_mpi,
+                            GPtrArray          *errors)
+{
+  g_autofree gboolean *user = g_new (gboolean, MAX (n, 1));
+  g_autoptr (GPtrArray) rules = h != NULL ? rules_by_line (h) : g_ptr_array_new ();
+
+  for (guint i = 0; i < n; i++)
+    user[i] = is_mpi == NULL || !is_mpi[i];
+  for (guint i = 0; i < rules->len; i++)
+    {
+      Rule *r = rules->pdata[i];
+      gboolean found = FALSE, mpi = FALSE;
+
+      if (!r->region_name)
+        continue;
+      for (guint k = 0; k < n; k++)
+        if (names[k] != NULL && strcmp (names[k], r->region_name) == 0)
+          {
+            found = TRUE;
+            mpi |= is_mpi != NULL && is_mpi[k];
+          }
+      if (!found)
+        {
+          g_autofree char *hint = suggest_among (names, user, n, r->region_name);
+          g_ptr_array_add (errors, g_strdup_printf (_("%s:%u:%u: region %s is not in the report%s"), h->path, r->line,
+                                                    r->name_col, r->region_name, hint));
+        }
+      else if (mpi && r->kind != RULE_REMOVE_REGION && is_parsed (h, r))
+        g_ptr_array_add (errors, g_strdup_printf (_("%s:%u:%u: %s is an MPI function: its time comes from the re-enacted "
+                                                    "communication; scale or balance the code around it instead"),
+                                                  h->path, r->line, r->name_col, r->region_name));
+    }
+}
+
+static void
+resolve_into (Hypothesis      *h,
+              const TraceDefs *defs,
+              GPtrArray       *errors)
+{
+  g_autoptr (GPtrArray) rules = rules_by_line (h);
+
+  for (guint i = 0; i < rules->len; i++)
+    {
+      Rule *r = rules->pdata[i];
       GArray *ids;
       GHashTableIter it;
       gpointer k, v;
@@ -550,22 +713,93 @@ sim_hypothesis_resolve (Hypothesis      *h,
         {
           g_autofree char *hint = suggestions (defs, r->region_name);
           g_array_unref (ids);
-          g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-                       _("%s:%u:%u: region %s is not in the trace%s"), h->path, r->line, r->name_col,
-                       r->region_name, hint);
-          return FALSE;
+          g_ptr_array_add (errors, g_strdup_printf (_("%s:%u:%u: region %s is not in the trace%s"), h->path, r->line,
+                                                    r->name_col, r->region_name, hint));
+          continue;
         }
-      if (mpi && r->kind != RULE_REMOVE_REGION)
+      if (mpi && r->kind != RULE_REMOVE_REGION && is_parsed (h, r))
         {
           g_array_unref (ids);
-          g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-                       _("%s:%u:%u: %s is an MPI function: its time comes from the re-enacted "
-                         "communication; scale or balance the code around it instead"),
-                       h->path, r->line, r->name_col, r->region_name);
-          return FALSE;
+          g_ptr_array_add (errors, g_strdup_printf (_("%s:%u:%u: %s is an MPI function: its time comes from the "
+                                                      "re-enacted communication; scale or balance the code around it "
+                                                      "instead"),
+                                                    h->path, r->line, r->name_col, r->region_name));
+          continue;
         }
+      g_free (r->regions);
       r->n_regions = ids->len;
       r->regions = (guint32 *) g_array_free (ids, FALSE);
     }
+}
+
+gboolean
+sim_hypothesis_resolve (Hypothesis      *h,
+                        const TraceDefs *defs,
+                        GError         **error)
+{
+  g_autoptr (GPtrArray) errors = g_ptr_array_new_with_free_func (g_free);
+
+  resolve_into (h, defs, errors);
+  if (errors->len > 0)
+    {
+      set_errors (error, errors);
+      return FALSE;
+    }
   return TRUE;
+}
+
+/* The line and column of an error "PATH:LINE:COL: …" (0 where absent), after PATH's @skip bytes. */
+static void
+error_position (const char *message,
+                gsize       skip,
+                guint64     pos[2])
+{
+  const char *p = message + skip;
+  char *end;
+
+  pos[0] = pos[1] = 0;
+  if (strlen (message) <= skip || *p != ':')
+    return;
+  pos[0] = g_ascii_strtoull (p + 1, &end, 10);
+  if (*end == ':')
+    pos[1] = g_ascii_strtoull (end + 1, NULL, 10);
+}
+
+/* By line, then column, as the Simulate dialog lists them; @data is PATH's length. */
+static int
+error_position_cmp (gconstpointer a,
+                    gconstpointer b,
+                    gpointer      data)
+{
+  guint64 x[2], y[2];
+
+  error_position (*(const char *const *) a, GPOINTER_TO_SIZE (data), x);
+  error_position (*(const char *const *) b, GPOINTER_TO_SIZE (data), y);
+  if (x[0] != y[0])
+    return x[0] < y[0] ? -1 : 1;
+  return x[1] < y[1] ? -1 : x[1] > y[1];
+}
+
+Hypothesis *
+sim_hypothesis_load_resolved (const char      *path,
+                              const TraceDefs *defs,
+                              GError         **error)
+{
+  gsize len = 0;
+  g_autofree char *text = read_text (path, &len, error);
+  g_autoptr (GPtrArray) errors = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (Hypothesis) h = NULL;
+
+  if (text == NULL)
+    return NULL;
+  h = sim_hypothesis_parse_all (path, text, len, errors);
+  if (h != NULL)
+    resolve_into (h, defs, errors);
+  if (errors->len > 0)
+    {
+      g_ptr_array_sort_with_data (errors, error_position_cmp, GSIZE_TO_POINTER (strlen (path)));
+      set_errors (error, errors);
+      return NULL;
+    }
+  return g_steal_pointer (&h);
 }

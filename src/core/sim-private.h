@@ -123,13 +123,29 @@ typedef struct
 {
   char      *path;
   GPtrArray *rules;        /* of Rule* */
+  GPtrArray *broken;       /* of Rule*: lines with an error, as far as they were read (their
+                              region names are still checked, so that every error is found) */
 } Hypothesis;
 
+/* NULL and @error when the text has an error; the message lists every error, one a line
+ * ("PATH:LINE:COL: …"). */
 Hypothesis *sim_hypothesis_parse (const char *path, const char *text, gsize len, GError **error);
+/* Every error of @text appended to @errors (char*, "PATH:LINE:COL: …", in line order); the rules
+ * that parsed. NULL only for a file that is not text (a NUL byte, invalid UTF-8). */
+Hypothesis *sim_hypothesis_parse_all (const char *path, const char *text, gsize len, GPtrArray *errors);
+/* The region names of every rule of @h (also of broken lines) checked against @names (@n of
+ * them, a report's or a trace's regions; @is_mpi says which are MPI functions, may be NULL):
+ * unknown names with the closest known ones, and MPI functions that cannot be scaled or
+ * balanced, appended to @errors. Used by the browser's Simulate dialog as the user types. */
+void        sim_hypothesis_check_names (const Hypothesis *h, const char *const *names, guint n,
+                                        const gboolean *is_mpi, GPtrArray *errors);
 Hypothesis *sim_hypothesis_load (const char *path, GError **error);
 /* Looks every region name up in the trace's definitions; an unknown name is refused with the
- * closest names that are there. */
+ * closest names that are there (every such error, one a line). */
 gboolean    sim_hypothesis_resolve (Hypothesis *h, const TraceDefs *defs, GError **error);
+/* sim_hypothesis_load and sim_hypothesis_resolve at once: the syntax errors and the unknown
+ * regions (also those on lines with a syntax error) in one message, in line order. */
+Hypothesis *sim_hypothesis_load_resolved (const char *path, const TraceDefs *defs, GError **error);
 void        sim_hypothesis_free (Hypothesis *h);
 gboolean    sim_rule_op_holds (RuleOp op, guint64 a, guint64 b);
 /* Levenshtein distance (bytes), for "did you mean". */

@@ -3,6 +3,7 @@
  * the largest predicted gains and losses by metric and call path). A gain is time the hypothesis
  * saves: a positive value in the difference report. */
 #include "sim-private.h"
+#include "kubus-text-gstring.h"
 #include "cube.h"
 
 #include <glib/gi18n.h>
@@ -44,26 +45,6 @@ call_path (const CubeCnode *c)
 }
 
 static void
-json_string (GString    *s,
-             const char *v)
-{
-  g_string_append_c (s, '"');
-  for (const char *p = v; p && *p; p++)
-    {
-      guchar c = (guchar) *p;
-      if (c == '"' || c == '\\')
-        g_string_append_printf (s, "\\%c", c);
-      else if (c == '\n')
-        g_string_append (s, "\\n");
-      else if (c < 0x20)
-        g_string_append_printf (s, "\\u%04x", c);
-      else
-        g_string_append_c (s, (char) c);
-    }
-  g_string_append_c (s, '"');
-}
-
-static void
 json_number (GString *s,
              double   v)
 {
@@ -87,7 +68,7 @@ json_counts (GString    *s,
       if (!first)
         g_string_append (s, ", ");
       first = FALSE;
-      json_string (s, l->data);
+      kubus_text_append_json (s, l->data);
       g_string_append_printf (s, ": %" G_GSIZE_FORMAT, GPOINTER_TO_SIZE (g_hash_table_lookup (h, l->data)));
     }
   g_string_append_c (s, '}');
@@ -139,11 +120,11 @@ json_changes (GString *s,
       if (shown++)
         g_string_append (s, ", ");
       g_string_append (s, "{\"metric\": ");
-      json_string (s, c->metric->uniq_name);
+      kubus_text_append_json (s, c->metric->uniq_name);
       g_string_append (s, ", \"metric_name\": ");
-      json_string (s, c->metric->disp_name);
+      kubus_text_append_json (s, c->metric->disp_name);
       g_string_append (s, ", \"call_path\": ");
-      json_string (s, path);
+      kubus_text_append_json (s, path);
       g_string_append (s, ", \"seconds\": ");
       json_number (s, c->value);
       g_string_append_c (s, '}');
@@ -202,16 +183,16 @@ sim_report_write (const char  *orig_cube,
     return FALSE;
 
   g_string_append (js, "{\n  \"hypothesis\": ");
-  json_string (js, s->hyp->path);
+  kubus_text_append_json (js, s->hyp->path);
   g_string_append (js, ",\n  \"rules\": [");
   for (guint i = 0; i < s->hyp->rules->len; i++)
     {
       if (i)
         g_string_append (js, ", ");
-      json_string (js, ((Rule *) s->hyp->rules->pdata[i])->text);
+      kubus_text_append_json (js, ((Rule *) s->hyp->rules->pdata[i])->text);
     }
   g_string_append (js, "],\n  \"mode\": ");
-  json_string (js, s->offline ? "offline" : "real-time");
+  kubus_text_append_json (js, s->offline ? "offline" : "real-time");
   g_string_append (js, ",\n  \"original_runtime_s\": ");
   json_number (js, s->orig_runtime);
   g_string_append (js, ",\n  \"predicted_runtime_s\": ");

@@ -611,9 +611,7 @@ run_ranks (SimOptions *opt,
   cx.defs = trace_defs_read (opt->anchor, &error);
   if (cx.defs)
     {
-      cx.hyp = sim_hypothesis_load (opt->hypothesis, &error);
-      if (cx.hyp && !sim_hypothesis_resolve (cx.hyp, cx.defs, &error))
-        g_clear_pointer (&cx.hyp, sim_hypothesis_free);
+      cx.hyp = sim_hypothesis_load_resolved (opt->hypothesis, cx.defs, &error);
     }
   if (!cx.defs || !cx.hyp)
     goto fail_early;
@@ -769,9 +767,7 @@ sim_main_trace (SimOptions *opt)
   defs = trace_defs_read (opt->anchor, &error);
   if (defs)
     {
-      hyp = sim_hypothesis_load (opt->hypothesis, &error);
-      if (hyp && !sim_hypothesis_resolve (hyp, defs, &error))
-        g_clear_pointer (&hyp, sim_hypothesis_free);
+      hyp = sim_hypothesis_load_resolved (opt->hypothesis, defs, &error);
     }
   if (!defs || !hyp)
     {

@@ -3,6 +3,7 @@
  * time (inclusive along the call tree), visits, min_time / max_time where the report has them,
  * bytes_sent + bytes_cout and bytes_rcvd (or bytes_received) + bytes_cin. */
 #include "stats-callsites.h"
+#include "kubus-text.h"
 
 #include <glib/gi18n.h>
 #include <math.h>
@@ -229,24 +230,6 @@ stats_callsites (CubeReport *report, GError **error)
   return g_steal_pointer (&out);
 }
 
-static void
-put_csv (FILE *out, const char *s)
-{
-  if (strpbrk (s, ",\"\n") == NULL)
-    {
-      fputs (s, out);
-      return;
-    }
-  fputc ('"', out);
-  for (; *s; s++)
-    {
-      if (*s == '"')
-        fputc ('"', out);
-      fputc (*s, out);
-    }
-  fputc ('"', out);
-}
-
 static char *
 num (double x, const char *fmt)
 {
@@ -319,7 +302,7 @@ stats_callsites_print (GPtrArray *sites, gboolean csv, FILE *out)
           char **cell = g_ptr_array_index (rows, i);
           for (guint c = 0; c < N_COLS; c++)
             {
-              put_csv (out, cell[c]);
+              kubus_text_csv (cell[c], kubus_text_to_file, out);
               fputc (c + 1 < N_COLS ? ',' : '\n', out);
             }
         }

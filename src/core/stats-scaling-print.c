@@ -1,28 +1,11 @@
 /* stats-scaling-print.c — the scalability result as text (per-run table, then the callsite
  * ranking) or as CSV (the ranking; machine-readable, C locale numbers). */
 #include "stats-scaling.h"
+#include "kubus-text.h"
 
 #include <glib/gi18n.h>
 #include <math.h>
 #include <string.h>
-
-static void
-csv_field (FILE *out, const char *s)
-{
-  if (strpbrk (s, ",\"\n\r") == NULL)
-    {
-      fputs (s, out);
-      return;
-    }
-  fputc ('"', out);
-  for (; *s; s++)
-    {
-      if (*s == '"')
-        fputc ('"', out);
-      fputc (*s, out);
-    }
-  fputc ('"', out);
-}
 
 static void
 csv_number (FILE *out, double v)
@@ -45,7 +28,7 @@ stats_scaling_print_csv (const StatsScaling *s, FILE *out)
     {
       const StatsScalingCallsite *cs = g_ptr_array_index (s->callsites, c);
 
-      csv_field (out, cs->name);
+      kubus_text_csv (cs->name, kubus_text_to_file, out);
       csv_number (out, cs->defined ? cs->rho : NAN);
       csv_number (out, cs->defined ? cs->p_value : NAN);
       fprintf (out, ",%s", stats_p_method_to_string (cs->p_method));
@@ -138,6 +121,22 @@ stats_scaling_print_text (const StatsScaling *s, FILE *out)
              s->metric);
   fprintf (out, _ ("rho: Spearman's rank correlation of the share with the task count over all "
                    "runs; “undefined”: the share is the same in every run.\n"));
+  {
+    gboolean any_negligible = FALSE;
+
+    for (guint c = 0; c < s->callsites->len; c++)
+      any_negligible |= ((const StatsScalingCallsite *) g_ptr_array_index (s->callsites, c))->negligible;
+    if (any_negligible)
+      fprintf (out, _ ("Callsites whose share stays below %g %% at every task count are ranked last.\n"),
+               100 * STATS_SCALING_NEGLIGIBLE);
+  }
+  if (!(s->smallest_p < STATS_SCALING_ALPHA))
+    fprintf (out, ngettext ("With %u run no rho can be significant: the smallest p-value any rho can reach is "
+                            "%.3g. A significant rho (p < %g) needs runs at %u or more different task counts.\n",
+                            "With %u runs no rho can be significant: the smallest p-value any rho can reach is "
+                            "%.3g. A significant rho (p < %g) needs runs at %u or more different task counts.\n",
+                            s->runs->len),
+             s->runs->len, s->smallest_p, STATS_SCALING_ALPHA, s->runs_for_significance);
   if (method == STATS_P_EXACT)
     fprintf (out, _ ("p-value: two-sided, exact permutation test.\n"));
   else if (method == STATS_P_T_APPROX)

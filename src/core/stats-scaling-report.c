@@ -1,22 +1,29 @@
 /* stats-scaling-report.c — the scalability result as a report, so the browser colours the call
  * tree by rho: the callsites' call paths (matched by region name and sibling order, like the
  * algebra), one location standing for all tasks, and root metrics
- *   scaling_rho       Spearman's rho of share vs task count (0 where undefined)
- *   scaling_p         its two-sided p-value (1 where undefined)
- *   scaling_share_N   the callsite's mean share at N tasks, for every task count N.
- * Inner call paths hold no values of their own. Attributes: the metric, the task counts
+ *   scaling_rho       Spearman's rho of share vs task count (no value where undefined), a
+ *                     MAXDOUBLE metric: a call path above several callsites shows the largest
+ *                     rho among them (the callsite that limits scaling most), not a sum
+ *   scaling_p         its two-sided p-value (1 where undefined), MINDOUBLE: above several
+ *                     callsites the smallest p-value among them
+ *   scaling_share_N   the callsite's mean share at N tasks, for every task count N; shares of
+ *                     one denominator, so above several callsites their sum is their share.
+ * Inner call paths hold no values of their own; each metric's description (which the browser
+ * shows) says how they aggregate. Attributes: the metric, the task counts
  * ("2,4,8"), the number of runs, the callsites' call path ids in ranking order and those whose
  * rho is undefined (space-separated). Report contents are data, in English, like the
  * analyzer's. */
 #include "stats-scaling.h"
 
+#include <math.h>
 #include <string.h>
 
 typedef struct
 {
   CubeReport *out;
   GHashTable *regions;   /* "name\001mod" → CubeRegion* */
-  GHashTable *children;  /* "parent-index\001name\001ordinal" → CubeCnode* */
+  GHashTable *children;  /* "parent\001name\001ordinal" → GNode* */
+  GHashTable *cnodes;    /* GNode* → CubeCnode* */
 } Builder;
 
 static CubeRegion *
@@ -40,28 +47,44 @@ region_for (Builder *b, const StatsScalingStep *step)
   return r;
 }
 
-static CubeCnode *
-cnode_for (Builder *b, const StatsScalingCallsite *c)
+/* The callsites' call paths as one tree (children in ranking order), each node made once. */
+static GNode *
+node_for (Builder *b, GNode *root, const StatsScalingCallsite *c)
 {
-  CubeCnode *parent = NULL;
+  GNode *parent = root;
 
   for (guint i = 0; i < c->path->len; i++)
     {
       const StatsScalingStep *step = g_ptr_array_index (c->path, i);
       /* \001 cannot occur in XML 1.0 text, so keys never collide with real names */
-      g_autofree char *key = g_strdup_printf ("%d\001%s\001%u",
-                                              parent ? (int) parent->index : -1, step->region,
-                                              step->ordinal);
-      CubeCnode *node = g_hash_table_lookup (b->children, key);
+      g_autofree char *key = g_strdup_printf ("%p\001%s\001%u", (void *) parent, step->region, step->ordinal);
+      GNode *node = g_hash_table_lookup (b->children, key);
 
       if (node == NULL)
         {
-          node = cube_report_add_cnode (b->out, parent, region_for (b, step), -1, NULL);
+          node = g_node_append_data (parent, (gpointer) step);
           g_hash_table_insert (b->children, g_steal_pointer (&key), node);
         }
       parent = node;
     }
   return parent;
+}
+
+/* The report's call paths made in depth-first pre-order, the order a written report numbers
+ * them in: the ids in the ranking attribute are then those of the file. (Made in ranking
+ * order, they named other call paths once the writer had renumbered them.) */
+static gboolean
+make_cnode (GNode *node, gpointer data)
+{
+  Builder *b = data;
+  CubeCnode *parent;
+
+  if (node->parent == NULL)
+    return FALSE;   /* the root stands for no call path */
+  parent = g_hash_table_lookup (b->cnodes, node->parent);
+  g_hash_table_insert (b->cnodes, node,
+                       cube_report_add_cnode (b->out, parent, region_for (b, node->data), -1, NULL));
+  return FALSE;
 }
 
 CubeReport *
@@ -82,23 +105,32 @@ stats_scaling_to_report (const StatsScaling *s)
   b.out = cube_report_new ();
   b.regions = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   b.children = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  b.cnodes = g_hash_table_new (NULL, NULL);
 
   rho = cube_report_add_metric (b.out, NULL, STATS_SCALING_METRIC_RHO, "Spearman's rho",
-                                CUBE_DTYPE_DOUBLE, "", NULL,
+                                CUBE_DTYPE_MAXDOUBLE, "", NULL,
                                 "Spearman's rank correlation of the callsite's share with the "
                                 "task count over all runs: near +1 the share grows with the "
-                                "task count (the callsite limits scaling), near -1 it falls. 0 "
-                                "where undefined (the share is the same in every run).");
+                                "task count (the callsite limits scaling), near -1 it falls. No "
+                                "value where undefined (the share is the same in every run). A "
+                                "call path above several callsites shows the largest rho among "
+                                "them (the callsite that limits scaling most), not a rho of its "
+                                "own.");
   p = cube_report_add_metric (b.out, NULL, STATS_SCALING_METRIC_P, "p-value (rho)",
-                              CUBE_DTYPE_DOUBLE, "", NULL,
+                              CUBE_DTYPE_MINDOUBLE, "", NULL,
                               "Two-sided p-value of rho (exact permutation test up to 8 runs, "
-                              "Student's t beyond). 1 where rho is undefined.");
+                              "Student's t beyond). 1 where rho is undefined. A call path above "
+                              "several callsites shows the smallest p-value among them (the "
+                              "strongest evidence of a trend below it, in either direction).");
   share_descr = g_strdup_printf (s->of_communication
                                      ? "Mean share of the callsite's %s in the communication "
                                        "time (the time of all MPI callsites), over the runs at "
-                                       "this task count"
+                                       "this task count. A call path above several callsites "
+                                       "shows the sum of their shares."
                                      : "Mean share of the callsite's %s in the total of %s over "
-                                       "all MPI callsites, over the runs at this task count",
+                                       "all MPI callsites, over the runs at this task count. A "
+                                       "call path above several callsites shows the sum of "
+                                       "their shares.",
                                  s->metric, s->metric);
   for (guint k = 0; k < s->n_counts; k++)
     {
@@ -110,8 +142,17 @@ stats_scaling_to_report (const StatsScaling *s)
       g_string_append_printf (counts, "%s%u", k ? "," : "", s->counts[k]);
     }
 
-  for (guint c = 0; c < s->callsites->len; c++)
-    nodes[c] = cnode_for (&b, g_ptr_array_index (s->callsites, c));
+  {
+    GNode *root = g_node_new (NULL);
+    g_autofree GNode **leaves = g_new0 (GNode *, MAX (s->callsites->len, 1));
+
+    for (guint c = 0; c < s->callsites->len; c++)
+      leaves[c] = node_for (&b, root, g_ptr_array_index (s->callsites, c));
+    g_node_traverse (root, G_PRE_ORDER, G_TRAVERSE_ALL, -1, make_cnode, &b);
+    for (guint c = 0; c < s->callsites->len; c++)
+      nodes[c] = g_hash_table_lookup (b.cnodes, leaves[c]);
+    g_node_destroy (root);
+  }
 
   machine = cube_report_add_sysnode (b.out, NULL, CUBE_SYS_MACHINE, "scaling", -1);
   node = cube_report_add_sysnode (b.out, machine, CUBE_SYS_NODE, "runs", -1);
@@ -122,7 +163,8 @@ stats_scaling_to_report (const StatsScaling *s)
     {
       const StatsScalingCallsite *cs = g_ptr_array_index (s->callsites, c);
 
-      cube_report_set_value (b.out, rho, nodes[c], 0, cs->defined ? cs->rho : 0);
+      if (cs->defined)
+        cube_report_set_value (b.out, rho, nodes[c], 0, cs->rho); /* else no value */
       cube_report_set_value (b.out, p, nodes[c], 0, cs->defined ? cs->p_value : 1);
       for (guint k = 0; k < s->n_counts; k++)
         cube_report_set_value (b.out, share[k], nodes[c], 0, cs->share_at[k]);
@@ -137,7 +179,18 @@ stats_scaling_to_report (const StatsScaling *s)
   cube_report_set_attr (b.out, STATS_SCALING_ATTR_RUNS, runs);
   cube_report_set_attr (b.out, STATS_SCALING_ATTR_UNDEFINED, undefined->str);
   cube_report_set_attr (b.out, STATS_SCALING_ATTR_RANKING, ranking->str);
+  {
+    char num[G_ASCII_DTOSTR_BUF_SIZE];
+    g_autofree char *needed = g_strdup_printf ("%u", s->runs_for_significance);
+
+    cube_report_set_attr (b.out, STATS_SCALING_ATTR_NEGLIGIBLE,
+                          g_ascii_formatd (num, sizeof num, "%g", STATS_SCALING_NEGLIGIBLE));
+    if (isfinite (s->smallest_p))
+      cube_report_set_attr (b.out, STATS_SCALING_ATTR_SMALLEST_P, g_ascii_formatd (num, sizeof num, "%.6g", s->smallest_p));
+    cube_report_set_attr (b.out, STATS_SCALING_ATTR_RUNS_NEEDED, needed);
+  }
   g_hash_table_unref (b.regions);
   g_hash_table_unref (b.children);
+  g_hash_table_unref (b.cnodes);
   return b.out;
 }

@@ -597,7 +597,12 @@ compute_shares (Ctx *ctx, StatsScaling *s)
         }
       cs->defined = stats_spearman (x, cs->share, n, &cs->rho);
       cs->p_value = stats_spearman_p (x, cs->share, n, &cs->p_method);
+      cs->negligible = TRUE;
+      for (guint k = 0; k < s->n_counts; k++)
+        cs->negligible &= cs->share_at[k] < STATS_SCALING_NEGLIGIBLE;
     }
+  s->smallest_p = stats_spearman_smallest_p (x, n);
+  s->runs_for_significance = stats_spearman_runs_for (STATS_SCALING_ALPHA);
 }
 
 static double
@@ -618,6 +623,10 @@ compare_ranked (gconstpointer pa, gconstpointer pb, gpointer data)
   guint n_counts = GPOINTER_TO_UINT (data);
   double ma, mb;
 
+  /* what matters first: a callsite that never takes a real share of the time cannot be the
+   * one that stops scaling, however well its share correlates (issue 24, item 9) */
+  if (a->negligible != b->negligible)
+    return a->negligible ? 1 : -1;
   if (a->defined != b->defined)
     return a->defined ? -1 : 1;
   if (a->defined && a->rho != b->rho)

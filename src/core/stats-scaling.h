@@ -57,7 +57,15 @@ typedef struct
   double        rho;       /* Spearman's rho of (tasks, share) over all runs; 0 if undefined */
   double        p_value;   /* two-sided; NaN if undefined */
   StatsPMethod  p_method;
+  gboolean      negligible; /* its share stays below STATS_SCALING_NEGLIGIBLE at every count */
 } StatsScalingCallsite;
+
+/* A callsite whose mean share stays below this at every task count is negligible: ranked after
+ * the others, whatever its rho (a callsite at 0.01 % with rho = +1 ranked first before). */
+#define STATS_SCALING_NEGLIGIBLE 0.01
+
+/* The p-value below which a rho counts as significant in what is printed. */
+#define STATS_SCALING_ALPHA 0.05
 
 typedef struct
 {
@@ -68,8 +76,12 @@ typedef struct
   GPtrArray  *runs;           /* of StatsScalingRun*, in input order */
   guint       n_counts;
   guint      *counts;         /* the distinct task counts, ascending */
-  GPtrArray  *callsites;      /* of StatsScalingCallsite*, ranked: rho descending, undefined
-                                 last; ties by mean share descending, then by name */
+  GPtrArray  *callsites;      /* of StatsScalingCallsite*, ranked: negligible ones last, then
+                                 undefined rho last; rho descending; ties by mean share
+                                 descending, then by name */
+  double      smallest_p;     /* the smallest p-value any rho can reach with these runs */
+  guint       runs_for_significance; /* runs at distinct task counts that a rho needs to
+                                 reach p < STATS_SCALING_ALPHA */
 } StatsScaling;
 
 /* Reads every input and computes the statistics. @metric NULL means "time". Returns a new result
@@ -95,6 +107,9 @@ CubeReport   *stats_scaling_to_report (const StatsScaling *scaling);
 #define STATS_SCALING_ATTR_RUNS      "kubus.scaling.runs"
 #define STATS_SCALING_ATTR_UNDEFINED "kubus.scaling.undefined"
 #define STATS_SCALING_ATTR_RANKING   "kubus.scaling.ranking"
+#define STATS_SCALING_ATTR_NEGLIGIBLE "kubus.scaling.negligible_below"
+#define STATS_SCALING_ATTR_SMALLEST_P "kubus.scaling.smallest_p"
+#define STATS_SCALING_ATTR_RUNS_NEEDED "kubus.scaling.runs_for_significance"
 #define STATS_SCALING_METRIC_RHO     "scaling_rho"
 #define STATS_SCALING_METRIC_P       "scaling_p"
 #define STATS_SCALING_METRIC_SHARE   "scaling_share_"   /* + task count */

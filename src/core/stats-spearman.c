@@ -149,6 +149,54 @@ stats_spearman_p (const double *x, const double *y, guint n, StatsPMethod *metho
   return stats_student_t_p2 (rho * sqrt ((n - 2) / (1 - rho * rho)), n - 2);
 }
 
+static int
+compare_double (gconstpointer a, gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+double
+stats_spearman_smallest_p (const double *x, guint n)
+{
+  g_autofree double *sorted = NULL;
+  g_autofree double *y = NULL;
+
+  if (n < 2)
+    return NAN;
+  /* y takes the rank of each x among the sorted x (the first of equal x values first) */
+  sorted = g_memdup2 (x, sizeof (double) * n);
+  y = g_new (double, n);
+  qsort (sorted, n, sizeof (double), compare_double);
+  for (guint i = 0; i < n; i++)
+    {
+      guint rank = 0, before = 0;
+
+      while (rank < n && sorted[rank] < x[i])
+        rank++;
+      for (guint j = 0; j < i; j++)
+        before += x[j] == x[i];
+      y[i] = rank + before;
+    }
+  return stats_spearman_p (x, y, n, NULL);
+}
+
+guint
+stats_spearman_runs_for (double alpha)
+{
+  for (guint n = 2; n <= 64; n++)
+    {
+      g_autofree double *x = g_new (double, n);
+
+      for (guint i = 0; i < n; i++)
+        x[i] = i + 1;
+      if (stats_spearman_smallest_p (x, n) < alpha)
+        return n;
+    }
+  return 64;
+}
+
 /* Continued fraction of I_x(a, b) (modified Lentz), valid and fast for x < (a + 1)/(a + b + 2). */
 static double
 incomplete_beta_cf (double a, double b, double x)

@@ -32,6 +32,15 @@ gboolean     stats_spearman (const double *x, const double *y, guint n, double *
  * Returns NaN and STATS_P_NONE when rho is undefined. @method may be NULL. */
 double       stats_spearman_p (const double *x, const double *y, guint n, StatsPMethod *method);
 
+/* The smallest two-sided p-value any y series can reach against @x (n values): that of a y
+ * which orders its values exactly as @x does (ties of @x kept apart). NaN when n < 2 or @x is
+ * constant. With 3 distinct task counts it is 1/3: no rho can be significant. */
+double       stats_spearman_smallest_p (const double *x, guint n);
+
+/* The fewest runs, at distinct task counts, whose smallest p-value is below @alpha (5 for
+ * 0.05: 2/5! = 0.0167, while 4 runs reach 2/4! = 0.083 at best). At most 64. */
+guint        stats_spearman_runs_for (double alpha);
+
 /* Two-sided tail probability P(|T| ≥ |t|) of Student's t with @df degrees of freedom. */
 double       stats_student_t_p2 (double t, double df);
 

@@ -6,6 +6,8 @@
  * would name the wrong functions. */
 #include "symbols.h"
 
+#include "kubus-text.h"
+
 #include <elfutils/libdwfl.h>
 #include <dwarf.h>
 #include <libiberty/demangle.h>
@@ -229,6 +231,38 @@ entry_line (Dwfl_Module *mod, Dwarf_Addr addr, SymbolsFrame *out)
     }
 }
 
+char *
+symbols_frame_path (const char *s, gsize len)
+{
+  GString *p = g_string_sized_new (len);
+  for (gsize i = 0; i < len; i++)
+    {
+      int hi, lo;
+      if (s[i] == '%' && i + 2 < len && (hi = g_ascii_xdigit_value (s[i + 1])) >= 0
+          && (lo = g_ascii_xdigit_value (s[i + 2])) >= 0 && (hi | lo) != 0)
+        {
+          g_string_append_c (p, (char)(hi * 16 + lo));
+          i += 2;
+        }
+      else
+        g_string_append_c (p, s[i]);
+    }
+  return g_string_free (p, FALSE);
+}
+
+/* Replaces *@s by its valid UTF-8 form (kubus-text.h) where it is not. */
+static void
+valid_utf8 (char **s)
+{
+  if (*s != NULL && !kubus_utf8_valid (*s, strlen (*s)))
+    {
+      char *v = kubus_text_utf8 (*s);
+      g_free (*s);
+      *s = g_strdup (v);
+      free (v);
+    }
+}
+
 gboolean
 symbols_resolve_key (SymbolsResolver *r, const char *key, SymbolsFrame *out)
 {
@@ -242,7 +276,7 @@ symbols_resolve_key (SymbolsResolver *r, const char *key, SymbolsFrame *out)
   if (colon == NULL || plus == NULL || plus < colon || !g_str_has_prefix (plus, "+0x"))
     return FALSE;
   g_autofree char *id = g_strndup (p, (gsize)(colon - p));
-  g_autofree char *path = g_strndup (colon + 1, (gsize)(plus - colon - 1));
+  g_autofree char *path = symbols_frame_path (colon + 1, (gsize)(plus - colon - 1));
   guint64          offset = g_ascii_strtoull (plus + 3, NULL, 16);
   g_autofree char *base = g_path_get_basename (path);
   Module          *m = module_get (r, id, path);
@@ -271,5 +305,9 @@ symbols_resolve_key (SymbolsResolver *r, const char *key, SymbolsFrame *out)
                     : g_strdup_printf ("%s+0x%" G_GINT64_MODIFIER "x", base, offset);
   if (out->mangled == NULL)
     out->mangled = g_strdup ("");
+  /* symbols and paths are any bytes: the trace, the kct and the reports get valid UTF-8 */
+  valid_utf8 (&out->name);
+  valid_utf8 (&out->mangled);
+  valid_utf8 (&out->file);
   return TRUE;
 }

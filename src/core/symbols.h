@@ -25,6 +25,10 @@ typedef struct
 
 typedef struct _SymbolsResolver SymbolsResolver;
 
+/* The module path of a frame key (its @len bytes at @s) as the file system spells it: the
+ * collector writes a byte that is not part of a UTF-8 character, and '%', as %XX. */
+char *symbols_frame_path (const char *s, gsize len);
+
 SymbolsResolver *symbols_resolver_new (void);
 void             symbols_resolver_free (SymbolsResolver *r);
 /* Names the function of @key (a frame region's canonical name).  FALSE when @key is not a frame

@@ -1,9 +1,13 @@
 /* trace-write-defs.c — copies an archive's global definitions into a new archive unchanged,
  * one OTF2 definition kind per callback with OTF2's exact signature (generated once from OTF2
  * 3.0's OTF2_GlobalDefReaderCallbacks.h). ClockProperties and Location are written by
- * trace-write.c (new clock, new event counts); the deprecated Callsite is not copied. */
+ * trace-write.c (new clock, new event counts); the deprecated Callsite is not copied; strings
+ * are copied as valid UTF-8. */
+#include "kubus-text.h"
+
 #include <glib.h>
 #include <otf2/otf2.h>
+#include <string.h>
 
 OTF2_GlobalDefWriter *trace_defs_copy_writer (void *ud);
 OTF2_CallbackCode     trace_defs_copy_wrote (void *ud, OTF2_ErrorCode rc);
@@ -52,7 +56,9 @@ copy_IoParadigm (void *ud, OTF2_IoParadigmRef self, OTF2_StringRef identificatio
 static OTF2_CallbackCode
 copy_String (void *ud, OTF2_StringRef self, const char* string)
 {
-  return trace_defs_copy_wrote (ud, OTF2_GlobalDefWriter_WriteString (trace_defs_copy_writer (ud), self, string));
+  /* the one change: the new trace holds its names as valid UTF-8 (kubus-text.h) */
+  g_autofree char *valid = kubus_utf8_valid (string, strlen (string)) ? NULL : kubus_text_utf8 (string);
+  return trace_defs_copy_wrote (ud, OTF2_GlobalDefWriter_WriteString (trace_defs_copy_writer (ud), self, valid != NULL ? valid : string));
 }
 
 static OTF2_CallbackCode

@@ -8,7 +8,9 @@
  *              input is zero there).
  * Values are read with cube_report_get_row (CUBE 3 semantics: metric-inclusive,
  * call-exclusive), which are linear in the stored values, so the result is again a plain
- * CUBE 3 report built with the builder API. Derived metrics and metrics with an unsupported
+ * CUBE 3 report built with the builder API. Minima and maxima have cells without a value: see
+ * "values" below for what diff and mean make of them (docs/decisions/
+ * 2026-11-28-cube-lazy-and-algebra.md, kubus-cube(1)). Derived metrics and metrics with an unsupported
  * dtype carry no values and are left out; their children become roots.
  * The topologies, attributes and mirrors are those of the first input.
  * See docs/decisions/algebra-integration.md. */
@@ -409,22 +411,35 @@ copy_topologies (Builder *b, const InputMap *first)
     }
 }
 
-/* ---- values -------------------------------------------------------------------------------- */
+/* ---- values --------------------------------------------------------------------------------
+ *
+ * Sums (times, counts, bytes): a missing metric, call path or location is zero there, so
+ * diff = A − B and mean = (Σ inputs) / n cell by cell, linear in the stored values.
+ * Minima and maxima (MINDOUBLE / MAXDOUBLE): a missing cell has no value, not 0 (the call path
+ * was not visited there). diff = A − B only where both have a value; mean = the mean over the
+ * inputs that have one; merge = the value of the input that provides the metric; elsewhere
+ * the result has no value either (also on a location that input lacks). The counts of inputs with a
+ * value are kept per cell next to the sums while accumulating. */
 
-/* Adds weight × (values of @m in @map->in) into result metric @om. @mean: a min/max "no value"
- * (cube_value_is_none: ±DBL_MAX) stays one instead of adding up to infinity; diff and merge
- * need nothing of the kind (DBL_MAX − DBL_MAX = 0: diff A A is zero). */
+typedef struct
+{
+  double *sum;     /* the result row (owned by the report) */
+  guint  *count;   /* min/max metrics: inputs with a value per location; NULL for sums */
+} OutRow;
+
+/* Adds weight × (values of @m in @map->in) into result metric @om. */
 static gboolean
 accumulate (CubeReport       *out,
             CubeMetric       *om,
             const InputMap   *map,
             const CubeMetric *m,
             double            weight,
-            gboolean          mean,
+            GHashTable       *counts,
             GError          **error)
 {
   CubeReport        *in = map->in;
   guint              nl = in->locations->len;
+  gboolean           minmax = counts != NULL;
   g_autofree double *row = g_new (double, MAX (nl, 1));
 
   for (guint c = 0; c < in->cnodes->len; c++)
@@ -432,51 +447,82 @@ accumulate (CubeReport       *out,
       const CubeCnode *cn = g_ptr_array_index (in->cnodes, c);
       gboolean         nonzero = FALSE;
       double          *orow;
+      guint           *crow = NULL;
 
       if (!cube_report_get_row (in, m, cn, row, error))
         return FALSE;
       for (guint l = 0; l < nl && !nonzero; l++)
         nonzero = row[l] != 0.0;
       if (!nonzero)
-        continue;
+        continue; /* a sum adds nothing; a min/max row of zeros is an absent row (no values) */
       orow = cube_metric_alloc_row (out, om, map->cnode_map[c]->index);
-      /* NAN until finish_values */
+      if (minmax)
+        {
+          crow = g_hash_table_lookup (counts, orow);
+          if (crow == NULL)
+            {
+              crow = g_new0 (guint, MAX (out->locations->len, 1));
+              g_hash_table_insert (counts, orow, crow);
+            }
+        }
       for (guint l = 0; l < nl; l++)
-        orow[map->loc_map[l]] += mean && cube_value_is_none (m, row[l]) ? NAN : weight * row[l];
+        {
+          if (minmax && cube_value_is_none (m, row[l]))
+            continue;
+          orow[map->loc_map[l]] += weight * row[l];
+          if (minmax)
+            crow[map->loc_map[l]]++;
+        }
     }
   return TRUE;
 }
 
-/* Divides by @n (mean) and drops rows that came out all zero (a − a), so results stay sparse. */
+/* The metric's final values: sums divided by @divisor (mean); min/max cells where enough
+ * inputs had a value (diff: both; mean: one or more, divided by their number), else the "no
+ * value" marker. Rows without a non-zero value (a − a) are dropped, so results stay sparse: an
+ * all-zero row of a minimum or maximum reads as "no values" in every reader anyway. */
 static void
-finish_values (CubeReport *out, double divisor)
+finish_metric (CubeReport *out, CubeMetric *om, AlgebraOp op, double divisor, GHashTable *counts)
 {
-  guint nl = out->locations->len;
+  guint  nl = out->locations->len;
+  double none = om->dtype == CUBE_DTYPE_MAXDOUBLE ? -G_MAXDOUBLE : G_MAXDOUBLE;
 
-  for (guint i = 0; i < out->metrics->len; i++)
+  for (guint c = 0; c < om->data->n_rows; c++)
     {
-      CubeMetric *om = g_ptr_array_index (out->metrics, i);
+      double  *row = om->data->rows[c];
+      gboolean keep = FALSE;
 
-      for (guint c = 0; c < om->data->n_rows; c++)
+      if (row == NULL)
+        continue;
+      if (counts != NULL)
         {
-          double  *row = om->data->rows[c];
-          gboolean nonzero = FALSE;
+          const guint *crow = g_hash_table_lookup (counts, row);
 
-          if (row == NULL)
-            continue;
           for (guint l = 0; l < nl; l++)
             {
-              if (divisor != 1.0)
-                row[l] /= divisor;
-              if (isnan (row[l]))
-                row[l] = om->dtype == CUBE_DTYPE_MAXDOUBLE ? -G_MAXDOUBLE : G_MAXDOUBLE;
-              nonzero = nonzero || row[l] != 0.0;
+              guint k = crow != NULL ? crow[l] : 0;
+
+              if (op == ALGEBRA_DIFF ? k == 2 : k >= 1)
+                {
+                  if (op == ALGEBRA_MEAN)
+                    row[l] /= k;
+                  /* a row of zeros reads as an absent row (no values), as in a file */
+                  keep = keep || row[l] != 0.0;
+                }
+              else
+                row[l] = none;
             }
-          if (!nonzero)
-            cube_metric_drop_row (out, om, c);
         }
+      else
+        for (guint l = 0; l < nl; l++)
+          {
+            if (divisor != 1.0)
+              row[l] /= divisor;
+            keep = keep || row[l] != 0.0;
+          }
+      if (!keep)
+        cube_metric_drop_row (out, om, c);
     }
-  cube_report_invalidate_values (out);
 }
 
 static CubeReport *
@@ -538,11 +584,13 @@ algebra_run (AlgebraOp op, CubeReport **reports, guint n, GError **error)
   for (guint i = 0; ok && i < out->metrics->len; i++)
     {
       CubeMetric *om = g_ptr_array_index (out->metrics, i);
+      gboolean    minmax = cube_dtype_is_minmax (om->dtype);
+      g_autoptr (GHashTable) counts = minmax ? g_hash_table_new_full (NULL, NULL, NULL, g_free)
+                                             : NULL;
 
       /* A minimum or maximum that only one report has (profile.cube's min_time against an
        * analysis.cube): its difference to nothing is not −min or +min but no value at all. */
-      if (op == ALGEBRA_DIFF
-          && (om->dtype == CUBE_DTYPE_MINDOUBLE || om->dtype == CUBE_DTYPE_MAXDOUBLE)
+      if (op == ALGEBRA_DIFF && minmax
           && (cube_report_find_metric (reports[0], om->uniq_name) == NULL
               || cube_report_find_metric (reports[1], om->uniq_name) == NULL))
         continue;
@@ -555,13 +603,14 @@ algebra_run (AlgebraOp op, CubeReport **reports, guint n, GError **error)
             continue;
           if (op == ALGEBRA_DIFF && k > 0)
             weight = -1.0;
-          ok = accumulate (out, om, &maps[k], m, weight, op == ALGEBRA_MEAN, error);
+          ok = accumulate (out, om, &maps[k], m, weight, counts, error);
           if (op == ALGEBRA_MERGE)
             break; /* the first input that has the metric provides it */
         }
+      if (ok)
+        finish_metric (out, om, op, op == ALGEBRA_MEAN ? (double) n : 1.0, counts);
     }
-  if (ok)
-    finish_values (out, op == ALGEBRA_MEAN ? (double) n : 1.0);
+  cube_report_invalidate_values (out);
   if (op == ALGEBRA_DIFF)
     {
       g_autofree char *na = g_path_get_basename (reports[0]->path ? reports[0]->path : "A");

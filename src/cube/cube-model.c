@@ -436,7 +436,10 @@ cube_report_set_attr (CubeReport *report, const char *key, const char *value)
   g_return_if_fail (report != NULL && key != NULL);
 
   if (g_strcmp0 (key, "CUBE_CT_AGGR") == 0)
-    report->ct_aggr_max = value != NULL && g_ascii_strcasecmp (value, "MAX") == 0;
+    {
+      report->ct_aggr_max = value != NULL && g_ascii_strcasecmp (value, "MAX") == 0;
+      cube_report_invalidate_values (report); /* the totals of every metric change */
+    }
   for (guint i = 0; i < report->attrs->len; i++)
     {
       CubeAttr *attr = g_ptr_array_index (report->attrs, i);
@@ -1089,31 +1092,138 @@ cube_metric_raw_row (
   return TRUE;
 }
 
-/* Exclusive-along-the-call-tree row of @metric as stored (metric dimension untouched). */
-static gboolean
-call_exclusive_row (
-    CubeReport *report, CubeMetric *metric, const CubeCnode *cnode, double *out, GError **error)
+void
+cube_metric_set_scanner (CubeMetric *metric, CubeRowScanner scanner)
 {
-  guint         len = report->locations->len;
-  const double *row;
+  metric->data->scanner = scanner;
+}
 
-  if (!cube_metric_raw_row (report, metric, cnode->index, &row, error))
+gboolean
+cube_metric_peek_row (CubeReport    *report,
+                      CubeMetric    *metric,
+                      guint          cnode_index,
+                      double        *scratch,
+                      const double **row,
+                      GError       **error)
+{
+  CubeMetricData *d = metric->data;
+
+  *row = NULL;
+  if (d == NULL || !cube_metric_has_data (metric))
+    return TRUE;
+  if (d->loader == NULL || (cnode_index < d->n_rows && d->row_loaded[cnode_index]))
+    {
+      if (cnode_index < d->n_rows)
+        *row = d->rows[cnode_index];
+      return TRUE;
+    }
+  if (cnode_index >= report->cnodes->len)
+    return TRUE;
+  if (!d->loader (report, metric, cnode_index, scratch, error))
     return FALSE;
-  if (row != NULL)
-    memcpy (out, row, len * sizeof (double));
-  else
+  for (guint l = 0; l < report->locations->len; l++)
+    if (scratch[l] != 0.0)
+      {
+        *row = scratch;
+        break;
+      }
+  return TRUE;
+}
+
+typedef struct
+{
+  const guint8  *loaded;   /* rows the model holds: visited from there, not from the file */
+  CubeRowVisitor visit;
+  gpointer       user_data;
+} ScanFilter;
+
+static gboolean
+scan_unloaded (guint cnode_index, const double *row, gpointer user_data, GError **error)
+{
+  ScanFilter *f = user_data;
+
+  if (f->loaded[cnode_index])
+    return TRUE;
+  return f->visit (cnode_index, row, f->user_data, error);
+}
+
+gboolean
+cube_metric_scan_rows (CubeReport     *report,
+                       CubeMetric     *metric,
+                       CubeRowVisitor  visit,
+                       gpointer        user_data,
+                       GError        **error)
+{
+  CubeMetricData    *d = metric->data;
+  g_autofree double *scratch = NULL;
+
+  if (d == NULL || !cube_metric_has_data (metric))
+    return TRUE;
+  if (d->loader != NULL && d->scanner != NULL)
+    {
+      ScanFilter f = { d->row_loaded, visit, user_data };
+      gboolean   any_loaded = FALSE;
+
+      /* Rows the model holds (read before, or set since) count as they are there. */
+      for (guint c = 0; c < d->n_rows; c++)
+        if (d->row_loaded[c])
+          {
+            any_loaded = TRUE;
+            if (d->rows[c] != NULL && !visit (c, d->rows[c], user_data, error))
+              return FALSE;
+          }
+      return any_loaded ? d->scanner (report, metric, scan_unloaded, &f, error)
+                        : d->scanner (report, metric, visit, user_data, error);
+    }
+  if (d->loader != NULL)
+    scratch = g_new (double, MAX (report->locations->len, 1));
+  for (guint c = 0; c < report->cnodes->len; c++)
+    {
+      const double *row;
+
+      if (!cube_metric_peek_row (report, metric, c, scratch, &row, error))
+        return FALSE;
+      if (row != NULL && !visit (c, row, user_data, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* Exclusive-along-the-call-tree row of @metric as stored (metric dimension untouched). @keep:
+ * rows read lazily stay in the model (cube_metric_raw_row); else they are decoded into
+ * buffers and dropped (cube_metric_peek_row). */
+static gboolean
+call_exclusive_row (CubeReport      *report,
+                    CubeMetric      *metric,
+                    const CubeCnode *cnode,
+                    gboolean         keep,
+                    double          *out,
+                    GError         **error)
+{
+  guint              len = report->locations->len;
+  const double      *row;
+  g_autofree double *scratch = keep ? NULL : g_new (double, MAX (len, 1));
+
+  if (keep ? !cube_metric_raw_row (report, metric, cnode->index, &row, error)
+           : !cube_metric_peek_row (report, metric, cnode->index, out, &row, error))
+    return FALSE;
+  if (row == NULL)
     memset (out, 0, len * sizeof (double));
+  else if (row != out)
+    memcpy (out, row, len * sizeof (double));
   /* A min or max over a subtree cannot be undone: such rows are shown as stored. */
   if (metric->data->stored_call_inclusive && !cube_dtype_is_minmax (metric->dtype)
       && cnode->children->len > 0)
     {
+      g_autofree double *own = g_memdup2 (out, MAX (len, 1) * sizeof (double));
       g_autofree double *mag = g_new0 (double, MAX (len, 1));
       guint              n = 0;
 
       for (guint k = 0; k < cnode->children->len; k++)
         {
           const CubeCnode *child = g_ptr_array_index (cnode->children, k);
-          if (!cube_metric_raw_row (report, metric, child->index, &row, error))
+          if (keep ? !cube_metric_raw_row (report, metric, child->index, &row, error)
+                   : !cube_metric_peek_row (report, metric, child->index, scratch, &row, error))
             return FALSE;
           if (row == NULL)
             continue;
@@ -1125,15 +1235,9 @@ call_exclusive_row (
             }
         }
       if (n > 0)
-        {
-          const double *own;
-          if (!cube_metric_raw_row (report, metric, cnode->index, &own, error))
-            return FALSE;
-          for (guint l = 0; l < len; l++)
-            if (out[l] == 0.0 /* also -0 */
-                || cube_value_is_residue (out[l], own != NULL ? own[l] : 0.0, mag[l], n))
-              out[l] = 0.0;
-        }
+        for (guint l = 0; l < len; l++)
+          if (out[l] == 0.0 /* also -0 */ || cube_value_is_residue (out[l], own[l], mag[l], n))
+            out[l] = 0.0;
     }
   return TRUE;
 }
@@ -1153,12 +1257,13 @@ cube_value_is_residue (double diff, double a, double b_abs_sum, guint n_terms)
   return diff != 0.0 && fabs (diff) <= (double) (n_terms + 1) * DBL_EPSILON * m;
 }
 
-gboolean
-cube_report_get_row (CubeReport       *report,
-                     const CubeMetric *metric,
-                     const CubeCnode  *cnode,
-                     double           *out,
-                     GError          **error)
+static gboolean
+get_row (CubeReport       *report,
+         const CubeMetric *metric,
+         const CubeCnode  *cnode,
+         gboolean          keep,
+         double           *out,
+         GError          **error)
 {
   CubeMetric *m = (CubeMetric *)metric;
   guint       len;
@@ -1171,7 +1276,7 @@ cube_report_get_row (CubeReport       *report,
       memset (out, 0, len * sizeof (double));
       return TRUE;
     }
-  if (!call_exclusive_row (report, m, cnode, out, error))
+  if (!call_exclusive_row (report, m, cnode, keep, out, error))
     return FALSE;
   if (m->data->stored_metric_exclusive && !cube_dtype_is_minmax (m->dtype))
     {
@@ -1181,13 +1286,33 @@ cube_report_get_row (CubeReport       *report,
           const CubeMetric *child = g_ptr_array_index (m->children, k);
           if (!cube_metric_child_contributes (m, child))
             continue;
-          if (!cube_report_get_row (report, child, cnode, tmp, error))
+          if (!get_row (report, child, cnode, keep, tmp, error))
             return FALSE;
           for (guint l = 0; l < len; l++)
             out[l] += tmp[l];
         }
     }
   return TRUE;
+}
+
+gboolean
+cube_report_get_row (CubeReport       *report,
+                     const CubeMetric *metric,
+                     const CubeCnode  *cnode,
+                     double           *out,
+                     GError          **error)
+{
+  return get_row (report, metric, cnode, TRUE, out, error);
+}
+
+gboolean
+cube_report_get_row_transient (CubeReport       *report,
+                               const CubeMetric *metric,
+                               const CubeCnode  *cnode,
+                               double           *out,
+                               GError          **error)
+{
+  return get_row (report, metric, cnode, FALSE, out, error);
 }
 
 static double *

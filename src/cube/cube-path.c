@@ -9,11 +9,14 @@ cnode_name (const CubeCnode *cnode)
   return cnode->callee != NULL && cnode->callee->name != NULL ? cnode->callee->name : "";
 }
 
-/* A call path among @candidates (and below) that @rest names. */
+/* A call path among @candidates (and below) that @rest names, parts separated by @sep. */
 static CubeCnode *
 find_below (GPtrArray  *candidates,
-            const char *rest)
+            const char *rest,
+            const char *sep)
 {
+  size_t sep_len = strlen (sep);
+
   for (guint i = 0; candidates != NULL && i < candidates->len; i++)
     {
       CubeCnode *c = g_ptr_array_index (candidates, i);
@@ -24,9 +27,9 @@ find_below (GPtrArray  *candidates,
         continue;
       if (rest[len] == '\0')
         return c;
-      if (rest[len] == '/')
+      if (strncmp (rest + len, sep, sep_len) == 0)
         {
-          CubeCnode *found = find_below (c->children, rest + len + 1);
+          CubeCnode *found = find_below (c->children, rest + len + sep_len, sep);
           if (found != NULL)
             return found;
         }
@@ -44,7 +47,18 @@ cube_report_find_cnode_path (const CubeReport *report,
   /* A leading "/" reads as "from the root" too. */
   if (path[0] == '/')
     path++;
-  return find_below (report->cnode_roots, path);
+  return find_below (report->cnode_roots, path, "/");
+}
+
+CubeCnode *
+cube_report_find_cnode_path_sep (const CubeReport *report,
+                                 const char       *path,
+                                 const char       *separator)
+{
+  g_return_val_if_fail (report != NULL && separator != NULL && separator[0] != '\0', NULL);
+  if (path == NULL || path[0] == '\0')
+    return NULL;
+  return find_below (report->cnode_roots, path, separator);
 }
 
 char *

@@ -11,6 +11,10 @@ G_BEGIN_DECLS
  * order, or NULL. Borrowed. */
 CubeCnode *cube_report_find_cnode_path (const CubeReport *report,
                                         const char       *path);
+/* The same with another separator: kubus-sim's summary writes "main > solve > MPI_Recv". */
+CubeCnode *cube_report_find_cnode_path_sep (const CubeReport *report,
+                                            const char       *path,
+                                            const char       *separator);
 /* "main/solve/MPI_Recv" for @cnode (newly allocated). */
 char      *cube_cnode_path             (const CubeCnode  *cnode);
 

@@ -15,6 +15,21 @@ typedef gboolean (*CubeRowLoader) (CubeReport *report,
                                    double     *out,
                                    GError    **error);
 
+/* Called by a row scanner for each stored row that is not all zeros: @row (n_locations doubles,
+ * as the file stores them) is valid during the call only. */
+typedef gboolean (*CubeRowVisitor) (guint         cnode_index,
+                                    const double *row,
+                                    gpointer      user_data,
+                                    GError      **error);
+
+/* Visits every stored row of @metric in the order the file keeps them (bulk reads, nothing
+ * kept). Set by lazy readers next to the loader. */
+typedef gboolean (*CubeRowScanner) (CubeReport     *report,
+                                    CubeMetric     *metric,
+                                    CubeRowVisitor  visit,
+                                    gpointer        user_data,
+                                    GError        **error);
+
 struct _CubeMetricData
 {
   /* rows[cnode->index]: n_locations doubles, or NULL = zeros (absent) / not loaded yet.
@@ -30,6 +45,7 @@ struct _CubeMetricData
   CubeRowLoader loader;
   gpointer      loader_data;
   GDestroyNotify loader_data_free;
+  CubeRowScanner scanner;         /* with a loader: optional */
 };
 
 struct _CubeReportPriv
@@ -52,6 +68,8 @@ struct _CubeReportPriv
   guint       row_len;            /* length of every allocated row (= locations->len) */
   gboolean    has_rows;           /* some row is allocated: adding a location resizes them */
   gpointer    row_arena;          /* where rows live (cube-model.c); freed with the report */
+
+  guint64     rows_decoded;       /* rows a lazy reader decoded from the file so far (tests) */
 };
 
 /* Raw row access honouring the loader: returns a pointer owned by the metric data (NULL for an
@@ -61,6 +79,34 @@ gboolean cube_metric_raw_row (CubeReport    *report,
                               guint          cnode_index,
                               const double **row,
                               GError       **error);
+
+/* The raw stored row of (metric, cnode) without keeping it in the model: @row points at the
+ * row the model holds, or at @scratch (n_locations doubles) into which a lazy reader decoded
+ * it; NULL for an absent or all-zero row (as cube_metric_raw_row). */
+gboolean cube_metric_peek_row (CubeReport    *report,
+                               CubeMetric    *metric,
+                               guint          cnode_index,
+                               double        *scratch,
+                               const double **row,
+                               GError       **error);
+
+/* Visits every stored row of @metric that is not all zeros (raw, as stored), in no particular
+ * order, keeping none of them: a lazy reader reads the file in bulk, rows already in memory are
+ * visited there. */
+gboolean cube_metric_scan_rows (CubeReport     *report,
+                                CubeMetric     *metric,
+                                CubeRowVisitor  visit,
+                                gpointer        user_data,
+                                GError        **error);
+
+/* cube_report_get_row without keeping what it reads (lazy rows are decoded into buffers and
+ * dropped): for passes over whole metrics (the value engine), whose memory must not grow with
+ * the file. */
+gboolean cube_report_get_row_transient (CubeReport       *report,
+                                        const CubeMetric *metric,
+                                        const CubeCnode  *cnode,
+                                        double           *out,
+                                        GError          **error);
 
 /* TRUE when @diff, the result of a − (c_1 + … + c_n) where b_abs_sum = Σ|c_k|, is no larger
  * than the rounding error of that subtraction: (n + 1) · DBL_EPSILON · max(|a|, Σ|c_k|)
@@ -106,6 +152,9 @@ void     cube_metric_set_loader (CubeReport     *report,
                                  CubeRowLoader   loader,
                                  gpointer        data,
                                  GDestroyNotify  data_free);
+/* And its bulk reader for whole-metric passes (after cube_metric_set_loader). */
+void     cube_metric_set_scanner (CubeMetric     *metric,
+                                  CubeRowScanner  scanner);
 
 /* Setters for fields the public builder does not take. Strings are copied. */
 void     cube_metric_set_kind (CubeMetric *metric, CubeMetricKind kind);

@@ -45,6 +45,10 @@ typedef struct
   gint    *big_slot;    /* per cnode: row slot of a big node, else -1 */
   gint    *owner_slot;  /* per cnode: slot of the nearest big ancestor-or-self, else -1 */
   double **big_rows;    /* per metric index: n_big × n_locations inclusive rows, or NULL */
+
+  /* The metric pane, on demand (cube_values_metric_total): per metric index. */
+  double  *metric_total;   /* collapsed value, before finish_values */
+  guint8  *metric_known;   /* 1 once metric_total holds it */
 } ValueCache;
 
 typedef struct
@@ -67,6 +71,8 @@ value_cache_free (gpointer data)
   g_free (cache->big_rows);
   g_free (cache->big_slot);
   g_free (cache->owner_slot);
+  g_free (cache->metric_total);
+  g_free (cache->metric_known);
   g_free (cache);
 }
 
@@ -94,6 +100,8 @@ get_cache (CubeReport *report)
   cache->n_locations = report->locations->len;
   cache->cnode_total = g_new0 (double *, MAX (cache->n_metrics, 1));
   cache->big_rows = g_new0 (double *, MAX (cache->n_metrics, 1));
+  cache->metric_total = g_new0 (double, MAX (cache->n_metrics, 1));
+  cache->metric_known = g_new0 (guint8, MAX (cache->n_metrics, 1));
   report->priv->value_cache = cache;
   report->priv->value_cache_free = value_cache_free;
   return cache;
@@ -142,7 +150,8 @@ finish_values (double *v, guint n)
 }
 
 /* The CUBE-3 row of (m, c): a pointer into the stored row when no conversion is needed
- * (NULL = absent), else computed into @scratch. */
+ * (NULL = absent), else computed into @scratch. Rows a lazy reader decodes here are not kept:
+ * passes over whole metrics must not leave the file's values in memory. */
 static gboolean
 e_row (CubeReport      *report,
        CubeMetric      *m,
@@ -157,11 +166,19 @@ e_row (CubeReport      *report,
       return TRUE;
     }
   if (!m->data->stored_call_inclusive && !m->data->stored_metric_exclusive)
-    return cube_metric_raw_row (report, m, c->index, row, error);
-  if (!cube_report_get_row (report, m, c, scratch, error))
+    return cube_metric_peek_row (report, m, c->index, scratch, row, error);
+  if (!cube_report_get_row_transient (report, m, c, scratch, error))
     return FALSE;
   *row = scratch;
   return TRUE;
+}
+
+/* TRUE when the rows of @m are what the views add up as they are (no call- or metric-tree
+ * conversion): whole-metric passes can then take them in any order, in bulk. */
+static gboolean
+stored_as_shown (const CubeMetric *m)
+{
+  return !m->data->stored_call_inclusive && !m->data->stored_metric_exclusive;
 }
 
 static int
@@ -212,62 +229,94 @@ ensure_shape (CubeReport *report, ValueCache *cache)
     }
 }
 
+typedef struct
+{
+  ValueCache *cache;
+  Agg         agg;
+  guint       len;
+  double     *tot;
+  double     *big;
+} TotalsPass;
+
+/* One row of the totals pass: its call path's total and its share of the big rows. */
+static gboolean
+totals_add_row (guint         c,
+                const double *row,
+                gpointer      user_data,
+                GError      **error)
+{
+  TotalsPass *t = user_data;
+  Agg         agg = t->agg;
+  guint       len = t->len;
+  double      acc = agg_identity (agg);
+  gint        owner = t->cache->owner_slot[c];
+
+  (void) error;
+  if (owner >= 0)
+    {
+      double *dst = t->big + (gsize)owner * len;
+      if (agg == AGG_SUM)
+        for (guint l = 0; l < len; l++)
+          {
+            acc += row[l];
+            dst[l] += row[l];
+          }
+      else
+        for (guint l = 0; l < len; l++)
+          {
+            acc = agg2 (agg, acc, row[l]);
+            dst[l] = agg2 (agg, dst[l], row[l]);
+          }
+    }
+  else
+    for (guint l = 0; l < len; l++)
+      acc = agg2 (agg, acc, row[l]);
+  t->tot[c] = acc;
+  return TRUE;
+}
+
 /* Cached totals over all locations per call path of metric @m (identity where absent), and in
- * the same pass the inclusive rows of the big call paths. */
+ * the same pass the inclusive rows of the big call paths. Rows stored as shown are read in
+ * bulk, in file order; others are converted one call path at a time. Nothing read is kept but
+ * the totals and the big rows. */
 static const double *
 cnode_totals (CubeReport *report, CubeMetric *m, GError **error)
 {
   ValueCache        *cache = get_cache (report);
   guint              n = report->cnodes->len, len = report->locations->len;
   Agg                agg = metric_agg (m);
-  double            *tot;
-  double            *big;
+  TotalsPass         t = { cache, agg, len, NULL, NULL };
   g_autofree double *scratch = NULL;
+  gboolean           ok = TRUE;
 
   if (cache->cnode_total[m->index] != NULL)
     return cache->cnode_total[m->index];
   ensure_shape (report, cache);
-  tot = g_new (double, MAX (n, 1));
-  big = g_new (double, MAX ((gsize)cache->n_big * len, 1));
+  t.tot = g_new (double, MAX (n, 1));
+  t.big = g_new (double, MAX ((gsize)cache->n_big * len, 1));
   for (gsize i = 0; i < (gsize)cache->n_big * len; i++)
-    big[i] = agg_identity (agg);
-  scratch = g_new (double, MAX (len, 1));
+    t.big[i] = agg_identity (agg);
+  /* absent rows: no value (identity), or 0 for sums */
   for (guint c = 0; c < n; c++)
+    t.tot[c] = agg == AGG_SUM ? 0.0 : agg_identity (agg);
+  if (stored_as_shown (m))
+    ok = cube_metric_scan_rows (report, m, totals_add_row, &t, error);
+  else
     {
-      const double *row;
-      double        acc = agg_identity (agg);
-      if (!e_row (report, m, g_ptr_array_index (report->cnodes, c), scratch, &row, error))
+      scratch = g_new (double, MAX (len, 1));
+      for (guint c = 0; ok && c < n; c++)
         {
-          g_free (tot);
-          g_free (big);
-          return NULL;
+          const double *row;
+          ok = e_row (report, m, g_ptr_array_index (report->cnodes, c), scratch, &row, error);
+          if (ok && row != NULL)
+            totals_add_row (c, row, &t, error);
         }
-      if (row != NULL)
-        {
-          gint owner = cache->owner_slot[c];
-          if (owner >= 0)
-            {
-              double *dst = big + (gsize)owner * len;
-              if (agg == AGG_SUM)
-                for (guint l = 0; l < len; l++)
-                  {
-                    acc += row[l];
-                    dst[l] += row[l];
-                  }
-              else
-                for (guint l = 0; l < len; l++)
-                  {
-                    acc = agg2 (agg, acc, row[l]);
-                    dst[l] = agg2 (agg, dst[l], row[l]);
-                  }
-            }
-          else
-            for (guint l = 0; l < len; l++)
-              acc = agg2 (agg, acc, row[l]);
-        }
-      else if (agg == AGG_SUM)
-        acc = 0.0;
-      tot[c] = acc;
+    }
+  if (!ok)
+    {
+      g_free (t.tot);
+      g_free (t.big);
+      return NULL;
     }
   /* Each big row holds its own part of the subtree; add the big descendants, children first. */
   for (guint c = n; c-- > 0;)
@@ -277,11 +326,11 @@ cnode_totals (CubeReport *report, CubeMetric *m, GError **error)
       if (slot < 0 || node->parent == NULL || (up = cache->owner_slot[node->parent->index]) < 0)
         continue;
       for (guint l = 0; l < len; l++)
-        big[(gsize)up * len + l] = agg2 (agg, big[(gsize)up * len + l], big[(gsize)slot * len + l]);
+        t.big[(gsize)up * len + l] = agg2 (agg, t.big[(gsize)up * len + l], t.big[(gsize)slot * len + l]);
     }
-  cache->cnode_total[m->index] = tot;
-  cache->big_rows[m->index] = big;
-  return tot;
+  cache->cnode_total[m->index] = t.tot;
+  cache->big_rows[m->index] = t.big;
+  return t.tot;
 }
 
 /* The per-location inclusive row of big call path @c for metric @m, or NULL if @c is not big. */
@@ -454,41 +503,178 @@ call_tree_total (const CubeReport *report, Agg agg, const double *incl)
   return total;
 }
 
+/* ---- the metric pane, one metric at a time ------------------------------------------------ */
+
+typedef struct
+{
+  Agg          agg;
+  guint        len;
+  const guint *root_slot;   /* per call path: the position of its root in cnode_roots */
+  double      *per_root;    /* per root: the aggregate of its subtree */
+} MetricPass;
+
+static gboolean
+metric_add_row (guint         c,
+                const double *row,
+                gpointer      user_data,
+                GError      **error)
+{
+  MetricPass *t = user_data;
+  double     *acc = &t->per_root[t->root_slot[c]];
+
+  (void) error;
+  if (t->agg == AGG_SUM)
+    {
+      double s = 0.0;
+      for (guint l = 0; l < t->len; l++)
+        s += row[l];
+      *acc += s;
+    }
+  else
+    for (guint l = 0; l < t->len; l++)
+      *acc = agg2 (t->agg, *acc, row[l]);
+  return TRUE;
+}
+
+/* The collapsed metric-pane value of @m (before finish_values), reading only what it needs:
+ * the roots' rows of a metric stored inclusive along the call tree (a row there is its
+ * subtree's value), every row of one stored exclusive (in bulk, none kept). */
+static gboolean
+metric_total (CubeReport *report, CubeMetric *m, double *out, GError **error)
+{
+  guint              n_roots = report->cnode_roots->len, n = report->cnodes->len;
+  guint              len = report->locations->len;
+  Agg                agg = metric_agg (m);
+  g_autofree double *per_root = g_new (double, MAX (n_roots, 1));
+  g_autofree guint  *root_slot = NULL;
+  MetricPass         t = { agg, len, NULL, per_root };
+
+  if (!cube_metric_has_data (m))
+    {
+      *out = 0.0;
+      return TRUE;
+    }
+  for (guint r = 0; r < n_roots; r++)
+    per_root[r] = agg == AGG_SUM ? 0.0 : agg_identity (agg);
+
+  if (m->data->stored_call_inclusive && !m->data->stored_metric_exclusive)
+    {
+      g_autofree double *scratch = g_new (double, MAX (len, 1));
+      g_autofree guint  *slot = g_new0 (guint, MAX (n, 1));
+
+      /* each root row goes to its own root */
+      for (guint r = 0; r < n_roots; r++)
+        slot[((CubeCnode *) g_ptr_array_index (report->cnode_roots, r))->index] = r;
+      t.root_slot = slot;
+      for (guint r = 0; r < n_roots; r++)
+        {
+          const CubeCnode *root = g_ptr_array_index (report->cnode_roots, r);
+          const double    *row;
+
+          if (!cube_metric_peek_row (report, m, root->index, scratch, &row, error))
+            return FALSE;
+          if (row != NULL)
+            metric_add_row (root->index, row, &t, error);
+        }
+    }
+  else if (stored_as_shown (m))
+    {
+      /* Parents precede their children in index order. */
+      root_slot = g_new (guint, MAX (n, 1));
+      for (guint r = 0; r < n_roots; r++)
+        root_slot[((CubeCnode *) g_ptr_array_index (report->cnode_roots, r))->index] = r;
+      for (guint c = 0; c < n; c++)
+        {
+          const CubeCnode *node = g_ptr_array_index (report->cnodes, c);
+          if (node->parent != NULL)
+            root_slot[c] = root_slot[node->parent->index];
+        }
+      t.root_slot = root_slot;
+      if (!cube_metric_scan_rows (report, m, metric_add_row, &t, error))
+        return FALSE;
+    }
+  else
+    {
+      /* Converted along the metric tree: through the per-call-path totals. */
+      const double      *tot = cnode_totals (report, m, error);
+      g_autofree double *in = g_new (double, MAX (n, 1));
+
+      if (tot == NULL)
+        return FALSE;
+      cnode_inclusive (report, agg, tot, in);
+      *out = call_tree_total (report, agg, in);
+      return TRUE;
+    }
+  {
+    g_autofree double *in = g_new0 (double, MAX (n, 1));
+
+    /* the roots' values where call_tree_total looks for them */
+    for (guint r = 0; r < n_roots; r++)
+      in[((CubeCnode *) g_ptr_array_index (report->cnode_roots, r))->index] = per_root[r];
+    *out = call_tree_total (report, agg, in);
+  }
+  return TRUE;
+}
+
+static gboolean
+metric_total_cached (CubeReport *report, CubeMetric *m, double *out, GError **error)
+{
+  ValueCache *cache = get_cache (report);
+
+  if (!cache->metric_known[m->index])
+    {
+      if (!metric_total (report, m, &cache->metric_total[m->index], error))
+        return FALSE;
+      cache->metric_known[m->index] = 1;
+    }
+  *out = cache->metric_total[m->index];
+  return TRUE;
+}
+
+gboolean
+cube_values_metric_total (CubeReport       *report,
+                          const CubeMetric *metric,
+                          gboolean          expanded,
+                          double           *value,
+                          GError          **error)
+{
+  CubeMetric *m = (CubeMetric *)metric;
+  double      v;
+
+  g_return_val_if_fail (report != NULL && metric != NULL && value != NULL, FALSE);
+
+  if (!metric_total_cached (report, m, &v, error))
+    return FALSE;
+  /* Expanded: without the contributing children (sums only: a min or max keeps its value). */
+  if (expanded && metric_agg (m) == AGG_SUM)
+    for (guint k = 0; k < m->children->len; k++)
+      {
+        CubeMetric *child = g_ptr_array_index (m->children, k);
+        double      cv;
+
+        if (!cube_metric_child_contributes (m, child))
+          continue;
+        if (!metric_total_cached (report, child, &cv, error))
+          return FALSE;
+        v -= cv;
+      }
+  finish_values (&v, 1);
+  *value = v;
+  return TRUE;
+}
+
 gboolean
 cube_values_metrics (CubeReport *report, double *incl, double *excl, GError **error)
 {
-  guint              n = report->cnodes->len;
-  g_autofree double *ex = NULL;
-  g_autofree double *in = NULL;
-
   g_return_val_if_fail (report != NULL, FALSE);
 
-  ex = g_new (double, MAX (n, 1));
-  in = g_new (double, MAX (n, 1));
   for (guint mi = 0; mi < report->metrics->len; mi++)
     {
       CubeMetric *m = g_ptr_array_index (report->metrics, mi);
-      for (int expanded = 0; expanded < 2; expanded++)
-        {
-          double       *out = expanded ? excl : incl;
-          CubeMetricSel sel = { m, expanded };
-          g_autoptr (GArray) terms = NULL;
-          Agg agg;
 
-          if (out == NULL)
-            continue;
-          if (!cube_metric_has_data (m))
-            {
-              out[mi] = 0.0;
-              continue;
-            }
-          terms = selection_terms (&sel, 1, &agg);
-          if (!cnode_exclusive (report, terms, agg, NULL, ex, error))
-            return FALSE;
-          cnode_inclusive (report, agg, ex, in);
-          out[mi] = call_tree_total (report, agg, in);
-          finish_values (&out[mi], 1);
-        }
+      if ((incl != NULL && !cube_values_metric_total (report, m, FALSE, &incl[mi], error))
+          || (excl != NULL && !cube_values_metric_total (report, m, TRUE, &excl[mi], error)))
+        return FALSE;
     }
   return TRUE;
 }

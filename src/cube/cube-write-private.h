@@ -23,8 +23,10 @@ typedef struct
 void cube_out_flush   (CubeOut *o);
 void cube_out_puts    (CubeOut *o, const char *s);
 void cube_out_printf  (CubeOut *o, const char *format, ...) G_GNUC_PRINTF (2, 3);
-/* Text or attribute value with the XML entities; characters XML 1.0 cannot carry are dropped. */
+/* An attribute value, any bytes, as valid XML (kubus-text.h: entities, U+FFFD for bytes that are
+ * not UTF-8 and for characters XML 1.0 cannot carry). */
 void cube_out_escaped (CubeOut *o, const char *text);
+/* <name>text</name> on its own line, @text as cube_out_escaped but as character data. */
 void cube_out_element (CubeOut *o, int indent, const char *name, const char *text);
 /* One <attr key="" value=""/> line per CubeAttr of @attrs (may be NULL). */
 void cube_out_attrs   (CubeOut *o, int indent, const GPtrArray *attrs);

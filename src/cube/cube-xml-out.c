@@ -1,5 +1,6 @@
 /* cube-xml-out.c — buffered XML text output for the report writers (cube-write-private.h). */
 #include "cube-write-private.h"
+#include "kubus-text.h"
 
 #include <glib/gi18n.h>
 
@@ -65,40 +66,17 @@ cube_out_printf (CubeOut *o, const char *format, ...)
   out_check (o);
 }
 
+static void
+out_sink (void *ctx, const char *p, size_t n)
+{
+  g_string_append_len (((CubeOut *) ctx)->buf, p, (gssize) n);
+}
+
+/* Names, paths, descriptions: any bytes, written as valid XML by kubus-text.c. */
 void
 cube_out_escaped (CubeOut *o, const char *text)
 {
-  g_autofree char *valid = NULL;
-
-  if (text == NULL)
-    return;
-  if (!g_utf8_validate (text, -1, NULL))
-    text = valid = g_utf8_make_valid (text, -1);
-  for (const char *p = text; *p; p++)
-    {
-      switch (*p)
-        {
-        case '&':
-          g_string_append (o->buf, "&amp;");
-          break;
-        case '<':
-          g_string_append (o->buf, "&lt;");
-          break;
-        case '>':
-          g_string_append (o->buf, "&gt;");
-          break;
-        case '"':
-          g_string_append (o->buf, "&quot;");
-          break;
-        case '\'':
-          g_string_append (o->buf, "&apos;");
-          break;
-        default:
-          if ((guchar)*p >= 0x20 || *p == '\t' || *p == '\n' || *p == '\r')
-            g_string_append_c (o->buf, *p);
-          break;
-        }
-    }
+  kubus_text_xml (text, KUBUS_TEXT_XML_ATTR, out_sink, o);
   out_check (o);
 }
 
@@ -106,7 +84,7 @@ void
 cube_out_element (CubeOut *o, int indent, const char *name, const char *text)
 {
   cube_out_printf (o, "%*s<%s>", indent, "", name);
-  cube_out_escaped (o, text ? text : "");
+  kubus_text_xml (text, KUBUS_TEXT_XML_TEXT, out_sink, o);
   cube_out_printf (o, "</%s>\n", name);
 }
 

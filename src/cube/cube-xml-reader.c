@@ -7,6 +7,7 @@
  * refused outright, so entity bombs and external entities cannot do anything.
  */
 #include "cube-private.h"
+#include "kubus-text.h"
 
 #include <glib/gi18n.h>
 #include <libxml/parser.h>
@@ -431,7 +432,7 @@ row_value (ParseState *st, const char *tok, gsize n)
       fail (st, CUBE_ERROR_FORMAT,
             _ ("row of call path %lld: “%.*s” is not a finite number"),
             (long long) ((CubeCnode *)g_ptr_array_index (st->report->cnodes, st->row_cnode))->file_id,
-            (int)MIN (n, 40), tok);
+            (int)kubus_text_cut (tok, MIN (n, 40)), tok); /* whole characters only */
       return;
     }
   if (st->row_count >= st->row_len)

@@ -349,6 +349,17 @@ typedef struct
  * (each report->metrics->len doubles; either may be NULL). */
 gboolean cube_values_metrics (CubeReport *report, double *incl, double *excl, GError **error);
 
+/* One metric of the metric pane, on demand: @expanded FALSE gives the collapsed value of
+ * cube_values_metrics (inclusive along the metric tree), TRUE the expanded one. Reads only the
+ * rows it needs (for a metric stored inclusive along the call tree, the roots' rows) and keeps
+ * none of them; the value is cached, so a browser can ask for a metric when it becomes visible
+ * (its parent expanded) instead of reading every metric when a report opens. */
+gboolean cube_values_metric_total (CubeReport       *report,
+                                   const CubeMetric *metric,
+                                   gboolean          expanded,
+                                   double           *value,
+                                   GError          **error);
+
 /* Call pane: for the metric selection, per call path (report->cnodes->len doubles) the
  * collapsed (inclusive along the call tree) and expanded (exclusive) values over @sys
  * (NULL/0 = all locations). */

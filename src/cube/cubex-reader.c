@@ -1,9 +1,13 @@
-/* cubex-reader.c — Cube 4 .cubex archives: a tar walker over an mmap of the file, anchor.xml
- * through the XML reader, and per-metric index/data members decoded lazily (or eagerly).
+/* cubex-reader.c — Cube 4 .cubex archives: a tar walker over the file, anchor.xml through the
+ * XML reader, and per-metric index/data members decoded lazily (or eagerly).
  *
  * Everything read from the file is untrusted: every size and offset is checked against the
- * mapping before use, and arithmetic on sizes goes through g_uint64_checked_*. The file is only
- * mapped, never copied; a lazy report keeps the mapping alive until it is freed.
+ * file before use, and arithmetic on sizes goes through g_uint64_checked_*. The file is read
+ * with pread into the buffers that need the bytes (a row is read straight into the doubles it
+ * decodes to), never mapped: a mapping makes the kernel count page-cache folios around every
+ * touched header and row as the process's memory (29 MB resident to open a 100 MB archive,
+ * docs/decisions/2026-11-28-cube-lazy-and-algebra.md). A lazy report keeps the file open until
+ * it is freed.
  *
  * Semantics (docs/decisions/cubex-semantics.md): INCLUSIVE / PREDERIVED_INCLUSIVE metrics are
  * stored inclusive along the call tree; along the metric tree Cube 4 stores inclusive values,
@@ -11,29 +15,34 @@
 #include "cube-private.h"
 
 #include <glib/gi18n.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <string.h>
-#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
 #define TAR_BLOCK 512
+/* Tar extension records (PAX headers, GNU long names) larger than this are not believed. */
+#define TAR_EXTENSION_MAX (1u << 20)
+/* Bulk reads (eager load, whole-metric scans) fetch about this many bytes of rows at once. */
+#define BULK_BYTES (1u << 20)
 
 /* ---- the archive --------------------------------------------------------------------------- */
 
 typedef struct
 {
-  gsize offset; /* of the member's contents in the mapping */
-  gsize size;
+  guint64 offset; /* of the member's contents in the file */
+  guint64 size;
 } TarMember;
 
 typedef struct
 {
   gatomicrefcount ref;
   char           *path;
-  GMappedFile    *map;
-  const guint8   *base;
-  gsize           size;
+  int             fd;
+  guint64         size;
   GHashTable     *members; /* char* name → TarMember* */
   gboolean        saw_end; /* the all-zero end-of-archive block was found */
 } Cubex;
@@ -53,9 +62,42 @@ cubex_unref (gpointer data)
   if (cx == NULL || !g_atomic_ref_count_dec (&cx->ref))
     return;
   g_clear_pointer (&cx->members, g_hash_table_unref);
-  g_clear_pointer (&cx->map, g_mapped_file_unref);
+  if (cx->fd >= 0)
+    close (cx->fd);
   g_free (cx->path);
   g_free (cx);
+}
+
+/* Reads exactly @len bytes at @offset. The sizes were checked against the file when it was
+ * opened, so a short read means the file changed (or the disk failed) since: an error naming
+ * @what. */
+static gboolean
+cubex_pread (Cubex *cx, guint64 offset, void *buf, gsize len, const char *what, GError **error)
+{
+  guint8 *p = buf;
+
+  while (len > 0)
+    {
+      ssize_t n = pread (cx->fd, p, MIN (len, (gsize) G_MAXINT32), (off_t) offset);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        {
+          if (n < 0)
+            cube_set_error (error, CUBE_ERROR_IO, cx->path, _("cannot read %s: %s"), what,
+                            g_strerror (errno));
+          else
+            cube_set_error (error, CUBE_ERROR_IO, cx->path,
+                            _("cannot read %s: the file has become shorter since it was opened"),
+                            what);
+          return FALSE;
+        }
+      p += n;
+      len -= (gsize) n;
+      offset += (guint64) n;
+    }
+  return TRUE;
 }
 
 /* Parses a tar numeric field: octal ASCII (leading spaces/NULs, terminated by space or NUL) or
@@ -190,28 +232,53 @@ strip_dot_slash (const char *name)
   return name;
 }
 
+/* Reads the contents of a tar extension record (PAX header, GNU long name) at @offset. */
+static guint8 *
+tar_extension (Cubex *cx, guint64 offset, guint64 size, guint64 header_pos, GError **error)
+{
+  g_autofree guint8 *buf = NULL;
+  g_autofree char   *what = NULL;
+
+  if (size > TAR_EXTENSION_MAX)
+    {
+      cube_set_error (error, CUBE_ERROR_FORMAT, cx->path,
+                      _("not a valid tar archive: the extended header at byte %llu claims %llu "
+                        "bytes"),
+                      (unsigned long long) header_pos, (unsigned long long) size);
+      return NULL;
+    }
+  buf = g_malloc ((gsize) size + 1);
+  what = g_strdup_printf (_("the tar header at byte %llu"), (unsigned long long) header_pos);
+  if (!cubex_pread (cx, offset, buf, (gsize) size, what, error))
+    return NULL;
+  buf[size] = '\0';
+  return g_steal_pointer (&buf);
+}
+
 /* Walks the tar headers and records where each regular member's contents are. Bad header
  * checksums are tolerated on purpose: a widely used writer produces them. */
 static gboolean
 tar_index (Cubex *cx, GError **error)
 {
-  gsize     pos = 0;
+  guint64   pos = 0;
   guint64   pax_size = 0;
   gboolean  pax_has_size = FALSE;
   g_autofree char *pax_path = NULL;
   g_autofree char *long_name = NULL;
   guint     n_headers = 0;
+  guint8    h[TAR_BLOCK];
 
   cx->members = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
 
   while (pos + TAR_BLOCK <= cx->size)
     {
-      const guint8 *h = cx->base + pos;
-      guint64       size = 0;
-      guint64       padded;
-      char          type;
-      gsize         data_off = pos + TAR_BLOCK;
+      guint64 size = 0;
+      guint64 padded;
+      char    type;
+      guint64 data_off = pos + TAR_BLOCK;
 
+      if (!cubex_pread (cx, pos, h, TAR_BLOCK, _("a tar header"), error))
+        return FALSE;
       if (block_is_zero (h))
         {
           cx->saw_end = TRUE; /* end-of-archive marker */
@@ -223,8 +290,8 @@ tar_index (Cubex *cx, GError **error)
         {
           cube_set_error (error, CUBE_ERROR_FORMAT, cx->path,
                           _("not a valid tar archive: unreadable size field in the header at "
-                            "byte %zu"),
-                          (size_t) pos);
+                            "byte %llu"),
+                          (unsigned long long) pos);
           return FALSE;
         }
       type = (char) h[156];
@@ -237,8 +304,9 @@ tar_index (Cubex *cx, GError **error)
 
           cube_set_error (error, CUBE_ERROR_FORMAT, cx->path,
                           _("truncated archive: member “%s” needs %llu"
-                            " bytes but only %zu remain"),
-                          name, (unsigned long long) size, (size_t) (cx->size - data_off));
+                            " bytes but only %llu remain"),
+                          name, (unsigned long long) size,
+                          (unsigned long long) (cx->size - data_off));
           return FALSE;
         }
       padded = (size + TAR_BLOCK - 1) / TAR_BLOCK * TAR_BLOCK;
@@ -246,19 +314,33 @@ tar_index (Cubex *cx, GError **error)
       switch (type)
         {
         case 'x': /* PAX extended header for the next member */
-          pax_has_size = FALSE;
-          g_clear_pointer (&pax_path, g_free);
-          if (!pax_parse (cx->base + data_off, (gsize) size, &pax_size, &pax_has_size, &pax_path))
-            {
-              cube_set_error (error, CUBE_ERROR_FORMAT, cx->path,
-                              _("malformed PAX extended header at byte %zu"), (size_t) pos);
+          {
+            g_autofree guint8 *rec = NULL;
+
+            pax_has_size = FALSE;
+            g_clear_pointer (&pax_path, g_free);
+            rec = tar_extension (cx, data_off, size, pos, error);
+            if (rec == NULL)
               return FALSE;
-            }
+            if (!pax_parse (rec, (gsize) size, &pax_size, &pax_has_size, &pax_path))
+              {
+                cube_set_error (error, CUBE_ERROR_FORMAT, cx->path,
+                                _("malformed PAX extended header at byte %llu"),
+                                (unsigned long long) pos);
+                return FALSE;
+              }
+          }
           break;
 
         case 'L': /* GNU long name for the next member */
-          g_free (long_name);
-          long_name = tar_string (cx->base + data_off, (gsize) size);
+          {
+            g_autofree guint8 *rec = tar_extension (cx, data_off, size, pos, error);
+
+            if (rec == NULL)
+              return FALSE;
+            g_free (long_name);
+            long_name = tar_string (rec, (gsize) size);
+          }
           break;
 
         case '\0':
@@ -286,7 +368,7 @@ tar_index (Cubex *cx, GError **error)
               }
             m = g_new (TarMember, 1);
             m->offset = data_off;
-            m->size = (gsize) size;
+            m->size = size;
             /* Later members of the same name replace earlier ones, as tar extracts them. */
             g_hash_table_replace (cx->members, g_strdup (strip_dot_slash (name)), m);
           }
@@ -301,7 +383,7 @@ tar_index (Cubex *cx, GError **error)
 
       if (padded > cx->size - data_off)
         padded = cx->size - data_off; /* the last member's padding may be cut off */
-      pos = data_off + (gsize) padded;
+      pos = data_off + padded;
     }
 
   if (n_headers == 0)
@@ -331,11 +413,16 @@ typedef struct
   gsize         row_bytes;
   guint         n_cnodes;
   guint32      *row_of_cnode; /* cnode index → data row, G_MAXUINT32 = absent */
+  guint32      *cnode_of_row; /* data row → cnode index */
   guint64       n_rows;       /* rows in the data member (N from the index) */
-  const guint8 *payload;      /* uncompressed: first value; compressed: first zlib stream */
-  gsize         payload_len;
+  guint64       payload;      /* file offset: uncompressed: first value; compressed: first zlib
+                                 stream */
+  guint64       payload_len;
   gboolean      compressed;
-  const guint8 *ztable;       /* compressed: n_rows × 3 uint64 */
+  guint8       *ztable;       /* compressed: n_rows × 3 uint64, as stored */
+  /* compressed: the last chunk inflated (a chunk may hold several rows) */
+  guint64       zchunk;       /* G_MAXUINT64: none */
+  guint8       *zbuf;
 } CubexMetric;
 
 static void
@@ -346,6 +433,9 @@ cubex_metric_free (gpointer data)
   cubex_unref (cm->cx);
   g_free (cm->data_name);
   g_free (cm->row_of_cnode);
+  g_free (cm->cnode_of_row);
+  g_free (cm->ztable);
+  g_free (cm->zbuf);
   g_free (cm);
 }
 
@@ -393,72 +483,69 @@ read_u64 (const guint8 *p, gboolean be)
   return be ? GUINT64_FROM_BE (v) : GUINT64_FROM_LE (v);
 }
 
-/* Decodes @n values of @dtype at @p into doubles. */
-/* Decodes @n values; returns the index of the first one that is not a finite number (NaN or
- * infinite, which no CUBE writer means and no CUBE reader can aggregate), or @n. */
-static guint
-decode_values (const guint8 *p, guint n, CubeDtype dtype, gboolean be, double *out)
-{
-  guint bad = n;
 
-  for (guint i = 0; i < n; i++)
+/* Decodes @n values of @dtype whose raw bytes fill the start of @buf into doubles, in place:
+ * from the last value to the first, so no value is overwritten before it is read (a double is
+ * at least as wide as any stored value). Returns the index of the first value that is not a
+ * finite number (NaN or infinite, which no CUBE writer means and no CUBE reader can
+ * aggregate), or @n. */
+static guint
+decode_in_place (double *buf, guint n, CubeDtype dtype, gboolean be)
+{
+  const guint8 *raw = (const guint8 *) buf;
+  guint         bad = n;
+
+  for (guint i = n; i-- > 0;)
     {
+      double v;
+
       switch (dtype)
         {
         case CUBE_DTYPE_DOUBLE:
         case CUBE_DTYPE_MINDOUBLE:
         case CUBE_DTYPE_MAXDOUBLE:
           {
-            guint64 bits = read_u64 (p, be);
-            double  d;
+            guint64 bits = read_u64 (raw + (gsize) i * 8, be);
 
-            memcpy (&d, &bits, 8);
-            out[i] = d;
-            if (!isfinite (d) && bad == n)
+            memcpy (&v, &bits, 8);
+            if (!isfinite (v))
               bad = i;
-            p += 8;
           }
           break;
         case CUBE_DTYPE_INT64:
-          out[i] = (double) (gint64) read_u64 (p, be);
-          p += 8;
+          v = (double) (gint64) read_u64 (raw + (gsize) i * 8, be);
           break;
         case CUBE_DTYPE_UINT64:
-          out[i] = (double) read_u64 (p, be);
-          p += 8;
+          v = (double) read_u64 (raw + (gsize) i * 8, be);
           break;
         case CUBE_DTYPE_INT32:
-          out[i] = (double) (gint32) read_u32 (p, be);
-          p += 4;
+          v = (double) (gint32) read_u32 (raw + (gsize) i * 4, be);
           break;
         case CUBE_DTYPE_UINT32:
-          out[i] = (double) read_u32 (p, be);
-          p += 4;
+          v = (double) read_u32 (raw + (gsize) i * 4, be);
           break;
         case CUBE_DTYPE_INT16:
         case CUBE_DTYPE_UINT16:
           {
-            guint16 v;
+            guint16 u;
 
-            memcpy (&v, p, 2);
-            v = be ? GUINT16_FROM_BE (v) : GUINT16_FROM_LE (v);
-            out[i] = dtype == CUBE_DTYPE_INT16 ? (double) (gint16) v : (double) v;
-            p += 2;
+            memcpy (&u, raw + (gsize) i * 2, 2);
+            u = be ? GUINT16_FROM_BE (u) : GUINT16_FROM_LE (u);
+            v = dtype == CUBE_DTYPE_INT16 ? (double) (gint16) u : (double) u;
           }
           break;
         case CUBE_DTYPE_INT8:
-          out[i] = (double) (gint8) p[0];
-          p += 1;
+          v = (double) (gint8) raw[i];
           break;
         case CUBE_DTYPE_UINT8:
-          out[i] = (double) p[0];
-          p += 1;
+          v = (double) raw[i];
           break;
         case CUBE_DTYPE_UNSUPPORTED:
         default:
-          out[i] = 0.0;
+          v = 0.0;
           break;
         }
+      buf[i] = v;
     }
   return bad;
 }
@@ -524,68 +611,110 @@ zchunk_range (const CubexMetric *cm, guint64 j, guint64 *start, guint64 *end)
     *end = cm->n_rows * cm->row_bytes;
 }
 
-/* Reads data row @k (< n_rows) into @out. */
+
+/* Inflates compressed chunk @j into cm->zbuf (kept: the next row is usually in the same chunk
+ * when chunks hold several rows). */
 static gboolean
-cubex_metric_read_row (const CubexMetric *cm, guint64 k, double *out, GError **error)
+zchunk_load (CubexMetric *cm, guint64 j, guint64 k, GError **error)
 {
+  guint64            s, e;
+  guint64            cstart = read_u64 (cm->ztable + j * 24 + 8, cm->big_endian);
+  guint64            csize = read_u64 (cm->ztable + j * 24 + 16, cm->big_endian);
+  g_autofree guint8 *packed = NULL;
+
+  if (cm->zchunk == j)
+    return TRUE;
+  zchunk_range (cm, j, &s, &e);
+  g_clear_pointer (&cm->zbuf, g_free);
+  cm->zchunk = G_MAXUINT64;
+  packed = g_malloc (MAX (csize, 1));
+  if (!cubex_pread (cm->cx, cm->payload + cstart, packed, (gsize) csize, cm->data_name, error))
+    return FALSE;
+  cm->zbuf = g_malloc (MAX (e - s, 1));
+  if (!inflate_exact (packed, (gsize) csize, cm->zbuf, (gsize) (e - s)))
+    {
+      cube_set_error (error, CUBE_ERROR_FORMAT, cm->cx->path,
+                      _("member %s: compressed row %llu"
+                        " is corrupt (zlib stream %llu)"),
+                      cm->data_name, (unsigned long long) k, (unsigned long long) j);
+      g_clear_pointer (&cm->zbuf, g_free);
+      return FALSE;
+    }
+  cm->zchunk = j;
+  return TRUE;
+}
+
+/* Reads data rows [@k, @k + @nk) (< n_rows) into @out (nk × n_locations doubles). */
+static gboolean
+cubex_metric_read_rows (CubexMetric *cm, guint64 k, guint64 nk, double *out, GError **error)
+{
+  guint8 *raw = (guint8 *) out;
+
   if (!cm->compressed)
     {
-      guint bad = decode_values (cm->payload + k * cm->row_bytes, cm->n_locations, cm->dtype,
-                                 cm->big_endian, out);
-
-      return decoded_row_ok (cm, k, bad, out, error);
+      if (!cubex_pread (cm->cx, cm->payload + k * cm->row_bytes, out, (gsize) (nk * cm->row_bytes),
+                        cm->data_name, error))
+        return FALSE;
     }
+  else
+    {
+      /* The chunks covering [k·row_bytes, (k+nk)·row_bytes): usually chunk k alone per row. */
+      guint64 want_lo = k * cm->row_bytes;
+      guint64 want_hi = want_lo + nk * cm->row_bytes;
+      guint64 lo = 0, hi = cm->n_rows;
 
-  {
-    /* Find the chunks covering [k·row_bytes, (k+1)·row_bytes): usually chunk k alone. */
-    guint64          want_lo = k * cm->row_bytes;
-    guint64          want_hi = want_lo + cm->row_bytes;
-    g_autofree guint8 *row = g_malloc (MAX (cm->row_bytes, 1));
-    guint64          lo = 0, hi = cm->n_rows;
-
-    /* binary search: last chunk whose start <= want_lo */
-    while (hi - lo > 1)
-      {
-        guint64 mid = lo + (hi - lo) / 2;
-        guint64 s, e;
-
-        zchunk_range (cm, mid, &s, &e);
-        if (s <= want_lo)
-          lo = mid;
-        else
-          hi = mid;
-      }
-    for (guint64 j = lo; j < cm->n_rows && want_lo < want_hi; j++)
-      {
-        guint64          s, e;
-        guint64          cstart = read_u64 (cm->ztable + j * 24 + 8, cm->big_endian);
-        guint64          csize = read_u64 (cm->ztable + j * 24 + 16, cm->big_endian);
-        g_autofree guint8 *chunk = NULL;
-
-        zchunk_range (cm, j, &s, &e);
-        if (e <= want_lo)
-          continue;
-        chunk = g_malloc (MAX (e - s, 1));
-        if (!inflate_exact (cm->payload + cstart, (gsize) csize, chunk, (gsize) (e - s)))
-          {
-            cube_set_error (error, CUBE_ERROR_FORMAT, cm->cx->path,
-                            _("member %s: compressed row %llu"
-                              " is corrupt (zlib stream %llu)"),
-                            cm->data_name, (unsigned long long) k, (unsigned long long) j);
-            return FALSE;
-          }
+      /* binary search: last chunk whose start <= want_lo */
+      while (hi - lo > 1)
         {
-          guint64 from = MAX (s, want_lo);
-          guint64 to = MIN (e, want_hi);
+          guint64 mid = lo + (hi - lo) / 2;
+          guint64 s, e;
 
-          memcpy (row + (from - want_lo), chunk + (from - s), (gsize) (to - from));
-          want_lo = to;
+          zchunk_range (cm, mid, &s, &e);
+          if (s <= want_lo)
+            lo = mid;
+          else
+            hi = mid;
         }
-      }
-    return decoded_row_ok (cm, k,
-                           decode_values (row, cm->n_locations, cm->dtype, cm->big_endian, out),
-                           out, error);
-  }
+      for (guint64 j = lo; j < cm->n_rows && want_lo < want_hi; j++)
+        {
+          guint64 s, e;
+
+          zchunk_range (cm, j, &s, &e);
+          if (e <= want_lo)
+            continue;
+          if (!zchunk_load (cm, j, want_lo / MAX (cm->row_bytes, 1), error))
+            return FALSE;
+          {
+            guint64 from = MAX (s, want_lo);
+            guint64 to = MIN (e, want_hi);
+
+            memcpy (raw + (from - k * cm->row_bytes), cm->zbuf + (from - s), (gsize) (to - from));
+            want_lo = to;
+          }
+        }
+    }
+  /* rows are decoded back to front, each in place, so no row overwrites one not yet read */
+  for (guint64 r = nk; r-- > 0;)
+    {
+      double *row = out + r * cm->n_locations;
+
+      if ((guint8 *) row != raw + r * cm->row_bytes)
+        memmove (row, raw + r * cm->row_bytes, cm->row_bytes);
+      if (!decoded_row_ok (cm, k + r, decode_in_place (row, cm->n_locations, cm->dtype,
+                                                       cm->big_endian),
+                           row, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+row_is_zero (const double *row, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    if (row[i] != 0.0)
+      return FALSE;
+  return TRUE;
 }
 
 static gboolean
@@ -597,13 +726,46 @@ cubex_row_loader (CubeReport *report,
 {
   CubexMetric *cm = metric->data->loader_data;
 
-  (void) report;
   if (cnode_index >= cm->n_cnodes || cm->row_of_cnode[cnode_index] == G_MAXUINT32)
     {
       memset (out, 0, sizeof (double) * cm->n_locations);
       return TRUE;
     }
-  return cubex_metric_read_row (cm, cm->row_of_cnode[cnode_index], out, error);
+  report->priv->rows_decoded++;
+  return cubex_metric_read_rows (cm, cm->row_of_cnode[cnode_index], 1, out, error);
+}
+
+/* Visits every stored row that is not all zeros, in file order, reading about BULK_BYTES of
+ * consecutive rows at a time into one buffer that is reused. */
+static gboolean
+cubex_row_scanner (CubeReport     *report,
+                   CubeMetric     *metric,
+                   CubeRowVisitor  visit,
+                   gpointer        user_data,
+                   GError        **error)
+{
+  CubexMetric       *cm = metric->data->loader_data;
+  gsize              row_doubles = MAX (cm->n_locations, 1);
+  guint64            per = MAX (BULK_BYTES / (row_doubles * sizeof (double)), 1);
+  g_autofree double *buf = g_new (double, (gsize) MIN (per, MAX (cm->n_rows, 1)) * row_doubles);
+
+  for (guint64 k = 0; k < cm->n_rows; k += per)
+    {
+      guint64 nk = MIN (per, cm->n_rows - k);
+
+      report->priv->rows_decoded += nk;
+      if (!cubex_metric_read_rows (cm, k, nk, buf, error))
+        return FALSE;
+      for (guint64 r = 0; r < nk; r++)
+        {
+          const double *row = buf + r * cm->n_locations;
+
+          if (!row_is_zero (row, cm->n_locations)
+              && !visit (cm->cnode_of_row[k + r], row, user_data, error))
+            return FALSE;
+        }
+    }
+  return TRUE;
 }
 
 /* ---- call-tree traversals ------------------------------------------------------------------ */
@@ -653,7 +815,7 @@ metric_stores_data (const CubeMetric *m)
 }
 
 /* Validates <id>.index and <id>.data of @m and fills @cm. Everything a lazy read later needs is
- * checked here, so lazy reads of uncompressed rows cannot fail. */
+ * checked here, so lazy reads of uncompressed rows cannot fail on structure. */
 static gboolean
 cubex_metric_open (Cubex            *cx,
                    CubeReport       *report,
@@ -666,24 +828,28 @@ cubex_metric_open (Cubex            *cx,
                    GError          **error)
 {
   g_autofree char *index_name = g_strdup_printf ("%" G_GINT64_FORMAT ".index", m->file_id);
-  const guint8    *ip = cx->base + index_member->offset;
-  gsize            ilen = index_member->size;
-  const guint8    *dp = cx->base + data_member->offset;
-  gsize            dlen = data_member->size;
+  guint64          ilen = index_member->size;
+  guint64          dlen = data_member->size;
   guint            n_cnodes = report->cnodes->len;
   CubexMetric     *cm;
+  guint8           ih[22] = { 0 };
+  guint8           dh[19];
   guint32          marker;
   guint8           format;
   const guint     *order;
   guint64          need;
 
-  if (ilen < 18 || memcmp (ip, "CUBEX.INDEX", 11) != 0)
+  if (ilen < 18
+      || !cubex_pread (cx, index_member->offset, ih, (gsize) MIN (ilen, (guint64) sizeof ih),
+                       index_name, error)
+      || memcmp (ih, "CUBEX.INDEX", 11) != 0)
     {
-      cube_set_error (error, CUBE_ERROR_FORMAT, cx->path,
-                      _("member %s: not a Cube 4 index (no “CUBEX.INDEX” header)"), index_name);
+      if (error == NULL || *error == NULL)
+        cube_set_error (error, CUBE_ERROR_FORMAT, cx->path,
+                        _("member %s: not a Cube 4 index (no “CUBEX.INDEX” header)"), index_name);
       return FALSE;
     }
-  marker = read_u32 (ip + 11, FALSE);
+  marker = read_u32 (ih + 11, FALSE);
   if (marker != 1 && marker != 0x01000000)
     {
       cube_set_error (error, CUBE_ERROR_FORMAT, cx->path,
@@ -699,10 +865,11 @@ cubex_metric_open (Cubex            *cx,
   cm->big_endian = marker != 1;
   cm->n_locations = report->locations->len;
   cm->n_cnodes = n_cnodes;
+  cm->zchunk = G_MAXUINT64;
   cm->row_of_cnode = g_new (guint32, MAX (n_cnodes, 1));
   memset (cm->row_of_cnode, 0xff, sizeof (guint32) * MAX (n_cnodes, 1));
 
-  if (!g_uint64_checked_mul (&need, cm->elem, cm->n_locations) || need > G_MAXSIZE / 2)
+  if (!g_uint64_checked_mul (&need, cm->elem, cm->n_locations) || need > G_MAXSIZE / 16)
     goto too_big;
   cm->row_bytes = (gsize) need;
 
@@ -718,10 +885,11 @@ cubex_metric_open (Cubex            *cx,
     }
 
   /* version at 15 (uint16) is not needed: every known version has the same layout */
-  format = ip[17];
+  format = ih[17];
   if (format == 1)
     {
       guint32 n;
+      guint8  ids[4096];
 
       if (ilen < 22)
         {
@@ -729,18 +897,25 @@ cubex_metric_open (Cubex            *cx,
                           _("member %s: truncated (no row count)"), index_name);
           goto fail;
         }
-      n = read_u32 (ip + 18, cm->big_endian);
+      n = read_u32 (ih + 18, cm->big_endian);
       if ((guint64) n * 4 > ilen - 22)
         {
           cube_set_error (error, CUBE_ERROR_FORMAT, cx->path,
-                          _("member %s: lists %u rows but holds only %zu"),
-                          index_name, n, (size_t) ((ilen - 22) / 4));
+                          _("member %s: lists %u rows but holds only %llu"),
+                          index_name, n, (unsigned long long) ((ilen - 22) / 4));
           goto fail;
         }
+      /* Read in pieces: the count is untrusted, and a row id repeats or runs past the call
+       * tree long before a bad count would have filled memory. */
       for (guint32 k = 0; k < n; k++)
         {
-          guint32 pos = read_u32 (ip + 22 + (gsize) k * 4, cm->big_endian);
+          guint32 pos;
 
+          if (k % (sizeof ids / 4) == 0
+              && !cubex_pread (cx, index_member->offset + 22 + (guint64) k * 4, ids,
+                               MIN ((gsize) (n - k) * 4, sizeof ids), index_name, error))
+            goto fail;
+          pos = read_u32 (ids + (k % (sizeof ids / 4)) * 4, cm->big_endian);
           if (pos >= n_cnodes)
             {
               cube_set_error (error, CUBE_ERROR_FORMAT, cx->path,
@@ -772,11 +947,19 @@ cubex_metric_open (Cubex            *cx,
                       index_name, format);
       goto fail;
     }
+  cm->cnode_of_row = g_new (guint32, MAX (cm->n_rows, 1));
+  for (guint c = 0; c < n_cnodes; c++)
+    if (cm->row_of_cnode[c] != G_MAXUINT32)
+      cm->cnode_of_row[cm->row_of_cnode[c]] = c;
 
   if (!g_uint64_checked_mul (&need, cm->n_rows, cm->row_bytes))
     goto too_big;
 
-  if (dlen >= 11 && memcmp (dp, "ZCUBEX.DATA", 11) == 0)
+  memset (dh, 0, sizeof dh);
+  if (!cubex_pread (cx, data_member->offset, dh, (gsize) MIN (dlen, (guint64) sizeof dh),
+                    cm->data_name, error))
+    goto fail;
+  if (dlen >= 11 && memcmp (dh, "ZCUBEX.DATA", 11) == 0)
     {
       guint64 nz;
       guint64 table_bytes;
@@ -788,7 +971,7 @@ cubex_metric_open (Cubex            *cx,
                           _("member %s: truncated compressed header"), cm->data_name);
           goto fail;
         }
-      nz = read_u64 (dp + 11, cm->big_endian);
+      nz = read_u64 (dh + 11, cm->big_endian);
       if (nz != cm->n_rows)
         {
           cube_set_error (error, CUBE_ERROR_FORMAT, cx->path,
@@ -804,9 +987,13 @@ cubex_metric_open (Cubex            *cx,
                           cm->data_name, (unsigned long long) nz);
           goto fail;
         }
-      cm->ztable = dp + 19;
-      cm->payload = dp + 19 + table_bytes;
-      cm->payload_len = dlen - 19 - (gsize) table_bytes;
+      /* nz = N ≤ the number of call paths (index checked above): the table fits in memory */
+      cm->ztable = g_malloc (MAX (table_bytes, 1));
+      if (!cubex_pread (cx, data_member->offset + 19, cm->ztable, (gsize) table_bytes,
+                        cm->data_name, error))
+        goto fail;
+      cm->payload = data_member->offset + 19 + table_bytes;
+      cm->payload_len = dlen - 19 - table_bytes;
       /* Chunks must tile the uncompressed rows in order and lie inside the member. */
       for (guint64 j = 0; j < nz; j++)
         {
@@ -826,19 +1013,19 @@ cubex_metric_open (Cubex            *cx,
             }
         }
     }
-  else if (dlen >= 10 && memcmp (dp, "CUBEX.DATA", 10) == 0)
+  else if (dlen >= 10 && memcmp (dh, "CUBEX.DATA", 10) == 0)
     {
       if (need > dlen - 10)
         {
           cube_set_error (error, CUBE_ERROR_FORMAT, cx->path,
                           _("member %s: the index lists %llu rows of %u "
                             "locations × %u bytes (%llu bytes) but the data "
-                            "holds only %zu bytes"),
+                            "holds only %llu bytes"),
                           cm->data_name, (unsigned long long) cm->n_rows, cm->n_locations, cm->elem,
-                          (unsigned long long) need, (size_t) (dlen - 10));
+                          (unsigned long long) need, (unsigned long long) (dlen - 10));
           goto fail;
         }
-      cm->payload = dp + 10;
+      cm->payload = data_member->offset + 10;
       cm->payload_len = dlen - 10;
     }
   else
@@ -860,44 +1047,29 @@ fail:
   return FALSE;
 }
 
-static gboolean
-row_is_zero (const double *row, guint n)
-{
-  for (guint i = 0; i < n; i++)
-    if (row[i] != 0.0)
-      return FALSE;
-  return TRUE;
-}
-
-/* Decodes every row of @cm into the report now (CUBE_LOAD_EAGER). */
+/* Decodes every row of @cm into the report now (CUBE_LOAD_EAGER), in bulk reads. */
 static gboolean
 cubex_metric_load_all (CubeReport *report, CubeMetric *m, CubexMetric *cm, GError **error)
 {
-  for (guint c = 0; c < cm->n_cnodes; c++)
+  guint64            per = MAX (BULK_BYTES / (MAX (cm->n_locations, 1) * sizeof (double)), 1);
+  g_autofree double *buf = g_new (double, (gsize) MIN (per, MAX (cm->n_rows, 1))
+                                              * MAX (cm->n_locations, 1));
+
+  for (guint64 k = 0; k < cm->n_rows; k += per)
     {
-      double *row;
+      guint64 nk = MIN (per, cm->n_rows - k);
 
-      if (cm->row_of_cnode[c] == G_MAXUINT32)
-        continue;
-      row = cube_metric_alloc_row (report, m, c);
-      if (!cubex_metric_read_row (cm, cm->row_of_cnode[c], row, error))
+      if (!cubex_metric_read_rows (cm, k, nk, buf, error))
         return FALSE;
-      if (row_is_zero (row, cm->n_locations))
-        cube_metric_drop_row (report, m, c);
-    }
-#ifdef MADV_DONTNEED
-  /* The decoded rows are all we keep: let the kernel drop the mapped pages now instead of
-   * holding the file and its decoded copy in memory together (halves the peak RSS). The
-   * mapping is private and read-only, so a later access would simply read the file again. */
-  {
-    gsize     page = (gsize) sysconf (_SC_PAGESIZE);
-    guintptr  lo = (guintptr) cm->payload / page * page;
-    guintptr  hi = (guintptr) (cm->payload + cm->payload_len) / page * page;
+      for (guint64 r = 0; r < nk; r++)
+        {
+          const double *row = buf + r * cm->n_locations;
 
-    if (hi > lo)
-      madvise ((void *) lo, hi - lo, MADV_DONTNEED);
-  }
-#endif
+          if (!row_is_zero (row, cm->n_locations))
+            memcpy (cube_metric_alloc_row (report, m, cm->cnode_of_row[k + r]), row,
+                    sizeof (double) * cm->n_locations);
+        }
+    }
   return TRUE;
 }
 
@@ -911,7 +1083,6 @@ cube_cubex_load (const char       *path,
                  gpointer          progress_data,
                  GError          **error)
 {
-  g_autoptr (GError) local_error = NULL;
   g_autoptr (CubeReport) report = NULL;
   g_autofree char *anchor_label = NULL;
   g_autofree guint *order_excl = NULL;
@@ -919,23 +1090,33 @@ cube_cubex_load (const char       *path,
   g_autofree gboolean *is_void = NULL;
   const TarMember *anchor;
   Cubex           *cx;
-  GMappedFile     *map;
+  struct stat      st;
+  int              fd;
 
   g_return_val_if_fail (path != NULL, NULL);
 
-  map = g_mapped_file_new (path, FALSE, &local_error);
-  if (map == NULL)
+  fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0 || fstat (fd, &st) != 0)
     {
-      cube_set_error (error, CUBE_ERROR_IO, path, "%s", local_error->message);
+      int saved = errno;
+
+      if (fd >= 0)
+        close (fd);
+      cube_set_error (error, CUBE_ERROR_IO, path, _("cannot open: %s"), g_strerror (saved));
+      return NULL;
+    }
+  if (!S_ISREG (st.st_mode))
+    {
+      close (fd);
+      cube_set_error (error, CUBE_ERROR_IO, path, _("cannot open: not a regular file"));
       return NULL;
     }
 
   cx = g_new0 (Cubex, 1);
   g_atomic_ref_count_init (&cx->ref);
   cx->path = g_strdup (path);
-  cx->map = map;
-  cx->base = (const guint8 *) g_mapped_file_get_contents (map);
-  cx->size = g_mapped_file_get_length (map);
+  cx->fd = fd;
+  cx->size = (guint64) st.st_size;
 
   if (!tar_index (cx, error))
     goto fail;
@@ -944,7 +1125,7 @@ cube_cubex_load (const char       *path,
   if (anchor == NULL && !cx->saw_end)
     {
       /* Cube writers put the anchor last: an archive cut between members lands here */
-      g_autofree char *size = g_strdup_printf ("%" G_GSIZE_FORMAT, cx->size);
+      g_autofree char *size = g_strdup_printf ("%" G_GUINT64_FORMAT, cx->size);
 
       cube_set_error (error, CUBE_ERROR_FORMAT, path,
                       _("truncated archive: it ends after %s bytes without the end-of-archive "
@@ -959,9 +1140,25 @@ cube_cubex_load (const char       *path,
       goto fail;
     }
   anchor_label = g_strdup_printf ("%s:anchor.xml", path);
-  /* The XML reader inflates a gzip-compressed anchor itself (gzip magic). */
-  report = cube_xml_parse_memory ((const char *) cx->base + anchor->offset, anchor->size,
-                                  anchor_label, CUBE_XML_ANCHOR, error);
+  {
+    /* anchor->size ≤ the file's size (tar_index checked it), which may still be more than
+     * this machine can hold */
+    g_autofree char *xml = anchor->size < G_MAXSIZE ? g_try_malloc (MAX (anchor->size, 1)) : NULL;
+
+    if (xml == NULL)
+      {
+        g_autofree char *size = g_strdup_printf ("%" G_GUINT64_FORMAT, anchor->size);
+
+        cube_set_error (error, CUBE_ERROR_IO, path,
+                        _("member anchor.xml is too large to read (%s bytes)"), size);
+        goto fail;
+      }
+    if (!cubex_pread (cx, anchor->offset, xml, (gsize) anchor->size, "anchor.xml", error))
+      goto fail;
+    /* The XML reader inflates a gzip-compressed anchor itself (gzip magic). */
+    report = cube_xml_parse_memory (xml, (gsize) anchor->size, anchor_label, CUBE_XML_ANCHOR,
+                                    error);
+  }
   if (report == NULL)
     goto fail;
   g_free (report->path);
@@ -1024,24 +1221,18 @@ cube_cubex_load (const char       *path,
             goto fail;
         }
       else
-        cube_metric_set_loader (report, m, cubex_row_loader, cm, cubex_metric_free);
+        {
+          cube_metric_set_loader (report, m, cubex_row_loader, cm, cubex_metric_free);
+          cube_metric_set_scanner (m, cubex_row_scanner);
+        }
 
       if (progress != NULL)
         progress (0.1 + 0.9 * (i + 1) / report->metrics->len, progress_data);
     }
 
-#ifdef MADV_DONTNEED
-  /* Opening touched every tar header, the index members and the anchor; the kernel maps large
-   * folios around each of them (about 0.5 MB per member on ext4), which is row data nobody has
-   * asked for yet. Drop those pages from this process: rows fault back in from the file when
-   * read (lazy open of a 100 MB archive: 30 MB → a few MB resident). */
-  if (cx->size > 0)
-    madvise ((void *) cx->base, cx->size, MADV_DONTNEED);
-#endif
-
   if (!(flags & CUBE_LOAD_EAGER))
     {
-      /* Loaders hold their own references; the report's reference keeps the map for the
+      /* Loaders hold their own references; the report's reference keeps the file open for the
        * report's lifetime even when no metric has data. */
       report->priv->source = cubex_ref (cx);
       report->priv->source_free = cubex_unref;

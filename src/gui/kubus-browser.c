@@ -2,6 +2,7 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "cube-format.h"
 #include "cube-path.h"
 #include "kubus-browser.h"
 #include "kubus-node.h"
@@ -27,6 +28,9 @@ struct _KubusBrowser
   double          relative_system;
 
   double         *per_location;   /* the system pane's values per location, last update */
+  guint8         *metric_known;   /* metric pane: 1 collapsed value computed, 2 expanded too */
+  char           *metric_error;   /* a metric's value could not be read while a row expanded */
+  guint           metric_idle_id; /* reports that error and the new range after an expansion */
   guint           idle_id;
   int             pending_from;   /* first pane to recompute, KUBUS_N_PANES = none */
   gboolean        in_update;
@@ -49,6 +53,7 @@ kubus_browser_dispose (GObject *object)
   KubusBrowser *self = KUBUS_BROWSER (object);
 
   g_clear_handle_id (&self->idle_id, g_source_remove);
+  g_clear_handle_id (&self->metric_idle_id, g_source_remove);
   for (guint i = 0; i < KUBUS_N_PANES; i++)
     {
       if (self->panes[i] != NULL && self->panes[i]->selection != NULL)
@@ -72,6 +77,8 @@ kubus_browser_finalize (GObject *object)
   g_array_unref (self->msel);
   g_array_unref (self->csel);
   g_free (self->per_location);
+  g_free (self->metric_known);
+  g_free (self->metric_error);
   G_OBJECT_CLASS (kubus_browser_parent_class)->finalize (object);
 }
 
@@ -309,6 +316,15 @@ update_system (KubusBrowser *self)
                         per_location, pane->incl, pane->excl);
   /* Minima/maxima: locations without a value were passed over above; they read 0. */
   cube_values_none_to_zero (per_location, self->report->locations->len);
+  /* Rounding residues are 0 here too (statistics, topology), as in the pane. */
+  {
+    double scale = isfinite (call->denom_percent) ? fabs (call->denom_percent) : 0;
+
+    for (guint l = 0; scale == 0 && l < self->report->locations->len; l++)
+      scale = MAX (scale, fabs (per_location[l]));
+    for (guint l = 0; l < self->report->locations->len; l++)
+      per_location[l] = cube_value_clamp_residue (per_location[l], scale);
+  }
   g_free (self->per_location);
   self->per_location = g_steal_pointer (&per_location);
   g_free (pane->unit);
@@ -444,6 +460,72 @@ set_call_roots (KubusBrowser *self)
   connect_pane (self, pane);
 }
 
+/* ---- the metric pane, on demand ------------------------------------------------------------
+ *
+ * A report opens with its metric roots collapsed: only their totals are computed (for a .cubex
+ * read lazily, only the rows those need). A metric's children get their values when it is
+ * expanded (the pane asks before it creates their rows), and so does its expanded value. */
+
+/* The collapsed (and with @expanded the expanded) value of @m into the metric pane. */
+static gboolean
+ensure_metric (KubusBrowser     *self,
+               const CubeMetric *m,
+               gboolean          expanded,
+               GError          **error)
+{
+  KubusPaneModel *pane = self->panes[KUBUS_PANE_METRIC];
+  guint8 want = expanded ? 2 : 1;
+
+  if (self->metric_known[m->index] >= want)
+    return TRUE;
+  if (self->metric_known[m->index] < 1
+      && !cube_values_metric_total (self->report, m, FALSE, &pane->incl[m->index], error))
+    return FALSE;
+  self->metric_known[m->index] = 1;
+  if (expanded)
+    {
+      if (!cube_values_metric_total (self->report, m, TRUE, &pane->excl[m->index], error))
+        return FALSE;
+      self->metric_known[m->index] = 2;
+    }
+  return TRUE;
+}
+
+static gboolean
+metric_values_idle (gpointer data)
+{
+  KubusBrowser *self = data;
+  g_autofree char *message = g_steal_pointer (&self->metric_error);
+
+  self->metric_idle_id = 0;
+  /* Ranges and the sign of the colour scale may have changed with the new rows. */
+  kubus_pane_model_values_changed (self->panes[KUBUS_PANE_METRIC]);
+  if (message != NULL)
+    g_signal_emit (self, signals[ERROR], 0, message);
+  return G_SOURCE_REMOVE;
+}
+
+/* The metric pane is about to show the children of @node (a metric row expands). */
+static void
+on_metric_children (KubusPaneModel *pane,
+                    gpointer        node,
+                    gpointer        user_data)
+{
+  KubusBrowser *self = user_data;
+  const CubeMetric *m = node;
+  g_autoptr (GError) error = NULL;
+  gboolean ok = ensure_metric (self, m, TRUE, &error);
+
+  (void) pane;
+  for (guint k = 0; ok && k < m->children->len; k++)
+    ok = ensure_metric (self, g_ptr_array_index (m->children, k), FALSE, &error);
+  if (!ok && self->metric_error == NULL)
+    self->metric_error = g_strdup (error->message);
+  /* Not from inside the tree model's expansion: signals there would re-enter its models. */
+  if (self->metric_idle_id == 0)
+    self->metric_idle_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE, metric_values_idle, self, NULL);
+}
+
 static gboolean
 compute_metric_pane (KubusBrowser *self,
                      GError      **error)
@@ -451,12 +533,33 @@ compute_metric_pane (KubusBrowser *self,
   KubusPaneModel *pane = self->panes[KUBUS_PANE_METRIC];
   CubeReport *report = self->report;
 
-  if (!cube_values_metrics (report, pane->incl, pane->excl, error))
-    return FALSE;
+  self->metric_known = g_new0 (guint8, MAX (report->metrics->len, 1));
+  for (guint i = 0; i < report->metric_roots->len; i++)
+    if (!ensure_metric (self, g_ptr_array_index (report->metric_roots, i), FALSE, error))
+      return FALSE;
   for (guint i = 0; i < report->metrics->len; i++)
     {
       const CubeMetric *m = g_ptr_array_index (report->metrics, i);
       pane->metric_root_incl[i] = pane->incl[metric_root (m)->index];
+    }
+  pane->need_children = on_metric_children;
+  pane->need_children_data = self;
+  return TRUE;
+}
+
+/* Totals of @report's metric roots into @incl (per metric index; other entries stay 0): all
+ * that percentages of a base or an external report need. */
+static gboolean
+root_totals (CubeReport *report,
+             double     *incl,
+             GError    **error)
+{
+  for (guint i = 0; i < report->metric_roots->len; i++)
+    {
+      const CubeMetric *m = g_ptr_array_index (report->metric_roots, i);
+
+      if (!cube_values_metric_total (report, m, FALSE, &incl[m->index], error))
+        return FALSE;
     }
   return TRUE;
 }
@@ -496,7 +599,7 @@ kubus_browser_new (CubeReport  *report,
   if (base != NULL)
     {
       self->base_metric_incl = g_new0 (double, MAX (base->metrics->len, 1));
-      if (!cube_values_metrics (base, self->base_metric_incl, NULL, error))
+      if (!root_totals (base, self->base_metric_incl, error))
         return NULL;
     }
   else
@@ -557,7 +660,7 @@ kubus_browser_set_external (KubusBrowser *self,
   if (external != NULL)
     {
       incl = g_new0 (double, MAX (external->metrics->len, 1));
-      if (!cube_values_metrics (external, incl, NULL, error))
+      if (!root_totals (external, incl, error))
         {
           cube_report_free (external);
           return FALSE;
@@ -620,17 +723,53 @@ default_metric_position (KubusBrowser *self)
 {
   GListModel *roots = G_LIST_MODEL (self->panes[KUBUS_PANE_METRIC]->selection);
   guint n = g_list_model_get_n_items (roots);
+  const CubeMetric *want = kubus_browser_default_metric (self->report);
 
   for (guint i = 0; i < n; i++)
     {
       g_autoptr (GtkTreeListRow) row = g_list_model_get_item (roots, i);
       g_autoptr (KubusNodeRow) item = gtk_tree_list_row_get_item (row);
-      const CubeMetric *m = kubus_node_row_get_node (item);
 
-      if (gtk_tree_list_row_get_depth (row) == 0 && g_strcmp0 (m->uniq_name, "time") == 0)
+      if (gtk_tree_list_row_get_depth (row) == 0 && kubus_node_row_get_node (item) == want)
         return i;
     }
   return 0;
+}
+
+const CubeMetric *
+kubus_browser_default_metric (const CubeReport *report)
+{
+  const CubeMetric *first = NULL;
+
+  for (guint i = 0; i < report->metric_roots->len; i++)
+    {
+      const CubeMetric *m = g_ptr_array_index (report->metric_roots, i);
+
+      if (m->ghost)
+        continue;
+      if (g_strcmp0 (m->uniq_name, "time") == 0)
+        return m;
+      if (first == NULL)
+        first = m;
+    }
+  return first;
+}
+
+void
+kubus_browser_warm (CubeReport *report)
+{
+  const CubeMetric *m = kubus_browser_default_metric (report);
+  g_autofree double *incl = g_new0 (double, MAX (report->metrics->len, 1));
+  g_autofree double *cnodes = g_new (double, MAX (report->cnodes->len, 1));
+
+  /* Errors (a corrupt lazily read row) are met again, and reported, by the browser. */
+  if (!root_totals (report, incl, NULL) || m == NULL)
+    return;
+  {
+    CubeMetricSel sel = { m, FALSE };
+
+    cube_values_cnodes (report, &sel, 1, NULL, 0, cnodes, NULL, NULL);
+  }
 }
 
 void
@@ -692,10 +831,14 @@ kubus_browser_get_location_values (KubusBrowser *self,
   return self->per_location;
 }
 
-/* The names of the selected rows of @pane joined by " + ". */
+/* The selected rows of @pane joined by " + ": metrics by unique name (@unique) or by the name
+ * shown, call paths from the root ("main/foo"); " (exclusive)" after an expanded row's name
+ * when @mark_exclusive. */
 static char *
-describe_pane (KubusBrowser *self,
-               KubusPaneKind kind)
+describe_pane_full (KubusBrowser *self,
+                    KubusPaneKind kind,
+                    gboolean      unique,
+                    gboolean      mark_exclusive)
 {
   GtkSelectionModel *model = GTK_SELECTION_MODEL (self->panes[kind]->selection);
   g_autoptr (GtkBitset) set = gtk_selection_model_get_selection (model);
@@ -706,19 +849,48 @@ describe_pane (KubusBrowser *self,
   if (gtk_bitset_iter_init_first (&iter, set, &pos))
     do
       {
-        g_autoptr (KubusNodeRow) item = kubus_pane_model_get_row (self->panes[kind], pos, NULL);
+        gboolean expanded = FALSE;
+        g_autoptr (KubusNodeRow) item = kubus_pane_model_get_row (self->panes[kind], pos, &expanded);
         g_autofree char *name = NULL;
 
         if (item == NULL)
           continue;
         if (kubus_node_row_get_kind (item) == KUBUS_NODE_CNODE)
           name = cube_cnode_path (kubus_node_row_get_node (item));
+        else if (unique && kubus_node_row_get_kind (item) == KUBUS_NODE_METRIC)
+          name = g_strdup (((const CubeMetric *) kubus_node_row_get_node (item))->uniq_name);
         else
           name = g_strdup (kubus_node_name (kubus_node_row_get_kind (item), kubus_node_row_get_node (item)));
         g_string_append_printf (s, "%s%s", s->len > 0 ? " + " : "", name);
+        if (mark_exclusive && expanded)
+          g_string_append_printf (s, " (%s)", _("exclusive"));
       }
     while (gtk_bitset_iter_next (&iter, &pos));
   return g_string_free (s, FALSE);
+}
+
+static char *
+describe_pane (KubusBrowser *self,
+               KubusPaneKind kind)
+{
+  return describe_pane_full (self, kind, FALSE, FALSE);
+}
+
+char *
+kubus_browser_to_csv (KubusBrowser *self,
+                      KubusPaneKind kind)
+{
+  g_autofree char *metric = describe_pane_full (self, KUBUS_PANE_METRIC, TRUE, FALSE);
+  g_autofree char *metric_name = describe_pane_full (self, KUBUS_PANE_METRIC, FALSE, TRUE);
+  g_autofree char *call = kind == KUBUS_PANE_SYSTEM ? describe_pane_full (self, KUBUS_PANE_CALL, FALSE, TRUE) : NULL;
+
+  /* The system pane of nothing selected in the call pane shows the whole program. */
+  if (call != NULL && call[0] == '\0')
+    {
+      g_free (call);
+      call = g_strdup (_("the whole program"));
+    }
+  return kubus_pane_model_to_csv (self->panes[kind], metric, metric_name, call != NULL ? call : "");
 }
 
 char *

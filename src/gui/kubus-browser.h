@@ -32,7 +32,13 @@ gboolean        kubus_browser_has_external   (KubusBrowser *self);
 void            kubus_browser_set_call_view  (KubusBrowser *self,
                                               KubusCallView view);
 KubusCallView   kubus_browser_get_call_view  (KubusBrowser *self);
-/* Selects the first visible metric root and the first call tree root. */
+/* The metric a report opens with: the "time" root, else the first root shown (NULL: none). */
+const CubeMetric *kubus_browser_default_metric (const CubeReport *report);
+/* Computes what kubus_browser_new and the first update read of @report (the metric roots'
+ * totals, the default metric's call paths), so that a worker thread can do it: any thread,
+ * as long as nobody else uses @report meanwhile. */
+void            kubus_browser_warm           (CubeReport *report);
+/* Selects the "time" metric root (else the first visible one) and the first call tree root. */
 void            kubus_browser_select_default (KubusBrowser *self);
 gboolean        kubus_browser_select_metric  (KubusBrowser *self,
                                               const char   *uniq_name);
@@ -51,5 +57,10 @@ const double   *kubus_browser_get_location_values (KubusBrowser *self,
                                                    guint        *n);
 /* "Time at main/foo": the selected metrics and call paths (new string). */
 char           *kubus_browser_describe_selection  (KubusBrowser *self);
+
+/* The visible rows of @kind's pane as CSV, saying which metric and call path they are of
+ * (kubus_pane_model_to_csv). New string. */
+char           *kubus_browser_to_csv              (KubusBrowser *self,
+                                                   KubusPaneKind kind);
 
 G_END_DECLS

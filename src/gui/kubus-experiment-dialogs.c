@@ -500,6 +500,9 @@ typedef struct
   GtkWidget      *text;
   GtkWidget      *name;
   GtkWidget      *output;
+  GtkWidget      *check;        /* every error of the text, checked as the user types */
+  GtkWidget      *run;
+  guint           check_id;
 } Simulate;
 
 /* The rule kinds in the order of the drop-down. */
@@ -511,6 +514,7 @@ static const KubusHypRule rule_kinds[] = {
 static void
 simulate_free (Simulate *s)
 {
+  g_clear_handle_id (&s->check_id, g_source_remove);
   g_free (s->experiment);
   g_clear_object (&s->user_regions);
   g_clear_object (&s->all_regions);
@@ -564,6 +568,71 @@ on_add_rule (Simulate *s)
     gtk_text_buffer_insert (buffer, &end, "\n", 1);
   gtk_text_buffer_insert (buffer, &end, rule, -1);
   gtk_text_buffer_insert (buffer, &end, "\n", 1);
+}
+
+/* ---- the hypothesis checked as the user types (issue 24, item 15) ---- */
+
+static gboolean
+check_hypothesis (gpointer data)
+{
+  Simulate *s = data;
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (s->text));
+  const char *name = gtk_editable_get_text (GTK_EDITABLE (s->name));
+  g_autofree char *file = g_strdup_printf ("%s.hyp", *name ? name : "hypothesis");
+  g_autofree char *text = NULL;
+  g_autoptr (GPtrArray) names = g_ptr_array_new ();
+  g_autoptr (GArray) mpi = g_array_new (FALSE, FALSE, sizeof (gboolean));
+  g_autoptr (GPtrArray) errors = NULL;
+  GtkTextIter a, b;
+  GString *shown = g_string_new (NULL);
+  guint n_all = g_list_model_get_n_items (G_LIST_MODEL (s->all_regions));
+  guint n_user = g_list_model_get_n_items (G_LIST_MODEL (s->user_regions));
+
+  s->check_id = 0;
+  gtk_text_buffer_get_bounds (buffer, &a, &b);
+  text = gtk_text_buffer_get_text (buffer, &a, &b, FALSE);
+  gtk_text_buffer_remove_tag_by_name (buffer, "kubus-error", &a, &b);
+  /* the open report's regions: the program's own, then the MPI functions */
+  for (guint i = 0; i < n_all; i++)
+    {
+      const char *region = gtk_string_list_get_string (s->all_regions, i);
+      gboolean is_mpi = TRUE;
+
+      for (guint k = 0; k < n_user && is_mpi; k++)
+        is_mpi = !g_str_equal (region, gtk_string_list_get_string (s->user_regions, k));
+      g_ptr_array_add (names, (gpointer) region);
+      g_array_append_val (mpi, is_mpi);
+    }
+  errors = kubus_hypothesis_check (file, text, n_all > 0 ? (const char *const *) names->pdata : NULL,
+                                   (const gboolean *) mpi->data, n_all);
+  for (guint i = 0; i < errors->len; i++)
+    {
+      const KubusHypError *e = g_ptr_array_index (errors, i);
+      GtkTextIter from, to;
+
+      g_string_append_printf (shown, "%s%s", i > 0 ? "\n" : "", e->message);
+      if (e->line > 0)
+        {
+          gtk_text_buffer_get_iter_at_line (buffer, &from, (int) e->line - 1);
+          to = from;
+          if (!gtk_text_iter_ends_line (&to))
+            gtk_text_iter_forward_to_line_end (&to);
+          gtk_text_buffer_apply_tag_by_name (buffer, "kubus-error", &from, &to);
+        }
+    }
+  gtk_label_set_text (GTK_LABEL (s->check), shown->str);
+  gtk_widget_set_visible (s->check, shown->len > 0);
+  /* kubus-sim would refuse it: say so now, not after the tool has started */
+  gtk_widget_set_sensitive (s->run, errors->len == 0);
+  g_string_free (shown, TRUE);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+queue_check (Simulate *s)
+{
+  g_clear_handle_id (&s->check_id, g_source_remove);
+  s->check_id = g_timeout_add (250, check_hypothesis, s);
 }
 
 static gboolean
@@ -732,6 +801,18 @@ kubus_simulate_dialog_show (GtkWindow      *parent,
   gtk_label_set_selectable (GTK_LABEL (s->output), TRUE);
   gtk_widget_add_css_class (s->output, "dim-label");
   gtk_grid_attach (GTK_GRID (grid), s->output, 1, 4, 2, 1);
+  /* every error of the text, with its line, as the user types */
+  s->run = run;
+  s->check = gtk_label_new (NULL);
+  gtk_label_set_xalign (GTK_LABEL (s->check), 0);
+  gtk_label_set_wrap (GTK_LABEL (s->check), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (s->check), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_selectable (GTK_LABEL (s->check), TRUE);
+  gtk_widget_add_css_class (s->check, "error");
+  gtk_widget_set_visible (s->check, FALSE);
+  gtk_grid_attach (GTK_GRID (grid), s->check, 1, 5, 2, 1);
+  gtk_text_buffer_create_tag (gtk_text_view_get_buffer (GTK_TEXT_VIEW (s->text)), "kubus-error",
+                              "underline", PANGO_UNDERLINE_ERROR, NULL);
 
   /* start from the experiment's newest hypothesis, if it has one */
   start = newest_hypothesis (s->experiment);
@@ -750,8 +831,11 @@ kubus_simulate_dialog_show (GtkWindow      *parent,
   g_signal_connect_swapped (add, "clicked", G_CALLBACK (on_add_rule), s);
   g_signal_connect_swapped (s->name, "changed", G_CALLBACK (on_name_changed), s);
   g_signal_connect_swapped (run, "clicked", G_CALLBACK (on_simulate_run), s);
+  g_signal_connect_swapped (gtk_text_view_get_buffer (GTK_TEXT_VIEW (s->text)), "changed", G_CALLBACK (queue_check), s);
+  g_signal_connect_swapped (s->name, "changed", G_CALLBACK (queue_check), s);
   on_kind_changed (s);
   on_name_changed (s);
+  check_hypothesis (s);
   gtk_window_set_default_size (GTK_WINDOW (s->window), 680, 460);
 
   g_object_set_data (G_OBJECT (s->window), "kind", s->kind);
@@ -762,6 +846,8 @@ kubus_simulate_dialog_show (GtkWindow      *parent,
   g_object_set_data (G_OBJECT (s->window), "add", add);
   g_object_set_data (G_OBJECT (s->window), "text", s->text);
   g_object_set_data (G_OBJECT (s->window), "name", s->name);
+  g_object_set_data (G_OBJECT (s->window), "check", s->check);
+  g_object_set_data (G_OBJECT (s->window), "run", s->run);
   gtk_window_present (GTK_WINDOW (s->window));
   return GTK_WINDOW (s->window);
 }

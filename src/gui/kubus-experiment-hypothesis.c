@@ -2,6 +2,7 @@
 #include <glib/gi18n.h>
 
 #include "kubus-experiment-hypothesis.h"
+#include "sim-private.h"
 
 #include <math.h>
 #include <string.h>
@@ -157,4 +158,74 @@ kubus_hypothesis_region_names (CubeReport *report,
   if (with_mpi)
     g_ptr_array_extend (out, mpi, NULL, NULL);
   return out;
+}
+
+/* ---- checking as the user types (issue 24, item 15) ------------------------------------------ */
+
+void
+kubus_hyp_error_free (KubusHypError *error)
+{
+  g_free (error->message);
+  g_free (error);
+}
+
+/* "NAME:LINE:COL: …" → LINE and COL (the name may hold colons: read from the message's
+ * start after @name). */
+static void
+locate (KubusHypError *e,
+        const char    *name)
+{
+  const char *p = e->message;
+  guint64 v;
+  char *end;
+
+  if (g_str_has_prefix (p, name) && p[strlen (name)] == ':')
+    p += strlen (name) + 1;
+  v = g_ascii_strtoull (p, &end, 10);
+  if (end == p)
+    return;
+  e->line = (guint) v;
+  if (*end == ':')
+    {
+      p = end + 1;
+      v = g_ascii_strtoull (p, &end, 10);
+      if (end != p && *end == ':')
+        e->column = (guint) v;
+    }
+}
+
+static int
+by_position (gconstpointer a,
+             gconstpointer b)
+{
+  const KubusHypError *x = *(const KubusHypError *const *) a, *y = *(const KubusHypError *const *) b;
+
+  if (x->line != y->line)
+    return x->line < y->line ? -1 : 1;
+  return x->column < y->column ? -1 : x->column > y->column;
+}
+
+GPtrArray *
+kubus_hypothesis_check (const char        *name,
+                        const char        *text,
+                        const char *const *regions,
+                        const gboolean    *is_mpi,
+                        guint              n)
+{
+  g_autoptr (GPtrArray) messages = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (Hypothesis) h = sim_hypothesis_parse_all (name, text, strlen (text), messages);
+  GPtrArray *errors = g_ptr_array_new_with_free_func ((GDestroyNotify) kubus_hyp_error_free);
+
+  if (h != NULL && regions != NULL)
+    sim_hypothesis_check_names (h, regions, n, is_mpi, messages);
+  for (guint i = 0; i < messages->len; i++)
+    {
+      KubusHypError *e = g_new0 (KubusHypError, 1);
+
+      e->message = g_strdup (messages->pdata[i]);
+      locate (e, name);
+      g_ptr_array_add (errors, e);
+    }
+  g_ptr_array_sort (errors, by_position);
+  return errors;
 }

@@ -45,4 +45,23 @@ GPtrArray *kubus_hypothesis_region_names (CubeReport   *report,
 /* TRUE for a region of the MPI library (module "MPI" or a name starting "MPI_"). */
 gboolean   kubus_hypothesis_is_mpi_region (const CubeRegion *region);
 
+/* An error of a hypothesis text: its line and column (from 1) and the message. */
+typedef struct
+{
+  guint  line;
+  guint  column;
+  char  *message;   /* "NAME:LINE:COL: …", as kubus-sim says it */
+} KubusHypError;
+
+void       kubus_hyp_error_free (KubusHypError *error);
+
+/* Every error of @text (named @name in the messages), by kubus-sim's own parser: the grammar,
+ * and with @regions (@n names, @is_mpi for each) every region name checked against them, also
+ * on lines with another error. In line order; empty when the text is fine. */
+GPtrArray *kubus_hypothesis_check (const char        *name,
+                                   const char        *text,
+                                   const char *const *regions,
+                                   const gboolean    *is_mpi,
+                                   guint              n);
+
 G_END_DECLS

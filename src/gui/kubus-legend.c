@@ -10,6 +10,7 @@ struct _KubusLegend
   GtkWidget      *high;
   GtkWidget      *caption;
   gboolean        is_signed;
+  KubusDiverging  diverging;
   KubusColorScale scale;
 };
 
@@ -32,7 +33,7 @@ draw_bar (GtkDrawingArea *area,
 
       if (self->is_signed)
         t = 2 * t - 1;   /* −1 … +1 */
-      if (!kubus_severity_color (self->scale, self->is_signed, t == 0 ? 1e-9 : t, FALSE, &c))
+      if (!kubus_severity_color_full (self->scale, self->diverging, t == 0 ? 1e-9 : t, FALSE, &c))
         continue;
       gdk_cairo_set_source_rgba (cr, &c);
       cairo_rectangle (cr, x, 2, 1, height - 4);
@@ -106,19 +107,17 @@ kubus_legend_update (KubusLegend    *self,
 
   kubus_pane_model_get_legend (pane, &info);
   self->is_signed = info.is_signed;
+  self->diverging = !info.is_signed ? KUBUS_DIVERGING_NONE
+                    : kubus_pane_model_get_saved_added (pane) ? KUBUS_DIVERGING_SAVED_ADDED
+                    : KUBUS_DIVERGING_DIFFERENCE;
   self->scale = pane->scale;
-  if (info.is_signed && g_str_has_prefix (info.high, "±"))
+  if (info.low_word != NULL && info.high_word != NULL)
     {
-      /* "±X" reads as −X on the left and +X on the right of the diverging bar. */
-      g_autofree char *lo = g_strdup_printf ("−%s", info.high + strlen ("±"));
-      g_autofree char *hi = g_strdup_printf ("+%s", info.high + strlen ("±"));
+      /* "added −0.38 … +0.38 saved": the ends in words, not only a sign */
+      g_autofree char *lo = g_strdup_printf ("%s %s", info.low_word, info.low);
+      g_autofree char *hi = g_strdup_printf ("%s %s", info.high, info.high_word);
       gtk_label_set_text (GTK_LABEL (self->low), lo);
       gtk_label_set_text (GTK_LABEL (self->high), hi);
-    }
-  else if (info.is_signed)
-    {
-      gtk_label_set_text (GTK_LABEL (self->low), "−");
-      gtk_label_set_text (GTK_LABEL (self->high), "+");
     }
   else
     {

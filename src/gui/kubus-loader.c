@@ -2,13 +2,15 @@
  *
  * Speed (issue #3: open to first paint within 1.2 × the time `kubus-cube info` needs):
  * - The worker thread does everything the main thread would otherwise do first with a fresh
- *   report: it warms the value cache (per-metric call-path totals and subtree rows,
- *   cube_values_metrics), so the browser's first update on the main thread is cheap.
+ *   report: it warms the value cache (the metric roots' totals, the default metric's call-path
+ *   totals and subtree rows: kubus_browser_warm), so the browser's first update on the main
+ *   thread is cheap. Other metrics are read when the user expands or selects them.
  * - kubus_load_prefetch() starts reading a file before GTK is up; kubus_load_async() for the
  *   same file then waits for that read instead of starting a second one, so GTK start-up and
  *   window construction overlap with the load. */
 #include <glib/gi18n.h>
 
+#include "kubus-browser.h"
 #include "kubus-loader.h"
 
 /* ---- prefetch ------------------------------------------------------------------------------ */
@@ -50,10 +52,7 @@ prefetch_free (Prefetch *p)
 static void
 warm_values (CubeReport *report)
 {
-  g_autofree double *incl = g_new (double, MAX (report->metrics->len, 1));
-
-  /* An error here (a corrupt lazily read row) is met again, and reported, by the browser. */
-  cube_values_metrics (report, incl, NULL, NULL);
+  kubus_browser_warm (report);
 }
 
 static void
@@ -237,6 +236,17 @@ load_one (LoadJob      *job,
 
   if (p != NULL)
     return finish_prefetch (p, job, cancellable, error);
+  if (g_file_test (path, G_FILE_TEST_IS_DIR))
+    {
+      /* kubus_report_in_folder found no report in it: say what a folder should hold, not
+       * "cannot read: Is a directory" (issue 24, item 15) */
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_IS_DIRECTORY,
+                   _("%s is a folder, not a report. Kubus opens the report of an experiment folder: its "
+                     "analysis.cube (written by kubus-analyze) or else its profile.cube (written by "
+                     "kubus-run); this folder holds neither. Open a .cube, .cube.gz or .cubex file."),
+                   path);
+      return NULL;
+    }
   report = cube_report_load (path, CUBE_LOAD_DEFAULT, cancellable, on_progress, job, error);
   if (report != NULL && warm)
     warm_values (report);
@@ -329,4 +339,23 @@ kubus_load_finish (GAsyncResult  *result,
                    GError       **error)
 {
   return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+GFile *
+kubus_report_in_folder (GFile *file)
+{
+  static const char *const names[] = { "analysis.cube", "analysis.cubex", "analysis.cube.gz",
+                                       "profile.cube", "profile.cubex", "profile.cube.gz", NULL };
+
+  if (g_file_query_file_type (file, G_FILE_QUERY_INFO_NONE, NULL) != G_FILE_TYPE_DIRECTORY)
+    return g_object_ref (file);
+  /* the analysis has the wait states; the profile is what every measurement has */
+  for (guint i = 0; names[i] != NULL; i++)
+    {
+      g_autoptr (GFile) child = g_file_get_child (file, names[i]);
+
+      if (g_file_query_file_type (child, G_FILE_QUERY_INFO_NONE, NULL) == G_FILE_TYPE_REGULAR)
+        return g_steal_pointer (&child);
+    }
+  return g_object_ref (file);
 }

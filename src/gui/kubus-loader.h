@@ -42,4 +42,9 @@ double           kubus_load_get_progress (GTask *task);
 KubusLoadResult *kubus_load_finish      (GAsyncResult  *result,
                                          GError       **error);
 
+/* The report a browser opens for @file: @file itself, or for an experiment folder its
+ * analysis.cube (else its profile.cube); a folder without either stays @file (its load then
+ * says what a folder should hold). New ref. */
+GFile           *kubus_report_in_folder (GFile *file);
+
 G_END_DECLS

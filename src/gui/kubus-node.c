@@ -1,6 +1,7 @@
 /* kubus-node.c — see kubus-node.h. */
 #include <glib/gi18n.h>
 
+#include "kubus-metric-names.h"
 #include "kubus-node.h"
 
 const char *
@@ -10,11 +11,8 @@ kubus_node_name (KubusNodeKind kind,
   switch (kind)
     {
     case KUBUS_NODE_METRIC:
-      {
-        const CubeMetric *m = node;
-        return m->disp_name != NULL && m->disp_name[0] ? m->disp_name
-               : m->uniq_name != NULL ? m->uniq_name : "?";
-      }
+      /* in the user's language where Kubus knows the metric (issue 24, item 12) */
+      return kubus_metric_name (node);
     case KUBUS_NODE_CNODE:
       {
         const CubeCnode *c = node;
@@ -169,7 +167,7 @@ kubus_node_info_markup (CubeReport   *report,
                                 cube_metric_kind_to_string (m->kind));
         if (m->descr != NULL && m->descr[0])
           {
-            g_autofree char *d = g_markup_escape_text (m->descr, -1);
+            g_autofree char *d = g_markup_escape_text (kubus_metric_description (m), -1);
             g_string_append_printf (s, "%s\n", d);
           }
         if (m->cubepl != NULL)

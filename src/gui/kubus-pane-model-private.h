@@ -49,6 +49,7 @@ struct _KubusPaneModel
   double              max_abs;
   gboolean            is_signed;
   gboolean            may_be_signed;    /* FALSE for a plain report: never the diverging scale */
+  gboolean            saved_added;      /* original − simulated: gains and losses in words */
   double              min_value;
   double              range_floor;      /* colour range at least this (shared with another pane) */
   int                 exponent;         /* absolute mode: common exponent of call/system pane */
@@ -69,6 +70,14 @@ struct _KubusPaneModel
    * collapse removes a selected row, the selection moves to its nearest visible ancestor. */
   GPtrArray          *selected_chains;
   guint               keep_selection_id;
+
+  /* Called before the children of @node get rows (or are compared by value), so that their
+   * values can be computed on demand (the metric pane: KubusBrowser). Only fills in values: it
+   * must not change the models. */
+  void              (*need_children) (KubusPaneModel *pane,
+                                      gpointer        node,
+                                      gpointer        data);
+  gpointer            need_children_data;
 
   GHashTable         *matches;          /* node → 1 match / 2 ancestor of a match */
   GPtrArray          *match_list;       /* nodes in pre-order */

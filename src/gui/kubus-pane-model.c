@@ -4,6 +4,9 @@
 #include <string.h>
 
 #include "kubus-node.h"
+#include "cube-format.h"
+#include "cube-path.h"
+#include "kubus-text-gstring.h"
 #include "kubus-pane-model-private.h"
 
 enum
@@ -39,6 +42,8 @@ clear_chain (KubusPaneModel *self)
   g_clear_object (&self->name_sorter);
   g_clear_pointer (&self->name_keys, g_hash_table_unref);
   g_clear_object (&self->filter);
+  if (self->tree != NULL)
+    g_signal_handlers_disconnect_by_data (self->tree, self);
   g_clear_object (&self->tree);
   g_clear_object (&self->roots);
 }
@@ -430,6 +435,36 @@ on_own_items_changed (GListModel *model,
     self->keep_selection_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE, keep_selection_idle, self, NULL);
 }
 
+/* Rows were added to the tree (rows expanded): let need_children fill in their values before
+ * the sort and filter models (connected after this handler) look at them. Not from
+ * create_children: GtkTreeExpander calls that for every row it shows, to learn whether the row
+ * can expand at all. */
+static void
+on_tree_items_changed (GListModel *model,
+                       guint       position,
+                       guint       removed,
+                       guint       added,
+                       gpointer    user_data)
+{
+  KubusPaneModel *self = user_data;
+  gpointer last = NULL;
+
+  (void) removed;
+  if (self->need_children == NULL)
+    return;
+  for (guint i = position; i < position + added; i++)
+    {
+      g_autoptr (GtkTreeListRow) row = g_list_model_get_item (model, i);
+      g_autoptr (GtkTreeListRow) parent = row != NULL ? gtk_tree_list_row_get_parent (row) : NULL;
+      g_autoptr (KubusNodeRow) item = parent != NULL ? gtk_tree_list_row_get_item (parent) : NULL;
+      gpointer node = item != NULL ? kubus_node_row_get_node (item) : NULL;
+
+      if (node != NULL && node != last)
+        self->need_children (self, node, self->need_children_data);
+      last = node;
+    }
+}
+
 void
 kubus_pane_model_set_roots (KubusPaneModel *self,
                             KubusNodeKind   kind,
@@ -441,6 +476,7 @@ kubus_pane_model_set_roots (KubusPaneModel *self,
   self->roots = kubus_node_list_new (kind, nodes, n_nodes);
   self->tree = gtk_tree_list_model_new (g_object_ref (G_LIST_MODEL (self->roots)), FALSE, FALSE,
                                         create_children, self, NULL);
+  g_signal_connect (self->tree, "items-changed", G_CALLBACK (on_tree_items_changed), self);
   make_sorters (self);
   self->row_sorter = gtk_tree_list_row_sorter_new (g_object_ref (self->value_sorter));
   self->sorted = gtk_sort_list_model_new (g_object_ref (G_LIST_MODEL (self->tree)),
@@ -535,6 +571,38 @@ kubus_pane_model_raw_value (KubusPaneModel *self,
                          expanded);
 }
 
+static KubusValueMode
+shown_mode (KubusPaneModel *self)
+{
+  return kubus_pane_model_mode_available (self, self->mode) ? self->mode : KUBUS_MODE_ABSOLUTE;
+}
+
+/* What the percent modes divide @node's value by; NaN when there is nothing to divide by. */
+static double
+denominator (KubusPaneModel *self,
+             KubusValueMode  mode,
+             KubusNodeKind   kind,
+             gconstpointer   node)
+{
+  switch (mode)
+    {
+    case KUBUS_MODE_PERCENT:
+    case KUBUS_MODE_RELATIVE:
+      if (self->kind == KUBUS_PANE_METRIC)
+        return self->metric_percent[node_index (kind, node)];
+      return mode == KUBUS_MODE_PERCENT ? self->denom_percent : self->denom_relative;
+    case KUBUS_MODE_EXTERNAL:
+      return self->kind == KUBUS_PANE_METRIC ? self->metric_external[node_index (kind, node)]
+                                             : self->denom_external;
+    case KUBUS_MODE_ABSOLUTE:
+    case KUBUS_MODE_PEER_PERCENT:
+    case KUBUS_MODE_PEER_DISTRIBUTION:
+    case KUBUS_N_MODES:
+    default:
+      return NAN;
+    }
+}
+
 static double
 node_display_value (KubusPaneModel *self,
                     KubusNodeKind   kind,
@@ -542,26 +610,13 @@ node_display_value (KubusPaneModel *self,
                     gboolean        expanded)
 {
   double v = node_raw_value (self, kind, node, expanded);
-  double d = NAN;
-  KubusValueMode mode = self->mode;
+  double d;
+  KubusValueMode mode = shown_mode (self);
 
-  if (!kubus_pane_model_mode_available (self, mode))
-    mode = KUBUS_MODE_ABSOLUTE;
   switch (mode)
     {
     case KUBUS_MODE_ABSOLUTE:
       return v;
-    case KUBUS_MODE_PERCENT:
-    case KUBUS_MODE_RELATIVE:
-      if (self->kind == KUBUS_PANE_METRIC)
-        d = self->metric_percent[node_index (kind, node)];
-      else
-        d = mode == KUBUS_MODE_PERCENT ? self->denom_percent : self->denom_relative;
-      break;
-    case KUBUS_MODE_EXTERNAL:
-      d = self->kind == KUBUS_PANE_METRIC ? self->metric_external[node_index (kind, node)]
-                                          : self->denom_external;
-      break;
     case KUBUS_MODE_PEER_PERCENT:
     case KUBUS_MODE_PEER_DISTRIBUTION:
       {
@@ -579,10 +634,10 @@ node_display_value (KubusPaneModel *self,
           return CLAMP ((v - lo) / (hi - lo) * 100.0, 0.0, 100.0);
         return (v - lo) / (hi - lo) * 100.0;
       }
-    case KUBUS_N_MODES:
     default:
-      return v;
+      break;
     }
+  d = denominator (self, mode, kind, node);
   if (isnan (d) || d == 0.0)
     return v == 0.0 ? 0.0 : NAN;
   return v / d * 100.0;
@@ -597,64 +652,42 @@ kubus_pane_model_display_value (KubusPaneModel *self,
                              expanded);
 }
 
-/* "-0.00", "0.000", "-0" → "0": a value that rounds to zero is zero, with no sign (issue 16:
- * Cube 4 residues of −4e-16 showed as "-0.00"). Takes @text. */
-static char *
-zero_without_sign (char *text)
-{
-  for (const char *p = text; *p != '\0'; p++)
-    if ((*p >= '1' && *p <= '9') || *p == 'e' || *p == 'E' || *p == 'n' || *p == 'i')
-      return text;   /* a non-zero digit, an exponent, nan or inf */
-  g_free (text);
-  return g_strdup ("0");
-}
+/* How many steps of a colour scale a reader tells apart: values one step apart get different
+ * colours, so their numbers must read differently too (issue 24, item 4). */
+#define COLOUR_STEPS 20
 
-/* The number for a value in the current mode and format. @integer: the metric counts
- * (visits, bytes): written without decimals. @per_row: no common exponent (the metric pane,
- * whose rows differ in unit). */
+/* The number for @v in the current mode. @integer: a count metric. @per_row: no common
+ * exponent (the metric pane, whose rows differ in unit). @resolution: what one colour step
+ * stands for, in the mode's units (0: nothing to tell apart). The rule is src/cube's. */
 static char *
 format_number (KubusPaneModel *self,
                double          v,
                gboolean        integer,
-               gboolean        per_row)
+               gboolean        per_row,
+               double          resolution)
 {
-  KubusValueMode mode = kubus_pane_model_mode_available (self, self->mode) ? self->mode
-                                                                            : KUBUS_MODE_ABSOLUTE;
-  double a = fabs (v);
+  KubusValueMode mode = shown_mode (self);
+  CubeNumberFormat f = { CUBE_NOTATION_READABLE, self->digits, FALSE, FALSE, resolution, 0 };
 
-  if (isnan (v))
-    return g_strdup ("–");
-  if (v == 0.0)
-    return g_strdup ("0");
   if (mode != KUBUS_MODE_ABSOLUTE)
-    return zero_without_sign (g_strdup_printf ("%.*f", (int) self->digits, v));
+    return cube_format_number (v, &f);
+  f.integer = integer;
   switch (self->format)
     {
     case KUBUS_FORMAT_COMMON_EXPONENT:
-      if (!per_row)
-        {
-          if (self->exponent != 0)
-            v /= pow (10.0, self->exponent);
-          if (integer && self->exponent == 0)
-            return zero_without_sign (g_strdup_printf ("%.0f", v));
-          return zero_without_sign (g_strdup_printf ("%.*f", (int) self->digits, v));
-        }
-      G_GNUC_FALLTHROUGH;
+      f.notation = per_row ? CUBE_NOTATION_SCIENTIFIC : CUBE_NOTATION_COMMON_EXPONENT;
+      f.exponent = self->exponent;
+      break;
     case KUBUS_FORMAT_SCIENTIFIC:
-      if (a >= 0.01 && a < 1e4)
-        return zero_without_sign (g_strdup_printf ("%.*f", (a == floor (a) ? 0 : (int) self->digits), v));
-      return g_strdup_printf ("%.*e", (int) self->digits, v);
+      f.notation = CUBE_NOTATION_SCIENTIFIC;
+      break;
     case KUBUS_FORMAT_READABLE:
     default:
-      /* Every value in full where that stays short, the same in all three panes: counts as
-       * integers with the locale's grouping (130,023,456 visits), times with the chosen
-       * decimals (30,812.45 sec); only the very large and very small get an exponent. */
-      if (integer && a < 1e15)
-        return zero_without_sign (g_strdup_printf ("%'.0f", v));
-      if (a >= 0.01 && a < 1e9)
-        return zero_without_sign (g_strdup_printf ("%'.*f", (int) self->digits, v));
-      return g_strdup_printf ("%.*e", (int) self->digits, v);
+      /* counts with the locale's grouping (130,023,456 visits), times in full (30,812.45) */
+      f.grouping = TRUE;
+      break;
     }
+  return cube_format_number (v, &f);
 }
 
 static gboolean
@@ -670,20 +703,81 @@ row_is_integer (KubusPaneModel *self,
   return self->integer_values;
 }
 
-static gboolean is_residue (KubusPaneModel *self, KubusNodeRow *row, double raw);
+static KubusDiverging
+pane_diverging (KubusPaneModel *self)
+{
+  return self->saved_added ? KUBUS_DIVERGING_SAVED_ADDED : KUBUS_DIVERGING_DIFFERENCE;
+}
+
+/* The system tree's default colouring (absolute and percent modes): each node between the
+ * smallest and the largest of its peers (the nodes at its depth), so that 64 threads between
+ * 10.80 and 13.45 s do not all take the colour of "13 % of the root" (issue 16, defect 2).
+ * Differences keep the diverging scale over the pane's range. */
+static gboolean
+colour_by_peers (KubusPaneModel *self)
+{
+  return self->kind == KUBUS_PANE_SYSTEM && !self->is_signed
+         && self->mode != KUBUS_MODE_PEER_PERCENT && self->mode != KUBUS_MODE_PEER_DISTRIBUTION;
+}
+
+/* The colour scale of the nodes at @depth: from their smallest to their largest value, but at
+ * least 10 % of the largest wide, so that 0.1 % of noise between 64 equal ranks does not span
+ * blue to red (only a real spread, like 10.80 to 13.45 s, uses the whole scale). */
+static void
+peer_scale (KubusPaneModel *self,
+            guint           depth,
+            double         *lo,
+            double         *hi)
+{
+  *lo = depth < self->n_depths ? self->peer_min[depth] : 0;
+  *hi = depth < self->n_depths ? self->peer_max[depth] : 0;
+  if (!isfinite (*lo) || !isfinite (*hi))
+    *lo = *hi = 0;
+  if (*hi > 0)
+    *lo = MIN (*lo, *hi * 0.9);
+}
+
+/* What one colour step of @node's square stands for, in the current mode's units. */
+static double
+node_resolution (KubusPaneModel *self,
+                 KubusNodeKind   kind,
+                 gconstpointer   node)
+{
+  KubusValueMode mode = shown_mode (self);
+  double width, d;
+
+  if (mode == KUBUS_MODE_PEER_PERCENT || mode == KUBUS_MODE_PEER_DISTRIBUTION)
+    return 100.0 / COLOUR_STEPS;
+  if (self->kind == KUBUS_PANE_METRIC)
+    width = fabs (self->metric_root_incl[node_index (kind, node)]);
+  else if (colour_by_peers (self))
+    {
+      double lo, hi;
+
+      peer_scale (self, kubus_node_depth (kind, node), &lo, &hi);
+      width = hi - lo;
+    }
+  else
+    width = self->max_abs;
+  if (!(width > 0) || !isfinite (width))
+    return 0;
+  if (mode == KUBUS_MODE_ABSOLUTE)
+    return width / COLOUR_STEPS;
+  d = denominator (self, mode, kind, node);
+  return isnan (d) || d == 0.0 ? 0 : width / fabs (d) * 100.0 / COLOUR_STEPS;
+}
 
 char *
 kubus_pane_model_format_value (KubusPaneModel *self,
                                KubusNodeRow   *row,
                                gboolean        expanded)
 {
-  double v = kubus_pane_model_display_value (self, row, expanded);
-
-  if (is_residue (self, row, kubus_pane_model_raw_value (self, row, expanded)))
-    return g_strdup ("0");
+  KubusNodeKind kind = kubus_node_row_get_kind (row);
+  gconstpointer node = kubus_node_row_get_node (row);
 
   /* The metric pane mixes units (seconds, visits, bytes): no common exponent there. */
-  return format_number (self, v, row_is_integer (self, row), self->kind == KUBUS_PANE_METRIC);
+  return format_number (self, node_display_value (self, kind, node, expanded), row_is_integer (self, row),
+                        self->kind == KUBUS_PANE_METRIC, node_resolution (self, kind, node));
 }
 
 /* What the current mode's numbers are: "% of total", …; NULL for absolute values. */
@@ -723,87 +817,48 @@ row_unit (KubusPaneModel *self,
   return self->unit;
 }
 
+/* Tooltips carry more digits than a row has room for, but not float noise. */
+#define TOOLTIP_DIGITS 6
+
+/* "0.379 s saved" / "0.0325 s added": a difference of original − simulated in words. */
+static char *
+saved_added_text (double      value,
+                  const char *number,
+                  const char *unit)
+{
+  if (value > 0)
+    /* TRANSLATORS: a simulation's gain: "0.379 sec saved" */
+    return g_strdup_printf (_("%s %s saved"), number, unit);
+  if (value < 0)
+    /* TRANSLATORS: a simulation's loss: "0.0325 sec added" */
+    return g_strdup_printf (_("%s %s added"), number, unit);
+  return g_strdup_printf ("%s %s", number, unit);
+}
+
 char *
 kubus_pane_model_value_tooltip (KubusPaneModel *self,
                                 KubusNodeRow   *row,
                                 gboolean        expanded)
 {
-  KubusValueMode mode = kubus_pane_model_mode_available (self, self->mode) ? self->mode
-                                                                            : KUBUS_MODE_ABSOLUTE;
+  KubusValueMode mode = shown_mode (self);
   double raw = kubus_pane_model_raw_value (self, row, expanded);
   const char *unit = row_unit (self, row);
-  g_autofree char *exact_raw = kubus_format_exact (raw);
-  g_autofree char *absolute = unit != NULL && unit[0] != '\0'
-                              ? g_strdup_printf ("%s %s", exact_raw, unit) : g_strdup (exact_raw);
   const char *what = expanded ? _("exclusive") : _("inclusive");
+  g_autofree char *number = cube_format_significant (self->saved_added ? fabs (raw) : raw, TOOLTIP_DIGITS);
+  g_autofree char *absolute = NULL;
 
+  if (self->saved_added)
+    absolute = saved_added_text (raw, number, unit != NULL ? unit : "");
+  else
+    absolute = unit != NULL && unit[0] != '\0' ? g_strdup_printf ("%s %s", number, unit) : g_strdup (number);
   if (mode == KUBUS_MODE_ABSOLUTE)
     return g_strdup_printf ("%s (%s)", absolute, what);
   {
     double shown = kubus_pane_model_display_value (self, row, expanded);
-    g_autofree char *exact = isnan (shown) ? g_strdup ("–") : kubus_format_exact (shown);
+    g_autofree char *text = isnan (shown) ? g_strdup ("–") : cube_format_significant (shown, TOOLTIP_DIGITS);
 
-    return g_strdup_printf ("%s %s\n%s (%s)", exact, mode_unit (mode), absolute, what);
+    return g_strdup_printf ("%s %s\n%s (%s)", text, mode_unit (mode), absolute, what);
   }
-}
-
-/* In a plain report a value this close to zero against the pane's largest is a rounding
- * residue of the subtraction that made it (Cube 4 exclusive from inclusive values): it reads
- * 0 and is neither coloured nor marked negative. */
-#define RESIDUE 1e-12
-
-/* What residues are small against: the largest value shown or the metric's total, whichever
- * is larger (a pane may show nothing but residues, e.g. main's own time). */
-static double
-residue_scale (KubusPaneModel *self)
-{
-  double total = self->kind != KUBUS_PANE_METRIC && isfinite (self->denom_percent)
-                 ? fabs (self->denom_percent) : 0;
-
-  return MAX (self->max_abs, total);
-}
-
-static gboolean
-is_residue (KubusPaneModel *self,
-            KubusNodeRow   *row,
-            double          raw)
-{
-  double range = residue_scale (self);
-
-  if (self->is_signed || raw == 0.0 || isnan (raw))
-    return FALSE;
-  if (self->kind == KUBUS_PANE_METRIC)
-    range = fabs (self->metric_root_incl[node_index (kubus_node_row_get_kind (row),
-                                                     kubus_node_row_get_node (row))]);
-  return fabs (raw) <= RESIDUE * range;
-}
-
-/* The system tree's default colouring (absolute and percent modes): each node between the
- * smallest and the largest of its peers (the nodes at its depth), so that 64 threads between
- * 10.80 and 13.45 s do not all take the colour of "13 % of the root" (issue 16, defect 2).
- * Differences keep the diverging scale over the pane's range. */
-static gboolean
-colour_by_peers (KubusPaneModel *self)
-{
-  return self->kind == KUBUS_PANE_SYSTEM && !self->is_signed
-         && self->mode != KUBUS_MODE_PEER_PERCENT && self->mode != KUBUS_MODE_PEER_DISTRIBUTION;
-}
-
-/* The colour scale of the nodes at @depth: from their smallest to their largest value, but at
- * least 10 % of the largest wide, so that 0.1 % of noise between 64 equal ranks does not span
- * blue to red (only a real spread, like 10.80 to 13.45 s, uses the whole scale). */
-static void
-peer_scale (KubusPaneModel *self,
-            guint           depth,
-            double         *lo,
-            double         *hi)
-{
-  *lo = depth < self->n_depths ? self->peer_min[depth] : 0;
-  *hi = depth < self->n_depths ? self->peer_max[depth] : 0;
-  if (!isfinite (*lo) || !isfinite (*hi))
-    *lo = *hi = 0;
-  if (*hi > 0)
-    *lo = MIN (*lo, *hi * 0.9);
 }
 
 double
@@ -819,7 +874,12 @@ char *
 kubus_pane_model_format_number (KubusPaneModel *self,
                                 double          value)
 {
-  return format_number (self, value, self->integer_values, TRUE);
+  double resolution = 0;
+
+  /* the topology's cells: the locations' level of the system tree */
+  if (self->kind == KUBUS_PANE_SYSTEM && self->report->locations->len > 0)
+    resolution = node_resolution (self, KUBUS_NODE_SYSNODE, g_ptr_array_index (self->report->locations, 0));
+  return format_number (self, value, self->integer_values, TRUE, resolution);
 }
 
 const char *
@@ -843,10 +903,11 @@ kubus_pane_model_row_color (KubusPaneModel *self,
     range = fabs (self->metric_root_incl[node_index (kubus_node_row_get_kind (row),
                                                      kubus_node_row_get_node (row))]);
   *is_negative = FALSE;
+  /* Rounding residues are zero already (kubus_pane_model_values_changed). */
   if (v == 0.0 || isnan (v))
     return FALSE;
-  /* A plain pane has no place for negative values on its scale; residues are zero. */
-  if (!self->is_signed && (v < 0 || is_residue (self, row, v)))
+  /* A plain pane has no place for negative values on its scale. */
+  if (!self->is_signed && v < 0)
     return FALSE;
   *is_negative = v < 0;
   if (self->mode == KUBUS_MODE_PEER_PERCENT || self->mode == KUBUS_MODE_PEER_DISTRIBUTION)
@@ -874,7 +935,8 @@ kubus_pane_model_row_color (KubusPaneModel *self,
   fraction = CLAMP (fraction, -1.0, 1.0);
   if (fraction == 0.0)
     fraction = v > 0 ? 1e-9 : -1e-9;
-  return kubus_severity_color (self->scale, self->is_signed, fraction, lighten, color);
+  return kubus_severity_color_full (self->scale, self->is_signed ? pane_diverging (self) : KUBUS_DIVERGING_NONE,
+                                    fraction, lighten, color);
 }
 
 static const char *
@@ -891,6 +953,8 @@ kubus_legend_info_clear (KubusLegendInfo *info)
   g_clear_pointer (&info->high, g_free);
   g_clear_pointer (&info->caption, g_free);
   g_clear_pointer (&info->tooltip, g_free);
+  g_clear_pointer (&info->low_word, g_free);
+  g_clear_pointer (&info->high_word, g_free);
 }
 
 /* A raw value of the call or system pane in the current mode. */
@@ -941,12 +1005,80 @@ absolute_caption (KubusPaneModel *self)
   return g_string_free (c, FALSE);
 }
 
+/* "processes", "threads": the system tree's level of @node's kind, for the legend. */
+static const char *
+level_name (const CubeSysNode *node)
+{
+  switch (node->kind)
+    {
+    case CUBE_SYS_MACHINE:
+      return _("machines");
+    case CUBE_SYS_NODE:
+      return _("nodes");
+    case CUBE_SYS_PROCESS:
+      return _("processes");
+    case CUBE_SYS_THREAD:
+      return _("threads");
+    case CUBE_SYS_TREENODE:
+    default:
+      /* Cube 4 names its levels by class */
+      if (g_strcmp0 (node->class_name, "machine") == 0)
+        return _("machines");
+      if (g_strcmp0 (node->class_name, "node") == 0)
+        return _("nodes");
+      return _("system tree nodes");
+    }
+}
+
+/* The level of the system tree whose colours the legend describes: of the rows shown, the
+ * level most of them are at (the deeper one of a tie). Each level is coloured between its own
+ * peers, so the legend can describe one: the one the eye is on (issue 24, item 5: it
+ * described the locations while the processes were shown). @example gets a node of it.
+ * Returns the number of levels shown. */
+static guint
+shown_level (KubusPaneModel     *self,
+             guint              *depth,
+             const CubeSysNode **example)
+{
+  GListModel *rows = G_LIST_MODEL (self->selection);
+  guint n = rows != NULL ? g_list_model_get_n_items (rows) : 0, levels = 0, best = 0;
+  g_autofree guint *count = g_new0 (guint, MAX (self->n_depths, 1));
+  g_autofree const CubeSysNode **first = g_new0 (const CubeSysNode *, MAX (self->n_depths, 1));
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (GtkTreeListRow) row = g_list_model_get_item (rows, i);
+      g_autoptr (KubusNodeRow) item = row != NULL ? gtk_tree_list_row_get_item (row) : NULL;
+      const CubeSysNode *node;
+
+      if (item == NULL || kubus_node_row_get_kind (item) != KUBUS_NODE_SYSNODE)
+        continue;
+      node = kubus_node_row_get_node (item);
+      if (node->depth >= self->n_depths)
+        continue;
+      if (count[node->depth]++ == 0)
+        {
+          first[node->depth] = node;
+          levels++;
+        }
+    }
+  *depth = 0;
+  *example = NULL;
+  for (guint d = 0; d < self->n_depths; d++)
+    if (count[d] > 0 && count[d] >= best)
+      {
+        best = count[d];
+        *depth = d;
+        *example = first[d];
+      }
+  return levels;
+}
+
 void
 kubus_pane_model_get_legend (KubusPaneModel  *self,
                              KubusLegendInfo *info)
 {
-  KubusValueMode mode = kubus_pane_model_mode_available (self, self->mode) ? self->mode
-                                                                            : KUBUS_MODE_ABSOLUTE;
+  KubusValueMode mode = shown_mode (self);
   double hi;
 
   info->max_abs = self->max_abs;
@@ -954,7 +1086,12 @@ kubus_pane_model_get_legend (KubusPaneModel  *self,
   if (self->kind == KUBUS_PANE_METRIC)
     {
       info->low = g_strdup (self->is_signed ? "−" : "0");
-      info->high = g_strdup ("");
+      info->high = g_strdup (self->is_signed ? "+" : "");
+      if (self->is_signed && self->saved_added)
+        {
+          info->low_word = g_strdup (_("added"));
+          info->high_word = g_strdup (_("saved"));
+        }
       info->caption = g_strdup (mode == KUBUS_MODE_ABSOLUTE ? _("share of each metric root")
                                                              : _("% of the metric root"));
       info->tooltip = g_strdup (_("Each metric is coloured by its share of its root metric: "
@@ -977,38 +1114,74 @@ kubus_pane_model_get_legend (KubusPaneModel  *self,
       info->caption = g_strdup (mode_unit (mode));
       break;
     }
-  if (colour_by_peers (self) && self->report->locations->len > 0)
+  if (colour_by_peers (self))
     {
-      /* The scale runs over the peers; its ends are those of the locations. */
-      guint depth = ((CubeSysNode *) g_ptr_array_index (self->report->locations, 0))->depth;
-      double lo, top;
+      /* The scale runs over the peers of the level shown; its ends are that level's. */
+      const CubeSysNode *example = NULL;
+      guint depth, levels = shown_level (self, &depth, &example);
+      double lo, top, resolution;
       g_autofree char *caption = info->caption;
       g_autofree char *exact_lo = NULL, *exact_hi = NULL;
 
+      if (example == NULL)
+        {
+          info->caption = g_steal_pointer (&caption);
+          info->low = g_strdup ("0");
+          info->high = g_strdup ("");
+          return;
+        }
       peer_scale (self, depth, &lo, &top);
-      info->low = format_number (self, display_of_raw (self, mode, lo), self->integer_values, FALSE);
-      info->high = format_number (self, display_of_raw (self, mode, top), self->integer_values, FALSE);
-      /* TRANSLATORS: legend of the system tree: "<unit> · peer min → max" */
-      info->caption = g_strdup_printf (_("%s · peer min → max"), caption);
-      exact_lo = kubus_format_exact (display_of_raw (self, mode, lo));
-      exact_hi = kubus_format_exact (display_of_raw (self, mode, top));
+      resolution = node_resolution (self, KUBUS_NODE_SYSNODE, example);
+      info->low = format_number (self, display_of_raw (self, mode, lo), self->integer_values, FALSE, resolution);
+      info->high = format_number (self, display_of_raw (self, mode, top), self->integer_values, FALSE, resolution);
+      /* TRANSLATORS: legend of the system tree: "<unit> · <level>: min → max", e.g.
+       * "sec · processes: min → max" */
+      info->caption = g_strdup_printf (_("%s · %s: min → max"), caption, level_name (example));
+      exact_lo = cube_format_significant (display_of_raw (self, mode, lo), TOOLTIP_DIGITS);
+      exact_hi = cube_format_significant (display_of_raw (self, mode, top), TOOLTIP_DIGITS);
       info->tooltip = g_strdup_printf (_("Colours place each node between the smallest and the largest "
-                                         "value at its level of the system tree (its peers), so that "
-                                         "differences between locations show. The locations range "
-                                         "from %s to %s %s."), exact_lo, exact_hi, caption);
+                                         "value at its level of the system tree (its peers; the scale is "
+                                         "at least a tenth of the largest wide), so that differences "
+                                         "between locations show. The %s shown range from %s to %s %s."),
+                                       level_name (example), exact_lo, exact_hi, caption);
+      if (levels > 1)
+        {
+          g_autofree char *more = info->tooltip;
+          info->tooltip = g_strdup_printf ("%s %s", more, _("Rows of the other levels shown are coloured "
+                                                            "between their own peers."));
+        }
       return;
     }
   hi = display_of_raw (self, mode, self->max_abs);
   {
-    g_autofree char *h = format_number (self, hi, self->integer_values, FALSE);
-    g_autofree char *exact = isnan (hi) ? g_strdup ("–") : kubus_format_exact (hi);
+    double resolution = hi / COLOUR_STEPS;
+    g_autofree char *h = format_number (self, hi, self->integer_values, FALSE, resolution);
+    g_autofree char *exact = isnan (hi) ? g_strdup ("–") : cube_format_significant (hi, TOOLTIP_DIGITS);
 
-    info->high = self->is_signed ? g_strdup_printf ("±%s", h) : g_strdup (h);
-    info->low = g_strdup (self->is_signed ? "−" : "0");
-    info->tooltip = self->is_signed
-      ? g_strdup_printf (_("Gains and losses: warm colours up to +%s, cold colours down to −%s %s."),
-                         exact, exact, info->caption)
-      : g_strdup_printf (_("Colours from 0 to the largest value shown, %s %s."), exact, info->caption);
+    if (!self->is_signed)
+      {
+        info->high = g_strdup (h);
+        info->low = g_strdup ("0");
+        info->tooltip = g_strdup_printf (_("Colours from 0 to the largest value shown, %s %s."), exact, info->caption);
+      }
+    else if (self->saved_added)
+      {
+        /* original − simulated: the ends say what they mean, not only a sign */
+        info->high = g_strdup_printf ("+%s", h);
+        info->low = g_strdup_printf ("−%s", h);
+        info->low_word = g_strdup (_("added"));
+        info->high_word = g_strdup (_("saved"));
+        info->tooltip = g_strdup_printf (_("Original − simulated: time the hypothesis saves in blue-green, up to "
+                                           "%s %s; time it adds in orange, up to %s %s."),
+                                         exact, info->caption, exact, info->caption);
+      }
+    else
+      {
+        info->high = g_strdup_printf ("+%s", h);
+        info->low = g_strdup_printf ("−%s", h);
+        info->tooltip = g_strdup_printf (_("Gains and losses: warm colours up to +%s, cold colours down to −%s %s."),
+                                         exact, exact, info->caption);
+      }
   }
 }
 
@@ -1031,9 +1204,64 @@ metric_hidden (const CubeMetric *m)
   return FALSE;
 }
 
+/* A value within CUBE_RESIDUE_FRACTION of the metric's total is a rounding residue of the
+ * subtraction that made it (an exclusive value from inclusive ones, a difference of two equal
+ * sums): it is 0 wherever values are shown, coloured, scaled, sorted or exported (issue 24,
+ * item 3: "−1.78e-15 … 8.88e-16 sec" in a legend whose rows all read 0). The metric's total is
+ * the percent denominator (A's for a difference); when there is none, the largest value. */
+static void
+clamp_all (double *values,
+           guint   n,
+           double  scale)
+{
+  for (guint i = 0; i < n; i++)
+    values[i] = cube_value_clamp_residue (values[i], scale);
+}
+
+static void
+clamp_residues (KubusPaneModel *self)
+{
+  double scale = self->kind != KUBUS_PANE_METRIC && isfinite (self->denom_percent) ? fabs (self->denom_percent) : 0;
+
+  if (self->kind == KUBUS_PANE_METRIC)
+    {
+      for (guint i = 0; i < self->n_values; i++)
+        {
+          self->incl[i] = cube_value_clamp_residue (self->incl[i], self->metric_root_incl[i]);
+          self->excl[i] = cube_value_clamp_residue (self->excl[i], self->metric_root_incl[i]);
+        }
+      return;
+    }
+  if (scale == 0)
+    for (guint i = 0; i < self->n_values; i++)
+      scale = MAX (scale, MAX (fabs (self->incl[i]), fabs (self->excl[i])));
+  clamp_all (self->incl, self->n_values, scale);
+  clamp_all (self->excl, self->n_values, scale);
+  if (self->kind == KUBUS_PANE_CALL && self->profile != NULL)
+    {
+      for (guint r = 0; r < self->profile->regions->len; r++)
+        {
+          KubusFlatRegion *fr = g_ptr_array_index (self->profile->regions, r);
+          fr->incl = cube_value_clamp_residue (fr->incl, scale);
+          fr->excl = cube_value_clamp_residue (fr->excl, scale);
+          for (guint c = 0; c < fr->callees->len; c++)
+            {
+              KubusFlatCallee *callee = g_ptr_array_index (fr->callees, c);
+              callee->value = cube_value_clamp_residue (callee->value, scale);
+            }
+        }
+      for (guint m = 0; m < self->profile->modules->len; m++)
+        {
+          KubusModule *module = g_ptr_array_index (self->profile->modules, m);
+          module->incl = cube_value_clamp_residue (module->incl, scale);
+        }
+    }
+}
+
 void
 kubus_pane_model_values_changed (KubusPaneModel *self)
 {
+  clamp_residues (self);
   self->max_abs = 0;
   self->min_value = 0;
   self->is_signed = FALSE;
@@ -1063,9 +1291,9 @@ kubus_pane_model_values_changed (KubusPaneModel *self)
           update_range_one (self, self->excl[i]);
       }
   /* Diverging colours only for a report that may hold differences, and only for values
-   * below zero by more than a rounding residue (issue 16: −3.99e-16 in a Cube 4 summary made
-   * a plain report a "difference"). */
-  self->is_signed = self->may_be_signed && self->min_value < -RESIDUE * residue_scale (self);
+   * below zero (residues are zero by now: issue 16, −3.99e-16 in a Cube 4 summary made a plain
+   * report a "difference"). */
+  self->is_signed = self->may_be_signed && (self->min_value < 0 || self->saved_added);
   /* One colour scale for the call and the system pane of a difference (the browser sets it). */
   self->max_abs = MAX (self->max_abs, self->range_floor);
 
@@ -1188,6 +1416,23 @@ kubus_pane_model_set_hide_below (KubusPaneModel *self,
     return;
   self->hide_below = percent;
   refilter (self);
+}
+
+void
+kubus_pane_model_set_saved_added (KubusPaneModel *self,
+                                  gboolean        saved_added)
+{
+  if (self->saved_added == saved_added)
+    return;
+  self->saved_added = saved_added;
+  /* gains and losses on one diverging scale, also while no value is negative */
+  kubus_pane_model_values_changed (self);
+}
+
+gboolean
+kubus_pane_model_get_saved_added (KubusPaneModel *self)
+{
+  return self->saved_added;
 }
 
 void
@@ -1345,6 +1590,8 @@ kubus_pane_model_expand_largest (KubusPaneModel *self,
       guint n = nodes != NULL ? nodes->len : 0, best = 0;
       double best_v = -1;
 
+      if (n > 0 && self->need_children != NULL)
+        self->need_children (self, kubus_node_row_get_node (here), self->need_children_data);
       for (guint i = 0; i < n; i++)
         {
           double v = fabs (node_raw_value (self, child_kind, g_ptr_array_index (nodes, i), FALSE));
@@ -1365,22 +1612,30 @@ kubus_pane_model_expand_largest (KubusPaneModel *self,
   return position_of_row (self, row);
 }
 
+/* Expands every collapsed row at or below @row. The tree model expands in autoexpand mode
+ * (the caller sets it): a collapsed row then gets its whole subtree in one items-changed, so
+ * only the already expanded rows are walked, and the sort, filter and selection models and the
+ * list view see one change per collapsed row met (after Collapse All: one per root) instead of
+ * one per row of the tree (bench/gui/bench-frames --expand-all). Nothing is removed, so the
+ * selection stays where it was. */
 static void
-expand_recursive (GtkTreeListRow *row)
+expand_below (GtkTreeListRow *row)
 {
   GListModel *children;
   guint n;
 
-  if (!gtk_tree_list_row_is_expandable (row))
-    return;
-  gtk_tree_list_row_set_expanded (row, TRUE);
+  if (!gtk_tree_list_row_get_expanded (row))
+    {
+      gtk_tree_list_row_set_expanded (row, TRUE); /* a leaf stays as it is */
+      return;
+    }
   children = gtk_tree_list_row_get_children (row);
   n = children != NULL ? g_list_model_get_n_items (children) : 0;
   for (guint i = 0; i < n; i++)
     {
       g_autoptr (GtkTreeListRow) child = gtk_tree_list_row_get_child_row (row, i);
       if (child != NULL)
-        expand_recursive (child);
+        expand_below (child);
     }
 }
 
@@ -1422,6 +1677,7 @@ kubus_pane_model_expand_all (KubusPaneModel *self,
       kubus_pane_model_collapse_all (self, position);
       return;
     }
+  gtk_tree_list_model_set_autoexpand (self->tree, TRUE);
   if (position == G_MAXUINT)
     {
       guint n = g_list_model_get_n_items (G_LIST_MODEL (self->roots));
@@ -1429,15 +1685,17 @@ kubus_pane_model_expand_all (KubusPaneModel *self,
         {
           g_autoptr (GtkTreeListRow) row = gtk_tree_list_model_get_child_row (self->tree, i);
           if (row != NULL)
-            expand_recursive (row);
+            expand_below (row);
         }
-      return;
     }
-  {
-    g_autoptr (GtkTreeListRow) row = g_list_model_get_item (G_LIST_MODEL (self->selection), position);
-    if (row != NULL)
-      expand_recursive (row);
-  }
+  else
+    {
+      g_autoptr (GtkTreeListRow) row = g_list_model_get_item (G_LIST_MODEL (self->selection), position);
+      if (row != NULL)
+        expand_below (row);
+    }
+  /* Rows the user expands later open one level, as always. */
+  gtk_tree_list_model_set_autoexpand (self->tree, FALSE);
 }
 
 /* ---- find -------------------------------------------------------------------------------- */
@@ -1580,6 +1838,14 @@ kubus_pane_model_find_next (KubusPaneModel *self,
                                   g_ptr_array_index (self->match_list, self->match_pos));
 }
 
+guint
+kubus_pane_model_find_position (KubusPaneModel *self,
+                                guint          *n_matches)
+{
+  *n_matches = self->match_list != NULL ? self->match_list->len : 0;
+  return self->match_pos >= 0 ? (guint) self->match_pos + 1 : 0;
+}
+
 /* ---- text -------------------------------------------------------------------------------- */
 
 char *
@@ -1607,40 +1873,41 @@ kubus_pane_model_to_string (KubusPaneModel *self)
   return g_string_free (s, FALSE);
 }
 
-/* A CSV field: quoted when it holds a comma, a quote or a line break (quotes doubled). */
+/* A CSV field (kubus-text.h: quoted when it holds a comma, a quote or a line break), then the
+ * separator or the line end. */
 static void
 append_csv_field (GString    *s,
                   const char *text,
                   gboolean    last)
 {
-  if (text == NULL)
-    text = "";
-  if (strpbrk (text, ",\"\r\n") != NULL)
-    {
-      g_string_append_c (s, '"');
-      for (const char *p = text; *p != '\0'; p++)
-        {
-          if (*p == '"')
-            g_string_append_c (s, '"');
-          g_string_append_c (s, *p);
-        }
-      g_string_append_c (s, '"');
-    }
-  else
-    g_string_append (s, text);
+  kubus_text_append_csv (s, text != NULL ? text : "");
   g_string_append (s, last ? "\r\n" : ",");
 }
 
+/* The row's call path from the root ("main/foo/MPI_Send") for call tree rows, its name for
+ * the other views' rows. */
+static char *
+row_path (KubusNodeRow *item)
+{
+  if (kubus_node_row_get_kind (item) == KUBUS_NODE_CNODE)
+    return cube_cnode_path (kubus_node_row_get_node (item));
+  return g_strdup (kubus_node_name (kubus_node_row_get_kind (item), kubus_node_row_get_node (item)));
+}
+
 char *
-kubus_pane_model_to_csv (KubusPaneModel *self)
+kubus_pane_model_to_csv (KubusPaneModel *self,
+                         const char     *metric,
+                         const char     *metric_name,
+                         const char     *call_path)
 {
   GString *s = g_string_new (NULL);
   GListModel *model = G_LIST_MODEL (self->selection);
   guint n = g_list_model_get_n_items (model);
-  KubusValueMode mode = kubus_pane_model_mode_available (self, self->mode) ? self->mode
-                                                                            : KUBUS_MODE_ABSOLUTE;
+  KubusValueMode mode = shown_mode (self);
 
-  g_string_append (s, "depth,name,value,mode,unit,inclusive,exclusive,state\r\n");
+  /* What the values are of stands in every row (a spreadsheet keeps it when rows are sorted or
+   * copied elsewhere): comment lines above the header would break the import. */
+  g_string_append (s, "metric,metric_name,call_path,depth,name,value,mode,unit,inclusive,exclusive,state\r\n");
   for (guint i = 0; i < n; i++)
     {
       g_autoptr (GtkTreeListRow) row = g_list_model_get_item (model, i);
@@ -1648,11 +1915,27 @@ kubus_pane_model_to_csv (KubusPaneModel *self)
       gboolean expanded = gtk_tree_list_row_get_expanded (row);
       double shown = kubus_pane_model_display_value (self, item, expanded);
       g_autofree char *depth = g_strdup_printf ("%u", gtk_tree_list_row_get_depth (row));
-      g_autofree char *value = isnan (shown) ? g_strdup ("") : kubus_format_exact (shown);
-      g_autofree char *incl = kubus_format_exact (kubus_pane_model_raw_value (self, item, FALSE));
-      g_autofree char *excl = kubus_format_exact (kubus_pane_model_raw_value (self, item, TRUE));
+      g_autofree char *value = isnan (shown) ? g_strdup ("") : cube_format_shortest (shown);
+      g_autofree char *incl = cube_format_shortest (kubus_pane_model_raw_value (self, item, FALSE));
+      g_autofree char *excl = cube_format_shortest (kubus_pane_model_raw_value (self, item, TRUE));
+      g_autofree char *path = NULL;
       const char *unit = mode == KUBUS_MODE_ABSOLUTE ? row_unit (self, item) : mode_unit (mode);
 
+      if (self->kind == KUBUS_PANE_METRIC)
+        {
+          const CubeMetric *m = kubus_node_row_get_node (item);
+          append_csv_field (s, m->uniq_name, FALSE);
+          append_csv_field (s, kubus_node_name (KUBUS_NODE_METRIC, m), FALSE);
+          append_csv_field (s, call_path, FALSE);
+        }
+      else
+        {
+          append_csv_field (s, metric, FALSE);
+          append_csv_field (s, metric_name, FALSE);
+          if (self->kind == KUBUS_PANE_CALL)
+            path = row_path (item);
+          append_csv_field (s, path != NULL ? path : call_path, FALSE);
+        }
       append_csv_field (s, depth, FALSE);
       append_csv_field (s, kubus_node_name (kubus_node_row_get_kind (item), kubus_node_row_get_node (item)), FALSE);
       append_csv_field (s, value, FALSE);

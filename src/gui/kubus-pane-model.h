@@ -27,6 +27,8 @@ typedef struct
   char    *high;
   char    *caption;        /* e.g. "×10³ sec", "% of total" */
   char    *tooltip;        /* what the colours mean, with the exact ends */
+  char    *low_word;       /* what the ends mean, where a sign does not say it: "added", */
+  char    *high_word;      /* "saved" (original − simulated); else NULL */
 } KubusLegendInfo;
 
 void               kubus_legend_info_clear          (KubusLegendInfo *info);
@@ -94,6 +96,9 @@ guint              kubus_pane_model_match_state     (KubusPaneModel *self,
 guint              kubus_pane_model_find_next       (KubusPaneModel *self,
                                                      gboolean        forward);
 
+/* Which match find_next went to last, from 1 (0: none yet); @n_matches gets how many there are. */
+guint              kubus_pane_model_find_position   (KubusPaneModel *self,
+                                                     guint          *n_matches);
 /* Expands the ancestors of @node and returns its position in the selection model or G_MAXUINT. */
 guint              kubus_pane_model_reveal          (KubusPaneModel *self,
                                                      KubusNodeKind   kind,
@@ -130,9 +135,21 @@ const char        *kubus_pane_model_get_unit        (KubusPaneModel *self);
  * "<name> <value>" plus " [+]" for a collapsed row with children, " [-]" for an expanded one.
  * For tests and --dump. */
 char              *kubus_pane_model_to_string       (KubusPaneModel *self);
-/* The visible rows as CSV (RFC 4180, "." as the decimal point, full precision): a header, then
- * per row depth, name, the value shown (and its mode and unit), the absolute inclusive and
- * exclusive values, and whether it is expanded. File › Export Values. */
-char              *kubus_pane_model_to_csv          (KubusPaneModel *self);
+/* The visible rows as CSV (RFC 4180, "." as the decimal point, shortest digits that read back):
+ * a header, then per row what the values are of — the metric (@metric unique names,
+ * @metric_name as shown; the metric pane: the row's own) and the call path (@call_path; the
+ * call pane: the row's own) — depth, name, the value shown (and its mode and unit), the
+ * absolute inclusive and exclusive values, and whether it is expanded. File › Export Values
+ * (see kubus_browser_to_csv). */
+char              *kubus_pane_model_to_csv          (KubusPaneModel *self,
+                                                     const char     *metric,
+                                                     const char     *metric_name,
+                                                     const char     *call_path);
+/* A difference original − simulated: positive values are time the hypothesis saves, negative
+ * ones time it adds; tooltips and the legend say so, and the diverging colours are the
+ * saved/added ones (not red for "more"). */
+void               kubus_pane_model_set_saved_added (KubusPaneModel *self,
+                                                     gboolean        saved_added);
+gboolean           kubus_pane_model_get_saved_added (KubusPaneModel *self);
 
 G_END_DECLS

@@ -13,6 +13,9 @@ struct _KubusPaneView
   KubusPaneModel   *model;
   gulong            values_handler;
   gulong            selection_handler;
+  GListModel       *rows;            /* the model whose items-changed moves the legend */
+  gulong            rows_handler;
+  guint             legend_idle;
 
   GtkWidget        *header;
   GtkWidget        *title;
@@ -525,6 +528,11 @@ kubus_pane_view_constructed (GObject *object)
       const char *const views[] = { _("Call tree"), _("Flat profile"), _("Modules"), NULL };
       self->view_dropdown = gtk_drop_down_new_from_strings (views);
       gtk_widget_set_tooltip_text (self->view_dropdown, _("How to group call paths"));
+      /* The drop-down names the view ("Call tree", "Flat profile", "Modules"): a title saying
+       * the same left no room and read "Call …" at the default window size (issue 24, item 11). */
+      gtk_widget_set_visible (label, FALSE);
+      gtk_widget_set_hexpand (self->view_dropdown, TRUE);
+      gtk_widget_set_halign (self->view_dropdown, GTK_ALIGN_START);
       g_signal_connect (self->view_dropdown, "notify::selected", G_CALLBACK (on_view_selected), self);
       gtk_box_append (GTK_BOX (self->header), self->view_dropdown);
     }
@@ -702,6 +710,50 @@ on_values_changed (KubusPaneModel *model,
   kubus_pane_view_refresh (user_data);
 }
 
+/* The system tree's legend describes the level of the rows shown (issue 24, item 5): expanding
+ * or collapsing changes it. Once per main loop turn, not per row, and before GTK's next layout
+ * (GTK_PRIORITY_RESIZE is G_PRIORITY_HIGH_IDLE + 10): a label changed after it leaves the
+ * window needing a new allocation at the next frame's start, and a screenshot taken then comes
+ * out empty. */
+static gboolean
+legend_idle (gpointer data)
+{
+  KubusPaneView *self = data;
+
+  self->legend_idle = 0;
+  if (self->model != NULL)
+    kubus_legend_update (KUBUS_LEGEND (self->legend), self->model);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_rows_changed (GListModel *rows,
+                 guint       position,
+                 guint       removed,
+                 guint       added,
+                 gpointer    user_data)
+{
+  KubusPaneView *self = user_data;
+
+  (void) rows, (void) position, (void) removed, (void) added;
+  if (self->legend_idle == 0)
+    self->legend_idle = g_idle_add_full (G_PRIORITY_HIGH_IDLE + 5, legend_idle, self, NULL);
+}
+
+static void
+watch_rows (KubusPaneView *self,
+            GListModel    *rows)
+{
+  if (self->rows != NULL)
+    g_clear_signal_handler (&self->rows_handler, self->rows);
+  g_clear_object (&self->rows);
+  g_clear_handle_id (&self->legend_idle, g_source_remove);
+  if (rows == NULL || self->kind != KUBUS_PANE_SYSTEM)
+    return;
+  self->rows = g_object_ref (rows);
+  self->rows_handler = g_signal_connect (rows, "items-changed", G_CALLBACK (on_rows_changed), self);
+}
+
 static void
 on_selection_model_replaced (GObject    *model,
                              GParamSpec *pspec,
@@ -713,6 +765,7 @@ on_selection_model_replaced (GObject    *model,
   g_hash_table_remove_all (self->bound);
   gtk_list_view_set_model (GTK_LIST_VIEW (self->list_view),
                            kubus_pane_model_get_selection (KUBUS_PANE_MODEL (model)));
+  watch_rows (self, G_LIST_MODEL (kubus_pane_model_get_selection (KUBUS_PANE_MODEL (model))));
 }
 
 void
@@ -721,6 +774,7 @@ kubus_pane_view_set_model (KubusPaneView  *self,
 {
   if (self->model == model)
     return;
+  watch_rows (self, NULL);
   if (self->model != NULL)
     {
       g_clear_signal_handler (&self->values_handler, self->model);
@@ -738,6 +792,7 @@ kubus_pane_view_set_model (KubusPaneView  *self,
   self->selection_handler = g_signal_connect (model, "notify::selection",
                                               G_CALLBACK (on_selection_model_replaced), self);
   gtk_list_view_set_model (GTK_LIST_VIEW (self->list_view), kubus_pane_model_get_selection (model));
+  watch_rows (self, G_LIST_MODEL (kubus_pane_model_get_selection (model)));
   fill_mode_dropdown (self);
   kubus_pane_view_refresh (self);
 }

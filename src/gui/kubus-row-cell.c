@@ -69,7 +69,7 @@ kubus_row_cell_snapshot (GtkWidget   *widget,
   else
     {
       const GdkRGBA light = { 1, 1, 1, 0.8 }, shade = { 0, 0, 0, 0.45 }, dark = { 0, 0, 0, 0.6 };
-      const GdkRGBA none = { 0, 0, 0, 0 }, bar = { 1, 1, 1, 0.95 };
+      const GdkRGBA bar = { 1, 1, 1, 0.95 };
 
       gtk_snapshot_append_color (snapshot, &self->color, &r);
       /* Raised for positive, sunken with a minus bar for negative values: gains and losses
@@ -78,7 +78,9 @@ kubus_row_cell_snapshot (GtkWidget   *widget,
         append_frame (snapshot, &r, 1.5, &light, &shade);
       else
         {
-          append_frame (snapshot, &r, 1.5, &dark, &none);
+          /* sunken: the shade above and left, the light below and right, all four sides
+           * drawn (a square with two borders looked broken: issue 24, item 3) */
+          append_frame (snapshot, &r, 1.5, &dark, &light);
           gtk_snapshot_append_color (snapshot, &bar,
                                      &GRAPHENE_RECT_INIT (x + s * 0.25f, y + s / 2 - 1, s * 0.5f, 2));
         }
@@ -238,6 +240,10 @@ kubus_row_cell_update (KubusRowCell *self)
     gtk_widget_add_css_class (self->value, "kubus-negative");
   else
     gtk_widget_remove_css_class (self->value, "kubus-negative");
+  if (kubus_pane_model_get_saved_added (self->pane))
+    gtk_widget_add_css_class (self->value, "kubus-added");
+  else
+    gtk_widget_remove_css_class (self->value, "kubus-added");
   match = kubus_pane_model_match_state (self->pane, item);
   if (match == 1)
     gtk_widget_add_css_class (self->name, "kubus-match");

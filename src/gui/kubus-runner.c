@@ -2,6 +2,7 @@
 #include <glib/gi18n.h>
 
 #include "kubus-runner.h"
+#include "kubus-text.h"
 #include "kubus-runner-progress.h"
 
 #include <errno.h>
@@ -179,7 +180,8 @@ add_line (KubusRunner *self,
     len--;
   if (len > LINE_MAX_BYTES)
     {
-      g_autofree char *cut = g_utf8_make_valid (raw, LINE_MAX_BYTES);
+      /* whole characters: no U+FFFD for a character the cut would split */
+      g_autofree char *cut = g_utf8_make_valid (raw, (gssize) kubus_text_cut (raw, LINE_MAX_BYTES));
       line = g_strconcat (cut, "…", NULL);
     }
   else

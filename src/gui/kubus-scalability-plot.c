@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define MARGIN_LEFT   72.0
+#define EDGE          8.0    /* from the left edge to the y title, and the gaps */
 #define MARGIN_RIGHT  28.0
 #define MARGIN_TOP    40.0
 #define MARGIN_BOTTOM 52.0
@@ -80,11 +80,42 @@ kubus_scalability_plot_frame (const KubusScalingResult *r,
   /* a little room left and right of the first and last task count */
   f->x_lo = r->counts[0] / 1.12;
   f->x_hi = r->counts[r->n_counts - 1] * 1.12;
-  f->left = MARGIN_LEFT;
+  /* the y axis: its title, a gap, the widest tick label, a gap; nothing overlaps (the title
+   * used to sit on "0.0001") */
+  {
+    cairo_surface_t *scratch = cairo_image_surface_create (CAIRO_FORMAT_A8, 1, 1);
+    cairo_t *cr = cairo_create (scratch);
+    double widest = 0;
+
+    cairo_select_font_face (cr, "Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+    cairo_set_font_size (cr, FONT_SIZE);
+    for (double d = f->y_lo; d <= f->y_hi * 1.0001; d *= 10)
+      {
+        g_autofree char *label = kubus_scalability_plot_tick_label (d);
+        cairo_text_extents_t e;
+
+        cairo_text_extents (cr, label, &e);
+        widest = MAX (widest, e.x_advance);
+      }
+    cairo_destroy (cr);
+    cairo_surface_destroy (scratch);
+    f->y_title_left = EDGE;
+    f->y_title_right = EDGE + FONT_SIZE * 1.25;
+    f->ticks_left = f->y_title_right + EDGE;
+    f->left = f->ticks_left + widest + EDGE;
+  }
   f->right = MAX (width - MARGIN_RIGHT, f->left + 1);
   f->top = MARGIN_TOP;
   f->bottom = MAX (height - MARGIN_BOTTOM - LEGEND_LINE * n_sites, f->top + 1);
   return TRUE;
+}
+
+char *
+kubus_scalability_plot_tick_label (double share)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  return g_strdup_printf ("%s %%", g_ascii_formatd (buf, sizeof buf, "%g", share * 100));
 }
 
 static void
@@ -113,8 +144,10 @@ draw_axes (cairo_t *cr, const KubusScalingResult *r, const KubusPlotFrame *f)
       cairo_line_to (cr, f->right, y);
       cairo_stroke (cr);
       cairo_set_source_rgb (cr, 0.2, 0.2, 0.2);
-      g_snprintf (label, sizeof label, "%g", d);
-      text_at (cr, label, f->left - 8, y, 1, 0.5);
+      {
+        g_autofree char *tick = kubus_scalability_plot_tick_label (d);
+        text_at (cr, tick, f->left - EDGE, y, 1, 0.5);
+      }
       for (int m = 2; m <= 9 && d * m < f->y_hi; m++)
         {
           double ym = kubus_plot_log_position (d * m, f->y_lo, f->y_hi, f->bottom, f->top);
@@ -141,9 +174,11 @@ draw_axes (cairo_t *cr, const KubusScalingResult *r, const KubusPlotFrame *f)
   cairo_stroke (cr);
   text_at (cr, _ ("tasks (log scale)"), (f->left + f->right) / 2, f->bottom + 30, 0.5, 1);
   cairo_save (cr);
-  cairo_translate (cr, 16, (f->top + f->bottom) / 2);
+  /* rotated a quarter turn: the text's height runs along x, from y_title_left */
+  cairo_translate (cr, f->y_title_left, (f->top + f->bottom) / 2);
   cairo_rotate (cr, -G_PI / 2);
-  text_at (cr, _ ("share (log scale)"), 0, 0, 0.5, 1);
+  /* xgettext:no-c-format */
+  text_at (cr, _ ("share in % (log scale)"), 0, 0, 0.5, 1);
   cairo_restore (cr);
 }
 

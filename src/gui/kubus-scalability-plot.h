@@ -22,7 +22,12 @@ typedef struct
   double left, top, right, bottom;   /* data area */
   double x_lo, x_hi;                 /* task counts */
   double y_lo, y_hi;                 /* shares: whole decades around the selected data */
+  double y_title_left, y_title_right; /* the band the rotated y-axis title takes */
+  double ticks_left;                 /* where the widest y tick label starts */
 } KubusPlotFrame;
+
+/* A y tick label: the share @share as a percentage ("0.01 %", "100 %"). New string. */
+char    *kubus_scalability_plot_tick_label (double share);
 
 /* Lays out a plot of @width × @height for @sites (indices into result->sites). Returns FALSE
  * when there is nothing to plot (no selection, or no positive share). */

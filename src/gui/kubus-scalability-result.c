@@ -3,6 +3,7 @@
 #include "kubus-scalability-result.h"
 
 #include <glib/gi18n.h>
+#include <math.h>
 #include <string.h>
 
 /* Keys and names written by src/core/stats-scaling-report.c */
@@ -11,6 +12,9 @@
 #define ATTR_RUNS      "kubus.scaling.runs"
 #define ATTR_UNDEFINED "kubus.scaling.undefined"
 #define ATTR_RANKING   "kubus.scaling.ranking"
+#define ATTR_NEGLIGIBLE "kubus.scaling.negligible_below"
+#define ATTR_SMALLEST_P "kubus.scaling.smallest_p"
+#define ATTR_RUNS_NEEDED "kubus.scaling.runs_for_significance"
 
 static void
 site_free (KubusScalingSite *s)
@@ -127,6 +131,17 @@ value_of (CubeReport *report, const CubeMetric *m, const CubeCnode *c, double *o
   return TRUE;
 }
 
+gboolean
+kubus_scaling_site_negligible (const KubusScalingResult *r,
+                               const KubusScalingSite   *site,
+                               double                    threshold)
+{
+  for (guint k = 0; k < r->n_counts; k++)
+    if (!(site->share[k] < threshold))
+      return FALSE;
+  return r->n_counts > 0;
+}
+
 KubusScalingResult *
 kubus_scaling_result_new (CubeReport *report, GError **error)
 {
@@ -157,6 +172,28 @@ kubus_scaling_result_new (CubeReport *report, GError **error)
     return not_scaling (report, _ ("bad call path lists"), error);
   r->metric = g_strdup (metric);
   r->runs = (guint) runs;
+  /* written by newer versions of kubus-cube; absent: unknown */
+  {
+    const char *neg = cube_report_get_attr (report, ATTR_NEGLIGIBLE);
+    const char *minp = cube_report_get_attr (report, ATTR_SMALLEST_P);
+    const char *needed = cube_report_get_attr (report, ATTR_RUNS_NEEDED);
+    guint64 n;
+    char *end = NULL;
+
+    r->smallest_p = NAN;
+    if (neg != NULL)
+      {
+        double v = g_ascii_strtod (neg, &end);
+        r->negligible_below = end != neg && *end == '\0' && v >= 0 && v < 1 ? v : 0;
+      }
+    if (minp != NULL)
+      {
+        double v = g_ascii_strtod (minp, &end);
+        r->smallest_p = end != minp && *end == '\0' && v >= 0 && v <= 1 ? v : NAN;
+      }
+    if (needed != NULL && g_ascii_string_to_unsigned (needed, 10, 2, 1000, &n, NULL))
+      r->runs_for_significance = (guint) n;
+  }
 
   share = g_new0 (CubeMetric *, r->n_counts);
   for (guint k = 0; k < r->n_counts; k++)

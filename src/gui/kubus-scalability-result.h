@@ -24,8 +24,17 @@ typedef struct
   guint      runs;
   guint      n_counts;
   guint     *counts;   /* ascending */
-  GPtrArray *sites;    /* of KubusScalingSite*, ranked: rho descending, undefined last */
+  GPtrArray *sites;    /* of KubusScalingSite*, ranked: negligible last, then rho descending,
+                          undefined last */
+  double     negligible_below; /* the share the ranking calls negligible (0.01); 0 if unknown */
+  double     smallest_p;       /* the smallest p any rho can reach with these runs; NaN unknown */
+  guint      runs_for_significance; /* runs a significant rho needs; 0 if unknown */
 } KubusScalingResult;
+
+/* TRUE when @site's share stays below @threshold at every task count of @result. */
+gboolean            kubus_scaling_site_negligible (const KubusScalingResult *result,
+                                                   const KubusScalingSite   *site,
+                                                   double                    threshold);
 
 /* Reads the result out of a scaling report. NULL with @error (naming the report's file) when
  * @report is not one. Free with kubus_scaling_result_free. */

@@ -7,9 +7,11 @@
 
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
+#include <math.h>
 #include <signal.h>
 #include <string.h>
 
+#include "cube-format.h"
 #include "kubus-file-chooser.h"
 #include "kubus-scalability-plot.h"
 
@@ -23,12 +25,14 @@ struct _KubusScalabilityWindow
   GtkLabel           *status_label;
   GtkColumnView      *column_view;
   GtkDrawingArea     *plot;
+  GtkSpinButton      *threshold_spin;
 
   GtkStringList      *inputs;
   GtkSingleSelection *input_selection;
-  GtkStringList      *rows;          /* "0", "1", …: positions in result->sites */
+  GtkStringList      *rows;          /* "0", "1", …: positions in result->sites, in display order
+                                        (the ranking, negligible callsites last) */
   GtkMultiSelection  *row_selection;
-  GArray             *selected;      /* guint ranking positions, for the plot */
+  GArray             *selected;      /* guint positions in result->sites, for the plot */
 
   KubusScalingResult *result;
   char               *tmpdir;
@@ -37,6 +41,7 @@ struct _KubusScalabilityWindow
   GCancellable       *cancellable;
   gboolean            busy;
   gboolean            disposed;      /* late callbacks find no widgets */
+  gboolean            setting_threshold;
 };
 
 G_DEFINE_FINAL_TYPE (KubusScalabilityWindow, kubus_scalability_window, GTK_TYPE_WINDOW)
@@ -78,7 +83,15 @@ update_selected (KubusScalabilityWindow *self)
   g_array_set_size (self->selected, 0);
   if (gtk_bitset_iter_init_first (&iter, set, &pos))
     do
-      g_array_append_val (self->selected, pos);
+      {
+        guint64 site;
+        if (g_ascii_string_to_unsigned (gtk_string_list_get_string (self->rows, pos), 10, 0, G_MAXUINT,
+                                        &site, NULL))
+          {
+            guint s = (guint) site;
+            g_array_append_val (self->selected, s);
+          }
+      }
     while (gtk_bitset_iter_next (&iter, &pos));
   gtk_widget_queue_draw (GTK_WIDGET (self->plot));
   update_actions (self);
@@ -138,10 +151,15 @@ cell_bind (GtkSignalListItemFactory *f, GtkListItem *item, gpointer data)
                                       self->result->sites->len - 1, &pos, NULL))
     return;
   s = g_ptr_array_index (self->result->sites, pos);
+  /* negligible callsites (below the threshold at every task count) are listed last, dimmed */
+  if (kubus_scaling_site_negligible (self->result, s, gtk_spin_button_get_value (self->threshold_spin) / 100))
+    gtk_widget_add_css_class (GTK_WIDGET (label), "dim-label");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (label), "dim-label");
   switch (column)
     {
     case COL_RANK:
-      text = g_strdup_printf ("%u", (guint) pos + 1);
+      text = g_strdup_printf ("%u", gtk_list_item_get_position (item) + 1);
       break;
     case COL_CALLSITE:
       text = g_strdup (s->name);
@@ -155,8 +173,18 @@ cell_bind (GtkSignalListItemFactory *f, GtkListItem *item, gpointer data)
                                                               : g_strdup_printf ("%.3f", s->p_value);
       break;
     default:
-      text = g_strdup_printf ("%.4f", s->share[column - COL_SHARE]);
-      break;
+      {
+        /* percent, three significant digits (0.0100, 7.08): "0.0000" said nothing */
+        CubeNumberFormat f = { CUBE_NOTATION_READABLE, 2, FALSE, FALSE, 0, 0 };
+        double share = s->share[column - COL_SHARE] * 100;
+        g_autofree char *exact = cube_format_significant (share, 6);
+        g_autofree char *tip = g_strdup_printf (_ ("%s %% of the communication time at %u tasks"), exact,
+                                                self->result->counts[column - COL_SHARE]);
+
+        text = cube_format_number (share, &f);
+        gtk_widget_set_tooltip_text (GTK_WIDGET (label), tip);
+        break;
+      }
     }
   gtk_label_set_text (label, text);
 }
@@ -171,10 +199,9 @@ add_column (KubusScalabilityWindow *self, const char *title, int column, gboolea
   g_signal_connect (f, "setup", G_CALLBACK (cell_setup), GINT_TO_POINTER (column));
   g_signal_connect (f, "bind", G_CALLBACK (cell_bind), GINT_TO_POINTER (column));
   c = gtk_column_view_column_new (title, f);
+  /* call paths are long: the call path's column takes what the numbers leave (its labels are
+   * ellipsized at the start; the tooltip has all), so no column needs horizontal scrolling */
   gtk_column_view_column_set_expand (c, expand);
-  /* call paths are long: room for the last two or three steps; the tooltip has all */
-  if (column == COL_CALLSITE)
-    gtk_column_view_column_set_fixed_width (c, 260);
   gtk_column_view_column_set_resizable (c, TRUE);
   gtk_column_view_append_column (self->column_view, c);
   g_object_unref (c);
@@ -197,9 +224,47 @@ rebuild_columns (KubusScalabilityWindow *self)
   add_column (self, _ ("p-value"), COL_P, FALSE);
   for (guint k = 0; self->result != NULL && k < self->result->n_counts; k++)
     {
-      g_autofree char *title = g_strdup_printf (_ ("Share at %u"), self->result->counts[k]);
+      /* TRANSLATORS: column of the share (in percent) at a task count: "% at 64" */
+      g_autofree char *title = g_strdup_printf (_ ("%% at %u"), self->result->counts[k]);
       add_column (self, title, COL_SHARE + (int) k, FALSE);
     }
+}
+
+static void update_status (KubusScalabilityWindow *self);
+
+/* Row order: the report's ranking, then the callsites negligible under the window's threshold
+ * (what matters first; with the report's threshold this is the report's own order). Fills
+ * @strings (NULL-terminated) with positions in result->sites. */
+static void
+rank_rows (KubusScalabilityWindow *self, GPtrArray *strings)
+{
+  double threshold = gtk_spin_button_get_value (self->threshold_spin) / 100;
+  guint n = self->result ? self->result->sites->len : 0;
+
+  for (int negligible = 0; negligible <= 1; negligible++)
+    for (guint i = 0; i < n; i++)
+      if (kubus_scaling_site_negligible (self->result, g_ptr_array_index (self->result->sites, i), threshold)
+          == negligible)
+        g_ptr_array_add (strings, g_strdup_printf ("%u", i));
+  g_ptr_array_add (strings, NULL);
+}
+
+static void
+on_threshold_changed (GtkSpinButton *spin, gpointer user_data)
+{
+  KubusScalabilityWindow *self = user_data;
+  g_autoptr (GPtrArray) strings = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GArray) keep = NULL;
+
+  (void) spin;
+  if (self->setting_threshold || self->result == NULL)
+    return;
+  keep = g_array_copy (self->selected);
+  rank_rows (self, strings);
+  gtk_string_list_splice (self->rows, 0, g_list_model_get_n_items (G_LIST_MODEL (self->rows)),
+                          (const char *const *) strings->pdata);
+  kubus_scalability_window_select (self, (const guint *) keep->data, keep->len);
+  update_status (self);
 }
 
 static void
@@ -210,9 +275,14 @@ set_result (KubusScalabilityWindow *self, KubusScalingResult *result)
 
   g_clear_pointer (&self->result, kubus_scaling_result_free);
   self->result = result;
-  for (guint i = 0; i < n; i++)
-    g_ptr_array_add (strings, g_strdup_printf ("%u", i));
-  g_ptr_array_add (strings, NULL);
+  /* the report's own threshold, until the user picks another */
+  if (result != NULL && result->negligible_below > 0)
+    {
+      self->setting_threshold = TRUE;
+      gtk_spin_button_set_value (self->threshold_spin, result->negligible_below * 100);
+      self->setting_threshold = FALSE;
+    }
+  rank_rows (self, strings);
   rebuild_columns (self);
   gtk_string_list_splice (self->rows, 0, g_list_model_get_n_items (G_LIST_MODEL (self->rows)),
                           (const char *const *) strings->pdata);
@@ -257,6 +327,59 @@ set_busy (KubusScalabilityWindow *self, gboolean busy)
   update_actions (self);
 }
 
+/* What the ranking says and what it cannot say: with too few runs no rho is significant (the
+ * smallest p-value comes from kubus-cube's report, computed, not guessed). */
+static void
+update_status (KubusScalabilityWindow *self)
+{
+  const KubusScalingResult *result = self->result;
+  g_autofree char *counts = NULL, *text = NULL;
+  GString *s = g_string_new (NULL);
+  guint negligible = 0;
+  double threshold = gtk_spin_button_get_value (self->threshold_spin);
+
+  if (result == NULL)
+    {
+      g_string_free (s, TRUE);
+      return;
+    }
+  for (guint k = 0; k < result->n_counts; k++)
+    g_string_append_printf (s, "%s%u", k ? ", " : "", result->counts[k]);
+  counts = g_string_free (s, FALSE);
+  s = g_string_new (NULL);
+  g_string_append_printf (s,
+                          ngettext ("%u callsite ranked by how its share of “%s” follows the task count (%s); "
+                                    "%u runs.",
+                                    "%u callsites ranked by how their share of “%s” follows the task count (%s); "
+                                    "%u runs.",
+                                    result->sites->len),
+                          result->sites->len, result->metric, counts, result->runs);
+  for (guint i = 0; i < result->sites->len; i++)
+    negligible += kubus_scaling_site_negligible (result, g_ptr_array_index (result->sites, i), threshold / 100);
+  if (negligible > 0)
+    {
+      g_string_append_c (s, ' ');
+      g_string_append_printf (s, ngettext ("%u callsite stays below %g %% at every task count: listed last.",
+                                           "%u callsites stay below %g %% at every task count: listed last.",
+                                           negligible),
+                              negligible, threshold);
+    }
+  if (!isnan (result->smallest_p) && result->smallest_p >= 0.05)
+    {
+      g_string_append_c (s, '\n');
+      g_string_append_printf (s, ngettext ("With %u run no ρ can be significant: the smallest p-value any ρ can "
+                                           "reach is %.3g. A significant ρ (p < 0.05) needs runs at %u or more "
+                                           "different task counts.",
+                                           "With %u runs no ρ can be significant: the smallest p-value any ρ can "
+                                           "reach is %.3g. A significant ρ (p < 0.05) needs runs at %u or more "
+                                           "different task counts.",
+                                           result->runs),
+                              result->runs, result->smallest_p, result->runs_for_significance);
+    }
+  text = g_string_free (s, FALSE);
+  set_status (self, text);
+}
+
 static void
 load_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
 {
@@ -294,22 +417,7 @@ on_loaded (GObject *source, GAsyncResult *res, gpointer data)
       return;
     }
   set_result (self, result);
-  {
-    g_autofree char *counts = NULL;
-    GString *s = g_string_new (NULL);
-
-    for (guint k = 0; k < result->n_counts; k++)
-      g_string_append_printf (s, "%s%u", k ? ", " : "", result->counts[k]);
-    counts = g_string_free (s, FALSE);
-    g_autofree char *text = g_strdup_printf (
-        ngettext ("%u callsite ranked by how its share of “%s” follows the task count (%s); "
-                  "%u runs.",
-                  "%u callsites ranked by how their share of “%s” follows the task count (%s); "
-                  "%u runs.",
-                  result->sites->len),
-        result->sites->len, result->metric, counts, result->runs);
-    set_status (self, text);
-  }
+  update_status (self);
 }
 
 static void
@@ -730,6 +838,7 @@ kubus_scalability_window_class_init (KubusScalabilityWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, KubusScalabilityWindow, status_label);
   gtk_widget_class_bind_template_child (widget_class, KubusScalabilityWindow, column_view);
   gtk_widget_class_bind_template_child (widget_class, KubusScalabilityWindow, plot);
+  gtk_widget_class_bind_template_child (widget_class, KubusScalabilityWindow, threshold_spin);
   gtk_widget_class_install_action (widget_class, "scalability.add-folders", NULL, action_add_folders);
   gtk_widget_class_install_action (widget_class, "scalability.add-reports", NULL, action_add_reports);
   gtk_widget_class_install_action (widget_class, "scalability.remove", NULL, action_remove);
@@ -769,6 +878,7 @@ kubus_scalability_window_init (KubusScalabilityWindow *self)
   rebuild_columns (self);
 
   gtk_drawing_area_set_draw_func (self->plot, draw_plot, self, NULL);
+  g_signal_connect (self->threshold_spin, "value-changed", G_CALLBACK (on_threshold_changed), self);
   set_status (self, _ ("Add runs of one program at three or more task counts, then Compute."));
   update_actions (self);
 }
@@ -814,9 +924,17 @@ kubus_scalability_window_select (KubusScalabilityWindow *self, const guint *rows
 {
   GtkSelectionModel *model = GTK_SELECTION_MODEL (self->row_selection);
 
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->rows));
+
   gtk_selection_model_unselect_all (model);
   for (guint i = 0; i < n_rows; i++)
-    gtk_selection_model_select_item (model, rows[i], FALSE);
+    for (guint pos = 0; pos < n; pos++)
+      {
+        guint64 site;
+        if (g_ascii_string_to_unsigned (gtk_string_list_get_string (self->rows, pos), 10, 0, G_MAXUINT, &site, NULL)
+            && site == rows[i])
+          gtk_selection_model_select_item (model, pos, FALSE);
+      }
   update_selected (self);
 }
 

@@ -35,6 +35,21 @@ static const Stop cold[] = {
   { 1.00, 0.05, 0.10, 0.50 },
 };
 
+/* Original − simulated. Saved (positive): pale → teal → deep blue-green; added (negative):
+ * pale → orange → brown. A blue/orange pair stays apart for red-green colour blindness, and
+ * neither end reads as "alarm". */
+static const Stop saved[] = {
+  { 0.00, 0.75, 0.93, 0.90 },
+  { 0.50, 0.10, 0.62, 0.62 },
+  { 1.00, 0.00, 0.30, 0.45 },
+};
+
+static const Stop added[] = {
+  { 0.00, 1.00, 0.88, 0.70 },
+  { 0.50, 0.95, 0.55, 0.10 },
+  { 1.00, 0.55, 0.27, 0.02 },
+};
+
 static void
 interpolate (const Stop *stops,
              guint       n,
@@ -58,16 +73,23 @@ interpolate (const Stop *stops,
 }
 
 gboolean
-kubus_severity_color (KubusColorScale scale,
-                      gboolean        is_signed,
-                      double          fraction,
-                      gboolean        lighten,
-                      GdkRGBA        *out)
+kubus_severity_color_full (KubusColorScale scale,
+                           KubusDiverging  diverging,
+                           double          fraction,
+                           gboolean        lighten,
+                           GdkRGBA        *out)
 {
   if (fraction == 0.0 || isnan (fraction))
     return FALSE;
 
-  if (is_signed || fraction < 0)
+  if (diverging == KUBUS_DIVERGING_SAVED_ADDED)
+    {
+      if (fraction > 0)
+        interpolate (saved, G_N_ELEMENTS (saved), fraction, out);
+      else
+        interpolate (added, G_N_ELEMENTS (added), -fraction, out);
+    }
+  else if (diverging == KUBUS_DIVERGING_DIFFERENCE || fraction < 0)
     {
       if (fraction > 0)
         interpolate (warm, G_N_ELEMENTS (warm), fraction, out);
@@ -86,4 +108,15 @@ kubus_severity_color (KubusColorScale scale,
       out->blue = out->blue + 0.7 * (1.0 - out->blue);
     }
   return TRUE;
+}
+
+gboolean
+kubus_severity_color (KubusColorScale scale,
+                      gboolean        is_signed,
+                      double          fraction,
+                      gboolean        lighten,
+                      GdkRGBA        *out)
+{
+  return kubus_severity_color_full (scale, is_signed ? KUBUS_DIVERGING_DIFFERENCE : KUBUS_DIVERGING_NONE,
+                                    fraction, lighten, out);
 }

@@ -22,15 +22,22 @@ kubus_source_location (KubusNodeKind  kind,
     case KUBUS_NODE_CNODE:
       {
         const CubeCnode *c = node;
-        const char *mod = c->mod != NULL && c->mod[0] ? c->mod : c->callee != NULL ? c->callee->mod : NULL;
+        const CubeRegion *caller = c->parent != NULL ? c->parent->callee : NULL;
+        const char *mod = c->mod;
 
-        /* The call site: where this call path's call is made. */
-        if (mod != NULL && mod[0] && c->line >= 0)
+        /* The call site: where this call path's call is made. A call path that names no file
+         * of its own is called from inside its caller's region, so the caller's file (when the
+         * report says where the caller is defined); the callee's file is where the call goes. */
+        if (mod == NULL || mod[0] == '\0')
+          mod = caller != NULL && caller->begin_line >= 1 ? caller->mod : NULL;
+        if (mod != NULL && mod[0] && c->line >= 1)
           {
             *file = mod;
             *line = c->line;
             return TRUE;
           }
+        /* Else where its region is defined: analysis reports carry the regions' files and
+         * lines where the program has debug information (item 7 of issue 24). */
         region = c->callee;
         break;
       }
@@ -225,6 +232,12 @@ kubus_source_view_show (GtkWindow  *parent,
   gtk_text_view_set_editable (GTK_TEXT_VIEW (sv->text_view), FALSE);
   gtk_text_view_set_monospace (GTK_TEXT_VIEW (sv->text_view), TRUE);
   gtk_text_view_set_cursor_visible (GTK_TEXT_VIEW (sv->text_view), FALSE);
+  /* room from the window's edges, as the heading has (issue 24, item 7: the message touched
+   * the left edge) */
+  gtk_text_view_set_left_margin (GTK_TEXT_VIEW (sv->text_view), 12);
+  gtk_text_view_set_right_margin (GTK_TEXT_VIEW (sv->text_view), 12);
+  gtk_text_view_set_top_margin (GTK_TEXT_VIEW (sv->text_view), 6);
+  gtk_text_view_set_bottom_margin (GTK_TEXT_VIEW (sv->text_view), 6);
   buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (sv->text_view));
 
   if (path != NULL && !g_file_get_contents (path, &contents, &length, &error))

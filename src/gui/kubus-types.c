@@ -121,23 +121,3 @@ kubus_number_format_from_string (const char        *name,
   return FALSE;
 }
 
-char *
-kubus_format_exact (double v)
-{
-  char *text = g_malloc (G_ASCII_DTOSTR_BUF_SIZE);
-
-  /* 15 significant digits unless more are needed to read back the same double. */
-  for (int digits = 15; digits <= 17; digits++)
-    {
-      char format[8];
-
-      g_snprintf (format, sizeof format, "%%.%dg", digits);
-      g_ascii_formatd (text, G_ASCII_DTOSTR_BUF_SIZE, format, v);
-      if (g_ascii_strtod (text, NULL) == v)
-        break;
-    }
-  /* -0 and 0 are both "0". */
-  if (v == 0)
-    g_strlcpy (text, "0", G_ASCII_DTOSTR_BUF_SIZE);
-  return text;
-}

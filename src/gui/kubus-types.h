@@ -69,8 +69,4 @@ const char    *kubus_call_view_to_string    (KubusCallView view);
 gboolean       kubus_call_view_from_string  (const char *name, KubusCallView *view);
 
 gboolean       kubus_number_format_from_string (const char *name, KubusNumberFormat *format);
-/* The shortest text that reads back as exactly @v, "." as the decimal point (clipboard,
- * tooltips, exports). */
-char          *kubus_format_exact           (double v);
-
 G_END_DECLS

@@ -2,6 +2,7 @@
  * info, external/compare. Each has an accelerator (set in kubus-application.c). */
 #include <glib/gi18n.h>
 
+#include "cube-format.h"
 #include "kubus-export-dialog.h"
 #include "kubus-file-chooser.h"
 #include "kubus-node.h"
@@ -57,6 +58,21 @@ on_search_changed (GtkSearchEntry *entry,
   run_find (user_data);
 }
 
+/* "4 of 33": which match is selected, not only how many there are (issue 24, item 14). */
+static void
+show_find_position (KubusWindow    *self,
+                    KubusPaneModel *pane)
+{
+  guint n, at = kubus_pane_model_find_position (pane, &n);
+  g_autofree char *text = NULL;
+
+  if (at == 0 || n == 0)
+    return;
+  /* TRANSLATORS: the find bar: the current match of all matches, e.g. "4 of 33" */
+  text = g_strdup_printf (ngettext ("%u of %u match", "%u of %u matches", n), at, n);
+  gtk_label_set_text (GTK_LABEL (self->search_label), text);
+}
+
 static void
 find_step (KubusWindow *self,
            gboolean     forward)
@@ -67,6 +83,7 @@ find_step (KubusWindow *self,
   if (pane == NULL)
     return;
   pos = kubus_pane_model_find_next (pane, forward);
+  show_find_position (self, pane);
   if (pos == G_MAXUINT)
     return;
   gtk_selection_model_select_item (kubus_pane_model_get_selection (pane), pos, TRUE);
@@ -231,15 +248,31 @@ action_call_view (GSimpleAction *action,
   g_simple_action_set_state (action, param);
 }
 
+static KubusSortKind
+sort_from_string (const char *name)
+{
+  return g_str_equal (name, "value") ? KUBUS_SORT_VALUE
+         : g_str_equal (name, "name") ? KUBUS_SORT_NAME : KUBUS_SORT_NONE;
+}
+
+static const char *
+sort_to_string (KubusSortKind sort)
+{
+  return sort == KUBUS_SORT_VALUE ? "value" : sort == KUBUS_SORT_NAME ? "name" : "none";
+}
+
 static void
 action_sort (GSimpleAction *action,
              GVariant      *param,
              gpointer       user_data)
 {
-  /* The sort order belongs to the window, not to the report: kubus_window_apply_settings()
-   * applies it to these panes and to those of the next report or reload. */
+  KubusWindow *self = user_data;
+
+  /* The active tree's order (the View menu acts on it). It belongs to the window, not to the
+   * report: kubus_window_apply_settings() applies it to this tree of the next report too. */
+  self->pane_sort[self->active_pane] = sort_from_string (g_variant_get_string (param, NULL));
   g_simple_action_set_state (action, param);
-  kubus_window_apply_settings (user_data);
+  kubus_window_apply_settings (self);
 }
 
 static void
@@ -249,6 +282,7 @@ action_hide_zero (GSimpleAction *action,
 {
   KubusWindow *self = user_data;
 
+  self->pane_hide_zero[self->active_pane] = g_variant_get_boolean (state);
   g_simple_action_set_state (action, state);
   kubus_window_apply_settings (self);
 }
@@ -260,6 +294,7 @@ action_hide_below (GSimpleAction *action,
 {
   KubusWindow *self = user_data;
 
+  self->pane_hide_below[self->active_pane] = g_variant_get_boolean (state);
   g_simple_action_set_state (action, state);
   kubus_window_apply_settings (self);
 }
@@ -306,7 +341,7 @@ action_copy_value (GSimpleAction *a, GVariant *p, gpointer user_data)
     return;
   /* Full precision, shortest form, "." as the decimal point: the clipboard feeds
    * spreadsheets and scripts, not eyes. */
-  text = kubus_format_exact (kubus_pane_model_display_value (active_model (self), row, expanded));
+  text = cube_format_shortest (kubus_pane_model_display_value (active_model (self), row, expanded));
   gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)), text);
 }
 
@@ -409,7 +444,7 @@ on_csv_chosen (GFile    *file,
 {
   KubusWindow *self = user_data;
   KubusPaneModel *pane = active_model (self);
-  g_autofree char *csv = pane != NULL ? kubus_pane_model_to_csv (pane) : NULL;
+  g_autofree char *csv = pane != NULL ? kubus_browser_to_csv (self->browser, self->active_pane) : NULL;
   g_autofree char *path = g_file_get_path (file);
   g_autoptr (GError) error = NULL;
 
@@ -564,6 +599,13 @@ kubus_window_update_actions (KubusWindow *self)
       g_simple_action_set_state (G_SIMPLE_ACTION (mode),
                                  g_variant_new_string (kubus_value_mode_to_string (kubus_pane_model_get_mode (pane))));
     }
+  /* The check marks of Sort and Hide follow the active tree. */
+  g_simple_action_set_state (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (self), "sort")),
+                             g_variant_new_string (sort_to_string (self->pane_sort[self->active_pane])));
+  g_simple_action_set_state (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (self), "hide-zero")),
+                             g_variant_new_boolean (self->pane_hide_zero[self->active_pane]));
+  g_simple_action_set_state (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (self), "hide-below")),
+                             g_variant_new_boolean (self->pane_hide_below[self->active_pane]));
   if (self->browser != NULL)
     {
       GAction *view = g_action_map_lookup_action (G_ACTION_MAP (self), "call-view");
@@ -576,11 +618,6 @@ kubus_window_update_actions (KubusWindow *self)
 void
 kubus_window_apply_settings (KubusWindow *self)
 {
-  g_autoptr (GVariant) sort_state = NULL;
-  const char *sort_name;
-  KubusSortKind sort;
-  GVariant *hide_zero, *hide_below;
-  gboolean zero, below;
   double threshold = 1.0, insignificant = 1.0;
   KubusColorScale scale = KUBUS_SCALE_RAINBOW;
   guint digits = 2;
@@ -588,16 +625,6 @@ kubus_window_apply_settings (KubusWindow *self)
 
   if (self->browser == NULL)
     return;
-  sort_state = g_action_get_state (g_action_map_lookup_action (G_ACTION_MAP (self), "sort"));
-  sort_name = g_variant_get_string (sort_state, NULL);
-  sort = g_str_equal (sort_name, "value") ? KUBUS_SORT_VALUE
-         : g_str_equal (sort_name, "name") ? KUBUS_SORT_NAME : KUBUS_SORT_NONE;
-  hide_zero = g_action_get_state (g_action_map_lookup_action (G_ACTION_MAP (self), "hide-zero"));
-  hide_below = g_action_get_state (g_action_map_lookup_action (G_ACTION_MAP (self), "hide-below"));
-  zero = g_variant_get_boolean (hide_zero);
-  below = g_variant_get_boolean (hide_below);
-  g_variant_unref (hide_zero);
-  g_variant_unref (hide_below);
   if (self->settings != NULL)
     {
       g_autofree char *s = g_settings_get_string (self->settings, "color-scale");
@@ -613,9 +640,9 @@ kubus_window_apply_settings (KubusWindow *self)
   for (guint i = 0; i < KUBUS_N_PANES; i++)
     {
       KubusPaneModel *pane = kubus_browser_get_pane (self->browser, i);
-      kubus_pane_model_set_sort (pane, sort);
-      kubus_pane_model_set_hide_zero (pane, zero);
-      kubus_pane_model_set_hide_below (pane, below ? threshold : 0);
+      kubus_pane_model_set_sort (pane, self->pane_sort[i]);
+      kubus_pane_model_set_hide_zero (pane, self->pane_hide_zero[i]);
+      kubus_pane_model_set_hide_below (pane, self->pane_hide_below[i] ? threshold : 0);
       kubus_pane_model_set_color_scale (pane, scale, insignificant / 100.0);
       kubus_pane_model_set_precision (pane, digits, format);
     }

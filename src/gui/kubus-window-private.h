@@ -41,12 +41,18 @@ struct _KubusWindow
   GTask         *task;          /* running load, for progress */
   guint          progress_id;
   KubusPaneKind  active_pane;
+  /* View › Sort and the Hide items act on the active tree (issue 24, item 6): each tree keeps
+   * its own, in the window (they carry over to the next report and a reload). */
+  KubusSortKind  pane_sort[KUBUS_N_PANES];
+  gboolean       pane_hide_zero[KUBUS_N_PANES];
+  gboolean       pane_hide_below[KUBUS_N_PANES];
   gboolean       batch;
   gboolean       reloading;
   char          *keep_metric;   /* reselect after reload */
   GSettings     *settings;      /* may be NULL when the schema is not installed */
   GtkWidget     *system_notebook; /* system pane + topology tabs (kubus-window-topology.c) */
   GPtrArray     *export_views;  /* of KubusExportView (kubus-export-dialog.c) */
+  GtkWidget     *sim_panel;     /* what a simulation predicts (kubus-window-sim.c) */
 };
 
 void kubus_window_add_actions      (KubusWindow *self);

@@ -3,6 +3,7 @@
 
 #include "kubus-node.h"
 #include "kubus-window-private.h"
+#include "kubus-window-sim.h"
 #include "kubus-window-topology.h"
 
 enum
@@ -195,22 +196,38 @@ kubus_window_file_label (GFile *file)
   return g_build_filename (dir, base, NULL);
 }
 
+/* A and B of a difference named by their folders too: they often share a file name. */
+static char *
+difference_label (GFile *file)
+{
+  g_autofree char *label = kubus_window_report_label (file);
+  g_autofree char *base = g_file_get_basename (file);
+
+  if (g_strcmp0 (label, base) == 0)
+    return kubus_window_file_label (file);
+  return g_steal_pointer (&label);
+}
+
+/* Every analysis is called analysis.cube: the title names the experiment's folder, and a
+ * simulation by its hypothesis, so that the original, a second run and the simulated run are
+ * told apart (issue 24, item 10). */
 static void
 update_title (KubusWindow *self)
 {
-  g_autofree char *a = self->file != NULL ? g_file_get_basename (self->file) : NULL;
-  g_autofree char *b = self->file_b != NULL ? g_file_get_basename (self->file_b) : NULL;
   g_autofree char *title = NULL;
 
-  if (a != NULL && b != NULL)
+  if (self->file != NULL && self->file_b != NULL)
     {
-      g_autofree char *la = kubus_window_file_label (self->file);
-      g_autofree char *lb = kubus_window_file_label (self->file_b);
+      g_autofree char *la = difference_label (self->file);
+      g_autofree char *lb = difference_label (self->file_b);
       /* TRANSLATORS: window title of a difference A − B of two reports */
       title = g_strdup_printf (_("A − B: %s − %s — Kubus"), la, lb);
     }
-  else if (a != NULL)
-    title = g_strdup_printf (_("%s — Kubus"), a);
+  else if (self->file != NULL)
+    {
+      g_autofree char *label = kubus_window_report_label (self->file);
+      title = g_strdup_printf (_("%s — Kubus"), label);
+    }
   else
     title = g_strdup (_("Kubus"));
   gtk_window_set_title (GTK_WINDOW (self), title);
@@ -307,6 +324,7 @@ show_browser (KubusWindow  *self,
   if (!self->reloading)
     fit_metric_pane (self);
   update_title (self);
+  kubus_window_sim_update (self);
   kubus_window_update_actions (self);
   kubus_window_topology_update (self);
 }
@@ -477,7 +495,9 @@ void
 kubus_window_open (KubusWindow *self,
                    GFile       *file)
 {
-  g_set_object (&self->loading, file);
+  g_autoptr (GFile) report = kubus_report_in_folder (file);
+
+  g_set_object (&self->loading, report);
   g_clear_object (&self->loading_b);
   self->reloading = FALSE;
   start_load (self);
@@ -488,8 +508,11 @@ kubus_window_compare (KubusWindow *self,
                       GFile       *a,
                       GFile       *b)
 {
-  g_set_object (&self->loading, a);
-  g_set_object (&self->loading_b, b);
+  g_autoptr (GFile) ra = kubus_report_in_folder (a);
+  g_autoptr (GFile) rb = kubus_report_in_folder (b);
+
+  g_set_object (&self->loading, ra);
+  g_set_object (&self->loading_b, rb);
   self->reloading = FALSE;
   start_load (self);
 }
@@ -861,6 +884,7 @@ kubus_window_init (KubusWindow *self)
     }
   kubus_window_add_actions (self);
   kubus_window_init_export_views (self);
+  kubus_window_sim_init (self);
   kubus_window_set_active_pane (self, KUBUS_PANE_CALL, FALSE);
   kubus_window_topology_init (self);
   fill_recent (gtk_recent_manager_get_default (), self);

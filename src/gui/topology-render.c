@@ -54,6 +54,7 @@ struct _TopoScene
   TopoLineStyle    line_tile_style;
   double           canvas_width;   /* of the render in progress */
   double           canvas_height;
+  GArray          *label_boxes;    /* TopoRect of every text the last render drew */
 };
 
 void
@@ -455,20 +456,156 @@ typedef struct
   double x, y, width, height;
 } Rect;
 
-static void
-plane_area (double width,
-            double height,
-            Rect  *area)
-{
-  double side = MIN (SIDE_MARGIN, width / 6);
-  double top = MIN (TITLE_HEIGHT, height / 5);
-  double bottom = MIN (LEGEND_HEIGHT, height / 4);
+static PangoLayout *new_layout (TopoScene *scene, cairo_t *cr, const char *text, gboolean bold);
 
-  /* Room below the planes for the axis labels, above them for the stacking axis label. */
-  area->x = side;
-  area->width = MAX (width - 2 * side, 1);
-  area->y = top + 18;
-  area->height = MAX (height - top - bottom - 18 - 30, 1);
+/* A scratch context to measure text with, as rendering will draw it (96 dpi). */
+static cairo_t *
+measure_context (void)
+{
+  cairo_surface_t *scratch = cairo_image_surface_create (CAIRO_FORMAT_A8, 1, 1);
+  cairo_t *cr = cairo_create (scratch);
+
+  cairo_surface_destroy (scratch);
+  return cr;
+}
+
+/* @text's size in pixels, wrapped at @wrap_width (≤ 0: not wrapped). */
+static void
+text_size (TopoScene  *scene,
+           cairo_t    *cr,
+           const char *text,
+           gboolean    bold,
+           double      wrap_width,
+           int        *w,
+           int        *h)
+{
+  PangoLayout *layout = new_layout (scene, cr, text != NULL ? text : "", bold);
+
+  if (wrap_width > 0)
+    {
+      pango_layout_set_width (layout, (int) (wrap_width * PANGO_SCALE));
+      pango_layout_set_wrap (layout, PANGO_WRAP_WORD_CHAR);
+    }
+  pango_layout_get_pixel_size (layout, w, h);
+  g_object_unref (layout);
+}
+
+/* "y: B × E × HWThrd (2×2×4)" as two lines, "y: B × E × HWThrd" and "(2×2×4)": axis labels
+ * in a side margin. New string. */
+static char *
+two_lines (const char *text)
+{
+  g_auto (GStrv) parts = g_strsplit (text, " (", 2);
+
+  return parts[1] != NULL ? g_strdup_printf ("%s\n(%s", parts[0], parts[1]) : g_strdup (text);
+}
+
+static char *second_title_line (TopoScene *scene);
+
+static void
+axis_roles (TopoScene *scene,
+            TopoAxis  *u,
+            TopoAxis  *v,
+            TopoAxis  *p)
+{
+  static const TopoAxis u_axis[TOPO_N_STACKINGS] = { TOPO_AXIS_X, TOPO_AXIS_X, TOPO_AXIS_Y };
+  static const TopoAxis v_axis[TOPO_N_STACKINGS] = { TOPO_AXIS_Y, TOPO_AXIS_Z, TOPO_AXIS_Z };
+  static const TopoAxis p_axis[TOPO_N_STACKINGS] = { TOPO_AXIS_Z, TOPO_AXIS_Y, TOPO_AXIS_X };
+
+  *u = u_axis[scene->settings.stacking];
+  *v = v_axis[scene->settings.stacking];
+  *p = p_axis[scene->settings.stacking];
+}
+
+/* Where everything goes (issue 24, item 8): the title band on top (its lines wrapped, never
+ * cut), the legend band at the bottom, the y label in a left margin, the x label in a bottom
+ * margin, the stacking axis in a right margin, and the planes in what is left. The planes are
+ * clipped to their rectangle, zoomed or not, so nothing is drawn over a label. */
+void
+topo_scene_get_layout (TopoScene  *scene,
+                       double      width,
+                       double      height,
+                       TopoViewLayout *l)
+{
+  cairo_t *cr = measure_context ();
+  TopoAxis u, v, p;
+  int w1 = 0, h1 = 0, w2 = 0, h2 = 0, w = 0, h = 0;
+  double avail = MAX (width - 16, 40), left, right, bottom, legend;
+  g_autofree char *second = NULL;
+
+  memset (l, 0, sizeof *l);
+  ensure_planes (scene);
+  axis_roles (scene, &u, &v, &p);
+  /* title: the title and the subtitle on one line if they fit, the slice line below; wrapped */
+  text_size (scene, cr, scene->title, TRUE, avail, &w1, &h1);
+  text_size (scene, cr, scene->subtitle, FALSE, 0, &w2, &h2);
+  if (scene->subtitle != NULL && w1 + 12 + w2 > avail)
+    {
+      text_size (scene, cr, scene->subtitle, FALSE, avail, &w2, &h2);
+      h1 += h2;
+    }
+  second = second_title_line (scene);
+  if (second != NULL)
+    {
+      text_size (scene, cr, second, FALSE, avail, &w, &h);
+      h1 += h + 2;
+    }
+  l->title = (TopoRect) { 0, 0, width, MIN (6 + h1 + 6, height / 3) };
+  legend = MIN (LEGEND_HEIGHT, height / 4);
+  l->legend = (TopoRect) { 0, height - legend, width, legend };
+  /* the y label left of the planes, two lines, at most a quarter of the width */
+  left = 8;
+  if (scene->grid != NULL && scene->axis_text[v] != NULL)
+    {
+      g_autofree char *text = two_lines (scene->axis_text[v]);
+      text_size (scene, cr, text, FALSE, width / 4, &w, &h);
+      left = MIN (w, width / 4) + 12 + (scene->axis_periodic[v] ? WRAP_BULGE : 0);
+    }
+  /* the stacking axis right of them: its name and the plane indices ("z=10") */
+  right = 8;
+  if (scene->grid != NULL && scene->axis_text[p] != NULL)
+    {
+      g_autofree char *index = g_strdup_printf ("%c=%lld", "xyz"[p], (long long) MAX (scene->n_grid_planes - 1, 0));
+      int wi = 0, hi = 0;
+
+      text_size (scene, cr, scene->axis_text[p], FALSE, width / 5, &w, &h);
+      text_size (scene, cr, index, FALSE, 0, &wi, &hi);
+      right = MIN (MAX (w, wi + 10), width / 5) + 12 + (scene->axis_periodic[p] ? WRAP_BULGE : 0);
+      l->right_title_height = h;
+    }
+  /* the x label below them, on up to two lines */
+  bottom = 8;
+  if (scene->grid != NULL && scene->axis_text[u] != NULL)
+    {
+      text_size (scene, cr, scene->axis_text[u], FALSE, MAX (width - left - right, 40), &w, &h);
+      bottom = h + 10 + (scene->axis_periodic[u] ? WRAP_BULGE : 0);
+    }
+  l->grid.x = left;
+  l->grid.y = l->title.height + 4;
+  l->grid.width = MAX (width - left - right, 1);
+  l->grid.height = MAX (height - l->title.height - 4 - bottom - legend, 1);
+  l->left = (TopoRect) { 0, l->grid.y, left, l->grid.height + bottom };
+  l->bottom = (TopoRect) { left, l->grid.y + l->grid.height, l->grid.width, bottom };
+  l->right = (TopoRect) { left + l->grid.width, l->grid.y, right, l->grid.height + bottom };
+  cairo_destroy (cr);
+}
+
+/* The planes' area inside the grid rectangle: a little room for the wrap-around marks. */
+static void
+plane_area (TopoScene *scene,
+            double     width,
+            double     height,
+            Rect      *area)
+{
+  TopoViewLayout l;
+  double inset;
+
+  topo_scene_get_layout (scene, width, height, &l);
+  inset = MIN (WRAP_BULGE + 4, MIN (l.grid.width, l.grid.height) / 8);
+  area->x = l.grid.x + inset;
+  area->y = l.grid.y + inset;
+  area->width = MAX (l.grid.width - 2 * inset, 1);
+  area->height = MAX (l.grid.height - 2 * inset, 1);
 }
 
 void
@@ -480,7 +617,7 @@ topo_scene_get_projection (TopoScene      *scene,
   Rect area;
 
   ensure_planes (scene);
-  plane_area (width, height, &area);
+  plane_area (scene, width, height, &area);
   topo_projection_init (proj, scene->nu, scene->nv, MAX (scene->shown->len, 1),
                         &scene->settings.camera, area.x, area.y, area.width, area.height);
 }
@@ -498,7 +635,7 @@ topo_scene_zoom_at (TopoScene *scene,
   Rect area;
   double cx, cy;
 
-  plane_area (width, height, &area);
+  plane_area (scene, width, height, &area);
   cx = area.x + area.width / 2;
   cy = area.y + area.height / 2;
   factor = zoom / cam->zoom;
@@ -539,6 +676,13 @@ topo_scene_pick (TopoScene *scene,
 
   if (scene->grid == NULL || scene->message != NULL)
     return FALSE;
+  {
+    /* what the margins cover is not picked: the planes are drawn only inside their rectangle */
+    TopoViewLayout l;
+    topo_scene_get_layout (scene, width, height, &l);
+    if (x < l.grid.x || y < l.grid.y || x >= l.grid.x + l.grid.width || y >= l.grid.y + l.grid.height)
+      return FALSE;
+  }
   topo_scene_get_projection (scene, width, height, &proj);
   if (!topo_projection_pick (&proj, x, y, &u, &v, &pos))
     return FALSE;
@@ -1008,36 +1152,6 @@ new_layout (TopoScene  *scene,
   return layout;
 }
 
-/* Draws @text with its box placed at distance @gap from (@x, @y) in direction (@nx, @ny). */
-static void
-draw_text_out (TopoScene  *scene,
-               cairo_t    *cr,
-               const char *text,
-               double      x,
-               double      y,
-               double      nx,
-               double      ny,
-               double      gap)
-{
-  PangoLayout *layout = new_layout (scene, cr, text, FALSE);
-  int w, h;
-  double cx, cy;
-
-  pango_layout_get_pixel_size (layout, &w, &h);
-  /* The whole box on the outer side: past the anchor in each direction the normal points. */
-  cx = x + nx * gap + (fabs (nx) > 0.2 ? (nx > 0 ? w / 2.0 : -w / 2.0) : 0);
-  cy = y + ny * gap + (fabs (ny) > 0.2 ? (ny > 0 ? h / 2.0 : -h / 2.0) : 0);
-  /* Keep the text on the canvas. */
-  if (scene->canvas_width > w + 4)
-    cx = CLAMP (cx, w / 2.0 + 2, scene->canvas_width - w / 2.0 - 2);
-  if (scene->canvas_height > h + 4)
-    cy = CLAMP (cy, h / 2.0 + 2, scene->canvas_height - h / 2.0 - 2);
-  cairo_move_to (cr, cx - w / 2.0, cy - h / 2.0);
-  cairo_set_source_rgb (cr, 0.1, 0.1, 0.1);
-  pango_cairo_show_layout (cr, layout);
-  g_object_unref (layout);
-}
-
 static void
 arrow_head (cairo_t *cr,
             double   x,
@@ -1099,68 +1213,71 @@ normalize (double *x,
     *x /= l, *y /= l;
 }
 
-/* Draws @text along the direction (@dx, @dy), turned to read left to right, centred at
- * distance @gap from (@x, @y) on the side (@nx, @ny). */
 static void
-draw_text_along (TopoScene  *scene,
-                 cairo_t    *cr,
-                 const char *text,
-                 double      x,
-                 double      y,
-                 double      dx,
-                 double      dy,
-                 double      nx,
-                 double      ny,
-                 double      gap)
+record_box (TopoScene *scene,
+            double     x,
+            double     y,
+            double     w,
+            double     h)
 {
-  PangoLayout *layout = new_layout (scene, cr, text, FALSE);
-  double angle = atan2 (dy, dx);
+  TopoRect r = { x, y, w, h };
+
+  if (scene->label_boxes != NULL)
+    g_array_append_val (scene->label_boxes, r);
+}
+
+/* @text (wrapped at @wrap_width when > 0) with its top left corner at (@x, @y); its box is
+ * recorded. */
+static void
+draw_text_box (TopoScene  *scene,
+               cairo_t    *cr,
+               const char *text,
+               double      x,
+               double      y,
+               double      wrap_width,
+               gboolean    bold,
+               PangoAlignment align,
+               int        *w_out,
+               int        *h_out)
+{
+  PangoLayout *layout = new_layout (scene, cr, text, bold);
   int w, h;
 
-  /* Readable: in [-90°, 90°), a vertical edge reads bottom to top. */
-  if (angle >= G_PI / 2 - 1e-6)
-    angle -= G_PI;
-  else if (angle < -G_PI / 2 - 1e-6)
-    angle += G_PI;
+  if (wrap_width > 0)
+    {
+      pango_layout_set_width (layout, (int) (wrap_width * PANGO_SCALE));
+      pango_layout_set_wrap (layout, PANGO_WRAP_WORD_CHAR);
+      pango_layout_set_alignment (layout, align);
+    }
   pango_layout_get_pixel_size (layout, &w, &h);
-  cairo_save (cr);
-  cairo_translate (cr, x + nx * (gap + h / 2.0), y + ny * (gap + h / 2.0));
-  cairo_rotate (cr, angle);
-  cairo_move_to (cr, -w / 2.0, -h / 2.0);
+  cairo_move_to (cr, x, y);
   cairo_set_source_rgb (cr, 0.1, 0.1, 0.1);
   pango_cairo_show_layout (cr, layout);
-  cairo_restore (cr);
+  /* the ink of a wrapped, aligned layout lies inside its width */
+  if (wrap_width > 0 && align == PANGO_ALIGN_RIGHT)
+    record_box (scene, x + wrap_width - w, y, w, h);
+  else if (wrap_width > 0 && align == PANGO_ALIGN_CENTER)
+    record_box (scene, x + (wrap_width - w) / 2, y, w, h);
+  else
+    record_box (scene, x, y, w, h);
+  if (w_out != NULL)
+    *w_out = w;
+  if (h_out != NULL)
+    *h_out = h;
   g_object_unref (layout);
 }
 
-/* Text along an edge only when the edge is about as long as the text. */
-static gboolean
-fits_along (TopoScene  *scene,
-            cairo_t    *cr,
-            const char *text,
-            double      length)
-{
-  PangoLayout *layout = new_layout (scene, cr, text, FALSE);
-  int w, h;
-
-  pango_layout_get_pixel_size (layout, &w, &h);
-  g_object_unref (layout);
-  return w <= length + 40;
-}
-
-/* Labels one edge of plane 0: the one of (@a0 → @a1) and (@b0 → @b1) lower on the screen
- * (ties: the left one), on its outer side. */
+/* Of the edges (@a0 → @a1) and (@b0 → @b1) of plane 0 the one lower on the screen (ties: the
+ * left one), and the normal pointing away from the plane. */
 static void
-label_edge (TopoScene            *scene,
-            cairo_t              *cr,
-            const TopoProjection *proj,
+outer_edge (const TopoProjection *proj,
             const double          a[4],
             const double          b[4],
-            const char           *text,
-            gboolean              periodic)
+            double                edge[4],
+            double               *nx,
+            double               *ny)
 {
-  double ax0, ay0, ax1, ay1, bx0, by0, bx1, by1, cx, cy, mx, my, nx, ny;
-  double x0, y0, x1, y1;
+  double ax0, ay0, ax1, ay1, bx0, by0, bx1, by1, cx, cy, mx, my;
 
   topo_projection_point (proj, a[0], a[1], 0, &ax0, &ay0);
   topo_projection_point (proj, a[2], a[3], 0, &ax1, &ay1);
@@ -1169,61 +1286,44 @@ label_edge (TopoScene            *scene,
   topo_projection_point (proj, proj->nu / 2.0, proj->nv / 2.0, 0, &cx, &cy);
   if ((by0 + by1) / 2 > (ay0 + ay1) / 2 + 1
       || (fabs ((by0 + by1) - (ay0 + ay1)) <= 2 && (bx0 + bx1) < (ax0 + ax1)))
-    x0 = bx0, y0 = by0, x1 = bx1, y1 = by1;
+    edge[0] = bx0, edge[1] = by0, edge[2] = bx1, edge[3] = by1;
   else
-    x0 = ax0, y0 = ay0, x1 = ax1, y1 = ay1;
-  mx = (x0 + x1) / 2, my = (y0 + y1) / 2;
-  /* Outward: perpendicular to the edge, away from the plane's centre. */
-  nx = -(y1 - y0), ny = x1 - x0;
-  normalize (&nx, &ny, 0, 1);
-  if (nx * (mx - cx) + ny * (my - cy) < 0)
-    nx = -nx, ny = -ny;
-  if (periodic)
-    draw_wrap_mark (cr, x0, y0, x1, y1, nx, ny);
-  if (!fits_along (scene, cr, text, hypot (x1 - x0, y1 - y0)))
-    {
-      /* Too short for the text along it: level text left of the edge's left end, away from
-       * the other edge label (the edges meet at their lower ends). */
-      double ex = x0 <= x1 ? x0 : x1, ey = x0 <= x1 ? y0 : y1;
-      g_auto (GStrv) parts = g_strsplit (text, " (", 2);
-      g_autofree char *two_lines = parts[1] != NULL ? g_strdup_printf ("%s\n(%s", parts[0], parts[1])
-                                                    : g_strdup (text);
-      draw_text_out (scene, cr, two_lines, ex - 4, ey, -1, 0, periodic ? 4 + WRAP_BULGE : 4);
-    }
-  else
-    draw_text_along (scene, cr, text, mx, my, x1 - x0, y1 - y0, nx, ny,
-                     periodic ? LABEL_GAP / 2 + WRAP_BULGE : LABEL_GAP / 2);
+    edge[0] = ax0, edge[1] = ay0, edge[2] = ax1, edge[3] = ay1;
+  mx = (edge[0] + edge[2]) / 2, my = (edge[1] + edge[3]) / 2;
+  *nx = -(edge[3] - edge[1]), *ny = edge[2] - edge[0];
+  normalize (nx, ny, 0, 1);
+  if (*nx * (mx - cx) + *ny * (my - cy) < 0)
+    *nx = -*nx, *ny = -*ny;
 }
 
+/* The parts of the axes drawn with the planes (inside the grid's clip): the wrap-around marks
+ * of periodic axes and the stacking axis' dashed line. */
 static void
-draw_axes (TopoScene            *scene,
-           cairo_t              *cr,
-           const TopoProjection *proj)
+draw_axis_marks (TopoScene            *scene,
+                 cairo_t              *cr,
+                 const TopoProjection *proj)
 {
-  static const TopoAxis u_axis[TOPO_N_STACKINGS] = { TOPO_AXIS_X, TOPO_AXIS_X, TOPO_AXIS_Y };
-  static const TopoAxis v_axis[TOPO_N_STACKINGS] = { TOPO_AXIS_Y, TOPO_AXIS_Z, TOPO_AXIS_Z };
-  static const TopoAxis p_axis[TOPO_N_STACKINGS] = { TOPO_AXIS_Z, TOPO_AXIS_Y, TOPO_AXIS_X };
-  TopoStacking st = scene->settings.stacking;
-  double nu = proj->nu, nv = proj->nv;
+  TopoAxis u, v, p;
+  double nu = proj->nu, nv = proj->nv, edge[4], nx, ny;
   guint n = scene->shown->len;
 
-  if (scene->axis_text[u_axis[st]] != NULL)
+  axis_roles (scene, &u, &v, &p);
+  if (scene->axis_text[u] != NULL && scene->axis_periodic[u])
     {
       const double a[4] = { 0, 0, nu, 0 }, b[4] = { 0, nv, nu, nv };
-      label_edge (scene, cr, proj, a, b, scene->axis_text[u_axis[st]], scene->axis_periodic[u_axis[st]]);
+      outer_edge (proj, a, b, edge, &nx, &ny);
+      draw_wrap_mark (cr, edge[0], edge[1], edge[2], edge[3], nx, ny);
     }
-  if (scene->axis_text[v_axis[st]] != NULL)
+  if (scene->axis_text[v] != NULL && scene->axis_periodic[v])
     {
       const double a[4] = { nu, 0, nu, nv }, b[4] = { 0, 0, 0, nv };
-      label_edge (scene, cr, proj, a, b, scene->axis_text[v_axis[st]], scene->axis_periodic[v_axis[st]]);
+      outer_edge (proj, a, b, edge, &nx, &ny);
+      draw_wrap_mark (cr, edge[0], edge[1], edge[2], edge[3], nx, ny);
     }
-  if (scene->axis_text[p_axis[st]] != NULL)
+  if (scene->axis_text[p] != NULL)
     {
-      /* The stacking axis runs up the rightmost corner of the planes (the edge labels sit
-       * below and to the left). */
       const double corner[4][2] = { { 0, 0 }, { nu, 0 }, { 0, nv }, { nu, nv } };
-      double bx = -INFINITY, by = 0, tx, ty, cu = 0, cv = 0, step, last = -INFINITY;
-      guint every;
+      double bx = -INFINITY, by = 0, tx, ty, cu = 0, cv = 0;
       static const double dash[] = { 2.0, 2.0 };
 
       for (int i = 0; i < 4; i++)
@@ -1242,30 +1342,79 @@ draw_axes (TopoScene            *scene,
       cairo_line_to (cr, tx + 4, ty);
       cairo_stroke (cr);
       cairo_restore (cr);
-      if (scene->axis_periodic[p_axis[st]] && n > 1)
+      if (scene->axis_periodic[p] && n > 1)
         draw_wrap_mark (cr, bx + 4, by, tx + 4, ty, 1, 0);
-      /* Plane indices, thinned out so that they do not overlap. */
-      step = fabs (proj->ep[1]);
-      every = step >= 14 ? 1 : (guint) ceil (14 / MAX (step, 1e-3));
-      for (guint p = 0; p < n; p++)
-        {
-          double x, y;
-          g_autofree char *text = NULL;
-          gint64 plane = g_array_index (scene->shown, gint64, p);
+    }
+}
 
-          if (p % every != 0 && p != n - 1)
-            continue;
-          topo_projection_point (proj, cu, cv, p, &x, &y);
-          if (fabs (y - last) < 14)
-            continue;
-          last = y;
-          text = g_strdup_printf ("%c=%lld", "xyz"[p_axis[st]], (long long) plane);
-          draw_text_out (scene, cr, text, x + 4, y, 1, 0,
-                         scene->axis_periodic[p_axis[st]] ? 6 + WRAP_BULGE : 6);
+/* The axis labels, each in its own margin (issue 24, item 8): x below the planes, y left of
+ * them, the stacking axis right of them; placed next to the edge or plane they name as far as
+ * the margin allows, never over the planes, the title or the legend, nor over each other. */
+static void
+draw_axis_labels (TopoScene            *scene,
+                  cairo_t              *cr,
+                  const TopoProjection *proj,
+                  const TopoViewLayout *l)
+{
+  TopoAxis u, v, p;
+  double nu = proj->nu, nv = proj->nv, edge[4], nx, ny;
+  guint n = scene->shown->len;
+  int w, h;
+
+  axis_roles (scene, &u, &v, &p);
+  if (scene->axis_text[u] != NULL && l->bottom.width > 8)
+    {
+      const double a[4] = { 0, 0, nu, 0 }, b[4] = { 0, nv, nu, nv };
+      double wrap = l->bottom.width, mid;
+
+      outer_edge (proj, a, b, edge, &nx, &ny);
+      text_size (scene, cr, scene->axis_text[u], FALSE, wrap, &w, &h);
+      mid = CLAMP ((edge[0] + edge[2]) / 2, l->bottom.x + w / 2.0, l->bottom.x + l->bottom.width - w / 2.0);
+      draw_text_box (scene, cr, scene->axis_text[u], mid - w / 2.0,
+                     l->bottom.y + 4 + (scene->axis_periodic[u] ? WRAP_BULGE / 2 : 0), w + 1, FALSE,
+                     PANGO_ALIGN_CENTER, NULL, NULL);
+    }
+  if (scene->axis_text[v] != NULL && l->left.width > 16)
+    {
+      const double a[4] = { nu, 0, nu, nv }, b[4] = { 0, 0, 0, nv };
+      g_autofree char *text = two_lines (scene->axis_text[v]);
+      double wrap = l->left.width - 12, mid;
+
+      outer_edge (proj, a, b, edge, &nx, &ny);
+      text_size (scene, cr, text, FALSE, wrap, &w, &h);
+      mid = CLAMP ((edge[1] + edge[3]) / 2, l->grid.y + h / 2.0, l->grid.y + l->grid.height - h / 2.0);
+      draw_text_box (scene, cr, text, 4, mid - h / 2.0, wrap, FALSE, PANGO_ALIGN_RIGHT, NULL, NULL);
+    }
+  if (scene->axis_text[p] != NULL && l->right.width > 16)
+    {
+      const double corner[4][2] = { { 0, 0 }, { nu, 0 }, { 0, nv }, { nu, nv } };
+      double bx = -INFINITY, cu = 0, cv = 0, last = -INFINITY, x = l->right.x + 6;
+      double top = l->right.y + l->right_title_height + 6, lowest = l->grid.y + l->grid.height;
+
+      draw_text_box (scene, cr, scene->axis_text[p], x, l->right.y, l->right.width - 8, FALSE, PANGO_ALIGN_LEFT,
+                     NULL, NULL);
+      for (int i = 0; i < 4; i++)
+        {
+          double cx, cy;
+          topo_projection_point (proj, corner[i][0], corner[i][1], 0, &cx, &cy);
+          if (cx > bx + 0.5)
+            bx = cx, cu = corner[i][0], cv = corner[i][1];
         }
-      /* Above and right of the top plane's index. */
-      draw_text_out (scene, cr, scene->axis_text[p_axis[st]], tx + 4, MIN (ty, by) - 10,
-                     M_SQRT1_2, -M_SQRT1_2, 4);
+      /* plane indices at the height of their plane, where there is room: 14 px apart */
+      for (guint i = 0; i < n; i++)
+        {
+          gint64 plane = g_array_index (scene->shown, gint64, i);
+          g_autofree char *text = g_strdup_printf ("%c=%lld", "xyz"[p], (long long) plane);
+          double px, py;
+
+          topo_projection_point (proj, cu, cv, i, &px, &py);
+          text_size (scene, cr, text, FALSE, 0, &w, &h);
+          if (py - h / 2.0 < top || py + h / 2.0 > lowest || fabs (py - last) < MAX (14, h))
+            continue;
+          last = py;
+          draw_text_box (scene, cr, text, x + (scene->axis_periodic[p] ? WRAP_BULGE : 0), py - h / 2.0, 0, FALSE,
+                         PANGO_ALIGN_LEFT, NULL, NULL);
+        }
     }
 }
 
@@ -1300,17 +1449,12 @@ show_text_at (TopoScene  *scene,
   g_object_unref (layout);
 }
 
-static void
-draw_title (TopoScene *scene,
-            cairo_t   *cr,
-            double     width)
+/* "Slice: dimension 9 = 0, … · 1 location in other slices", or NULL. New string. */
+static char *
+second_title_line (TopoScene *scene)
 {
-  int w = 0;
   GString *second = g_string_new (NULL);
 
-  show_text_at (scene, cr, scene->title != NULL ? scene->title : "", 8, 6, TRUE, 0, &w);
-  if (scene->subtitle != NULL)
-    show_text_at (scene, cr, scene->subtitle, 8 + w + 12, 6, FALSE, 0, NULL);
   if (scene->slice_text != NULL)
     /* TRANSLATORS: the fixed indices of the dimensions shown as a slice */
     g_string_append_printf (second, _("Slice: %s"), scene->slice_text);
@@ -1326,10 +1470,39 @@ draw_title (TopoScene *scene,
         g_string_append_printf (second, " · %s",
                                 _("some coordinates lie outside the dimensions"));
     }
-  if (second->len > 0)
-    show_text_at (scene, cr, second->str, 8, 24, FALSE, 0, NULL);
-  g_string_free (second, TRUE);
-  (void) width;
+  if (second->len == 0)
+    {
+      g_string_free (second, TRUE);
+      return NULL;
+    }
+  return g_string_free (second, FALSE);
+}
+
+/* The title, the subtitle beside it when it fits (else below), the slice line: wrapped to the
+ * width, never cut (the 14-D slice line lost "… locations in other slices"). */
+static void
+draw_title (TopoScene *scene,
+            cairo_t   *cr,
+            double     width)
+{
+  double avail = MAX (width - 16, 40), y = 6;
+  int w = 0, h = 0, sw = 0, sh = 0;
+  g_autofree char *second = second_title_line (scene);
+
+  draw_text_box (scene, cr, scene->title != NULL ? scene->title : "", 8, y, avail, TRUE, PANGO_ALIGN_LEFT, &w, &h);
+  if (scene->subtitle != NULL)
+    {
+      text_size (scene, cr, scene->subtitle, FALSE, 0, &sw, &sh);
+      if (w + 12 + sw <= avail)
+        draw_text_box (scene, cr, scene->subtitle, 8 + w + 12, y, 0, FALSE, PANGO_ALIGN_LEFT, NULL, NULL);
+      else
+        {
+          draw_text_box (scene, cr, scene->subtitle, 8, y + h, avail, FALSE, PANGO_ALIGN_LEFT, NULL, &sh);
+          h += sh;
+        }
+    }
+  if (second != NULL)
+    draw_text_box (scene, cr, second, 8, y + h + 2, avail, FALSE, PANGO_ALIGN_LEFT, NULL, NULL);
 }
 
 static void
@@ -1440,8 +1613,12 @@ topo_scene_render (TopoScene *scene,
                    double     height)
 {
   TopoProjection proj;
+  TopoViewLayout layout;
   gboolean vector = is_vector (cr);
 
+  if (scene->label_boxes == NULL)
+    scene->label_boxes = g_array_new (FALSE, FALSE, sizeof (TopoRect));
+  g_array_set_size (scene->label_boxes, 0);
   cairo_save (cr);
   cairo_rectangle (cr, 0, 0, width, height);
   cairo_clip (cr);
@@ -1469,15 +1646,28 @@ topo_scene_render (TopoScene *scene,
   ensure_planes (scene);
   scene->canvas_width = width;
   scene->canvas_height = height;
+  topo_scene_get_layout (scene, width, height, &layout);
   topo_scene_get_projection (scene, width, height, &proj);
+  /* the planes only inside their rectangle, however far they are zoomed or moved */
+  cairo_save (cr);
+  cairo_rectangle (cr, layout.grid.x, layout.grid.y, layout.grid.width, layout.grid.height);
+  cairo_clip (cr);
   for (guint i = 0; i < scene->shown->len; i++)
     draw_plane (scene, cr, &proj, topo_projection_paint_order (&proj, i), vector);
   if (scene->hover >= 0)
     draw_outline (scene, cr, &proj, scene->hover, FALSE);
   for (guint i = 0; i < scene->selection->len; i++)
     draw_outline (scene, cr, &proj, g_array_index (scene->selection, gint64, i), TRUE);
-  draw_axes (scene, cr, &proj);
+  draw_axis_marks (scene, cr, &proj);
+  cairo_restore (cr);
+  draw_axis_labels (scene, cr, &proj, &layout);
   draw_title (scene, cr, width);
   draw_legend (scene, cr, width, height);
   cairo_restore (cr);
+}
+
+const GArray *
+topo_scene_get_label_boxes (TopoScene *scene)
+{
+  return scene->label_boxes;
 }

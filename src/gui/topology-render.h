@@ -86,6 +86,27 @@ void         topo_scene_set_selection    (TopoScene    *scene,
 void         topo_scene_set_hover        (TopoScene *scene,
                                           gint64     cell);   /* -1: none */
 
+typedef struct
+{
+  double x, y, width, height;
+} TopoRect;
+
+/* Where a view of @width × @height puts its parts: disjoint bands for the title (top), the
+ * legend (bottom), the y label (left), the x label (below the planes) and the stacking axis
+ * (right); the planes are drawn only inside @grid, however far they are zoomed. */
+typedef struct
+{
+  TopoRect title, legend, left, bottom, right, grid;
+  double   right_title_height;   /* the stacking axis' name at the top of @right */
+} TopoViewLayout;
+
+void         topo_scene_get_layout       (TopoScene  *scene,
+                                          double      width,
+                                          double      height,
+                                          TopoViewLayout *layout);
+/* The boxes of the texts the last topo_scene_render drew (TopoRect each), for tests. */
+const GArray *topo_scene_get_label_boxes (TopoScene *scene);
+
 /* Draws the whole view into the rectangle (0, 0, @width, @height) of @cr. */
 void         topo_scene_render           (TopoScene *scene,
                                           cairo_t   *cr,

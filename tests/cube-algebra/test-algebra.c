@@ -540,6 +540,121 @@ test_diff_min_one_side (void)
   }
 }
 
+/* Issue 25 §4, the semantics kubus-cube(1) documents, with exact values. Two runs of one
+ * program: main > { send, recv }, ranks 0 and 1 (B also rank 2), metrics time (a sum),
+ * min_time (MINDOUBLE) and max_time (MAXDOUBLE). A never entered recv on rank 1: no minimum or
+ * maximum there (an absent value, not 0). */
+static CubeReport *
+run_report (gboolean b)
+{
+  CubeReport  *r = cube_report_new ();
+  CubeMetric  *time = cube_report_add_metric (r, NULL, "time", "Time", CUBE_DTYPE_DOUBLE, "sec", "", "");
+  CubeMetric  *mn = cube_report_add_metric (r, NULL, "min_time", "Shortest call", CUBE_DTYPE_MINDOUBLE, "sec", "", "");
+  CubeMetric  *mx = cube_report_add_metric (r, NULL, "max_time", "Longest call", CUBE_DTYPE_MAXDOUBLE, "sec", "", "");
+  CubeCnode   *main_ = cube_report_add_cnode (r, NULL, cube_report_add_region (r, "main", "m.c", 1, 9), -1, NULL);
+  CubeCnode   *send = cube_report_add_cnode (r, main_, cube_report_add_region (r, "MPI_Send", "MPI", -1, -1), 4, "m.c");
+  CubeCnode   *recv = cube_report_add_cnode (r, main_, cube_report_add_region (r, "MPI_Recv", "MPI", -1, -1), 5, "m.c");
+  CubeSysNode *mach = cube_report_add_sysnode (r, NULL, CUBE_SYS_MACHINE, b ? "other" : "cluster", -1);
+  CubeSysNode *node = cube_report_add_sysnode (r, mach, CUBE_SYS_NODE, b ? "n7" : "n0", -1);
+
+  add_rank (r, node, 0);
+  add_rank (r, node, 1);
+  if (b)
+    add_rank (r, node, 2);
+  set_row (r, time, main_, b ? (double[]){ 1, 1, 1 } : (double[]){ 2, 2 });
+  set_row (r, time, send, b ? (double[]){ 0.5, 0.5, 0.5 } : (double[]){ 1, 1 });
+  set_row (r, time, recv, b ? (double[]){ 0.25, 0.25, 0.25 } : (double[]){ 0.5, 0 });
+  if (!b)
+    {
+      set_row (r, mn, send, (double[]){ 0.004, 0.006 });
+      set_row (r, mn, recv, (double[]){ 0.010, 0 });
+      cube_report_set_value (r, mn, recv, 1, G_MAXDOUBLE); /* rank 1 never received */
+      set_row (r, mx, send, (double[]){ 0.04, 0.06 });
+      set_row (r, mx, recv, (double[]){ 0.1, 0 });
+      cube_report_set_value (r, mx, recv, 1, -G_MAXDOUBLE);
+    }
+  else
+    {
+      set_row (r, mn, send, (double[]){ 0.001, 0.002, 0.003 });
+      set_row (r, mn, recv, (double[]){ 0.003, 0.004, 0.005 });
+      set_row (r, mx, send, (double[]){ 0.05, 0.05, 0.05 });
+      set_row (r, mx, recv, (double[]){ 0.02, 0.03, 0.04 });
+    }
+  return r;
+}
+
+static double
+total_of (CubeReport *r, const char *metric)
+{
+  g_autoptr (GError) error = NULL;
+  double v;
+
+  g_assert_true (cube_values_metric_total (r, cube_report_find_metric (r, metric), FALSE, &v, &error));
+  g_assert_no_error (error);
+  return v;
+}
+
+static void
+test_minmax_semantics (void)
+{
+  g_autoptr (CubeReport) a = run_report (FALSE);
+  g_autoptr (CubeReport) b = run_report (TRUE);
+  g_autoptr (GError) error = NULL;
+  const double none = G_MAXDOUBLE;
+
+  /* diff: A − B where both have a value; no value where either has none (A's recv on rank 1,
+   * B's rank 2, which A lacks). cubelib's cube_diff "adds" −B with the min/max rule instead:
+   * min (A, −B) = −B (−0.001 at send, rank 0), max (A, −B) = A. */
+  {
+    g_autoptr (CubeReport) d = cube_algebra_diff (a, b, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpint (cube_report_find_metric (d, "min_time")->dtype, ==, CUBE_DTYPE_MINDOUBLE);
+    assert_row (d, "min_time", "main/MPI_Send", (double[]){ 0.004 - 0.001, 0.006 - 0.002, none });
+    assert_row (d, "min_time", "main/MPI_Recv", (double[]){ 0.010 - 0.003, none, none });
+    assert_row (d, "max_time", "main/MPI_Send", (double[]){ 0.04 - 0.05, 0.06 - 0.05, -none });
+    assert_row (d, "max_time", "main/MPI_Recv", (double[]){ 0.1 - 0.02, -none, -none });
+    /* a collapsed node, or the whole report, shows the smallest change of a minimum and the
+     * largest change of a maximum */
+    g_assert_cmpfloat (total_of (d, "min_time"), ==, 0.004 - 0.001);
+    g_assert_cmpfloat (total_of (d, "max_time"), ==, 0.1 - 0.02);
+    /* sums: a location only one run has is zero in the other */
+    assert_row (d, "time", "main/MPI_Recv", (double[]){ 0.25, -0.25, -0.25 });
+    g_assert_cmpfloat (total_of (d, "time"), ==, 1.25);
+  }
+  /* mean: of the runs that have a value (cubelib: min (a/n, b/n)) */
+  {
+    CubeReport *in[2] = { a, b };
+    g_autoptr (CubeReport) m = cube_algebra_mean (in, 2, &error);
+
+    g_assert_no_error (error);
+    assert_row (m, "min_time", "main/MPI_Send", (double[]){ (0.004 + 0.001) / 2, (0.006 + 0.002) / 2, 0.003 });
+    assert_row (m, "min_time", "main/MPI_Recv", (double[]){ (0.010 + 0.003) / 2, 0.004, 0.005 });
+    assert_row (m, "max_time", "main/MPI_Recv", (double[]){ (0.1 + 0.02) / 2, 0.03, 0.04 });
+    g_assert_cmpfloat (total_of (m, "min_time"), ==, (0.004 + 0.001) / 2);
+    g_assert_cmpfloat (total_of (m, "max_time"), ==, (0.1 + 0.02) / 2);
+    /* sums: (a + b) / n, a missing location being 0 */
+    assert_row (m, "time", "main/MPI_Send", (double[]){ 0.75, 0.75, 0.25 });
+  }
+  /* merge: a metric both have comes whole from the first input (cubelib: from the last, cell by
+   * cell: A's values would stay only where B has no cell) */
+  {
+    CubeReport *in[2] = { a, b };
+    g_autoptr (CubeReport) m = cube_algebra_merge (in, 2, &error);
+
+    g_assert_no_error (error);
+    assert_row (m, "time", "main/MPI_Send", (double[]){ 1, 1, 0 });
+    assert_row (m, "min_time", "main/MPI_Recv", (double[]){ 0.010, none, none });
+    in[0] = b;
+    in[1] = a;
+    g_clear_pointer (&m, cube_report_free);
+    m = cube_algebra_merge (in, 2, &error);
+    g_assert_no_error (error);
+    /* B's locations first now: ranks 0, 1, 2 */
+    assert_row (m, "time", "main/MPI_Send", (double[]){ 0.5, 0.5, 0.5 });
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -550,6 +665,7 @@ main (int argc, char **argv)
   g_test_add_func ("/algebra/diff-union", test_diff_union);
   g_test_add_func ("/algebra/diff-min-one-side", test_diff_min_one_side);
   g_test_add_func ("/algebra/merge", test_merge);
+  g_test_add_func ("/algebra/minmax-semantics", test_minmax_semantics);
   g_test_add_func ("/algebra/mean", test_mean_handmade);
   g_test_add_func ("/algebra/errors", test_errors);
 

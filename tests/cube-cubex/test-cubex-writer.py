@@ -100,14 +100,17 @@ def dumped(exe, path):
 
 
 def oracle_values(path):
+    """Non-zero values, as `kubus-cube dump` prints them: a minimum's or maximum's "no value"
+    marker (±DBL_MAX: the location never visited the call path) is no value either."""
     cx = oracle.Cubex(path)
     out = {}
     for m in cx.metrics:
         if not cx.raw[m.id]:
             continue
+        minmax = m.dtype in ('MINDOUBLE', 'MAXDOUBLE')
         for c in cx.cnodes:
             for li, v in enumerate(cx.cube3(m, c)):
-                if v != 0:
+                if v != 0 and not (minmax and abs(v) >= sys.float_info.max):
                     out[(m.uniq, c.id, li)] = float(v)
     return out
 

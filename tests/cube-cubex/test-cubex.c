@@ -256,6 +256,63 @@ test_bad_nan_lazy (void)
   g_assert_cmpfloat (value (r, "time", 4, 1), ==, 10.5);
 }
 
+/* Issue 25 §3: a metric's total reads only the rows it needs (the root's row of a metric stored
+ * inclusive along the call tree, every row of one stored exclusive), in every storage variant
+ * (sparse shuffled + padded, dense, big-endian, zlib), keeps none of them, and agrees with the
+ * eager read. */
+static void
+test_rows_needed (void)
+{
+  g_autofree char *path = handmade ("good.cubex");
+  g_autoptr (CubeReport) r = load_or_die (path, CUBE_LOAD_DEFAULT);
+  g_autoptr (CubeReport) eager = load_or_die (path, CUBE_LOAD_EAGER);
+  g_autofree double *all = g_new (double, eager->metrics->len);
+  g_autoptr (GError) error = NULL;
+  struct
+  {
+    const char *uniq;
+    gboolean    expanded;
+    double      total;
+    guint64     rows;  /* decoded by this call */
+  } steps[] = {
+    { "time", FALSE, 55.5, 1 },      /* INCLUSIVE, sparse shuffled, padded: the root's row */
+    { "time", FALSE, 55.5, 0 },      /* cached */
+    { "mpi", FALSE, 0.75, 1 },       /* INCLUSIVE: the root's row */
+    { "time", TRUE, 54.75, 0 },      /* time without mpi: both known */
+    { "visits", FALSE, 46, 5 },      /* EXCLUSIVE, dense: every row */
+    { "small", FALSE, 2015, 5 },     /* SIMPLE, zlib rows */
+    { "bytes", FALSE, 2, 1 },        /* big-endian INT32, one row */
+    { "i16", FALSE, 31700, 1 },      /* big-endian, zlib */
+    { "mind", FALSE, -1.5, 1 },      /* MINDOUBLE */
+  };
+
+  g_assert_cmpuint (r->priv->rows_decoded, ==, 0); /* opening reads no row */
+  g_assert_true (cube_values_metrics (eager, all, NULL, &error));
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (steps); i++)
+    {
+      CubeMetric *m = cube_report_find_metric (r, steps[i].uniq);
+      guint64 before = r->priv->rows_decoded;
+      double v;
+
+      g_assert_true (cube_values_metric_total (r, m, steps[i].expanded, &v, &error));
+      g_assert_no_error (error);
+      if (v != steps[i].total || r->priv->rows_decoded - before != steps[i].rows)
+        g_error ("%s%s: total %.17g (want %.17g), %" G_GUINT64_FORMAT " rows read (want %"
+                 G_GUINT64_FORMAT ")", steps[i].uniq, steps[i].expanded ? " expanded" : "", v,
+                 steps[i].total, r->priv->rows_decoded - before, steps[i].rows);
+      if (!steps[i].expanded)
+        g_assert_cmpfloat (v, ==, all[cube_report_find_metric (eager, steps[i].uniq)->index]);
+    }
+  /* nothing read was kept in the model */
+  for (guint i = 0; i < r->metrics->len; i++)
+    {
+      CubeMetricData *d = ((CubeMetric *) g_ptr_array_index (r->metrics, i))->data;
+      for (guint c = 0; c < d->n_rows; c++)
+        g_assert_null (d->rows[c]);
+    }
+}
+
 static void
 record_progress (double fraction, gpointer data)
 {
@@ -703,6 +760,7 @@ main (int argc, char **argv)
       g_test_add_func ("/cubex/bad/zlib-lazy", test_bad_zlib_lazy);
       g_test_add_func ("/cubex/bad/nan-lazy", test_bad_nan_lazy);
       g_test_add_func ("/cubex/progress-cancel", test_progress_cancel);
+      g_test_add_func ("/cubex/lazy/rows-needed", test_rows_needed);
       g_test_add_func ("/cubex/dispatch", test_dispatch);
       g_test_add_func ("/cubex/writer/built", test_writer_built);
     }

@@ -87,6 +87,8 @@ expect duplicate-thread-id.cube ':34: <thread Id="0"> is defined twice'
 expect duplicate-uniq-name.cube ':14: two metrics have the unique name “time”'
 expect empty.cube 'empty.cube: the file is empty'
 expect garbage-value.cube ':46: row of call path 0: “2x” is not a finite number'
+# the message shows the first 40 bytes of the value, cut before the "é" that straddles byte 40
+expect garbage-utf8-value.cube ':47: row of call path 0: “2xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx” is not a finite number'
 expect inf-value.cube ':46: row of call path 0: “-inf” is not a finite number'
 expect long-value.cube ':45: a value in a row is longer than 128 characters'
 expect nan-value.cube ':45: row of call path 0: “nan” is not a finite number'

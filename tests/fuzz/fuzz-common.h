@@ -72,14 +72,17 @@ fuzz_exercise (CubeReport *r)
       if (d != NULL)
         for (guint i = 0; i < d->metrics->len; i++)
           {
-            CubeMetricData *md = ((CubeMetric *) g_ptr_array_index (d->metrics, i))->data;
+            CubeMetric     *dm = g_ptr_array_index (d->metrics, i);
+            CubeMetricData *md = dm->data;
             for (guint c = 0; c < md->n_rows; c++)
               if (md->rows[c] != NULL)
                 {
-                  /* NaN and infinities do not cancel; everything else must */
+                  /* NaN and infinities do not cancel, and a minimum's or maximum's "no value"
+                   * stays one; everything else must */
                   for (guint l = 0; l < d->locations->len; l++)
                     if (md->rows[c][l] == md->rows[c][l] && md->rows[c][l] != 0.0
-                        && md->rows[c][l] - md->rows[c][l] == 0.0)
+                        && md->rows[c][l] - md->rows[c][l] == 0.0
+                        && !cube_value_is_none (dm, md->rows[c][l]))
                       abort ();
                 }
           }

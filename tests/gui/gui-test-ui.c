@@ -363,7 +363,10 @@ row_cell (KubusWindow  *window,
 
   /* Rows of a report just shown or a row just expanded appear with the next layout. */
   if (!spin_until (cell_found, &f, WAIT_MS))
-    g_error ("pane %d shows no row “%s” (#%u)", kind, name, nth);
+    {
+      g_autofree char *shown = pane_text (window, kind);
+      g_error ("pane %d shows no row “%s” (#%u); it shows:\n%s", kind, name, nth, shown);
+    }
   return f.cell;
 }
 

@@ -35,6 +35,8 @@ if [ "${1:-}" != --inner ]; then
   <type>session</type>
   <listen>unix:tmpdir=$tmp</listen>
   <servicedir>$tmp/services</servicedir>
+  <!-- a GTK program under ASan on a busy machine may take longer to start than the default 25 s -->
+  <limit name="service_start_timeout">90000</limit>
   <policy context="default">
     <allow send_destination="*" eavesdrop="true"/>
     <allow eavesdrop="true"/>
@@ -54,7 +56,7 @@ kubus=$2 report=$3
 export GTK_A11Y=none NO_AT_BRIDGE=1
 
 # 1. activation through the service file
-actions=$(gdbus call --session --dest org.kubus.Kubus --object-path /org/kubus/Kubus \
+actions=$(gdbus call --session --timeout 90 --dest org.kubus.Kubus --object-path /org/kubus/Kubus \
   --method org.gtk.Actions.List 2>&1) || fail "org.gtk.Actions.List: $actions"
 for a in measure analyze simulate compare quit; do
   echo "$actions" | grep -q "'$a'" || fail "action $a not exported: $actions"

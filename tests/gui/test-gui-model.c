@@ -4,11 +4,16 @@
  * visible rows as a string and compare with the expected string. Each row prints as
  * "<indent><name> <value>[ [+]| [-]][ *]": [+] collapsed with children, [-] expanded,
  * * selected. */
+#include <glib/gstdio.h>
 #include <gtk/gtk.h>
+#include <math.h>
 #include <string.h>
 
+#include "cube-private.h"
 #include "gui-test-report.h"
+#include "cube-path.h"
 #include "kubus-browser.h"
+#include "kubus-sim-summary.h"
 
 static KubusBrowser *
 new_browser (void)
@@ -120,6 +125,50 @@ test_expand_flows_right (void)
                "    MPI_Send 4.00 *\n"
                "  bar 2.00 [+]\n");
   assert_pane (b, KUBUS_PANE_SYSTEM, "M 4.00 [+]\n");
+}
+
+/* Issue 25 §3: a .cubex opened lazily, as the loader and the browser open it, decodes the rows
+ * of the metric roots and of the default metric only; a metric's rows are read when its parent
+ * is expanded. The test report written as .cubex (EXCLUSIVE metrics: a total reads every row of
+ * its metric): time 5 rows, mpi 2, visits 5. */
+static void
+test_lazy_cubex (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (CubeReport) built = gui_test_report_new (1.0);
+  g_autofree char *dir = g_dir_make_tmp ("kubus-gui-lazy-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "r.cubex", NULL);
+  g_autoptr (KubusBrowser) b = NULL;
+  CubeReport *r;
+
+  g_assert_no_error (error);
+  g_assert_true (cube_report_write (built, path, &error));
+  g_assert_no_error (error);
+  r = cube_report_load (path, CUBE_LOAD_DEFAULT, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  kubus_browser_warm (r);   /* the loader's worker thread */
+  g_assert_cmpuint (r->priv->rows_decoded, ==, 5 + 5 + 5); /* time, visits; time's call paths */
+  b = kubus_browser_new (r, NULL, &error);
+  g_assert_no_error (error);
+  kubus_browser_select_default (b);
+  assert_pane (b, KUBUS_PANE_METRIC,
+               "Time 16.00 [+] *\n"
+               "Visits 36\n");
+  assert_pane (b, KUBUS_PANE_CALL, "main 16.00 [+] *\n");
+  assert_pane (b, KUBUS_PANE_SYSTEM, "M 16.00 [+]\n");
+  g_assert_cmpuint (r->priv->rows_decoded, ==, 15);    /* nothing of mpi yet */
+
+  /* Time expanded: MPI's total for the metric pane, MPI's call paths for the call pane, which
+   * now shows Time without MPI */
+  set_expanded (b, KUBUS_PANE_METRIC, 0, TRUE);
+  g_assert_cmpuint (r->priv->rows_decoded, ==, 15 + 2 + 2);
+  assert_pane (b, KUBUS_PANE_METRIC,
+               "Time 10.00 [-] *\n"
+               "  MPI 6.00\n"
+               "Visits 36\n");
+  g_assert_cmpuint (r->priv->rows_decoded, ==, 19);
+  g_remove (path);
+  g_rmdir (dir);
 }
 
 static void
@@ -585,18 +634,64 @@ test_csv (void)
   g_autofree char *csv = NULL, *pct = NULL;
 
   set_expanded (b, KUBUS_PANE_CALL, 0, TRUE);
-  csv = kubus_pane_model_to_csv (pane (b, KUBUS_PANE_CALL));
+  csv = kubus_browser_to_csv (b, KUBUS_PANE_CALL);
   g_assert_cmpstr (csv, ==,
-                   "depth,name,value,mode,unit,inclusive,exclusive,state\r\n"
-                   "0,main,2,absolute,sec,16,2,expanded\r\n"
-                   "1,foo,10,absolute,sec,10,6,collapsed\r\n"
-                   "1,bar,4,absolute,sec,4,2,collapsed\r\n");
+                   "metric,metric_name,call_path,depth,name,value,mode,unit,inclusive,exclusive,state\r\n"
+                   "time,Time,main,0,main,2,absolute,sec,16,2,expanded\r\n"
+                   "time,Time,main/foo,1,foo,10,absolute,sec,10,6,collapsed\r\n"
+                   "time,Time,main/bar,1,bar,4,absolute,sec,4,2,collapsed\r\n");
   kubus_pane_model_set_mode (pane (b, KUBUS_PANE_CALL), KUBUS_MODE_PERCENT);
-  pct = kubus_pane_model_to_csv (pane (b, KUBUS_PANE_CALL));
-  g_assert_nonnull (strstr (pct, "1,foo,62.5,percent-of-total,% of total,10,6,collapsed\r\n"));
+  pct = kubus_browser_to_csv (b, KUBUS_PANE_CALL);
+  g_assert_nonnull (strstr (pct, "time,Time,main/foo,1,foo,62.5,percent-of-total,% of total,10,6,collapsed\r\n"));
 }
 
-/* A name with a comma and quotes is one quoted CSV field. */
+/* Issue 24, item 4: an export says which metric and call path its values are of (the system
+ * pane: the selection to its left, "(exclusive)" for an expanded one) and carries no float
+ * noise: 0.01 + 0.019495444 is written 0.029495444, not 0.029495444000000003. */
+static void
+test_csv_context (void)
+{
+  g_autoptr (GError) error = NULL;
+  CubeReport *r = cube_report_new ();
+  CubeMetric *m = cube_report_add_metric (r, NULL, "time", "Time", CUBE_DTYPE_DOUBLE, "sec", NULL, NULL);
+  CubeCnode *main_c = cube_report_add_cnode (r, NULL, cube_report_add_region (r, "main", "a.c", 1, 9), -1, NULL);
+  CubeCnode *leaf = cube_report_add_cnode (r, main_c, cube_report_add_region (r, "MPI_Barrier", "MPI", -1, -1), 3, "a.c");
+  CubeSysNode *mach = cube_report_add_sysnode (r, NULL, CUBE_SYS_MACHINE, "M", -1);
+  g_autoptr (KubusBrowser) b = NULL;
+  g_autofree char *call = NULL, *sys = NULL;
+
+  cube_report_add_sysnode (r, mach, CUBE_SYS_THREAD, "t0", 0);
+  cube_report_add_sysnode (r, mach, CUBE_SYS_THREAD, "t1", 1);
+  cube_report_set_value (r, m, main_c, 0, 0.01);
+  cube_report_set_value (r, m, leaf, 0, 0.019495444);
+  cube_report_set_value (r, m, main_c, 1, 1.0);
+  b = kubus_browser_new (r, NULL, &error);
+  g_assert_no_error (error);
+  kubus_browser_select_default (b);
+  call = kubus_browser_to_csv (b, KUBUS_PANE_CALL);
+  g_assert_cmpstr (call, ==,
+                   "metric,metric_name,call_path,depth,name,value,mode,unit,inclusive,exclusive,state\r\n"
+                   "time,Time,main,0,main,1.029495444,absolute,sec,1.029495444,1.01,collapsed\r\n");
+  set_expanded (b, KUBUS_PANE_SYSTEM, 0, TRUE);
+  set_expanded (b, KUBUS_PANE_CALL, 0, TRUE);
+  select_only (b, KUBUS_PANE_CALL, 0);
+  sys = kubus_browser_to_csv (b, KUBUS_PANE_SYSTEM);
+  g_assert_cmpstr (sys, ==,
+                   "metric,metric_name,call_path,depth,name,value,mode,unit,inclusive,exclusive,state\r\n"
+                   "time,Time,main (exclusive),0,M,0,absolute,sec,1.01,0,expanded\r\n"
+                   "time,Time,main (exclusive),1,t0,0.01,absolute,sec,0.01,0.01,leaf\r\n"
+                   "time,Time,main (exclusive),1,t1,1,absolute,sec,1,1,leaf\r\n");
+  {
+    /* the sum on t0 in the system pane of main collapsed: no noise digits */
+    g_autofree char *whole = NULL;
+    set_expanded (b, KUBUS_PANE_CALL, 0, FALSE);
+    whole = kubus_browser_to_csv (b, KUBUS_PANE_SYSTEM);
+    g_assert_nonnull (strstr (whole, "time,Time,main,1,t0,0.029495444,absolute,sec,0.029495444,0.029495444,leaf\r\n"));
+  }
+}
+
+/* A name with a comma and quotes is one quoted CSV field; bytes that are not UTF-8 (a report
+ * built in memory may hold them) become U+FFFD, a line break stays inside the quotes. */
 static void
 test_csv_quoting (void)
 {
@@ -604,18 +699,21 @@ test_csv_quoting (void)
   CubeReport *r = cube_report_new ();
   CubeMetric *m = cube_report_add_metric (r, NULL, "t", "T", CUBE_DTYPE_DOUBLE, "sec", NULL, NULL);
   CubeCnode *c = cube_report_add_cnode (r, NULL, cube_report_add_region (r, "f(int, \"x\")", "a.c", 1, 2), -1, NULL);
+  CubeCnode *h = cube_report_add_cnode (r, NULL, cube_report_add_region (r, "a\xE0\x9C\x90\nb", "a.c", 3, 4), -1, NULL);
   g_autoptr (KubusBrowser) b = NULL;
   g_autofree char *csv = NULL;
 
   cube_report_add_sysnode (r, cube_report_add_sysnode (r, NULL, CUBE_SYS_MACHINE, "M", -1), CUBE_SYS_THREAD, "t", 0);
   cube_report_set_value (r, m, c, 0, 0.1);
+  cube_report_set_value (r, m, h, 0, 0.05);
   b = kubus_browser_new (r, NULL, &error);
   g_assert_no_error (error);
   kubus_browser_select_default (b);
-  csv = kubus_pane_model_to_csv (pane (b, KUBUS_PANE_CALL));
+  csv = kubus_browser_to_csv (b, KUBUS_PANE_CALL);
   g_assert_cmpstr (csv, ==,
-                   "depth,name,value,mode,unit,inclusive,exclusive,state\r\n"
-                   "0,\"f(int, \"\"x\"\")\",0.1,absolute,sec,0.1,0.1,leaf\r\n");
+                   "metric,metric_name,call_path,depth,name,value,mode,unit,inclusive,exclusive,state\r\n"
+                   "t,T,\"f(int, \"\"x\"\")\",0,\"f(int, \"\"x\"\")\",0.1,absolute,sec,0.1,0.1,leaf\r\n"
+                   "t,T,\"a\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\nb\",0,\"a\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\nb\",0.05,absolute,sec,0.05,0.05,leaf\r\n");
 }
 
 /* ---- issue 13: the profile's min_time / max_time -------------------------------------------------- */
@@ -671,23 +769,23 @@ test_min_max_profile (void)
   g_assert_no_error (error);
   kubus_browser_select_default (b);
   assert_pane (b, KUBUS_PANE_METRIC,
-               "Minimum Inclusive Time 0.25 *\n"
+               "Minimum Inclusive Time 0.250 *\n"
                "Maximum Inclusive Time 6.00\n");
-  assert_pane (b, KUBUS_PANE_CALL, "main 0.25 [+] *\n");
+  assert_pane (b, KUBUS_PANE_CALL, "main 0.250 [+] *\n");
   set_expanded (b, KUBUS_PANE_SYSTEM, 0, TRUE);
   set_expanded (b, KUBUS_PANE_SYSTEM, 1, TRUE);
   assert_pane (b, KUBUS_PANE_SYSTEM,
                "M 0 [-]\n"
                "  N 0 [-]\n"
-               "    rank 0 0.25 [+]\n"
-               "    rank 1 0.40 [+]\n");
+               "    rank 0 0.250 [+]\n"
+               "    rank 1 0.400 [+]\n");
   set_expanded (b, KUBUS_PANE_SYSTEM, 2, TRUE);
   set_expanded (b, KUBUS_PANE_SYSTEM, 5, TRUE);
   /* main expanded: its own minimum, comm's and work's */
   set_expanded (b, KUBUS_PANE_CALL, 0, TRUE);
   assert_pane (b, KUBUS_PANE_CALL,
                "main 5.00 [-] *\n"
-               "  comm 0.25\n"
+               "  comm 0.250\n"
                "  work 2.00\n");
   /* work: only the main threads have a value; each process and the machine take theirs */
   select_only (b, KUBUS_PANE_CALL, 2);
@@ -732,8 +830,311 @@ test_min_max_profile (void)
   assert_pane (b, KUBUS_PANE_SYSTEM,
                "M 0 [-]\n"
                "  N 0 [-]\n"
-               "    rank 0 0.25 [+]\n"
-               "    rank 1 0.40 [+]\n");
+               "    rank 0 0.250 [+]\n"
+               "    rank 1 0.400 [+]\n");
+}
+
+
+/* ---- issue 24: residues, numbers, the legend of what is shown ------------------------------------- */
+
+/* time › execution › { comp, mpi } on 4 locations, stored as an analyzer writes them: comp is
+ * execution − mpi, so execution's own (metric-exclusive) value is 0 up to rounding residues of
+ * either sign. main › MPI_Barrier: 30,000.4 s in all, of which the barrier takes 1.40 s. */
+static CubeReport *
+metric_residue_report (double scale)
+{
+  CubeReport *r = cube_report_new ();
+  CubeMetric *time = cube_report_add_metric (r, NULL, "time", "Time", CUBE_DTYPE_DOUBLE, "sec", NULL, NULL);
+  CubeMetric *exec = cube_report_add_metric (r, time, "execution", "Execution", CUBE_DTYPE_DOUBLE, "sec", NULL, NULL);
+  CubeMetric *comp = cube_report_add_metric (r, exec, "comp", "Computation", CUBE_DTYPE_DOUBLE, "sec", NULL, NULL);
+  CubeMetric *mpi = cube_report_add_metric (r, exec, "mpi", "MPI", CUBE_DTYPE_DOUBLE, "sec", NULL, NULL);
+  CubeCnode *main_c = cube_report_add_cnode (r, NULL, cube_report_add_region (r, "main", "a.c", 1, 9), -1, NULL);
+  CubeCnode *barrier = cube_report_add_cnode (r, main_c, cube_report_add_region (r, "MPI_Barrier", "MPI", -1, -1), 5, "a.c");
+  CubeSysNode *m = cube_report_add_sysnode (r, NULL, CUBE_SYS_MACHINE, "M", -1);
+  const double t[4] = { 7499.3, 7500.1 + 1e-9, 7500.7, 7499.1 };
+
+  for (int l = 0; l < 4; l++)
+    {
+      g_autofree char *name = g_strdup_printf ("rank %d", l);
+      CubeSysNode *p = cube_report_add_sysnode (r, m, CUBE_SYS_PROCESS, name, l);
+      double all = t[l] * scale + 0.3, in_mpi = 0.2 + 0.1 * l;
+
+      cube_report_add_sysnode (r, p, CUBE_SYS_THREAD, "thread", 0);
+      /* main's own time and the barrier (0.80 s in all) */
+      for (CubeMetric *x = time; x != NULL; x = x == time ? exec : NULL)
+        {
+          cube_report_set_value (r, x, main_c, l, all - in_mpi);
+          cube_report_set_value (r, x, barrier, l, in_mpi);
+        }
+      cube_report_set_value (r, comp, main_c, l, (all - in_mpi) - 0);
+      cube_report_set_value (r, comp, barrier, l, in_mpi - in_mpi);
+      cube_report_set_value (r, mpi, barrier, l, in_mpi);
+    }
+  return r;
+}
+
+static char *
+legend_text (KubusPaneModel *p)
+{
+  KubusLegendInfo l = { 0 };
+  char *text;
+
+  kubus_pane_model_get_legend (p, &l);
+  text = g_strdup_printf ("%s … %s %s", l.low, l.high, l.caption);
+  kubus_legend_info_clear (&l);
+  return text;
+}
+
+/* Item 3: metric-exclusive residues (Execution expanded) read 0 everywhere: rows, colours and
+ * the legend, which said "−1.33e-15 … 0 sec" while every row read 0. */
+static void
+test_residues_everywhere (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (KubusBrowser) b = kubus_browser_new (metric_residue_report (1.0), NULL, &error);
+  KubusPaneModel *sys;
+  g_autofree char *legend = NULL;
+  guint n;
+
+  g_assert_no_error (error);
+  kubus_browser_select_default (b);
+  set_expanded (b, KUBUS_PANE_METRIC, 0, TRUE);
+  set_expanded (b, KUBUS_PANE_METRIC, 1, TRUE);
+  select_only (b, KUBUS_PANE_METRIC, 1);   /* Execution, expanded: its own part */
+  assert_pane (b, KUBUS_PANE_METRIC,
+               "Time 0 [-]\n"
+               "  Execution 0 [-] *\n"
+               "    Computation 29999.00\n"
+               "    MPI 1.40\n");
+  sys = pane (b, KUBUS_PANE_SYSTEM);
+  set_expanded (b, KUBUS_PANE_SYSTEM, 0, TRUE);
+  assert_pane (b, KUBUS_PANE_SYSTEM,
+               "M 0 [-]\n"
+               "  rank 0 0 [+]\n"
+               "  rank 1 0 [+]\n"
+               "  rank 2 0 [+]\n"
+               "  rank 3 0 [+]\n");
+  legend = legend_text (sys);
+  g_assert_cmpstr (legend, ==, "0 … 0 sec · processes: min → max");
+  n = g_list_model_get_n_items (G_LIST_MODEL (kubus_pane_model_get_selection (sys)));
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (KubusNodeRow) row = kubus_pane_model_get_row (sys, i, NULL);
+      GdkRGBA c;
+      gboolean negative = TRUE;
+
+      g_assert_false (kubus_pane_model_row_color (sys, row, FALSE, &c, &negative));
+      g_assert_false (negative);
+      g_assert_cmpfloat (kubus_pane_model_raw_value (sys, row, FALSE), ==, 0.0);
+    }
+  {
+    /* statistics and the topology see the same zeros */
+    guint nl;
+    const double *per_location = kubus_browser_get_location_values (b, &nl);
+    for (guint l = 0; l < nl; l++)
+      g_assert_cmpfloat (per_location[l], ==, 0.0);
+  }
+}
+
+/* Item 3, difference view: A − B of two runs equal up to rounding on main's own time, with a
+ * real loss on MPI_Barrier (the pane is diverging): main reads a black 0 with an empty square,
+ * not a blue "0" with a sunken one; the barrier stays a loss. */
+static void
+test_residues_difference (void)
+{
+  g_autoptr (GError) error = NULL;
+  CubeReport *a = metric_residue_report (1.0);
+  g_autoptr (CubeReport) bb = metric_residue_report (1.0 + 4e-16);
+  CubeReport *diff = NULL;
+  g_autoptr (KubusBrowser) b = NULL;
+  KubusPaneModel *call;
+  CubeCnode *barrier = cube_report_find_cnode_path (bb, "main/MPI_Barrier");
+
+  /* B waits 1 s longer at the barrier on every rank */
+  for (int l = 0; l < 4; l++)
+    for (const char *const *m = (const char *const[]) { "time", "execution", "mpi", NULL }; *m != NULL; m++)
+      cube_report_set_value (bb, cube_report_find_metric (bb, *m), barrier, l, 0.2 + 0.1 * l + 1.0);
+  diff = cube_algebra_diff (a, bb, &error);
+  g_assert_no_error (error);
+  b = kubus_browser_new (diff, a, &error);
+  g_assert_no_error (error);
+  kubus_browser_select_default (b);
+  set_expanded (b, KUBUS_PANE_CALL, 0, TRUE);
+  call = pane (b, KUBUS_PANE_CALL);
+  assert_pane (b, KUBUS_PANE_CALL,
+               "main 0 [-] *\n"
+               "  MPI_Barrier -0.0133\n");
+  {
+    g_autoptr (KubusNodeRow) row = kubus_pane_model_get_row (call, 0, NULL);
+    GdkRGBA c;
+    gboolean negative = TRUE;
+    g_autofree char *own = kubus_pane_model_format_value (call, row, TRUE);
+
+    /* main's own part (expanded): residues only */
+    g_assert_cmpstr (own, ==, "0");
+    g_assert_false (kubus_pane_model_row_color (call, row, TRUE, &c, &negative));
+    g_assert_false (negative);
+  }
+  {
+    g_autoptr (KubusNodeRow) row = kubus_pane_model_get_row (call, 1, NULL);
+    GdkRGBA c;
+    gboolean negative = FALSE;
+
+    g_assert_true (kubus_pane_model_row_color (call, row, FALSE, &c, &negative));
+    g_assert_true (negative);
+  }
+}
+
+/* Item 4: one rule. A non-zero percentage never reads "0"; values below 1 keep three
+ * significant digits; peers coloured apart read apart; tooltips carry six digits, not 17. */
+static void
+test_number_rule (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (KubusBrowser) b = kubus_browser_new (metric_residue_report (1.0), NULL, &error);
+  KubusPaneModel *call;
+  g_autofree char *tip = NULL;
+
+  g_assert_no_error (error);
+  kubus_browser_select_default (b);
+  set_expanded (b, KUBUS_PANE_CALL, 0, TRUE);
+  call = pane (b, KUBUS_PANE_CALL);
+  assert_pane (b, KUBUS_PANE_CALL,
+               "main 29999.00 [-] *\n"
+               "  MPI_Barrier 1.40\n");
+  kubus_pane_model_set_mode (call, KUBUS_MODE_PERCENT);
+  assert_pane (b, KUBUS_PANE_CALL,
+               "main 100.00 [-] *\n"
+               "  MPI_Barrier 0.00467\n");
+  {
+    g_autoptr (KubusNodeRow) row = kubus_pane_model_get_row (call, 1, NULL);
+    tip = kubus_pane_model_value_tooltip (call, row, FALSE);
+    g_assert_cmpstr (tip, ==, "0.0046666 % of total\n1.4 sec (inclusive)");
+  }
+  /* the system pane of main's own time: 7,499.1 … 7,500.7 s per process; the peer scale is a
+   * tenth of the largest wide, so two decimals already tell every colour apart */
+  select_only (b, KUBUS_PANE_CALL, 0);
+  set_expanded (b, KUBUS_PANE_SYSTEM, 0, TRUE);
+  assert_pane (b, KUBUS_PANE_SYSTEM,
+               "M 0 [-]\n"
+               "  rank 0 7499.40 [+]\n"
+               "  rank 1 7500.10 [+]\n"
+               "  rank 2 7500.60 [+]\n"
+               "  rank 3 7498.90 [+]\n");
+}
+
+/* Item 4: peers 0.0168 … 0.0240 coloured red, orange and yellow no longer all read "0.02". */
+static void
+test_number_resolution (void)
+{
+  g_autoptr (GError) error = NULL;
+  CubeReport *r = cube_report_new ();
+  CubeMetric *m = cube_report_add_metric (r, NULL, "time", "Time", CUBE_DTYPE_DOUBLE, "sec", NULL, NULL);
+  CubeCnode *c = cube_report_add_cnode (r, NULL, cube_report_add_region (r, "main", "a.c", 1, 9), -1, NULL);
+  CubeSysNode *mach = cube_report_add_sysnode (r, NULL, CUBE_SYS_MACHINE, "M", -1);
+  const double v[4] = { 0.0168, 0.0221, 0.0232, 0.0240 };
+  g_autoptr (KubusBrowser) b = NULL;
+
+  for (int l = 0; l < 4; l++)
+    {
+      g_autofree char *name = g_strdup_printf ("rank %d", l);
+      cube_report_add_sysnode (r, cube_report_add_sysnode (r, mach, CUBE_SYS_PROCESS, name, l), CUBE_SYS_THREAD, "t", 0);
+      cube_report_set_value (r, m, c, l, v[l]);
+    }
+  b = kubus_browser_new (r, NULL, &error);
+  g_assert_no_error (error);
+  kubus_browser_select_default (b);
+  set_expanded (b, KUBUS_PANE_SYSTEM, 0, TRUE);
+  assert_pane (b, KUBUS_PANE_SYSTEM,
+               "M 0 [-]\n"
+               "  rank 0 0.0168 [+]\n"
+               "  rank 1 0.0221 [+]\n"
+               "  rank 2 0.0232 [+]\n"
+               "  rank 3 0.0240 [+]\n");
+}
+
+/* Item 5: the system tree's legend describes the level shown. Only the machine shown: its
+ * value (and its 10 %-wide scale), not the locations' 1 … 1 visits; the processes once they
+ * are shown. */
+static void
+test_legend_level_shown (void)
+{
+  g_autoptr (GError) error = NULL;
+  CubeReport *r = cube_report_new ();
+  CubeMetric *visits = cube_report_add_metric (r, NULL, "visits", "Visits", CUBE_DTYPE_UINT64, "occ", NULL, NULL);
+  CubeCnode *c = cube_report_add_cnode (r, NULL, cube_report_add_region (r, "main", "a.c", 1, 9), -1, NULL);
+  CubeSysNode *mach = cube_report_add_sysnode (r, NULL, CUBE_SYS_MACHINE, "M", -1);
+  g_autoptr (KubusBrowser) b = NULL;
+  KubusPaneModel *sys;
+  g_autofree char *machine = NULL, *procs = NULL, *threads = NULL;
+
+  for (int l = 0; l < 4; l++)
+    {
+      g_autofree char *name = g_strdup_printf ("rank %d", l);
+      cube_report_add_sysnode (r, cube_report_add_sysnode (r, mach, CUBE_SYS_PROCESS, name, l), CUBE_SYS_THREAD, "t", 0);
+      cube_report_set_value (r, visits, c, l, 1);
+    }
+  b = kubus_browser_new (r, NULL, &error);
+  g_assert_no_error (error);
+  kubus_browser_select_default (b);
+  sys = pane (b, KUBUS_PANE_SYSTEM);
+  assert_pane (b, KUBUS_PANE_SYSTEM, "M 4 [+]\n");
+  machine = legend_text (sys);
+  g_assert_cmpstr (machine, ==, "3.60 … 4 occ · machines: min → max");
+  set_expanded (b, KUBUS_PANE_SYSTEM, 0, TRUE);
+  procs = legend_text (sys);
+  g_assert_cmpstr (procs, ==, "0.900 … 1 occ · processes: min → max");
+}
+
+/* Issue 24, item 2: kubus-sim's summary.json as the result panel reads it; what another version
+ * does not write is unknown, and what is not a summary says so, naming the file. */
+static void
+test_sim_summary (void)
+{
+  static const char full[] =
+    "{\"hypothesis\": \"h.hyp\", \"rules\": [\"balance region w\", \"remove messages with size == 0\"],"
+    " \"mode\": \"real-time\", \"original_runtime_s\": 4.94, \"predicted_runtime_s\": 3.28,"
+    " \"identity_error_percent\": null, \"identity_mode\": null, \"significant\": null,"
+    " \"gains\": [{\"metric\": \"mpi_latesender\", \"metric_name\": \"Late Sender\", \"call_path\": \"a > b\", \"seconds\": 1.5}],"
+    " \"losses\": [], \"approximated\": {\"MPI_Ibarrier\": 2}, \"dropped_events\": {\"MPI_Win_fence\": 8},"
+    " \"clock_repair\": {\"violations\": 3, \"corrections\": 3, \"largest_correction_s\": 0.002}}";
+  g_autoptr (GError) error = NULL;
+  g_autoptr (KubusSimSummary) s = kubus_sim_summary_parse (full, sizeof full - 1, "s.json", &error);
+  g_autofree char *rules = NULL;
+
+  g_assert_no_error (error);
+  rules = kubus_sim_summary_rules_text (s);
+  g_assert_cmpstr (rules, ==, "balance region w; remove messages with size == 0");
+  g_assert_cmpfloat_with_epsilon (s->change_s, 3.28 - 4.94, 1e-12);
+  g_assert_cmpfloat_with_epsilon (s->change_percent, 100 * (3.28 - 4.94) / 4.94, 1e-9);
+  g_assert_true (isnan (s->identity_error_percent));
+  g_assert_null (s->identity_mode);
+  g_assert_cmpint (s->significant, ==, KUBUS_SIM_SIGNIFICANCE_UNKNOWN);
+  g_assert_cmpuint (s->gains->len, ==, 1);
+  g_assert_cmpstr (((KubusSimChange *) g_ptr_array_index (s->gains, 0))->call_path, ==, "a > b");
+  g_assert_cmpuint (s->approximations->len, ==, 3);
+  g_assert_cmpstr (g_ptr_array_index (s->approximations, 0), ==,
+                   "MPI_Ibarrier: 2 calls re-enacted by their recorded duration");
+  g_assert_cmpstr (g_ptr_array_index (s->approximations, 1), ==, "MPI_Win_fence: 8 events dropped");
+  g_assert_cmpstr (g_ptr_array_index (s->approximations, 2), ==,
+                   "clock repair before the simulation: 3 events moved, by at most 0.002 s");
+  {
+    const char *const bad[] = { "{\"rules\": []}", "[1, 2]", "{\"original_runtime_s\": \"4\", \"predicted_runtime_s\": 3}",
+                                "{\"original_runtime_s\": 4, \"predicted_runtime_s\": 3, \"significant\": 1}",
+                                "{\"original_runtime_s\": 4, \"predicted_runtime_s\": 3, \"gains\": [{\"metric\": 1}]}",
+                                "{\"original_runtime_s\": 4, \"predicted_runtime_s\": 3, \"approximated\": {\"x\": -1}}",
+                                "{\"original_runtime_s\": 4,", "" };
+    for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+      {
+        g_autoptr (GError) e = NULL;
+        g_autoptr (KubusSimSummary) none = kubus_sim_summary_parse (bad[i], strlen (bad[i]), "/x/summary.json", &e);
+
+        g_assert_null (none);
+        g_assert_nonnull (e);
+        if (!g_str_has_prefix (e->message, "/x/summary.json: "))
+          g_error ("%s: the error does not name the file: %s", bad[i], e->message);
+      }
+  }
 }
 
 int
@@ -743,6 +1144,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/gui/model/initial", test_initial);
   g_test_add_func ("/gui/model/expand-flows-right", test_expand_flows_right);
+  g_test_add_func ("/gui/model/lazy-cubex", test_lazy_cubex);
   g_test_add_func ("/gui/model/modes", test_modes);
   g_test_add_func ("/gui/model/multiple-selection", test_multiple_selection);
   g_test_add_func ("/gui/model/flat-and-modules", test_flat_and_modules);
@@ -757,6 +1159,13 @@ main (int   argc,
   g_test_add_func ("/gui/model/number-formats", test_number_formats);
   g_test_add_func ("/gui/model/csv", test_csv);
   g_test_add_func ("/gui/model/csv-quoting", test_csv_quoting);
+  g_test_add_func ("/gui/model/csv-context", test_csv_context);
+  g_test_add_func ("/gui/model/residues-everywhere", test_residues_everywhere);
+  g_test_add_func ("/gui/model/residues-difference", test_residues_difference);
+  g_test_add_func ("/gui/model/number-rule", test_number_rule);
+  g_test_add_func ("/gui/model/number-resolution", test_number_resolution);
+  g_test_add_func ("/gui/model/legend-level-shown", test_legend_level_shown);
+  g_test_add_func ("/gui/model/sim-summary", test_sim_summary);
   g_test_add_func ("/gui/model/min-max-profile", test_min_max_profile);
   return g_test_run ();
 }

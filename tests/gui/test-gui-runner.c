@@ -242,7 +242,9 @@ test_runner_cap_and_batches (void)
 static void
 test_runner_long_and_invalid_lines (void)
 {
-  g_autoptr (KubusRunner) r = sh ("head -c 10000 /dev/zero | tr '\\0' x; echo; printf 'bad \\377\\376 bytes\\n'");
+  g_autoptr (KubusRunner) r = sh ("head -c 10000 /dev/zero | tr '\\0' x; echo; printf 'bad \\377\\376 bytes\\n';"
+                                  /* an "é" across the cut at 4000 bytes: cut before it */
+                                  "head -c 3999 /dev/zero | tr '\\0' x; printf '\\303\\251yyyyyyyy\\n'");
   g_autofree char *log = NULL;
   g_auto (GStrv) lines = NULL;
 
@@ -251,10 +253,12 @@ test_runner_long_and_invalid_lines (void)
   log = kubus_runner_dup_log (r);
   g_assert_true (g_utf8_validate (log, -1, NULL));
   lines = g_strsplit (log, "\n", -1);
-  g_assert_cmpuint (g_strv_length (lines), ==, 3);
+  g_assert_cmpuint (g_strv_length (lines), ==, 4);
   g_assert_cmpuint (strlen (lines[0]), ==, 4000 + strlen ("…"));
   g_assert_true (g_str_has_suffix (lines[0], "x…"));
   g_assert_cmpstr (lines[1], ==, "bad \xef\xbf\xbd\xef\xbf\xbd bytes");
+  g_assert_cmpuint (strlen (lines[2]), ==, 3999 + strlen ("…"));
+  g_assert_true (g_str_has_suffix (lines[2], "x…"));
 }
 
 static void

@@ -66,8 +66,9 @@ test_result (void)
   g_autoptr (CubeReport) report = scaling_report ();
   g_autoptr (GError) error = NULL;
   g_autoptr (KubusScalingResult) r = kubus_scaling_result_new (report, &error);
-  static const char *const names[] = { "main/solve/MPI_Allreduce", "main/solve/MPI_Bcast",
-                                       "main/solve/MPI_Recv", "main/solve/MPI_Recv#2",
+  /* what matters first: Bcast (below 1 % at every count) after the receives (issue 24) */
+  static const char *const names[] = { "main/solve/MPI_Allreduce", "main/solve/MPI_Recv",
+                                       "main/solve/MPI_Recv#2", "main/solve/MPI_Bcast",
                                        "main/MPI_Comm_rank" };
   const KubusScalingSite *s;
 
@@ -87,13 +88,85 @@ test_result (void)
   g_assert_cmpfloat_with_epsilon (s->share[0], 0.5, EPS);
   g_assert_cmpfloat_with_epsilon (s->share[1], 16.0 / 22, EPS);
   g_assert_cmpfloat_with_epsilon (s->share[2], 64 / 74.08, EPS);
-  s = g_ptr_array_index (r->sites, 1);
+  s = g_ptr_array_index (r->sites, 3);
   g_assert_cmpfloat_with_epsilon (s->rho, sqrt (2.0 / 3), EPS);
   g_assert_cmpfloat (s->share[0], ==, 0);
-  s = g_ptr_array_index (r->sites, 3);
+  g_assert_true (kubus_scaling_site_negligible (r, s, r->negligible_below));
+  s = g_ptr_array_index (r->sites, 1);
   g_assert_cmpfloat_with_epsilon (s->rho, -1, EPS);
+  g_assert_false (kubus_scaling_site_negligible (r, s, r->negligible_below));
   s = g_ptr_array_index (r->sites, 4);
   g_assert_false (s->defined);
+  /* what the runs allow: p ≥ 1/6 whatever the data; 5 task counts for p < 0.05 */
+  g_assert_cmpfloat_with_epsilon (r->negligible_below, 0.01, 1e-12);
+  g_assert_cmpfloat_with_epsilon (r->smallest_p, 1.0 / 6, 1e-6);
+  g_assert_cmpuint (r->runs_for_significance, ==, 5);
+}
+
+/* Issue 24, item 9: callsites of different subtrees ranked apart (main/x/…, main/y/…, main/x/…)
+ * come back under their own names: the ranking named other call paths once the report writer
+ * had renumbered them (MPI_Send showed MPI_Recv's rho, an inner node showed up as a callsite). */
+static CubeReport *
+interleaved_run (guint P)
+{
+  CubeReport *r = cube_report_new ();
+  CubeMetric *time = cube_report_add_metric (r, NULL, "time", "Time", CUBE_DTYPE_DOUBLE, "sec", NULL, NULL);
+  CubeCnode *m = cube_report_add_cnode (r, NULL, cube_report_add_region (r, "main", "a.c", 1, 9), -1, NULL);
+  CubeCnode *x = cube_report_add_cnode (r, m, cube_report_add_region (r, "x", "a.c", 10, 19), 2, "a.c");
+  CubeCnode *y = cube_report_add_cnode (r, m, cube_report_add_region (r, "y", "a.c", 20, 29), 3, "a.c");
+  CubeCnode *allreduce = cube_report_add_cnode (r, x, cube_report_add_region (r, "MPI_Allreduce", "MPI", -1, -1), 11, "a.c");
+  CubeCnode *recv = cube_report_add_cnode (r, x, cube_report_add_region (r, "MPI_Recv", "MPI", -1, -1), 12, "a.c");
+  CubeCnode *send = cube_report_add_cnode (r, y, cube_report_add_region (r, "MPI_Send", "MPI", -1, -1), 21, "a.c");
+  CubeSysNode *mach = cube_report_add_sysnode (r, NULL, CUBE_SYS_MACHINE, "M", -1);
+
+  for (guint p = 0; p < P; p++)
+    {
+      g_autofree char *name = g_strdup_printf ("rank %u", p);
+      cube_report_add_sysnode (r, cube_report_add_sysnode (r, mach, CUBE_SYS_PROCESS, name, p), CUBE_SYS_THREAD, "t", 0);
+      cube_report_set_value (r, time, m, p, 1);
+      cube_report_set_value (r, time, allreduce, p, P);   /* grows */
+      cube_report_set_value (r, time, send, p, 20);       /* falls, large */
+      cube_report_set_value (r, time, recv, p, 4);        /* falls, smaller */
+    }
+  return r;
+}
+
+static void
+test_result_interleaved (void)
+{
+  g_autoptr (GPtrArray) dirs = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (StatsScaling) s = NULL;
+  g_autoptr (CubeReport) out = NULL, back = NULL;
+  g_autoptr (KubusScalingResult) r = NULL;
+  g_autofree char *path = g_build_filename (tmpdir, "interleaved.cube", NULL);
+  const guint counts[] = { 2, 4, 8 };
+  static const char *const names[] = { "main/x/MPI_Allreduce", "main/y/MPI_Send", "main/x/MPI_Recv" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (counts); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("interleaved-%u", counts[i]);
+      g_ptr_array_add (dirs, scaling_fixture_write (tmpdir, name, "analysis.cube", interleaved_run (counts[i])));
+    }
+  s = stats_scaling_compute ((const char *const *) dirs->pdata, dirs->len, NULL, NULL, &error);
+  g_assert_no_error (error);
+  out = stats_scaling_to_report (s);
+  g_assert_true (cube_report_write (out, path, &error));
+  back = cube_report_load (path, CUBE_LOAD_EAGER, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  r = kubus_scaling_result_new (back, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (r->sites->len, ==, 3);
+  for (guint i = 0; i < 3; i++)
+    {
+      const KubusScalingSite *site = g_ptr_array_index (r->sites, i);
+      const StatsScalingCallsite *cs = g_ptr_array_index (s->callsites, i);
+
+      g_assert_cmpstr (cs->name, ==, names[i]);
+      g_assert_cmpstr (site->name, ==, names[i]);
+      g_assert_cmpfloat_with_epsilon (site->rho, cs->rho, 1e-12);
+      g_assert_cmpfloat_with_epsilon (site->share[2], cs->share_at[2], 1e-12);
+    }
 }
 
 static void
@@ -182,7 +255,7 @@ test_plot (void)
 {
   g_autoptr (CubeReport) report = scaling_report ();
   g_autoptr (KubusScalingResult) r = kubus_scaling_result_new (report, NULL);
-  const guint sites[] = { 0, 2 };   /* Allreduce (blue), Recv (vermillion) */
+  const guint sites[] = { 0, 1 };   /* Allreduce (blue), Recv (vermillion) */
   KubusPlotFrame f;
   cairo_surface_t *surface;
   cairo_t *cr;
@@ -199,12 +272,29 @@ test_plot (void)
   g_assert_cmpfloat_with_epsilon (f.y_hi, 1, 1e-12);
   g_assert_cmpfloat_with_epsilon (f.x_lo, 2 / 1.12, 1e-12);
   g_assert_cmpfloat_with_epsilon (f.x_hi, 8 * 1.12, 1e-12);
-  g_assert_cmpfloat (f.left, ==, 72);
   g_assert_cmpfloat (f.bottom, ==, 480 - 52 - 2 * 18);
   /* Bcast alone: 0.08/74.08 ≈ 0.00108 → 0.001 … 0.01; Comm_rank (all 0): nothing to plot */
-  g_assert_true (kubus_scalability_plot_frame (r, (const guint[]){ 1 }, 1, 640, 480, &f));
+  g_assert_true (kubus_scalability_plot_frame (r, (const guint[]){ 3 }, 1, 640, 480, &f));
   g_assert_cmpfloat_with_epsilon (f.y_lo, 0.001, 1e-15);
   g_assert_cmpfloat_with_epsilon (f.y_hi, 0.01, 1e-15);
+  /* issue 24, item 9: the y title, the tick labels ("0.1 %" widest) and the axis do not
+   * overlap; ticks read as percentages */
+  {
+    cairo_surface_t *scratch = cairo_image_surface_create (CAIRO_FORMAT_A8, 1, 1);
+    cairo_t *m = cairo_create (scratch);
+    g_autofree char *tick = kubus_scalability_plot_tick_label (0.001);
+    cairo_text_extents_t e;
+
+    g_assert_cmpstr (tick, ==, "0.1 %");
+    cairo_select_font_face (m, "Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+    cairo_set_font_size (m, 12);
+    cairo_text_extents (m, tick, &e);
+    g_assert_cmpfloat (f.y_title_left, >=, 0);
+    g_assert_cmpfloat (f.y_title_right, <, f.ticks_left);
+    g_assert_cmpfloat (f.ticks_left + e.x_advance, <=, f.left - 4);
+    cairo_destroy (m);
+    cairo_surface_destroy (scratch);
+  }
   g_assert_false (kubus_scalability_plot_frame (r, (const guint[]){ 4 }, 1, 640, 480, &f));
   g_assert_false (kubus_scalability_plot_frame (r, NULL, 0, 640, 480, &f));
 
@@ -315,6 +405,73 @@ wait_idle (KubusScalabilityWindow *win)
   return !kubus_scalability_window_is_busy (win);
 }
 
+static gboolean
+is_scroller_of_columns (GtkWidget *w, gpointer data)
+{
+  (void) data;
+  return GTK_IS_SCROLLED_WINDOW (w) && GTK_IS_COLUMN_VIEW (gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (w)));
+}
+
+static GtkWidget *
+find_in (GtkWidget *root, gboolean (*match) (GtkWidget *, gpointer), gpointer data)
+{
+  if (match (root, data))
+    return root;
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_in (c, match, data);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* No column of the table needs horizontal scrolling at the window's default size: the table
+ * is as wide as its frame, and the last share column ends inside it. */
+static void
+check_table_fits (KubusScalabilityWindow *win)
+{
+  GtkWidget *scroller = find_in (GTK_WIDGET (win), is_scroller_of_columns, NULL);
+  GtkWidget *columns = gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (scroller));
+  GtkAdjustment *h = gtk_scrolled_window_get_hadjustment (GTK_SCROLLED_WINDOW (scroller));
+
+  g_assert_nonnull (scroller);
+  if (gtk_adjustment_get_upper (h) > gtk_adjustment_get_page_size (h) + 0.5
+      || gtk_widget_get_width (columns) > gtk_widget_get_width (scroller))
+    g_error ("the table needs horizontal scrolling: %g px of columns in %g px (%d in %d)",
+             gtk_adjustment_get_upper (h), gtk_adjustment_get_page_size (h), gtk_widget_get_width (columns),
+             gtk_widget_get_width (scroller));
+}
+
+static gboolean
+is_spin (GtkWidget *w, gpointer data)
+{
+  (void) data;
+  return GTK_IS_SPIN_BUTTON (w);
+}
+
+/* A higher threshold moves the receives (at most 25 %) below the others; the plot keeps its lines. */
+static void
+check_threshold (KubusScalabilityWindow *win)
+{
+  GtkSpinButton *spin = NULL;
+  const guint *sel;
+  guint n;
+
+  spin = GTK_SPIN_BUTTON (find_in (GTK_WIDGET (win), is_spin, NULL));
+  g_assert_nonnull (spin);
+  g_assert_cmpfloat (gtk_spin_button_get_value (spin), ==, 1);
+  gtk_spin_button_set_value (spin, 30);
+  g_assert_nonnull (strstr (kubus_scalability_window_get_status (win),
+                            "4 callsites stay below 30 % at every task count: listed last."));
+  sel = kubus_scalability_window_get_selected (win, &n);
+  g_assert_cmpuint (n, ==, 3);   /* Allreduce, Recv, Recv#2 still plotted */
+  gtk_spin_button_set_value (spin, 1);
+  sel = kubus_scalability_window_get_selected (win, &n);
+  g_assert_cmpuint (n, ==, 3);
+  g_assert_cmpuint (sel[0], ==, 0);
+}
+
 static KubusScalabilityWindow *
 open_window (void)
 {
@@ -363,6 +520,15 @@ test_window (void)
   g_assert_cmpuint (n, ==, 3);
   g_assert_cmpuint (sel[0], ==, 0);
   g_assert_cmpuint (sel[2], ==, 2);
+  /* issue 24, item 9: what the runs allow, said plainly; the negligible ones counted */
+  if (strstr (kubus_scalability_window_get_status (win),
+              "With 4 runs no ρ can be significant: the smallest p-value any ρ can reach is 0.167. "
+              "A significant ρ (p < 0.05) needs runs at 5 or more different task counts.") == NULL
+      || strstr (kubus_scalability_window_get_status (win),
+                 "2 callsites stay below 1 % at every task count: listed last.") == NULL)
+    g_error ("status: %s", kubus_scalability_window_get_status (win));
+  check_table_fits (win);
+  check_threshold (win);
   kubus_scalability_window_select (win, (const guint[]){ 0, 3 }, 2);
   sel = kubus_scalability_window_get_selected (win, &n);
   g_assert_cmpuint (n, ==, 2);
@@ -498,6 +664,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/gui/scalability/result", test_result);
   g_test_add_func ("/gui/scalability/result-bad", test_result_bad);
+  g_test_add_func ("/gui/scalability/result-interleaved", test_result_interleaved);
   g_test_add_func ("/gui/scalability/plot", test_plot);
   g_test_add_func ("/gui/scalability/export", test_export);
   if (display && g_getenv ("KUBUS_CUBE_PROGRAM") != NULL)

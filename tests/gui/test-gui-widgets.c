@@ -421,11 +421,30 @@ test_sort (void)
                "    MPI_Send 4.00\n"
                "  bar 2.00 [-]\n"
                "    MPI_Send 2.00\n");
-  /* The sort belongs to the window: the metric pane is sorted too (Time 16 before Visits 36
-   * by name; by value Visits first). */
+  /* Issue 24, item 6: the View menu acts on the active tree only (the call tree here); the
+   * metric tree keeps its file order, and the menu's check mark follows the active tree. */
+  assert_pane (window, KUBUS_PANE_METRIC,
+               "Time 16.00 [+] *\n"
+               "Visits 36\n");
+  kubus_window_set_active_pane (window, KUBUS_PANE_METRIC, FALSE);
+  {
+    g_autoptr (GVariant) state = g_action_group_get_action_state (G_ACTION_GROUP (window), "sort");
+    g_assert_cmpstr (g_variant_get_string (state, NULL), ==, "none");
+  }
+  activate (window, "sort", g_variant_new_string ("value"));
   assert_pane (window, KUBUS_PANE_METRIC,
                "Visits 36\n"
                "Time 16.00 [+] *\n");
+  activate (window, "hide-zero", NULL);
+  kubus_window_set_active_pane (window, KUBUS_PANE_CALL, FALSE);
+  {
+    g_autoptr (GVariant) state = g_action_group_get_action_state (G_ACTION_GROUP (window), "sort");
+    g_autoptr (GVariant) zero = g_action_group_get_action_state (G_ACTION_GROUP (window), "hide-zero");
+    g_assert_cmpstr (g_variant_get_string (state, NULL), ==, "value");
+    g_assert_false (g_variant_get_boolean (zero));
+  }
+  g_assert_true (kubus_pane_model_get_sort (kubus_browser_get_pane (kubus_window_get_browser (window), KUBUS_PANE_SYSTEM))
+                 == KUBUS_SORT_NONE);
   activate (window, "sort", g_variant_new_string ("none"));
   assert_pane (window, KUBUS_PANE_CALL,
                "main 2.00 [-] *\n"
@@ -887,11 +906,15 @@ test_copy_hide_zero (void)
                "  N 0 [-]\n"
                "    rank 0 0 [+]\n"
                "    rank 1 2.00 [+]\n");
+  /* Hide Zero Rows acts on the active tree (issue 24, item 6) */
+  kubus_window_set_active_pane (window, KUBUS_PANE_SYSTEM, FALSE);
   activate (window, "hide-zero", NULL);
   assert_pane (window, KUBUS_PANE_SYSTEM,
                "M 0 [-]\n"
                "  N 0 [-]\n"
                "    rank 1 2.00 [+]\n");
+  /* Hide Zero Rows acts on the active tree (issue 24, item 6) */
+  kubus_window_set_active_pane (window, KUBUS_PANE_SYSTEM, FALSE);
   activate (window, "hide-zero", NULL);
   assert_pane (window, KUBUS_PANE_SYSTEM,
                "M 0 [-]\n"

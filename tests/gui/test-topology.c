@@ -786,6 +786,118 @@ test_cli_headless (void)
   g_assert_cmpint (g_rmdir (dir), ==, 0);   /* no temporary files left */
 }
 
+/* ---- issue 24, item 8: labels in margins the planes never enter ------------------------------------- */
+
+static gboolean
+boxes_meet (const TopoRect *a,
+            const TopoRect *b)
+{
+  return a->x + 0.5 < b->x + b->width && b->x + 0.5 < a->x + a->width
+         && a->y + 0.5 < b->y + b->height && b->y + 0.5 < a->y + a->height;
+}
+
+/* No text box meets another or the planes' rectangle or leaves the canvas; outside the planes'
+ * rectangle and the legend no pixel has a cell's colour. */
+static void
+check_margins (TopoScene  *scene,
+               int         width,
+               int         height,
+               const char *what)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, width, height);
+  cairo_t *cr = cairo_create (surface);
+  const GArray *boxes;
+  TopoViewLayout l;
+  const guint8 *data;
+  int stride;
+
+  topo_scene_render (scene, cr, width, height);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  topo_scene_get_layout (scene, width, height, &l);
+  boxes = topo_scene_get_label_boxes (scene);
+  g_assert_nonnull (boxes);
+  g_assert_cmpuint (boxes->len, >=, 3);
+  for (guint i = 0; i < boxes->len; i++)
+    {
+      const TopoRect *a = &g_array_index (boxes, TopoRect, i);
+
+      if (a->x < -0.5 || a->y < -0.5 || a->x + a->width > width + 0.5 || a->y + a->height > height + 0.5)
+        g_error ("%s: a text at %.0f,%.0f (%.0f×%.0f) leaves the %d×%d canvas", what, a->x, a->y, a->width,
+                 a->height, width, height);
+      if (boxes_meet (a, &l.grid))
+        g_error ("%s: a text at %.0f,%.0f (%.0f×%.0f) lies on the planes' rectangle", what, a->x, a->y, a->width,
+                 a->height);
+      for (guint j = i + 1; j < boxes->len; j++)
+        if (boxes_meet (a, &g_array_index (boxes, TopoRect, j)))
+          g_error ("%s: texts %u and %u overlap", what, i, j);
+    }
+  data = cairo_image_surface_get_data (surface);
+  stride = cairo_image_surface_get_stride (surface);
+  for (int y = 0; y < (int) l.legend.y; y++)
+    for (int x = 0; x < width; x++)
+      {
+        guint32 v = *(const guint32 *) (data + y * stride + 4 * x);
+        int r = (v >> 16) & 0xff, g = (v >> 8) & 0xff, b = v & 0xff;
+        int sat = MAX (r, MAX (g, b)) - MIN (r, MIN (g, b));
+
+        if (x >= l.grid.x - 1 && x <= l.grid.x + l.grid.width && y >= l.grid.y - 1 && y <= l.grid.y + l.grid.height)
+          continue;
+        if (sat > 90)
+          g_error ("%s: a cell's colour (%d,%d,%d) at %d,%d outside the planes' rectangle", what, r, g, b, x, y);
+      }
+  cairo_surface_destroy (surface);
+}
+
+static void
+test_render_margins (void)
+{
+  g_autoptr (KubusBrowser) b = grid_browser (dims444, 10, 100, TOPOLOGY_TEST_PLAIN);
+  g_autoptr (TopoGrid) grid = kubus_topology_grid_new (b, 0, NULL, NULL);
+  g_autoptr (TopoScene) scene = topo_scene_new ();
+  const char *shared = g_getenv ("KUBUS_SHARED_DATA");
+
+  topo_scene_set_grid (scene, grid);
+  kubus_topology_values_apply (b, 0, grid, scene);
+  check_margins (scene, 600, 400, "4×4×4");
+  /* with the log panel open the view is low: labels still apart */
+  check_margins (scene, 420, 240, "4×4×4, low view");
+  /* zoomed in eight times: the planes stay inside their rectangle, off the title and legend */
+  topo_scene_zoom_at (scene, 600, 400, 300, 200, 8);
+  check_margins (scene, 600, 400, "4×4×4 zoomed in");
+  /* the 14-D topology of the shared report: its slice line is wrapped, not cut */
+  if (shared != NULL)
+    {
+      g_autofree char *path = g_build_filename (shared, "cube", "cubelib_test32_example_multitopo.cube", NULL);
+      g_autoptr (GError) error = NULL;
+      CubeReport *r = cube_report_load (path, CUBE_LOAD_EAGER, NULL, NULL, NULL, &error);
+      g_autoptr (KubusBrowser) mb = NULL;
+      g_autoptr (TopoGrid) g14 = NULL;
+      g_autoptr (TopoScene) s14 = topo_scene_new ();
+
+      if (r == NULL)
+        {
+          g_test_message ("no shared multi-topology report: %s", error->message);
+          return;
+        }
+      mb = kubus_browser_new (r, NULL, &error);
+      g_assert_no_error (error);
+      kubus_browser_select_default (mb);
+      kubus_browser_flush (mb);
+      g14 = kubus_topology_grid_new (mb, 3, NULL, &error);
+      g_assert_no_error (error);
+      topo_scene_set_grid (s14, g14);
+      kubus_topology_values_apply (mb, 3, g14, s14);
+      check_margins (s14, 430, 560, "14-D in a narrow pane");
+      {
+        TopoViewLayout l;
+        topo_scene_get_layout (s14, 430, 560, &l);
+        /* title, subtitle and the slice line on more lines than fit one line each */
+        g_assert_cmpfloat (l.title.height, >, 3 * 15);
+      }
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -809,6 +921,7 @@ main (int   argc,
   g_test_add_func ("/topology/values/selection", test_values_selection);
   g_test_add_func ("/topology/render/pixels", test_render_pixels);
   g_test_add_func ("/topology/render/files", test_render_files);
+  g_test_add_func ("/topology/render/margins", test_render_margins);
   g_test_add_func ("/topology/settings/roundtrip", test_settings_roundtrip);
   g_test_add_func ("/topology/cli/headless", test_cli_headless);
   return g_test_run ();

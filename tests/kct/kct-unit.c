@@ -1,6 +1,7 @@
 /* kct-unit.c: the compressed-trace model without MPI — loop folding (with and without the
  * expectation fast path), expansion, encoding, corrupt input, rank lists, merging,
- * communicator families, poll aggregation and delta-time histograms. */
+ * communicator families, poll aggregation, the time grid and its error bound, timelines and
+ * the mean of the ranks that keep none of their own. */
 #include <glib.h>
 #include <math.h>
 #include <stdio.h>
@@ -147,19 +148,6 @@ print_body (const KctTrace *t, uint32_t b, GString *s)
   g_string_append_c (s, ']');
 }
 
-static void
-squeeze_polls (GArray *a)
-{
-  guint n = 0;
-  for (guint i = 0; i < a->len; i++)
-    {
-      guint32 v = g_array_index (a, guint32, i);
-      if (v == POLL_REGION && n > 0 && g_array_index (a, guint32, n - 1) == POLL_REGION)
-        continue;
-      g_array_index (a, guint32, n++) = v;
-    }
-  g_array_set_size (a, n);
-}
 
 static char *
 record (const GArray *seq, int expect, KctTrace **out)
@@ -211,21 +199,14 @@ test_fold_roundtrip (void)
       GArray *before = replay_regions (fast, 0);
       size_fast += encoded_size (fast);
       GArray *after = replay_regions (fast, 0);
-      /* finishing prunes histograms, poll counts among them */
-      squeeze_polls (before);
-      squeeze_polls (after);
       g_assert_cmpuint (before->len, ==, after->len);
       g_assert_cmpmem (before->data, before->len * 4, after->data, after->len * 4);
       g_array_free (before, TRUE);
       g_array_free (after, TRUE);
       size_slow += encoded_size (slow);
+      /* the same calls, polls included: each run's number of calls is in the rank's times */
       GArray *slow_got = replay_regions (slow, 0);
-      squeeze_polls (slow_got);
-      /* the same calls; runs of polls in the same places (their lengths are statistical:
-       * adjacent runs join, and the replay draws lengths from the run-length histogram) */
       GArray *got = replay_regions (fast, 0);
-      squeeze_polls (got);
-      squeeze_polls (seq);
       g_assert_cmpuint (got->len, ==, seq->len);
       g_assert_cmpmem (got->data, got->len * 4, seq->data, seq->len * 4);
       g_assert_cmpmem (slow_got->data, slow_got->len * 4, seq->data, seq->len * 4);
@@ -246,9 +227,10 @@ test_fold_roundtrip (void)
 
 /* nested loops: the structure and the recorder's memory do not grow with the run */
 static void
-run_timesteps (int steps, KctTrace **tp, size_t *memory)
+run_timesteps (int steps, uint64_t abs, KctTrace **tp, size_t *memory)
 {
   KctTrace *t = new_trace ();
+  t->h.time_abs = abs; /* 1: every time below 2^17 ticks exact */
   KctRank  *r = new_rank (t, 0);
   uint64_t  now = 0;
   call (r, &now, 0, 1, 1);
@@ -276,20 +258,25 @@ test_fold_bounded (void)
 {
   KctTrace *small, *big;
   size_t    m_small, m_big;
-  run_timesteps (100, &small, &m_small);
-  run_timesteps (100000, &big, &m_big);
+  run_timesteps (100, 0, &small, &m_small);
+  run_timesteps (100000, 0, &big, &m_big);
   GString *a = g_string_new (NULL), *b = g_string_new (NULL);
   print_body (small, small->groups[0].seq, a);
   print_body (big, big->groups[0].seq, b);
   g_assert_cmpstr (a->str, ==, "[L0x1 [[L1x1 L2x1]x6 L3x1 p8 L4x1]x100 L5x1]");
   g_assert_cmpstr (b->str, ==, "[L0x1 [[L1x1 L2x1]x6 L3x1 p8 L4x1]x100000 L5x1]");
-  g_assert_cmpuint (m_big, ==, m_small);
-  g_assert_cmpuint (m_big, <, 64 * 1024);
-  /* delta times: gap 100 between L2 and L1 repeats, exact sums */
+  /* the structure does not grow; the times (3.6 million, all below the 1 us grid step here:
+   * stored times follow the true ones, so their codes alternate) cost under a quarter of a
+   * bit each, and the recorder holds little more than those bytes */
+  const KctTimeline *tl = &big->groups[0].tl[0];
+  if (g_test_verbose ())
+    g_printerr ("memory %zu / %zu, timeline %zu bytes\n", m_small, m_big, tl->n_bytes);
+  g_assert_cmpuint (tl->n_bytes, <, 3600000 / 4 / 8);
+  g_assert_cmpuint (m_big, <, m_small + 2 * tl->n_bytes + 16 * 1024);
   uint8_t *buf;
   size_t   len;
   g_assert_cmpint (kct_encode (big, &buf, &len), ==, 0);
-  g_assert_cmpuint (len, <, 2048);
+  g_assert_cmpuint (len, <, tl->n_bytes + 2048);
   g_free (buf);
   /* polls: 4 per run, all counted */
   uint64_t calls[16] = { 0 };
@@ -303,13 +290,13 @@ test_fold_bounded (void)
   kct_trace_free (big);
 }
 
-/* exact times when every pair of calls has one gap and one duration */
+/* times below 2^17 grid steps are kept exactly */
 static void
 test_replay_times (void)
 {
   KctTrace *t;
   size_t    mem;
-  run_timesteps (50, &t, &mem);
+  run_timesteps (50, 1, &t, &mem);
   char       err[256];
   KctComms  *comms = kct_comms_new (t, err, sizeof err);
   KctReplay *it = kct_replay_new (t, comms, 0);
@@ -355,6 +342,8 @@ test_replay_times (void)
 }
 
 /* a trace with a bit of everything: several ranks, communicators, a topology, hosts */
+static uint32_t sample_timelines; /* 0: the default */
+
 static KctTrace *
 sample_trace (int ranks)
 {
@@ -362,6 +351,8 @@ sample_trace (int ranks)
   for (int rank = 0; rank < ranks; rank++)
     {
       KctTrace *t = new_trace ();
+      t->h.time_abs = 1;
+      t->h.timelines = sample_timelines;
       KctRank  *r = new_rank (t, (uint32_t)rank);
       uint64_t  now = 1000 + (uint64_t)rank;
       /* a ring on local communicator 0 (world), an isend/irecv pair, a collective */
@@ -419,12 +410,12 @@ sample_trace (int ranks)
           e.peer = 0;
           e.bytes = 16;
           e.x = 16 * (uint64_t)ranks;
-          kct_rank_record (r, now + 30, &e);
+          kct_rank_record (r, now + 30 + 10 * (uint64_t)rank, &e);
           memset (&e, 0, sizeof e);
           e.type = KCT_RAW_LEAVE;
           e.a = 2;
-          kct_rank_record (r, now + 30, &e);
-          now += 100;
+          kct_rank_record (r, now + 30 + 10 * (uint64_t)rank, &e);
+          now += 200;
         }
       g_assert_cmpint (kct_rank_end (r, 0, 1000), ==, 0);
       kct_rank_free (r);
@@ -479,14 +470,11 @@ test_merge_groups (void)
   g_assert_true (t->topos[0].row_major);
   g_assert_cmpuint (t->topos[0].comm, ==, 0);
   g_assert_cmpuint (t->n_hosts, ==, 2);
-  /* histograms added up: the collective's duration 30 seen 10 times on 7 ranks */
-  const KctGroup *g = &t->groups[0];
-  uint64_t        dur30 = 0;
-  for (uint32_t k = 0; k < g->n_pairs; k++)
-    for (uint32_t b = 0; b < g->pairs[k].dur.n; b++)
-      if (g->pairs[k].dur.bins[b].sum == 30 * g->pairs[k].dur.bins[b].count)
-        dur30 += g->pairs[k].dur.bins[b].count;
-  g_assert_cmpuint (dur30, ==, 70);
+  /* every rank its own times (7 and 1 ranks, at most KCT_TIMELINES per group) */
+  g_assert_cmpuint (t->groups[0].n_tl, ==, 7);
+  g_assert_cmpuint (t->groups[1].n_tl, ==, 1);
+  for (uint32_t k = 0; k < 7; k++)
+    g_assert_nonnull (kct_group_timeline (&t->groups[0], k));
 
   /* the replay resolves peers and communicators */
   char       err[256];
@@ -497,7 +485,7 @@ test_merge_groups (void)
       KctReplay *it = kct_replay_new (t, comms, rank);
       KctEvent   ev;
       int        sends = 0, recvs = 0;
-      uint64_t   last_req = 0;
+      uint64_t   last_req = 0, coll_begin = 0;
       while (kct_replay_next (it, &ev) == 1)
         {
           if (ev.type == KCT_RAW_ISEND)
@@ -520,6 +508,11 @@ test_merge_groups (void)
             }
           if (ev.type == KCT_RAW_COLL_END)
             g_assert_cmpuint (ev.received, ==, 128);
+          /* each rank's own collective duration, 30 + 10 * rank */
+          if (ev.type == KCT_RAW_COLL_BEGIN)
+            coll_begin = ev.time;
+          if (ev.type == KCT_RAW_COLL_END)
+            g_assert_cmpuint (ev.time - coll_begin, ==, 30 + 10 * rank);
         }
       g_assert_null (kct_replay_error (it));
       g_assert_cmpint (sends, ==, 10);
@@ -646,6 +639,14 @@ list_bytes (const KctList *l, KctList *back)
   raw.type = KCT_RAW_PROGRAM_BEGIN;
   kct_leaf_intern (t, &raw, 1);
   g->seq = kct_body_intern (t, &e, 1);
+  /* every rank replays one mean timeline (its one event at time 0) */
+  kct_time_defaults (t);
+  KctGrid grid;
+  kct_grid_init (&grid, t->h.time_abs, t->h.time_bits);
+  uint64_t zero = 0;
+  KctTimeline *tl = kct_group_timeline_add (g);
+  g_assert_cmpint (kct_timeline_from_values (t, g, &grid, &zero, 1, 1, tl), ==, 0);
+  tl->rank = KCT_NONE;
   uint8_t *a;
   size_t   la, lempty;
   g_assert_cmpint (kct_encode (t, &a, &la), ==, 0);
@@ -701,47 +702,176 @@ test_list_prsd (void)
   kct_list_clear (&back);
 }
 
+/* The ranks farthest from their group's mean keep their times, the others replay the mean. */
 static void
-test_hist (void)
+test_merge_mean (void)
 {
-  KctHist h = { 0 };
-  for (uint64_t v = 0; v < 100000; v += 7)
-    kct_hist_add (&h, v);
-  g_assert_cmpuint (kct_hist_count (&h), ==, 14286);
-  /* 3 ranks drawing 4762 values each: together every position once, so the recorded sum
-   * (up to rounding of bin means); each rank about a third of it */
-  uint64_t sum = 0, step = kct_spread_step (4762);
-  for (uint32_t m = 0; m < 3; m++)
+  sample_timelines = 4;
+  KctTrace *t = sample_trace (8);
+  sample_timelines = 0;
+  g_assert_cmpuint (t->h.timelines, ==, 4);
+  /* at most 4 timelines, means counted: rank 7 is a group of its own (free: it needs no
+   * mean); of the other group, whose mean takes one, ranks 0 and 6 are farthest from the mean
+   * (collective durations 30 + 10 * rank, mean 60); 1 to 5 replay their mean, 60 */
+  const KctGroup *g = &t->groups[0];
+  g_assert_cmpuint (g->ranks.n, ==, 7);
+  g_assert_cmpuint (g->n_tl, ==, 3);
+  g_assert_cmpuint (t->groups[1].n_tl, ==, 1);
+  g_assert_cmpuint (t->groups[1].tl[0].rank, ==, 7);
+  uint32_t own = 0;
+  for (uint32_t k = 0; k < g->n_tl; k++)
+    if (g->tl[k].rank != KCT_NONE)
+      own |= 1u << g->tl[k].rank;
+  g_assert_cmpuint (own, ==, (1u << 0) | (1u << 6));
+  char      err[256];
+  KctComms *comms = kct_comms_new (t, err, sizeof err);
+  for (uint32_t rank = 0; rank < 7; rank++)
     {
-      uint64_t mine = 0;
-      for (uint64_t i = 0; i < 4762; i++)
-        mine += kct_hist_draw (&h, i, 4762, step, m, 3);
-      double share = (double)mine / (double)kct_hist_sum (&h);
-      g_assert_cmpfloat (share, >, 0.32);
-      g_assert_cmpfloat (share, <, 0.345);
-      sum += mine;
+      KctReplay *it = kct_replay_new (t, comms, rank);
+      KctEvent   ev;
+      uint64_t   begin = 0, first = 0;
+      int        n = 0;
+      while (kct_replay_next (it, &ev) == 1)
+        {
+          if (n++ == 0)
+            first = ev.time;
+          if (ev.type == KCT_RAW_COLL_BEGIN)
+            begin = ev.time;
+          if (ev.type == KCT_RAW_COLL_END)
+            g_assert_cmpuint (ev.time - begin, ==, (own >> rank) & 1 ? 30 + 10 * rank : 60);
+        }
+      g_assert_null (kct_replay_error (it));
+      /* ranks start where they did (1000 + rank), the mean ranks at their mean start, 1003;
+       * the trace's global start is 1000 */
+      g_assert_cmpuint (first, ==, (own >> rank) & 1 ? 1000 + rank : 1003);
+      kct_replay_free (it);
     }
-  double rel = (double)sum / (double)kct_hist_sum (&h);
-  g_assert_cmpfloat (rel, >, 0.999);
-  g_assert_cmpfloat (rel, <, 1.001);
-  /* the same draws shared by the 3 ranks (block means): each rank gets a third, exactly
-   * up to rounding */
-  uint64_t shared = 0;
-  for (uint64_t i = 0; i < 4762; i++)
-    shared += kct_hist_draw_mean (&h, i, 4762, step, 3);
-  g_assert_cmpfloat (fabs ((double)shared * 3 - (double)kct_hist_sum (&h)), <, 3 * 4762.0);
-  /* one block of all values: the mean; the extremes are exact */
-  g_assert_cmpuint (kct_hist_draw_mean (&h, 0, 1, 1, 14286), ==,
-                    (kct_hist_sum (&h) + 7143) / 14286);
-  g_assert_cmpuint (kct_hist_at (&h, 0), ==, 0);
-  g_assert_cmpuint (kct_hist_at (&h, 14285), ==, 99995);
-  /* bins are a quarter of an octave wide */
-  g_assert_cmpuint (kct_bin_of (15), ==, 15);
-  g_assert_cmpuint (kct_bin_of (16), ==, 16);
-  g_assert_cmpuint (kct_bin_of (19), ==, 16);
-  g_assert_cmpuint (kct_bin_of (20), ==, 17);
-  g_assert_cmpuint (kct_bin_of (UINT64_MAX), <, 600);
-  kct_hist_clear (&h);
+  kct_comms_free (comms);
+  /* through the file and back, the same */
+  uint8_t *a, *b;
+  size_t   la, lb;
+  g_assert_cmpint (kct_encode (t, &a, &la), ==, 0);
+  KctTrace *u;
+  g_assert_cmpint (kct_decode (a, la, &u, err, sizeof err), ==, 0);
+  g_assert_cmpint (kct_encode (u, &b, &lb), ==, 0);
+  g_assert_cmpmem (a, la, b, lb);
+  /* merged into more ranks, the mean takes them: a finished trace merges again */
+  KctTrace *again = sample_trace (8);
+  g_assert_cmpint (kct_merge (u, again), ==, 0);
+  g_assert_cmpint (kct_finish (u), ==, 0);
+  g_assert_cmpuint (u->groups[0].n_tl + u->groups[1].n_tl, <=, 4);
+  g_free (a);
+  g_free (b);
+  kct_trace_free (again);
+  kct_trace_free (u);
+  kct_trace_free (t);
+}
+
+/* The grid: codes ascending and contiguous, every value within max(abs, 2^(1-bits) v) of its
+ * grid point, rounding in the direction asked. */
+static void
+test_time_grid (void)
+{
+  KctGrid g;
+  g_assert_cmpint (kct_grid_init (&g, 0, 17), ==, -1);
+  g_assert_cmpint (kct_grid_init (&g, 1000, 2), ==, -1);
+  g_assert_cmpint (kct_grid_init (&g, 1000, 17), ==, 0);
+  uint64_t prev = 0;
+  for (uint64_t c = 1;; c++)
+    {
+      uint64_t v = kct_grid_value (&g, c);
+      if (v == UINT64_MAX)
+        {
+          /* the grid ends beyond 2^63 ticks */
+          g_assert_cmpfloat ((double)prev, >, 0x1p62);
+          break;
+        }
+      g_assert_cmpuint (v, >, prev);
+      /* the step after a point is abs or at most 2^-16 of it */
+      g_assert_true (v - prev == 1000 || (double)(v - prev) <= ldexp ((double)prev, -16));
+      prev = v;
+    }
+  /* through the coder: random times of all sizes, each rounding; the stored times keep the
+   * bound against the time before them as stored, and the direction */
+  GRand       *rng = g_rand_new_with_seed (7);
+  KctTimeCoder enc, dec;
+  KctRaw       leaf[3];
+  memset (leaf, 0, sizeof leaf);
+  leaf[0].type = KCT_RAW_ENTER;
+  leaf[1].type = KCT_RAW_SEND; /* at the start: rounds down */
+  leaf[2].type = KCT_RAW_LEAVE;
+  leaf[2].at = KCT_AT_END;
+  KctRaw recv[2];
+  memset (recv, 0, sizeof recv);
+  recv[0].type = KCT_RAW_ENTER;
+  recv[1].type = KCT_RAW_RECV; /* at the end: rounds up */
+  recv[1].at = KCT_AT_END;
+  g_assert_cmpuint (kct_leaf_slots (leaf, 3, NULL), ==, 2);
+  kct_tc_encoder (&enc, &g);
+  enum { N = 20000 };
+  uint64_t *truth = g_new (uint64_t, 2 * N), *stored = g_new (uint64_t, 2 * N);
+  uint64_t  now = 0, last = 0;
+  for (int i = 0; i < N; i++)
+    {
+      int      send = i % 2 == 0;
+      uint64_t t[2];
+      now += (uint64_t)ldexp (g_rand_double (rng), g_rand_int_range (rng, 0, 40));
+      t[0] = now;
+      now += (uint64_t)ldexp (g_rand_double (rng), g_rand_int_range (rng, 0, 30));
+      t[1] = now;
+      truth[2 * i] = t[0];
+      truth[2 * i + 1] = t[1];
+      g_assert_cmpint (send ? kct_tc_leaf (&enc, 0, leaf, 3, t) : kct_tc_leaf (&enc, 1, recv, 2, t),
+                       ==, 0);
+      for (int k = 0; k < 2; k++)
+        {
+          uint64_t x = truth[2 * i + k], s = t[k];
+          double   bound = fmax (1000, ldexp ((double)(x > last ? x - last : 0), -16));
+          /* a time before the one stored before it takes that one's place */
+          if (x < last)
+            g_assert_cmpuint (s, ==, last);
+          else
+            g_assert_cmpfloat (fabs ((double)s - (double)x), <, bound);
+          /* a send never after the truth, unless the time stored before it already is (a
+           * call starting within a grid step of an end rounded up): then at that time */
+          if (send && k == 0)
+            g_assert_cmpuint (s, <=, MAX (x, last));
+          if (!send && k == 1)
+            g_assert_cmpuint (s, >=, x);
+          stored[2 * i + k] = last = s;
+        }
+    }
+  g_assert_cmpint (kct_tc_finish (&enc), ==, 0);
+  /* 20000 calls of two random times: about 4 bytes per time */
+  g_assert_cmpuint (enc.n, <, 8 * N);
+  g_assert_cmpint (kct_tc_decoder (&dec, &g, enc.buf, enc.n), ==, 0);
+  for (int i = 0; i < N; i++)
+    {
+      uint64_t t[2];
+      g_assert_cmpint (i % 2 == 0 ? kct_tc_leaf (&dec, 0, leaf, 3, t) : kct_tc_leaf (&dec, 1, recv, 2, t),
+                       ==, 0);
+      g_assert_cmpuint (t[0], ==, stored[2 * i]);
+      g_assert_cmpuint (t[1], ==, stored[2 * i + 1]);
+    }
+  g_assert_cmpint (kct_tc_finish (&dec), ==, 0);
+  kct_tc_clear (&dec);
+  /* a stream cut short or with a changed byte: an error or other times, never a crash */
+  for (size_t cut = 0; cut < enc.n; cut += enc.n / 40 + 1)
+    {
+      KctTimeCoder d;
+      int          bad = kct_tc_decoder (&d, &g, enc.buf, cut) != 0;
+      for (int i = 0; i < N && !bad; i++)
+        {
+          uint64_t t[2];
+          bad = kct_tc_leaf (&d, (uint32_t)i % 2, i % 2 ? recv : leaf, i % 2 ? 2 : 3, t) != 0;
+        }
+      g_assert_true (bad || kct_tc_finish (&d) != 0);
+      kct_tc_clear (&d);
+    }
+  kct_tc_clear (&enc);
+  g_free (truth);
+  g_free (stored);
+  g_rand_free (rng);
 }
 
 int
@@ -756,6 +886,7 @@ main (int argc, char **argv)
   g_test_add_func ("/kct/format/corrupt", test_format_corrupt);
   g_test_add_func ("/kct/format/semantic", test_format_semantic);
   g_test_add_func ("/kct/list/prsd", test_list_prsd);
-  g_test_add_func ("/kct/hist", test_hist);
+  g_test_add_func ("/kct/merge/mean", test_merge_mean);
+  g_test_add_func ("/kct/time/grid", test_time_grid);
   return g_test_run ();
 }

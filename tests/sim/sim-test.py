@@ -338,6 +338,11 @@ def mode_bad(args, tmp):
                  'unknown region')
     h = hypothesis(tmp, 'syntax.hyp', 'scale region foo by 2\nremove messages with size = 0\n')
     expect_error(args, exact, h, out, '%s:2:27: “=” is not a comparison: write “==”' % h, 'malformed rule')
+    # every error at once, in line order: the region on a line whose keywords have typos too
+    h = hypothesis(tmp, 'both.hyp', 'balanse regon fo\nbalance region fo\n')
+    expect_error(args, exact, h, out, '%s:1:1: unknown rule “balanse” (did you mean “balance”?)\n'
+                 '%s:1:15: region fo is not in the trace; did you mean foo?\n'
+                 '%s:2:16: region fo is not in the trace; did you mean foo?' % (h, h, h), 'every error at once')
     h = hypothesis(tmp, 'mpi.hyp', 'scale region MPI_Send by 0.5\n')
     expect_error(args, exact, h, out, 'MPI_Send is an MPI function', 'MPI region scaled')
     expect_error(args, exact, os.path.join(tmp, 'missing.hyp'), out, 'cannot read the hypothesis file',

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <otf2/otf2.h>
 #include <string.h>
+#include <unistd.h>
 
 void analyze_quiet_otf2 (void);
 
@@ -253,6 +254,88 @@ test_resolve (void)
     g_autoptr (Hypothesis) h = hyp ("remove messages in region MPI_Send\nbalance region foo");
     g_assert_true (sim_hypothesis_resolve (h, f.defs, &error));
     g_assert_cmpuint (((Rule *) h->rules->pdata[1])->n_regions, ==, 1);
+  }
+  fixture_free (&f);
+}
+
+/* Every error at once, in line order: a keyword typo and a region typo in the same line, a bad
+ * number, a bad comparison (issue 24, item 15: they came one kubus-sim run at a time). */
+static void
+test_all_errors (void)
+{
+  Fixture f = { 0 };
+  static const char text[] =
+    "balance region fo globaly\n"
+    "scale region foo by x\n"
+    "# fine\n"
+    "balance region bar\n"
+    "remove messages with size = 0\n"
+    "scale region baz by 2\n";
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) errors = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (Hypothesis) all = NULL;
+
+  g_assert_null (sim_hypothesis_parse ("h.hyp", text, strlen (text), &error));
+  g_assert_cmpstr (error->message, ==,
+                   "h.hyp:1:19: expected “globally” after “fo”, found “globaly” (did you mean “globally”?)\n"
+                   "h.hyp:2:21: “x” is not a number (a factor such as 0.5 or 2)\n"
+                   "h.hyp:5:27: “=” is not a comparison: write “==”");
+  /* the rules that parsed, and the broken lines' region names, checked against the trace */
+  all = sim_hypothesis_parse_all ("h.hyp", text, strlen (text), errors);
+  g_assert_nonnull (all);
+  g_assert_cmpuint (errors->len, ==, 3);
+  g_assert_cmpuint (all->rules->len, ==, 2);
+  fixture_load (&f, "exact");
+  g_clear_error (&error);
+  g_assert_false (sim_hypothesis_resolve (all, f.defs, &error));
+  g_assert_cmpstr (error->message, ==,
+                   "h.hyp:1:16: region fo is not in the trace; did you mean foo?\n"
+                   "h.hyp:6:14: region baz is not in the trace; did you mean bar?");
+  /* the same against a report's names, as the Simulate dialog checks */
+  {
+    const char *const names[] = { "main", "foo", "bar", "MPI_Send" };
+    const gboolean mpi[] = { FALSE, FALSE, FALSE, TRUE };
+    g_autoptr (GPtrArray) more = g_ptr_array_new_with_free_func (g_free);
+    g_autoptr (Hypothesis) m = sim_hypothesis_parse_all ("h.hyp", "scale region MPI_Send by 2\nbalance region mian\n",
+                                                         46, more);
+
+    g_assert_cmpuint (more->len, ==, 0);
+    sim_hypothesis_check_names (m, names, G_N_ELEMENTS (names), mpi, more);
+    g_assert_cmpuint (more->len, ==, 2);
+    g_assert_cmpstr (more->pdata[0], ==, "h.hyp:1:14: MPI_Send is an MPI function: its time comes from the "
+                                         "re-enacted communication; scale or balance the code around it instead");
+    g_assert_cmpstr (more->pdata[1], ==, "h.hyp:2:16: region mian is not in the report; did you mean main?");
+  }
+  /* kubus-sim itself: syntax errors and unknown regions in one message, in line order, also the
+   * region of a line whose keyword has a typo (before, kubus-sim stopped at the syntax errors) */
+  {
+    g_autofree char *path = g_build_filename (g_get_tmp_dir (), "kubus-test-typos-XXXXXX.hyp", NULL);
+    static const char typos[] = "balanse region fo\n"
+                                "balance regon fo\n"
+                                "balance region fo\n"
+                                "scale region foo by x\n"
+                                "remove messages in regin baz\n"
+                                "balance region foo\n";
+    int fd = g_mkstemp (path);
+
+    g_assert_cmpint (fd, >=, 0);
+    g_assert_true (g_file_set_contents (path, typos, -1, NULL));
+    close (fd);
+    g_clear_error (&error);
+    g_assert_null (sim_hypothesis_load_resolved (path, f.defs, &error));
+    {
+      g_autofree char *want = g_strdup_printf (
+        "%1$s:1:1: unknown rule “balanse” (did you mean “balance”?)\n"
+        "%1$s:1:16: region fo is not in the trace; did you mean foo?\n"
+        "%1$s:2:9: expected “region” after “balance”, found “regon” (did you mean “region”?)\n"
+        "%1$s:2:15: region fo is not in the trace; did you mean foo?\n"
+        "%1$s:3:16: region fo is not in the trace; did you mean foo?\n"
+        "%1$s:4:21: “x” is not a number (a factor such as 0.5 or 2)\n"
+        "%1$s:5:20: expected “region” after “in”, found “regin” (did you mean “region”?)\n"
+        "%1$s:5:26: region baz is not in the trace; did you mean bar?", path);
+      g_assert_cmpstr (error->message, ==, want);
+    }
+    g_unlink (path);
   }
   fixture_free (&f);
 }
@@ -620,6 +703,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sim/hypothesis/errors", test_parse_errors);
   g_test_add_func ("/sim/hypothesis/examples", test_examples);
   g_test_add_func ("/sim/hypothesis/resolve", test_resolve);
+  g_test_add_func ("/sim/hypothesis/all-errors", test_all_errors);
   g_test_add_func ("/sim/transform/identity", test_identity);
   g_test_add_func ("/sim/transform/scale", test_scale);
   g_test_add_func ("/sim/transform/balance", test_balance);

@@ -170,11 +170,17 @@ def mode_mpi(a):
         for k in ('MPI_Recv', 'MPI_Wait'):
             if rho[k] >= 0:
                 fail(f'{k} rho {rho[k]} is not negative')
-        # sorted by rho, most positive first; undefined (empty) last
-        vals = [float(r['rho']) if r['rho'] else None for r in rows]
-        defined = [v for v in vals if v is not None]
-        if defined != sorted(defined, reverse=True) or vals[:len(defined)] != defined:
-            fail(f'CSV not sorted by rho: {vals}')
+        # callsites below 1 % at every task count last; within each part sorted by rho, most
+        # positive first, undefined (empty) last
+        shares = [k for k in rows[0] if k.startswith('share_')]
+        negligible = [all(float(r[k]) < 0.01 for k in shares) for r in rows]
+        if negligible != sorted(negligible):
+            fail(f'negligible callsites not last: {negligible}')
+        for part in (False, True):
+            vals = [float(r['rho']) if r['rho'] else None for r, n in zip(rows, negligible) if n == part]
+            defined = [v for v in vals if v is not None]
+            if defined != sorted(defined, reverse=True) or vals[:len(defined)] != defined:
+                fail(f'CSV not sorted by rho: {vals}')
         # with 10 runs the p-value is the t approximation; 5 runs: exact
         want_method = 'exact' if repeats == 1 else 't'
         if by['MPI_Barrier']['p_method'] != want_method:

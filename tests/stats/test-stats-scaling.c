@@ -2,6 +2,7 @@
  * scaling-fixture.h (2, 4, 4 and 8 tasks), whose shares, correlations and per-run figures are
  * worked out there and in the comments here. C(P) = P + 2 + P² (+ 0.08 at 8) is the
  * communication time. */
+#include "cube-private.h"
 #include "scaling-fixture.h"
 #include "stats-scaling.h"
 
@@ -113,25 +114,33 @@ test_time (Fixture *f, gconstpointer data)
   g_assert_cmpfloat_with_epsilon (c->share_at[1], 16 / C4, EPS);
   g_assert_cmpfloat_with_epsilon (c->value[3], 64, EPS);
 
-  /* Bcast only at 8 tasks: shares 0, 0, 0, 0.08/74.08: rho = √(2/3), p = 1/2 */
-  c = callsite (s, 1, "main/solve/MPI_Bcast");
+  /* Bcast only at 8 tasks: shares 0, 0, 0, 0.08/74.08: rho = √(2/3), p = 1/2; below 1 % at
+   * every task count, so ranked after every callsite that takes a real share (issue 24) */
+  c = callsite (s, 3, "main/solve/MPI_Bcast");
+  g_assert_true (c->negligible);
   g_assert_cmpfloat_with_epsilon (c->rho, sqrt (2.0 / 3), EPS);
   g_assert_cmpfloat_with_epsilon (c->p_value, 0.5, EPS);
   g_assert_cmpfloat_with_epsilon (c->share_at[2], 0.08 / C8, EPS);
   g_assert_cmpfloat (c->share_at[0], ==, 0);
 
   /* both receives fall (rho = −1); the first has the larger mean share, so it ranks first */
-  c = callsite (s, 2, "main/solve/MPI_Recv");
+  c = callsite (s, 1, "main/solve/MPI_Recv");
+  g_assert_false (c->negligible);
   g_assert_cmpfloat_with_epsilon (c->rho, -1, EPS);
   g_assert_cmpfloat_with_epsilon (c->share[0], 2 / C2, EPS);
   g_assert_cmpfloat_with_epsilon (c->share[3], 8 / C8, EPS);
-  c = callsite (s, 3, "main/solve/MPI_Recv#2");
+  c = callsite (s, 2, "main/solve/MPI_Recv#2");
   g_assert_cmpfloat_with_epsilon (c->rho, -1, EPS);
   g_assert_cmpfloat_with_epsilon (c->share_at[0], 2 / C2, EPS);
   g_assert_cmpfloat_with_epsilon (c->share_at[2], 2 / C8, EPS);
 
   /* MPI_Comm_rank: always 0, rho undefined, ranked last */
   c = callsite (s, 4, "main/MPI_Comm_rank");
+  g_assert_true (c->negligible);
+  /* runs at 2, 4, 4, 8 tasks: the best a share can do is rise with every run, tied at 4
+   * (rho = 0.9487, exact p = 4/24); a significant rho needs runs at 5 task counts (2/5!) */
+  g_assert_cmpfloat_with_epsilon (s->smallest_p, 4.0 / 24, EPS);
+  g_assert_cmpuint (s->runs_for_significance, ==, 5);
   g_assert_false (c->defined);
   g_assert_true (isnan (c->p_value));
   g_assert_cmpint (c->p_method, ==, STATS_P_NONE);
@@ -355,16 +364,16 @@ test_report (Fixture *f, gconstpointer data)
                    "main\n"
                    "  solve\n"
                    "    MPI_Allreduce\n"
-                   "    MPI_Bcast\n"
                    "    MPI_Recv\n"
                    "    MPI_Recv#2\n"
+                   "    MPI_Bcast\n"
                    "  MPI_Comm_rank\n");
   g_string_free (tree, TRUE);
 
   row = g_new0 (double, 1);
   {
     const CubeCnode *allreduce = g_ptr_array_index (back->cnodes, 2);
-    const CubeCnode *recv2 = g_ptr_array_index (back->cnodes, 5);
+    const CubeCnode *recv2 = g_ptr_array_index (back->cnodes, 4);
     const CubeCnode *comm_rank = g_ptr_array_index (back->cnodes, 6);
     g_autofree char *undefined = g_strdup_printf ("%" G_GINT64_FORMAT, comm_rank->file_id);
 
@@ -378,22 +387,106 @@ test_report (Fixture *f, gconstpointer data)
     g_assert_cmpfloat_with_epsilon (row[0], 2 / 74.08, 1e-9);
     g_assert_true (cube_report_get_row (back, rho, recv2, row, &error));
     g_assert_cmpfloat_with_epsilon (row[0], -1, 1e-9);
-    /* undefined rho: stored as 0 with p = 1, and listed */
+    /* undefined rho: no value (no stored row) with p = 1, and listed */
     g_assert_true (cube_report_get_row (back, p, comm_rank, row, &error));
     g_assert_cmpfloat (row[0], ==, 1);
+    g_assert_null (rho->data->rows == NULL || comm_rank->index >= rho->data->n_rows
+                       ? NULL
+                       : rho->data->rows[comm_rank->index]);
     g_assert_cmpstr (cube_report_get_attr (back, STATS_SCALING_ATTR_UNDEFINED), ==, undefined);
-    /* ranking: Allreduce, Bcast, Recv, Recv#2, Comm_rank: pre-order positions 2 3 4 5 6 */
+    /* ranking: Allreduce, Recv, Recv#2, Bcast, Comm_rank: pre-order positions 2 3 4 5 6 */
     {
       g_autofree char *want = g_strdup_printf (
           "%" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT
           " %" G_GINT64_FORMAT,
           ((CubeCnode *) g_ptr_array_index (back->cnodes, 2))->file_id,
-          ((CubeCnode *) g_ptr_array_index (back->cnodes, 3))->file_id,
-          ((CubeCnode *) g_ptr_array_index (back->cnodes, 4))->file_id, recv2->file_id,
-          comm_rank->file_id);
+          ((CubeCnode *) g_ptr_array_index (back->cnodes, 3))->file_id, recv2->file_id,
+          ((CubeCnode *) g_ptr_array_index (back->cnodes, 5))->file_id, comm_rank->file_id);
       g_assert_cmpstr (cube_report_get_attr (back, STATS_SCALING_ATTR_RANKING), ==, want);
+      g_assert_cmpstr (cube_report_get_attr (back, STATS_SCALING_ATTR_RUNS_NEEDED), ==, "5");
+      g_assert_cmpstr (cube_report_get_attr (back, STATS_SCALING_ATTR_SMALLEST_P), ==, "0.166667");
     }
   }
+}
+
+/* The call pane's value of @metric at the call path at pre-order position @c: collapsed (its
+ * subtree) or expanded (its own). */
+static double
+cnode_value (CubeReport *r, CubeMetric *metric, guint c, gboolean expanded)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree double *incl = g_new (double, r->cnodes->len);
+  g_autofree double *excl = g_new (double, r->cnodes->len);
+  CubeMetricSel sel = { metric, FALSE };
+
+  g_assert_true (cube_values_cnodes (r, &sel, 1, NULL, 0, incl, excl, &error));
+  g_assert_no_error (error);
+  return expanded ? excl[c] : incl[c];
+}
+
+/* Inner call paths of the -o report (issue 25 §6): rho is the largest rho below (not a sum of
+ * correlations), p the smallest p-value, shares add up; an undefined rho never wins; inner
+ * call paths have no value of their own; the descriptions say so. */
+static void
+test_report_aggregates (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (StatsScaling) s = compute (f->inputs, NULL, &error);
+  g_autoptr (CubeReport) out = NULL;
+  g_autoptr (CubeReport) back = NULL;
+  g_autofree char *path = g_build_filename (f->dir, "scaling.cubex", NULL);
+  CubeMetric *rho, *p, *share8;
+  double total;
+  (void) data;
+
+  g_assert_no_error (error);
+  /* positions in the tree: 0 main, 1 solve, 2 Allreduce (rho 1), 3 Bcast (0.816), 4 Recv (−1),
+   * 5 Recv#2 (−1), 6 Comm_rank (undefined) */
+  out = stats_scaling_to_report (s);
+  rho = cube_report_find_metric (out, "scaling_rho");
+  p = cube_report_find_metric (out, "scaling_p");
+  share8 = cube_report_find_metric (out, "scaling_share_8");
+  g_assert_cmpint (rho->dtype, ==, CUBE_DTYPE_MAXDOUBLE);
+  g_assert_cmpint (p->dtype, ==, CUBE_DTYPE_MINDOUBLE);
+  g_assert_cmpint (share8->dtype, ==, CUBE_DTYPE_DOUBLE);
+  g_assert_nonnull (strstr (rho->descr, "shows the largest rho among them"));
+  g_assert_nonnull (strstr (p->descr, "shows the smallest p-value among them"));
+  g_assert_nonnull (strstr (share8->descr, "shows the sum of their shares"));
+
+  g_assert_cmpfloat_with_epsilon (cnode_value (out, rho, 1, FALSE), 1, 1e-12);
+  g_assert_cmpfloat_with_epsilon (cnode_value (out, rho, 0, FALSE), 1, 1e-12);
+  g_assert_cmpfloat (cnode_value (out, rho, 0, TRUE), ==, 0);  /* nothing of its own */
+  g_assert_cmpfloat (cnode_value (out, rho, 1, TRUE), ==, 0);
+  g_assert_cmpfloat_with_epsilon (cnode_value (out, p, 1, FALSE), 1.0 / 6, 1e-12);
+  g_assert_cmpfloat_with_epsilon (cnode_value (out, p, 0, FALSE), 1.0 / 6, 1e-12);
+  g_assert_cmpfloat_with_epsilon (cnode_value (out, share8, 1, FALSE),
+                                  (64 + 0.08 + 8 + 2) / 74.08, 1e-12);
+  g_assert_true (cube_values_metric_total (out, rho, FALSE, &total, &error));
+  g_assert_cmpfloat_with_epsilon (total, 1, 1e-12);
+
+  /* the same with Allreduce and Bcast undefined: what is left below solve and main is −1, and
+   * an undefined rho (no value) must not make it 0 */
+  for (guint i = 0; i < s->callsites->len; i++)
+    {
+      StatsScalingCallsite *cs = g_ptr_array_index (s->callsites, i);
+
+      if (g_str_has_suffix (cs->name, "MPI_Allreduce") || g_str_has_suffix (cs->name, "MPI_Bcast"))
+        cs->defined = FALSE;
+    }
+  g_clear_pointer (&out, cube_report_free);
+  out = stats_scaling_to_report (s);
+  g_assert_true (cube_report_write (out, path, &error));
+  g_assert_no_error (error);
+  back = cube_report_load (path, CUBE_LOAD_DEFAULT, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  rho = cube_report_find_metric (back, "scaling_rho");
+  p = cube_report_find_metric (back, "scaling_p");
+  g_assert_cmpint (rho->dtype, ==, CUBE_DTYPE_MAXDOUBLE);
+  g_assert_cmpfloat_with_epsilon (cnode_value (back, rho, 1, FALSE), -1, 1e-12);
+  g_assert_cmpfloat_with_epsilon (cnode_value (back, rho, 0, FALSE), -1, 1e-12);
+  g_assert_cmpfloat_with_epsilon (cnode_value (back, p, 1, FALSE), 1.0 / 6, 1e-12);
+  g_assert_true (cube_values_metric_total (back, rho, FALSE, &total, &error));
+  g_assert_cmpfloat_with_epsilon (total, -1, 1e-12);
 }
 
 /* Printed output: CSV exactly; the text's ranking lines */
@@ -414,9 +507,9 @@ test_print (Fixture *f, gconstpointer data)
   g_assert_cmpstr (buf, ==,
                    "callsite,rho,p_value,p_method,share_2,share_4,share_8\n"
                    "main/solve/MPI_Allreduce,1,0.1666666667,exact,0.5,0.7272727273,0.8639308855\n"
-                   "main/solve/MPI_Bcast,0.8164965809,0.5,exact,0,0,0.001079913607\n"
                    "main/solve/MPI_Recv,-1,0.1666666667,exact,0.25,0.1818181818,0.1079913607\n"
                    "main/solve/MPI_Recv#2,-1,0.1666666667,exact,0.25,0.09090909091,0.02699784017\n"
+                   "main/solve/MPI_Bcast,0.8164965809,0.5,exact,0,0,0.001079913607\n"
                    "main/MPI_Comm_rank,,,,0,0,0\n");
   free (buf);
 
@@ -426,6 +519,8 @@ test_print (Fixture *f, gconstpointer data)
   g_assert_nonnull (strstr (buf, "   1  +1.000     0.167    0.5000    0.7273    0.8639  main/solve/MPI_Allreduce\n"));
   g_assert_nonnull (strstr (buf, "   5 undefined            0.0000    0.0000    0.0000  main/MPI_Comm_rank\n"));
   g_assert_nonnull (strstr (buf, "     2    15.500000       8.000000       1.500000     6.000000    1.000      1.000  "));
+  g_assert_nonnull (strstr (buf, "With 4 runs no rho can be significant: the smallest p-value any rho can reach is 0.167. "
+                                 "A significant rho (p < 0.05) needs runs at 5 or more different task counts.\n"));
   free (buf);
 }
 
@@ -441,6 +536,7 @@ main (int argc, char **argv)
   ADD ("/scaling/threads", test_threads);
   ADD ("/scaling/errors", test_errors);
   ADD ("/scaling/report", test_report);
+  ADD ("/scaling/report-aggregates", test_report_aggregates);
   ADD ("/scaling/print", test_print);
   return g_test_run ();
 }

@@ -147,6 +147,20 @@ test_t_approximation (void)
   g_assert_cmpstr (stats_p_method_to_string (STATS_P_EXACT), ==, "exact");
 }
 
+/* The best p-value a given set of runs allows (issue 24: with 3 runs nothing is significant). */
+static void
+test_smallest_p (void)
+{
+  const double three[] = { 2, 4, 6 }, four[] = { 8, 2, 16, 4 }, constant[] = { 4, 4, 4 };
+
+  g_assert_cmpfloat_with_epsilon (stats_spearman_smallest_p (three, 3), 2.0 / 6, 1e-12);
+  g_assert_cmpfloat_with_epsilon (stats_spearman_smallest_p (four, 4), 2.0 / 24, 1e-12);
+  g_assert_true (isnan (stats_spearman_smallest_p (constant, 3)));
+  g_assert_true (isnan (stats_spearman_smallest_p (three, 1)));
+  g_assert_cmpuint (stats_spearman_runs_for (0.05), ==, 5);
+  g_assert_cmpuint (stats_spearman_runs_for (0.01), ==, 6);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -158,5 +172,6 @@ main (int argc, char **argv)
   g_test_add_func ("/stats/spearman/two-points", test_two_points);
   g_test_add_func ("/stats/student-t", test_student_t);
   g_test_add_func ("/stats/spearman/t-approximation", test_t_approximation);
+  g_test_add_func ("/spearman/smallest-p", test_smallest_p);
   return g_test_run ();
 }
