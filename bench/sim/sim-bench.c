@@ -206,7 +206,7 @@ run (const char *dir, gboolean offline)
       for (int r = 0; r < defs->n_ranks; r++)
         plans[r] = sim_plan_build (srs[r], &notes, &error);
       t0 = g_get_monotonic_time ();
-      if (!sim_offline_run (srs, plans, defs->n_ranks, m, &n, &error))
+      if (!sim_offline_run (srs, plans, defs->n_ranks, m, FALSE, &n, &error))
         {
           fprintf (stderr, "sim-bench: %s\n", error->message);
           return 1;

@@ -388,6 +388,8 @@ kubus_measurement_start (uint64_t t0, uint32_t init_region)
   if (trace && kubus_trace_otf2 && open_trace () != 0)
     return;
 
+  /* CPU time samples where ranks outnumber cores (collective) */
+  kubus_cpu_setup (t0, trace);
   kubus_comm_init ();
   kubus_user_init ();
   kubus_clock.start_time = begin;

@@ -437,6 +437,12 @@ typedef struct
   uint32_t gid;
 } CommIndex;
 
+static uint32_t
+unify_str (void *st, const char *s)
+{
+  return str ((Strings *)st, s);
+}
+
 static int
 comm_index_cmp (const void *a, const void *b)
 {
@@ -553,6 +559,7 @@ write_global (OTF2_Archive *archive, Unify *u, GTopo *topos, size_t n_topos)
                                           OTF2_LOCATION_TYPE_CPU_THREAD, u->n_events[r],
                                           (uint32_t)r);
     }
+  kubus_cpu_write_defs (gw, node_of, n, unify_str, &st);
   free (node_of);
 
   /* regions */

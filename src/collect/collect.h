@@ -13,6 +13,7 @@
 #include <otf2/otf2.h>
 
 #include "collect-kct-tap.h" /* before any event is written: see there */
+#include "collect-cputime.h"
 #include "mpi-regions.h"
 #include "collect-profile.h"
 
@@ -160,8 +161,11 @@ kubus_ev_enter (uint32_t region, const void *site)
   kubus_current_mpi = region;
   kubus_stamp = kubus_now ();
   kubus_stamp_fresh = 0;
+  /* the frames that returned since the last call leave at its Leave (kubus_alive), before the
+   * CPU sample stamped now: OTF2 takes a location's events in time order */
   if (kubus_unwind_on)
     kubus_unwind_update (site, kubus_stamp);
+  kubus_cpu_boundary (kubus_stamp);
   if (kubus_recording)
     {
       if (kubus_kct_on)
@@ -182,6 +186,7 @@ kubus_ev_leave (uint32_t region)
   kubus_current_mpi = OTF2_UNDEFINED_REGION;
   uint64_t t = kubus_time_after_call ();
   kubus_stamp_fresh = 0;
+  kubus_cpu_boundary (t);
   kubus_alive = t;
   if (kubus_recording)
     kubus_check (OTF2_EvtWriter_Leave (kubus_evt, NULL, t, region), "Leave");

@@ -1,15 +1,29 @@
 #!/usr/bin/env python3
 """Generate the PMPI wrappers from mpi-functions.def.
 
-usage: gen-wrappers.py TABLE OUT_C OUT_H
+usage: gen-wrappers.py TABLE OUT_C OUT_H [OUT_F OUT_DECL]
 
 OUT_H holds the region enum and the name/role table (identical on every rank,
-so MPI regions need no unification).  OUT_C holds one wrapper per row; every
-wrapper calls PMPI_<name> and reports to the runtime through the kubus_ev_*
-helpers declared in collect.h.
+so MPI regions need no unification).  OUT_C holds one recording function per
+row, kubus_wrap_<name> (the C parameters plus the call site), which calls
+PMPI_<name> and reports to the runtime through the kubus_ev_* helpers declared
+in collect.h, and the C entry point <name>, which passes its return address.
+OUT_F holds the Fortran entry points (mpif.h / use mpi in every mangling, and
+use mpi_f08): they convert handles, statuses, sentinels and LOGICALs
+(collect-fortran.h) and call the same kubus_wrap_<name> with the Fortran
+caller's return address.  OUT_DECL declares the kubus_wrap_* functions.
 """
 import re
 import sys
+
+
+def parse_pairs(text):
+    """'k=v; k=v' -> dict"""
+    amap = {}
+    for a in filter(None, (x.strip() for x in text.split(';'))):
+        k, _, v = a.partition('=')
+        amap[k.strip()] = v.strip()
+    return amap
 
 
 def parse(path):
@@ -20,24 +34,27 @@ def parse(path):
             if not line or line.startswith('#'):
                 continue
             cols = [c.strip() for c in line.split('|')]
-            if len(cols) != 6:
-                sys.exit(f'{path}:{lineno}: expected 6 columns, got {len(cols)}')
-            name, kind, role, op, params, attrs = cols
-            amap = {}
-            for a in filter(None, (x.strip() for x in attrs.split(';'))):
-                k, _, v = a.partition('=')
-                amap[k.strip()] = v.strip()
-            if params == 'void':
-                names = []
-            else:
-                names = []
+            if len(cols) == 6:
+                cols.append('')
+            if len(cols) != 7:
+                sys.exit(f'{path}:{lineno}: expected 6 or 7 columns, got {len(cols)}')
+            name, kind, role, op, params, attrs, fortran = cols
+            plist = []
+            if params != 'void':
                 for p in params.split(','):
-                    m = re.search(r'(\w+)\s*(\[\])?\s*$', p.strip())
+                    m = re.match(r'^(.*?)(\w+)\s*(\[\])?\s*$', p.strip())
                     if not m:
                         sys.exit(f'{path}:{lineno}: cannot parse parameter {p!r}')
-                    names.append(m.group(1))
+                    ctype = ' '.join(m.group(1).replace('*', ' * ').split())
+                    plist.append(dict(ctype=ctype, name=m.group(2), array=bool(m.group(3))))
+            frules = parse_pairs(fortran)
+            for k in frules:
+                if k not in [q['name'] for q in plist]:
+                    sys.exit(f'{path}:{lineno}: Fortran rule for unknown parameter {k!r}')
             rows.append(dict(name=name, kind=kind, role=role, op=op,
-                             params=params, args=', '.join(names), a=amap,
+                             params=params, plist=plist,
+                             args=', '.join(q['name'] for q in plist),
+                             a=parse_pairs(attrs), f=frules,
                              line=lineno))
     return rows
 
@@ -49,7 +66,7 @@ def body(r):
     k = r['kind']
     out = []
     w = out.append
-    site = '__builtin_return_address (0)'
+    site = 'kubus_site'
     if k == 'init':
         w(f'  uint64_t t0 = kubus_now ();')
         w(f'  kubus_prof_site_hint = {site};')
@@ -206,8 +223,253 @@ def body(r):
     return out
 
 
+# ------------------------------------------------------------------ Fortran
+#
+# Every Fortran argument is passed by reference: INTEGER and handle arguments arrive as
+# MPI_Fint *, choice buffers as addresses (Open MPI's mpi_f08 passes them without
+# descriptors: MPI_SUBARRAYS_SUPPORTED is .false.), TYPE(MPI_Comm) and friends as the address
+# of their one INTEGER component, so mpif.h, use mpi and use mpi_f08 share one C signature;
+# mpi_f08's optional ierror arrives as NULL when absent.  Most conversions follow from the C
+# type; the table's seventh column names the rest (see mpi-functions.def).
+
+HANDLES = {
+    'MPI_Comm': ('PMPI_Comm_f2c', 'PMPI_Comm_c2f', 'MPI_COMM_NULL'),
+    'MPI_Datatype': ('PMPI_Type_f2c', 'PMPI_Type_c2f', 'MPI_DATATYPE_NULL'),
+    'MPI_Request': ('PMPI_Request_f2c', 'PMPI_Request_c2f', 'MPI_REQUEST_NULL'),
+    'MPI_Op': ('PMPI_Op_f2c', 'PMPI_Op_c2f', 'MPI_OP_NULL'),
+    'MPI_Info': ('PMPI_Info_f2c', 'PMPI_Info_c2f', 'MPI_INFO_NULL'),
+    'MPI_Group': ('PMPI_Group_f2c', 'PMPI_Group_c2f', 'MPI_GROUP_NULL'),
+    'MPI_Message': ('PMPI_Message_f2c', 'PMPI_Message_c2f', 'MPI_MESSAGE_NULL'),
+}
+# handle pointers that carry a value in (the others are results)
+INOUT = {
+    'MPI_Request': {'wait', 'test', 'start', 'request_free', 'cancel'},
+    'MPI_Message': {'mrecv', 'imrecv'},
+    'MPI_Comm': {'comm_free'},
+}
+STATUS_ARRAY_KINDS = {'waitall', 'testall', 'waitsome'}
+
+
+# the names a Fortran compiler may give a mpif.h / use mpi subroutine (Open MPI exports all four)
+def f77_names(name):
+    low = name.lower()
+    return [low, low + '_', low + '__', name.upper()]
+
+
+def f08_name(name):
+    return name.lower() + '_f08_'
+
+
+class FParam:
+    """One parameter's Fortran side: its declaration in the entry point, locals, scratch
+    arrays, conversions before the call, the C argument, conversions after it."""
+
+    def __init__(self):
+        self.decl = None
+        self.locals = []
+        self.arrays = []  # (variable, C element type, count expression)
+        self.pre = []
+        self.arg = None
+        self.post = []
+
+
+def fparam(r, q, binding):
+    n, t, k = q['name'], q['ctype'], r['kind']
+    rule = r['f'].get(n, '')
+    fp = FParam()
+    base = t.replace('const ', '').strip()
+    if rule == 'absent':
+        fp.arg = 'NULL'
+        return fp
+    if rule == 'detach':
+        # mpif.h / use mpi ignore the buffer argument; mpi_f08's TYPE(C_PTR) receives the
+        # address of the detached buffer (MPI-3.1 section 3.6)
+        fp.decl = f'void *{n}'
+        fp.locals.append(f'void *kubus_d_{n} = NULL;')
+        fp.arg = f'&kubus_d_{n}'
+        if binding == 'f08':
+            fp.post.append(f'*(void **) {n} = kubus_d_{n};')
+        else:
+            fp.pre.append(f'(void) {n};')
+        return fp
+    if base == 'void *':
+        fp.decl = f'void *{n}'
+        fp.arg = f'kubus_f_buf ({n})'
+        return fp
+    if base == 'int' and not q['array']:
+        fp.decl = f'MPI_Fint *{n}'
+        fp.arg = f'(*{n})'  # a LOGICAL in (reorder, high): any non-zero value is true in C as well
+        return fp
+    if base == 'int *' and not q['array']:
+        fp.decl = f'MPI_Fint *{n}'
+        if rule == 'logical':
+            fp.locals.append(f'int kubus_l_{n} = 0;')
+            fp.arg = f'&kubus_l_{n}'
+            fp.post.append(f'*{n} = kubus_l_{n} ? KUBUS_F_TRUE : KUBUS_F_FALSE;')
+        elif rule == 'index':
+            fp.arg = n
+            fp.post.append(f'if (*{n} != MPI_UNDEFINED)')
+            fp.post.append(f'  *{n} += 1;')
+        elif rule == '':
+            fp.arg = n
+        else:
+            sys.exit(f"line {r['line']}: rule {rule!r} does not fit {t} {n}")
+        return fp
+    if base == 'int' and q['array']:
+        # counts, displacements, ranks, LOGICAL arrays in (periods, remain_dims: non-zero is
+        # true), array_of_indices out
+        fp.decl = f'MPI_Fint *{n}'
+        m = re.fullmatch(r'indices\((\w+)\)', rule)
+        if m:
+            oc = m.group(1)
+            fp.arg = n
+            fp.post.append(f'if (*{oc} != MPI_UNDEFINED)')
+            fp.post.append(f'  for (int i = 0; i < *{oc}; i++)')
+            fp.post.append(f'    {n}[i] += 1;')
+        elif rule == 'weights':
+            fp.arg = f'kubus_f_weights ({n})'
+        elif rule == '':
+            fp.arg = n
+        else:
+            sys.exit(f"line {r['line']}: rule {rule!r} does not fit {t} {n}")
+        return fp
+    if base == 'MPI_Aint' and q['array']:
+        fp.decl = f'MPI_Aint *{n}'  # INTEGER(KIND=MPI_ADDRESS_KIND)
+        fp.arg = n
+        return fp
+    if base == 'MPI_Status *' or (base == 'MPI_Status' and q['array']):
+        fp.decl = f'MPI_Fint *{n}'
+        # a test that found nothing leaves its status undefined: nothing to hand back then
+        flags = [f' && kubus_l_{k}' for k, v in r['f'].items() if v == 'logical']
+        got = flags[0] if flags else ''
+        if k in STATUS_ARRAY_KINDS and r['a'].get('status') == n:
+            cnt = f"(*{r['a']['count']})"
+            fp.arrays.append((f'kubus_s_{n}', 'MPI_Status', cnt))
+            fp.pre.append(f'int kubus_si_{n} = kubus_f_is ({n}, KUBUS_F_STATUSES_IGNORE);')
+            fp.arg = f'kubus_si_{n} ? MPI_STATUSES_IGNORE : kubus_s_{n}'
+            done = f"(*{r['a']['outcount']})" if k == 'waitsome' else cnt
+            fp.post.append(f'if (!kubus_si_{n}{got} && {done} != MPI_UNDEFINED)')
+            fp.post.append(f'  for (int i = 0; i < {done}; i++)')
+            fp.post.append(f'    PMPI_Status_c2f (&kubus_s_{n}[i], {n} + i * KUBUS_F_STATUS_INTS);')
+        else:
+            fp.locals.append(f'MPI_Status kubus_st_{n};')
+            fp.pre.append(f'int kubus_si_{n} = kubus_f_is ({n}, KUBUS_F_STATUS_IGNORE);')
+            fp.arg = f'kubus_si_{n} ? MPI_STATUS_IGNORE : &kubus_st_{n}'
+            fp.post.append(f'if (!kubus_si_{n}{got})')
+            fp.post.append(f'  PMPI_Status_c2f (&kubus_st_{n}, {n});')
+        return fp
+    h = base.rstrip(' *')
+    if h in HANDLES:
+        f2c, c2f, null = HANDLES[h]
+        fp.decl = f'MPI_Fint *{n}'
+        if base == h and not q['array']:
+            fp.arg = f'{f2c} (*{n})'
+        elif base == h + ' *' and not q['array']:
+            v = f'kubus_h_{n}'
+            inout = k in INOUT.get(h, ())
+            fp.locals.append(f'{h} {v} = {null};')
+            if inout:
+                fp.pre.append(f'{v} = {f2c} (*{n});')
+            fp.arg = f'&{v}'
+            fp.post.append(f'*{n} = {c2f} ({v});')
+        elif base == h and q['array'] and h == 'MPI_Request':
+            cnt = f"(*{r['a']['count']})"
+            v = f'kubus_r_{n}'
+            fp.arrays.append((v, h, cnt))
+            fp.pre.append(f'for (int i = 0; i < {cnt}; i++)')
+            fp.pre.append(f'  {v}[i] = {f2c} ({n}[i]);')
+            fp.arg = v
+            fp.post.append(f'for (int i = 0; i < {cnt}; i++)')
+            fp.post.append(f'  {n}[i] = {c2f} ({v}[i]);')
+        elif base == h and q['array'] and h == 'MPI_Datatype':
+            m = re.fullmatch(r'types\((peers|indegree|outdegree) (\w+)(?: (\w+))?\)', rule)
+            if not m:
+                sys.exit(f"line {r['line']}: {n}: an array of datatypes needs a types(...) rule")
+            how, comm, buf = m.groups()
+            cnt = f'kubus_n_{n}'
+            fp.locals.append(f'int {cnt} = kubus_f_peers (PMPI_Comm_f2c (*{comm}), KUBUS_F_{how.upper()});')
+            v = f'kubus_t_{n}'
+            fp.arrays.append((v, h, cnt))
+            unused = f'kubus_f_is ({buf}, KUBUS_F_IN_PLACE)' if buf else '0'
+            fp.pre.append(f'for (int i = 0; i < {cnt}; i++)')
+            fp.pre.append(f'  {v}[i] = {unused} ? MPI_DATATYPE_NULL : {f2c} ({n}[i]);')
+            fp.arg = v
+        else:
+            sys.exit(f"line {r['line']}: no Fortran conversion for {t} {n}")
+        return fp
+    sys.exit(f"line {r['line']}: no Fortran conversion for {t} {n}")
+
+
+def fortran_entry(r, binding, fname):
+    """The C text of one Fortran entry point, kubus_f_<name> or kubus_f08_<name>."""
+    ps = [fparam(r, q, binding) for q in r['plist']]
+    decls = [p.decl for p in ps if p.decl] + ['MPI_Fint *ierror']
+    out = [f'static void\n{fname} ({", ".join(decls)})\n{{']
+    w = out.append
+    w('  const void *kubus_site = __builtin_return_address (0);')
+    w('  KUBUS_F_SETUP ();')
+    for p in ps:
+        for l in p.locals:
+            w('  ' + l)
+    arrays = [a for p in ps for a in p.arrays]
+    for v, ty, cnt in arrays:
+        w(f'  {ty} {v}_stack[KUBUS_F_STACK];')
+        w(f'  {ty} *{v} = kubus_f_array ({v}_stack, KUBUS_F_STACK, {cnt}, sizeof *{v});')
+    if arrays:
+        w('  if (' + ' || '.join(f'{v} == NULL' for v, _, _ in arrays) + ')')
+        w('    {')
+        for v, _, _ in arrays:
+            w(f'      kubus_f_array_free ({v}, {v}_stack);')
+        w('      kubus_f_set_error (ierror, kubus_f_no_memory ());')
+        w('      return;')
+        w('    }')
+    for p in ps:
+        for l in p.pre:
+            w('  ' + l)
+    call_args = [p.arg for p in ps] + ['kubus_site']
+    w(f"  int ret = kubus_wrap_{r['name']} ({', '.join(call_args)});")
+    post = [l for p in ps for l in p.post]
+    if post:
+        w('  if (kubus_f_ok (ret))')
+        w('    {')
+        for l in post:
+            w('      ' + l)
+        w('    }')
+    for v, _, _ in arrays:
+        w(f'  kubus_f_array_free ({v}, {v}_stack);')
+    w('  kubus_f_set_error (ierror, ret);')
+    w('}')
+    return '\n'.join(out) + '\n'
+
+
+def write_fortran(rows, out_f):
+    with open(out_f, 'w', encoding='utf-8') as c:
+        c.write('/* Generated by gen-wrappers.py from mpi-functions.def: do not edit.\n'
+                ' * The Fortran entry points: mpif.h and use mpi (every mangling) and use mpi_f08. */\n')
+        c.write('#include "collect-fortran.h"\n#include "mpi-wrappers.h"\n\n')
+        c.write('#define KUBUS_F_EXPORT(target, name) \\\n'
+                '  extern __typeof__ (target) name __attribute__ ((alias (#target), visibility ("default")));\n\n')
+        for r in rows:
+            f77 = fortran_entry(r, 'f77', f"kubus_f_{r['name']}")
+            f08 = fortran_entry(r, 'f08', f"kubus_f08_{r['name']}")
+            c.write(f77 + '\n')
+            for a in f77_names(r['name']):
+                c.write(f"KUBUS_F_EXPORT (kubus_f_{r['name']}, {a})\n")
+            if f08.replace('kubus_f08_', 'kubus_f_') != f77:
+                c.write('\n' + f08 + '\n')
+                c.write(f"KUBUS_F_EXPORT (kubus_f08_{r['name']}, {f08_name(r['name'])})\n")
+            else:
+                c.write(f"KUBUS_F_EXPORT (kubus_f_{r['name']}, {f08_name(r['name'])})\n")
+            c.write('\n')
+
+
+def wrap_params(r):
+    return (r['params'] + ', ' if r['params'] != 'void' else '') + 'const void *kubus_site'
+
+
 def main():
     table, out_c, out_h = sys.argv[1:4]
+    out_f, out_decl = (sys.argv[4:6] + [None, None])[:2]
     rows = parse(table)
     with open(out_h, 'w', encoding='utf-8') as h:
         h.write('/* Generated by gen-wrappers.py from mpi-functions.def: do not edit. */\n')
@@ -220,16 +482,33 @@ def main():
         for r in rows:
             h.write(f"  {{ \"{r['name']}\", OTF2_REGION_ROLE_{r['role']} }},\n")
         h.write('};\n')
+    if out_decl:
+        with open(out_decl, 'w', encoding='utf-8') as d:
+            d.write('/* Generated by gen-wrappers.py from mpi-functions.def: do not edit.\n'
+                    ' * The recording functions behind the C and the Fortran entry points: the C\n'
+                    ' * parameters of the MPI function and the call site to record. */\n')
+            d.write('#pragma once\n\n#include <mpi.h>\n\n')
+            for r in rows:
+                d.write(f"int kubus_wrap_{r['name']} ({wrap_params(r)})\n"
+                        '  __attribute__ ((visibility ("hidden")));\n')
     with open(out_c, 'w', encoding='utf-8') as c:
         c.write('/* Generated by gen-wrappers.py from mpi-functions.def: do not edit. */\n')
-        c.write('#include "collect.h"\n\n')
+        c.write('#include "collect.h"\n')
+        if out_decl:
+            c.write('#include "mpi-wrappers.h"\n')
+        c.write('\n')
         c.write('#define TS(t) kubus_type_size (t)\n')
         c.write('#define SUMC(c) kubus_sum_counts ((c), N)\n')
         c.write('#define SUMW(c, t) kubus_sum_typed ((c), (t), N)\n')
         c.write('#define INPLACE(b) ((const void *) (b) == MPI_IN_PLACE)\n\n')
         for r in rows:
-            c.write(f"int\n{r['name']} ({r['params']})\n{{\n")
+            c.write(f"int\nkubus_wrap_{r['name']} ({wrap_params(r)})\n{{\n")
             c.write('\n'.join(body(r)) + '\n}\n\n')
+            call_args = (r['args'] + ', ' if r['args'] else '') + '__builtin_return_address (0)'
+            c.write(f"int\n{r['name']} ({r['params']})\n{{\n"
+                    f"  return kubus_wrap_{r['name']} ({call_args});\n}}\n\n")
+    if out_f:
+        write_fortran(rows, out_f)
 
 
 if __name__ == '__main__':

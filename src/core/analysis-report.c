@@ -3,6 +3,8 @@
  * report (metric table, call tree, system tree, Cartesian topologies) and writes it and the
  * statistics file atomically. */
 #include "analyze-private.h"
+#include "delay-private.h"
+#include "critical-impact.h"
 #include "kubus-text-gstring.h"
 
 #include <cube.h>
@@ -36,7 +38,10 @@ typedef struct
   guint32 clock_repair_ran;
   guint32 clock_passes;
   guint32 clock_converged;
+  guint32 groups;           /* METRIC_GROUP bits that ran */
+  guint32 causes_stuck;     /* the backward replay found the ranks waiting for each other */
   guint32 pad;
+  guint64 causes_msgs;      /* its messages */
 } BlobHeader;
 
 typedef struct
@@ -45,6 +50,17 @@ typedef struct
   guint32 metric;
   gint64  value;
 } BlobEntry;
+
+/* A root-cause or critical-path value (ticks, fractional); metric LTIMES_METRIC carries the
+ * rank's time less waits per call path, which rank 0 needs for the critical-path impacts. */
+typedef struct
+{
+  guint32 cnode;
+  guint32 metric;
+  double  value;
+} BlobCause;
+
+#define LTIMES_METRIC N_METRICS
 
 GByteArray *
 analysis_serialize (RankData *rd)
@@ -76,6 +92,9 @@ analysis_serialize (RankData *rd)
   h.clock_repair_ran = rd->clock_repair_ran;
   h.clock_passes = rd->clock_passes;
   h.clock_converged = rd->clock_converged;
+  h.groups = METRIC_GROUP_BIT (METRIC_GROUP_WAIT) | (rd->causes ? rd->causes->groups : 0);
+  h.causes_stuck = rd->causes && rd->causes->sps && !rd->causes->finished;
+  h.causes_msgs = rd->causes ? rd->causes->n_msgs : 0;
   h.record_bytes = (guint64) rd->calls->len * sizeof (CallRec) + (guint64) rd->sends->len * sizeof (SendRec)
                    + (guint64) rd->recvs->len * sizeof (RecvRec) + (guint64) rd->colls->len * sizeof (CollRec)
                    + (guint64) rd->cnodes->len * (sizeof (LocalCnode) + sizeof (gint64) * N_METRICS);
@@ -102,6 +121,30 @@ analysis_serialize (RankData *rd)
       g_byte_array_append (b, (guint8 *) &n, sizeof n);
       g_byte_array_append (b, (guint8 *) rd->top[m], n * sizeof (Instance));
     }
+  {
+    guint64 n = 0;
+    gsize at = b->len;
+    Causes *c = rd->causes;
+    g_byte_array_append (b, (guint8 *) &n, sizeof n);
+    for (guint cn = 0; c && cn < rd->cnodes->len && cn < c->sev->len; cn++)
+      {
+        const double *row = causes_row (rd, cn);
+        for (int m = 0; m < N_CAUSE_METRICS; m++)
+          if (row[m] != 0.0)
+            {
+              BlobCause e = { cn, (guint32) (M_FIRST_CAUSE + m), row[m] };
+              g_byte_array_append (b, (guint8 *) &e, sizeof e);
+              n++;
+            }
+        if (c->ltimes && c->ltimes[cn] != 0.0)
+          {
+            BlobCause e = { cn, LTIMES_METRIC, c->ltimes[cn] };
+            g_byte_array_append (b, (guint8 *) &e, sizeof e);
+            n++;
+          }
+      }
+    memcpy (b->data + at, &n, sizeof n);
+  }
   return b;
 }
 
@@ -112,6 +155,8 @@ typedef struct
   const BlobEntry  *entries;
   guint32           n_top[N_METRICS];
   const Instance   *top[N_METRICS];
+  guint64           n_causes;
+  const BlobCause  *causes;
   guint            *gmap;       /* local cnode -> global cnode */
 } Blob;
 
@@ -154,6 +199,17 @@ parse_blob (GByteArray *b,
       out->top[m] = (const Instance *) (b->data + off);
       off += out->n_top[m] * sizeof (Instance);
     }
+  if (off + sizeof (guint64) > b->len)
+    return FALSE;
+  memcpy (&out->n_causes, b->data + off, sizeof (guint64));
+  off += sizeof (guint64);
+  if (out->n_causes > (b->len - off) / sizeof (BlobCause))
+    return FALSE;
+  out->causes = (const BlobCause *) (b->data + off);
+  for (guint64 k = 0; k < out->n_causes; k++)
+    if (out->causes[k].cnode >= out->h->n_cnodes || out->causes[k].metric < M_FIRST_CAUSE
+        || out->causes[k].metric > LTIMES_METRIC)
+      return FALSE;
   return TRUE;
 }
 
@@ -349,6 +405,113 @@ build_topologies (CubeReport   *report,
     }
 }
 
+/* The root-cause and critical-path metrics: every rank's values on the merged call tree, and
+ * the critical-path impacts derived from all of them (three passes over the ranks, so that
+ * only one rank's dense rows are held at a time). */
+static void
+cause_rows (const Blob *b,
+            gsize       ng,
+            double     *rows)     /* [(metric − M_FIRST_CAUSE) * ng + g], LTIMES_METRIC last */
+{
+  memset (rows, 0, sizeof (double) * (N_CAUSE_METRICS + 1) * MAX (ng, 1));
+  for (guint64 k = 0; k < b->n_causes; k++)
+    {
+      const BlobCause *e = &b->causes[k];
+      rows[(gsize) (e->metric - M_FIRST_CAUSE) * ng + b->gmap[e->cnode]] += e->value;
+    }
+}
+
+/* The largest delay costs (all kinds, per call path and rank), for the summary. */
+typedef struct
+{
+  guint  g;
+  int    rank;
+  double cost;
+} TopCause;
+
+#define TOP_CAUSES 3
+
+static void
+note_cause (TopCause *top,
+            guint     g,
+            int       rank,
+            double    cost)
+{
+  int k = TOP_CAUSES;
+  while (k > 0 && (top[k - 1].cost < cost || top[k - 1].rank < 0))
+    k--;
+  if (k == TOP_CAUSES)
+    return;
+  memmove (&top[k + 1], &top[k], sizeof (TopCause) * (TOP_CAUSES - 1 - k));
+  top[k].g = g;
+  top[k].rank = rank;
+  top[k].cost = cost;
+}
+
+static void
+add_cause_values (CubeReport  *report,
+                  CubeMetric **metrics,
+                  TraceDefs   *defs,
+                  Blob        *bl,
+                  int          n,
+                  GArray      *gnodes,
+                  double      *totals,
+                  guint        groups,
+                  TopCause    *top)
+{
+  gsize ng = gnodes->len;
+  double res = (double) defs->resolution;
+  g_autofree double *rows = g_new (double, (gsize) (N_CAUSE_METRICS + 1) * MAX (ng, 1));
+  gboolean cp = (groups & METRIC_GROUP_BIT (METRIC_GROUP_CRITICAL_PATH)) != 0;
+  CriticalImpact ci;
+#define ROW(m) (rows + (gsize) ((m) - M_FIRST_CAUSE) * ng)
+
+  critical_impact_init (&ci, ng);
+  if (cp)
+    {
+      for (int r = 0; r < n; r++)
+        {
+          cause_rows (&bl[r], ng, rows);
+          critical_impact_add_path (&ci, ROW (M_CRITICAL_PATH));
+        }
+      for (int r = 0; r < n; r++)
+        {
+          cause_rows (&bl[r], ng, rows);
+          critical_impact_add_rank (&ci, ROW (LTIMES_METRIC));
+        }
+    }
+  for (int r = 0; r < n; r++)
+    {
+      cause_rows (&bl[r], ng, rows);
+      if (cp)
+        critical_impact_rank (&ci, ROW (M_CRITICAL_PATH), ROW (LTIMES_METRIC), ROW (M_CP_ACTIVITIES),
+                              ROW (M_CP_IMBALANCE), ROW (M_CP_INTER_PARTITION), ROW (M_CP_NON_CRITICAL));
+      for (gsize g = 0; g < ng && (groups & METRIC_GROUP_BIT (METRIC_GROUP_ROOT_CAUSE)); g++)
+        {
+          double cost = 0;
+          for (int m = M_DELAY_LS; m <= M_DELAY_N21_LT; m++)
+            cost += ROW (m)[g];
+          if (cost > 0)
+            note_cause (top, (guint) g, r, cost / res);
+        }
+      for (int m = M_FIRST_CAUSE; m < N_METRICS; m++)
+        {
+          if (!metrics[m])
+            continue;
+          for (gsize g = 0; g < ng; g++)
+            {
+              double x = ROW (m)[g];
+              if (x == 0.0)
+                continue;
+              cube_report_set_value (report, metrics[m], g_array_index (gnodes, GCnode, g).cube, r, x / res);
+              totals[m] += x / res;
+            }
+        }
+    }
+  critical_impact_clear (&ci);
+#undef ROW
+}
+
 gboolean
 analysis_write_report (TraceDefs   *defs,
                        GPtrArray   *blobs,
@@ -365,6 +528,10 @@ analysis_write_report (TraceDefs   *defs,
   GHashTable *cube_regions = g_hash_table_new (g_str_hash, g_str_equal);
   GArray *roots = g_array_new (FALSE, FALSE, sizeof (guint));
   CubeMetric *metrics[N_METRICS];
+  guint groups = 0;
+  TopCause top_causes[TOP_CAUSES] = { { 0, -1, 0 }, { 0, -1, 0 }, { 0, -1, 0 } };
+  guint64 causes_msgs = 0;
+  gboolean causes_stuck = FALSE;
   g_autofree CubeSysNode **threads = g_new0 (CubeSysNode *, n);
   double totals[N_METRICS] = { 0 };
   double res = (double) defs->resolution;
@@ -424,12 +591,18 @@ analysis_write_report (TraceDefs   *defs,
         }
     }
 
-  /* metric tree */
+  /* metric tree: the groups that ran */
+  groups = bl[0].h->groups;
   for (int m = 0; m < N_METRICS; m++)
     {
       const MetricDef *d = &analyze_metrics[m];
       const char *uom = d->unit == METRIC_UNIT_TIME ? "sec" : d->unit == METRIC_UNIT_BYTES ? "bytes" : "occ";
       CubeDtype dt = d->unit == METRIC_UNIT_TIME ? CUBE_DTYPE_DOUBLE : CUBE_DTYPE_UINT64;
+      if (!(groups & METRIC_GROUP_BIT (d->group)))
+        {
+          metrics[m] = NULL;
+          continue;
+        }
       metrics[m] = cube_report_add_metric (report, d->parent >= 0 ? metrics[d->parent] : NULL, d->uniq_name,
                                            d->disp_name, dt, uom, "", d->descr);
     }
@@ -509,7 +682,11 @@ analysis_write_report (TraceDefs   *defs,
         events += b->h->n_events;
         max_records = MAX (max_records, b->h->record_bytes);
         max_rss = MAX (max_rss, b->h->maxrss_kb);
+        causes_msgs += b->h->causes_msgs;
+        causes_stuck |= b->h->causes_stuck != 0;
       }
+    if (groups & (METRIC_GROUP_BIT (METRIC_GROUP_ROOT_CAUSE) | METRIC_GROUP_BIT (METRIC_GROUP_CRITICAL_PATH)))
+      add_cause_values (report, metrics, defs, bl, n, gnodes, totals, groups, top_causes);
   }
   cube_report_set_attr (report, "kubus::trace", defs->path);
   cube_report_set_attr (report, "kubus::analyzer", "kubus-analyze " KUBUS_VERSION);
@@ -649,6 +826,16 @@ analysis_write_report (TraceDefs   *defs,
       for (int a = 0; a < MIN (k, 6); a++)
         g_string_append_printf (summary, "  %-28s %12.6f s  %5.1f%%\n", analyze_metrics[order[a]].disp_name,
                                 totals[order[a]], totals[M_TIME] > 0 ? 100.0 * totals[order[a]] / totals[M_TIME] : 0.0);
+      if (top_causes[0].rank >= 0)
+        {
+          g_string_append (summary, _("Largest causes of waiting (delay costs, short- and long-term):\n"));
+          for (int k = 0; k < TOP_CAUSES && top_causes[k].rank >= 0; k++)
+            {
+              g_autofree char *path = cnode_path (gnodes, top_causes[k].g);
+              g_autofree char *where = g_strdup_printf (_("%s on rank %d"), path, top_causes[k].rank);
+              g_string_append_printf (summary, "  %-40s %12.6f s\n", where, top_causes[k].cost);
+            }
+        }
       if (unmatched_recvs || unmatched_sends)
         g_string_append_printf (summary,
                                 _("warning: %llu receives without a matching send and %llu"
@@ -672,6 +859,11 @@ analysis_write_report (TraceDefs   *defs,
                                 _("warning: %llu receives happen before their send "
                                   "(clock violations); waits are clamped at zero, never negative\n"),
                                 (unsigned long long) (clock_repair ? clock_remaining : clock_violations));
+      if (causes_stuck)
+        g_string_append (summary,
+                         _("warning: the root-cause analysis stopped: the recorded messages depend on each "
+                           "other in a cycle (no real run can do that), so its delay costs and critical "
+                           "path are left at zero\n"));
       if (mismatch)
         g_string_append_printf (summary,
                                 _("warning: %llu collective calls have no partner on "

@@ -10,6 +10,9 @@
 #define C METRIC_UNIT_COUNT
 #define B METRIC_UNIT_BYTES
 
+/* The wait-state entries leave the last field, group, at METRIC_GROUP_WAIT (0). */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 const MetricDef analyze_metrics[N_METRICS] = {
   { M_TIME, -1, "time", N_("Time"), T, FALSE, N_("Total time: sum of (leave - enter) of each visit") },
   { M_EXECUTION, M_TIME, "execution", N_("Execution"), T, FALSE, N_("Execution time (all of time)") },
@@ -81,7 +84,68 @@ const MetricDef analyze_metrics[N_METRICS] = {
   { M_BYTES_RCVD, M_BYTES, "bytes_rcvd", N_("Bytes received"), B, FALSE, N_("Point-to-point bytes received") },
   { M_BYTES_COUT, M_BYTES, "bytes_cout", N_("Collective bytes outgoing"), B, FALSE, N_("Collective bytes sent") },
   { M_BYTES_CIN, M_BYTES, "bytes_cin", N_("Collective bytes incoming"), B, FALSE, N_("Collective bytes received") },
+  /* Root causes and the critical path: Scalasca's scout names, units, places in the metric tree
+   * (roots, as in scout's report) and descriptions; PATTERNS.md documents the definitions.
+   * Display names and descriptions are translated where they are shown, never in a report. */
+  { M_CRITICAL_PATH, -1, "critical_path", N_("Critical path profile"), T, FALSE,
+    N_("Profile of the application's critical path"), METRIC_GROUP_CRITICAL_PATH },
+  { M_CP_ACTIVITIES, -1, "critical_path_activities", N_("Activity impact"), T, FALSE,
+    N_("Resource consumption of activities on the critical path"), METRIC_GROUP_CRITICAL_PATH },
+  { M_CP_IMBALANCE, -1, "critical_imbalance_impact", N_("Critical-path imbalance impact"), T, FALSE,
+    N_("Performance impact of load imbalance on the critical path"), METRIC_GROUP_CRITICAL_PATH },
+  { M_CP_INTER_PARTITION, M_CP_IMBALANCE, "inter_partition_imbalance", N_("Inter-partition imbalance"), T, FALSE,
+    N_("Performance impact of load imbalance between process partitions that perform different activities"),
+    METRIC_GROUP_CRITICAL_PATH },
+  { M_CP_NON_CRITICAL, -1, "non_critical_path_activities", N_("Non-critical-path activities"), T, FALSE,
+    N_("Overall resource consumption of activities that are not on the critical path"),
+    METRIC_GROUP_CRITICAL_PATH },
+  { M_DELAY_LS, -1, "delay_latesender", N_("MPI short-term Late Sender delay costs"), T, FALSE,
+    N_("Delays that directly cause MPI Late Sender wait states"), METRIC_GROUP_ROOT_CAUSE },
+  { M_DELAY_LS_LT, -1, "delay_latesender_longterm", N_("MPI long-term Late Sender delay costs"), T, FALSE,
+    N_("Delays that indirectly cause MPI Late Sender wait states through wait-state propagation"),
+    METRIC_GROUP_ROOT_CAUSE },
+  { M_DELAY_LR, -1, "delay_latereceiver", N_("MPI short-term Late Receiver delay costs"), T, FALSE,
+    N_("Delays that directly cause MPI Late Receiver wait states"), METRIC_GROUP_ROOT_CAUSE },
+  { M_DELAY_LR_LT, -1, "delay_latereceiver_longterm", N_("MPI long-term Late Receiver delay costs"), T, FALSE,
+    N_("Delays that indirectly cause MPI Late Receiver wait states through wait-state propagation"),
+    METRIC_GROUP_ROOT_CAUSE },
+  { M_DELAY_BARRIER, -1, "delay_barrier", N_("MPI short-term barrier delay costs"), T, FALSE,
+    N_("Delays that directly cause wait states in MPI barriers"), METRIC_GROUP_ROOT_CAUSE },
+  { M_DELAY_BARRIER_LT, -1, "delay_barrier_longterm", N_("MPI long-term barrier delay costs"), T, FALSE,
+    N_("Delays that indirectly cause wait states in MPI barriers through wait-state propagation"),
+    METRIC_GROUP_ROOT_CAUSE },
+  { M_DELAY_N2N, -1, "delay_n2n", N_("MPI short-term N x N delay costs"), T, FALSE,
+    N_("Delays that directly cause wait states in MPI n-to-n collective communications"),
+    METRIC_GROUP_ROOT_CAUSE },
+  { M_DELAY_N2N_LT, -1, "delay_n2n_longterm", N_("MPI long-term N x N delay costs"), T, FALSE,
+    N_("Delays that indirectly cause wait states in MPI n-to-n collective communications through "
+       "wait-state propagation"), METRIC_GROUP_ROOT_CAUSE },
+  { M_DELAY_12N, -1, "delay_12n", N_("MPI short-term 1-to-N delay costs"), T, FALSE,
+    N_("Delays that directly cause wait states in MPI 1-to-n collective communications"),
+    METRIC_GROUP_ROOT_CAUSE },
+  { M_DELAY_12N_LT, -1, "delay_12n_longterm", N_("MPI long-term 1-to-N delay costs"), T, FALSE,
+    N_("Delays that indirectly cause wait states in MPI 1-to-n collective communications through "
+       "wait-state propagation"), METRIC_GROUP_ROOT_CAUSE },
+  { M_DELAY_N21, -1, "delay_n21", N_("MPI short-term N-to-1 delay costs"), T, FALSE,
+    N_("Delays that directly cause wait states in MPI n-to-1 collective communications"),
+    METRIC_GROUP_ROOT_CAUSE },
+  { M_DELAY_N21_LT, -1, "delay_n21_longterm", N_("MPI long-term N-to-1 delay costs"), T, FALSE,
+    N_("Delays that indirectly cause wait states in MPI n-to-1 collective communications through "
+       "wait-state propagation"), METRIC_GROUP_ROOT_CAUSE },
+  { M_WAIT_INDIRECT_LS, -1, "mpi_wait_indirect_latesender", N_("Indirect MPI Late Sender wait states"), T, FALSE,
+    N_("Indirect waiting time in MPI Late Sender wait states that results from propagation"),
+    METRIC_GROUP_ROOT_CAUSE },
+  { M_WAIT_INDIRECT_LR, -1, "mpi_wait_indirect_latereceiver", N_("Indirect MPI Late Receiver wait states"), T,
+    FALSE, N_("Indirect waiting time in MPI Late Receiver wait states that results from propagation"),
+    METRIC_GROUP_ROOT_CAUSE },
+  { M_WAIT_PROPAGATING_LS, -1, "mpi_wait_propagating_ls", N_("Propagating MPI Late Sender wait states"), T, FALSE,
+    N_("MPI Late Sender wait states which cause further waiting time on other processes"),
+    METRIC_GROUP_ROOT_CAUSE },
+  { M_WAIT_PROPAGATING_LR, -1, "mpi_wait_propagating_lr", N_("Propagating MPI Late Receiver wait states"), T,
+    FALSE, N_("MPI Late Receiver wait states which cause further waiting time on other processes"),
+    METRIC_GROUP_ROOT_CAUSE },
 };
+#pragma GCC diagnostic pop
 
 gboolean
 analyze_metric_is_below (MetricId m,

@@ -51,8 +51,36 @@ typedef enum
   M_BYTES_RCVD,
   M_BYTES_COUT,
   M_BYTES_CIN,
+  /* root causes and the critical path (delay-*.c, critical-*.c): fractional, stored apart */
+  M_CRITICAL_PATH,
+  M_CP_ACTIVITIES,
+  M_CP_IMBALANCE,
+  M_CP_INTER_PARTITION,
+  M_CP_NON_CRITICAL,
+  M_DELAY_LS,
+  M_DELAY_LS_LT,
+  M_DELAY_LR,
+  M_DELAY_LR_LT,
+  M_DELAY_BARRIER,
+  M_DELAY_BARRIER_LT,
+  M_DELAY_N2N,
+  M_DELAY_N2N_LT,
+  M_DELAY_12N,
+  M_DELAY_12N_LT,
+  M_DELAY_N21,
+  M_DELAY_N21_LT,
+  M_WAIT_INDIRECT_LS,
+  M_WAIT_INDIRECT_LR,
+  M_WAIT_PROPAGATING_LS,
+  M_WAIT_PROPAGATING_LR,
   N_METRICS
 } MetricId;
+
+/* The first of the metrics the root-cause and critical-path passes compute; they hold fractions
+ * of a timer tick (delay costs are shares of waits), so they are kept as doubles, not in the
+ * integer severity rows. */
+#define M_FIRST_CAUSE M_CRITICAL_PATH
+#define N_CAUSE_METRICS (N_METRICS - M_FIRST_CAUSE)
 
 typedef enum
 {
@@ -60,6 +88,16 @@ typedef enum
   METRIC_UNIT_COUNT,
   METRIC_UNIT_BYTES,
 } MetricUnit;
+
+/* Which pass computes a metric; a report holds only the groups that ran. */
+typedef enum
+{
+  METRIC_GROUP_WAIT = 0,        /* the wait-state analysis: always */
+  METRIC_GROUP_ROOT_CAUSE,      /* delay costs, indirect and propagating waits (--no-root-cause) */
+  METRIC_GROUP_CRITICAL_PATH,   /* critical path and its impacts (--no-critical-path) */
+} MetricGroup;
+
+#define METRIC_GROUP_BIT(g) (1u << (g))
 
 typedef struct
 {
@@ -70,6 +108,7 @@ typedef struct
   MetricUnit  unit;
   gboolean    wait_state;    /* listed in the statistics file */
   const char *descr;
+  MetricGroup group;
 } MetricDef;
 
 extern const MetricDef analyze_metrics[N_METRICS];

@@ -86,6 +86,7 @@ typedef struct
   char   *name;
   char   *klass;
   guint64 parent;          /* OTF2_UNDEFINED_SYSTEM_TREE_NODE for a root */
+  guint32 cpus;            /* KUBUS::CPUS property: CPUs the host's ranks could use; 0 unknown */
 } TraceSysNode;
 
 typedef struct
@@ -142,6 +143,11 @@ typedef struct
   TraceComm  **comm_dense;     /* comm id -> comm, for ids < n_comm_dense */
   guint       n_comm_dense;
   guint       n_region_dense;
+  /* the metric class of the collector's KUBUS_CPU_TIME samples (collect-cputime.c), or
+   * OTF2_UNDEFINED_METRIC */
+  guint32     cpu_metric;
+  gboolean    cpu_metric_wait; /* its second member is KUBUS_CPU_WAIT */
+  GHashTable *cpu_members;     /* member id -> 1 KUBUS_CPU_TIME, 2 KUBUS_CPU_WAIT (while reading) */
 } TraceDefs;
 
 TraceDefs   *trace_defs_read (const char *anchor, GError **error);
@@ -226,6 +232,9 @@ typedef struct
 /* replay-clock.h: a location's repaired time (the controlled logical clock) */
 typedef struct _ClockMap ClockMap;
 
+/* delay-private.h: the root-cause and critical-path passes' state of one rank */
+typedef struct _Causes Causes;
+
 typedef struct
 {
   int          rank;
@@ -263,6 +272,12 @@ typedef struct
   Tick         clock_largest;        /* largest correction */
   guint32      clock_passes;         /* forward replay passes (the same on every rank) */
   gboolean     clock_converged;
+  /* root causes and the critical path (delay-private.h): the METRIC_GROUP bits that run (set
+   * before trace_read_rank, which then records the timeline they need), and their state */
+  guint        want_causes;
+  Causes      *causes;
+  GArray      *recv_send;     /* guint32 per receive: the matched send's index on its sender
+                               * (pattern_p2p_run fills it when the passes run), NO_INDEX if none */
 } RankData;
 
 RankData *rank_data_new (int rank, TraceDefs *defs);
@@ -307,6 +322,18 @@ struct _Transport
   /* Gathers one byte array per rank at rank 0: root_in gets n_ranks arrays (only on the
    * process that holds rank 0; NULL elsewhere). */
   void (*gather) (Transport *t, GByteArray **out, GPtrArray **root_in);
+  /* Point-to-point messages of the message-driven replay (replay-msg.c) to ranks in other
+   * processes; NULL in a transport that holds every rank. msg_begin and msg_end are collective;
+   * msg_send is asynchronous (takes @msg); msg_recv returns the next message that arrived, NULL
+   * if none; msg_wave adds @mine (3 values; NULL: the wave already started) over every process
+   * into @all without blocking: 1 when done, 0 while some process has not joined yet. */
+  void    (*msg_begin) (Transport *t);
+  void    (*msg_send) (Transport *t, int dst, GBytes *msg);
+  GBytes *(*msg_recv) (Transport *t, int *src, int *dst, gboolean wait);
+  int     (*msg_wave) (Transport *t, const gint64 *mine, gint64 *all);
+  void    (*msg_end) (Transport *t);
+  gboolean msg_spin;      /* set by msg_begin: every process has a core of its own, so a process
+                           * waiting for a message may poll without pause */
   void (*free) (Transport *t);
   gpointer priv;
   /* threads for the per-rank work of a phase (replay-threads.c); 1: the calling thread only */
@@ -366,6 +393,7 @@ void       wavefront_classify (Wavefront     *wf,
 /* ---- results ---------------------------------------------------------------------------- */
 
 GByteArray *analysis_serialize (RankData *rd);
+
 /* Rank 0: merges every rank's results and writes the report and the statistics file. */
 gboolean    analysis_write_report (TraceDefs   *defs,
                                    GPtrArray   *blobs,
@@ -383,8 +411,15 @@ typedef struct
   gboolean    quiet;
   double      lo, hi;      /* this run's share of the whole progress */
   int         last_pct;
+  guint       skip_groups; /* METRIC_GROUP bits not to compute (kubus-analyze --no-root-cause,
+                            * --no-critical-path); 0: everything */
 } AnalyzeProgress;
 
+/* The root-cause and critical-path passes, after the wait-state replays (delay-run.c); every
+ * process calls it. FALSE when an exchange failed. */
+gboolean causes_run (Transport *t, gboolean mpi, RankData **rds, AnalyzeProgress *prog, GError **error);
+/* Which METRIC_GROUP bits a run computes. */
+guint    analyze_groups (const AnalyzeProgress *prog);
 void     analyze_progress_line (AnalyzeProgress *p, double fraction, const char *what);
 /* A new phase: always gets its line (and its elapsed time with KUBUS_ANALYZE_TIMING=1). */
 void     analyze_progress_step (AnalyzeProgress *p, double at, const char *what);

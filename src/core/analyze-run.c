@@ -110,6 +110,7 @@ read_one (int      i,
       if (!map)
         return;
       rd = rank_data_new (rd->rank, rd->defs);
+      rd->want_causes = ph->rds[i]->want_causes;
       rd->clock_map = map;
     }
   if (!trace_read_rank (ph->anchor, rd, read_progress, &ph->rk[i], &ph->errs[i]))
@@ -238,6 +239,8 @@ analyze_run (Transport       *t,
   for (int i = 0; i < t->n_local; i++)
     {
       rds[i] = rank_data_new (t->local_ranks[i], defs);
+      rds[i]->want_causes = analyze_groups (prog) & (METRIC_GROUP_BIT (METRIC_GROUP_ROOT_CAUSE)
+                                                     | METRIC_GROUP_BIT (METRIC_GROUP_CRITICAL_PATH));
     }
   ok = analyze_read_ranks (t, anchor, rds, NULL, NULL, prog, 0.0, 0.55, _("reading events"), &local);
   if (!analyze_all_ok (t, mpi, ok))
@@ -295,6 +298,16 @@ analyze_run (Transport       *t,
     }
   analyze_progress_step (prog, 0.75, _("replaying collective operations"));
   pattern_collective_run (t, rds);
+  if (!causes_run (t, mpi, rds, prog, error))
+    {
+      if (mpi)
+        {
+          fprintf (stderr, "%s: %s\n", prog->prog, (*error)->message);
+          MPI_Abort (MPI_COMM_WORLD, 1);
+        }
+      ok = FALSE;
+      goto out;
+    }
 
   analyze_progress_step (prog, 0.85, _("collecting results"));
   {

@@ -10,6 +10,8 @@
  * program then re-executes itself under mpirun with one process per traced rank (or
  * --parallel=N). --serial / --parallel decide instead. */
 #include "analyze-mode.h"
+#include "analyze-private.h"
+#include "delay-verify.h"
 #include "kubus-program.h"
 #include "replay-clock.h"
 #include "launch-mpi.h"
@@ -135,6 +137,70 @@ expand_kct (const char *kct,
   return kct_expand_temporary_in (kct, access (parent, W_OK) == 0 ? parent : NULL, error);
 }
 
+static void
+verify_progress (guint       done,
+                 guint       total,
+                 const char *what,
+                 gpointer    data)
+{
+  if (!*(gboolean *) data)
+    fprintf (stderr, "kubus-analyze: [verify %u/%u] %s\n", done + 1, total, what);
+}
+
+/* --verify-causes: in the process that owns the finished report (the one that launched the
+ * MPI job, the only one with --serial, or rank 0 after MPI_Finalize). */
+static int
+verify_causes (const char *input,
+               const char *report,
+               int         n,
+               gboolean    real_time,
+               gboolean    no_clock_repair,
+               gboolean    quiet)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GString) out = g_string_new (NULL);
+  g_autofree char *anchor = NULL;
+  g_autofree char *kct = NULL;
+  VerifyOptions vo = { 0 };
+
+  if (g_file_test (input, G_FILE_TEST_IS_DIR))
+    {
+      anchor = g_build_filename (input, "traces.otf2", NULL);
+      if (!g_file_test (anchor, G_FILE_TEST_EXISTS))
+        {
+          /* only a compressed trace: kubus-sim's way (definitions beside it) */
+          g_free (anchor);
+          anchor = g_build_filename (input, ".kubus-kct-definitions", "traces.otf2", NULL);
+          kct = g_build_filename (input, "traces.kct", NULL);
+        }
+      vo.expdir = input;
+    }
+  else if (g_str_has_suffix (input, ".kct"))
+    {
+      fprintf (stderr, _("kubus-analyze: --verify-causes needs an experiment folder or an OTF2 trace, not %s "
+                         "(no verification)\n"), input);
+      return 1;
+    }
+  else
+    anchor = g_strdup (input);
+  vo.report = report;
+  vo.anchor = anchor;
+  vo.kct = kct;
+  vo.n = n;
+  vo.real_time = real_time;
+  vo.no_clock_repair = no_clock_repair || kct != NULL;
+  vo.progress = verify_progress;
+  vo.progress_data = &quiet;
+  if (!causes_verify (&vo, out, &error))
+    {
+      fputs (out->str, stderr);
+      fprintf (stderr, "kubus-analyze: %s\n", error->message);
+      return 1;
+    }
+  fputs (out->str, stderr);
+  return 0;
+}
+
 static char *
 stats_path_for (const char *cube_path)
 {
@@ -187,6 +253,8 @@ main (int    argc,
 {
   gboolean quiet = FALSE, no_clock_repair = FALSE, version = FALSE;
   int threads = 0;
+  gboolean no_root_cause = FALSE, no_critical_path = FALSE, verify_real_time = FALSE;
+  int verify_n = 0;
   g_autofree char *output = NULL;
   g_autofree char *launcher = NULL;
   g_auto (GStrv) rest = NULL;
@@ -205,6 +273,14 @@ main (int    argc,
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, N_("No progress output"), NULL },
     { "no-clock-repair", 0, 0, G_OPTION_ARG_NONE, &no_clock_repair,
       N_("Analyse the timestamps as recorded, without repairing receives that lie before their send"), NULL },
+    { "no-root-cause", 0, 0, G_OPTION_ARG_NONE, &no_root_cause,
+      N_("Skip the delay costs and the indirect and propagating wait states"), NULL },
+    { "no-critical-path", 0, 0, G_OPTION_ARG_NONE, &no_critical_path,
+      N_("Skip the critical path and its impacts"), NULL },
+    { "verify-causes", 0, 0, G_OPTION_ARG_INT, &verify_n,
+      N_("Simulate removing the N largest delays and compare what that saves with their costs"), N_("N") },
+    { "verify-real-time", 0, 0, G_OPTION_ARG_NONE, &verify_real_time,
+      N_("Simulate with the real-time replay (kubus-sim under mpirun) instead of the offline model"), NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL, N_("EXPDIR|TRACE.otf2|TRACE.kct") },
     { NULL, 0, 0, 0, NULL, NULL, NULL }
   };
@@ -253,6 +329,11 @@ main (int    argc,
       "process per traced rank (or N): outside an MPI launcher the program starts itself with\n"
       "\"mpirun -n N --oversubscribe\" (--mpirun CMD replaces mpirun)."),
     "\n\n",
+    _("After the wait states it traces every wait back to its causes (delay costs, short- and\n"
+      "long-term, indirect and propagating waits) and follows the critical path, as Scalasca's\n"
+      "scout does; --verify-causes N then simulates removing the N largest causes and compares\n"
+      "what that saves with their costs (files in REPORT-causes beside the report)."),
+    "\n\n",
     _("A compressed trace (an experiment folder that holds only traces.kct, or TRACE.kct) is\n"
       "expanded to a temporary OTF2 archive first (a hidden folder beside it, removed at the\n"
       "end) and analysed without clock repair: its times are the recorded ones within the\n"
@@ -274,6 +355,12 @@ main (int    argc,
   if (!rest || !rest[0] || rest[1])
     {
       fprintf (stderr, _("kubus-analyze: give one experiment directory or OTF2 anchor file (see --help)\n"));
+      return 2;
+    }
+  if (verify_n < 0 || (verify_n > 0 && no_root_cause))
+    {
+      fprintf (stderr, verify_n < 0 ? _("kubus-analyze: --verify-causes takes a positive number\n")
+                                    : _("kubus-analyze: --verify-causes needs the delay costs: drop --no-root-cause\n"));
       return 2;
     }
   if (opt_serial && opt_parallel)
@@ -344,6 +431,10 @@ main (int    argc,
       MPI_Comm_size (MPI_COMM_WORLD, &world);
     }
   prog.root = me == 0;
+  if (no_root_cause)
+    prog.skip_groups |= METRIC_GROUP_BIT (METRIC_GROUP_ROOT_CAUSE);
+  if (no_critical_path)
+    prog.skip_groups |= METRIC_GROUP_BIT (METRIC_GROUP_CRITICAL_PATH);
   /* the ranks of our own relaunch leave the first steps to the process that started them */
   prog.quiet = quiet || relaunched;
   prog.hi = 0.05;
@@ -451,6 +542,8 @@ main (int    argc,
       if (status >= 0)
         {
           analyze_mode_clear (&mode);
+          if (status == 0 && verify_n > 0)
+            status = verify_causes (rest[0], output, verify_n, verify_real_time, no_clock_repair, quiet);
           return status;
         }
       status = 0;
@@ -511,5 +604,8 @@ main (int    argc,
     MPI_Barrier (MPI_COMM_WORLD);   /* every rank is done with the expansion rank 0 removes */
   if (use_mpi)
     MPI_Finalize ();
+  /* the ranks of our own relaunch leave it to the process that started them */
+  if (status == 0 && verify_n > 0 && me == 0 && !g_getenv ("KUBUS_ANALYZE_RELAUNCHED"))
+    status = verify_causes (rest[0], output, verify_n, verify_real_time, no_clock_repair, quiet);
   return status;
 }

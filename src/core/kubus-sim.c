@@ -2,7 +2,7 @@
  * time with MPI at the original scale (or simulates it offline), analyses the result and compares
  * it with the original (docs/hypotheses.md, docs/decisions/2026-11-25-sim-design.md).
  *
- *   kubus-sim EXPDIR --hypothesis FILE [-o SIMDIR] [--offline] */
+ *   kubus-sim EXPDIR --hypothesis FILE [-o SIMDIR] [--offline] [-- mpirun LAUNCHER-OPTIONS] */
 #include "sim-private.h"
 #include "kubus-program.h"
 
@@ -28,6 +28,10 @@ main (int    argc,
     { "offline", 0, 0, G_OPTION_ARG_NONE, &opt.offline, N_("Simulate in one process with a model fitted from the trace"), NULL },
     { "serial", 0, 0, G_OPTION_ARG_NONE, &serial, N_("The same as --offline"), NULL },
     { "mpirun", 0, 0, G_OPTION_ARG_STRING, &launcher, N_("MPI launcher command (default: mpirun)"), N_("CMD") },
+    { "no-identity", 0, 0, G_OPTION_ARG_NONE, &opt.no_identity,
+      N_("No error bar: do not measure (or reuse) the identity simulation of this trace"), NULL },
+    { "identity-again", 0, 0, G_OPTION_ARG_NONE, &opt.identity_again,
+      N_("Measure the identity error of this trace again instead of reusing the cached one"), NULL },
     { "no-clock-repair", 0, 0, G_OPTION_ARG_NONE, &opt.no_clock_repair,
       N_("Simulate and analyse the timestamps as recorded, without repairing receives that lie before their send"), NULL },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &opt.quiet, N_("No progress output"), NULL },
@@ -45,6 +49,16 @@ main (int    argc,
 
   saved_argv = g_new0 (char *, argc + 1);
   memcpy (saved_argv, argv, sizeof (char *) * argc);
+  /* kubus-run's syntax: everything after "--" is the launcher (mpirun and its options) */
+  for (int i = 1; i < argc; i++)
+    if (strcmp (argv[i], "--") == 0)
+      {
+        if (i + 1 < argc)
+          opt.launcher_argv = g_strdupv (argv + i + 1);
+        argv[i] = NULL;
+        argc = i;
+        break;
+      }
   ctx = g_option_context_new (_("— test a hypothesis on an MPI trace"));
   g_option_context_set_translation_domain (ctx, GETTEXT_PACKAGE);
   g_option_context_set_description (
@@ -55,7 +69,9 @@ main (int    argc,
            "difference.cube (original − simulated) and summary.json. SIMDIR appears complete or not\n"
            "at all. --offline simulates in one process instead, with a communication model fitted\n"
            "from the trace. Rules: scale region NAME by F; balance region NAME [globally];\n"
-           "remove messages with size|tag OP N; remove messages in region NAME."));
+           "remove messages with size|tag OP N; remove messages in region NAME.\n"
+           "Every prediction carries the identity error of its trace and mode (its error bar).\n"
+           "kubus-sim EXPDIR -H FILE -- mpirun --hostfile HOSTS re-enacts across hosts."));
   g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
   g_option_context_add_main_entries (ctx, kubus_program_option_entries (&version), GETTEXT_PACKAGE);
   if (!g_option_context_parse (ctx, &argc, &argv, &error))
@@ -65,6 +81,11 @@ main (int    argc,
     }
   if (version)
     return kubus_program_print_version ();
+  if (launcher && opt.launcher_argv)
+    {
+      fprintf (stderr, _("kubus-sim: give the launcher either with --mpirun or after \"--\", not both\n"));
+      return 2;
+    }
   if (!rest || !rest[0] || rest[1])
     {
       fprintf (stderr, _("kubus-sim: give one experiment directory or OTF2 anchor file (see --help)\n"));
@@ -137,5 +158,6 @@ main (int    argc,
   g_free (opt.hypothesis);
   g_free (opt.simdir);
   g_free (opt.launcher);
+  g_strfreev (opt.launcher_argv);
   return status;
 }

@@ -15,6 +15,7 @@
 #include <glib/gi18n.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -27,6 +28,32 @@ launch_mpi_in_launcher (void)
          || g_getenv ("PMI_RANK") || g_getenv ("MPI_LOCALNRANKS");
 }
 
+/* The rank count a launcher command line gives itself (-n N, -np N, --np N, -c N, --n=N), or
+ * 0; -1 when one of them has no number. */
+static int
+given_ranks (char **words)
+{
+  static const char *const opts[] = { "-n", "-np", "--np", "-c", "--n", NULL };
+  for (guint i = 1; words[i]; i++)
+    for (guint k = 0; opts[k]; k++)
+      {
+        const char *v = NULL;
+        gsize l = strlen (opts[k]);
+        if (strcmp (words[i], opts[k]) == 0)
+          v = words[i + 1];
+        else if (strncmp (words[i], opts[k], l) == 0 && words[i][l] == '=')
+          v = words[i] + l + 1;
+        else
+          continue;
+        {
+          char *end = NULL;
+          long n = v ? strtol (v, &end, 10) : 0;
+          return v && end != v && *end == '\0' && n > 0 && n < G_MAXINT ? (int) n : -1;
+        }
+      }
+  return 0;
+}
+
 char **
 launch_mpi_build_argv (const LaunchMpi *lm,
                        GError         **error)
@@ -34,16 +61,30 @@ launch_mpi_build_argv (const LaunchMpi *lm,
   g_autoptr (GPtrArray) args = g_ptr_array_new_with_free_func (g_free);
   g_auto (GStrv) lv = NULL;
   g_autofree char *self = g_file_read_link ("/proc/self/exe", NULL);
+  int given;
 
   g_return_val_if_fail (lm && lm->argv && lm->argv[0] && lm->n_ranks > 0, NULL);
 
-  if (!g_shell_parse_argv (lm->launcher ? lm->launcher : "mpirun", NULL, &lv, error))
+  if (lm->launcher_argv && lm->launcher_argv[0])
+    lv = g_strdupv ((char **) lm->launcher_argv);
+  else if (!g_shell_parse_argv (lm->launcher ? lm->launcher : "mpirun", NULL, &lv, error))
     return NULL;
+  given = given_ranks (lv);
+  if (given != 0 && given != lm->n_ranks)
+    {
+      g_set_error (error, G_SHELL_ERROR, G_SHELL_ERROR_FAILED,
+                   _("the launcher command starts %d processes, but the trace has %d ranks: leave -n out "
+                     "(it is added) or give -n %d"), given, lm->n_ranks, lm->n_ranks);
+      return NULL;
+    }
   for (guint i = 0; lv[i]; i++)
     g_ptr_array_add (args, g_strdup (lv[i]));
-  g_ptr_array_add (args, g_strdup ("-n"));
-  g_ptr_array_add (args, g_strdup_printf ("%d", lm->n_ranks));
-  if (!lm->launcher)
+  if (given == 0)
+    {
+      g_ptr_array_add (args, g_strdup ("-n"));
+      g_ptr_array_add (args, g_strdup_printf ("%d", lm->n_ranks));
+    }
+  if (!lm->launcher && !lm->launcher_argv)
     g_ptr_array_add (args, g_strdup ("--oversubscribe"));
   g_ptr_array_add (args, g_strdup (self ? self : lm->argv[0]));
   for (guint i = 1; lm->argv[i]; i++)

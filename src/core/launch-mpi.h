@@ -25,6 +25,9 @@ typedef struct
 {
   const char        *program;   /* "kubus-analyze": prefix of the launcher's own messages */
   const char        *launcher;  /* the user's launcher command line (--mpirun); NULL: "mpirun" */
+  const char *const *launcher_argv; /* or the launcher as words (kubus-run's "-- mpirun --hostfile
+                                 * H"); used instead of @launcher when set. "-n N" is added unless
+                                 * it names the rank count itself (-n/-np/--np/-c N, the same N) */
   int                n_ranks;
   const char *const *argv;      /* this program's argv, NULL-terminated; argv[0] is replaced by
                                  * /proc/self/exe so the ranks run the same binary */
@@ -36,7 +39,7 @@ gboolean launch_mpi_in_launcher (void);
 
 /* The launcher's argv (NULL-terminated, free with g_strfreev): the launcher command split like
  * a shell would, "-n N", "--oversubscribe" for the default launcher, then the program. NULL and
- * @error when the launcher command cannot be parsed. */
+ * @error when the launcher command cannot be parsed, or names a rank count other than N. */
 char   **launch_mpi_build_argv (const LaunchMpi *lm,
                                 GError         **error);
 

@@ -298,6 +298,14 @@ match_receives (int      i,
         if (count[r])
           bout[i][r] = g_byte_array_sized_new (count[r] * sizeof (BwdMsg));
       memset (count, 0, sizeof (guint) * t->n_ranks);
+      /* the root-cause passes need every receive's send */
+      if (rd->causes && !rd->recv_send)
+        {
+          rd->recv_send = g_array_sized_new (FALSE, FALSE, sizeof (guint32), n);
+          g_array_set_size (rd->recv_send, n);
+          for (guint r = 0; r < n; r++)
+            g_array_index (rd->recv_send, guint32, r) = NO_INDEX;
+        }
 
       for (int src = 0; src < t->n_ranks; src++)
         {
@@ -348,6 +356,8 @@ match_receives (int      i,
           m = (const FwdMsg *) in[i][rr->peer]->data + g_array_index (c->idx, guint, c->next++);
           send_enter[r] = m->enter;
           send_time[r] = m->time;
+          if (rd->recv_send)
+            g_array_index (rd->recv_send, guint32, r) = m->send_idx;
           if (rr->time < m->time)
             rd->clock_violations++;
           bm.send_idx = m->send_idx;

@@ -126,12 +126,14 @@ sim_spawn_ranks (SimOptions *opt,
 {
   g_autoptr (GError) error = NULL;
   g_autofree char *env_workdir = g_strdup_printf ("KUBUS_SIM_WORKDIR=%s", workdir);
-  const char *env[] = { env_workdir, NULL };
+  g_autofree char *env_cpus = g_strdup_printf ("KUBUS_SIM_CPUS=%u", sim_local_cpus ());
+  const char *env[] = { env_workdir, env_cpus, NULL };
   LaunchMpi lm = { 0 };
   int status;
 
   lm.program = "kubus-sim";
   lm.launcher = opt->launcher;
+  lm.launcher_argv = (const char *const *) opt->launcher_argv;
   lm.n_ranks = n_ranks;
   lm.argv = (const char *const *) opt->argv;
   lm.env = env;

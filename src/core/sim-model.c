@@ -1,15 +1,19 @@
-/* sim-model.c — the offline mode's communication model, fitted from the trace itself
- * (LogGP-style: a message of s bytes takes L + G·s from the start of its send to its arrival;
- * sending, receiving and completing cost o_s, o_r, o_w; messages above the eager limit wait for
- * their receive). Collectives: per (region, communicator size), how long ranks stay after the
- * last member (or the root) arrived, as the median over the trace's instances.
+/* sim-model.c — the offline mode's model, fitted from the original trace itself
+ * (sim-private.h, SimModel; docs/decisions/2026-11-28-sim-real-codes.md).
  *
- * Samples come from the original trace, before any hypothesis is applied:
- *  - transfer time: receives (or waits completing them) that were entered before the matching
- *    send started: leave − E(send);
- *  - eager limit: a standard send that returned before its receive was posted is eager; one that
- *    left only after the receive was posted (posted later than the send started) is not;
- *  - overheads: medians of the call durations that did not wait. */
+ * Per transport (ranks of one host, ranks of different hosts; the system tree says which):
+ *  - transfer time T(s) = latency + per_byte·s, from receives (or the waits completing them)
+ *    entered before the matching send started: leave − enter of the send, least squares over
+ *    the per-size medians;
+ *  - the eager limit, from sends whose receive was posted after the send started: a send that
+ *    returned before the post is eager, one that returned only just after it waited for it
+ *    (rendezvous). Blocking sends and the waits completing non-blocking ones both vote; the
+ *    limit is the split of the voted sizes that contradicts the fewest votes.
+ * Costs: the plans of the untransformed trace run through the offline engine on the recorded
+ * times (sim_offline_run, fit mode); what each call took beyond the Leave the model gives
+ * (its residual: the call's own work, MPI's progress, a rank waiting for a core) is averaged
+ * per class. Means, not medians: a run time is a sum, and a class mean keeps every rank's sum of
+ * call costs as recorded, scheduler delays of oversubscribed runs included. */
 #include "sim-private.h"
 
 #include <math.h>
@@ -63,6 +67,14 @@ cmp_double (gconstpointer a,
   return x < y ? -1 : x > y;
 }
 
+static int
+cmp_i64 (gconstpointer a,
+         gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+  return x < y ? -1 : x > y;
+}
+
 static double
 med (GArray *a)
 {
@@ -72,196 +84,166 @@ med (GArray *a)
   return g_array_index (a, double, a->len / 2);
 }
 
-static const char *
-region_name (const TraceDefs *defs,
-             guint32          region)
+/* ---- hosts and transports */
+
+static void
+fit_hosts (SimModel *m,
+           const TraceDefs *defs)
 {
-  TraceRegion *r = trace_defs_region (defs, region);
-  return r && r->name ? r->name : "?";
+  g_autoptr (GHashTable) index = g_hash_table_new (NULL, NULL);
+  m->host = g_new0 (int, MAX (m->n_ranks, 1));
+  for (int r = 0; r < m->n_ranks; r++)
+    {
+      TraceLocation *loc = r < defs->n_ranks && defs->rank_loc ? defs->rank_loc[r] : NULL;
+      guint64 node = G_MAXUINT64;
+      gpointer v;
+      for (guint g = 0; loc && g < defs->locgroups->len; g++)
+        {
+          TraceLocGroup *lg = defs->locgroups->pdata[g];
+          if (lg->id == loc->group)
+            node = lg->sys_parent;
+        }
+      if (!g_hash_table_lookup_extended (index, GSIZE_TO_POINTER ((gsize) node), NULL, &v))
+        {
+          v = GINT_TO_POINTER ((int) g_hash_table_size (index));
+          g_hash_table_insert (index, GSIZE_TO_POINTER ((gsize) node), v);
+        }
+      m->host[r] = GPOINTER_TO_INT (v);
+    }
 }
 
-static char *
-coll_key (const TraceDefs *defs,
-          guint32          region,
-          int              size)
+int
+sim_model_transport (const SimModel *m,
+                     int             a,
+                     int             b)
 {
-  return g_strdup_printf ("%s/%d", region_name (defs, region), size);
+  if (a < 0 || b < 0 || a >= m->n_ranks || b >= m->n_ranks)
+    return 0;
+  return m->host[a] == m->host[b] ? 0 : 1;
 }
+
+double
+sim_model_transfer (const SimModel *m,
+                    int             from,
+                    int             to,
+                    guint64         bytes)
+{
+  const SimTransport *t = &m->tr[sim_model_transport (m, from, to)];
+  return t->latency + t->per_byte * (double) bytes;
+}
+
+gboolean
+sim_model_rendezvous (const SimModel *m,
+                      int             from,
+                      int             to,
+                      guint64         bytes,
+                      gboolean        sync)
+{
+  return sync || bytes > m->tr[sim_model_transport (m, from, to)].eager_limit;
+}
+
+/* ---- cost classes */
+
+#define ANY_RANK   0xfffffu
+#define ANY_BUCKET 0x3fu
+#define ANY_KIND   0x1fu
+
+static guint
+bucket (guint64 bytes)
+{
+  guint b = 0;
+  while (bytes > 0 && b < 62)
+    {
+      bytes >>= 1;
+      b++;
+    }
+  return b;
+}
+
+/* rank 20 bits | region 20 | size class 6 | kind 5 | waited 2 (2 = either) */
+static guint64
+pack (guint rank,
+      guint32 region,
+      guint b,
+      guint kind,
+      guint waited)
+{
+  return ((guint64) (rank & 0xfffff) << 33) | ((guint64) (region & 0xfffff) << 13) | ((guint64) (b & 0x3f) << 7)
+         | ((guint64) (kind & 0x1f) << 2) | (waited & 3);
+}
+
+guint64
+sim_model_class (int      rank,
+                 guint32  region,
+                 guint64  bytes,
+                 int      kind,
+                 gboolean waited)
+{
+  return pack ((guint) rank, region, bucket (bytes), (guint) MIN (kind, 30), waited ? 1 : 0);
+}
+
+/* the key and its ever coarser classes: any waited, any rank, any size and kind */
+static guint
+coarser (guint64 key,
+         guint64 out[5])
+{
+  guint rank = (guint) (key >> 33) & 0xfffff, region = (guint) (key >> 13) & 0xfffff;
+  guint b = (guint) (key >> 7) & 0x3f, kind = (guint) (key >> 2) & 0x1f, w = (guint) key & 3;
+  out[0] = key;
+  out[1] = pack (rank, region, b, kind, 2);
+  out[2] = pack (ANY_RANK, region, b, kind, w);
+  out[3] = pack (ANY_RANK, region, b, kind, 2);
+  out[4] = pack (ANY_RANK, region, ANY_BUCKET, ANY_KIND, 2);
+  return 5;
+}
+
+void
+sim_model_add_cost (SimModel *m,
+                    guint64   key,
+                    double    residual)
+{
+  guint64 keys[5];
+  guint n = coarser (key, keys);
+  for (guint i = 0; i < n; i++)
+    {
+      SimCost *c = g_hash_table_lookup (m->cost, &keys[i]);
+      if (!c)
+        {
+          guint64 *kp = g_new (guint64, 1);
+          *kp = keys[i];
+          c = g_new0 (SimCost, 1);
+          g_hash_table_insert (m->cost, kp, c);
+          if (i == 0)
+            m->n_classes++;
+        }
+      c->sum += residual;
+      c->n++;
+    }
+  m->n_cost_samples++;
+}
+
+double
+sim_model_cost (const SimModel *m,
+                guint64         key)
+{
+  guint64 keys[5];
+  guint n = coarser (key, keys);
+  for (guint i = 0; i < n; i++)
+    {
+      SimCost *c = g_hash_table_lookup (m->cost, &keys[i]);
+      if (c && c->n)
+        return c->sum / c->n;
+    }
+  return 0;
+}
+
+/* ---- transfer times and eager limits */
 
 typedef struct
 {
-  GArray *after_last;
-  GArray *own;
-} CollSamples;
-
-static void
-coll_samples_free (gpointer p)
-{
-  CollSamples *s = p;
-  g_array_unref (s->after_last);
-  g_array_unref (s->own);
-  g_free (s);
-}
-
-static gboolean
-one_to_all (guint op)
-{
-  return op == OTF2_COLLECTIVE_OP_BCAST || op == OTF2_COLLECTIVE_OP_SCATTER || op == OTF2_COLLECTIVE_OP_SCATTERV;
-}
-
-static gboolean
-all_to_one (guint op)
-{
-  return op == OTF2_COLLECTIVE_OP_REDUCE || op == OTF2_COLLECTIVE_OP_GATHER || op == OTF2_COLLECTIVE_OP_GATHERV;
-}
-
-typedef struct
-{
-  Tick    enter, leave;
-  guint32 region;
-  guint32 op;
-  gint32  root;
-} CollCall;
-
-static void
-fit_collectives (SimModel  *m,
-                 SimRank  **srs,
-                 int        n_ranks,
-                 CallTimes *ct)
-{
-  TraceDefs *defs = srs[0]->defs;
-  guint n_comms = defs->comms->len;
-  /* per comm, per rank: the collective calls in order */
-  g_autofree GArray ***calls = g_new0 (GArray **, MAX (n_comms, 1));
-  g_autoptr (GHashTable) samples = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, coll_samples_free);
-  g_autoptr (GArray) all = g_array_new (FALSE, FALSE, sizeof (double));
-  GHashTableIter it;
-  gpointer k, v;
-
-  for (int r = 0; r < n_ranks; r++)
-    {
-      SimEvent *ev = (SimEvent *) srs[r]->ev->data;
-      for (guint i = 0; i < srs[r]->ev->len; i++)
-        {
-          TraceComm *c;
-          CollCall cc;
-          if (ev[i].type != EV_COLL_END || ct[r].enter[i] < 0)
-            continue;
-          c = trace_defs_comm (defs, ev[i].region);
-          if (!c || c->is_inter || c->size <= 1)
-            continue;
-          if (!calls[c->index])
-            calls[c->index] = g_new0 (GArray *, n_ranks);
-          if (!calls[c->index][r])
-            calls[c->index][r] = g_array_new (FALSE, FALSE, sizeof (CollCall));
-          cc.enter = ct[r].enter[i];
-          cc.leave = ct[r].leave[i];
-          /* the region of the call: the Enter right before the collective's events */
-          cc.region = 0;
-          for (guint j = i; j-- > 0;)
-            if (ev[j].type == EV_ENTER)
-              {
-                cc.region = ev[j].region;
-                break;
-              }
-          cc.op = ev[i].tag;
-          cc.root = ev[i].peer == OTF2_UNDEFINED_UINT32 ? -1 : (gint32) ev[i].peer;
-          g_array_append_val (calls[c->index][r], cc);
-        }
-    }
-  for (guint ci = 0; ci < n_comms; ci++)
-    {
-      TraceComm *c = defs->comms->pdata[ci];   /* index = position */
-      guint n_inst = G_MAXUINT;
-      if (!calls[ci])
-        continue;
-      for (int p = 0; p < c->size; p++)
-        {
-          int w = c->world[p];
-          if (w < 0 || w >= n_ranks || !calls[ci][w])
-            {
-              n_inst = 0;
-              break;
-            }
-          n_inst = MIN (n_inst, calls[ci][w]->len);
-        }
-      for (guint inst = 0; n_inst != G_MAXUINT && inst < n_inst; inst++)
-        {
-          CollCall *first = &g_array_index (calls[ci][c->world[0]], CollCall, inst);
-          Tick max_e = G_MININT64, root_e = 0;
-          g_autofree char *key = coll_key (defs, first->region, c->size);
-          CollSamples *s = g_hash_table_lookup (samples, key);
-          if (!s)
-            {
-              s = g_new0 (CollSamples, 1);
-              s->after_last = g_array_new (FALSE, FALSE, sizeof (double));
-              s->own = g_array_new (FALSE, FALSE, sizeof (double));
-              g_hash_table_insert (samples, g_strdup (key), s);
-            }
-          for (int p = 0; p < c->size; p++)
-            {
-              CollCall *cc = &g_array_index (calls[ci][c->world[p]], CollCall, inst);
-              max_e = MAX (max_e, cc->enter);
-              if (p == first->root)
-                root_e = cc->enter;
-            }
-          for (int p = 0; p < c->size; p++)
-            {
-              CollCall *cc = &g_array_index (calls[ci][c->world[p]], CollCall, inst);
-              double al, own;
-              gboolean is_root = p == cc->root;
-              if (one_to_all (cc->op) && cc->root >= 0)
-                {
-                  if (is_root)
-                    {
-                      own = (double) (cc->leave - cc->enter);
-                      g_array_append_val (s->own, own);
-                      continue;
-                    }
-                  al = (double) (cc->leave - MAX (cc->enter, root_e));
-                }
-              else if (all_to_one (cc->op) && cc->root >= 0 && !is_root)
-                {
-                  own = (double) (cc->leave - cc->enter);
-                  g_array_append_val (s->own, own);
-                  continue;
-                }
-              else if (cc->op == OTF2_COLLECTIVE_OP_SCAN || cc->op == OTF2_COLLECTIVE_OP_EXSCAN)
-                {
-                  Tick mx = G_MININT64;
-                  for (int q = 0; q <= p; q++)
-                    mx = MAX (mx, g_array_index (calls[ci][c->world[q]], CollCall, inst).enter);
-                  al = (double) (cc->leave - mx);
-                }
-              else
-                al = (double) (cc->leave - max_e);
-              al = MAX (al, 0.0);
-              g_array_append_val (s->after_last, al);
-              g_array_append_val (all, al);
-              m->n_coll_samples++;
-            }
-        }
-    }
-  for (guint ci = 0; ci < n_comms; ci++)
-    if (calls[ci])
-      {
-        for (int r = 0; r < n_ranks; r++)
-          if (calls[ci][r])
-            g_array_unref (calls[ci][r]);
-        g_free (calls[ci]);
-      }
-  m->coll_default = all->len ? med (all) : 5000.0;
-  g_hash_table_iter_init (&it, samples);
-  while (g_hash_table_iter_next (&it, &k, &v))
-    {
-      CollSamples *s = v;
-      SimCollCost *cost = g_new0 (SimCollCost, 1);
-      cost->after_last = s->after_last->len ? med (s->after_last) : m->coll_default;
-      cost->own = s->own->len ? med (s->own) : cost->after_last;
-      cost->n = s->after_last->len + s->own->len;
-      g_hash_table_insert (m->coll, g_strdup (k), cost);
-    }
-}
+  GArray     *xs, *ys;   /* size, transfer time */
+  GHashTable *votes;     /* size -> guint[2] eager, rendezvous */
+} TransportSamples;
 
 static void
 vote (GHashTable *votes,
@@ -280,8 +262,8 @@ vote (GHashTable *votes,
   v[eager ? 0 : 1]++;
 }
 
-/* Post time of the receive that matches send @s of rank @r: Enter of the blocking receive, or
- * of the MPI_Irecv that posted it; -1 if unknown. */
+/* Post time of the receive that matches a send: Enter of the blocking receive, or of the call
+ * that posted the MPI_Irecv; -1 if unknown. */
 static Tick
 post_time (SimRank  **srs,
            CallTimes *ct,
@@ -297,6 +279,156 @@ post_time (SimRank  **srs,
   return ct[peer].enter[recv_ev];
 }
 
+static const char *
+call_name (SimRank *sr,
+           guint    i)
+{
+  SimEvent *ev = (SimEvent *) sr->ev->data;
+  for (guint j = i + 1; j-- > 0;)
+    if (ev[j].type == EV_ENTER)
+      {
+        TraceRegion *reg = trace_defs_region (sr->defs, ev[j].region);
+        return reg && reg->name ? reg->name : "";
+      }
+  return "";
+}
+
+/* A send that started at @start and was done (its call left) at @done, whose receive was posted
+ * at @p: eager when it was done before the post, rendezvous when it waited for it. */
+static void
+vote_send (TransportSamples *ts,
+           guint64           len,
+           Tick              start,
+           Tick              done_enter,
+           Tick              done,
+           Tick              p)
+{
+  if (p < 0 || p <= start + 20000)
+    return;   /* posted before (or as) the send started: says nothing */
+  if (p > done)
+    vote (ts->votes, len, TRUE);
+  else if (p > done_enter + 20000 && done - p < 200000)
+    vote (ts->votes, len, FALSE);   /* waited in the call, left right after the post */
+}
+
+static void
+fit_line (SimTransport     *t,
+          TransportSamples *ts)
+{
+  g_autoptr (GHashTable) by_size = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
+                                                          (GDestroyNotify) g_array_unref);
+  GHashTableIter it;
+  gpointer k, v;
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  guint nb = 0;
+
+  t->n_samples = ts->xs->len;
+  for (guint i = 0; i < ts->xs->len; i++)
+    {
+      gint64 key = (gint64) g_array_index (ts->xs, double, i);
+      GArray *a = g_hash_table_lookup (by_size, &key);
+      if (!a)
+        {
+          gint64 *kp = g_new (gint64, 1);
+          *kp = key;
+          a = g_array_new (FALSE, FALSE, sizeof (double));
+          g_hash_table_insert (by_size, kp, a);
+        }
+      g_array_append_val (a, g_array_index (ts->ys, double, i));
+    }
+  /* least squares on the per-size medians (robust against the odd late wake-up) */
+  g_hash_table_iter_init (&it, by_size);
+  while (g_hash_table_iter_next (&it, &k, &v))
+    {
+      double x = (double) *(gint64 *) k, y = med (v);
+      sx += x;
+      sy += y;
+      sxx += x * x;
+      sxy += x * y;
+      nb++;
+    }
+  if (nb >= 2 && nb * sxx - sx * sx > 0)
+    {
+      t->per_byte = MAX (0.0, (nb * sxy - sx * sy) / (nb * sxx - sx * sx));
+      t->latency = MAX (0.0, (sy - t->per_byte * sx) / nb);
+    }
+  else if (nb == 1)
+    {
+      t->per_byte = 0.1;   /* 10 GB/s: the shared-memory order, for sizes not in the trace */
+      t->latency = MAX (0.0, sy - t->per_byte * sx);
+    }
+  else
+    {
+      t->latency = 2000;
+      t->per_byte = 0.1;
+    }
+}
+
+guint64
+sim_model_eager_split (const guint64 *sizes,
+                       const guint   *eager,
+                       const guint   *rdv,
+                       guint          n)
+{
+  guint eager_total = 0, rdv_total = 0, eager_below = 0, rdv_below = 0, bad, best_bad;
+  gint64 best = -1;
+
+  for (guint i = 0; i < n; i++)
+    {
+      eager_total += eager[i];
+      rdv_total += rdv[i];
+    }
+  if (rdv_total == 0)
+    return G_MAXUINT64;
+  /* split after position i (sizes[0..i] eager): bad = rendezvous votes at or below it + eager
+   * votes above it; i = -1: everything rendezvous */
+  best_bad = eager_total;
+  for (guint i = 0; i < n; i++)
+    {
+      eager_below += eager[i];
+      rdv_below += rdv[i];
+      bad = rdv_below + (eager_total - eager_below);
+      if (bad <= best_bad)   /* ties: the largest size with no evidence against eager */
+        {
+          best_bad = bad;
+          best = (gint64) i;
+        }
+    }
+  if (best == (gint64) n - 1)
+    return G_MAXUINT64;
+  if (best < 0)
+    return sizes[0] > 0 ? sizes[0] - 1 : 0;
+  return sizes[best];
+}
+
+/* The eager limit of a transport from its votes (sim_model_eager_split). */
+static void
+fit_eager_limit (SimTransport     *t,
+                 TransportSamples *ts)
+{
+  g_autoptr (GList) keys = g_hash_table_get_keys (ts->votes);
+  g_autoptr (GArray) sizes = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autofree guint64 *sz = NULL;
+  g_autofree guint *eager = NULL, *rdv = NULL;
+
+  for (GList *l = keys; l; l = l->next)
+    g_array_append_val (sizes, *(gint64 *) l->data);
+  g_array_sort (sizes, cmp_i64);
+  sz = g_new0 (guint64, sizes->len + 1);
+  eager = g_new0 (guint, sizes->len + 1);
+  rdv = g_new0 (guint, sizes->len + 1);
+  for (guint i = 0; i < sizes->len; i++)
+    {
+      guint *v = g_hash_table_lookup (ts->votes, &g_array_index (sizes, gint64, i));
+      sz[i] = (guint64) g_array_index (sizes, gint64, i);
+      eager[i] = v[0];
+      rdv[i] = v[1];
+      t->votes_eager += v[0];
+      t->votes_rdv += v[1];
+    }
+  t->eager_limit = sim_model_eager_split (sz, eager, rdv, sizes->len);
+}
+
 SimModel *
 sim_model_fit (SimRank **srs,
                int       n_ranks)
@@ -304,15 +436,17 @@ sim_model_fit (SimRank **srs,
   SimModel *m = g_new0 (SimModel, 1);
   g_autofree CallTimes *ct = g_new0 (CallTimes, n_ranks);
   g_autofree guint32 **post_of = g_new0 (guint32 *, n_ranks);
-  g_autoptr (GArray) xs = g_array_new (FALSE, FALSE, sizeof (double));
-  g_autoptr (GArray) ys = g_array_new (FALSE, FALSE, sizeof (double));
-  g_autoptr (GArray) o_send = g_array_new (FALSE, FALSE, sizeof (double));
-  g_autoptr (GArray) o_recv = g_array_new (FALSE, FALSE, sizeof (double));
-  g_autoptr (GArray) o_wait = g_array_new (FALSE, FALSE, sizeof (double));
-  g_autoptr (GHashTable) votes = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
-  guint64 min_rdv = G_MAXUINT64;
+  TransportSamples ts[2];
 
-  m->coll = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  m->n_ranks = n_ranks;
+  m->cost = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  fit_hosts (m, srs[0]->defs);
+  for (int t = 0; t < 2; t++)
+    {
+      ts[t].xs = g_array_new (FALSE, FALSE, sizeof (double));
+      ts[t].ys = g_array_new (FALSE, FALSE, sizeof (double));
+      ts[t].votes = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+    }
   for (int r = 0; r < n_ranks; r++)
     {
       SimEvent *ev = (SimEvent *) srs[r]->ev->data;
@@ -324,10 +458,10 @@ sim_model_fit (SimRank **srs,
         if (ev[i].type == EV_IRECV_REQUEST && ev[i].link != NO_INDEX && ev[i].link < srs[r]->ev->len)
           post_of[r][ev[i].link] = i;
     }
-  /* transfer times and the eager limit */
   for (int r = 0; r < n_ranks; r++)
     {
       SimEvent *ev = (SimEvent *) srs[r]->ev->data;
+      g_autoptr (GHashTable) isends = g_hash_table_new (g_int64_hash, g_int64_equal);   /* req -> event */
       for (guint i = 0; i < srs[r]->ev->len; i++)
         {
           SimEvent *e = &ev[i];
@@ -337,134 +471,68 @@ sim_model_fit (SimRank **srs,
               Tick es = ct[e->peer_world].enter[e->link];
               if (es >= 0 && ct[r].enter[i] < es)
                 {
+                  TransportSamples *s = &ts[sim_model_transport (m, e->peer_world, r)];
                   double x = (double) e->len, y = (double) (ct[r].leave[i] - es);
-                  g_array_append_val (xs, x);
-                  g_array_append_val (ys, y);
+                  g_array_append_val (s->xs, x);
+                  g_array_append_val (s->ys, y);
                 }
             }
           if (e->type == EV_SEND && e->link != NO_INDEX && e->peer_world >= 0 && e->peer_world < n_ranks
-              && ct[r].enter[i] >= 0)
+              && ct[r].enter[i] >= 0 && strcmp (call_name (srs[r], i), "MPI_Send") == 0)
+            vote_send (&ts[sim_model_transport (m, r, e->peer_world)], e->len, ct[r].enter[i], ct[r].enter[i],
+                       ct[r].leave[i], post_time (srs, ct, e->peer_world, e->link, post_of));
+          if (e->type == EV_ISEND && ct[r].enter[i] >= 0 && strcmp (call_name (srs[r], i), "MPI_Isend") == 0)
+            g_hash_table_insert (isends, &e->req, GUINT_TO_POINTER (i));
+          if (e->type == EV_ISEND_COMPLETE && ct[r].enter[i] >= 0)
             {
-              TraceRegion *reg = NULL;
-              Tick p = post_time (srs, ct, e->peer_world, e->link, post_of);
-              for (guint j = i; j-- > 0;)
-                if (ev[j].type == EV_ENTER)
-                  {
-                    reg = trace_defs_region (srs[r]->defs, ev[j].region);
-                    break;
-                  }
-              if (!reg || strcmp (reg->name, "MPI_Send") != 0 || p < 0)
-                continue;
-              if (p > ct[r].leave[i])
+              gpointer v = NULL;
+              if (g_hash_table_lookup_extended (isends, &e->req, NULL, &v))
                 {
-                  double d = (double) (ct[r].leave[i] - ct[r].enter[i]);
-                  vote (votes, e->len, TRUE);
-                  g_array_append_val (o_send, d);
+                  guint s = GPOINTER_TO_UINT (v);
+                  SimEvent *se = &ev[s];
+                  g_hash_table_remove (isends, &e->req);
+                  if (se->link != NO_INDEX && se->peer_world >= 0 && se->peer_world < n_ranks)
+                    vote_send (&ts[sim_model_transport (m, r, se->peer_world)], se->len, ct[r].enter[s],
+                               ct[r].enter[i], ct[r].leave[i],
+                               post_time (srs, ct, se->peer_world, se->link, post_of));
                 }
-              else if (p > ct[r].enter[i] + 20000 && ct[r].leave[i] >= p && ct[r].leave[i] - p < 200000)
-                vote (votes, e->len, FALSE);   /* left right after its receive was posted */
-            }
-          if (e->type == EV_ISEND && ct[r].enter[i] >= 0)
-            {
-              double d = (double) (ct[r].leave[i] - ct[r].enter[i]);
-              g_array_append_val (o_send, d);
             }
         }
     }
-  m->n_msg_samples = xs->len;
-  {
-    /* least squares on the per-size medians (robust against the odd late wake-up) */
-    g_autoptr (GHashTable) by_size = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
-                                                            (GDestroyNotify) g_array_unref);
-    GHashTableIter it;
-    gpointer k, v;
-    double sx = 0, sy = 0, sxx = 0, sxy = 0;
-    guint nb = 0;
-    for (guint i = 0; i < xs->len; i++)
-      {
-        gint64 key = (gint64) g_array_index (xs, double, i);
-        GArray *a = g_hash_table_lookup (by_size, &key);
-        if (!a)
-          {
-            gint64 *kp = g_new (gint64, 1);
-            *kp = key;
-            a = g_array_new (FALSE, FALSE, sizeof (double));
-            g_hash_table_insert (by_size, kp, a);
-          }
-        g_array_append_val (a, g_array_index (ys, double, i));
-      }
-    g_hash_table_iter_init (&it, by_size);
-    while (g_hash_table_iter_next (&it, &k, &v))
-      {
-        double x = (double) *(gint64 *) k, y = med (v);
-        sx += x;
-        sy += y;
-        sxx += x * x;
-        sxy += x * y;
-        nb++;
-      }
-    if (nb >= 2 && nb * sxx - sx * sx > 0)
-      {
-        m->per_byte = MAX (0.0, (nb * sxy - sx * sy) / (nb * sxx - sx * sx));
-        m->latency = MAX (0.0, (sy - m->per_byte * sx) / nb);
-      }
-    else if (nb == 1)
-      {
-        m->latency = sy;
-        m->per_byte = 0.1;   /* 10 GB/s: the shared-memory order, for sizes not in the trace */
-        m->latency = MAX (0.0, m->latency - m->per_byte * sx);
-      }
-    else
-      {
-        m->latency = 2000;
-        m->per_byte = 0.1;
-      }
-  }
-  {
-    /* a size is rendezvous when most of its sends waited for their receive */
-    GHashTableIter it;
-    gpointer k, v;
-    g_hash_table_iter_init (&it, votes);
-    while (g_hash_table_iter_next (&it, &k, &v))
-      if (((guint *) v)[1] > ((guint *) v)[0])
-        min_rdv = MIN (min_rdv, (guint64) * (gint64 *) k);
-    m->eager_limit = min_rdv == G_MAXUINT64 ? G_MAXUINT64 : (min_rdv > 0 ? min_rdv - 1 : 0);
-  }
-  /* overheads: receives and completions that found their message already there */
-  for (int r = 0; r < n_ranks; r++)
+  for (int t = 0; t < 2; t++)
     {
-      SimEvent *ev = (SimEvent *) srs[r]->ev->data;
-      for (guint i = 0; i < srs[r]->ev->len; i++)
-        {
-          SimEvent *e = &ev[i];
-          Tick es;
-          if ((e->type != EV_RECV && e->type != EV_IRECV) || e->link == NO_INDEX || e->peer_world < 0
-              || e->peer_world >= n_ranks || ct[r].enter[i] < 0)
-            continue;
-          es = ct[e->peer_world].enter[e->link];
-          if (es < 0)
-            continue;
-          if ((double) ct[r].enter[i] > es + m->latency + m->per_byte * e->len)
-            {
-              /* a rendezvous message moves only once the receive is there: its transfer is
-               * part of the call, not overhead */
-              double d = (double) (ct[r].leave[i] - ct[r].enter[i]);
-              if (e->len > m->eager_limit)
-                d = MAX (0.0, d - (m->latency + m->per_byte * e->len));
-              g_array_append_val (e->type == EV_RECV ? o_recv : o_wait, d);
-            }
-        }
+      fit_line (&m->tr[t], &ts[t]);
+      fit_eager_limit (&m->tr[t], &ts[t]);
+      g_array_unref (ts[t].xs);
+      g_array_unref (ts[t].ys);
+      g_hash_table_unref (ts[t].votes);
     }
-  m->send_overhead = o_send->len ? med (o_send) : 1000;
-  m->recv_overhead = o_recv->len ? med (o_recv) : m->send_overhead;
-  m->wait_overhead = o_wait->len ? med (o_wait) : m->recv_overhead;
-  fit_collectives (m, srs, n_ranks, ct);
+  /* a transport without samples borrows the other's line and limit */
+  if (m->tr[1].n_samples == 0 && m->tr[1].votes_eager + m->tr[1].votes_rdv == 0)
+    m->tr[1] = (SimTransport) { m->tr[0].latency, m->tr[0].per_byte, m->tr[0].eager_limit, 0, 0, 0 };
   for (int r = 0; r < n_ranks; r++)
     {
       g_free (ct[r].enter);
       g_free (ct[r].leave);
       g_free (post_of[r]);
     }
+
+  /* the costs: every call's residual on the recorded times */
+  {
+    SimPlanNotes notes;
+    g_autofree SimPlan **plans = g_new0 (SimPlan *, n_ranks);
+    gboolean ok = TRUE;
+    sim_plan_notes_init (&notes);
+    for (int r = 0; r < n_ranks && ok; r++)
+      ok = (plans[r] = sim_plan_build (srs[r], &notes, NULL)) != NULL;
+    if (ok)
+      sim_offline_run (srs, plans, n_ranks, m, TRUE, NULL, NULL);
+    for (int r = 0; r < n_ranks; r++)
+      sim_plan_free (plans[r]);
+    sim_plan_notes_clear (&notes);
+    for (int r = 0; r < n_ranks; r++)
+      g_clear_pointer (&srs[r]->new_time, g_free);
+  }
   return m;
 }
 
@@ -473,40 +541,35 @@ sim_model_free (SimModel *m)
 {
   if (!m)
     return;
-  g_hash_table_unref (m->coll);
+  g_hash_table_unref (m->cost);
+  g_free (m->host);
   g_free (m);
 }
 
-double
-sim_model_coll (const SimModel  *m,
-                const TraceDefs *defs,
-                guint32          region,
-                int              size,
-                gboolean         own)
+static void
+describe_transport (GString            *s,
+                    const char         *name,
+                    const SimTransport *t)
 {
-  g_autofree char *key = coll_key (defs, region, size);
-  SimCollCost *c = g_hash_table_lookup (m->coll, key);
-  if (!c)
-    return m->coll_default;
-  return own ? c->own : c->after_last;
+  char b[G_ASCII_DTOSTR_BUF_SIZE];
+  g_string_append_printf (s, "{\"transport\": \"%s\", ", name);
+  g_string_append_printf (s, "\"latency_ns\": %s, ", g_ascii_formatd (b, sizeof b, "%.1f", t->latency));
+  g_string_append_printf (s, "\"per_byte_ns\": %s, ", g_ascii_formatd (b, sizeof b, "%.5f", t->per_byte));
+  if (t->eager_limit == G_MAXUINT64)
+    g_string_append (s, "\"eager_limit\": null, ");
+  else
+    g_string_append_printf (s, "\"eager_limit\": %" G_GUINT64_FORMAT ", ", t->eager_limit);
+  g_string_append_printf (s, "\"message_samples\": %u, \"eager_votes\": %u, \"rendezvous_votes\": %u}", t->n_samples,
+                          t->votes_eager, t->votes_rdv);
 }
 
 char *
 sim_model_describe (const SimModel *m)
 {
-  GString *s = g_string_new (NULL);
-  char b[G_ASCII_DTOSTR_BUF_SIZE];
-  g_string_append_printf (s, "{\"latency_ns\": %s, ", g_ascii_formatd (b, sizeof b, "%.1f", m->latency));
-  g_string_append_printf (s, "\"per_byte_ns\": %s, ", g_ascii_formatd (b, sizeof b, "%.5f", m->per_byte));
-  g_string_append_printf (s, "\"send_overhead_ns\": %s, ", g_ascii_formatd (b, sizeof b, "%.1f", m->send_overhead));
-  g_string_append_printf (s, "\"recv_overhead_ns\": %s, ", g_ascii_formatd (b, sizeof b, "%.1f", m->recv_overhead));
-  g_string_append_printf (s, "\"wait_overhead_ns\": %s, ", g_ascii_formatd (b, sizeof b, "%.1f", m->wait_overhead));
-  if (m->eager_limit == G_MAXUINT64)
-    g_string_append (s, "\"eager_limit\": null, ");
-  else
-    g_string_append_printf (s, "\"eager_limit\": %" G_GUINT64_FORMAT ", ", m->eager_limit);
-  g_string_append_printf (s, "\"message_samples\": %u, \"collective_samples\": %u, ", m->n_msg_samples,
-                          m->n_coll_samples);
-  g_string_append_printf (s, "\"collective_default_ns\": %s}", g_ascii_formatd (b, sizeof b, "%.1f", m->coll_default));
+  GString *s = g_string_new ("{\"transports\": [");
+  describe_transport (s, "same host", &m->tr[0]);
+  g_string_append (s, ", ");
+  describe_transport (s, "between hosts", &m->tr[1]);
+  g_string_append_printf (s, "], \"cost_classes\": %u, \"cost_samples\": %u}", m->n_classes, m->n_cost_samples);
   return g_string_free (s, FALSE);
 }

@@ -6,15 +6,18 @@
  * dependency is known in advance (messages are matched, collectives are sequenced per
  * communicator), so the result does not depend on the order ranks run in.
  *
- * Model: a message of s bytes arrives T(s) = L + G·s after its send started (eager) or after
- * both the send started and the receive was posted (above the eager limit, synchronous sends);
- * a blocking send returns after o_s (eager) or when the message arrived (otherwise); a receive
- * or a wait leaves max(enter, arrival) + o_r / o_w. Collectives leave a fitted time after the
- * last member (all-to-all, barrier), the root (one-to-all) or the members before (scan)
- * arrived. Computation intervals are the transformed trace's. */
+ * Model (sim-model.c): a message of s bytes arrives T(s) = L + G·s after its send started
+ * (eager) or after both the send started and the receive was posted (above the transport's
+ * eager limit, synchronous sends); a blocking send returns at once (eager) or when the message
+ * arrived (otherwise); a receive or a wait when what it waits for arrived; a collective when the
+ * last member (all-to-all, barrier), the root (one-to-all) or the members before (scan) arrived.
+ * Then every call costs the mean residual of its class. Computation intervals are the
+ * transformed trace's. In fit mode the engine runs on the recorded times instead (every call
+ * enters when it did and leaves when it did) and hands each call's residual to the model. */
 #include "sim-private.h"
 
 #include <glib/gi18n.h>
+#include <math.h>
 #include <otf2/otf2.h>
 #include <string.h>
 
@@ -66,7 +69,8 @@ typedef struct
 {
   RankSim        *rs;
   int             n;
-  const SimModel *m;
+  SimModel       *m;
+  gboolean        fit;
   TraceDefs      *defs;
   Tick          **send_time;   /* per rank, per event: when the send started */
   Tick          **post_time;   /* per rank, per receive completion event: when it was posted */
@@ -105,17 +109,11 @@ publish (Engine *e,
 
 static Tick
 transfer (const SimModel *m,
+          int             from,
+          int             to,
           guint64         bytes)
 {
-  return (Tick) (m->latency + m->per_byte * (double) bytes);
-}
-
-static gboolean
-rendezvous (const SimModel *m,
-            guint64         bytes,
-            guint8          mode)
-{
-  return mode == SEND_SYNC || bytes > m->eager_limit;
+  return (Tick) sim_model_transfer (m, from, to, bytes);
 }
 
 /* Arrival of the message matched to receive event @rev of rank @r, or UNKNOWN (then @r waits). */
@@ -152,12 +150,12 @@ arrival (Engine  *e,
           break;
         }
     }
-  rdv = rendezvous (e->m, se->len, reg && (strcmp (reg->name, "MPI_Ssend") == 0 || strcmp (reg->name, "MPI_Issend") == 0)
-                                     ? SEND_SYNC : SEND_STANDARD);
+  rdv = sim_model_rendezvous (e->m, s, r, se->len,
+                              reg && (strcmp (reg->name, "MPI_Ssend") == 0 || strcmp (reg->name, "MPI_Issend") == 0));
   post = e->post_time[r][rev];
   if (rdv && !probe && post != UNKNOWN)
-    return MAX (es, post) + transfer (e->m, se->len);
-  return es + transfer (e->m, se->len);
+    return MAX (es, post) + transfer (e->m, s, r, se->len);
+  return es + transfer (e->m, s, r, se->len);
 }
 
 /* Completion of a rendezvous send: needs the receive's posting time. */
@@ -178,7 +176,7 @@ send_done (Engine  *e,
       e->waiter[peer][recv_ev] = s;
       return UNKNOWN;
     }
-  return MAX (start, post) + transfer (e->m, bytes);
+  return MAX (start, post) + transfer (e->m, s, peer, bytes);
 }
 
 static CollInst *
@@ -227,7 +225,6 @@ static gboolean
 do_collective (Engine    *e,
                int        r,
                SimAction *a,
-               guint32    region,
                Tick      *t)
 {
   RankSim *rs = &e->rs[r];
@@ -247,10 +244,7 @@ do_collective (Engine    *e,
     {
       c = a->comm < e->defs->comms->len ? e->defs->comms->pdata[a->comm] : NULL;   /* index = position */
       if (!c || c->size <= 1)
-        {
-          *t += (Tick) e->m->wait_overhead;
-          return TRUE;
-        }
+        return TRUE;
       comm_key = a->comm;
       size = c->size;
       pos = comm_pos (c, r);
@@ -279,20 +273,18 @@ do_collective (Engine    *e,
     *t = ci->max_e + (Tick) a->bytes;
   else
     {
-      double after = sim_model_coll (e->m, e->defs, region, size, FALSE);
-      double own = sim_model_coll (e->m, e->defs, region, size, TRUE);
       gboolean is_root = a->peer >= 0 && pos == a->peer;
       switch (a->op)
         {
         case OTF2_COLLECTIVE_OP_BCAST:
         case OTF2_COLLECTIVE_OP_SCATTER:
         case OTF2_COLLECTIVE_OP_SCATTERV:
-          *t = is_root ? *t + (Tick) own : MAX (*t, ci->root_e) + (Tick) after;
+          *t = is_root ? *t : MAX (*t, ci->root_e);
           break;
         case OTF2_COLLECTIVE_OP_REDUCE:
         case OTF2_COLLECTIVE_OP_GATHER:
         case OTF2_COLLECTIVE_OP_GATHERV:
-          *t = is_root ? ci->max_e + (Tick) after : *t + (Tick) own;
+          *t = is_root ? ci->max_e : *t;
           break;
         case OTF2_COLLECTIVE_OP_SCAN:
         case OTF2_COLLECTIVE_OP_EXSCAN:
@@ -300,11 +292,11 @@ do_collective (Engine    *e,
             Tick mx = G_MININT64;
             for (int q = 0; q <= pos; q++)
               mx = MAX (mx, ci->enters[q]);
-            *t = mx + (Tick) after;
+            *t = mx;
           }
           break;
         default:
-          *t = ci->max_e + (Tick) after;
+          *t = ci->max_e;
           break;
         }
     }
@@ -344,15 +336,14 @@ do_action (Engine  *e,
             publish (e, e->send_time, r, a->ev, rs->t);
             rs->published = TRUE;
           }
-        if ((a->mode & SEND_MODE_MASK) != SEND_BUFFERED && rendezvous (m, a->bytes, a->mode & SEND_MODE_MASK))
+        if ((a->mode & SEND_MODE_MASK) != SEND_BUFFERED
+            && sim_model_rendezvous (m, r, se->peer_world, a->bytes, (a->mode & SEND_MODE_MASK) == SEND_SYNC))
           {
             Tick d = send_done (e, r, se->peer_world, se->link, e->send_time[r][a->ev], a->bytes);
             if (d == UNKNOWN)
               return FALSE;
             rs->t = MAX (rs->t, d);
           }
-        else
-          rs->t += (Tick) m->send_overhead;
       }
       return TRUE;
     case ACT_SENDRECV:
@@ -368,20 +359,20 @@ do_action (Engine  *e,
             rs->published = TRUE;
           }
         t0 = e->send_time[r][a->ev];
-        if (rendezvous (m, a->bytes, a->mode))
+        if (sim_model_rendezvous (m, r, se->peer_world, a->bytes, (a->mode & SEND_MODE_MASK) == SEND_SYNC))
           {
             sdone = send_done (e, r, se->peer_world, se->link, t0, a->bytes);
             if (sdone == UNKNOWN)
               return FALSE;
           }
         else
-          sdone = t0 + (Tick) m->send_overhead;
+          sdone = t0;
         if (b)
           {
             Tick arr = arrival (e, r, b->ev, FALSE);
             if (arr == UNKNOWN)
               return FALSE;
-            rdone = MAX (t0, arr) + (Tick) m->recv_overhead;
+            rdone = MAX (t0, arr);
           }
         rs->t = MAX (sdone, rdone);
         rs->act++;   /* the receive action is done too */
@@ -398,7 +389,7 @@ do_action (Engine  *e,
         arr = arrival (e, r, a->ev, FALSE);
         if (arr == UNKNOWN)
           return FALSE;
-        rs->t = MAX (rs->t, arr) + (Tick) m->recv_overhead;
+        rs->t = MAX (rs->t, arr);
       }
       return TRUE;
     case ACT_ISEND:
@@ -407,12 +398,12 @@ do_action (Engine  *e,
         SlotInfo *s = &rs->slots[a->slot];
         publish (e, e->send_time, r, a->ev, rs->t);
         s->kind = 1;
-        s->rdv = (a->mode & SEND_MODE_MASK) != SEND_BUFFERED && rendezvous (m, a->bytes, a->mode & SEND_MODE_MASK);
+        s->rdv = (a->mode & SEND_MODE_MASK) != SEND_BUFFERED
+                 && sim_model_rendezvous (m, r, se->peer_world, a->bytes, (a->mode & SEND_MODE_MASK) == SEND_SYNC);
         s->peer = se->peer_world;
         s->other_ev = se->link;
         s->start = rs->t;
         s->bytes = a->bytes;
-        rs->t += (Tick) m->send_overhead;
       }
       return TRUE;
     case ACT_IRECV:
@@ -422,7 +413,6 @@ do_action (Engine  *e,
         s->kind = 2;
         s->other_ev = a->ev;
         s->bytes = a->bytes;
-        rs->t += (Tick) m->send_overhead;
       }
       return TRUE;
     case ACT_WAIT:
@@ -442,7 +432,7 @@ do_action (Engine  *e,
           }
         for (guint k = 0; k < a->n; k++)
           rs->slots[ws[a->slot + k]].kind = 0;
-        rs->t = done + (Tick) m->wait_overhead;
+        rs->t = done;
       }
       return TRUE;
     case ACT_FREE:
@@ -454,15 +444,62 @@ do_action (Engine  *e,
         Tick arr = arrival (e, r, a->ev, TRUE);
         if (arr == UNKNOWN)
           return FALSE;
-        rs->t = MAX (rs->t, arr) + (Tick) m->recv_overhead;
+        rs->t = MAX (rs->t, arr);
       }
       return TRUE;
     case ACT_COLL:
     case ACT_SYNC:
-      return do_collective (e, r, a, call->region, &rs->t);
+      return do_collective (e, r, a, &rs->t);
     default:
       return TRUE;
     }
+}
+
+/* The cost class of a planned call: its rank and region, its bytes, and the transport of its
+ * first message (point-to-point) or its communicator's size (collectives). */
+static guint64
+call_class (Engine  *e,
+            int      r,
+            SimCall *call,
+            gboolean waited)
+{
+  RankSim *rs = &e->rs[r];
+  SimAction *acts = &g_array_index (rs->plan->actions, SimAction, call->first);
+  SimEvent *ev = (SimEvent *) rs->sr->ev->data;
+  guint64 bytes = 0;
+  int kind = -1;
+
+  for (guint i = 0; i < call->n; i++)
+    {
+      SimAction *a = &acts[i];
+      switch (a->kind)
+        {
+        case ACT_SEND:
+        case ACT_SENDRECV:
+        case ACT_RECV:
+        case ACT_ISEND:
+        case ACT_IRECV:
+        case ACT_PROBE:
+          bytes += a->bytes;
+          if (kind < 0 && a->ev < rs->sr->ev->len)
+            kind = sim_model_transport (e->m, r, ev[a->ev].peer_world);
+          break;
+        case ACT_COLL:
+          {
+            TraceComm *c = a->comm < e->defs->comms->len ? e->defs->comms->pdata[a->comm] : NULL;
+            int size = c ? c->size : 1, lg = 0;
+            while ((1 << lg) < size && lg < 27)
+              lg++;
+            bytes += MAX (a->bytes, a->bytes2);
+            if (kind < 0)
+              kind = 2 + lg;
+          }
+          break;
+        default:
+          break;
+        }
+    }
+  return sim_model_class (r, call->region, bytes, MAX (kind, 0), waited);
 }
 
 /* Advances rank @r as far as it can. */
@@ -507,6 +544,21 @@ run_rank (Engine *e,
             rs->act++;
             rs->published = FALSE;
           }
+        /* what the call cost beyond what it waited for: its class's mean (fit: as recorded) */
+        {
+          Tick model = MAX (rs->t, rs->enter_new);
+          SimAction *a0 = &g_array_index (rs->plan->actions, SimAction, call->first);
+          if (a0->kind != ACT_SYNC)
+            {
+              guint64 key = call_class (e, r, call, model > rs->enter_new);
+              if (e->fit)
+                sim_model_add_cost (e->m, key, (double) (tl - model));
+              else
+                rs->t = MAX (rs->enter_new, model + (Tick) llround (sim_model_cost (e->m, key)));
+            }
+          if (e->fit)
+            rs->t = tl;
+        }
         for (guint j = call->enter + 1; j < call->leave; j++)
           {
             Tick t = ev[j].time;
@@ -530,7 +582,8 @@ gboolean
 sim_offline_run (SimRank       **srs,
                  SimPlan       **plans,
                  int             n_ranks,
-                 const SimModel *model,
+                 SimModel       *model,
+                 gboolean        fit,
                  guint64        *n_events,
                  GError        **error)
 {
@@ -539,6 +592,7 @@ sim_offline_run (SimRank       **srs,
 
   e.n = n_ranks;
   e.m = model;
+  e.fit = fit;
   e.defs = srs[0]->defs;
   e.rs = g_new0 (RankSim, n_ranks);
   e.send_time = g_new0 (Tick *, n_ranks);

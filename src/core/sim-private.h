@@ -29,6 +29,7 @@ typedef enum
 enum
 {
   EVF_REMOVED = 1 << 0,   /* dropped by a hypothesis */
+  EVF_CPU     = 1 << 1,   /* spare holds the CPU and sleep shares of the interval before it (sim-cpu.c) */
 };
 
 /* 48 bytes. Times are nanoseconds from the trace's global offset. */
@@ -37,7 +38,8 @@ typedef struct
   Tick    time;
   guint8  type;       /* SimEvType */
   guint8  flags;
-  guint16 spare;
+  guint16 spare;      /* EVF_CPU: low byte the CPU share, high byte the sleep share of the
+                       * interval that ends here, in 255ths (sim-cpu.c) */
   guint32 region;     /* enter/leave: region id; messages and collectives: OTF2 comm id */
   guint32 peer;       /* comm-local rank as recorded; collectives: root (OTF2_UNDEFINED_UINT32) */
   guint32 tag;        /* collectives: OTF2_CollectiveOp */
@@ -48,11 +50,21 @@ typedef struct
   gint32  peer_world; /* sends/receives: world rank of the peer, -1 if unknown */
 } SimEvent;
 
+/* One of the collector's CPU samples (collect-cputime.c): taken at event @ev (the MPI Enter or
+ * Leave that ended a long interval), cumulative since the thread started, ns. */
+typedef struct
+{
+  guint32 ev;
+  Tick    cpu;     /* CPU time */
+  Tick    wait;    /* time waiting, runnable, for a CPU; -1 unknown */
+} SimCpuSample;
+
 typedef struct
 {
   int         rank;
   TraceDefs  *defs;
   GArray     *ev;              /* SimEvent, in trace order */
+  GArray     *cpu;             /* SimCpuSample, in trace order; NULL without samples */
   /* ProgramBegin's arguments (at most one per location) */
   guint32     prog_name;
   guint32     n_args;
@@ -83,6 +95,40 @@ gboolean    trace_events_read (const char   *anchor,
 const char *sim_event_type_name (SimEvType type);
 /* TRUE when @region is an MPI function (not user code). */
 gboolean    sim_region_is_mpi (const TraceDefs *defs, guint32 region);
+/* TRUE when @region is a polling call (MPI_Test*, MPI_Iprobe, MPI_Improbe,
+ * MPI_Request_get_status): one that never waits; without events inside it found nothing. */
+gboolean    sim_is_poll_region (const TraceDefs *defs, guint32 region);
+
+/* ---- CPU shares where ranks outnumbered cores (sim-cpu.c) -------------------------------- */
+
+typedef struct
+{
+  guint  samples;
+  double gap_wall, gap_cpu, gap_wait, gap_sleep;   /* long computation intervals, ns */
+  double call_wall, call_cpu, call_wait;           /* long MPI calls, ns */
+} SimCpuStats;
+
+typedef struct
+{
+  guint    n_hosts;
+  guint    max_ranks_per_host;
+  guint    min_cpus;        /* 0 unknown */
+  gboolean cpus_known;      /* every host's KUBUS::CPUS is in the definitions */
+  gboolean oversubscribed;  /* some host ran more ranks than it had CPUs */
+  gboolean has_samples;     /* the trace defines the collector's CPU samples */
+} SimHosts;
+
+/* The share of their sampled computation time the ranks waited, runnable, for a CPU above which
+ * the real-time re-enactment brings the contention back (sim-run.c) */
+#define SIM_CONTENTION_SHARE 0.05
+
+/* Marks every event of a sampled long interval with its CPU and sleep shares (EVF_CPU). */
+SimCpuStats sim_cpu_shares (SimRank *sr);
+/* The CPU (or sleep) share of the interval ending at @e: 1 (0) where it was not sampled. */
+double      sim_cpu_share (const SimEvent *e, gboolean sleep);
+void        sim_cpu_hosts (const TraceDefs *defs, SimHosts *h);
+/* KUBUS::CPUS of the host @rank ran on, 0 when unknown */
+guint32     sim_cpu_host_cpus (const TraceDefs *defs, int rank);
 
 /* ---- hypotheses (sim-hypothesis.c) ------------------------------------------------------- */
 
@@ -269,16 +315,33 @@ typedef struct
   gboolean realtime;     /* the replay runs under SCHED_RR (permitted, not disabled by KUBUS_SIM_NO_RT) */
 } SimWaitCal;
 
-gint64 sim_now (void);                  /* CLOCK_MONOTONIC, ns */
-/* Also switches this process to SCHED_RR where permitted (cal->realtime); sim_wait_release
- * switches back. */
-void   sim_wait_calibrate (SimWaitCal *cal);
+gint64 sim_now (void);                  /* CLOCK_MONOTONIC, ns (sim-clock.c) */
+/* Collective: what to add to this process's sim_now() for rank 0's clock (host leaders measure
+ * it by ping-pong, their hosts share it); @n_hosts: how many hosts the ranks run on. */
+gint64 sim_clock_offset (guint *n_hosts);
+gint64 sim_thread_cpu (void);           /* CLOCK_THREAD_CPUTIME_ID, ns */
+/* Also switches this process to SCHED_RR where permitted and @allow_rt (cal->realtime);
+ * sim_wait_release switches back. */
+void   sim_wait_calibrate (SimWaitCal *cal, gboolean allow_rt);
+/* Computes (spins) until this thread has used @cpu_goal ns of CPU time (sim_thread_cpu). */
+void   sim_burn_until (gint64 cpu_goal);
 void   sim_wait_release (SimWaitCal *cal);
 /* Waits until @deadline (CLOCK_MONOTONIC ns): sleeps most of it, spins (yielding) the rest.
  * Returns how late it woke up (0 when there was nothing to wait for). */
 gint64 sim_wait_until (const SimWaitCal *cal, gint64 deadline);
 
 /* ---- real-time re-enactment (sim-replay.c, MPI) and offline engine (sim-offline.c) ------- */
+
+/* How the real-time re-enactment runs (sim-replay.c). */
+typedef struct
+{
+  /* The original shared cores (more ranks than CPUs on a host, and the trace has the
+   * collector's CPU samples): computation is re-enacted by computing for the CPU time the rank
+   * got and sleeping for the time it slept, MPI waits spin (yielding) as MPI's own do, under the
+   * normal scheduler, on as many CPUs as the original host had: the contention comes back. */
+  gboolean contention;
+  guint32  cpus;              /* CPUs of the original host of this rank (contention), 0 unknown */
+} SimReplayMode;
 
 typedef struct
 {
@@ -287,46 +350,76 @@ typedef struct
   gint64  wall_ns;            /* replay wall time */
   gint64  late_ns;            /* summed lateness of the waits that missed their deadline */
   guint64 late_events;        /* waits that woke up later than the calibrated margin */
+  guint64 polls;              /* polling calls that found nothing, re-enacted as a progress call */
+  gboolean contention;        /* re-enacted with the original's CPU contention (SimReplayMode) */
+  guint32  cpus_used;         /* CPUs the re-enactment's ranks of this host ran on (contention) */
+  guint    hosts;             /* hosts the re-enactment ran on */
   SimWaitCal cal;
 } SimReplayStats;
 
-gboolean sim_replay_run (SimRank         *sr,
-                         SimPlan         *plan,
-                         SimReplayStats  *stats,
-                         GError         **error);
+gboolean sim_replay_run (SimRank             *sr,
+                         SimPlan             *plan,
+                         const SimReplayMode *mode,
+                         SimReplayStats      *stats,
+                         GError             **error);
 
-/* LogGP-style parameters fitted from the trace (sim-model.c), all in ns. */
+/* The offline model (sim-model.c), fitted from the original trace, all times in ns.
+ *
+ * Messages: per transport (between ranks of one host, between hosts), a message of s bytes
+ * arrives T(s) = latency + per_byte·s after its send started, or — above the transport's eager
+ * limit, and for synchronous sends — after both the send started and the receive was posted.
+ * Every MPI call then costs, beyond what it waited for, the mean of what calls of its class cost
+ * in the original (its residual: recorded Leave − the Leave the model gives from the recorded
+ * times): class = (rank, region, size class, transport or communicator size, waited or not). */
 typedef struct
 {
-  double  latency;         /* L + o: a message's transfer time at size 0 */
-  double  per_byte;        /* G */
-  double  send_overhead;   /* o_s: an eager send call */
-  double  recv_overhead;   /* o_r: a receive that finds its message */
-  double  wait_overhead;   /* a completion call that waits for nothing */
-  guint64 eager_limit;     /* messages up to this size do not wait for their receiver */
-  guint   n_msg_samples;
-  guint   n_coll_samples;
-  GHashTable *coll;        /* "region/size" -> SimCollCost* */
-  double  coll_default;
+  double  latency;         /* T(0) */
+  double  per_byte;
+  guint64 eager_limit;     /* largest eager message; G_MAXUINT64: no rendezvous seen */
+  guint   n_samples;       /* transfer samples */
+  guint   votes_eager;     /* sends that returned before their receive was posted */
+  guint   votes_rdv;       /* sends that returned only once it was */
+} SimTransport;
+
+typedef struct
+{
+  SimTransport tr[2];      /* 0: same host, 1: between hosts */
+  int          n_ranks;
+  int         *host;       /* world rank -> host index */
+  GHashTable  *cost;       /* class key (guint64) -> SimCost */
+  guint        n_cost_samples;
+  guint        n_classes;
 } SimModel;
 
 typedef struct
 {
-  double after_last;       /* leave − latest enter (all-to-all, barrier, scan; rooted: root) */
-  double own;              /* rooted collectives: leave − own (or root's) enter of the others */
+  double sum;
   guint  n;
-} SimCollCost;
+} SimCost;
 
+/* Fits transfer times and eager limits, then the cost classes: the plans of the untransformed
+ * trace run through the offline engine on the recorded times (sim_offline_run with @fit). */
 SimModel *sim_model_fit (SimRank **srs, int n_ranks);
 void      sim_model_free (SimModel *m);
-double    sim_model_coll (const SimModel *m, const TraceDefs *defs, guint32 region, int size,
-                          gboolean own);
+/* The eager limit from votes per message size (@sizes ascending): the split that contradicts
+ * the fewest votes; the largest size voted eager below it; G_MAXUINT64 without rendezvous. */
+guint64   sim_model_eager_split (const guint64 *sizes, const guint *eager, const guint *rdv, guint n);
+int       sim_model_transport (const SimModel *m, int a, int b);
+double    sim_model_transfer (const SimModel *m, int from, int to, guint64 bytes);
+gboolean  sim_model_rendezvous (const SimModel *m, int from, int to, guint64 bytes, gboolean sync);
+guint64   sim_model_class (int rank, guint32 region, guint64 bytes, int kind, gboolean waited);
+void      sim_model_add_cost (SimModel *m, guint64 key, double residual);
+/* the mean residual of the class, else of ever coarser classes, else 0 */
+double    sim_model_cost (const SimModel *m, guint64 key);
 char     *sim_model_describe (const SimModel *m);   /* JSON object */
 
+/* @fit: run on the recorded times and add every call's residual to @model's cost classes
+ * (sim_model_fit); otherwise simulate with them. */
 gboolean sim_offline_run (SimRank       **srs,
                           SimPlan       **plans,
                           int             n_ranks,
-                          const SimModel *model,
+                          SimModel       *model,
+                          gboolean        fit,
                           guint64        *n_events,
                           GError        **error);
 
@@ -350,7 +443,10 @@ typedef struct
   char       *hypothesis;
   char       *simdir;
   char       *launcher;
+  char      **launcher_argv;  /* the launcher command after "--" (kubus-run's syntax), or NULL */
   gboolean    offline;
+  gboolean    no_identity;    /* no error bar: skip the identity simulation */
+  gboolean    identity_again; /* measure the identity error again instead of the cached one */
   gboolean    quiet;
   gboolean    no_clock_repair;
   int         argc;         /* for re-executing under mpirun */
@@ -366,6 +462,7 @@ typedef struct
   double      sim_runtime;
   double      orig_after_init;  /* seconds from the last rank's MPI_Init leave to the end, −1 */
   double      sim_after_init;
+  double      sim_after_init_any; /* after MPI_Init, or the whole run without one */
   gboolean    offline;
   const Hypothesis *hyp;
   SimTransformStats tstats;
@@ -378,6 +475,17 @@ typedef struct
   guint64     clock_violations; /* what it found (receives before sends, collective ends) */
   guint64     clock_corrections;
   double      clock_largest;    /* seconds */
+  /* the error bar (sim-identity.c): the identity simulation of the same trace and mode */
+  gboolean    have_identity;
+  gboolean    identity_cached;  /* reused from an earlier simulation */
+  double      identity_error;   /* percent: identity run time after MPI_Init / original − 1 */
+  /* what the run time can and cannot show (sim-advice.c): NULL or a sentence */
+  char       *mode_advice;
+  /* how the original shared its cores (sim-cpu.c) and whether the re-enactment brought the
+   * contention back */
+  SimHosts    hosts;
+  SimCpuStats cpu;
+  gboolean    contention;
 } SimSummary;
 
 gboolean sim_report_write (const char  *orig_cube,
@@ -388,7 +496,28 @@ gboolean sim_report_write (const char  *orig_cube,
                            GString     *out,
                            GError     **error);
 
+/* The headline lines of the printed summary (also the tests' reference for the wording). */
+void     sim_report_headline (GString *out, double original_s, double predicted_s, double change_pct,
+                              gboolean after_init, gboolean have_identity, double identity_pct,
+                              int significant);
+
 int      sim_main (SimOptions *opt);
+
+/* sim-identity.c: the error bar of every prediction, cached per trace and mode */
+char    *sim_identity_cache_path (const SimOptions *opt);
+gboolean sim_identity_cache_load (const char *path, double *error_percent);
+void     sim_identity_cache_store (const char *path, const SimOptions *opt, double error_percent,
+                                   double original_s, double predicted_s);
+gboolean sim_hypothesis_is_identity (const Hypothesis *h);
+/* 1 when |change| is larger than |identity error|, 0 when not, −1 when unknown */
+int      sim_significance (double change_percent, gboolean have_identity, double identity_percent);
+
+/* sim-advice.c: NULL, or why this mode cannot reproduce this run and which mode would */
+char    *sim_mode_advice (const SimOptions *opt, const TraceDefs *defs, const SimHosts *h);
+guint    sim_local_cpus (void);   /* CPUs the re-enactment may use here (KUBUS_SIM_CPUS in the ranks) */
+/* share of the ranks' time spent waiting for a CPU that other programs took (−1 unknown) */
+double   sim_outside_load (const SimHosts *h, const SimCpuStats *c);
+char    *sim_load_advice (const SimHosts *h, const SimCpuStats *c);
 
 /* sim-launch.c */
 char    *sim_workdir_name (const char *simdir, int pid);   /* ".NAME.tmp-PID" beside SIMDIR */

@@ -19,8 +19,11 @@
 #include <glib/gi18n.h>
 #include <mpi.h>
 #include <otf2/otf2.h>
+#include <math.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 typedef struct
 {
@@ -65,8 +68,18 @@ mpi_fail (int          rc,
   return FALSE;
 }
 
-#define SPIN_NS  50000
-#define NAP_NS   20000
+#define SPIN_NS        50000    /* every wait spins this long first */
+#define SPIN_BEFORE_NS 300000   /* and from this long before the call's expected end ... */
+#define SPIN_AFTER_NS  2000000  /* ... to this long after it */
+#define NAP_NS         20000
+#define SLEEP_MIN_NS   50000    /* shorter sleep shares of a computation interval are noise */
+
+/* contention mode (SimReplayMode): waits spin, as MPI's own blocking calls do (MPI yields the
+ * core when idle with mpi_yield_when_idle, as in the original), instead of sleeping */
+static gboolean spin_waits;
+/* CLOCK_MONOTONIC (this process's) when the MPI call being re-enacted is expected to end: its
+ * recorded (transformed) duration after its Enter */
+static gint64 call_expected_end;
 
 static void
 nap (void)
@@ -75,19 +88,32 @@ nap (void)
   nanosleep (&ts, NULL);
 }
 
-/* Completes @n requests: spins briefly, then tests while sleeping. */
+/* Completes @n requests. MPI's own blocking calls spin; so does this one where it matters:
+ * briefly at first (most operations complete at once) and around the call's expected end, where
+ * a protocol's last steps (a rendezvous handshake, a collective's rounds) need both sides to
+ * make progress quickly. Elsewhere it tests while sleeping: a rank that waits long (a late
+ * sender) leaves the core to the rank that has work, and under SCHED_RR never runs long enough
+ * to trip the kernel's real-time throttling. */
 static int
 settle (MPI_Request *r,
         int          n)
 {
   gint64 t0 = sim_now ();
+  /* with contention: MPI's own blocking wait, as the original's blocking calls (it spins and, with
+   * mpi_yield_when_idle, yields the core when idle) */
+  if (spin_waits)
+    return MPI_Waitall (n, r, MPI_STATUSES_IGNORE);
   for (;;)
     {
       int flag = 0;
       int rc = MPI_Testall (n, r, &flag, MPI_STATUSES_IGNORE);
+      gint64 now;
       if (rc != MPI_SUCCESS || flag)
         return rc;
-      if (sim_now () - t0 > SPIN_NS)
+      now = sim_now ();
+      if (now - t0 < SPIN_NS || (now > call_expected_end - SPIN_BEFORE_NS && now < call_expected_end + SPIN_AFTER_NS))
+        sched_yield ();
+      else
         nap ();
     }
 }
@@ -522,7 +548,7 @@ run_actions (Replay    *rp,
             gint64 t0 = sim_now ();
             int flag = 0;
             while ((rc = MPI_Iprobe (a->peer, a->tag, c, &flag, MPI_STATUS_IGNORE)) == MPI_SUCCESS && !flag)
-              if (sim_now () - t0 > SPIN_NS)
+              if (!spin_waits && sim_now () - t0 > SPIN_NS)
                 nap ();
           }
           break;
@@ -571,12 +597,62 @@ replay_free (Replay *rp)
   g_free (rp->counts);
 }
 
-gboolean
-sim_replay_run (SimRank         *sr,
-                SimPlan         *plan,
-                SimReplayStats  *stats,
-                GError         **error)
+/* TRUE when every action of @call only starts an operation (MPI_Isend, MPI_Irecv, MPI_Start,
+ * MPI_Request_free): nothing in it waits for another rank. */
+static gboolean
+starts_only (SimPlan *plan,
+             SimCall *call)
 {
+  SimAction *acts = &g_array_index (plan->actions, SimAction, call->first);
+  for (guint i = 0; i < call->n; i++)
+    if (acts[i].kind != ACT_ISEND && acts[i].kind != ACT_IRECV && acts[i].kind != ACT_FREE)
+      return FALSE;
+  return call->n > 0;
+}
+
+/* Contention mode: the ranks of this host run on no more CPUs than the original's host had
+ * (the first @cpus of the CPUs they may use together). Returns the CPUs they run on. */
+static guint32
+limit_cpus (guint32 cpus)
+{
+  MPI_Comm host = MPI_COMM_NULL;
+  cpu_set_t mine, all, use;
+  unsigned char in[sizeof (cpu_set_t)], out[sizeof (cpu_set_t)];
+  int n_all, me = 0;
+  guint32 taken = 0;
+
+  MPI_Comm_rank (MPI_COMM_WORLD, &me);
+  if (MPI_Comm_split_type (MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, me, MPI_INFO_NULL, &host) != MPI_SUCCESS)
+    return 0;
+  CPU_ZERO (&mine);
+  sched_getaffinity (0, sizeof mine, &mine);
+  memcpy (in, &mine, sizeof in);
+  MPI_Allreduce (in, out, (int) sizeof in, MPI_BYTE, MPI_BOR, host);
+  MPI_Comm_free (&host);
+  memcpy (&all, out, sizeof all);
+  n_all = CPU_COUNT (&all);
+  if (cpus == 0 || n_all <= (int) cpus)
+    return (guint32) n_all;
+  CPU_ZERO (&use);
+  for (int c = 0; c < CPU_SETSIZE && taken < cpus; c++)
+    if (CPU_ISSET (c, &all))
+      {
+        CPU_SET (c, &use);
+        taken++;
+      }
+  return sched_setaffinity (0, sizeof use, &use) == 0 ? taken : (guint32) n_all;
+}
+
+gboolean
+sim_replay_run (SimRank             *sr,
+                SimPlan             *plan,
+                const SimReplayMode *mode,
+                SimReplayStats      *stats,
+                GError             **error)
+{
+  gboolean contention = mode && mode->contention;
+  gboolean started = FALSE;
+  gint64 cpu_goal = 0, prev_time = 0, off;
   Replay rp = { 0 };
   SimEvent *ev = (SimEvent *) sr->ev->data;
   guint n = sr->ev->len;
@@ -609,7 +685,14 @@ sim_replay_run (SimRank         *sr,
     rp.reqs[i] = MPI_REQUEST_NULL;
   g_free (sr->new_time);
   sr->new_time = g_new0 (Tick, MAX (n, 1));
-  sim_wait_calibrate (&stats->cal);
+  /* one time base: rank 0's clock (sim-clock.c); times below are in it, waits in our own */
+  off = sim_clock_offset (&stats->hosts);
+  spin_waits = contention;
+  stats->contention = contention;
+  if (contention)
+    stats->cpus_used = limit_cpus (mode->cpus);
+  /* SCHED_RR would hand the cores out by 100 ms time slices, not as the original shared them */
+  sim_wait_calibrate (&stats->cal, !contention);
 
   for (guint k = 0; k < n; k++)
     if (!(ev[k].flags & EVF_REMOVED))
@@ -620,7 +703,7 @@ sim_replay_run (SimRank         *sr,
   MPI_Allreduce (&first, &min_first, 1, MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD);
   /* a common start shortly ahead; each rank begins at its recorded offset from the earliest */
   if (sr->rank == 0)
-    t0 = sim_now () + 50000000;
+    t0 = sim_now () + off + 50000000;
   MPI_Bcast (&t0, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
   anchor_new = t0 + (first == G_MAXINT64 ? 0 : first - min_first);
   anchor_trans = first == G_MAXINT64 ? 0 : first;
@@ -633,8 +716,32 @@ sim_replay_run (SimRank         *sr,
       if (e->flags & EVF_REMOVED)
         continue;
       target = anchor_new + (e->time - anchor_trans);
-      late = sim_wait_until (&stats->cal, target);
-      now = sim_now ();
+      if (contention && started)
+        {
+          /* compute for the CPU time the rank got, sleep for the time it slept; the time it
+           * waited for a CPU comes back by itself. CPU goals add up from the last MPI call's
+           * Leave, so the replay's own work (and a preempted spin) never accumulates. */
+          gint64 dt = MAX (0, e->time - prev_time);
+          double slept = sim_cpu_share (e, TRUE) * dt;
+          cpu_goal += (gint64) (sim_cpu_share (e, FALSE) * dt);
+          sim_burn_until (cpu_goal);
+          /* not the few microseconds of a measured interval that CPU time and its wait for a
+           * CPU leave over (rounding, the samples' own cost): a sleep wakes up and preempts a
+           * rank that computes, which the original did not */
+          if (slept > SLEEP_MIN_NS)
+            {
+              struct timespec ts = { (time_t) (slept / 1e9), (long) fmod (slept, 1e9) };
+              nanosleep (&ts, NULL);
+            }
+          late = 0;
+        }
+      else
+        late = sim_wait_until (&stats->cal, target - off);
+      if (!started)
+        cpu_goal = sim_thread_cpu ();
+      started = TRUE;
+      prev_time = e->time;
+      now = sim_now () + off;
       stats->late_ns += late;
       if (late > stats->cal.sleep_margin)
         stats->late_events++;
@@ -645,6 +752,18 @@ sim_replay_run (SimRank         *sr,
       if (plan->call_at[k] == NO_INDEX)
         {
           sr->new_time[k] = now;
+          /* a polling call that found nothing: MPI makes progress in it, as it did in the
+           * original (a rendezvous handshake, a collective's next step), unless the replay is
+           * behind (its Leave keeps its deadline): a replay that fell behind in a tight
+           * polling loop catches up instead of falling further behind. (With contention the
+           * rank's CPU goal, not a deadline, paces it: the progress call is part of it.) */
+          if (e->type == EV_ENTER && (contention || now - target <= stats->cal.min_wait)
+              && sim_is_poll_region (sr->defs, e->region))
+            {
+              int flag = 0;
+              MPI_Iprobe (MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+              stats->polls++;
+            }
           continue;
         }
       {
@@ -653,8 +772,20 @@ sim_replay_run (SimRank         *sr,
         Tick te = e->time, tl = ev[call->leave].time;
 
         sr->new_time[k] = enter_new;
+        call_expected_end = enter_new - off + (tl - te);
+        if (contention)
+          cpu_goal = sim_thread_cpu ();
         ok = run_actions (&rp, sr, plan, call, &stats->cal, error);
-        leave_new = sim_now ();
+        /* a call that only starts operations never waits for anybody: it takes the time it
+         * took (MPI's and the measurement's own work; with contention, that much CPU) */
+        if (ok && starts_only (plan, call))
+          {
+            if (contention)
+              sim_burn_until (cpu_goal + (gint64) (sim_cpu_share (&ev[call->leave], FALSE) * (tl - te)));
+            else
+              sim_wait_until (&stats->cal, call_expected_end);
+          }
+        leave_new = sim_now () + off;
         stats->calls++;
         for (guint j = k + 1; j < call->leave; j++)
           {
@@ -668,10 +799,13 @@ sim_replay_run (SimRank         *sr,
         stats->events++;
         anchor_new = leave_new;
         anchor_trans = tl;
+        prev_time = tl;
+        if (contention)
+          cpu_goal = sim_thread_cpu ();
         k = call->leave;
       }
     }
-  stats->wall_ns = sim_now () - t0;
+  stats->wall_ns = sim_now () + off - t0;
   {
     gboolean rt = stats->cal.realtime;
     sim_wait_release (&stats->cal);

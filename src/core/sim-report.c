@@ -88,7 +88,13 @@ collect_changes (CubeReport *diff,
     {
       CubeMetric *met = diff->metrics->pdata[m];
       CubeMetricSel sel = { met, TRUE };
-      if (!cube_metric_has_data (met) || !met->uom || strcmp (met->uom, "sec") != 0)
+      const CubeMetric *root = met;
+      while (root->parent)
+        root = root->parent;
+      /* time the run spends: the tree under "time" (delay costs and the critical path's
+       * impacts are shares of that time, counted again) */
+      if (!cube_metric_has_data (met) || !met->uom || strcmp (met->uom, "sec") != 0
+          || strcmp (root->uniq_name, "time") != 0)
         continue;
       if (!cube_values_cnodes (diff, &sel, 1, NULL, 0, incl, excl, error))
         return FALSE;
@@ -145,12 +151,58 @@ print_changes (GString    *out,
       if (gains ? c->value <= 0 : c->value >= 0)
         break;
       path = call_path (c->cnode);
-      g_string_append_printf (out, "  %+10.6f s  %-28s %s\n", -c->value,
+      /* gains as time saved, losses as time added: both positive */
+      g_string_append_printf (out, "  %10.6f s  %-28s %s\n", fabs (c->value),
                               c->metric->disp_name ? c->metric->disp_name : c->metric->uniq_name, path);
       shown++;
     }
   if (shown == 0)
     g_string_append_printf (out, "  %s\n", _("(none)"));
+}
+
+/* "−33.6 %": a real minus sign for what people read */
+static char *
+signed_figure (double v,
+               int    decimals,
+               const char *unit)
+{
+  char b[G_ASCII_DTOSTR_BUF_SIZE];
+  g_autofree char *fmt = g_strdup_printf ("%%.%df", decimals);
+  g_snprintf (b, sizeof b, fmt, fabs (v));
+  if (strspn (b, "0.") == strlen (b))
+    return g_strdup_printf ("%s%s", b, unit);   /* no sign on a zero */
+  return g_strdup_printf ("%s%s%s", v < 0 ? "−" : "+", b, unit);
+}
+
+void
+sim_report_headline (GString *out,
+                     double   original_s,
+                     double   predicted_s,
+                     double   change_pct,
+                     gboolean after_init,
+                     gboolean have_identity,
+                     double   identity_pct,
+                     int      significant)
+{
+  g_autofree char *pct = signed_figure (change_pct, 1, " %");
+  g_autofree char *ie = signed_figure (identity_pct, 1, " %");
+  double change = predicted_s - original_s;
+
+  g_string_append_printf (out, after_init ? _("Run time after MPI_Init: original %.3f s, predicted %.3f s (%s)")
+                                          : _("Run time: original %.3f s, predicted %.3f s (%s)"),
+                          original_s, predicted_s, pct);
+  if (have_identity)
+    g_string_append_printf (out, _("; identity error of this trace %s"), ie);
+  g_string_append_c (out, '\n');
+  if (change < 0)
+    g_string_append_printf (out, _("Time saved: %.6f s"), -change);
+  else if (change > 0)
+    g_string_append_printf (out, _("Time added: %.6f s"), change);
+  else
+    g_string_append (out, _("No change"));
+  if (significant == 0)
+    g_string_append (out, _(" — not significant: smaller than the identity error of this trace"));
+  g_string_append_c (out, '\n');
 }
 
 gboolean
@@ -168,7 +220,13 @@ sim_report_write (const char  *orig_cube,
   g_autoptr (GArray) changes = g_array_new (FALSE, FALSE, sizeof (Change));
   g_autoptr (GString) js = g_string_new (NULL);
   g_autoptr (GError) local = NULL;
-  double change = s->sim_runtime - s->orig_runtime;
+  /* the headline: run time after MPI_Init (the launch is not the program's), else the whole run */
+  gboolean by_init = s->orig_after_init > 0 && s->sim_after_init >= 0;
+  double base = by_init ? s->orig_after_init : s->orig_runtime;
+  double change = (by_init ? s->sim_after_init : s->sim_runtime) - base;
+  double change_pct = base > 0 ? 100.0 * change / base : 0;
+  int significant = sim_hypothesis_is_identity (s->hyp) ? -1
+                    : sim_significance (change_pct, s->have_identity, s->identity_error);
 
   if (!orig)
     return FALSE;
@@ -204,7 +262,50 @@ sim_report_write (const char  *orig_cube,
   g_string_append (js, ",\n  \"change_s\": ");
   json_number (js, change);
   g_string_append (js, ",\n  \"change_percent\": ");
-  json_number (js, s->orig_runtime > 0 ? 100.0 * change / s->orig_runtime : 0);
+  json_number (js, change_pct);
+  g_string_append (js, ",\n  \"change_basis\": ");
+  kubus_text_append_json (js, by_init ? "after_init" : "whole_run");
+  g_string_append (js, ",\n  \"identity_error_percent\": ");
+  if (s->have_identity)
+    json_number (js, s->identity_error);
+  else
+    g_string_append (js, "null");
+  g_string_append (js, ",\n  \"identity_mode\": ");
+  kubus_text_append_json (js, s->offline ? "offline" : "real-time");
+  g_string_append_printf (js, ",\n  \"identity_cached\": %s", s->identity_cached ? "true" : "false");
+  g_string_append_printf (js, ",\n  \"significant\": %s",
+                          significant < 0 ? "null" : significant ? "true" : "false");
+  /* how the original shared its cores, and whether the re-enactment brought that back */
+  g_string_append_printf (js, ",\n  \"cores\": {\"hosts\": %u, \"max_ranks_per_host\": %u, \"host_cpus\": ",
+                          s->hosts.n_hosts, s->hosts.max_ranks_per_host);
+  if (s->hosts.cpus_known)
+    g_string_append_printf (js, "%u", s->hosts.min_cpus);
+  else
+    g_string_append (js, "null");
+  g_string_append_printf (js, ", \"oversubscribed\": %s, \"cpu_samples\": %u, \"contention_reenacted\": %s",
+                          s->hosts.oversubscribed ? "true" : "false", s->cpu.samples,
+                          s->contention ? "true" : "false");
+  if (s->cpu.gap_wall > 0)
+    {
+      g_string_append (js, ", \"computation_cpu_share\": ");
+      json_number (js, s->cpu.gap_cpu / s->cpu.gap_wall);
+      g_string_append (js, ", \"computation_wait_share\": ");
+      json_number (js, s->cpu.gap_wait / s->cpu.gap_wall);
+      g_string_append (js, ", \"computation_sleep_share\": ");
+      json_number (js, s->cpu.gap_sleep / s->cpu.gap_wall);
+    }
+  if (sim_outside_load (&s->hosts, &s->cpu) >= 0)
+    {
+      /* what other programs took: the run's own sharing of the cores does not count */
+      g_string_append (js, ", \"outside_wait_share\": ");
+      json_number (js, sim_outside_load (&s->hosts, &s->cpu));
+    }
+  g_string_append_c (js, '}');
+  g_string_append (js, ",\n  \"mode_advice\": ");
+  if (s->mode_advice)
+    kubus_text_append_json (js, s->mode_advice);
+  else
+    g_string_append (js, "null");
   g_string_append_printf (js, ",\n  \"events\": %" G_GUINT64_FORMAT, s->n_events);
   g_string_append_printf (js, ",\n  \"messages\": %" G_GUINT64_FORMAT, s->tstats.messages);
   g_string_append_printf (js, ",\n  \"removed_messages\": %" G_GUINT64_FORMAT, s->tstats.removed_messages);
@@ -237,13 +338,17 @@ sim_report_write (const char  *orig_cube,
   else
     {
       g_string_append_printf (js, ",\n  \"replay\": {\"events\": %" G_GUINT64_FORMAT ", \"mpi_calls\": %" G_GUINT64_FORMAT
-                              ", \"late_events\": %" G_GUINT64_FORMAT ", \"late_s\": ",
-                              s->rstats.events, s->rstats.calls, s->rstats.late_events);
+                              ", \"polls\": %" G_GUINT64_FORMAT ", \"late_events\": %" G_GUINT64_FORMAT ", \"late_s\": ",
+                              s->rstats.events, s->rstats.calls, s->rstats.polls, s->rstats.late_events);
       json_number (js, s->rstats.late_ns / 1e9);
       g_string_append_printf (js, ", \"sleep_margin_ns\": %" G_GINT64_FORMAT ", \"clock_read_ns\": %" G_GINT64_FORMAT
-                              ", \"realtime_waits\": %s}",
+                              ", \"realtime_waits\": %s, \"hosts\": %u, \"contention\": %s",
                               s->rstats.cal.sleep_margin, s->rstats.cal.clock_cost,
-                              s->rstats.cal.realtime ? "true" : "false");
+                              s->rstats.cal.realtime ? "true" : "false", s->rstats.hosts,
+                              s->rstats.contention ? "true" : "false");
+      if (s->rstats.contention)
+        g_string_append_printf (js, ", \"cpus\": %u", s->rstats.cpus_used);
+      g_string_append_c (js, '}');
     }
   g_string_append (js, ",\n  \"gains\": ");
   json_changes (js, changes, TRUE);
@@ -262,12 +367,13 @@ sim_report_write (const char  *orig_cube,
     g_string_append_printf (out, _("Hypothesis: %s (%s, %s)\n"), s->hyp->path, rules,
                             s->offline ? _("offline model") : _("real-time re-enactment"));
   }
-  g_string_append_printf (out, _("Original run time:  %10.6f s\n"), s->orig_runtime);
-  g_string_append_printf (out, _("Predicted run time: %10.6f s  (%+.6f s, %+.2f %%)\n"), s->sim_runtime, change,
-                          s->orig_runtime > 0 ? 100.0 * change / s->orig_runtime : 0.0);
-  if (s->orig_after_init >= 0 && s->sim_after_init >= 0)
-    g_string_append_printf (out, _("After MPI_Init:     %10.6f s → %10.6f s\n"), s->orig_after_init,
-                            s->sim_after_init);
+  sim_report_headline (out, base, base + change, change_pct, by_init, s->have_identity, s->identity_error,
+                       significant);
+  if (by_init)
+    g_string_append_printf (out, _("Whole run with the launch: %.6f s original, %.6f s predicted\n"), s->orig_runtime,
+                            s->sim_runtime);
+  if (s->mode_advice)
+    g_string_append_printf (out, "%s\n", s->mode_advice);
   if (s->clock_corrections)
     g_string_append_printf (out, _("Clock repair: %llu events moved (largest %.6f s) before the simulation\n"),
                             (unsigned long long) s->clock_corrections, s->clock_largest);

@@ -41,6 +41,11 @@ typedef struct
   SimPlanNotes    notes;
   SimSummary      sum;
   GHashTable     *dropped;
+  gboolean        dropped_counted;
+  SimHosts        hosts;
+  gboolean        contention;   /* the real-time re-enactment brings the original's contention back */
+  gboolean        contention_auto; /* decided by the samples (not KUBUS_SIM_CONTENTION) */
+  SimCpuStats     cpu;          /* this process's ranks (sim-cpu.c) */
   gint64          orig_first, orig_last, orig_init;
 } Ctx;
 
@@ -354,15 +359,19 @@ read_events (Ctx     *cx,
         return FALSE;
       }
   }
-  cx->dropped = cx->prog.root ? g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL) : NULL;
+  /* the identity pass reads the same events again: counted once */
+  if (!cx->dropped_counted)
+    cx->dropped = cx->prog.root ? g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL) : NULL;
   for (int i = 0; i < cx->t->n_local; i++)
     dropped[i] = cx->srs[i]->dropped;
-  merge_counts (cx, dropped, cx->dropped);
+  merge_counts (cx, dropped, cx->dropped_counted ? NULL : cx->dropped);
+  cx->dropped_counted = TRUE;
   return TRUE;
 }
 
 static gboolean
 build_plans (Ctx     *cx,
+             gboolean quiet_pass,
              GError **error)
 {
   g_autofree GError **errs = g_new0 (GError *, cx->t->n_local);
@@ -382,10 +391,10 @@ build_plans (Ctx     *cx,
   /* local holds every local rank's notes: merge once (the first slot carries them) */
   approx[0] = local.approximated;
   subst[0] = local.notes;
-  merge_counts (cx, approx, cx->prog.root ? cx->notes.approximated : NULL);
-  merge_counts (cx, subst, cx->prog.root ? cx->notes.notes : NULL);
+  merge_counts (cx, approx, cx->prog.root && !quiet_pass ? cx->notes.approximated : NULL);
+  merge_counts (cx, subst, cx->prog.root && !quiet_pass ? cx->notes.notes : NULL);
   sim_plan_notes_clear (&local);
-  if (cx->prog.root && !cx->opt->quiet && g_hash_table_size (cx->notes.approximated))
+  if (cx->prog.root && !cx->opt->quiet && !quiet_pass && g_hash_table_size (cx->notes.approximated))
     {
       g_autofree char *line = counts_line (cx->notes.approximated);
       fprintf (stderr, _("kubus-sim: warning: approximated by their recorded duration (the trace does not "
@@ -410,24 +419,118 @@ analyze_original (Ctx     *cx,
   return ok;
 }
 
+static void
+cpu_stats_add (SimCpuStats       *into,
+               const SimCpuStats *s)
+{
+  into->samples += s->samples;
+  into->gap_wall += s->gap_wall;
+  into->gap_cpu += s->gap_cpu;
+  into->gap_wait += s->gap_wait;
+  into->gap_sleep += s->gap_sleep;
+  into->call_wall += s->call_wall;
+  into->call_cpu += s->call_cpu;
+  into->call_wait += s->call_wait;
+}
+
+/* The CPU samples over all ranks, and how the run shared its cores, for the summary. */
+static void
+sum_cpu (Ctx *cx)
+{
+  double v[8] = { cx->cpu.samples, cx->cpu.gap_wall, cx->cpu.gap_cpu, cx->cpu.gap_wait, cx->cpu.gap_sleep,
+                  cx->cpu.call_wall, cx->cpu.call_cpu, cx->cpu.call_wait };
+  double all[8];
+  memcpy (all, v, sizeof v);
+  if (cx->mpi)
+    MPI_Allreduce (v, all, 8, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  cx->sum.cpu.samples = (guint) all[0];
+  cx->sum.cpu.gap_wall = all[1];
+  cx->sum.cpu.gap_cpu = all[2];
+  cx->sum.cpu.gap_wait = all[3];
+  cx->sum.cpu.gap_sleep = all[4];
+  cx->sum.cpu.call_wall = all[5];
+  cx->sum.cpu.call_cpu = all[6];
+  cx->sum.cpu.call_wait = all[7];
+  cx->sum.hosts = cx->hosts;
+  cx->sum.contention = cx->contention;
+}
+
+/* Frees the events and plans of the last pass (before the identity pass reads them again). */
+static void
+drop_pass (Ctx *cx)
+{
+  for (int i = 0; cx->t && i < cx->t->n_local; i++)
+    {
+      if (cx->srs)
+        sim_rank_free (cx->srs[i]);
+      if (cx->plans)
+        sim_plan_free (cx->plans[i]);
+    }
+  g_clear_pointer (&cx->srs, g_free);
+  g_clear_pointer (&cx->plans, g_free);
+}
+
+/* One simulation of the trace under @hyp: read, transform, plan, re-enact (or run the model).
+ * Sets the original's and the simulated span; the identity pass (@quiet_pass) leaves the
+ * summary's notes, model and replay statistics alone and prints nothing. */
 static gboolean
-simulate (Ctx     *cx,
-          GError **error)
+reenact (Ctx               *cx,
+         const Hypothesis  *hyp,
+         gboolean           quiet_pass,
+         SimTransformStats *tstats,
+         gint64            *first,
+         gint64            *last,
+         gint64            *init,
+         GError           **error)
 {
   g_autofree GError **errs = g_new0 (GError *, cx->t->n_local);
-  g_autofree char *sim_anchor = g_build_filename (cx->workdir, "traces.otf2", NULL);
-  g_autofree char *sim_cube = g_build_filename (cx->workdir, "analysis.cube", NULL);
-  g_autofree char *sim_stats = g_build_filename (cx->workdir, "analysis.stats.json", NULL);
-  g_autofree char *diff_cube = g_build_filename (cx->workdir, "difference.cube", NULL);
-  g_autofree char *summary_json = g_build_filename (cx->workdir, "summary.json", NULL);
-  g_autoptr (TraceDefs) sim_defs = NULL;
   SimModel *model = NULL;
-  gint64 first, last, init;
+  SimReplayStats scratch = { 0 };
   gboolean ok = TRUE;
+  guint64 n_events = 0;
 
-  phase (cx, 0.2, 0.3, _("reading events"));
+  if (!quiet_pass)
+    phase (cx, 0.2, 0.3, _("reading events"));
   if (!read_events (cx, error))
     return FALSE;
+  for (int i = 0; i < cx->t->n_local; i++)
+    {
+      SimCpuStats cs = sim_cpu_shares (cx->srs[i]);
+      if (!quiet_pass)
+        cpu_stats_add (&cx->cpu, &cs);
+    }
+  if (!quiet_pass)
+    {
+      /* the contention re-enactment where the original's ranks really competed for cores:
+       * their computation waited, runnable, for a CPU a noticeable part of its time (ranks that
+       * share cores but mostly sleep keep the precise, real-time scheduled re-enactment) */
+      sum_cpu (cx);
+      if (cx->contention_auto)
+        {
+          cx->contention = cx->sum.cpu.gap_wall > 0
+                           && cx->sum.cpu.gap_wait / cx->sum.cpu.gap_wall > SIM_CONTENTION_SHARE;
+          cx->sum.contention = cx->contention;
+        }
+      /* other programs slowed the original down: no mode can reproduce it, say so first */
+      if (cx->prog.root && !cx->sum.mode_advice
+          && (cx->sum.mode_advice = sim_load_advice (&cx->hosts, &cx->sum.cpu)) && !cx->opt->quiet)
+        fprintf (stderr, _("kubus-sim: note: %s\n"), cx->sum.mode_advice);
+      /* the offline model keeps each rank's costs but knows no cores: where the ranks competed
+       * for them, say so before simulating and name the mode that re-enacts the contention */
+      if (cx->opt->offline && cx->prog.root && !cx->sum.mode_advice && cx->hosts.oversubscribed
+          && cx->sum.cpu.gap_wall > 0
+          && cx->sum.cpu.gap_wait / cx->sum.cpu.gap_wall > SIM_CONTENTION_SHARE)
+        {
+          cx->sum.mode_advice = g_strdup_printf (
+            _("The original's ranks shared %u CPUs of a host (up to %u ranks) and their computation waited %.0f %% "
+              "of its time for a CPU. The offline model keeps every rank's costs but not how the ranks took turns "
+              "on the cores, and may predict such a run too long (by 10–18 %% on the project's rank-count sweep); "
+              "the real-time re-enactment (without --offline) brings the contention back."),
+            cx->hosts.min_cpus, cx->hosts.max_ranks_per_host, 100.0 * cx->sum.cpu.gap_wait / cx->sum.cpu.gap_wall);
+          if (!cx->opt->quiet)
+            fprintf (stderr, _("kubus-sim: note: %s\n"), cx->sum.mode_advice);
+        }
+    }
   trace_span (cx, FALSE, &cx->orig_first, &cx->orig_last, &cx->orig_init);
   sim_plan_sync_tails (cx->t, cx->srs);
   if (cx->opt->offline)
@@ -439,11 +542,13 @@ simulate (Ctx     *cx,
           return FALSE;
         }
       model = sim_model_fit (cx->srs, cx->t->n_ranks);
-      cx->sum.model_json = sim_model_describe (model);
+      if (!quiet_pass)
+        cx->sum.model_json = sim_model_describe (model);
     }
 
-  phase (cx, 0.3, 0.35, _("applying the hypothesis"));
-  if (!sim_transform (cx->t, cx->srs, cx->hyp, &cx->sum.tstats, &errs[0]))
+  if (!quiet_pass)
+    phase (cx, 0.3, 0.35, _("applying the hypothesis"));
+  if (!sim_transform (cx->t, cx->srs, hyp, tstats, &errs[0]))
     {
       for (int i = 1; i < cx->t->n_local; i++)
         errs[i] = NULL;
@@ -454,8 +559,8 @@ simulate (Ctx     *cx,
       sim_model_free (model);
       return FALSE;
     }
-  sum_stats (cx, &cx->sum.tstats);
-  if (!build_plans (cx, error))
+  sum_stats (cx, tstats);
+  if (!build_plans (cx, quiet_pass, error))
     {
       sim_model_free (model);
       return FALSE;
@@ -463,18 +568,24 @@ simulate (Ctx     *cx,
 
   if (cx->opt->offline)
     {
-      phase (cx, 0.35, 0.7, _("simulating offline (fitted communication model)"));
-      ok = sim_offline_run (cx->srs, cx->plans, cx->t->n_ranks, model, &cx->sum.n_events, error);
+      if (!quiet_pass)
+        phase (cx, 0.35, 0.7, _("simulating offline (fitted communication model)"));
+      ok = sim_offline_run (cx->srs, cx->plans, cx->t->n_ranks, model, FALSE, &n_events, error);
       sim_model_free (model);
       if (!ok)
         return FALSE;
     }
   else
     {
-      g_autofree char *what = g_strdup_printf (_("re-enacting %.3f s of the hypothetical run in real time"),
-                                               (cx->orig_last - cx->orig_first) / 1e9);
-      phase (cx, 0.35, 0.7, what);
-      if (!sim_replay_run (cx->srs[0], cx->plans[0], &cx->sum.rstats, error))
+      SimReplayStats *rs = quiet_pass ? &scratch : &cx->sum.rstats;
+      SimReplayMode mode = { cx->contention, sim_cpu_host_cpus (cx->defs, cx->srs[0]->rank) };
+      if (!quiet_pass)
+        {
+          g_autofree char *what = g_strdup_printf (_("re-enacting %.3f s of the hypothetical run in real time"),
+                                                   (cx->orig_last - cx->orig_first) / 1e9);
+          phase (cx, 0.35, 0.7, what);
+        }
+      if (!sim_replay_run (cx->srs[0], cx->plans[0], &mode, rs, error))
         {
           /* the other processes may wait in MPI for this one forever */
           fprintf (stderr, "kubus-sim: %s\n", (*error)->message);
@@ -482,16 +593,105 @@ simulate (Ctx     *cx,
           return FALSE;
         }
       {
-        gint64 n = (gint64) cx->sum.rstats.events, total = n;
+        gint64 n = (gint64) rs->events, total = n;
         MPI_Reduce (&n, &total, 1, MPI_INT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
-        cx->sum.n_events = (guint64) total;
+        n_events = (guint64) total;
       }
     }
-  trace_span (cx, TRUE, &first, &last, &init);
+  if (!quiet_pass)
+    cx->sum.n_events = n_events;
+  trace_span (cx, TRUE, first, last, init);
+  return TRUE;
+}
+
+/* Run time after the last MPI_Init (the whole run when there is none), seconds. */
+static double
+after_init (gint64 first,
+            gint64 last,
+            gint64 init)
+{
+  return (init >= 0 ? last - init : last - first) / 1e9;
+}
+
+/* The error bar: the identity simulation's error, from the cache or measured now (after the
+ * hypothesis' own simulation, whose events are dropped first). A simulation of the identity
+ * itself is its own error bar and refreshes the cache. */
+static gboolean
+measure_identity (Ctx     *cx,
+                  GError **error)
+{
+  g_autofree char *cache = NULL;
+  double v[2] = { 0, 0 };   /* found, percent */
+  gboolean is_identity = sim_hypothesis_is_identity (cx->hyp);
+  double orig = after_init (cx->orig_first, cx->orig_last, cx->orig_init);
+
+  if (cx->opt->no_identity)
+    return TRUE;
+  if (cx->prog.root)
+    cache = sim_identity_cache_path (cx->opt);
+  if (is_identity)
+    {
+      if (cx->prog.root && orig > 0)
+        {
+          cx->sum.have_identity = TRUE;
+          cx->sum.identity_error = 100.0 * (cx->sum.sim_after_init_any / orig - 1.0);
+          sim_identity_cache_store (cache, cx->opt, cx->sum.identity_error, orig, cx->sum.sim_after_init_any);
+        }
+      return TRUE;
+    }
+  if (cx->prog.root && !cx->opt->identity_again && sim_identity_cache_load (cache, &v[1]))
+    v[0] = 1;
+  if (cx->mpi)
+    MPI_Bcast (v, 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  if (v[0] == 0)
+    {
+      g_autoptr (Hypothesis) empty = g_new0 (Hypothesis, 1);
+      SimTransformStats st = { 0 };
+      gint64 first, last, init;
+      empty->path = g_strdup (cx->hyp->path);
+      empty->rules = g_ptr_array_new ();
+      phase (cx, 0.95, 0.98, cx->opt->offline ? _("measuring the identity error of this trace (offline)")
+                                                : _("measuring the identity error of this trace (a real-time "
+                                                    "re-enactment of the run as it was)"));
+      drop_pass (cx);
+      if (!reenact (cx, empty, TRUE, &st, &first, &last, &init, error))
+        return FALSE;
+      if (cx->prog.root && orig > 0)
+        {
+          double pred = after_init (first, last, init);
+          v[1] = 100.0 * (pred / orig - 1.0);
+          sim_identity_cache_store (cache, cx->opt, v[1], orig, pred);
+          v[0] = 1;
+        }
+    }
+  else
+    cx->sum.identity_cached = TRUE;
+  cx->sum.have_identity = v[0] != 0;
+  cx->sum.identity_error = v[1];
+  return TRUE;
+}
+
+static gboolean
+simulate (Ctx     *cx,
+          GError **error)
+{
+  g_autofree GError **errs = g_new0 (GError *, cx->t->n_local);
+  g_autofree char *sim_anchor = g_build_filename (cx->workdir, "traces.otf2", NULL);
+  g_autofree char *sim_cube = g_build_filename (cx->workdir, "analysis.cube", NULL);
+  g_autofree char *sim_stats = g_build_filename (cx->workdir, "analysis.stats.json", NULL);
+  g_autofree char *diff_cube = g_build_filename (cx->workdir, "difference.cube", NULL);
+  g_autofree char *summary_json = g_build_filename (cx->workdir, "summary.json", NULL);
+  g_autoptr (TraceDefs) sim_defs = NULL;
+  gint64 first, last, init;
+  gboolean ok = TRUE;
+
+  if (!reenact (cx, cx->hyp, FALSE, &cx->sum.tstats, &first, &last, &init, error))
+    return FALSE;
   cx->sum.orig_runtime = (cx->orig_last - cx->orig_first) / 1e9;
   cx->sum.sim_runtime = (last - first) / 1e9;
   cx->sum.orig_after_init = cx->orig_init >= 0 ? (cx->orig_last - cx->orig_init) / 1e9 : -1;
   cx->sum.sim_after_init = init >= 0 ? (last - init) / 1e9 : -1;
+  cx->sum.sim_after_init_any = after_init (first, last, init);
 
   phase (cx, 0.7, 0.75, _("writing the simulated trace"));
   ok = trace_write_sim (cx->opt->anchor, sim_anchor, cx->t, cx->srs, cx->mpi, &errs[0]);
@@ -506,8 +706,10 @@ simulate (Ctx     *cx,
   if (!analyze_run_auto (NULL, cx->t, cx->mpi, sim_defs, !cx->opt->no_clock_repair, sim_anchor, sim_cube, sim_stats,
                          cx->opt->launcher, &cx->prog, NULL, error))
     return FALSE;
+  if (!measure_identity (cx, error))
+    return FALSE;
 
-  phase (cx, 0.95, 1.0, _("comparing with the original"));
+  phase (cx, 0.98, 1.0, _("comparing with the original"));
   {
     int good = 1;
     if (cx->prog.root)
@@ -537,20 +739,13 @@ simulate (Ctx     *cx,
 static void
 ctx_clear (Ctx *cx)
 {
-  for (int i = 0; cx->t && i < cx->t->n_local; i++)
-    {
-      if (cx->srs)
-        sim_rank_free (cx->srs[i]);
-      if (cx->plans)
-        sim_plan_free (cx->plans[i]);
-    }
-  g_free (cx->srs);
-  g_free (cx->plans);
+  drop_pass (cx);
   if (cx->t)
     cx->t->free (cx->t);
   sim_plan_notes_clear (&cx->notes);
   g_clear_pointer (&cx->dropped, g_hash_table_unref);
   g_free (cx->sum.model_json);
+  g_free (cx->sum.mode_advice);
   g_free (cx->workdir);
   g_free (cx->orig_cube);
   sim_hypothesis_free (cx->hyp);
@@ -655,6 +850,20 @@ run_ranks (SimOptions *opt,
         goto fail_early;
     }
   original_cube_path (&cx);
+  sim_cpu_hosts (cx.defs, &cx.hosts);
+  {
+    const char *force = g_getenv ("KUBUS_SIM_CONTENTION");
+    cx.contention = force && *force ? strcmp (force, "0") != 0 && !opt->offline
+                                    : !opt->offline && cx.hosts.oversubscribed && cx.hosts.has_samples;
+    cx.contention_auto = cx.contention && !(force && *force);
+  }
+  if (cx.me == 0)
+    {
+      cx.sum.mode_advice = sim_mode_advice (opt, cx.defs, &cx.hosts);
+      /* said before simulating: by the launching process, or here when there is none */
+      if (cx.sum.mode_advice && !opt->quiet && !g_getenv ("KUBUS_SIM_WORKDIR"))
+        fprintf (stderr, _("kubus-sim: note: %s\n"), cx.sum.mode_advice);
+    }
   cx.t = mpi ? transport_mpi_new (cx.defs->n_ranks) : transport_local_new (cx.defs->n_ranks);
 
   if (!g_file_test (cx.orig_cube, G_FILE_TEST_EXISTS) && !analyze_original (&cx, &error))
@@ -779,6 +988,14 @@ sim_main_trace (SimOptions *opt)
       fprintf (stderr, _("kubus-sim: %s: the trace has no MPI ranks\n"), opt->anchor);
       return 1;
     }
+  {
+    SimHosts hosts;
+    g_autofree char *advice = NULL;
+    sim_cpu_hosts (defs, &hosts);
+    advice = sim_mode_advice (opt, defs, &hosts);
+    if (advice && !opt->quiet)
+      fprintf (stderr, _("kubus-sim: note: %s\n"), advice);
+  }
   sim_remove_stale_workdirs (opt->simdir);
   workdir = sim_workdir_name (opt->simdir, (int) getpid ());
   if (g_mkdir (workdir, 0755) != 0)

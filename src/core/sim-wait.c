@@ -13,14 +13,6 @@
 #include <sys/prctl.h>
 #include <time.h>
 
-gint64
-sim_now (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (gint64) ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 static int
 cmp_i64 (gconstpointer a,
          gconstpointer b)
@@ -29,8 +21,31 @@ cmp_i64 (gconstpointer a,
   return x < y ? -1 : x > y;
 }
 
+gint64
+sim_thread_cpu (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (gint64) ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
 void
-sim_wait_calibrate (SimWaitCal *cal)
+sim_burn_until (gint64 cpu_goal)
+{
+  gint64 left;
+  while ((left = cpu_goal - sim_thread_cpu ()) > 0)
+    {
+      /* spin on the cheap clock for part of what is left, then ask the CPU clock again (a
+       * preempted spin used less CPU than wall time) */
+      gint64 until = sim_now () + MAX (2000, left / 2);
+      while (sim_now () < until)
+        ;
+    }
+}
+
+void
+sim_wait_calibrate (SimWaitCal *cal,
+                    gboolean    allow_rt)
 {
   enum { N_SLEEPS = 25, N_CLOCK = 2000 };
   gint64 late[N_SLEEPS];
@@ -48,7 +63,7 @@ sim_wait_calibrate (SimWaitCal *cal)
     g_autofree char *runtime = NULL;
     gboolean throttled = g_file_get_contents ("/proc/sys/kernel/sched_rt_runtime_us", &runtime, NULL, NULL)
                          && g_ascii_strtoll (runtime, NULL, 10) >= 0;
-    cal->realtime = (!no || !*no || *no == '0') && throttled && sched_setscheduler (0, SCHED_RR, &rt) == 0;
+    cal->realtime = allow_rt && (!no || !*no || *no == '0') && throttled && sched_setscheduler (0, SCHED_RR, &rt) == 0;
   }
   t0 = sim_now ();
   for (int i = 0; i < N_CLOCK; i++)

@@ -153,6 +153,66 @@ on_sysnode (void                  *ud,
   return OTF2_CALLBACK_SUCCESS;
 }
 
+/* KUBUS::CPUS: what the collector found the host's ranks could use */
+static OTF2_CallbackCode
+on_sysnode_property (void                  *ud,
+                     OTF2_SystemTreeNodeRef node,
+                     OTF2_StringRef         name,
+                     OTF2_Type              type,
+                     OTF2_AttributeValue    value)
+{
+  DefsBuild *b = ud;
+  if (type != OTF2_TYPE_UINT32 || strcmp (trace_defs_string (b->defs, name), "KUBUS::CPUS") != 0)
+    return OTF2_CALLBACK_SUCCESS;
+  for (guint i = 0; i < b->defs->sysnodes->len; i++)
+    {
+      TraceSysNode *n = b->defs->sysnodes->pdata[i];
+      if (n->id == node)
+        n->cpus = value.uint32;
+    }
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+on_metric_member (void                *ud,
+                  OTF2_MetricMemberRef self,
+                  OTF2_StringRef       name,
+                  OTF2_StringRef       description G_GNUC_UNUSED,
+                  OTF2_MetricType      metricType G_GNUC_UNUSED,
+                  OTF2_MetricMode      metricMode,
+                  OTF2_Type            valueType,
+                  OTF2_Base            base G_GNUC_UNUSED,
+                  int64_t              exponent,
+                  OTF2_StringRef       unit G_GNUC_UNUSED)
+{
+  DefsBuild *b = ud;
+  const char *n = trace_defs_string (b->defs, name);
+  int which = strcmp (n, "KUBUS_CPU_TIME") == 0 ? 1 : strcmp (n, "KUBUS_CPU_WAIT") == 0 ? 2 : 0;
+  if (which && valueType == OTF2_TYPE_UINT64 && exponent == -9 && metricMode == OTF2_METRIC_ACCUMULATED_START)
+    g_hash_table_insert (b->defs->cpu_members, GUINT_TO_POINTER (self), GINT_TO_POINTER (which));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+on_metric_class (void                       *ud,
+                 OTF2_MetricRef              self,
+                 uint8_t                     n,
+                 const OTF2_MetricMemberRef *members,
+                 OTF2_MetricOccurrence       occurrence G_GNUC_UNUSED,
+                 OTF2_RecorderKind           kind G_GNUC_UNUSED)
+{
+  DefsBuild *b = ud;
+  /* [KUBUS_CPU_TIME] or [KUBUS_CPU_TIME, KUBUS_CPU_WAIT] */
+  if (n >= 1 && n <= 2 && GPOINTER_TO_INT (g_hash_table_lookup (b->defs->cpu_members, GUINT_TO_POINTER (members[0]))) == 1)
+    {
+      b->defs->cpu_metric = self;
+      b->defs->cpu_metric_wait = n == 2
+                                 && GPOINTER_TO_INT (g_hash_table_lookup (b->defs->cpu_members,
+                                                                          GUINT_TO_POINTER (members[1]))) == 2;
+    }
+  return OTF2_CALLBACK_SUCCESS;
+}
+
 static OTF2_CallbackCode
 on_locgroup (void                  *ud,
              OTF2_LocationGroupRef  self,
@@ -414,6 +474,7 @@ trace_defs_free (TraceDefs *defs)
   g_ptr_array_unref (defs->locations);
   g_hash_table_unref (defs->cart_dims);
   g_ptr_array_unref (defs->carts);
+  g_clear_pointer (&defs->cpu_members, g_hash_table_unref);
   g_free (defs->rank_loc);
   g_free (defs->region_dense);
   g_free (defs->comm_dense);
@@ -744,6 +805,8 @@ trace_defs_read (const char *anchor,
   defs->locations = g_ptr_array_new_with_free_func (free_location);
   defs->cart_dims = g_hash_table_new_full (NULL, NULL, NULL, free_cart_dim);
   defs->carts = g_ptr_array_new_with_free_func (free_cart);
+  defs->cpu_metric = OTF2_UNDEFINED_METRIC;
+  defs->cpu_members = g_hash_table_new (NULL, NULL);
 
   if (!g_file_test (anchor, G_FILE_TEST_IS_REGULAR))
     {
@@ -775,6 +838,9 @@ trace_defs_read (const char *anchor,
   OTF2_GlobalDefReaderCallbacks_SetClockPropertiesCallback (cbs, on_clock);
   OTF2_GlobalDefReaderCallbacks_SetStringCallback (cbs, on_string);
   OTF2_GlobalDefReaderCallbacks_SetSystemTreeNodeCallback (cbs, on_sysnode);
+  OTF2_GlobalDefReaderCallbacks_SetSystemTreeNodePropertyCallback (cbs, on_sysnode_property);
+  OTF2_GlobalDefReaderCallbacks_SetMetricMemberCallback (cbs, on_metric_member);
+  OTF2_GlobalDefReaderCallbacks_SetMetricClassCallback (cbs, on_metric_class);
   OTF2_GlobalDefReaderCallbacks_SetLocationGroupCallback (cbs, on_locgroup);
   OTF2_GlobalDefReaderCallbacks_SetLocationCallback (cbs, on_location);
   OTF2_GlobalDefReaderCallbacks_SetRegionCallback (cbs, on_region);

@@ -44,6 +44,17 @@ sim_region_is_mpi (const TraceDefs *defs,
   return r && r->klass != RC_USER;
 }
 
+gboolean
+sim_is_poll_region (const TraceDefs *defs,
+                    guint32          region)
+{
+  TraceRegion *r = trace_defs_region (defs, region);
+  if (!r || r->klass == RC_USER || !r->name)
+    return FALSE;
+  return (r->flags & RF_TEST) || strcmp (r->name, "MPI_Iprobe") == 0 || strcmp (r->name, "MPI_Improbe") == 0
+         || strcmp (r->name, "MPI_Request_get_status") == 0;
+}
+
 SimRank *
 sim_rank_new (int        rank,
               TraceDefs *defs)
@@ -69,6 +80,8 @@ sim_rank_free (SimRank *sr)
   g_free (sr->args);
   g_hash_table_unref (sr->dropped);
   g_hash_table_unref (sr->refused);
+  if (sr->cpu)
+    g_array_unref (sr->cpu);
   g_free (sr->new_time);
   g_free (sr);
 }
@@ -116,6 +129,35 @@ trace_events_other (void       *ud,
   gpointer old = g_hash_table_lookup (h, kind);
   st->n_events++;
   g_hash_table_replace (h, g_strdup (kind), GSIZE_TO_POINTER (GPOINTER_TO_SIZE (old) + 1));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+/* The collector's CPU samples (collect-cputime.c) at the MPI event that follows; any other
+ * metric is measurement only. */
+static OTF2_CallbackCode
+on_metric (OTF2_LocationRef         l G_GNUC_UNUSED,
+           OTF2_TimeStamp           t G_GNUC_UNUSED,
+           uint64_t                 p G_GNUC_UNUSED,
+           void                    *ud,
+           OTF2_AttributeList      *al G_GNUC_UNUSED,
+           OTF2_MetricRef           metric,
+           uint8_t                  n,
+           const OTF2_Type         *types,
+           const OTF2_MetricValue  *values)
+{
+  EvState *st = ud;
+  const TraceDefs *defs = st->sr->defs;
+  SimCpuSample s;
+  if (metric != defs->cpu_metric || n < 1 || types[0] != OTF2_TYPE_UINT64)
+    return trace_events_other (ud, "Metric", TRUE);
+  st->n_events++;
+  s.ev = st->sr->ev->len;
+  s.cpu = (Tick) MIN (values[0].unsigned_int, (guint64) G_MAXINT64);
+  s.wait = defs->cpu_metric_wait && n >= 2 && types[1] == OTF2_TYPE_UINT64 && values[1].unsigned_int != G_MAXUINT64
+           ? (Tick) MIN (values[1].unsigned_int, (guint64) G_MAXINT64) : -1;
+  if (!st->sr->cpu)
+    st->sr->cpu = g_array_new (FALSE, FALSE, sizeof (SimCpuSample));
+  g_array_append_val (st->sr->cpu, s);
   return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -428,6 +470,7 @@ trace_events_read (const char   *anchor,
   OTF2_EvtReaderCallbacks_SetMpiCollectiveBeginCallback (cbs, on_coll_begin);
   OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback (cbs, on_coll_end);
   trace_events_register_other (cbs);
+  OTF2_EvtReaderCallbacks_SetMetricCallback (cbs, on_metric);
   OTF2_Reader_RegisterEvtCallbacks (reader, evr, cbs, &st);
   OTF2_EvtReaderCallbacks_Delete (cbs);
 

@@ -2,6 +2,7 @@
  * record arrays. Enter/leave events are folded into the call tree (time, visits) on the fly;
  * only MPI calls that carry communication are kept, as small fixed-size records. */
 #include "analyze-private.h"
+#include "delay-private.h"
 #include "trace-kct.h"
 #include "replay-clock.h"
 
@@ -18,6 +19,7 @@ typedef struct
   guint32 call;
   Tick    enter;
   guint64 enter_pos;
+  guint32 mark0;      /* timeline marks when the call was entered */
 } Frame;
 
 /* Request id -> value, open addressing with linear probing and backward-shift deletion:
@@ -131,6 +133,7 @@ typedef struct
   guint64     n_events;
   const ClockMap *map;        /* rd->clock_map */
   ClockCursor cursor;
+  DelayTimeline *tl;          /* the root-cause passes' timeline, NULL when they do not run */
 } ReadState;
 
 /* Every timestamp goes through the location's clock repair map, if it has one. */
@@ -184,6 +187,9 @@ rank_data_free (RankData *rd)
   g_array_unref (rd->sends);
   g_array_unref (rd->recvs);
   g_array_unref (rd->colls);
+  if (rd->recv_send)
+    g_array_unref (rd->recv_send);
+  causes_free (rd->causes);
   g_free (rd);
 }
 
@@ -339,6 +345,8 @@ on_enter (OTF2_LocationRef    loc G_GNUC_UNUSED,
   Tick time = event_time (st, otime, pos);
 
   st->n_events++;
+  if (st->tl)
+    delay_timeline_flush (st->tl, parent ? parent->cnode : NO_INDEX, time);
   cnode = cnode_child (st->rd, parent ? parent->cnode : NO_INDEX, region);
   if (st->depth == st->cap)
     {
@@ -351,6 +359,7 @@ on_enter (OTF2_LocationRef    loc G_GNUC_UNUSED,
   f->call = NO_INDEX;
   f->enter = (Tick) time;
   f->enter_pos = pos;
+  f->mark0 = st->tl ? st->tl->n_marks : 0;
   rank_data_row (st->rd, cnode)[M_VISITS]++;
   r = trace_defs_region (st->defs, region);
   if (r && (r->klass == RC_MPI_INIT || r->klass == RC_MPI_FINALIZE))
@@ -388,6 +397,17 @@ on_leave (OTF2_LocationRef    loc G_GNUC_UNUSED,
     {
       st->bad_leaves++;
       return OTF2_CALLBACK_SUCCESS;
+    }
+  if (st->tl)
+    {
+      /* MPI_Init's and MPI_Finalize's leave are synchronization points: marked before the
+       * call's own time is flushed */
+      if (f->call != NO_INDEX && f->call == st->rd->init_call)
+        st->tl->init_mark = delay_timeline_mark (st->tl, f->cnode, f->enter);
+      else if (f->call != NO_INDEX && f->call == st->rd->finalize_call)
+        st->tl->finalize_mark = delay_timeline_mark (st->tl, f->cnode, f->enter);
+      delay_timeline_flush (st->tl, f->cnode, time);
+      delay_timeline_leave (st->tl, f->mark0, time);
     }
   dur = (Tick) time - f->enter;
   rank_data_row (st->rd, f->cnode)[M_TIME] += dur;
@@ -475,6 +495,13 @@ add_send (ReadState *st,
   s.tag = tag;
   s.order = st->rd->calls->len;
   g_array_append_val (st->rd->sends, s);
+  if (st->tl)
+    {
+      guint32 m = delay_timeline_mark (st->tl, f->cnode, f->enter);
+      guint32 cm = nonblocking ? NO_INDEX : m;
+      g_array_append_val (st->tl->send_mark, m);
+      g_array_append_val (st->tl->send_cmark, cm);
+    }
   count_p2p (st, f->cnode, len, TRUE);
   if (nonblocking)
     reqmap_put (&st->isend_req, request, st->rd->sends->len - 1);
@@ -507,7 +534,12 @@ on_isend_complete (OTF2_LocationRef loc G_GNUC_UNUSED, OTF2_TimeStamp time G_GNU
 
   st->n_events++;
   if (idx != G_MAXUINT64 && idx < st->rd->sends->len)
-    g_array_index (st->rd->sends, SendRec, idx).complete_call = current_call (st);
+    {
+      g_array_index (st->rd->sends, SendRec, idx).complete_call = current_call (st);
+      if (st->tl && top_frame (st))
+        g_array_index (st->tl->send_cmark, guint32, idx)
+          = delay_timeline_mark (st->tl, top_frame (st)->cnode, top_frame (st)->enter);
+    }
   return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -520,7 +552,12 @@ on_irecv_request (OTF2_LocationRef loc G_GNUC_UNUSED, OTF2_TimeStamp time G_GNUC
 
   st->n_events++;
   if (f)
-    reqmap_put (&st->irecv_req, request, (guint64) f->enter);
+    {
+      reqmap_put (&st->irecv_req, request, (guint64) f->enter);
+      if (st->tl)
+        g_hash_table_insert (st->tl->req_mark, GSIZE_TO_POINTER ((gsize) request),
+                             GUINT_TO_POINTER (delay_timeline_mark (st->tl, f->cnode, f->enter) + 1));
+    }
   return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -532,6 +569,8 @@ on_request_cancelled (OTF2_LocationRef loc G_GNUC_UNUSED, OTF2_TimeStamp time G_
   st->n_events++;
   reqmap_take (&st->irecv_req, request);
   reqmap_take (&st->isend_req, request);
+  if (st->tl)
+    g_hash_table_remove (st->tl->req_mark, GSIZE_TO_POINTER ((gsize) request));
   return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -575,6 +614,20 @@ add_recv (ReadState *st,
   r.comm = c->index;
   r.tag = tag;
   g_array_append_val (st->rd->recvs, r);
+  if (st->tl)
+    {
+      const CallRec *cr = &g_array_index (st->rd->calls, CallRec, call);
+      guint32 m = delay_timeline_mark (st->tl, cr->cnode, cr->enter), q = m;
+      if (nonblocking)
+        {
+          gpointer v;
+          q = NO_INDEX;
+          if (g_hash_table_steal_extended (st->tl->req_mark, GSIZE_TO_POINTER ((gsize) request), NULL, &v))
+            q = GPOINTER_TO_UINT (v) - 1;
+        }
+      g_array_append_val (st->tl->recv_mark, m);
+      g_array_append_val (st->tl->recv_qmark, q);
+    }
   count_p2p (st, g_array_index (st->rd->calls, CallRec, call).cnode, len, FALSE);
 }
 
@@ -627,7 +680,19 @@ on_coll_end (OTF2_LocationRef loc G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t p
   /* Collectives on an inter-communicator (one group's data goes to the other) have no wait
    * state pattern in PATTERNS.md: their bytes and calls count, they are not replayed. */
   if (!c->is_inter)
-    g_array_append_val (st->rd->colls, r);
+    {
+      g_array_append_val (st->rd->colls, r);
+      if (st->tl)
+        {
+          const CallRec *cr = &g_array_index (st->rd->calls, CallRec, call);
+          guint32 m = delay_timeline_mark (st->tl, cr->cnode, cr->enter);
+          Tick begin = st->tl->begin_time != TL_UNSET ? st->tl->begin_time : cr->enter;
+          g_array_append_val (st->tl->coll_mark, m);
+          g_array_append_val (st->tl->coll_begin, begin);
+        }
+    }
+  if (st->tl)
+    st->tl->begin_time = TL_UNSET;
   row = rank_data_row (st->rd, g_array_index (st->rd->calls, CallRec, call).cnode);
   row[M_BYTES_COUT] += sent;
   row[M_BYTES_CIN] += received;
@@ -643,10 +708,15 @@ on_coll_end (OTF2_LocationRef loc G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t p
 }
 
 static OTF2_CallbackCode
-on_other (OTF2_LocationRef loc G_GNUC_UNUSED, OTF2_TimeStamp time G_GNUC_UNUSED, uint64_t pos G_GNUC_UNUSED, void *ud,
-          OTF2_AttributeList *al G_GNUC_UNUSED)
+on_coll_begin (OTF2_LocationRef loc G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t pos, void *ud,
+               OTF2_AttributeList *al G_GNUC_UNUSED)
 {
-  ((ReadState *) ud)->n_events++;
+  ReadState *st = ud;
+  Tick t = event_time (st, time, pos);
+
+  st->n_events++;
+  if (st->tl)
+    st->tl->begin_time = t;
   return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -684,6 +754,22 @@ trace_event_file_path (const char *anchor,
   return g_build_filename (name, file, NULL);
 }
 
+/* The timeline of the root-cause passes, when they will run (rd->want_causes). */
+static DelayTimeline *
+timeline_for (RankData *rd)
+{
+  if (!rd->want_causes)
+    return NULL;
+  if (!rd->causes)
+    rd->causes = causes_new (rd->want_causes);
+  if (!rd->causes->tl)
+    {
+      const TraceLocation *loc = rd->defs->rank_loc ? rd->defs->rank_loc[rd->rank] : NULL;
+      rd->causes->tl = delay_timeline_new (loc ? (guint32) MIN (loc->n_events / 3, G_MAXUINT32 / 2) : 0);
+    }
+  return rd->causes->tl;
+}
+
 /* The same records from a compressed trace set as the event source (trace-kct.h). */
 static gboolean
 read_rank_kct (RankData *rd, GError **error)
@@ -693,6 +779,7 @@ read_rank_kct (RankData *rd, GError **error)
   st.rd = rd;
   st.defs = rd->defs;
   st.map = rd->clock_map;
+  st.tl = timeline_for (rd);
   st.cap = 64;
   st.stack = g_new (Frame, st.cap);
   reqmap_init (&st.isend_req);
@@ -707,7 +794,7 @@ read_rank_kct (RankData *rd, GError **error)
   cb.recv = on_recv;
   cb.irecv = on_irecv;
   cb.request_cancelled = on_request_cancelled;
-  cb.coll_begin = on_other;
+  cb.coll_begin = on_coll_begin;
   cb.coll_end = on_coll_end;
   gboolean ok = trace_kct_read ((guint32) rd->rank, &cb, &st, &done, error);
   while (ok && st.depth)
@@ -722,6 +809,8 @@ read_rank_kct (RankData *rd, GError **error)
       st.depth--;
     }
   rd->n_events = done;
+  if (st.tl)
+    delay_timeline_finish (st.tl);
   g_free (st.stack);
   reqmap_clear (&st.isend_req);
   reqmap_clear (&st.irecv_req);
@@ -808,6 +897,7 @@ trace_read_rank (const char   *anchor,
   st.rd = rd;
   st.defs = rd->defs;
   st.map = rd->clock_map;
+  st.tl = timeline_for (rd);
   /* reserve from the event count: untouched reserve costs address space, not memory */
   if (loc->n_events > 0 && rd->calls->len == 0)
     {
@@ -833,7 +923,7 @@ trace_read_rank (const char   *anchor,
   OTF2_EvtReaderCallbacks_SetMpiRecvCallback (cbs, on_recv);
   OTF2_EvtReaderCallbacks_SetMpiIrecvCallback (cbs, on_irecv);
   OTF2_EvtReaderCallbacks_SetMpiRequestCancelledCallback (cbs, on_request_cancelled);
-  OTF2_EvtReaderCallbacks_SetMpiCollectiveBeginCallback (cbs, on_other);
+  OTF2_EvtReaderCallbacks_SetMpiCollectiveBeginCallback (cbs, on_coll_begin);
   OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback (cbs, on_coll_end);
   OTF2_Reader_RegisterEvtCallbacks (reader, evr, cbs, &st);
   OTF2_EvtReaderCallbacks_Delete (cbs);
@@ -868,6 +958,8 @@ trace_read_rank (const char   *anchor,
       st.depth--;
     }
   rd->n_events = done;
+  if (st.tl)
+    delay_timeline_finish (st.tl);
   OTF2_Reader_CloseEvtReader (reader, evr);
   OTF2_Reader_CloseEvtFiles (reader);
   OTF2_Reader_Close (reader);

@@ -11,6 +11,7 @@
 #include <mpi.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #define CHUNK (1u << 20)
 
@@ -24,6 +25,15 @@ typedef struct
   MPI_Comm comm;       /* the communicator of comm_key (MPI_COMM_NULL for non-members) */
   gboolean contiguous; /* this process's members of it are consecutive in its order */
   MPI_Datatype unit;   /* 8 bytes: exchanges count in units, up to 16 GiB per process */
+  /* the message-driven replay (replay-msg.c): its own communicator, the sends in flight and
+   * the termination wave */
+  MPI_Comm    msg_comm;
+  GPtrArray  *msg_out;     /* GBytes being sent, parallel to msg_req */
+  GArray     *msg_req;     /* MPI_Request */
+  MPI_Request wave_req;
+  gint64      wave_in[3];
+  gint64      wave_out[3];
+  gboolean    wave_on;
 } MpiPriv;
 
 int
@@ -435,6 +445,136 @@ mpi_gather (Transport   *t,
 }
 
 static void
+mpi_msg_begin (Transport *t)
+{
+  MpiPriv *p = t->priv;
+  MPI_Comm node;
+  int on_node = 1, cores = (int) sysconf (_SC_NPROCESSORS_ONLN), all_spin = 0, spin;
+
+  MPI_Comm_dup (MPI_COMM_WORLD, &p->msg_comm);
+  /* more processes on this node than cores: a waiting process naps, or it would take the core
+   * from the process it waits for */
+  MPI_Comm_split_type (MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  MPI_Comm_size (node, &on_node);
+  MPI_Comm_free (&node);
+  spin = cores > 0 && on_node <= cores;
+  MPI_Allreduce (&spin, &all_spin, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  t->msg_spin = all_spin != 0;
+  p->msg_out = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
+  p->msg_req = g_array_new (FALSE, FALSE, sizeof (MPI_Request));
+  p->wave_on = FALSE;
+}
+
+/* Frees the buffers of the sends that have completed. */
+static void
+msg_reap (MpiPriv *p)
+{
+  guint k = 0;
+  for (guint i = 0; i < p->msg_req->len; i++)
+    {
+      MPI_Request *r = &g_array_index (p->msg_req, MPI_Request, i);
+      int done = 0;
+      MPI_Test (r, &done, MPI_STATUS_IGNORE);
+      if (done)
+        {
+          g_bytes_unref (p->msg_out->pdata[i]);
+          p->msg_out->pdata[i] = NULL;
+          continue;
+        }
+      g_array_index (p->msg_req, MPI_Request, k) = *r;
+      p->msg_out->pdata[k] = p->msg_out->pdata[i];
+      k++;
+    }
+  g_array_set_size (p->msg_req, k);
+  p->msg_out->pdata[k] = NULL;
+  g_ptr_array_set_size (p->msg_out, k);
+}
+
+static void
+mpi_msg_send (Transport *t,
+              int        dst,
+              GBytes    *msg)
+{
+  MpiPriv *p = t->priv;
+  gsize len;
+  const void *data = g_bytes_get_data (msg, &len);
+  MPI_Request r;
+
+  if (p->msg_req->len >= 256)
+    msg_reap (p);
+  /* to the process that holds rank @dst (the batch's headers name the rank) */
+  MPI_Isend (data, (int) len, MPI_BYTE, transport_mpi_owner (t->n_ranks, p->n_procs, dst), 0,
+             p->msg_comm, &r);
+  g_array_append_val (p->msg_req, r);
+  g_ptr_array_add (p->msg_out, msg);
+}
+
+static GBytes *
+mpi_msg_recv (Transport *t,
+              int       *src,
+              int       *dst,
+              gboolean   wait)
+{
+  MpiPriv *p = t->priv;
+  MPI_Status st;
+  int flag = 0, len = 0;
+  guint8 *buf;
+
+  if (wait)
+    MPI_Probe (MPI_ANY_SOURCE, 0, p->msg_comm, &st);
+  else
+    {
+      MPI_Iprobe (MPI_ANY_SOURCE, 0, p->msg_comm, &flag, &st);
+      if (!flag)
+        return NULL;
+    }
+  MPI_Get_count (&st, MPI_BYTE, &len);
+  buf = g_malloc (MAX (len, 1));
+  MPI_Recv (buf, len, MPI_BYTE, st.MPI_SOURCE, 0, p->msg_comm, MPI_STATUS_IGNORE);
+  *src = st.MPI_SOURCE;
+  *dst = p->me;
+  return g_bytes_new_take (buf, len);
+}
+
+static int
+mpi_msg_wave (Transport    *t,
+              const gint64 *mine,
+              gint64       *all)
+{
+  MpiPriv *p = t->priv;
+  int done = 0;
+
+  if (!p->wave_on)
+    {
+      if (!mine)
+        return 0;
+      memcpy (p->wave_in, mine, sizeof p->wave_in);
+      MPI_Iallreduce (p->wave_in, p->wave_out, 3, MPI_INT64_T, MPI_SUM, p->msg_comm, &p->wave_req);
+      p->wave_on = TRUE;
+    }
+  MPI_Test (&p->wave_req, &done, MPI_STATUS_IGNORE);
+  if (!done)
+    return 0;
+  p->wave_on = FALSE;
+  memcpy (all, p->wave_out, sizeof p->wave_out);
+  return 1;
+}
+
+static void
+mpi_msg_end (Transport *t)
+{
+  MpiPriv *p = t->priv;
+  if (p->msg_req->len)
+    MPI_Waitall ((int) p->msg_req->len, (MPI_Request *) p->msg_req->data, MPI_STATUSES_IGNORE);
+  g_ptr_array_unref (p->msg_out);
+  g_array_unref (p->msg_req);
+  p->msg_out = NULL;
+  p->msg_req = NULL;
+  lazy_barrier ();
+  MPI_Comm_free (&p->msg_comm);
+}
+
+static void
 mpi_free (Transport *t)
 {
   MpiPriv *p = t->priv;
@@ -473,6 +613,11 @@ transport_mpi_new (int n_ranks)
   t->allreduce_max = mpi_allreduce_max;
   t->scan_max = mpi_scan_max;
   t->gather = mpi_gather;
+  t->msg_begin = mpi_msg_begin;
+  t->msg_send = mpi_msg_send;
+  t->msg_recv = mpi_msg_recv;
+  t->msg_wave = mpi_msg_wave;
+  t->msg_end = mpi_msg_end;
   t->free = mpi_free;
   t->n_threads = 1;
   return t;

@@ -8,6 +8,7 @@
 #include "kubus-node.h"
 #include "kubus-source-view.h"
 #include "kubus-statistics.h"
+#include "kubus-window-causes.h"
 #include "kubus-window-private.h"
 #include "kubus-window-topology.h"
 
@@ -589,6 +590,7 @@ kubus_window_update_actions (KubusWindow *self)
   enable (self, "topology", have && report != NULL && report->topologies != NULL
                             && report->topologies->len > 0);
   enable (self, "compare", have && self->file_b == NULL);
+  kubus_window_causes_update (self);
   /* The header bar's find button follows Find (it worked with no report open). */
   gtk_widget_set_sensitive (self->find_button, have);
   if (!have)

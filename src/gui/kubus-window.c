@@ -3,6 +3,7 @@
 
 #include "kubus-node.h"
 #include "kubus-window-private.h"
+#include "kubus-window-causes.h"
 #include "kubus-window-sim.h"
 #include "kubus-window-topology.h"
 
@@ -883,6 +884,7 @@ kubus_window_init (KubusWindow *self)
       gtk_widget_set_size_request (GTK_WIDGET (self->panes[i]), 200, -1);
     }
   kubus_window_add_actions (self);
+  kubus_window_causes_init (self);
   kubus_window_init_export_views (self);
   kubus_window_sim_init (self);
   kubus_window_set_active_pane (self, KUBUS_PANE_CALL, FALSE);

@@ -16,6 +16,9 @@
  *   main 0..61 on both: time 122 ms.
  * unmatched: as exact, but rank 0 sends one more message (tag 9) nobody receives.
  * clockviol: as exact, but rank 1 receives the first message at 9, before it was sent (11).
+ * cycle: each rank receives from the other before it sends (no real run can do that); both
+ *   receives wait (Late Sender rank 0: min(30,14) − 2 = 12, rank 1: min(20,25) − 3 = 17 with
+ *   --no-clock-repair), and the root-cause replay finds each rank waiting for the other.
  * forms (2 ranks): every collective kind and every point-to-point form, each instance with its
  *   answer worked out in write_forms() below (ms): Initialization Completion 4, Wait at N x N 7,
  *   N x N Completion 5, Late Broadcast 12 (Bcast, Scatterv), Early Reduce 17 (Reduce, Gatherv,
@@ -306,7 +309,7 @@ main (int argc, char **argv)
   OTF2_EvtWriter *w0, *w1;
   OTF2_GlobalDefWriter *gw;
   uint64_t n0 = 0, n1 = 0;
-  gboolean unmatched, clockviol, syscycle;
+  gboolean unmatched, clockviol, syscycle, cycle;
   const char *strings[N_STR] = { "", "main", "MPI_Send", "MPI_Recv", "MPI_Barrier", "MPI_Ssend",
                                  "MPI_Finalize", "MPI", "MPI_COMM_WORLD", "Linux", "testnode",
                                  "MPI Rank 0", "MPI Rank 1", "Master thread", "machine", "node" };
@@ -314,7 +317,7 @@ main (int argc, char **argv)
 
   if (argc != 3)
     {
-      fprintf (stderr, "usage: make-trace exact|unmatched|clockviol|syscycle|forms DIR\n");
+      fprintf (stderr, "usage: make-trace exact|unmatched|clockviol|syscycle|cycle|forms DIR\n");
       return 2;
     }
   scenario = argv[1];
@@ -324,6 +327,7 @@ main (int argc, char **argv)
   unmatched = strcmp (scenario, "unmatched") == 0;
   clockviol = strcmp (scenario, "clockviol") == 0;
   syscycle = strcmp (scenario, "syscycle") == 0; /* corrupt: machine and node parents of each other */
+  cycle = strcmp (scenario, "cycle") == 0;
   ar = OTF2_Archive_Open (dir, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024, 4 * 1024 * 1024,
                           OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
   if (!ar)
@@ -334,6 +338,29 @@ main (int argc, char **argv)
   w0 = OTF2_Archive_GetEvtWriter (ar, 0);
   w1 = OTF2_Archive_GetEvtWriter (ar, 1);
 
+  if (cycle)
+    {
+      OTF2_EvtWriter_Enter (w0, NULL, 0, R_MAIN);
+      OTF2_EvtWriter_Enter (w0, NULL, 2, R_RECV);
+      OTF2_EvtWriter_MpiRecv (w0, NULL, 13, 1, 0, 0, 8);
+      OTF2_EvtWriter_Leave (w0, NULL, 14, R_RECV);
+      OTF2_EvtWriter_Enter (w0, NULL, 20, R_SEND);
+      OTF2_EvtWriter_MpiSend (w0, NULL, 21, 1, 0, 0, 8);
+      OTF2_EvtWriter_Leave (w0, NULL, 22, R_SEND);
+      call (w0, R_FINALIZE, 50, 60);
+      OTF2_EvtWriter_Leave (w0, NULL, 61, R_MAIN);
+      OTF2_EvtWriter_Enter (w1, NULL, 0, R_MAIN);
+      OTF2_EvtWriter_Enter (w1, NULL, 3, R_RECV);
+      OTF2_EvtWriter_MpiRecv (w1, NULL, 24, 0, 0, 0, 8);
+      OTF2_EvtWriter_Leave (w1, NULL, 25, R_RECV);
+      OTF2_EvtWriter_Enter (w1, NULL, 30, R_SEND);
+      OTF2_EvtWriter_MpiSend (w1, NULL, 31, 0, 0, 0, 8);
+      OTF2_EvtWriter_Leave (w1, NULL, 32, R_SEND);
+      call (w1, R_FINALIZE, 55, 60);
+      OTF2_EvtWriter_Leave (w1, NULL, 61, R_MAIN);
+      n0 = n1 = 12;
+      goto written;
+    }
   /* rank 0 */
   OTF2_EvtWriter_Enter (w0, NULL, 0, R_MAIN);
   OTF2_EvtWriter_Enter (w0, NULL, 10, R_SEND);
@@ -374,6 +401,7 @@ main (int argc, char **argv)
   OTF2_EvtWriter_Leave (w1, NULL, 61, R_MAIN);
   n1 = 14;
 
+written:
   OTF2_Archive_CloseEvtWriter (ar, w0);
   OTF2_Archive_CloseEvtWriter (ar, w1);
   OTF2_Archive_CloseEvtFiles (ar);

@@ -163,6 +163,45 @@ test_build_argv (void)
   c = launch_mpi_build_argv (&lm, &error);
   g_assert_null (c);
   g_assert_error (error, G_SHELL_ERROR, G_SHELL_ERROR_BAD_QUOTING);
+  g_clear_error (&error);
+  /* kubus-run's syntax: the launcher as words ("-- mpirun --hostfile h"), -n added */
+  {
+    const char *const words[] = { "mpirun", "--hostfile", "my hosts", NULL };
+    const char *const with_n[] = { "mpirun", "-np", "4", "--hostfile", "h", NULL };
+    const char *const with_eq[] = { "mpiexec", "--n=4", NULL };
+    const char *const wrong_n[] = { "mpirun", "-n", "3", NULL };
+    g_auto (GStrv) d = NULL, e = NULL, f = NULL, g = NULL;
+    lm.launcher = NULL;
+    lm.launcher_argv = words;
+    d = launch_mpi_build_argv (&lm, NULL);
+    g_free (joined);
+    joined = g_strjoinv ("|", d);
+    g_free (expected);
+    expected = g_strdup_printf ("mpirun|--hostfile|my hosts|-n|4|%s|t.otf2|-o|x y.cube", self);
+    g_assert_cmpstr (joined, ==, expected);
+    /* the launcher names the rank count itself: not added again */
+    lm.launcher_argv = with_n;
+    e = launch_mpi_build_argv (&lm, NULL);
+    g_free (joined);
+    joined = g_strjoinv ("|", e);
+    g_free (expected);
+    expected = g_strdup_printf ("mpirun|-np|4|--hostfile|h|%s|t.otf2|-o|x y.cube", self);
+    g_assert_cmpstr (joined, ==, expected);
+    lm.launcher_argv = with_eq;
+    f = launch_mpi_build_argv (&lm, NULL);
+    g_free (joined);
+    joined = g_strjoinv ("|", f);
+    g_free (expected);
+    expected = g_strdup_printf ("mpiexec|--n=4|%s|t.otf2|-o|x y.cube", self);
+    g_assert_cmpstr (joined, ==, expected);
+    /* another rank count than the trace's: refused, saying both */
+    lm.launcher_argv = wrong_n;
+    g = launch_mpi_build_argv (&lm, &error);
+    g_assert_null (g);
+    g_assert_error (error, G_SHELL_ERROR, G_SHELL_ERROR_FAILED);
+    g_assert_nonnull (strstr (error->message, "3 processes"));
+    g_assert_nonnull (strstr (error->message, "4 ranks"));
+  }
 }
 
 /* ---- real runs */

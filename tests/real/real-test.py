@@ -5,13 +5,17 @@ usage: real-test.py CASE --run KUBUS_RUN --analyze KUBUS_ANALYZE --cube KUBUS_CU
   lammps  `lmp` on melt.in at 2 ranks: the analysis' call tree has LAMMPS_NS:: functions
           above the MPI calls (LAMMPS_NS::Verlet::run(int) > LAMMPS_NS::CommBrick::... >
           MPI_Send); `kubus-cube callsites` has one named row per MPI_Send call site, each with
-          one source (liblammps.so.0+0xOFFSET: the package has no debug information)
+          one source (liblammps.so.0+0xOFFSET: the package has no debug information);
+          root causes (issue 22) on unwound call paths: delay costs never exceed the waits
+          they explain, and `--verify-causes 3` never verifies a function that encloses a larger
+          cause (main: its rule would balance that cause too)
   hpcc    `hpcc` on hpccinf.txt at 2 ranks: measured and analysed; every MPI call under main
 Exit 0 pass, 1 fail, 77 skip (program not installed).
 """
 import argparse
 import csv
 import io
+import json
 import os
 import re
 import shutil
@@ -35,6 +39,37 @@ def callsite_rows(cube, report):
     p = subprocess.run([cube, "callsites", "--csv", report], capture_output=True, text=True,
                        check=True)
     return [r for r in csv.DictReader(io.StringIO(p.stdout)) if r["rank"] == "all"]
+
+
+def check_causes(a, exp):
+    """Root causes on a real code's unwound call paths (issue 22)."""
+    report = os.path.join(exp, "analysis.cube")
+    out = subprocess.run([a.cube, "dump", "--csv", report], capture_output=True, text=True,
+                         check=True).stdout
+    tot = {}
+    for row in csv.DictReader(io.StringIO(out)):
+        tot[row["metric"]] = tot.get(row["metric"], 0.0) + float(row["value"])
+    delays = sum(v for m, v in tot.items() if m.startswith("delay_"))
+    waits = sum(tot.get(m, 0.0) for m in ("mpi_latesender", "mpi_latereceiver", "mpi_barrier_wait",
+                                          "mpi_wait_nxn", "mpi_latebroadcast", "mpi_earlyreduce"))
+    print("delay costs %.6f s for %.6f s of waiting" % (delays, waits))
+    check("delay_latesender" in tot and "critical_path" in tot, "root-cause metrics in the report")
+    check(delays <= waits * (1 + 1e-6), "delay costs %.6f s exceed the waits %.6f s" % (delays, waits))
+    p = subprocess.run([a.analyze, exp, "--serial", "-q", "--verify-causes", "3"],
+                       capture_output=True, text=True)
+    check(p.returncode == 0, "--verify-causes 3: %s" % p.stderr)
+    if p.returncode:
+        return
+    print(p.stderr.strip())
+    with open(os.path.join(exp, "analysis-causes", "verify.json")) as f:
+        res = json.load(f)
+    for c in res["causes"]:
+        region = c["hypothesis"].split(" ", 2)[2].rsplit(" by ", 1)[0]
+        region = region.strip('"')
+        for o in res["causes"]:
+            frames = o["callpath"].split("/")[:-1]
+            check(region not in frames or o["callpath"] == c["callpath"],
+                  "%r would also change the cause %s" % (c["hypothesis"], o["callpath"]))
 
 
 def main():
@@ -84,6 +119,7 @@ def main():
             for fn in ("exchange()", "borders()", "forward_comm(int)", "reverse_comm()"):
                 check(any(r["callsite"].endswith("LAMMPS_NS::CommBrick::%s/MPI_Send" % fn)
                           for r in psends), "a row for CommBrick::%s's MPI_Send" % fn)
+            check_causes(a, exp)
         else:
             check(len(ana) >= 10, "HPCC's MPI call paths: %d" % len(ana))
     finally:

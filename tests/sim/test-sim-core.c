@@ -578,7 +578,7 @@ offline (Fixture  *f,
       plans[r] = sim_plan_build (f->srs[r], &notes, &error);
       g_assert_no_error (error);
     }
-  g_assert_true (sim_offline_run (f->srs, plans, 2, m, &n, &error));
+  g_assert_true (sim_offline_run (f->srs, plans, 2, m, FALSE, &n, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (n, ==, expect_events);
   for (int r = 0; r < 2; r++)
@@ -586,41 +586,64 @@ offline (Fixture  *f,
   sim_plan_notes_clear (&notes);
 }
 
+static SimModel *
+fit (Fixture *f)
+{
+  sim_plan_sync_tails (f->t, f->srs);
+  g_assert_true (sim_match_messages (f->t, f->srs, NULL, NULL, NULL, NULL));
+  return sim_model_fit (f->srs, 2);
+}
+
+/* The identity: every call costs what its class cost (here one call per class), so every event
+ * comes back at its recorded time. */
 static void
-test_offline_exact (void)
+test_offline_identity (void)
 {
   Fixture f = { 0 };
   SimTransformStats st = { 0 };
-  SimModel m = { 0 };
-  SimCollCost *cc = g_new0 (SimCollCost, 1);
+  SimModel *m;
 
   fixture_load (&f, "exact");
-  sim_plan_sync_tails (f.t, f.srs);
+  m = fit (&f);
   g_assert_cmpint (f.srs[0]->init_tail, ==, 1000000);
   g_assert_cmpint (f.srs[1]->fin_tail, ==, 5000000);
   transform (&f, "", &st);
-  m.latency = 1e6;
-  m.eager_limit = G_MAXUINT64;
-  m.coll = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  m.coll_default = 9e6;
-  cc->after_last = 2e6;
-  cc->own = 2e6;
-  g_hash_table_insert (m.coll, g_strdup ("MPI_Allreduce/2"), cc);
-  offline (&f, &m, 48);
-  /* worked out in sim-trace-gen.c's terms (ms): see the comments */
-  g_assert_cmpfloat (ev_ms (f.srs[0], EV_LEAVE, "MPI_Init", 0, TRUE), ==, 3);   /* max enter 2 + tail 1 */
-  g_assert_cmpfloat (ev_ms (f.srs[0], EV_LEAVE, "MPI_Send", 0, TRUE), ==, 13);  /* eager, o_s = 0 */
-  g_assert_cmpfloat (ev_ms (f.srs[1], EV_LEAVE, "MPI_Recv", 0, TRUE), ==, 14);  /* sent 13 + L 1 */
-  g_assert_cmpfloat (ev_ms (f.srs[1], EV_RECV, NULL, 0, TRUE), ==, 14);
-  g_assert_cmpfloat (ev_ms (f.srs[0], EV_ENTER, "MPI_Isend", 0, TRUE), ==, 17);
-  g_assert_cmpfloat (ev_ms (f.srs[0], EV_ENTER, "MPI_Allreduce", 0, TRUE), ==, 22);
-  g_assert_cmpfloat (ev_ms (f.srs[1], EV_LEAVE, "MPI_Wait", 0, TRUE), ==, 26);  /* arrived at 18 */
-  g_assert_cmpfloat (ev_ms (f.srs[1], EV_ENTER, "MPI_Allreduce", 0, TRUE), ==, 29);
-  g_assert_cmpfloat (ev_ms (f.srs[0], EV_LEAVE, "MPI_Allreduce", 0, TRUE), ==, 31);  /* last 29 + 2 */
-  g_assert_cmpfloat (ev_ms (f.srs[0], EV_COLL_END, NULL, 0, TRUE), ==, 31);
-  g_assert_cmpfloat (ev_ms (f.srs[1], EV_LEAVE, "MPI_Finalize", 0, TRUE), ==, 37);   /* 32 + 5 */
-  g_assert_cmpfloat (ev_ms (f.srs[0], EV_LEAVE, "main", 0, TRUE), ==, 38);
-  g_hash_table_unref (m.coll);
+  offline (&f, m, 48);
+  for (int r = 0; r < 2; r++)
+    for (guint k = 0; k < f.srs[r]->ev->len; k++)
+      g_assert_cmpint (f.srs[r]->new_time[k], ==, g_array_index (f.srs[r]->ev, SimEvent, k).time);
+  sim_model_free (m);
+  fixture_free (&f);
+}
+
+/* scale region foo by 0.5, worked out in sim-trace-gen.c's terms (ms); T(8) = 2 (the one
+ * transfer sample), T(0) = 2 − 0.8 ns; costs: Send, Isend, Wait (rank 0) and Irecv 1, the
+ * Allreduce 3 after the last member arrived, the others 0. */
+static void
+test_offline_scale (void)
+{
+  Fixture f = { 0 };
+  SimTransformStats st = { 0 };
+  SimModel *m;
+
+  fixture_load (&f, "exact");
+  m = fit (&f);
+  transform (&f, "scale region foo by 0.5", &st);
+  offline (&f, m, 48);
+  g_assert_cmpfloat (ev_ms (f.srs[0], EV_ENTER, "MPI_Send", 0, TRUE), ==, 8);    /* foo 3..8 */
+  g_assert_cmpfloat (ev_ms (f.srs[0], EV_LEAVE, "MPI_Send", 0, TRUE), ==, 9);    /* eager: its cost, 1 */
+  g_assert_cmpfloat (ev_ms (f.srs[1], EV_ENTER, "MPI_Recv", 0, TRUE), ==, 4);    /* foo 3..4 */
+  g_assert_cmpfloat (ev_ms (f.srs[1], EV_LEAVE, "MPI_Recv", 0, TRUE), ==, 10);   /* sent 8 + T 2 */
+  g_assert_cmpfloat (ev_ms (f.srs[0], EV_ENTER, "MPI_Isend", 0, TRUE), ==, 11);  /* foo 9..11 */
+  g_assert_cmpfloat (ev_ms (f.srs[0], EV_LEAVE, "MPI_Wait", 0, TRUE), ==, 13);
+  g_assert_cmpfloat (ev_ms (f.srs[1], EV_LEAVE, "MPI_Irecv", 0, TRUE), ==, 17);  /* foo 10..16, 1 */
+  g_assert_cmpfloat (ev_ms (f.srs[1], EV_LEAVE, "MPI_Wait", 0, TRUE), ==, 17);   /* arrived at 13 */
+  g_assert_cmpfloat (ev_ms (f.srs[0], EV_ENTER, "MPI_Allreduce", 0, TRUE), ==, 18);
+  g_assert_cmpfloat (ev_ms (f.srs[1], EV_ENTER, "MPI_Allreduce", 0, TRUE), ==, 20);  /* bar 17..20 */
+  g_assert_cmpfloat (ev_ms (f.srs[0], EV_LEAVE, "MPI_Allreduce", 0, TRUE), ==, 23);  /* last 20 + 3 */
+  g_assert_cmpfloat (ev_ms (f.srs[1], EV_LEAVE, "MPI_Allreduce", 0, TRUE), ==, 23);
+  g_assert_cmpfloat (ev_ms (f.srs[1], EV_LEAVE, "MPI_Finalize", 0, TRUE), ==, 29);   /* 24 + 5 */
+  sim_model_free (m);
   fixture_free (&f);
 }
 
@@ -631,17 +654,52 @@ test_model_fit (void)
   SimModel *m;
   g_autofree char *json = NULL;
   fixture_load (&f, "exact");
-  g_assert_true (sim_match_messages (f.t, f.srs, NULL, NULL, NULL, NULL));
-  m = sim_model_fit (f.srs, 2);
+  m = fit (&f);
   /* one transfer sample: rank 1 waited in MPI_Recv from before the send (13) to 15 */
-  g_assert_cmpuint (m->n_msg_samples, ==, 1);
-  g_assert_cmpfloat (fabs (m->latency + m->per_byte * 8 - 2e6), <, 1);
-  /* the Allreduce: both leave 3 ms after the last enter (31) */
-  g_assert_cmpfloat (sim_model_coll (m, f.defs, region_id (f.defs, "MPI_Allreduce"), 2, FALSE), ==, 3e6);
+  g_assert_cmpuint (m->tr[0].n_samples, ==, 1);
+  g_assert_cmpfloat (fabs (sim_model_transfer (m, 0, 1, 8) - 2e6), <, 1);
+  /* one vote: the Isend of 0 bytes was done (20) before its receive was posted (27) */
+  g_assert_cmpuint (m->tr[0].votes_eager, ==, 1);
+  g_assert_cmpuint (m->tr[0].votes_rdv, ==, 0);
+  g_assert_false (sim_model_rendezvous (m, 0, 1, 1 << 20, FALSE));
+  g_assert_true (sim_model_rendezvous (m, 0, 1, 0, TRUE));
+  /* both ranks on one host: every message is on the same transport */
+  g_assert_cmpint (sim_model_transport (m, 0, 1), ==, 0);
+  /* the costs: the Allreduce 3 ms after the last member arrived, on both ranks; rank 1's
+   * receive left when its message arrived */
+  g_assert_cmpfloat (sim_model_cost (m, sim_model_class (0, region_id (f.defs, "MPI_Allreduce"), 16, 3, TRUE)),
+                     ==, 3e6);
+  g_assert_cmpfloat (sim_model_cost (m, sim_model_class (1, region_id (f.defs, "MPI_Allreduce"), 16, 3, FALSE)),
+                     ==, 3e6);
+  g_assert_cmpfloat (sim_model_cost (m, sim_model_class (1, region_id (f.defs, "MPI_Recv"), 8, 0, TRUE)), ==, 0);
+  g_assert_cmpfloat (sim_model_cost (m, sim_model_class (0, region_id (f.defs, "MPI_Send"), 8, 0, FALSE)), ==, 1e6);
+  /* a class not in the trace falls back to coarser ones: the Send of rank 0 at any size */
+  g_assert_cmpfloat (sim_model_cost (m, sim_model_class (1, region_id (f.defs, "MPI_Send"), 1 << 20, 0, TRUE)),
+                     ==, 1e6);
+  g_assert_cmpuint (m->n_cost_samples, ==, 8);   /* the planned calls but MPI_Init and MPI_Finalize */
   json = sim_model_describe (m);
-  g_assert_nonnull (strstr (json, "\"message_samples\": 1"));
+  g_assert_nonnull (strstr (json, "\"message_samples\": 1, \"eager_votes\": 1"));
+  g_assert_nonnull (strstr (json, "\"eager_limit\": null"));
   sim_model_free (m);
   fixture_free (&f);
+}
+
+/* The eager limit is the split of the voted sizes that contradicts the fewest votes. */
+static void
+test_model_eager_limit (void)
+{
+  /* Open MPI's shared memory: eager up to 4 KB; one late eager vote above is noise */
+  const guint64 sizes[] = { 1024, 2048, 4000, 4096, 4200, 8192, 16384 };
+  const guint eager[] = { 5, 5, 5, 5, 0, 1, 0 };
+  const guint rdv[] = { 0, 0, 0, 0, 5, 5, 5 };
+  const guint none[] = { 0, 0, 0, 0, 0, 0, 0 };
+  g_assert_cmpuint (sim_model_eager_split (sizes, eager, rdv, 7), ==, 4096);
+  /* only eager votes: no limit seen */
+  g_assert_cmpuint (sim_model_eager_split (sizes, eager, none, 7), ==, G_MAXUINT64);
+  /* only rendezvous votes: eager up to the largest size none of them contradicts */
+  g_assert_cmpuint (sim_model_eager_split (sizes, none, rdv, 7), ==, 4096);
+  g_assert_cmpuint (sim_model_eager_split (sizes + 4, none, rdv + 4, 3), ==, 4199);
+  g_assert_cmpuint (sim_model_eager_split (sizes, NULL, NULL, 0), ==, G_MAXUINT64);
 }
 
 static void
@@ -693,6 +751,128 @@ test_write_roundtrip (void)
   fixture_free (&f);
 }
 
+static guint
+event_index (SimRank    *sr,
+             SimEvType   type,
+             const char *name)
+{
+  guint32 reg = region_id (sr->defs, name);
+  for (guint k = 0; k < sr->ev->len; k++)
+    {
+      SimEvent *e = &g_array_index (sr->ev, SimEvent, k);
+      if (e->type == type && e->region == reg)
+        return k;
+    }
+  g_assert_not_reached ();
+  return 0;
+}
+
+/* The collector's CPU samples (collect-cputime.c) become CPU and sleep shares of the long
+ * interval before each sample; the short intervals between two samples ran on their CPU. */
+static void
+test_cpu_shares (void)
+{
+  Fixture f = { 0 };
+  SimRank *sr;
+  SimCpuSample smp[3];
+  SimCpuStats st;
+  guint init_leave, send_enter, isend_enter;
+  SimEvent *ev;
+
+  fixture_load (&f, "exact");
+  sr = f.srs[0];
+  ev = (SimEvent *) sr->ev->data;
+  init_leave = event_index (sr, EV_LEAVE, "MPI_Init");     /* 3 ms */
+  send_enter = event_index (sr, EV_ENTER, "MPI_Send");     /* 13 ms, after foo 3..13 */
+  isend_enter = event_index (sr, EV_ENTER, "MPI_Isend");   /* 18 ms, after foo 14..18 */
+  /* foo 3..13: 4 ms on a CPU, 3 ms waiting for one: it slept 3 ms */
+  smp[0] = (SimCpuSample) { init_leave, 1000000, 0 };
+  smp[1] = (SimCpuSample) { send_enter, 5000000, 3000000 };
+  /* then the Send (13..14, short: CPU = wall) and foo 14..18: 1 ms + 2 ms CPU, 1 ms waiting */
+  smp[2] = (SimCpuSample) { isend_enter, 8000000, 4000000 };
+  sr->cpu = g_array_new (FALSE, FALSE, sizeof (SimCpuSample));
+  g_array_append_vals (sr->cpu, smp, 3);
+  st = sim_cpu_shares (sr);
+  g_assert_cmpuint (st.samples, ==, 2);
+  g_assert_cmpfloat (st.gap_wall, ==, 14e6);
+  g_assert_cmpfloat (st.gap_cpu, ==, 6e6);
+  g_assert_cmpfloat (st.gap_wait, ==, 4e6);
+  g_assert_cmpfloat (st.gap_sleep, ==, 4e6);
+  for (guint k = init_leave + 1; k <= send_enter; k++)
+    {
+      g_assert_true (ev[k].flags & EVF_CPU);
+      g_assert_cmpfloat (fabs (sim_cpu_share (&ev[k], FALSE) - 0.4), <=, 0.5 / 255);
+      g_assert_cmpfloat (fabs (sim_cpu_share (&ev[k], TRUE) - 0.3), <=, 0.5 / 255);
+    }
+  /* the Send's own events: short, not sampled: all CPU */
+  g_assert_false (ev[send_enter + 1].flags & EVF_CPU);
+  g_assert_cmpfloat (sim_cpu_share (&ev[send_enter + 1], FALSE), ==, 1.0);
+  g_assert_cmpfloat (sim_cpu_share (&ev[send_enter + 1], TRUE), ==, 0.0);
+  g_assert_cmpfloat (fabs (sim_cpu_share (&ev[isend_enter], FALSE) - 0.5), <=, 0.5 / 255);
+  g_assert_cmpfloat (fabs (sim_cpu_share (&ev[isend_enter], TRUE) - 0.25), <=, 0.5 / 255);
+  fixture_free (&f);
+}
+
+/* The headline of the printed summary: the prediction with its error bar, time saved or added
+ * as a positive time, "not significant" when the change is within the identity error. */
+static void
+test_report_headline (void)
+{
+  g_autoptr (GString) out = g_string_new (NULL);
+  g_assert_cmpint (sim_significance (-33.6, TRUE, 0.4), ==, 1);
+  g_assert_cmpint (sim_significance (0.3, TRUE, -0.4), ==, 0);
+  g_assert_cmpint (sim_significance (-5, FALSE, 0), ==, -1);
+  sim_report_headline (out, 4.941, 3.280, -33.6, TRUE, TRUE, 0.4, 1);
+  g_assert_cmpstr (out->str, ==,
+                   "Run time after MPI_Init: original 4.941 s, predicted 3.280 s (−33.6 %); identity error of "
+                   "this trace +0.4 %\nTime saved: 1.661000 s\n");
+  g_string_truncate (out, 0);
+  sim_report_headline (out, 2.0, 2.004, 0.2, TRUE, TRUE, -0.4, 0);
+  g_assert_cmpstr (out->str, ==,
+                   "Run time after MPI_Init: original 2.000 s, predicted 2.004 s (+0.2 %); identity error of "
+                   "this trace −0.4 %\nTime added: 0.004000 s — not significant: smaller than the identity "
+                   "error of this trace\n");
+  g_string_truncate (out, 0);
+  sim_report_headline (out, 1.0, 1.0, 0.0, FALSE, FALSE, 0, -1);
+  g_assert_cmpstr (out->str, ==, "Run time: original 1.000 s, predicted 1.000 s (0.0 %)\nNo change\n");
+}
+
+/* other programs' load: the ranks' wait for a CPU beyond what sharing the cores among
+ * themselves explains; the advice only above 5 % and only with samples */
+static void
+test_outside_load (void)
+{
+  SimHosts    h = { .n_hosts = 1, .max_ranks_per_host = 2, .min_cpus = 2, .cpus_known = TRUE,
+                    .oversubscribed = FALSE, .has_samples = TRUE };
+  SimCpuStats c = { .samples = 10, .gap_wall = 600, .gap_wait = 30, .call_wall = 400, .call_wait = 20 };
+  char *advice;
+
+  g_assert_cmpfloat_with_epsilon (sim_outside_load (&h, &c), 0.05, 1e-12);
+  g_assert_null (sim_load_advice (&h, &c));     /* 5 %: not above */
+  c.call_wait = 400;                            /* 43 % of the time */
+  g_assert_cmpfloat_with_epsilon (sim_outside_load (&h, &c), 0.43, 1e-12);
+  advice = sim_load_advice (&h, &c);
+  g_assert_nonnull (advice);
+  g_assert_true (strstr (advice, "43 %") != NULL);
+  g_free (advice);
+  /* 4 ranks on 2 CPUs: half of their time waiting is their own sharing */
+  h.max_ranks_per_host = 4;
+  h.oversubscribed = TRUE;
+  g_assert_cmpfloat_with_epsilon (sim_outside_load (&h, &c), 0.0, 1e-12);
+  c.gap_wait = 330;                             /* 73 %: 23 % beyond the half */
+  g_assert_cmpfloat_with_epsilon (sim_outside_load (&h, &c), 0.23, 1e-12);
+  advice = sim_load_advice (&h, &c);
+  g_assert_nonnull (advice);
+  g_free (advice);
+  /* no samples, or no CPU count: unknown */
+  h.has_samples = FALSE;
+  g_assert_cmpfloat (sim_outside_load (&h, &c), <, 0);
+  g_assert_null (sim_load_advice (&h, &c));
+  h.has_samples = TRUE;
+  h.cpus_known = FALSE;
+  g_assert_cmpfloat (sim_outside_load (&h, &c), <, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -714,8 +894,13 @@ main (int argc, char **argv)
   g_test_add_func ("/sim/transform/remove-in-region", test_remove_in_region);
   g_test_add_func ("/sim/match/unmatched", test_unmatched);
   g_test_add_func ("/sim/plan/refused-approximated", test_refused_and_approximated);
-  g_test_add_func ("/sim/offline/exact", test_offline_exact);
+  g_test_add_func ("/sim/offline/identity", test_offline_identity);
+  g_test_add_func ("/sim/offline/scale", test_offline_scale);
   g_test_add_func ("/sim/model/fit", test_model_fit);
+  g_test_add_func ("/sim/model/eager-limit", test_model_eager_limit);
   g_test_add_func ("/sim/write/roundtrip", test_write_roundtrip);
+  g_test_add_func ("/sim/report/headline", test_report_headline);
+  g_test_add_func ("/sim/cpu/shares", test_cpu_shares);
+  g_test_add_func ("/sim/cpu/outside-load", test_outside_load);
   return g_test_run ();
 }

@@ -1,0 +1,101 @@
+/* sim-advice.c — runs a mode cannot reproduce, said before simulating (and in summary.json →
+ * mode_advice), with the better mode. The real-time re-enactment runs the ranks on this
+ * machine: it reproduces the original only where this machine can run them as the original's
+ * did (as many hosts, as many cores per rank, the collector's CPU samples where ranks shared
+ * cores). The offline model keeps every call's recorded cost class and needs none of that. */
+#include "sim-private.h"
+
+#include <glib/gi18n.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+/* CPUs this process (and the ranks mpirun starts here) may use: the launching process's, which
+ * it hands to the ranks (mpirun binds a rank to one core when there are few) */
+guint
+sim_local_cpus (void)
+{
+  cpu_set_t set;
+  const char *given = g_getenv ("KUBUS_SIM_CPUS");
+  if (given && atoi (given) > 0)
+    return (guint) atoi (given);
+  CPU_ZERO (&set);
+  if (sched_getaffinity (0, sizeof set, &set) == 0 && CPU_COUNT (&set) > 0)
+    return (guint) CPU_COUNT (&set);
+  return (guint) MAX (1, sysconf (_SC_NPROCESSORS_ONLN));
+}
+
+char *
+sim_mode_advice (const SimOptions *opt,
+                 const TraceDefs  *defs,
+                 const SimHosts   *h)
+{
+  gboolean own_launcher = opt->launcher || opt->launcher_argv;
+  guint here = sim_local_cpus ();
+  int n = defs->n_ranks;
+
+  if (opt->offline)
+    return NULL;
+  if (h->oversubscribed && !h->has_samples)
+    return g_strdup_printf (_("The original ran up to %u ranks on %u CPUs of a host, but its trace has no CPU "
+                              "samples (KUBUS_CPU_TIME): the real-time re-enactment cannot bring back how they "
+                              "competed for the cores and runs faster where they did. --offline keeps each "
+                              "call's recorded cost and reproduces such a run better."),
+                            h->max_ranks_per_host, h->min_cpus);
+  if (h->oversubscribed && h->cpus_known && !own_launcher && here < h->min_cpus)
+    return g_strdup_printf (_("The original shared %u CPUs of a host among up to %u ranks; this machine has %u: the "
+                              "real-time re-enactment cannot share them the same way. Use --offline, or start the "
+                              "re-enactment on hosts like the original's (kubus-sim … -- mpirun --hostfile FILE)."),
+                            h->min_cpus, h->max_ranks_per_host, here);
+  if (own_launcher)
+    return NULL;
+  if (h->n_hosts > 1)
+    return g_strdup_printf (_("The original ran on %u hosts; the real-time re-enactment runs all %d ranks on this "
+                              "one, where messages between hosts take shared memory instead of the network and "
+                              "ranks may share cores they did not. Use --offline (its model keeps the original's "
+                              "transfer times per transport), or give the original's hosts: kubus-sim … -- mpirun "
+                              "--hostfile FILE."),
+                            h->n_hosts, n);
+  if ((guint) n > here && h->cpus_known && !h->oversubscribed)
+    return g_strdup_printf (_("The real-time re-enactment would run %d ranks on the %u CPUs of this machine, but the "
+                              "original's ranks did not share cores: waits and computation would not keep their "
+                              "times. Use --offline, or give hosts with enough cores: kubus-sim … -- mpirun "
+                              "--hostfile FILE."),
+                            n, here);
+  return NULL;
+}
+
+/* The share of their sampled time (computation and MPI calls) the ranks waited, runnable, for a
+ * CPU beyond what sharing the cores among themselves explains (1 − CPUs / ranks on the fullest
+ * host, every rank runnable all the time): other programs loaded the machine. −1 when unknown
+ * (no CPU samples: kubus-run records them where ranks outnumber cores, or with KUBUS_CPU_TIME=1). */
+double
+sim_outside_load (const SimHosts    *h,
+                  const SimCpuStats *c)
+{
+  double wall = c->gap_wall + c->call_wall;
+  double own = 0;
+  if (!h->has_samples || c->samples == 0 || wall <= 0 || !h->cpus_known || h->min_cpus == 0)
+    return -1;
+  if (h->max_ranks_per_host > h->min_cpus)
+    own = 1.0 - (double) h->min_cpus / h->max_ranks_per_host;
+  return MAX (0.0, (c->gap_wait + c->call_wait) / wall - own);
+}
+
+/* NULL, or the sentence saying that other programs slowed the original run down: no mode brings
+ * that load back, so the identity error (the error bar) shows it, and no prediction is better
+ * than the run it starts from */
+char *
+sim_load_advice (const SimHosts    *h,
+                 const SimCpuStats *c)
+{
+  double load = sim_outside_load (h, c);
+  if (load <= SIM_CONTENTION_SHARE)
+    return NULL;
+  return g_strdup_printf (_("Other programs loaded the machine while the original ran: its ranks waited %.0f %% "
+                            "of their time for a CPU beyond what sharing %u CPUs among up to %u ranks explains. "
+                            "Neither mode brings that load back, so the simulation may be far off the run (the "
+                            "identity error shows how far). Trace the run again on a quiet machine (or on cores "
+                            "of its own) to predict it."),
+                          100.0 * load, h->min_cpus, h->max_ranks_per_host);
+}
