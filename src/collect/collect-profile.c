@@ -68,11 +68,25 @@ typedef struct
 } PSite;
 #define MAX_SITES 16
 
+/* the children of a call path looked up last (MEMO of them, replaced in turn): the calls of a
+ * loop find their call paths here without hashing */
+#define MEMO 4
+typedef struct
+{
+  uint64_t site;
+  uint32_t region, id;
+} PMemo;
+
 typedef struct
 {
   uint32_t node;
   uint32_t folded; /* inside the overflow call path: no accounting of its own */
   uint64_t enter, child;
+  PNode   *n;          /* node_at (node): chunks never move */
+  int32_t  slot;       /* slot_of_region (region): its wait-state estimate, -1 */
+  uint32_t memo_owner; /* the node memo[] holds children of (NO_NODE: none) */
+  uint32_t memo_n, memo_next;
+  PMemo    memo[MEMO];
 } PFrame;
 
 typedef struct KubusProf
@@ -352,7 +366,7 @@ child (KubusProf *p, uint32_t parent, uint32_t region, uint64_t site)
   return id;
 }
 
-static inline void
+static inline __attribute__ ((always_inline)) void
 push (KubusProf *p, uint32_t region, uint64_t site, uint64_t t)
 {
   if (p->depth == 0)
@@ -365,37 +379,57 @@ push (KubusProf *p, uint32_t region, uint64_t site, uint64_t t)
   PFrame  *top = &p->stack[p->depth - 1];
   PFrame  *f = &p->stack[p->depth++];
   uint32_t id;
+  f->enter = t;
+  f->child = 0;
+  f->slot = slot_of_region (region);
   if (top->node == p->overflow && p->overflow != NO_NODE)
     {
       /* inside the overflow call path: its time stays there */
       f->node = p->overflow;
+      f->n = top->n;
       f->folded = 1;
-      f->enter = t;
-      f->child = 0;
       return;
     }
+  /* the parent's memo first: a hit is a child child() found before for this very site */
+  if (__builtin_expect (top->memo_owner != top->node, 0))
+    {
+      top->memo_owner = top->node;
+      top->memo_n = top->memo_next = 0;
+    }
+  for (uint32_t k = 0; k < top->memo_n; k++)
+    if (top->memo[k].site == site && top->memo[k].region == region)
+      {
+        id = top->memo[k].id;
+        f->node = id;
+        f->n = node_at (p, id);
+        f->folded = 0;
+        return;
+      }
   id = child (p, top->node, region, site);
   if (id == NO_NODE)
     {
       /* out of memory and no overflow path either: fold into the parent */
       f->node = top->node;
+      f->n = top->n;
       f->folded = 1;
-      f->enter = t;
-      f->child = 0;
       return;
     }
   f->node = id;
+  f->n = node_at (p, id);
   f->folded = 0;
-  f->enter = t;
-  f->child = 0;
   if (id == p->overflow)
     p->folded++;
-  else if (__builtin_expect (node_at (p, id)->site != site, 0))
-    note_site (p, id, site);
+  else
+    {
+      if (__builtin_expect (f->n->site != site, 0))
+        note_site (p, id, site);
+      uint32_t k = top->memo_n < MEMO ? top->memo_n++ : top->memo_next++ % MEMO;
+      top->memo[k] = (PMemo){ site, region, id };
+    }
 }
 
 /* Pops the top frame; returns its duration, or UINT64_MAX for a frame not accounted. */
-static inline uint64_t
+static inline __attribute__ ((always_inline)) uint64_t
 pop (KubusProf *p, uint64_t t)
 {
   if (p->depth > MAX_DEPTH)
@@ -409,7 +443,7 @@ pop (KubusProf *p, uint64_t t)
   if (f->folded)
     return UINT64_MAX;
   uint64_t d = t > f->enter ? t - f->enter : 0;
-  PNode   *n = node_at (p, f->node);
+  PNode   *n = f->n;
   n->visits++;
   n->time += d > f->child ? d - f->child : 0;
   if (d < n->min)
@@ -451,7 +485,8 @@ kubus_prof_begin (uint64_t begin)
       main_prof = NULL;
       return;
     }
-  main_prof->stack[0] = (PFrame){ root, 0, begin, 0 };
+  main_prof->stack[0] = (PFrame){ .node = root, .enter = begin, .n = node_at (main_prof, root),
+                                  .slot = -1, .memo_owner = NO_NODE };
   main_prof->depth = 1;
   kubus_profiling = 1;
 }
@@ -466,9 +501,8 @@ kubus_prof_enter (uint32_t region, const void *site, uint64_t t)
 }
 
 static void
-add_class (KubusProf *p, uint32_t node, uint32_t cls, uint64_t d)
+add_class (KubusProf *p, PNode *n, uint32_t cls, uint64_t d)
 {
-  PNode *n = node_at (p, node);
   for (uint32_t r = n->cls; r != 0; r = p->cls[r - 1].next)
     if (p->cls[r - 1].cls == cls)
       {
@@ -498,26 +532,31 @@ kubus_prof_leave (uint64_t t)
 {
   KubusProf *p = main_prof;
   int        top = p->depth - 1;
-  uint32_t   node = top >= 1 && top < MAX_DEPTH ? p->stack[top].node : NO_NODE;
-  uint64_t   d = pop (p, t);
-  if (d == UINT64_MAX || node == p->overflow)
-    return;
-  int slot = slot_of_region (node_at (p, node)->region);
-  if (slot < 0)
+  if (top < 1 || top >= MAX_DEPTH)
+    {
+      pop (p, t);
+      return;
+    }
+  PFrame  *f = &p->stack[top];
+  uint32_t node = f->node;
+  PNode   *n = f->n;
+  int      slot = f->slot;
+  uint64_t d = pop (p, t);
+  if (d == UINT64_MAX || node == p->overflow || slot < 0)
     return;
   switch (est_functions[slot].pattern)
     {
     case P_LS:
       if (p->call_nrecv > 0)
-        add_class (p, node, size_class (p->call_rbytes), d);
+        add_class (p, n, size_class (p->call_rbytes), d);
       break;
     case P_LR:
       if (p->call_nsend > 0)
-        add_class (p, node, size_class (p->call_sbytes), d);
+        add_class (p, n, size_class (p->call_sbytes), d);
       break;
     default:
       if (p->call_coll)
-        add_class (p, node, size_class (p->call_cbytes), d);
+        add_class (p, n, size_class (p->call_cbytes), d);
     }
 }
 
@@ -546,7 +585,7 @@ static inline PNode *
 call_node (KubusProf *p)
 {
   int top = p->depth - 1;
-  return top >= 1 && top < MAX_DEPTH ? node_at (p, p->stack[top].node) : NULL;
+  return top >= 1 && top < MAX_DEPTH ? p->stack[top].n : NULL;
 }
 
 void
@@ -610,7 +649,8 @@ kubus_prof_thread_enter (uint32_t region, const void *site)
       p = n_threads < MAX_THREADS ? prof_new (n_threads + 1) : NULL;
       if (p != NULL && new_node (p, NO_NODE, KUBUS_R_PROGRAM, 0) == 0)
         {
-          p->stack[0] = (PFrame){ 0, 0, kubus_now (), 0 };
+          p->stack[0] = (PFrame){ .node = 0, .enter = kubus_now (), .n = node_at (p, 0), .slot = -1,
+                                  .memo_owner = NO_NODE };
           p->depth = 1;
           p->next_thread = threads;
           threads = p;

@@ -543,6 +543,17 @@ close_segment_to (uint32_t tag, int keep, uint64_t t)
     }
 }
 
+static inline int
+same_frames (const Entry *a, const Entry *b)
+{
+  if (a->n_frames != b->n_frames)
+    return 0;
+  for (uint32_t k = a->n_frames; k-- > 0;) /* innermost first: where stacks differ */
+    if (a->frames[k].region != b->frames[k].region || a->frames[k].cfa != b->frames[k].cfa)
+      return 0;
+  return 1;
+}
+
 void
 kubus_unwind_update (const void *site, uint64_t t)
 {
@@ -556,8 +567,24 @@ kubus_unwind_update (const void *site, uint64_t t)
   Entry *e = current_path (key_cfa, (uintptr_t)site, &uncached);
   if (e == NULL)
     return;
-  if (e == last_entry && user_depth == last_user_depth)
-    return; /* the same stack as the previous call */
+  if (user_depth == last_user_depth && last_entry != NULL)
+    {
+      if (e == last_entry)
+        return; /* the same stack as the previous call */
+      if (same_frames (e, last_entry))
+        {
+          /* another call from the same function (a send, then a receive): the open frames
+           * are already this path */
+          if (uncached)
+            {
+              free (e);
+              last_entry = NULL;
+            }
+          else
+            last_entry = e;
+          return;
+        }
+    }
   /* inside a user region only the frames deeper than the code that opened it */
   uintptr_t limit = user_depth > 0 ? kubus_user_cfa (user_depth - 1) : UINTPTR_MAX;
   uint32_t  first = 0;
