@@ -210,6 +210,19 @@ kubus_sim_summary_parse (const char  *data,
   /* every summary has the two run times: without them it says nothing */
   if (isnan (s->original_s) || isnan (s->predicted_s))
     return bad (error, path, _("no original and predicted run time")), NULL;
+  {
+    /* the headline is the run time after MPI_Init (change_s and change_percent are of it),
+     * not the whole run with the launch, when the summary has it */
+    double after_o, after_p;
+    if (!get_number (root, "original_runtime_after_init_s", &after_o)
+        || !get_number (root, "predicted_runtime_after_init_s", &after_p))
+      return bad (error, path, _("a run time or count that is not a number")), NULL;
+    if (!isnan (after_o) && !isnan (after_p))
+      {
+        s->original_s = after_o;
+        s->predicted_s = after_p;
+      }
+  }
   if (isnan (s->change_s))
     s->change_s = s->predicted_s - s->original_s;
   if (isnan (s->change_percent) && s->original_s > 0)

@@ -1119,6 +1119,19 @@ test_sim_summary (void)
   g_assert_cmpstr (g_ptr_array_index (s->approximations, 2), ==,
                    "clock repair before the simulation: 3 events moved, by at most 0.002 s");
   {
+    /* the headline is the run time after MPI_Init where the summary has it (issue 21), as
+     * kubus-sim prints it; change_s is of the same run times */
+    static const char after[] =
+      "{\"original_runtime_s\": 6.09, \"predicted_runtime_s\": 12.98,"
+      " \"original_runtime_after_init_s\": 1.5, \"predicted_runtime_after_init_s\": 2.75,"
+      " \"change_s\": 1.25, \"change_percent\": 83.3}";
+    g_autoptr (KubusSimSummary) a = kubus_sim_summary_parse (after, sizeof after - 1, "a.json", &error);
+    g_assert_no_error (error);
+    g_assert_cmpfloat (a->original_s, ==, 1.5);
+    g_assert_cmpfloat (a->predicted_s, ==, 2.75);
+    g_assert_cmpfloat (a->change_s, ==, 1.25);
+  }
+  {
     const char *const bad[] = { "{\"rules\": []}", "[1, 2]", "{\"original_runtime_s\": \"4\", \"predicted_runtime_s\": 3}",
                                 "{\"original_runtime_s\": 4, \"predicted_runtime_s\": 3, \"significant\": 1}",
                                 "{\"original_runtime_s\": 4, \"predicted_runtime_s\": 3, \"gains\": [{\"metric\": 1}]}",
