@@ -144,12 +144,15 @@ encloses (const char      *region,
 }
 
 /* The candidates, largest first; @n_mpi gets how many of the largest N lie in MPI calls,
- * @n_enclosing how many were left out because their function encloses a larger cause. */
+ * @n_enclosing how many were left out because their function encloses a larger cause,
+ * @n_enclosed how many because they lie inside a larger cause's function (its rule would
+ * change them too): the causes verified never overlap, whichever order their costs have. */
 static GArray *
 find_causes (CubeReport *r,
              int         n,
              guint      *n_mpi,
              guint      *n_enclosing,
+             guint      *n_enclosed,
              GError    **error)
 {
   GArray *all = g_array_new (FALSE, TRUE, sizeof (Cause));
@@ -161,7 +164,7 @@ find_causes (CubeReport *r,
   CubeMetric *visits = cube_report_find_metric (r, "visits");
   GArray *out = g_array_new (FALSE, TRUE, sizeof (Cause));
 
-  *n_mpi = *n_enclosing = 0;
+  *n_mpi = *n_enclosing = *n_enclosed = 0;
   for (guint k = 0; delay_metrics[k]; k++)
     {
       CubeMetric *m = cube_report_find_metric (r, delay_metrics[k]);
@@ -244,6 +247,16 @@ find_causes (CubeReport *r,
         if (outer)
           {
             (*n_enclosing)++;
+            cause_clear (x);
+            continue;
+          }
+        /* and inside a larger cause's function (main's own time first, then a function
+         * main calls): the larger one's rule acts on this one's computation as well */
+        for (guint j = 0; j < out->len && !outer; j++)
+          outer = encloses (g_array_index (out, Cause, j).region, x->cnode);
+        if (outer)
+          {
+            (*n_enclosed)++;
             cause_clear (x);
             continue;
           }
@@ -398,7 +411,7 @@ causes_verify (const VerifyOptions *vo,
   g_autoptr (GString) js = g_string_new ("{\n");
   g_autoptr (GHashTable) done = g_hash_table_new (g_str_hash, g_str_equal);   /* rule -> Cause* */
   SimResult ident = { 0 };
-  guint n_mpi = 0, n_enclosing = 0;
+  guint n_mpi = 0, n_enclosing = 0, n_enclosed = 0;
   gboolean ok = TRUE;
 
   r = cube_report_load (vo->report, CUBE_LOAD_DEFAULT, NULL, NULL, NULL, error);
@@ -410,7 +423,7 @@ causes_verify (const VerifyOptions *vo,
                    _("%s has no delay costs (analysed with --no-root-cause?): nothing to verify"), vo->report);
       return FALSE;
     }
-  causes = find_causes (r, vo->n, &n_mpi, &n_enclosing, error);
+  causes = find_causes (r, vo->n, &n_mpi, &n_enclosing, &n_enclosed, error);
   if (!causes)
     return FALSE;
   g_clear_pointer (&r, cube_report_free);
@@ -429,6 +442,9 @@ causes_verify (const VerifyOptions *vo,
   if (n_enclosing)
     g_string_append_printf (out, _("  (%u of the largest lie in a function that encloses a larger cause: its "
                                    "hypothesis would change that one too)\n"), n_enclosing);
+  if (n_enclosed)
+    g_string_append_printf (out, _("  (%u of the largest lie inside the function of a larger cause: its "
+                                   "hypothesis changes them too)\n"), n_enclosed);
   if (causes->len == 0)
     {
       g_string_append (out, _("  no delay costs in computation: nothing to simulate\n"));
@@ -523,8 +539,8 @@ write:
   g_string_append (js, "  \"report\": ");
   json_str (js, vo->report);
   g_string_append_printf (js, ",\n  \"mode\": \"%s\",\n  \"mpi_causes_skipped\": %u,\n"
-                          "  \"enclosing_causes_skipped\": %u,\n",
-                          vo->real_time ? "real-time" : "offline", n_mpi, n_enclosing);
+                          "  \"enclosing_causes_skipped\": %u,\n  \"enclosed_causes_skipped\": %u,\n",
+                          vo->real_time ? "real-time" : "offline", n_mpi, n_enclosing, n_enclosed);
   g_string_append_printf (js, "  \"identity_runtime_s\": %.9g,\n  \"identity_waits_s\": %.9g,\n  \"causes\": [",
                           ident.runtime, ident.waits);
   for (guint k = 0; k < causes->len; k++)
