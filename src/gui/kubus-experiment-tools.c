@@ -386,8 +386,9 @@ kubus_simulate_argv (const char           *tool,
   g_ptr_array_add (args, g_strdup (output));
   g_ptr_array_add (args, g_strdup ("--mpirun"));
   g_ptr_array_add (args, g_steal_pointer (&line));
-  g_ptr_array_add (args, g_strdup ("--"));
-  g_ptr_array_add (args, g_strdup (experiment));
+  /* not after "--": for kubus-sim (as for kubus-run) what follows "--" is the launcher; a
+   * name that starts with "-" becomes "./-…" so that it stays a name */
+  g_ptr_array_add (args, experiment[0] == '-' ? g_strconcat ("./", experiment, NULL) : g_strdup (experiment));
   g_ptr_array_add (args, NULL);
   return (char **) g_ptr_array_free (g_steal_pointer (&args), FALSE);
 }

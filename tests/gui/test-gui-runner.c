@@ -542,8 +542,14 @@ test_tool_argv (void)
   s = kubus_simulate_argv ("/bin/kubus-sim", &prefs, "/e/my exp", "/e/my exp/bal ance.hyp", "/e/my exp/sim-bal ance",
                            &error);
   js = joined (s);
+  /* the experiment is no launcher: kubus-sim reads what follows "--" as one */
   g_assert_cmpstr (js, ==, "/bin/kubus-sim|--hypothesis|/e/my exp/bal ance.hyp|-o|/e/my exp/sim-bal ance|--mpirun|"
-                           "mpirun --oversubscribe --mca btl 'self,vader'|--|/e/my exp");
+                           "mpirun --oversubscribe --mca btl 'self,vader'|/e/my exp");
+  {
+    g_auto (GStrv) s2 = kubus_simulate_argv ("/bin/kubus-sim", &prefs, "-exp", "h.hyp", "o", &error);
+    g_autofree char *js2 = joined (s2);
+    g_assert_true (g_str_has_suffix (js2, "|./-exp"));
+  }
 
   /* a preference that is no command line */
   {
