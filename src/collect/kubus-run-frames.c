@@ -8,6 +8,7 @@
  * writer defined with the same key, or a new one), and the rank's local definition file is
  * written again, through OTF2 in a scratch archive, with its region mapping pointing there. */
 #include "kubus-run-frames.h"
+#include "kubus-run-repair.h"
 
 #include <errno.h>
 #include <glib/gi18n.h>
@@ -95,28 +96,6 @@ read_local (const char *anchor, int rank, LocalDefs *l, uint64_t *evt_chunk, uin
   return ok;
 }
 
-static OTF2_FlushType
-pre_flush (void *u, OTF2_FileType t, OTF2_LocationRef l, void *c, bool final)
-{
-  (void)u;
-  (void)t;
-  (void)l;
-  (void)c;
-  (void)final;
-  return OTF2_FLUSH;
-}
-
-static OTF2_TimeStamp
-post_flush (void *u, OTF2_FileType t, OTF2_LocationRef l)
-{
-  (void)u;
-  (void)t;
-  (void)l;
-  return 0;
-}
-
-static const OTF2_FlushCallbacks flush_callbacks = { pre_flush, post_flush };
-
 static void
 write_map (OTF2_DefWriter *dw, OTF2_MappingType type, GArray *a)
 {
@@ -158,7 +137,7 @@ write_local (const char *expdir, int rank, LocalDefs *l, uint64_t evt_chunk, uin
   gboolean ok = ar != NULL;
   if (ok)
     {
-      OTF2_Archive_SetFlushCallbacks (ar, &flush_callbacks, NULL);
+      OTF2_Archive_SetFlushCallbacks (ar, &kubus_run_flush_callbacks, NULL);
       OTF2_Archive_SetSerialCollectiveCallbacks (ar);
       OTF2_Archive_OpenDefFiles (ar);
       OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter (ar, (OTF2_LocationRef)rank);

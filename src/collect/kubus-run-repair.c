@@ -46,7 +46,8 @@ post_flush (void *u, OTF2_FileType t, OTF2_LocationRef l)
   return 0;
 }
 
-static const OTF2_FlushCallbacks flush_callbacks = { pre_flush, post_flush };
+/* every buffer is written when full, timestamps untouched: what kubus-run's writers need */
+const OTF2_FlushCallbacks kubus_run_flush_callbacks = { pre_flush, post_flush };
 
 static gboolean
 needs_repair (const char *path)
@@ -148,7 +149,7 @@ kubus_run_repair (const char *expdir, int ranks, GError **error)
                    _ ("cannot write stand-in trace files in %s"), tmpl);
       return -1;
     }
-  OTF2_Archive_SetFlushCallbacks (ar, &flush_callbacks, NULL);
+  OTF2_Archive_SetFlushCallbacks (ar, &kubus_run_flush_callbacks, NULL);
   OTF2_Archive_SetSerialCollectiveCallbacks (ar);
   OTF2_Archive_OpenEvtFiles (ar);
   for (guint i = 0; i < bad_evt->len; i++)
