@@ -370,7 +370,8 @@ kct_leaf_intern (KctTrace *t, const KctRaw *raw, uint32_t n)
   while (t->leaf_index[s] != 0)
     {
       uint32_t i = t->leaf_index[s] - 1;
-      if (t->leaf_len[i] == n && memcmp (t->raw + t->leaf_off[i], raw, sizeof *raw * n) == 0)
+      if (t->leaf_len[i] == n
+          && (n == 0 || memcmp (t->raw + t->leaf_off[i], raw, sizeof *raw * n) == 0))
         return i;
       s = (s + 1) & (t->leaf_slots - 1);
     }
@@ -379,7 +380,8 @@ kct_leaf_intern (KctTrace *t, const KctRaw *raw, uint32_t n)
     return KCT_NONE;
   if (grow_size ((void **)&t->raw, &t->cap_raw, t->n_raw + n, sizeof *t->raw) != 0)
     return KCT_NONE;
-  memcpy (t->raw + t->n_raw, raw, sizeof *raw * n);
+  if (n > 0)
+    memcpy (t->raw + t->n_raw, raw, sizeof *raw * n);
   uint32_t id = t->n_leaves++;
   t->leaf_off[id] = (uint32_t)t->n_raw;
   t->leaf_len[id] = n;
@@ -417,7 +419,8 @@ kct_body_intern (KctTrace *t, const KctElem *e, uint32_t n)
   while (t->body_index[s] != 0)
     {
       uint32_t i = t->body_index[s] - 1;
-      if (t->body_len[i] == n && memcmp (t->elems + t->body_off[i], e, sizeof *e * n) == 0)
+      if (t->body_len[i] == n
+          && (n == 0 || memcmp (t->elems + t->body_off[i], e, sizeof *e * n) == 0))
         return i;
       s = (s + 1) & (t->body_slots - 1);
     }

@@ -620,6 +620,23 @@ test_format_semantic (void)
   kct_trace_free (t);
 }
 
+/* empty leaves and bodies (a group with no events) intern to one id each, on a fresh trace whose
+   arrays are still NULL: fuzz-kct's fixed seed found memcmp (NULL, NULL, 0) here */
+static void
+test_intern_empty (void)
+{
+  KctTrace *t = kct_trace_new ();
+  uint32_t  b = kct_body_intern (t, NULL, 0);
+  g_assert_cmpuint (b, !=, KCT_NONE);
+  g_assert_cmpuint (kct_body_intern (t, NULL, 0), ==, b);
+  uint32_t l = kct_leaf_intern (t, NULL, 0);
+  g_assert_cmpuint (l, !=, KCT_NONE);
+  g_assert_cmpuint (kct_leaf_intern (t, NULL, 0), ==, l);
+  g_assert_cmpuint (t->n_bodies, ==, 1);
+  g_assert_cmpuint (t->n_leaves, ==, 1);
+  kct_trace_free (t);
+}
+
 static size_t
 list_bytes (const KctList *l, KctList *back)
 {
@@ -888,5 +905,6 @@ main (int argc, char **argv)
   g_test_add_func ("/kct/list/prsd", test_list_prsd);
   g_test_add_func ("/kct/merge/mean", test_merge_mean);
   g_test_add_func ("/kct/time/grid", test_time_grid);
+  g_test_add_func ("/kct/intern/empty", test_intern_empty);
   return g_test_run ();
 }
