@@ -8,6 +8,7 @@
 #include "kubus-text-gstring.h"
 
 #include <cube.h>
+#include <cube-path.h>
 #include <errno.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
@@ -234,6 +235,53 @@ add_cube_cnodes (CubeReport *report,
   n->cube = cube_report_add_cnode (report, parent, reg, -1, NULL);
   for (guint k = 0; k < n->children->len; k++)
     add_cube_cnodes (report, gnodes, cube_regions, g_array_index (n->children, guint, k), n->cube);
+}
+
+/* The call sites' source (file:line) of the experiment's profile.cube, on the same call paths of
+ * @report: kubus-run resolved them after the run (kubus-run-callsites.c), and the trace carries
+ * only the region names. A trace outside an experiment, or a profile that cannot be read, leaves
+ * the call paths without source. */
+static void
+copy_profile_sources (CubeReport *report,
+                      const char *trace_path)
+{
+  g_autofree char *dir = g_path_get_dirname (trace_path);
+  g_autofree char *path = g_build_filename (dir, "profile.cube", NULL);
+  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    return;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (CubeReport) profile = cube_report_load (path, CUBE_LOAD_DEFAULT, NULL, NULL, NULL, &error);
+  if (profile == NULL)
+    {
+      g_printerr (_("kubus-analyze: the call sites' source lines of %s are not copied: %s\n"), path,
+                  error->message);
+      return;
+    }
+  g_autoptr (GHashTable) by_path = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  for (guint i = 0; i < profile->cnodes->len; i++)
+    {
+      CubeCnode *c = g_ptr_array_index (profile->cnodes, i);
+      if (c->line >= 0 || (c->mod != NULL && c->mod[0] != '\0'))
+        g_hash_table_insert (by_path, cube_cnode_path (c), c);
+    }
+  if (g_hash_table_size (by_path) == 0)
+    return;
+  for (guint i = 0; i < report->cnodes->len; i++)
+    {
+      CubeCnode       *c = g_ptr_array_index (report->cnodes, i);
+      g_autofree char *p = cube_cnode_path (c);
+      CubeCnode       *from = g_hash_table_lookup (by_path, p);
+      if (from == NULL)
+        continue;
+      cube_cnode_set_source (c, from->line, from->mod);
+      g_autofree char *fkey = g_strdup_printf ("kubus::sources::%" G_GINT64_FORMAT, from->file_id);
+      const char      *all = cube_report_get_attr (profile, fkey);
+      if (all != NULL)
+        {
+          g_autofree char *key = g_strdup_printf ("kubus::sources::%" G_GINT64_FORMAT, c->file_id);
+          cube_report_set_attr (report, key, all);
+        }
+    }
 }
 
 static char *
@@ -621,6 +669,7 @@ analysis_write_report (TraceDefs   *defs,
     }
   for (guint k = 0; k < roots->len; k++)
     add_cube_cnodes (report, gnodes, cube_regions, g_array_index (roots, guint, k), NULL);
+  copy_profile_sources (report, defs->path);
   build_system_tree (report, defs, threads);
   build_topologies (report, defs, threads);
 

@@ -14,6 +14,7 @@
  * flagged: the wait moved elsewhere. Results: the table on standard error and
  * REPORT-causes/verify.json (the browser reads it). */
 #include "delay-verify.h"
+#include "remove-tree.h"
 #include "sim-private.h"
 
 #include <cube.h>
@@ -349,7 +350,7 @@ simulate (const VerifyOptions *vo,
   else
     {
       /* the library, in this process: the offline model needs no MPI */
-      sim_rm_rf (simdir);
+      kubus_remove_tree (simdir);
       rc = sim_main (&opt);
       if (rc != 0)
         {

@@ -6,6 +6,7 @@
  * stays at one rank's OTF2 buffer.  Written into a temporary directory next to the target,
  * renamed when complete. */
 #include "kct.h"
+#include "remove-tree.h"
 #include "kubus-text.h"
 
 #include <errno.h>
@@ -580,23 +581,6 @@ write_globals (OTF2_Archive   *archive,
 }
 
 static gboolean
-remove_tree (const char *path)
-{
-  if (g_file_test (path, G_FILE_TEST_IS_DIR) && !g_file_test (path, G_FILE_TEST_IS_SYMLINK))
-    {
-      g_autoptr (GDir) d = g_dir_open (path, 0, NULL);
-      const char *name;
-      while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-        {
-          g_autofree char *child = g_build_filename (path, name, NULL);
-          remove_tree (child);
-        }
-      return g_rmdir (path) == 0;
-    }
-  return g_remove (path) == 0 || errno == ENOENT;
-}
-
-static gboolean
 expand_into (const KctTrace *t, const char *dir, gboolean events, GError **error)
 {
   KctComms *comms = kct_comms_open (t, error);
@@ -716,21 +700,21 @@ expand_to (const KctTrace *t, const char *dir, gboolean force, gboolean events, 
     }
   if (!expand_into (t, tmpl, events, error))
     {
-      remove_tree (tmpl);
+      kubus_remove_tree (tmpl);
       return FALSE;
     }
-  if (g_file_test (dir, G_FILE_TEST_EXISTS) && !remove_tree (dir))
+  if (g_file_test (dir, G_FILE_TEST_EXISTS) && !kubus_remove_tree (dir))
     {
       g_set_error (error, KCT_ERROR, KCT_ERROR_FILE, _ ("cannot replace %s: %s"), dir,
                    g_strerror (errno));
-      remove_tree (tmpl);
+      kubus_remove_tree (tmpl);
       return FALSE;
     }
   if (g_rename (tmpl, dir) != 0)
     {
       g_set_error (error, KCT_ERROR, KCT_ERROR_FILE, _ ("cannot rename %s to %s: %s"), tmpl, dir,
                    g_strerror (errno));
-      remove_tree (tmpl);
+      kubus_remove_tree (tmpl);
       return FALSE;
     }
   return TRUE;
@@ -767,7 +751,7 @@ kct_expand_temporary_in (const char *kct_path, const char *parent, GError **erro
   kct_trace_free (t);
   if (!ok)
     {
-      remove_tree (tmp);
+      kubus_remove_tree (tmp);
       g_free (tmp);
       return NULL;
     }
@@ -783,5 +767,5 @@ kct_expand_temporary (const char *kct_path, GError **error)
 gboolean
 kct_remove_temporary (const char *dir)
 {
-  return remove_tree (dir);
+  return kubus_remove_tree (dir);
 }

@@ -5,6 +5,7 @@
  * the user interrupted. A work folder left by a launcher that was itself killed is removed by
  * the next run. */
 #include "sim-private.h"
+#include "remove-tree.h"
 #include "launch-mpi.h"
 
 #include <errno.h>
@@ -23,28 +24,6 @@ sim_workdir_name (const char *simdir,
   g_autofree char *base = g_path_get_basename (simdir);
   g_autofree char *name = g_strdup_printf (".%s.tmp-%d", base, pid);
   return g_build_filename (parent, name, NULL);
-}
-
-gboolean
-sim_rm_rf (const char *path)
-{
-  GDir *d;
-  const char *name;
-  gboolean ok = TRUE;
-
-  if (g_file_test (path, G_FILE_TEST_IS_SYMLINK) || !g_file_test (path, G_FILE_TEST_IS_DIR))
-    return g_unlink (path) == 0 || errno == ENOENT;
-  d = g_dir_open (path, 0, NULL);
-  if (d)
-    {
-      while ((name = g_dir_read_name (d)))
-        {
-          g_autofree char *child = g_build_filename (path, name, NULL);
-          ok &= sim_rm_rf (child);
-        }
-      g_dir_close (d);
-    }
-  return g_rmdir (path) == 0 && ok;
 }
 
 void
@@ -78,7 +57,7 @@ sim_remove_stale_workdirs (const char *simdir)
       if (kill ((pid_t) pid, 0) != 0 && errno == ESRCH)
         {
           g_autofree char *path = g_build_filename (parent, name, NULL);
-          sim_rm_rf (path);
+          kubus_remove_tree (path);
         }
     }
   g_dir_close (d);
@@ -112,7 +91,7 @@ sim_install (const char  *workdir,
       return FALSE;
     }
   if (had_old)
-    sim_rm_rf (old);
+    kubus_remove_tree (old);
   return TRUE;
 }
 

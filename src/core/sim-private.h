@@ -522,7 +522,6 @@ char    *sim_load_advice (const SimHosts *h, const SimCpuStats *c);
 /* sim-launch.c */
 char    *sim_workdir_name (const char *simdir, int pid);   /* ".NAME.tmp-PID" beside SIMDIR */
 void     sim_remove_stale_workdirs (const char *simdir);
-gboolean sim_rm_rf (const char *path);
 gboolean sim_install (const char *workdir, const char *simdir, GError **error);
 /* mpirun (launch-mpi.c) with KUBUS_SIM_WORKDIR=@workdir: the exit status for main() */
 int      sim_spawn_ranks (SimOptions *opt, int n_ranks, const char *workdir);

@@ -11,6 +11,7 @@
  * Errors on any rank reach rank 0 (agree()); every phase is collective, so all processes stop
  * at the same point. */
 #include "sim-private.h"
+#include "remove-tree.h"
 #include "analyze-mode.h"
 #include "launch-mpi.h"
 #include "replay-clock.h"
@@ -877,7 +878,7 @@ run_ranks (SimOptions *opt,
       if (cx.me == 0)
         fprintf (stderr, _("kubus-sim: %s (no simulation written)\n"), error ? error->message : "?");
       if (own_workdir && cx.me == 0)
-        sim_rm_rf (cx.workdir);
+        kubus_remove_tree (cx.workdir);
     }
   else if (cx.me == 0 && own_workdir && !opt->quiet)
     fprintf (stderr, _("kubus-sim: wrote %s\n"), opt->simdir);
@@ -896,23 +897,6 @@ fail_early:
 }
 
 static int sim_main_trace (SimOptions *opt);
-
-static gboolean
-remove_tree (const char *path)
-{
-  if (g_file_test (path, G_FILE_TEST_IS_DIR) && !g_file_test (path, G_FILE_TEST_IS_SYMLINK))
-    {
-      g_autoptr (GDir) d = g_dir_open (path, 0, NULL);
-      const char *name;
-      while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-        {
-          g_autofree char *child = g_build_filename (path, name, NULL);
-          remove_tree (child);
-        }
-      return g_rmdir (path) == 0;
-    }
-  return g_remove (path) == 0;
-}
 
 /* An experiment with only traces.kct: every process replays the compressed trace through the
  * readers' event source; the process that starts the run (or the one offline process) first
@@ -951,7 +935,7 @@ sim_main (SimOptions *opt)
   int rc = sim_main_trace (opt);
   trace_kct_source_set (NULL, NULL);
   if (starter)
-    remove_tree (defs);
+    kubus_remove_tree (defs);
   kct_comms_free (comms);
   kct_trace_free (t);
   return rc;
@@ -1018,7 +1002,7 @@ sim_main_trace (SimOptions *opt)
   if (rc != 0)
     {
       /* the ranks (or launch-mpi.c, for a signal) have said what went wrong */
-      sim_rm_rf (workdir);
+      kubus_remove_tree (workdir);
       return rc;
     }
   if (!opt->quiet)

@@ -6,6 +6,7 @@
  * strings for its name, canonical name and source file, and the scratch anchor and definition
  * file renamed over the old ones. */
 #include "symbols.h"
+#include "remove-tree.h"
 
 #include <errno.h>
 #include <glib/gi18n.h>
@@ -204,22 +205,6 @@ post_flush (void *u G_GNUC_UNUSED, OTF2_FileType t G_GNUC_UNUSED, OTF2_LocationR
 
 static const OTF2_FlushCallbacks flush_callbacks = { pre_flush, post_flush };
 
-static void
-remove_tree (const char *path)
-{
-  g_autoptr (GDir) d = g_dir_open (path, 0, NULL);
-  const char *name;
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-      if (g_file_test (child, G_FILE_TEST_IS_DIR))
-        remove_tree (child);
-      else
-        g_remove (child);
-    }
-  g_rmdir (path);
-}
-
 /* The scratch archive's anchor: the old one's chunk sizes, creator, description and
  * properties. */
 static OTF2_Archive *
@@ -397,7 +382,7 @@ symbols_name_trace (const char      *anchor,
             }
         }
       if (scratch != NULL && g_file_test (scratch, G_FILE_TEST_IS_DIR))
-        remove_tree (scratch);
+        kubus_remove_tree (scratch);
     }
   g_hash_table_unref (n.strings);
   g_hash_table_unref (n.keys);

@@ -69,6 +69,31 @@ seconds (double s)
   return cube_format_number (s, &f);
 }
 
+/* A duration for a person, with its unit: seconds down to 10 ms, then milliseconds, then
+ * microseconds ("0.241 ms", not "2.41e-04 s"). */
+static char *
+duration (double s)
+{
+  double           a = fabs (s);
+  g_autofree char *v = NULL;
+
+  if (a >= 0.01 || a == 0 || !isfinite (a))
+    {
+      v = seconds (s);
+      /* TRANSLATORS: a duration in seconds */
+      return g_strdup_printf (_("%s s"), v);
+    }
+  if (a >= 1e-5)
+    {
+      v = seconds (s * 1e3);
+      /* TRANSLATORS: a duration in milliseconds */
+      return g_strdup_printf (_("%s ms"), v);
+    }
+  v = seconds (s * 1e6);
+  /* TRANSLATORS: a duration in microseconds */
+  return g_strdup_printf (_("%s µs"), v);
+}
+
 static GtkWidget *
 label (GtkWidget  *box,
        const char *text,
@@ -93,19 +118,19 @@ runtime_text (const KubusSimSummary *s)
 {
   g_autofree char *from = seconds (s->original_s);
   g_autofree char *to = seconds (s->predicted_s);
-  g_autofree char *by = seconds (fabs (s->change_s));
+  g_autofree char *by = duration (fabs (s->change_s));
   g_autofree char *pct = isnan (s->change_percent) ? NULL : seconds (fabs (s->change_percent));
 
   if (s->change_s < 0)
     return pct != NULL
       /* TRANSLATORS: run times of a simulation: "3.13 s → 2.98 s: 0.148 s faster (−4.74 %)" */
-      ? g_strdup_printf (_("Run time %s s → %s s: %s s faster (−%s %%)"), from, to, by, pct)
-      : g_strdup_printf (_("Run time %s s → %s s: %s s faster"), from, to, by);
+      ? g_strdup_printf (_("Run time %s s → %s s: %s faster (−%s %%)"), from, to, by, pct)
+      : g_strdup_printf (_("Run time %s s → %s s: %s faster"), from, to, by);
   if (s->change_s > 0)
     return pct != NULL
       /* TRANSLATORS: run times of a simulation: "3.13 s → 3.31 s: 0.180 s slower (+5.75 %)" */
-      ? g_strdup_printf (_("Run time %s s → %s s: %s s slower (+%s %%)"), from, to, by, pct)
-      : g_strdup_printf (_("Run time %s s → %s s: %s s slower"), from, to, by);
+      ? g_strdup_printf (_("Run time %s s → %s s: %s slower (+%s %%)"), from, to, by, pct)
+      : g_strdup_printf (_("Run time %s s → %s s: %s slower"), from, to, by);
   return g_strdup_printf (_("Run time %s s → %s s: unchanged"), from, to);
 }
 
@@ -170,11 +195,12 @@ add_changes (KubusSimPanel *self,
   for (guint i = 0; i < changes->len && i < SHOWN_CHANGES; i++)
     {
       const KubusSimChange *c = g_ptr_array_index (changes, i);
-      g_autofree char *amount = seconds (fabs (c->seconds));
+      g_autofree char *amount = duration (fabs (c->seconds));
       g_autofree char *where = short_path (c->call_path);
       const char *metric = kubus_metric_name_for (c->metric, c->metric_name);
-      /* TRANSLATORS: a gain or loss of a simulation: "0.379 s  Late Sender at … > MPI_Waitall" */
-      g_autofree char *text = g_strdup_printf (_("%s s  %s at %s"), amount, metric, where);
+      /* TRANSLATORS: a gain or loss of a simulation: "0.379 s  Late Sender at … > MPI_Waitall"
+         (the first %s is a duration with its unit) */
+      g_autofree char *text = g_strdup_printf (_("%s  %s at %s"), amount, metric, where);
       GtkWidget *button = gtk_button_new_with_label (text);
       GtkWidget *child = gtk_button_get_child (GTK_BUTTON (button));
       g_autofree char *tip = g_strdup_printf (_("%s at %s — select it in the trees"), metric, c->call_path);

@@ -385,7 +385,9 @@ static const char summary_json[] =
   "  \"dropped_events\": {},\n"
   "  \"gains\": [{\"metric\": \"time\", \"metric_name\": \"Time\", \"call_path\": \"main > foo > MPI_Send\", \"seconds\": 2.0},\n"
   "            {\"metric\": \"time\", \"metric_name\": \"Time\", \"call_path\": \"main > bar\", \"seconds\": 0.5}],\n"
-  "  \"losses\": [{\"metric\": \"time\", \"metric_name\": \"Time\", \"call_path\": \"main\", \"seconds\": -0.25}]\n"
+  "  \"losses\": [{\"metric\": \"time\", \"metric_name\": \"Time\", \"call_path\": \"main\", \"seconds\": -0.25},\n"
+  "             {\"metric\": \"time\", \"metric_name\": \"Time\", \"call_path\": \"main > baz\", \"seconds\": -0.000241},\n"
+  "             {\"metric\": \"time\", \"metric_name\": \"Time\", \"call_path\": \"main > qux\", \"seconds\": -3.5e-06}]\n"
   "}\n";
 
 /* EXP/analysis.cube (the test report), EXP/sim-half/{analysis,difference}.cube (half the
@@ -471,7 +473,7 @@ test_simulation_panel (void)
       || strstr (text, "Significant: the change is larger than the simulator's identity error (±1.50 % offline).\n") == NULL
       || strstr (text, "Approximations: MPI_Cart_create: 4 calls re-enacted by their recorded duration.\n") == NULL
       || strstr (text, "Largest gains (time saved)\n2.00 s  Time at … > foo > MPI_Send\n0.500 s  Time at main > bar\n") == NULL
-      || strstr (text, "Largest losses (time added)\n0.250 s  Time at main\n") == NULL)
+      || strstr (text, "Largest losses (time added)\n0.250 s  Time at main\n0.241 ms  Time at main > baz\n3.50 µs  Time at main > qux\n") == NULL)
     g_error ("the simulation panel says:\n%s", text);
   /* original − simulated: saved and added, in words and in colours that are not red */
   words = legend_words (window, KUBUS_PANE_CALL);

@@ -3,6 +3,7 @@
  * region lookup with suggestions, every transformation, message matching, the offline engine
  * with a hand-set model, the model fit, the OTF2 writer (write, read back, same events). */
 #include "sim-private.h"
+#include "remove-tree.h"
 #include "sim-trace-gen.h"
 
 #include <glib/gstdio.h>
@@ -50,7 +51,7 @@ fixture_free (Fixture *f)
     sim_rank_free (f->srs[r]);
   f->t->free (f->t);
   trace_defs_free (f->defs);
-  sim_rm_rf (f->dir);
+  kubus_remove_tree (f->dir);
   g_free (f->dir);
   g_free (f->anchor);
 }
