@@ -74,12 +74,45 @@ kubus_log (const char *fmt, ...)
   (void)w;
 }
 
+/* What went wrong with this rank's measurement, said whatever the verbosity and left for
+ * kubus-run as EXPDIR/.kubus-incomplete-RANK (one line): kubus-run names the ranks whose trace
+ * is incomplete and fails instead of reporting a good run. Once per rank. */
+static void
+note_incomplete (const char *fmt, ...)
+{
+  static int noted;
+  if (noted)
+    return;
+  noted = 1;
+  char    why[400];
+  va_list ap;
+  va_start (ap, fmt);
+  vsnprintf (why, sizeof why, fmt, ap);
+  va_end (ap);
+  char line[512];
+  int  n = snprintf (line, sizeof line, "kubus[%d]: %s\n", kubus_world_rank, why);
+  ssize_t w = write (STDERR_FILENO, line, (size_t)(n < (int)sizeof line ? n : (int)sizeof line - 1));
+  (void)w;
+  if (expdir[0] == '\0')
+    return;
+  char path[PATH_MAX + 64];
+  snprintf (path, sizeof path, "%s/.kubus-incomplete-%d", expdir, kubus_world_rank);
+  int fd = open (path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (fd >= 0)
+    {
+      n = snprintf (line, sizeof line, "%s\n", why);
+      w = write (fd, line, (size_t)(n < (int)sizeof line ? n : (int)sizeof line - 1));
+      (void)w;
+      close (fd);
+    }
+}
+
 /* Any internal error: stop recording; the application carries on. */
 void
 kubus_fail (const char *what)
 {
   if (kubus_recording)
-    kubus_log ("internal error in %s: tracing disabled for this rank", what);
+    note_incomplete ("internal error in %s: tracing disabled for this rank", what);
   kubus_recording = 0;
 }
 
@@ -362,7 +395,7 @@ kubus_measurement_start (uint64_t t0, uint32_t init_region)
   /* one time base per host, offsets between hosts (collective) */
   if (kubus_clock_setup () != 0)
     {
-      kubus_log ("cannot find the ranks of this host: tracing disabled");
+      note_incomplete ("cannot find the ranks of this host: tracing disabled");
       return;
     }
   /* the program region starts when the library was loaded; a library loaded late (dlopen
@@ -410,6 +443,11 @@ kubus_measurement_start (uint64_t t0, uint32_t init_region)
       kubus_check (OTF2_EvtWriter_Enter (kubus_evt, NULL, begin, KUBUS_R_PROGRAM), "Enter");
     }
   program_open = kubus_recording;
+  /* KUBUS_TEST_FAIL=RANK: that rank's collector fails here as on an internal error (the tests of
+   * what kubus-run says then) */
+  const char *test_fail = getenv ("KUBUS_TEST_FAIL");
+  if (trace && test_fail != NULL && test_fail[0] != '\0' && atoi (test_fail) == kubus_world_rank)
+    kubus_fail ("a test (KUBUS_TEST_FAIL)");
   kubus_prof_begin (begin);
   kubus_user_open_frames (begin, t0);
   kubus_alive = t0;
@@ -461,7 +499,7 @@ open_trace (void)
   PMPI_Allreduce (&ok, &all_ok, 1, MPI_INT, MPI_LAND, kubus_internal_comm);
   if (!all_ok)
     {
-      kubus_log ("cannot create the trace archive in %s", expdir);
+      note_incomplete ("cannot create the trace archive in %s", expdir);
       return -1;
     }
   ok = OTF2_Archive_OpenEvtFiles (archive) == OTF2_SUCCESS;
@@ -470,7 +508,7 @@ open_trace (void)
   PMPI_Allreduce (&ok, &all_ok, 1, MPI_INT, MPI_LAND, kubus_internal_comm);
   if (!all_ok)
     {
-      kubus_log ("cannot open the event files in %s", expdir);
+      note_incomplete ("cannot open the event files in %s", expdir);
       return -1;
     }
   return 0;
@@ -521,7 +559,7 @@ kubus_measurement_finish (uint32_t finalize_region)
   if (archive != NULL)
     {
       if (kubus_unify_and_write (archive) != 0)
-        kubus_log ("writing the definitions failed; the trace may be incomplete");
+        note_incomplete ("writing the definitions failed; the trace may be incomplete");
       kubus_log ("trace written to %s", expdir);
     }
   kubus_kct_finish ();

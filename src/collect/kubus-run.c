@@ -427,6 +427,30 @@ now_iso (void)
   return g_date_time_format_iso8601 (t);
 }
 
+/* The ranks whose collector left EXPDIR/.kubus-incomplete-RANK: each named on stderr with its
+ * reason, the files removed. Returns how many. */
+static int
+report_incomplete_ranks (const char *expdir)
+{
+  g_autoptr (GDir) d = g_dir_open (expdir, 0, NULL);
+  const char *name;
+  int n = 0;
+  while (d && (name = g_dir_read_name (d)) != NULL)
+    {
+      if (!g_str_has_prefix (name, ".kubus-incomplete-"))
+        continue;
+      g_autofree char *p = g_build_filename (expdir, name, NULL);
+      g_autofree char *why = NULL;
+      if (g_file_get_contents (p, &why, NULL, NULL))
+        g_strchomp (why);
+      fprintf (stderr, _ ("kubus-run: rank %s: %s\n"), name + strlen (".kubus-incomplete-"),
+               why && why[0] ? why : _ ("the collector failed"));
+      g_remove (p);
+      n++;
+    }
+  return n;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -845,5 +869,16 @@ main (int argc, char **argv)
   const char *profile_env = g_getenv ("KUBUS_PROFILE");
   if (profile_env == NULL || strcmp (profile_env, "0") != 0)
     kubus_run_profile_finish (expdir);
+  /* a rank whose collector failed (collect-state.c, note_incomplete) ran on unmeasured: the
+   * experiment is incomplete even though the program succeeded */
+  int incomplete = report_incomplete_ranks (expdir);
+  if (incomplete > 0 && status == 0)
+    {
+      fprintf (stderr,
+               g_dngettext (GETTEXT_PACKAGE, "kubus-run: the measurement of %d rank is incomplete (see above)\n",
+                            "kubus-run: the measurement of %d ranks is incomplete (see above)\n", incomplete),
+               incomplete);
+      status = 3;
+    }
   return status;
 }

@@ -725,6 +725,24 @@ def case_exit_status(a, tmp):
     expect(meta.get('kubus_version') and meta.get('trace') == 'traces.otf2'
            and meta.get('profile') == 'profile.cube', f'{meta}')
     expect(os.path.isfile(os.path.join(exp, 'profile.cube')), 'no profile.cube')
+    # a rank whose collector fails (an internal error, here forced by KUBUS_TEST_FAIL): the
+    # program runs on and succeeds, kubus-run names the rank and why, and exits 3
+    failed = os.path.join(tmp, 'failed')
+    counts2 = os.path.join(tmp, 'counts2')
+    os.mkdir(counts2)
+    env = env_for_mpi()
+    env['KUBUS_TEST_FAIL'] = '2'
+    cmd = [a.run, '-o', failed, '--', 'mpirun', '-n', '4', '--oversubscribe', a.app, counts2]
+    p = run(cmd, env=env)
+    expect(p.returncode == 3, f'a failed collector: exit {p.returncode}\n{p.stderr}')
+    expect(p.stdout == 'collect-more: done\n', f'application output: {p.stdout!r}')
+    expect('kubus-run: rank 2: internal error in a test (KUBUS_TEST_FAIL): tracing disabled '
+           'for this rank\n' in p.stderr
+           and 'kubus-run: the measurement of 1 rank is incomplete (see above)\n' in p.stderr
+           and 'rank 0:' not in p.stderr and 'rank 1:' not in p.stderr,
+           f'a failed collector: stderr {p.stderr!r}')
+    left = [n for n in os.listdir(failed) if n.startswith('.kubus-incomplete')]
+    expect(not left, f'left in the experiment: {left}')
 
 
 CASES = {
