@@ -66,7 +66,7 @@ static void
 give_up (const char *what)
 {
   if (!failed)
-    kubus_log ("compressed trace: %s; no traces.kct will be written", what);
+    kubus_incomplete ("compressed trace: %s; no traces.kct will be written", what);
   failed = 1;
   kubus_kct_on = 0;
 }
@@ -420,7 +420,7 @@ receive_and_merge (int from)
     give_up ("out of memory while merging");
   else if (kct_decode (buf, (size_t)n, &other, err, sizeof err) != 0)
     {
-      kubus_log ("compressed trace of rank %d unreadable: %s", from, err);
+      kubus_incomplete ("compressed trace of rank %d unreadable: %s", from, err);
       give_up ("a rank's trace could not be read");
     }
   else if (!failed && kct_merge (trace, other) != 0)

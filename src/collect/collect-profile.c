@@ -1071,7 +1071,7 @@ kubus_prof_finish (const char *expdir, MPI_Comm comm)
   if (go && n > 0)
     keep_record (expdir, 0, b.w, (size_t)n);
   if (go && n > 0 && kubus_prof_merge_add (m, b.w, (size_t)n, err, sizeof err) != 0)
-    kubus_log ("profile: rank 0's record: %s", err);
+    kubus_incomplete ("profile: rank 0's record: %s", err);
   kubus_words_clear (&b);
   for (int r = 1; go && r < size; r++)
     {
@@ -1081,20 +1081,20 @@ kubus_prof_finish (const char *expdir, MPI_Comm comm)
       if (sizes[r] > 0)
         keep_record (expdir, r, w, (size_t)sizes[r]);
       if (sizes[r] > 0 && kubus_prof_merge_add (m, w, (size_t)sizes[r], err, sizeof err) != 0)
-        kubus_log ("profile: rank %d's record: %s", r, err);
+        kubus_incomplete ("profile: rank %d's record: %s", r, err);
     }
   free (w);
   free (sizes);
   if (!go)
     {
       kubus_prof_merge_free (m);
-      kubus_log ("profile: out of memory, no profile written");
+      kubus_incomplete ("profile: out of memory, no profile written");
       return;
     }
   char path[PATH_MAX + 32];
   profile_path (path, sizeof path, expdir, "profile.cube");
   if (kubus_prof_merge_write (m, path, "Kubus " KUBUS_VERSION, NULL, err, sizeof err) != 0)
-    kubus_log ("profile: %s", err);
+    kubus_incomplete ("profile: %s", err);
   else
     kubus_log ("profile written to %s", path);
   kubus_prof_merge_free (m);

@@ -75,15 +75,11 @@ kubus_log (const char *fmt, ...)
 }
 
 /* What went wrong with this rank's measurement, said whatever the verbosity and left for
- * kubus-run as EXPDIR/.kubus-incomplete-RANK (one line): kubus-run names the ranks whose trace
- * is incomplete and fails instead of reporting a good run. Once per rank. */
-static void
-note_incomplete (const char *fmt, ...)
+ * kubus-run as a line of EXPDIR/.kubus-incomplete-RANK: kubus-run names the ranks whose
+ * measurement is incomplete and fails instead of reporting a good run. */
+void
+kubus_incomplete (const char *fmt, ...)
 {
-  static int noted;
-  if (noted)
-    return;
-  noted = 1;
   char    why[400];
   va_list ap;
   va_start (ap, fmt);
@@ -97,7 +93,7 @@ note_incomplete (const char *fmt, ...)
     return;
   char path[PATH_MAX + 64];
   snprintf (path, sizeof path, "%s/.kubus-incomplete-%d", expdir, kubus_world_rank);
-  int fd = open (path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  int fd = open (path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
   if (fd >= 0)
     {
       n = snprintf (line, sizeof line, "%s\n", why);
@@ -112,7 +108,7 @@ void
 kubus_fail (const char *what)
 {
   if (kubus_recording)
-    note_incomplete ("internal error in %s: tracing disabled for this rank", what);
+    kubus_incomplete ("internal error in %s: tracing disabled for this rank", what);
   kubus_recording = 0;
 }
 
@@ -395,7 +391,7 @@ kubus_measurement_start (uint64_t t0, uint32_t init_region)
   /* one time base per host, offsets between hosts (collective) */
   if (kubus_clock_setup () != 0)
     {
-      note_incomplete ("cannot find the ranks of this host: tracing disabled");
+      kubus_incomplete ("cannot find the ranks of this host: tracing disabled");
       return;
     }
   /* the program region starts when the library was loaded; a library loaded late (dlopen
@@ -499,7 +495,7 @@ open_trace (void)
   PMPI_Allreduce (&ok, &all_ok, 1, MPI_INT, MPI_LAND, kubus_internal_comm);
   if (!all_ok)
     {
-      note_incomplete ("cannot create the trace archive in %s", expdir);
+      kubus_incomplete ("cannot create the trace archive in %s", expdir);
       return -1;
     }
   ok = OTF2_Archive_OpenEvtFiles (archive) == OTF2_SUCCESS;
@@ -508,7 +504,7 @@ open_trace (void)
   PMPI_Allreduce (&ok, &all_ok, 1, MPI_INT, MPI_LAND, kubus_internal_comm);
   if (!all_ok)
     {
-      note_incomplete ("cannot open the event files in %s", expdir);
+      kubus_incomplete ("cannot open the event files in %s", expdir);
       return -1;
     }
   return 0;
@@ -559,7 +555,7 @@ kubus_measurement_finish (uint32_t finalize_region)
   if (archive != NULL)
     {
       if (kubus_unify_and_write (archive) != 0)
-        note_incomplete ("writing the definitions failed; the trace may be incomplete");
+        kubus_incomplete ("writing the definitions failed; the trace may be incomplete");
       kubus_log ("trace written to %s", expdir);
     }
   kubus_kct_finish ();

@@ -113,6 +113,8 @@ kubus_time_after_call (void)
 /* collect-state.c */
 void kubus_fail (const char *what) KUBUS_INTERNAL;
 void kubus_log (const char *fmt, ...) KUBUS_INTERNAL __attribute__ ((format (printf, 1, 2)));
+/* a failure that leaves this rank's measurement incomplete: always said, and kubus-run exits 3 */
+void kubus_incomplete (const char *fmt, ...) KUBUS_INTERNAL __attribute__ ((format (printf, 1, 2)));
 void kubus_measurement_start (uint64_t t0, uint32_t init_region) KUBUS_INTERNAL;
 void kubus_measurement_finish (uint32_t finalize_region) KUBUS_INTERNAL;
 void kubus_measurement_abort (uint32_t abort_region, int errorcode) KUBUS_INTERNAL;

@@ -441,10 +441,15 @@ report_incomplete_ranks (const char *expdir)
         continue;
       g_autofree char *p = g_build_filename (expdir, name, NULL);
       g_autofree char *why = NULL;
+      g_auto (GStrv) lines = NULL;
       if (g_file_get_contents (p, &why, NULL, NULL))
-        g_strchomp (why);
-      fprintf (stderr, _ ("kubus-run: rank %s: %s\n"), name + strlen (".kubus-incomplete-"),
-               why && why[0] ? why : _ ("the collector failed"));
+        lines = g_strsplit (g_strchomp (why), "\n", -1);
+      const char *rank = name + strlen (".kubus-incomplete-");
+      if (lines == NULL || lines[0] == NULL || lines[0][0] == '\0')
+        fprintf (stderr, _ ("kubus-run: rank %s: %s\n"), rank, _ ("the collector failed"));
+      for (guint k = 0; lines != NULL && lines[k] != NULL; k++)
+        if (lines[k][0] != '\0')
+          fprintf (stderr, _ ("kubus-run: rank %s: %s\n"), rank, lines[k]);
       g_remove (p);
       n++;
     }
