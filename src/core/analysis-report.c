@@ -239,8 +239,34 @@ add_cube_cnodes (CubeReport *report,
 
 /* The call sites' source (file:line) of the experiment's profile.cube, on the same call paths of
  * @report: kubus-run resolved them after the run (kubus-run-callsites.c), and the trace carries
- * only the region names. A trace outside an experiment, or a profile that cannot be read, leaves
- * the call paths without source. */
+ * only the region names. The profile has a call path per call site, the trace one per region
+ * path: where several call sites share a path, its first source becomes the call path's and all
+ * of them its kubus::sources list ("FILE:LINE; FILE:LINE", as the profile writes it). A trace
+ * outside an experiment, or a profile that cannot be read, leaves the call paths without source. */
+typedef struct
+{
+  CubeCnode *first;
+  GPtrArray *sources; /* "FILE:LINE", each once, in the profile's order */
+} PathSources;
+
+static void
+path_sources_free (gpointer p)
+{
+  PathSources *ps = p;
+  g_ptr_array_unref (ps->sources);
+  g_free (ps);
+}
+
+static void
+add_source (GPtrArray  *sources,
+            const char *source)
+{
+  for (guint k = 0; k < sources->len; k++)
+    if (g_str_equal (sources->pdata[k], source))
+      return;
+  g_ptr_array_add (sources, g_strdup (source));
+}
+
 static void
 copy_profile_sources (CubeReport *report,
                       const char *trace_path)
@@ -257,29 +283,53 @@ copy_profile_sources (CubeReport *report,
                   error->message);
       return;
     }
-  g_autoptr (GHashTable) by_path = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GHashTable) by_path = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, path_sources_free);
   for (guint i = 0; i < profile->cnodes->len; i++)
     {
       CubeCnode *c = g_ptr_array_index (profile->cnodes, i);
-      if (c->line >= 0 || (c->mod != NULL && c->mod[0] != '\0'))
-        g_hash_table_insert (by_path, cube_cnode_path (c), c);
+      if (c->line < 0 || c->mod == NULL || c->mod[0] == '\0')
+        continue;
+      char        *p = cube_cnode_path (c);
+      PathSources *ps = g_hash_table_lookup (by_path, p);
+      if (ps == NULL)
+        {
+          ps = g_new0 (PathSources, 1);
+          ps->first = c;
+          ps->sources = g_ptr_array_new_with_free_func (g_free);
+          g_hash_table_insert (by_path, p, ps);
+        }
+      else
+        g_free (p);
+      g_autofree char *skey = g_strdup_printf ("kubus::sources::%" G_GINT64_FORMAT, c->file_id);
+      const char      *all = cube_report_get_attr (profile, skey);
+      if (all != NULL)
+        {
+          g_auto (GStrv) parts = g_strsplit (all, "; ", -1);
+          for (guint k = 0; parts[k] != NULL; k++)
+            if (parts[k][0] != '\0')
+              add_source (ps->sources, parts[k]);
+        }
+      else
+        {
+          g_autofree char *one = g_strdup_printf ("%s:%" G_GINT64_FORMAT, c->mod, c->line);
+          add_source (ps->sources, one);
+        }
     }
-  if (g_hash_table_size (by_path) == 0)
-    return;
-  for (guint i = 0; i < report->cnodes->len; i++)
+  for (guint i = 0; g_hash_table_size (by_path) > 0 && i < report->cnodes->len; i++)
     {
       CubeCnode       *c = g_ptr_array_index (report->cnodes, i);
       g_autofree char *p = cube_cnode_path (c);
-      CubeCnode       *from = g_hash_table_lookup (by_path, p);
-      if (from == NULL)
+      PathSources     *ps = g_hash_table_lookup (by_path, p);
+      if (ps == NULL)
         continue;
-      cube_cnode_set_source (c, from->line, from->mod);
-      g_autofree char *fkey = g_strdup_printf ("kubus::sources::%" G_GINT64_FORMAT, from->file_id);
-      const char      *all = cube_report_get_attr (profile, fkey);
-      if (all != NULL)
+      cube_cnode_set_source (c, ps->first->line, ps->first->mod);
+      if (ps->sources->len > 1)
         {
+          g_ptr_array_add (ps->sources, NULL);
+          g_autofree char *joined = g_strjoinv ("; ", (char **)ps->sources->pdata);
+          g_ptr_array_remove_index (ps->sources, ps->sources->len - 1);
           g_autofree char *key = g_strdup_printf ("kubus::sources::%" G_GINT64_FORMAT, c->file_id);
-          cube_report_set_attr (report, key, all);
+          cube_report_set_attr (report, key, joined);
         }
     }
 }
