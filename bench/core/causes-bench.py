@@ -86,13 +86,15 @@ def main():
         if not os.path.isdir(exp):
             exp = record(b, tmp, name, cmd)
         n = events(b, exp)
-        for mode in (['--serial'], []):
+        # the default chooses the mode by itself (in process here, issue 26): --parallel is
+        # the MPI replay, one process per traced rank
+        for label, mode in (('serial', ['--serial']), ('MPI', ['--parallel']), ('default', [])):
             all_ = [analyze, exp, '-q', '-o', os.path.join(tmp, name + '-all.cube')] + mode
             waits = [analyze, exp, '-q', '--no-root-cause', '--no-critical-path',
                      '-o', os.path.join(tmp, name + '-waits.cube')] + mode
             f = farm(a.runs, all_, waits)
             print('| %s | %d | %s | %.2f | %.2f | %.1f / %.1f |' % (
-                name, n, 'serial' if mode else 'MPI', f.get(('A/B', 'cpu'), 0), f.get(('A/B', 'wall'), 0),
+                name, n, label, f.get(('A/B', 'cpu'), 0), f.get(('A/B', 'wall'), 0),
                 f.get(('A', 'peak'), 0), f.get(('B', 'peak'), 0)),
                 flush=True)
     if not a.keep:

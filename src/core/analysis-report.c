@@ -245,8 +245,9 @@ add_cube_cnodes (CubeReport *report,
  * outside an experiment, or a profile that cannot be read, leaves the call paths without source. */
 typedef struct
 {
-  CubeCnode *first;
+  CubeCnode *first;   /* the first call site with a source line, or NULL */
   GPtrArray *sources; /* "FILE:LINE", each once, in the profile's order */
+  GPtrArray *sites;   /* without debug information: "MODULE+0xOFFSET", each once */
 } PathSources;
 
 static void
@@ -254,9 +255,21 @@ path_sources_free (gpointer p)
 {
   PathSources *ps = p;
   g_ptr_array_unref (ps->sources);
+  g_ptr_array_unref (ps->sites);
   g_free (ps);
 }
 
+static char *
+joined (GPtrArray  *parts,
+        const char *separator)
+{
+  GString *s = g_string_new (NULL);
+  for (guint k = 0; k < parts->len; k++)
+    g_string_append_printf (s, "%s%s", k ? separator : "", (const char *)parts->pdata[k]);
+  return g_string_free (s, FALSE);
+}
+
+/* Adds @source to @sources unless it is there. */
 static void
 add_source (GPtrArray  *sources,
             const char *source)
@@ -265,6 +278,18 @@ add_source (GPtrArray  *sources,
     if (g_str_equal (sources->pdata[k], source))
       return;
   g_ptr_array_add (sources, g_strdup (source));
+}
+
+/* Adds each non-empty part of @list (split at @separator) to @to. */
+static void
+add_sources (GPtrArray  *to,
+             const char *list,
+             const char *separator)
+{
+  g_auto (GStrv) parts = g_strsplit (list, separator, -1);
+  for (guint k = 0; parts[k] != NULL; k++)
+    if (parts[k][0] != '\0')
+      add_source (to, parts[k]);
 }
 
 static void
@@ -286,35 +311,38 @@ copy_profile_sources (CubeReport *report,
   g_autoptr (GHashTable) by_path = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, path_sources_free);
   for (guint i = 0; i < profile->cnodes->len; i++)
     {
-      CubeCnode *c = g_ptr_array_index (profile->cnodes, i);
-      if (c->line < 0 || c->mod == NULL || c->mod[0] == '\0')
+      CubeCnode       *c = g_ptr_array_index (profile->cnodes, i);
+      gboolean         has_line = c->line >= 0 && c->mod != NULL && c->mod[0] != '\0';
+      g_autofree char *skey = g_strdup_printf ("kubus::sources::%" G_GINT64_FORMAT, c->file_id);
+      g_autofree char *sitekey = g_strdup_printf ("kubus::site::%" G_GINT64_FORMAT, c->file_id);
+      const char      *all = cube_report_get_attr (profile, skey);
+      const char      *sites = cube_report_get_attr (profile, sitekey);
+      if (!has_line && all == NULL && sites == NULL)
         continue;
       char        *p = cube_cnode_path (c);
       PathSources *ps = g_hash_table_lookup (by_path, p);
       if (ps == NULL)
         {
           ps = g_new0 (PathSources, 1);
-          ps->first = c;
           ps->sources = g_ptr_array_new_with_free_func (g_free);
+          ps->sites = g_ptr_array_new_with_free_func (g_free);
           g_hash_table_insert (by_path, p, ps);
         }
       else
         g_free (p);
-      g_autofree char *skey = g_strdup_printf ("kubus::sources::%" G_GINT64_FORMAT, c->file_id);
-      const char      *all = cube_report_get_attr (profile, skey);
+      if (has_line && ps->first == NULL)
+        ps->first = c;
       if (all != NULL)
-        {
-          g_auto (GStrv) parts = g_strsplit (all, "; ", -1);
-          for (guint k = 0; parts[k] != NULL; k++)
-            if (parts[k][0] != '\0')
-              add_source (ps->sources, parts[k]);
-        }
-      else
+        add_sources (ps->sources, all, "; ");
+      else if (has_line)
         {
           g_autofree char *one = g_strdup_printf ("%s:%" G_GINT64_FORMAT, c->mod, c->line);
           add_source (ps->sources, one);
         }
+      else
+        add_sources (ps->sites, sites, " ");
     }
+  gboolean any_site = FALSE;
   for (guint i = 0; g_hash_table_size (by_path) > 0 && i < report->cnodes->len; i++)
     {
       CubeCnode       *c = g_ptr_array_index (report->cnodes, i);
@@ -322,15 +350,28 @@ copy_profile_sources (CubeReport *report,
       PathSources     *ps = g_hash_table_lookup (by_path, p);
       if (ps == NULL)
         continue;
-      cube_cnode_set_source (c, ps->first->line, ps->first->mod);
-      if (ps->sources->len > 1)
+      if (ps->first != NULL)
+        cube_cnode_set_source (c, ps->first->line, ps->first->mod);
+      if (ps->sources->len > 1 || (ps->first == NULL && ps->sources->len > 0))
         {
-          g_ptr_array_add (ps->sources, NULL);
-          g_autofree char *joined = g_strjoinv ("; ", (char **)ps->sources->pdata);
-          g_ptr_array_remove_index (ps->sources, ps->sources->len - 1);
           g_autofree char *key = g_strdup_printf ("kubus::sources::%" G_GINT64_FORMAT, c->file_id);
-          cube_report_set_attr (report, key, joined);
+          g_autofree char *value = joined (ps->sources, "; ");
+          cube_report_set_attr (report, key, value);
         }
+      else if (ps->sources->len == 0 && ps->sites->len > 0)
+        {
+          /* read with the modules' attributes, copied below (stats-callsites.c) */
+          g_autofree char *key = g_strdup_printf ("kubus::site::%" G_GINT64_FORMAT, c->file_id);
+          g_autofree char *value = joined (ps->sites, " ");
+          cube_report_set_attr (report, key, value);
+          any_site = TRUE;
+        }
+    }
+  for (guint k = 0; any_site && k < profile->attrs->len; k++)
+    {
+      CubeAttr *a = g_ptr_array_index (profile->attrs, k);
+      if (g_str_has_prefix (a->key, "kubus::module::"))
+        cube_report_set_attr (report, a->key, a->value);
     }
 }
 

@@ -97,6 +97,14 @@ def main():
                      analyze=a.analyze, env=env)
         ana = callsite_rows(a.cube, os.path.join(exp, "analysis.cube"))
         prof = callsite_rows(a.cube, os.path.join(exp, "profile.cube"))
+        # the analysis names each call site's source as the profile does (kubus-analyze copies
+        # them: the trace has only region names); call sites sharing a call path share its row
+        src_ana = {r["callsite"]: set(r["source"].split("; ")) for r in ana}
+        for r in prof:
+            check(set(r["source"].split("; ")) <= src_ana.get(r["callsite"], set()),
+                  "call site %s: source %r in profile.cube, %r in analysis.cube"
+                  % (r["callsite"], r["source"], src_ana.get(r["callsite"])))
+        check(any(r["source"] for r in ana), "analysis.cube names no call site's source")
         check(ana and all(r["callsite"].startswith(prog + "/main/") for r in ana),
               "every MPI call under main: %s" % [r["callsite"] for r in ana
                                                    if not r["callsite"].startswith(prog + "/main/")])
