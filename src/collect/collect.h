@@ -160,7 +160,6 @@ kubus_ev_enter (uint32_t region, const void *site)
 {
   if (__builtin_expect (kubus_flush_pending, 0))
     kubus_record_flush ();
-  kubus_current_mpi = region;
   kubus_stamp = kubus_now ();
   kubus_stamp_fresh = 0;
   /* the frames that returned since the last call leave at its Leave (kubus_alive), before the
@@ -174,6 +173,10 @@ kubus_ev_enter (uint32_t region, const void *site)
         kubus_kct_site = (void *)site; /* the compressed trace tells call sites apart too */
       kubus_check (OTF2_EvtWriter_Enter (kubus_evt, NULL, kubus_stamp, region), "Enter");
     }
+  /* the call is open once its Enter is written, not before: a save signal (another rank's
+   * abort or exit) in between closes the region it names (collect-state.c) */
+  __atomic_signal_fence (__ATOMIC_SEQ_CST);
+  kubus_current_mpi = region;
   if (kubus_profiling)
     kubus_prof_enter (region, site, kubus_stamp);
 }
@@ -185,13 +188,15 @@ kubus_ev_leave (uint32_t region)
     return;
   if (__builtin_expect (kubus_flush_pending, 0))
     kubus_record_flush ();
-  kubus_current_mpi = OTF2_UNDEFINED_REGION;
   uint64_t t = kubus_time_after_call ();
   kubus_stamp_fresh = 0;
   kubus_cpu_boundary (t);
   kubus_alive = t;
   if (kubus_recording)
     kubus_check (OTF2_EvtWriter_Leave (kubus_evt, NULL, t, region), "Leave");
+  /* closed once its Leave is written (see kubus_ev_enter) */
+  __atomic_signal_fence (__ATOMIC_SEQ_CST);
+  kubus_current_mpi = OTF2_UNDEFINED_REGION;
   if (kubus_profiling)
     kubus_prof_leave (t);
 }
