@@ -312,6 +312,7 @@ typedef struct
   gint64 min_wait;       /* shorter remaining intervals are not waited for (grouped with the next) */
   gint64 clock_cost;     /* ns per clock read */
   gint64 sleep_overshoot;/* measured 90th percentile of nanosleep's lateness */
+  gint64 yield_cost;     /* ns per sched_yield (median): a spin closer to its deadline stops yielding */
   gboolean realtime;     /* the replay runs under SCHED_RR (permitted, not disabled by KUBUS_SIM_NO_RT) */
 } SimWaitCal;
 

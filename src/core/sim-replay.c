@@ -6,7 +6,17 @@
  *
  * Scheduling: a deadline is the new time of the last re-enacted MPI call's Leave plus the
  * transformed interval since it, so clock reads and short waits never add up; after an MPI call
- * the real duration of the communication decides where the rank continues.
+ * the real duration of the communication decides where the rank continues. The replay's own
+ * work must stay below the original's pace (a polling loop records an event every 30-50 ns): an
+ * event that is no MPI call and already due costs no clock read, and nothing is allocated or
+ * faulted in while the replay runs (a page fault costs microseconds, tens under a hypervisor).
+ *
+ * Copies: a large message (64 KiB and more) costs what copying it costs, and that depends on
+ * where the program's data was (in the cache or not, its pages faulted in or not), which the
+ * replay's buffers, reused for every message, do not share. So a blocking call that moves
+ * large messages takes at least what the original's fastest such call took: for each MPI
+ * function and message size (by powers of two), the difference between the original's fastest
+ * call and the replay's fastest so far is added to each call (copy_floor()).
  *
  * Waiting in MPI: every operation is started with its non-blocking form (MPI_Isend for MPI_Send,
  * MPI_Iallreduce for MPI_Allreduce, …) and completed by settle(): it tests for 50 µs, then tests
@@ -41,6 +51,9 @@ typedef struct
   guint8    *rbuf;
   gsize      sbuf_len;
   gsize      rbuf_len;
+  guint64   *slot_bytes;  /* per request slot: bytes of the operation it holds */
+  guint64   *call_bytes;  /* per call: bytes it moves or completes */
+  GHashTable *fastest;    /* (region, size class) -> gint64[2]: original's, replay's fastest call */
   int       *counts;      /* scratch: 4 × the largest communicator */
 } Replay;
 
@@ -77,6 +90,9 @@ mpi_fail (int          rc,
 /* contention mode (SimReplayMode): waits spin, as MPI's own blocking calls do (MPI yields the
  * core when idle with mpi_yield_when_idle, as in the original), instead of sleeping */
 static gboolean spin_waits;
+/* every rank of this host has a CPU of its own: spins need not yield (a yield is a system call,
+ * microseconds under a hypervisor, and a message that arrives meanwhile waits for it) */
+static gboolean core_each;
 /* CLOCK_MONOTONIC (this process's) when the MPI call being re-enacted is expected to end: its
  * recorded (transformed) duration after its Enter */
 static gint64 call_expected_end;
@@ -112,7 +128,10 @@ settle (MPI_Request *r,
         return rc;
       now = sim_now ();
       if (now - t0 < SPIN_NS || (now > call_expected_end - SPIN_BEFORE_NS && now < call_expected_end + SPIN_AFTER_NS))
-        sched_yield ();
+        {
+          if (!core_each)
+            sched_yield ();
+        }
       else
         nap ();
     }
@@ -273,7 +292,9 @@ grow (guint8 **buf,
   if (need <= *len)
     return;
   g_free (*buf);
-  *buf = g_malloc0 (need);
+  /* written, not only allocated zeroed: every page is faulted in now, not during the replay */
+  *buf = g_malloc (need);
+  memset (*buf, 0, need);
   *len = need;
 }
 
@@ -430,6 +451,96 @@ size_buffers (Replay  *rp,
     }
   grow (&rp->sbuf, &rp->sbuf_len, s);
   grow (&rp->rbuf, &rp->rbuf_len, r);
+}
+
+#define LARGE_MSG 65536
+
+static guint
+size_class (guint64 bytes)
+{
+  return bytes < LARGE_MSG ? 0 : (guint) g_bit_storage (bytes);
+}
+
+/* The bytes each call moves (sends, receives, a collective's both) or completes (a wait: the
+ * operations of its requests), and for the blocking calls that move large messages the
+ * original's fastest call of each MPI function and size class. */
+static void
+size_calls (Replay   *rp,
+            SimRank  *sr,
+            SimPlan  *plan)
+{
+  SimEvent *ev = (SimEvent *) sr->ev->data;
+  guint32 *ws = (guint32 *) plan->wait_slots->data;
+
+  rp->slot_bytes = g_new0 (guint64, MAX (plan->n_slots, 1));
+  rp->call_bytes = g_new0 (guint64, MAX (plan->calls->len, 1));
+  rp->fastest = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+  for (guint c = 0; c < plan->calls->len; c++)
+    {
+      SimCall *call = &g_array_index (plan->calls, SimCall, c);
+      SimAction *acts = &g_array_index (plan->actions, SimAction, call->first);
+      guint64 b = 0;
+      gboolean blocking = FALSE;
+      for (guint i = 0; i < call->n; i++)
+        {
+          SimAction *a = &acts[i];
+          switch (a->kind)
+            {
+            case ACT_ISEND:
+            case ACT_IRECV:
+              rp->slot_bytes[a->slot] = a->bytes;
+              break;
+            case ACT_WAIT:
+              for (guint k = 0; k < a->n; k++)
+                b += rp->slot_bytes[ws[a->slot + k]];
+              blocking = TRUE;
+              break;
+            case ACT_SEND:
+            case ACT_RECV:
+            case ACT_SENDRECV:
+              b += a->bytes;
+              blocking = TRUE;
+              break;
+            case ACT_COLL:
+              b += a->bytes + a->bytes2;
+              blocking = TRUE;
+              break;
+            default:
+              break;
+            }
+        }
+      rp->call_bytes[c] = b;
+      if (blocking && size_class (b))
+        {
+          gpointer key = GUINT_TO_POINTER ((call->region << 6) | size_class (b));
+          gint64 *f = g_hash_table_lookup (rp->fastest, key);
+          gint64 d = (gint64) (ev[call->leave].time - ev[call->enter].time);
+          if (!f)
+            {
+              f = g_new (gint64, 2);
+              f[0] = d;
+              f[1] = G_MAXINT64;
+              g_hash_table_insert (rp->fastest, key, f);
+            }
+          f[0] = MIN (f[0], d);
+        }
+    }
+}
+
+/* After blocking call @c took @took ns in the replay: how much longer it should take (the
+ * original's fastest such call against the replay's fastest so far, see the top). */
+static gint64
+copy_floor (Replay  *rp,
+            SimCall *call,
+            guint    c,
+            gint64   took)
+{
+  gint64 *f;
+  guint cls = size_class (rp->call_bytes[c]);
+  if (!cls || !(f = g_hash_table_lookup (rp->fastest, GUINT_TO_POINTER ((call->region << 6) | cls))))
+    return 0;
+  f[1] = MIN (f[1], took);
+  return MAX (0, f[0] - f[1]);
 }
 
 static gboolean
@@ -594,6 +705,10 @@ replay_free (Replay *rp)
   g_free (rp->persistent);
   g_free (rp->sbuf);
   g_free (rp->rbuf);
+  g_free (rp->slot_bytes);
+  g_free (rp->call_bytes);
+  if (rp->fastest)
+    g_hash_table_destroy (rp->fastest);
   g_free (rp->counts);
 }
 
@@ -610,32 +725,45 @@ starts_only (SimPlan *plan,
   return call->n > 0;
 }
 
-/* Contention mode: the ranks of this host run on no more CPUs than the original's host had
- * (the first @cpus of the CPUs they may use together). Returns the CPUs they run on. */
-static guint32
-limit_cpus (guint32 cpus)
+/* Collective: the CPUs the ranks of this host may use together (@all) and how many ranks run
+ * on it (@ranks). FALSE if that cannot be told. */
+static gboolean
+host_cpus (cpu_set_t *all,
+           int       *ranks)
 {
   MPI_Comm host = MPI_COMM_NULL;
-  cpu_set_t mine, all, use;
+  cpu_set_t mine;
   unsigned char in[sizeof (cpu_set_t)], out[sizeof (cpu_set_t)];
-  int n_all, me = 0;
-  guint32 taken = 0;
+  int me = 0;
 
   MPI_Comm_rank (MPI_COMM_WORLD, &me);
   if (MPI_Comm_split_type (MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, me, MPI_INFO_NULL, &host) != MPI_SUCCESS)
-    return 0;
+    return FALSE;
   CPU_ZERO (&mine);
   sched_getaffinity (0, sizeof mine, &mine);
   memcpy (in, &mine, sizeof in);
   MPI_Allreduce (in, out, (int) sizeof in, MPI_BYTE, MPI_BOR, host);
+  MPI_Comm_size (host, ranks);
   MPI_Comm_free (&host);
-  memcpy (&all, out, sizeof all);
-  n_all = CPU_COUNT (&all);
+  memcpy (all, out, sizeof *all);
+  return TRUE;
+}
+
+/* Contention mode: the ranks of this host run on no more CPUs than the original's host had
+ * (the first @cpus of the CPUs they may use together). Returns the CPUs they run on. */
+static guint32
+limit_cpus (const cpu_set_t *all,
+            guint32          cpus)
+{
+  cpu_set_t use;
+  int n_all = CPU_COUNT (all);
+  guint32 taken = 0;
+
   if (cpus == 0 || n_all <= (int) cpus)
     return (guint32) n_all;
   CPU_ZERO (&use);
   for (int c = 0; c < CPU_SETSIZE && taken < cpus; c++)
-    if (CPU_ISSET (c, &all))
+    if (CPU_ISSET (c, all))
       {
         CPU_SET (c, &use);
         taken++;
@@ -658,6 +786,10 @@ sim_replay_run (SimRank             *sr,
   guint n = sr->ev->len;
   gint64 first = G_MAXINT64, min_first = 0, t0 = 0;
   gint64 anchor_new, anchor_trans;
+  gint64 seen = G_MININT64, last_new = G_MININT64;   /* the last clock read, the last new time */
+  cpu_set_t host_set;
+  int ranks_here = 1;
+  gboolean host_known;
   gboolean ok;
   int max_size = 1;
   gboolean debug = g_getenv ("KUBUS_SIM_DEBUG") != NULL;
@@ -677,20 +809,24 @@ sim_replay_run (SimRank             *sr,
       replay_free (&rp);
       return FALSE;
     }
+  host_known = host_cpus (&host_set, &ranks_here);
   /* every buffer before the replay starts */
   size_buffers (&rp, plan);
+  size_calls (&rp, sr, plan);
   rp.reqs = g_new (MPI_Request, MAX (plan->n_slots, 1));
   rp.persistent = g_new0 (guint8, MAX (plan->n_slots, 1));
   for (guint i = 0; i < MAX (plan->n_slots, 1); i++)
     rp.reqs[i] = MPI_REQUEST_NULL;
   g_free (sr->new_time);
-  sr->new_time = g_new0 (Tick, MAX (n, 1));
+  sr->new_time = g_new (Tick, MAX (n, 1));
+  memset (sr->new_time, 0, sizeof (Tick) * MAX (n, 1));   /* faulted in now */
   /* one time base: rank 0's clock (sim-clock.c); times below are in it, waits in our own */
   off = sim_clock_offset (&stats->hosts);
   spin_waits = contention;
   stats->contention = contention;
   if (contention)
-    stats->cpus_used = limit_cpus (mode->cpus);
+    stats->cpus_used = host_known ? limit_cpus (&host_set, mode->cpus) : 0;
+  core_each = !contention && host_known && ranks_here <= CPU_COUNT (&host_set);
   /* SCHED_RR would hand the cores out by 100 ms time slices, not as the original shared them */
   sim_wait_calibrate (&stats->cal, !contention);
 
@@ -716,6 +852,17 @@ sim_replay_run (SimRank             *sr,
       if (e->flags & EVF_REMOVED)
         continue;
       target = anchor_new + (e->time - anchor_trans);
+      /* no MPI call, and due by the last clock read: the replay is behind (a polling loop
+       * records an event every 30-50 ns, a clock read takes 20-30). It neither waits, polls
+       * nor reads the clock, so its own work does not put it further behind; the event keeps
+       * its time in the schedule. */
+      if (!contention && started && plan->call_at[k] == NO_INDEX && target <= seen)
+        {
+          sr->new_time[k] = last_new = MAX (target, last_new);
+          prev_time = e->time;
+          stats->events++;
+          continue;
+        }
       if (contention && started)
         {
           /* compute for the CPU time the rank got, sleep for the time it slept; the time it
@@ -741,7 +888,7 @@ sim_replay_run (SimRank             *sr,
         cpu_goal = sim_thread_cpu ();
       started = TRUE;
       prev_time = e->time;
-      now = sim_now () + off;
+      now = seen = sim_now () + off;
       stats->late_ns += late;
       if (late > stats->cal.sleep_margin)
         stats->late_events++;
@@ -751,13 +898,13 @@ sim_replay_run (SimRank             *sr,
       stats->events++;
       if (plan->call_at[k] == NO_INDEX)
         {
-          sr->new_time[k] = now;
+          sr->new_time[k] = last_new = now;
           /* a polling call that found nothing: MPI makes progress in it, as it did in the
            * original (a rendezvous handshake, a collective's next step), unless the replay is
            * behind (its Leave keeps its deadline): a replay that fell behind in a tight
            * polling loop catches up instead of falling further behind. (With contention the
            * rank's CPU goal, not a deadline, paces it: the progress call is part of it.) */
-          if (e->type == EV_ENTER && (contention || now - target <= stats->cal.min_wait)
+          if (e->type == EV_ENTER && (contention || now <= target)
               && sim_is_poll_region (sr->defs, e->region))
             {
               int flag = 0;
@@ -785,6 +932,12 @@ sim_replay_run (SimRank             *sr,
             else
               sim_wait_until (&stats->cal, call_expected_end);
           }
+        else if (ok && !contention)
+          {
+            gint64 local = sim_now (), pad = copy_floor (&rp, call, plan->call_at[k], local - (enter_new - off));
+            if (pad > 0)
+              sim_wait_until (&stats->cal, local + pad);
+          }
         leave_new = sim_now () + off;
         stats->calls++;
         for (guint j = k + 1; j < call->leave; j++)
@@ -795,7 +948,7 @@ sim_replay_run (SimRank             *sr,
             stats->events++;
             sr->new_time[j] = t <= te ? enter_new : t >= tl ? leave_new : MIN (leave_new, enter_new + (t - te));
           }
-        sr->new_time[call->leave] = leave_new;
+        sr->new_time[call->leave] = last_new = seen = leave_new;
         stats->events++;
         anchor_new = leave_new;
         anchor_trans = tl;

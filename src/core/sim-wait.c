@@ -48,7 +48,7 @@ sim_wait_calibrate (SimWaitCal *cal,
                     gboolean    allow_rt)
 {
   enum { N_SLEEPS = 25, N_CLOCK = 2000 };
-  gint64 late[N_SLEEPS];
+  gint64 late[N_SLEEPS], yields[N_SLEEPS];
   gint64 t0, t1;
 
   prctl (PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
@@ -79,6 +79,17 @@ sim_wait_calibrate (SimWaitCal *cal,
       b = sim_now ();
       late[i] = MAX (0, b - a - 200000);
     }
+  /* a yield is a system call: under a hypervisor it can cost microseconds, and a spin that
+   * yields on its last stretch wakes up that much after its deadline */
+  for (int i = 0; i < N_SLEEPS; i++)
+    {
+      gint64 a = sim_now ();
+      for (int j = 0; j < 8; j++)
+        sched_yield ();
+      yields[i] = (sim_now () - a) / 8;
+    }
+  qsort (yields, N_SLEEPS, sizeof yields[0], cmp_i64);
+  cal->yield_cost = MIN (yields[N_SLEEPS / 2], 20000);
   qsort (late, N_SLEEPS, sizeof late[0], cmp_i64);
   cal->sleep_overshoot = late[(N_SLEEPS * 9) / 10];
   /* wake up early enough for 90 % of the sleeps, plus room for the scheduler */
@@ -101,9 +112,11 @@ sim_wait_until (const SimWaitCal *cal,
       nanosleep (&ts, NULL);
       left = deadline - sim_now ();
     }
-  /* spin the rest, letting a rank that shares the core run meanwhile */
+  /* spin the rest, letting a rank that shares the core run meanwhile, except where a yield
+   * would take us past the deadline */
   while ((now = sim_now ()) < deadline)
-    sched_yield ();
+    if (deadline - now > cal->yield_cost)
+      sched_yield ();
   return now - deadline;
 }
 
