@@ -5,6 +5,10 @@
  * and a second exchange tells each sender which receive took its message. Both sides can vote
  * to remove a message; it goes when either side does.
  *
+ * Both records carry when their side was ready (the send's call entered; the receive posted),
+ * so each side of a blocking transfer of a large message learns what its call cost after the
+ * peer was ready (SimRank.copy_cost).
+ *
  * Request events are paired first, on each rank: MpiIrecvRequest ↔ its MpiIrecv (or
  * MpiRequestCancelled), MpiIsend ↔ MpiIsendComplete (see the link field in sim-private.h). */
 #include "sim-private.h"
@@ -20,6 +24,7 @@ typedef struct
   guint32 ev;
   guint32 remove;
   guint64 len;
+  Tick    ready;     /* the send's call entered */
 } FwdRec;
 
 typedef struct
@@ -28,7 +33,46 @@ typedef struct
   guint32 recv_ev;
   guint32 remove;
   guint32 spare;
+  Tick    ready;     /* the receive was posted (a blocking one: its call entered) */
 } BackRec;
+
+/* The Enter and Leave of the MPI call around event @k. */
+static Tick
+call_enter (const SimEvent *ev,
+            guint32         k)
+{
+  for (guint32 j = k + 1; j-- > 0 && k - j < 16;)
+    if (ev[j].type == EV_ENTER)
+      return ev[j].time;
+  return ev[k].time;
+}
+
+static Tick
+call_leave (const SimEvent *ev,
+            guint32         n,
+            guint32         k)
+{
+  for (guint32 j = k; j < n && j - k < 16; j++)
+    if (ev[j].type == EV_LEAVE)
+      return ev[j].time;
+  return ev[k].time;
+}
+
+/* A blocking send or receive @k of a large message: what its call cost after @peer_ready. */
+static void
+note_copy_cost (SimRank *sr,
+                guint32  k,
+                Tick     peer_ready)
+{
+  SimEvent *ev = (SimEvent *) sr->ev->data;
+  Tick enter = call_enter (ev, k), leave = call_leave (ev, sr->ev->len, k);
+  Tick cost = leave - MAX (enter, peer_ready);
+  if (cost <= 0)
+    return;
+  if (!sr->copy_cost)
+    sr->copy_cost = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+  g_hash_table_replace (sr->copy_cost, GUINT_TO_POINTER (k + 1), g_memdup2 (&cost, sizeof cost));
+}
 
 static const char *
 comm_name (const TraceDefs *defs,
@@ -186,6 +230,7 @@ sim_match_messages (Transport          *t,
           r.ev = k;
           r.remove = remove_send && remove_send[i] ? remove_send[i][k] : 0;
           r.len = ev[k].len;
+          r.ready = call_enter (ev, k);
           if (!out[i][ev[k].peer_world])
             out[i][ev[k].peer_world] = g_byte_array_new ();
           g_byte_array_append (out[i][ev[k].peer_world], (guint8 *) &r, sizeof r);
@@ -272,6 +317,9 @@ sim_match_messages (Transport          *t,
           e->link = rec->ev;
           b.send_ev = rec->ev;
           b.recv_ev = k;
+          b.ready = e->type == EV_RECV ? call_enter (ev, k) : ev[g_array_index (posted, Posted, p).post].time;
+          if (e->type == EV_RECV && e->len >= SIM_LARGE_MSG)
+            note_copy_cost (sr, k, rec->ready);
           b.remove = rec->remove || (remove_recv && remove_recv[i] && remove_recv[i][k]);
           if (b.remove)
             {
@@ -325,6 +373,8 @@ sim_match_messages (Transport          *t,
             if (recs[r].send_ev < srs[i]->ev->len)
               {
                 ev[recs[r].send_ev].link = recs[r].recv_ev;
+                if (ev[recs[r].send_ev].type == EV_SEND && ev[recs[r].send_ev].len >= SIM_LARGE_MSG)
+                  note_copy_cost (srs[i], recs[r].send_ev, recs[r].ready);
                 if (recs[r].remove)
                   ev[recs[r].send_ev].flags |= EVF_REMOVED;
               }

@@ -79,6 +79,10 @@ typedef struct
   Tick        fin_tail;
   /* results: the simulated time of every event (same indices as ev) */
   Tick       *new_time;
+  /* blocking sends and receives of large messages (SIM_LARGE_MSG and more), event index + 1 ->
+   * Tick: how long the call lasted in the original after its peer was ready (the receive
+   * posted, the send started): its own cost, the copy (sim-match.c, used by sim-replay.c) */
+  GHashTable *copy_cost;
   /* set before trace_events_read: every timestamp is read through it (replay-clock.h) */
   const ClockMap *clock_map;
 } SimRank;
@@ -252,6 +256,7 @@ enum
   REQ_PERSISTENT = 0x10,  /* ACT_ISEND / ACT_IRECV started by MPI_Start*: a persistent request */
 };
 
+#define SIM_LARGE_MSG 65536   /* bytes: a message whose copy costs more than the call around it */
 #define SIM_WORLD_KEY (G_MAXUINT - 7)   /* transport key of MPI_COMM_WORLD for the simulator */
 
 typedef struct

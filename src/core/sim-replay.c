@@ -12,11 +12,13 @@
  * faulted in while the replay runs (a page fault costs microseconds, tens under a hypervisor).
  *
  * Copies: a large message (64 KiB and more) costs what copying it costs, and that depends on
- * where the program's data was (in the cache or not, its pages faulted in or not), which the
- * replay's buffers, reused for every message, do not share. So a blocking call that moves
- * large messages takes at least what the original's fastest such call took: for each MPI
- * function and message size (by powers of two), the difference between the original's fastest
- * call and the replay's fastest so far is added to each call (copy_floor()).
+ * where the program's data was (in the cache or not, its pages faulted in or not: a fresh 2 MB
+ * buffer costs HPCC 10 ms of page faults here), which the replay's buffers, reused for every
+ * message, do not share. So a blocking send or receive of a large message lasts at least what
+ * its call took in the original after the peer was ready (SimRank.copy_cost), and any other
+ * blocking call that moves large messages (a wait, a collective) at least the original's
+ * fastest such call: for each MPI function and message size (by powers of two), the difference
+ * between the original's fastest call and the replay's fastest so far is added (copy_floor()).
  *
  * Waiting in MPI: every operation is started with its non-blocking form (MPI_Isend for MPI_Send,
  * MPI_Iallreduce for MPI_Allreduce, …) and completed by settle(): it tests for 50 µs, then tests
@@ -53,6 +55,7 @@ typedef struct
   gsize      rbuf_len;
   guint64   *slot_bytes;  /* per request slot: bytes of the operation it holds */
   guint64   *call_bytes;  /* per call: bytes it moves or completes */
+  gint64    *call_cost;   /* per call: its copy cost in the original (SimRank.copy_cost), 0 unknown */
   GHashTable *fastest;    /* (region, size class) -> gint64[2]: original's, replay's fastest call */
   int       *counts;      /* scratch: 4 × the largest communicator */
 } Replay;
@@ -453,12 +456,10 @@ size_buffers (Replay  *rp,
   grow (&rp->rbuf, &rp->rbuf_len, r);
 }
 
-#define LARGE_MSG 65536
-
 static guint
 size_class (guint64 bytes)
 {
-  return bytes < LARGE_MSG ? 0 : (guint) g_bit_storage (bytes);
+  return bytes < SIM_LARGE_MSG ? 0 : (guint) g_bit_storage (bytes);
 }
 
 /* The bytes each call moves (sends, receives, a collective's both) or completes (a wait: the
@@ -474,6 +475,7 @@ size_calls (Replay   *rp,
 
   rp->slot_bytes = g_new0 (guint64, MAX (plan->n_slots, 1));
   rp->call_bytes = g_new0 (guint64, MAX (plan->calls->len, 1));
+  rp->call_cost = g_new0 (gint64, MAX (plan->calls->len, 1));
   rp->fastest = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
   for (guint c = 0; c < plan->calls->len; c++)
     {
@@ -500,6 +502,13 @@ size_calls (Replay   *rp,
             case ACT_SENDRECV:
               b += a->bytes;
               blocking = TRUE;
+              if (sr->copy_cost)
+                {
+                  /* a Sendrecv's receive is the next action, ACT_RECV too */
+                  const gint64 *cost = g_hash_table_lookup (sr->copy_cost, GUINT_TO_POINTER (a->ev + 1));
+                  if (cost)
+                    rp->call_cost[c] = MAX (rp->call_cost[c], *cost);
+                }
               break;
             case ACT_COLL:
               b += a->bytes + a->bytes2;
@@ -707,6 +716,7 @@ replay_free (Replay *rp)
   g_free (rp->rbuf);
   g_free (rp->slot_bytes);
   g_free (rp->call_bytes);
+  g_free (rp->call_cost);
   if (rp->fastest)
     g_hash_table_destroy (rp->fastest);
   g_free (rp->counts);
@@ -934,7 +944,9 @@ sim_replay_run (SimRank             *sr,
           }
         else if (ok && !contention)
           {
-            gint64 local = sim_now (), pad = copy_floor (&rp, call, plan->call_at[k], local - (enter_new - off));
+            guint c = plan->call_at[k];
+            gint64 local = sim_now (), pad = copy_floor (&rp, call, c, local - (enter_new - off));
+            pad = MAX (pad, enter_new - off + rp.call_cost[c] - local);
             if (pad > 0)
               sim_wait_until (&stats->cal, local + pad);
           }

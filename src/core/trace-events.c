@@ -83,6 +83,8 @@ sim_rank_free (SimRank *sr)
   if (sr->cpu)
     g_array_unref (sr->cpu);
   g_free (sr->new_time);
+  if (sr->copy_cost)
+    g_hash_table_unref (sr->copy_cost);
   g_free (sr);
 }
 
