@@ -15,7 +15,7 @@
 #include <string.h>
 
 /* Raise when the simulator's models change: cached error bars of older simulators are dropped. */
-#define SIM_IDENTITY_MODEL "2026-11-28"
+#define SIM_IDENTITY_MODEL "2026-11-28b"   /* the replay's pace and copy floors */
 
 static void
 hash_file (GChecksum  *ck,
