@@ -5,9 +5,10 @@
  * and a second exchange tells each sender which receive took its message. Both sides can vote
  * to remove a message; it goes when either side does.
  *
- * Both records carry when their side was ready (the send's call entered; the receive posted),
- * so each side of a blocking transfer of a large message learns what its call cost after the
- * peer was ready (SimRank.copy_cost).
+ * Both records carry when their side was ready (the send's call entered; the receive posted,
+ * and its rank inside MPI, which a rendezvous needs), so each side of a blocking transfer learns
+ * what its call cost after the peer was ready (SimRank.copy_cost): the copy, and whatever else
+ * held both sides in MPI (a stall of the machine, a page fault) that the trace does not name.
  *
  * Request events are paired first, on each rank: MpiIrecvRequest ↔ its MpiIrecv (or
  * MpiRequestCancelled), MpiIsend ↔ MpiIsendComplete (see the link field in sim-private.h). */
@@ -58,7 +59,7 @@ call_leave (const SimEvent *ev,
   return ev[k].time;
 }
 
-/* A blocking send or receive @k of a large message: what its call cost after @peer_ready. */
+/* A blocking send or receive @k: what its call cost after @peer_ready. */
 static void
 note_copy_cost (SimRank *sr,
                 guint32  k,
@@ -137,6 +138,55 @@ link_requests (SimRank *sr)
           break;
         }
     }
+}
+
+/* The rank's MPI calls (outermost), as [enter, leave] pairs in time order. */
+static GArray *
+mpi_calls (SimRank *sr)
+{
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (Tick));
+  SimEvent *ev = (SimEvent *) sr->ev->data;
+  int depth = 0;
+
+  for (guint i = 0; i < sr->ev->len; i++)
+    if (ev[i].type == EV_ENTER && sim_region_is_mpi (sr->defs, ev[i].region))
+      {
+        if (depth++ == 0)
+          g_array_append_val (out, ev[i].time);
+      }
+    else if (ev[i].type == EV_LEAVE && depth > 0 && sim_region_is_mpi (sr->defs, ev[i].region))
+      {
+        if (--depth == 0)
+          g_array_append_val (out, ev[i].time);
+      }
+  if (depth > 0)
+    {
+      Tick end = G_MAXUINT64;
+      g_array_append_val (out, end);
+    }
+  return out;
+}
+
+/* The first moment at or after @t at which the rank was inside an MPI call (able to progress a
+ * transfer), @t if it made no call after it. */
+static Tick
+in_mpi_from (GArray *calls,
+             Tick    t)
+{
+  const Tick *c = (const Tick *) calls->data;
+  guint lo = 0, hi = calls->len / 2;
+  /* the first call that leaves at or after t */
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+      if (c[2 * mid + 1] < t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo == calls->len / 2)
+    return t;
+  return MAX (t, c[2 * lo]);
 }
 
 /* Receives of one rank in posting order: a blocking receive is posted where it completes, an
@@ -247,6 +297,7 @@ sim_match_messages (Transport          *t,
       SimRank *sr = srs[i];
       SimEvent *ev = (SimEvent *) sr->ev->data;
       g_autoptr (GArray) posted = posted_receives (sr);
+      g_autoptr (GArray) calls = mpi_calls (sr);
       /* per source: (comm, tag) -> queue head (index into that source's records) */
       g_autofree GHashTable **queues = g_new0 (GHashTable *, n);
       g_autofree guint32 **next = g_new0 (guint32 *, n);   /* per source record: next with same key */
@@ -318,7 +369,10 @@ sim_match_messages (Transport          *t,
           b.send_ev = rec->ev;
           b.recv_ev = k;
           b.ready = e->type == EV_RECV ? call_enter (ev, k) : ev[g_array_index (posted, Posted, p).post].time;
-          if (e->type == EV_RECV && e->len >= SIM_LARGE_MSG)
+          /* the sender's transfer could go on once the receive was posted and this rank was in
+           * MPI (a rendezvous waits for the receiver's next call) */
+          b.ready = in_mpi_from (calls, MAX (b.ready, rec->ready));
+          if (e->type == EV_RECV)
             note_copy_cost (sr, k, rec->ready);
           b.remove = rec->remove || (remove_recv && remove_recv[i] && remove_recv[i][k]);
           if (b.remove)
@@ -373,7 +427,7 @@ sim_match_messages (Transport          *t,
             if (recs[r].send_ev < srs[i]->ev->len)
               {
                 ev[recs[r].send_ev].link = recs[r].recv_ev;
-                if (ev[recs[r].send_ev].type == EV_SEND && ev[recs[r].send_ev].len >= SIM_LARGE_MSG)
+                if (ev[recs[r].send_ev].type == EV_SEND)
                   note_copy_cost (srs[i], recs[r].send_ev, recs[r].ready);
                 if (recs[r].remove)
                   ev[recs[r].send_ev].flags |= EVF_REMOVED;

@@ -117,6 +117,189 @@ sim_plan_sync_tails (Transport *t,
     }
 }
 
+/* A rooted collective's root needs no other member (one-to-all) or a non-root needs only the
+ * root (all-to-one) when its message goes out eagerly: below every transport's usual eager limit */
+#define COLL_EAGER 4096
+
+/* The collectives of one rank on one communicator, in the order they were issued. */
+typedef struct
+{
+  GArray  *enter;     /* Tick: the call's Enter */
+  GArray  *end;       /* guint32: the COLL_END's event index */
+  GArray  *root;      /* gboolean: this rank was the root */
+  gboolean nonblocking;
+} CollSeq;
+
+static void
+coll_seq_free (gpointer p)
+{
+  CollSeq *s = p;
+  g_array_unref (s->enter);
+  g_array_unref (s->end);
+  g_array_unref (s->root);
+  g_free (s);
+}
+
+void
+sim_plan_coll_costs (Transport *t,
+                     SimRank  **srs)
+{
+  TraceDefs *defs = t->n_local > 0 ? srs[0]->defs : NULL;
+  guint nc = defs ? defs->comms->len : 0;
+  g_autofree int *world = g_new (int, t->n_ranks);
+  g_autofree gint64 **vals = g_new0 (gint64 *, MAX (t->n_local, 1));
+  g_autofree GHashTable **seqs = g_new0 (GHashTable *, MAX (t->n_local, 1));
+
+  /* every process holds the same global definitions: the same communicators everywhere */
+  if (nc == 0)
+    return;
+  for (int r = 0; r < t->n_ranks; r++)
+    world[r] = r;
+  for (int i = 0; i < t->n_local; i++)
+    {
+      SimEvent *ev = (SimEvent *) srs[i]->ev->data;
+      guint n = srs[i]->ev->len;
+      Tick enter = 0;
+      gboolean begun = FALSE;
+      seqs[i] = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, coll_seq_free);
+      for (guint k = 0; k < n; k++)
+        {
+          TraceComm *c;
+          CollSeq *s;
+          gboolean root;
+          if (ev[k].type == EV_ENTER)
+            {
+              enter = ev[k].time;
+              begun = FALSE;
+              continue;
+            }
+          if (ev[k].type == EV_COLL_BEGIN)
+            begun = TRUE;
+          if (ev[k].type != EV_COLL_END || !(c = trace_defs_comm (srs[i]->defs, ev[k].region)))
+            continue;
+          s = g_hash_table_lookup (seqs[i], GUINT_TO_POINTER (c->index + 1));
+          if (!s)
+            {
+              s = g_new0 (CollSeq, 1);
+              s->enter = g_array_new (FALSE, FALSE, sizeof (Tick));
+              s->end = g_array_new (FALSE, FALSE, sizeof (guint32));
+              s->root = g_array_new (FALSE, FALSE, sizeof (gboolean));
+              g_hash_table_insert (seqs[i], GUINT_TO_POINTER (c->index + 1), s);
+            }
+          /* a collective completed by another call than the one that began it (non-blocking):
+           * the order of completion need not be the order of issue, so the communicator's
+           * instances cannot be paired */
+          if (!begun)
+            s->nonblocking = TRUE;
+          g_array_append_val (s->enter, enter);
+          g_array_append_val (s->end, k);
+          root = ev[k].peer != OTF2_UNDEFINED_UINT32 && ev[k].peer < (guint32) c->size
+                 && c->world && c->world[ev[k].peer] == srs[i]->rank;
+          g_array_append_val (s->root, root);
+          begun = FALSE;
+        }
+      /* per communicator: the number of its collectives, G_MAXINT32 if one was non-blocking */
+      vals[i] = g_new0 (gint64, nc);
+      {
+        GHashTableIter it;
+        gpointer key, value;
+        g_hash_table_iter_init (&it, seqs[i]);
+        while (g_hash_table_iter_next (&it, &key, &value))
+          {
+            CollSeq *s = value;
+            vals[i][GPOINTER_TO_UINT (key) - 1] = s->nonblocking ? G_MAXINT32 : (gint64) s->end->len;
+          }
+      }
+    }
+  t->allreduce_max (t, SIM_WORLD_KEY, world, t->n_ranks, vals, nc);
+  for (guint ci = 0; ci < nc; ci++)
+    {
+      TraceComm *c = defs->comms->pdata[ci];
+      gint64 count = t->n_local > 0 ? vals[0][ci] : 0;
+      g_autofree gint64 **enters = NULL;
+      gboolean complete = c->size > 0 && c->world != NULL;
+      /* the same decision on every process: every value of the world reduction is the same */
+      if (count <= 0 || count >= G_MAXINT32 || c->is_inter)
+        continue;
+      for (int m = 0; complete && m < c->size; m++)
+        complete = c->world[m] >= 0;
+      if (!complete)
+        continue;
+      enters = g_new0 (gint64 *, MAX (t->n_local, 1));
+      for (int i = 0; i < t->n_local; i++)
+        {
+          CollSeq *s = g_hash_table_lookup (seqs[i], GUINT_TO_POINTER (c->index + 1));
+          gboolean member = FALSE;
+          for (int m = 0; m < c->size && !member; m++)
+            member = c->world[m] == srs[i]->rank;
+          if (!member)
+            continue;
+          /* per instance: the latest member's Enter, the root's */
+          enters[i] = g_new (gint64, 2 * count);
+          for (gint64 x = 0; x < count; x++)
+            {
+              gboolean have = s && x < (gint64) s->enter->len;
+              enters[i][2 * x] = have ? (gint64) g_array_index (s->enter, Tick, x) : -1;
+              enters[i][2 * x + 1] = have && g_array_index (s->root, gboolean, x) ? enters[i][2 * x] : -1;
+            }
+        }
+      t->allreduce_max (t, c->index, c->world, c->size, enters, 2 * (gsize) count);
+      for (int i = 0; i < t->n_local; i++)
+        {
+          CollSeq *s = enters[i] ? g_hash_table_lookup (seqs[i], GUINT_TO_POINTER (c->index + 1)) : NULL;
+          SimEvent *ev = (SimEvent *) srs[i]->ev->data;
+          for (guint x = 0; s && x < s->end->len && (gint64) x < count; x++)
+            {
+              guint32 k = g_array_index (s->end, guint32, x);
+              gboolean root = g_array_index (s->root, gboolean, x);
+              gboolean eager = ev[k].len + ev[k].req < COLL_EAGER;
+              Tick own = g_array_index (s->enter, Tick, x);
+              Tick leave = ev[k].time, last = (Tick) MAX (enters[i][2 * x], 0);
+              Tick root_enter = enters[i][2 * x + 1] >= 0 ? (Tick) enters[i][2 * x + 1] : last;
+              /* whom the call waited for: everybody, except in rooted operations */
+              switch (ev[k].tag)
+                {
+                case OTF2_COLLECTIVE_OP_BCAST:
+                case OTF2_COLLECTIVE_OP_SCATTER:
+                case OTF2_COLLECTIVE_OP_SCATTERV:
+                  last = root ? (eager ? own : last) : MAX (own, root_enter);
+                  break;
+                case OTF2_COLLECTIVE_OP_REDUCE:
+                case OTF2_COLLECTIVE_OP_GATHER:
+                case OTF2_COLLECTIVE_OP_GATHERV:
+                  last = root ? last : eager ? own : MAX (own, root_enter);
+                  break;
+                default:
+                  break;
+                }
+              for (guint j = k + 1; j < srs[i]->ev->len; j++)
+                if (ev[j].type == EV_LEAVE || ev[j].type == EV_ENTER)
+                  {
+                    if (ev[j].type == EV_LEAVE)
+                      leave = ev[j].time;
+                    break;
+                  }
+              /* a member that left before the last one entered (a root that did not wait) has
+               * no such cost */
+              if (leave < last)
+                continue;
+              if (!srs[i]->copy_cost)
+                srs[i]->copy_cost = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+              {
+                Tick cost = leave - last;
+                g_hash_table_replace (srs[i]->copy_cost, GUINT_TO_POINTER (k + 1), g_memdup2 (&cost, sizeof cost));
+              }
+            }
+          g_free (enters[i]);
+        }
+    }
+  for (int i = 0; i < t->n_local; i++)
+    {
+      g_free (vals[i]);
+      g_hash_table_unref (seqs[i]);
+    }
+}
+
 typedef struct
 {
   SimPlan    *p;

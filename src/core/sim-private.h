@@ -81,7 +81,9 @@ typedef struct
   Tick       *new_time;
   /* blocking sends and receives of large messages (SIM_LARGE_MSG and more), event index + 1 ->
    * Tick: how long the call lasted in the original after its peer was ready (the receive
-   * posted, the send started): its own cost, the copy (sim-match.c, used by sim-replay.c) */
+   * posted, the send started): its own cost, the copy (sim-match.c, used by sim-replay.c);
+   * blocking collectives (their COLL_END): how long the call lasted after the last member
+   * entered it (sim_plan_coll_costs) */
   GHashTable *copy_cost;
   /* set before trace_events_read: every timestamp is read through it (replay-clock.h) */
   const ClockMap *clock_map;
@@ -304,6 +306,10 @@ typedef struct
 /* Measures, before any transformation, how long MPI_Init and MPI_Finalize lasted after the last
  * rank entered them (every rank's init_tail / fin_tail). */
 void      sim_plan_sync_tails (Transport *t, SimRank **srs);
+/* Measures, before any transformation, how long every blocking collective lasted after the last
+ * member of its communicator entered it, and records it in SimRank.copy_cost (the COLL_END's
+ * index + 1): what the operation itself cost once nobody was late. */
+void      sim_plan_coll_costs (Transport *t, SimRank **srs);
 SimPlan  *sim_plan_build (SimRank *sr, SimPlanNotes *notes, GError **error);
 void      sim_plan_free (SimPlan *p);
 void      sim_plan_notes_init (SimPlanNotes *n);

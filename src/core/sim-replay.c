@@ -20,6 +20,16 @@
  * fastest such call: for each MPI function and message size (by powers of two), the difference
  * between the original's fastest call and the replay's fastest so far is added (copy_floor()).
  *
+ * Floors from the original (docs/decisions/2026-11-28-replay-floors.md):
+ * - a blocking collective lasts at least what it took in the original after the last member it
+ *   waits for entered (sim_plan_coll_costs): the replay's non-blocking form is another algorithm
+ *   than the program's blocking one (LAMMPS's small MPI_Allreduce: 10 µs against 3 µs);
+ * - a blocking send or receive of a small message keeps its cost after the peer was ready (and,
+ *   for a send, in MPI) where that cost was more than twice the median of its kind: the original
+ *   stalled there with both sides in MPI (a preempted rank, a page fault: 3.8 ms twice in a
+ *   LAMMPS run of 230 ms), and the run as it was includes it. Typical calls keep the replay's
+ *   own cost: a floor on all of them would add the replay's noise to the original's.
+ *
  * Waiting in MPI: every operation is started with its non-blocking form (MPI_Isend for MPI_Send,
  * MPI_Iallreduce for MPI_Allreduce, …) and completed by settle(): it tests for 50 µs, then tests
  * every 20 µs while sleeping. MPI's own blocking calls spin the whole time; with four ranks on
@@ -110,9 +120,11 @@ nap (void)
 /* Completes @n requests. MPI's own blocking calls spin; so does this one where it matters:
  * briefly at first (most operations complete at once) and around the call's expected end, where
  * a protocol's last steps (a rendezvous handshake, a collective's rounds) need both sides to
- * make progress quickly. Elsewhere it tests while sleeping: a rank that waits long (a late
- * sender) leaves the core to the rank that has work, and under SCHED_RR never runs long enough
- * to trip the kernel's real-time throttling. */
+ * make progress quickly — where every rank has a core, from the start to that window's end (a
+ * 20 µs nap costs 50-80 µs under a hypervisor, and a pipelined transfer stalls while one side
+ * naps: HPCC's 400 µs MPI_Waitall took 54 µs longer). Elsewhere it tests while sleeping: a rank
+ * that waits long (a late sender) leaves the core to the rank that has work, and under SCHED_RR
+ * never runs long enough to trip the kernel's real-time throttling. */
 static int
 settle (MPI_Request *r,
         int          n)
@@ -130,7 +142,11 @@ settle (MPI_Request *r,
       if (rc != MPI_SUCCESS || flag)
         return rc;
       now = sim_now ();
-      if (now - t0 < SPIN_NS || (now > call_expected_end - SPIN_BEFORE_NS && now < call_expected_end + SPIN_AFTER_NS))
+      /* where every rank has a core of its own, spinning takes nothing from anybody: spin until
+       * the window after the expected end (a nap costs far more than asked under a hypervisor,
+       * and a pipelined transfer stalls while one side naps) */
+      if (now - t0 < SPIN_NS || (now > (core_each ? t0 : call_expected_end - SPIN_BEFORE_NS)
+                                 && now < call_expected_end + SPIN_AFTER_NS))
         {
           if (!core_each)
             sched_yield ();
@@ -465,6 +481,21 @@ size_class (guint64 bytes)
 /* The bytes each call moves (sends, receives, a collective's both) or completes (a wait: the
  * operations of its requests), and for the blocking calls that move large messages the
  * original's fastest call of each MPI function and size class. */
+typedef struct
+{
+  guint  call;
+  guint  key;    /* region, kind and size class (by powers of two) */
+  gint64 cost;
+} P2pCost;
+
+static int
+cmp_i64 (gconstpointer a,
+         gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+  return x < y ? -1 : x > y;
+}
+
 static void
 size_calls (Replay   *rp,
             SimRank  *sr,
@@ -472,6 +503,9 @@ size_calls (Replay   *rp,
 {
   SimEvent *ev = (SimEvent *) sr->ev->data;
   guint32 *ws = (guint32 *) plan->wait_slots->data;
+  g_autoptr (GArray) small = g_array_new (FALSE, FALSE, sizeof (P2pCost));
+  g_autoptr (GHashTable) small_costs = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL,
+                                                              (GDestroyNotify) g_array_unref);
 
   rp->slot_bytes = g_new0 (guint64, MAX (plan->n_slots, 1));
   rp->call_bytes = g_new0 (guint64, MAX (plan->calls->len, 1));
@@ -506,13 +540,32 @@ size_calls (Replay   *rp,
                 {
                   /* a Sendrecv's receive is the next action, ACT_RECV too */
                   const gint64 *cost = g_hash_table_lookup (sr->copy_cost, GUINT_TO_POINTER (a->ev + 1));
-                  if (cost)
+                  if (cost && a->bytes >= SIM_LARGE_MSG)
                     rp->call_cost[c] = MAX (rp->call_cost[c], *cost);
+                  else if (cost)
+                    {
+                      /* a small message: only where the original stalled (below) */
+                      P2pCost pc = { c, (call->region << 10) | ((guint) a->kind << 7) | g_bit_storage (a->bytes), *cost };
+                      GArray *all;
+                      g_array_append_val (small, pc);
+                      if (!(all = g_hash_table_lookup (small_costs, GUINT_TO_POINTER (pc.key))))
+                        {
+                          all = g_array_new (FALSE, FALSE, sizeof (gint64));
+                          g_hash_table_insert (small_costs, GUINT_TO_POINTER (pc.key), all);
+                        }
+                      g_array_append_val (all, pc.cost);
+                    }
                 }
               break;
             case ACT_COLL:
               b += a->bytes + a->bytes2;
               blocking = TRUE;
+              if (sr->copy_cost)
+                {
+                  const gint64 *cost = g_hash_table_lookup (sr->copy_cost, GUINT_TO_POINTER (a->ev + 1));
+                  if (cost)
+                    rp->call_cost[c] = MAX (rp->call_cost[c], *cost);
+                }
               break;
             default:
               break;
@@ -534,6 +587,29 @@ size_calls (Replay   *rp,
           f[0] = MIN (f[0], d);
         }
     }
+  /* Small messages: the replay's MPI costs what the original's did, except where the original
+   * stalled with both sides in MPI (the machine, not the program: a preempted rank, a page fault)
+   * — a call of more than twice its kind's median cost keeps that cost as its floor. A floor on
+   * every call would add the replay's own noise on top of the original's (max of the two). */
+  {
+    GHashTableIter it;
+    gpointer key, value;
+    g_hash_table_iter_init (&it, small_costs);
+    while (g_hash_table_iter_next (&it, &key, &value))
+      {
+        GArray *all = value;
+        g_array_sort (all, cmp_i64);
+        /* the median replaces the costs */
+        g_array_index (all, gint64, 0) = g_array_index (all, gint64, all->len / 2);
+      }
+    for (guint k = 0; k < small->len; k++)
+      {
+        P2pCost *pc = &g_array_index (small, P2pCost, k);
+        GArray *all = g_hash_table_lookup (small_costs, GUINT_TO_POINTER (pc->key));
+        if (pc->cost > 2 * g_array_index (all, gint64, 0))
+          rp->call_cost[pc->call] = MAX (rp->call_cost[pc->call], pc->cost);
+      }
+  }
 }
 
 /* After blocking call @c took @took ns in the replay: how much longer it should take (the

@@ -534,6 +534,8 @@ reenact (Ctx               *cx,
     }
   trace_span (cx, FALSE, &cx->orig_first, &cx->orig_last, &cx->orig_init);
   sim_plan_sync_tails (cx->t, cx->srs);
+  if (!cx->opt->offline)
+    sim_plan_coll_costs (cx->t, cx->srs);
   if (cx->opt->offline)
     {
       /* the model is fitted on the original times: pair the messages first */
