@@ -16,6 +16,9 @@
  *   trace describes by its region only.
  * "clockviol": as exact, but rank 1's MPI_Recv ends at 12, before the send (13): clocks out of
  *   step, which the clock repair (replay-clock.h) corrects before the simulation.
+ * "irecv": as exact, but rank 1 posts its receive of tag 1 as MPI_Irecv 5..5 (request 8), computes
+ *   foo 5..15 and completes it in MPI_Wait 15..16 (@16), foo 16..27; rank 0's MPI_Send lasts
+ *   13..17 (a rendezvous: the receiver was back in MPI at 15), foo 17..18.
  * "frames": as exact, but main is a function found on the stack (paradigm SAMPLING, as the
  *   collector's unwinding writes it): its computation phases between MPI calls are, on rank 0,
  *   1 (before MPI_Init), 10, 4, 0, 5, 1, 1 and on rank 1 2, 2, 12, 0, 3, 1, 1 ms. */
@@ -89,8 +92,11 @@ rank0 (OTF2_EvtWriter *w, const char *variant)
   leave (w, 13, R_FOO);
   enter (w, 13, R_SEND);
   OTF2_EvtWriter_MpiSend (w, NULL, 13, 1, 0, 1, 8);
-  leave (w, 14, R_SEND);
-  span (w, R_FOO, 14, 18);
+  {
+    uint64_t sent = strcmp (variant, "irecv") == 0 ? 17 : 14;
+    leave (w, sent, R_SEND);
+    span (w, R_FOO, sent, 18);
+  }
   enter (w, 18, R_ISEND);
   OTF2_EvtWriter_MpiIsend (w, NULL, 18, 1, 0, 2, 0, 1);
   leave (w, 19, R_ISEND);
@@ -110,13 +116,27 @@ rank1 (OTF2_EvtWriter *w, const char *variant)
   enter (w, 0, R_MAIN);
   span (w, R_INIT, 2, 3);
   span (w, R_FOO, 3, 5);
-  enter (w, 5, R_RECV);
-  {
-    uint64_t at = strcmp (variant, "clockviol") == 0 ? 12 : 15;
-    OTF2_EvtWriter_MpiRecv (w, NULL, at, 0, 0, 1, 8);
-    leave (w, at, R_RECV);
-  }
-  span (w, R_FOO, 15, 27);
+  if (strcmp (variant, "irecv") == 0)
+    {
+      enter (w, 5, R_IRECV);
+      OTF2_EvtWriter_MpiIrecvRequest (w, NULL, 5, 8);
+      leave (w, 5, R_IRECV);
+      span (w, R_FOO, 5, 15);
+      enter (w, 15, R_WAIT);
+      OTF2_EvtWriter_MpiIrecv (w, NULL, 16, 0, 0, 1, 8, 8);
+      leave (w, 16, R_WAIT);
+      span (w, R_FOO, 16, 27);
+    }
+  else
+    {
+      enter (w, 5, R_RECV);
+      {
+        uint64_t at = strcmp (variant, "clockviol") == 0 ? 12 : 15;
+        OTF2_EvtWriter_MpiRecv (w, NULL, at, 0, 0, 1, 8);
+        leave (w, at, R_RECV);
+      }
+      span (w, R_FOO, 15, 27);
+    }
   if (strcmp (variant, "approx") == 0)
     {
       /* inside foo's gap? no: between foo and the Irecv, 0 ms long on this rank */
@@ -147,7 +167,8 @@ sim_trace_gen_write (const char *dir,
   enum { S_EMPTY, S_MPI, S_WORLD, S_MACHINE, S_NODE, S_R0, S_R1, S_THREAD, S_MCLASS, S_NCLASS, S_REG0 };
 
   if (strcmp (variant, "exact") && strcmp (variant, "unmatched") && strcmp (variant, "omp")
-      && strcmp (variant, "approx") && strcmp (variant, "clockviol") && strcmp (variant, "frames"))
+      && strcmp (variant, "approx") && strcmp (variant, "clockviol") && strcmp (variant, "frames")
+      && strcmp (variant, "irecv"))
     return FALSE;
   ar = OTF2_Archive_Open (dir, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024, 4 * 1024 * 1024,
                           OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);

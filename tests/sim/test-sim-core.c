@@ -874,6 +874,48 @@ test_outside_load (void)
   g_assert_cmpfloat (sim_outside_load (&h, &c), <, 0);
 }
 
+/* The floors the real-time replay takes from the original (sim_plan_coll_costs, and the costs
+ * message matching notes): a blocking call's cost after the peers it waits for were ready. */
+static gint64
+floor_ms (SimRank  *sr,
+          SimEvType type)
+{
+  SimEvent *ev = (SimEvent *) sr->ev->data;
+  for (guint k = 0; k < sr->ev->len; k++)
+    if (ev[k].type == type)
+      {
+        const gint64 *c = sr->copy_cost ? g_hash_table_lookup (sr->copy_cost, GUINT_TO_POINTER (k + 1)) : NULL;
+        return c ? *c / 1000000 : -1;
+      }
+  g_assert_not_reached ();
+  return -1;
+}
+
+static void
+test_floors (void)
+{
+  Fixture f;
+  fixture_load (&f, "exact");
+  sim_plan_coll_costs (f.t, f.srs);
+  g_assert_true (sim_match_messages (f.t, f.srs, NULL, NULL, NULL, NULL));
+  /* MPI_Allreduce 25..34 and 31..34: 3 ms each after rank 1 entered (not 9 on rank 0) */
+  g_assert_cmpint (floor_ms (f.srs[0], EV_COLL_END), ==, 3);
+  g_assert_cmpint (floor_ms (f.srs[1], EV_COLL_END), ==, 3);
+  /* MPI_Send 13..14 to a receive in MPI since 5: 1 ms; MPI_Recv 5..15 of a send from 13: 2 ms */
+  g_assert_cmpint (floor_ms (f.srs[0], EV_SEND), ==, 1);
+  g_assert_cmpint (floor_ms (f.srs[1], EV_RECV), ==, 2);
+  fixture_free (&f);
+
+  /* the receive posted at 5, its rank computing until its MPI_Wait at 15: a rendezvous send
+   * (13..17) could go on from 15, not 13 */
+  fixture_load (&f, "irecv");
+  sim_plan_coll_costs (f.t, f.srs);
+  g_assert_true (sim_match_messages (f.t, f.srs, NULL, NULL, NULL, NULL));
+  g_assert_cmpint (floor_ms (f.srs[0], EV_SEND), ==, 2);
+  g_assert_cmpint (floor_ms (f.srs[0], EV_COLL_END), ==, 3);
+  fixture_free (&f);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -894,6 +936,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sim/transform/remove-tag", test_remove_tag_region);
   g_test_add_func ("/sim/transform/remove-in-region", test_remove_in_region);
   g_test_add_func ("/sim/match/unmatched", test_unmatched);
+  g_test_add_func ("/sim/match/floors", test_floors);
   g_test_add_func ("/sim/plan/refused-approximated", test_refused_and_approximated);
   g_test_add_func ("/sim/offline/identity", test_offline_identity);
   g_test_add_func ("/sim/offline/scale", test_offline_scale);
