@@ -26,6 +26,7 @@
 #include "collect.h"
 
 #include <math.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,9 +97,55 @@ kubus_clock_calibrate_begin (void)
 #endif
 }
 
-/* The host leader's choice: the TSC when it is safe (the kernel's clocksource is the TSC, so
- * CLOCK_MONOTONIC runs at its rate and the kernel found it synchronised across processors; the
- * TSC is invariant) and the calibration interval was long enough for a precise rate.
+#if defined(__x86_64__)
+/* Where CLOCK_MONOTONIC is a KVM guest's kvm-clock, the kernel did not check the TSCs against each
+ * other: the host leader does, on every CPU it may run on, against the line it calibrated. A
+ * vCPU whose TSC disagrees by a microsecond or more (an unsynchronised host) keeps
+ * CLOCK_MONOTONIC. The leader's affinity is restored. */
+static int
+tsc_agrees_everywhere (double ns_per_tick, uint64_t base_tsc, uint64_t base_ns)
+{
+  cpu_set_t mine, one;
+  double    first = 0.0;
+  int       seen = 0, ok = 1;
+  if (sched_getaffinity (0, sizeof mine, &mine) != 0)
+    return 0;
+  for (int c = 0; c < CPU_SETSIZE && ok; c++)
+    {
+      if (!CPU_ISSET (c, &mine))
+        continue;
+      CPU_ZERO (&one);
+      CPU_SET (c, &one);
+      if (sched_setaffinity (0, sizeof one, &one) != 0)
+        continue;
+      /* the reading closest to its clock read: the shortest of a few windows */
+      uint64_t best = UINT64_MAX;
+      double   dev = 0.0;
+      for (int k = 0; k < 16; k++)
+        {
+          uint64_t a = kubus_monotonic_ns ();
+          uint64_t t = __rdtsc ();
+          uint64_t b = kubus_monotonic_ns ();
+          if (b - a < best)
+            {
+              best = b - a;
+              dev = (double)(a + (b - a) / 2) - ((double)base_ns + (double)(int64_t)(t - base_tsc) * ns_per_tick);
+            }
+        }
+      if (!seen++)
+        first = dev;
+      else if (fabs (dev - first) >= 1000.0)
+        ok = 0;
+    }
+  sched_setaffinity (0, sizeof mine, &mine);
+  return ok && seen > 0;
+}
+#endif
+
+/* The host leader's choice: the TSC when it is safe (invariant, and the kernel's clocksource is
+ * the TSC, so CLOCK_MONOTONIC runs at its rate and the kernel found it synchronised across
+ * processors, or a KVM guest's kvm-clock, which scales the TSC, with the TSCs checked here) and
+ * the calibration interval was long enough for a precise rate.
  * params = { mult (ns per tick << 32, 0 = CLOCK_MONOTONIC), base tick, base ns }. */
 static void
 calibrate (uint64_t params[3])
@@ -106,9 +153,11 @@ calibrate (uint64_t params[3])
   params[0] = params[1] = params[2] = 0;
 #if defined(__x86_64__)
   const char *force = getenv ("KUBUS_CLOCK");
+  const char *source = "/sys/devices/system/clocksource/clocksource0/current_clocksource";
   if (force != NULL && strcmp (force, "monotonic") == 0)
     return;
-  if (!file_has ("/sys/devices/system/clocksource/clocksource0/current_clocksource", "tsc")
+  int kvm = !file_has (source, "tsc") && file_has (source, "kvm-clock");
+  if ((!kvm && !file_has (source, "tsc"))
       || !file_has ("/proc/cpuinfo", "constant_tsc") || !file_has ("/proc/cpuinfo", "nonstop_tsc"))
     return;
   uint64_t ns = kubus_monotonic_ns ();
@@ -125,6 +174,8 @@ calibrate (uint64_t params[3])
     return;
   double ns_per_tick = (double)(ns - cal_ns) / (double)(tsc - cal_tsc);
   if (ns_per_tick <= 0.01 || ns_per_tick > 100.0)
+    return;
+  if (kvm && !tsc_agrees_everywhere (ns_per_tick, tsc, ns))
     return;
   params[0] = (uint64_t)(ns_per_tick * 4294967296.0);
   params[1] = tsc;
