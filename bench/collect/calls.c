@@ -2,7 +2,8 @@
  * on a machine other processes keep busy (wall-clock loops there measure the scheduler).
  * argv[1]: N (default 2000000).  N times MPI_Iprobe (Enter and Leave only), then N times a
  * 0-byte MPI_Send to itself followed by its MPI_Recv (a message each: the send and receive
- * bookkeeping, and in the profile a Late Sender candidate).  Prints the user + system CPU
+ * bookkeeping, and in the profile a Late Sender candidate).  Every rank measures itself (meant
+ * for one rank; with more, each sends to itself).  Prints the user + system CPU
  * time per call, "iprobe_cpu_ns X" and "sendrecv_cpu_ns_per_call Y". */
 #include <mpi.h>
 #include <stdio.h>
@@ -25,14 +26,16 @@ main (int argc, char **argv)
   long n = argc > 1 ? atol (argv[1]) : 2000000;
   int  flag;
   char b = 0;
+  int  me = 0;
+  MPI_Comm_rank (MPI_COMM_WORLD, &me);
   double c0 = cpu_ns ();
   for (long i = 0; i < n; i++)
     MPI_Iprobe (MPI_ANY_SOURCE, 77, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
   double c1 = cpu_ns ();
   for (long i = 0; i < n; i++)
     {
-      MPI_Send (&b, 0, MPI_CHAR, 0, 1, MPI_COMM_WORLD);
-      MPI_Recv (&b, 0, MPI_CHAR, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Send (&b, 0, MPI_CHAR, me, 1, MPI_COMM_WORLD);
+      MPI_Recv (&b, 0, MPI_CHAR, me, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     }
   double c2 = cpu_ns ();
   printf ("iprobe_cpu_ns %.1f\nsendrecv_cpu_ns_per_call %.1f\n", (c1 - c0) / n, (c2 - c1) / (2.0 * n));
