@@ -95,6 +95,7 @@ mpi_fail (int          rc,
 }
 
 #define SPIN_NS        50000    /* every wait spins this long first */
+#define SPIN_CORE_NS   2000000  /* ... and this long where every rank has a core */
 #define SPIN_BEFORE_NS 300000   /* and from this long before the call's expected end ... */
 #define SPIN_AFTER_NS  2000000  /* ... to this long after it */
 #define NAP_NS         20000
@@ -120,9 +121,9 @@ nap (void)
 /* Completes @n requests. MPI's own blocking calls spin; so does this one where it matters:
  * briefly at first (most operations complete at once) and around the call's expected end, where
  * a protocol's last steps (a rendezvous handshake, a collective's rounds) need both sides to
- * make progress quickly — where every rank has a core, from the start to that window's end (a
- * 20 µs nap costs 50-80 µs under a hypervisor, and a pipelined transfer stalls while one side
- * naps: HPCC's 400 µs MPI_Waitall took 54 µs longer). Elsewhere it tests while sleeping: a rank
+ * make progress quickly — where every rank has a core, for the first 2 ms (a 20 µs nap costs
+ * 50-80 µs under a hypervisor, and a pipelined transfer stalls while one side naps: HPCC's
+ * 400 µs MPI_Waitall took 54 µs longer). Elsewhere it tests while sleeping: a rank
  * that waits long (a late sender) leaves the core to the rank that has work, and under SCHED_RR
  * never runs long enough to trip the kernel's real-time throttling. */
 static int
@@ -142,11 +143,12 @@ settle (MPI_Request *r,
       if (rc != MPI_SUCCESS || flag)
         return rc;
       now = sim_now ();
-      /* where every rank has a core of its own, spinning takes nothing from anybody: spin until
-       * the window after the expected end (a nap costs far more than asked under a hypervisor,
-       * and a pipelined transfer stalls while one side naps) */
-      if (now - t0 < SPIN_NS || (now > (core_each ? t0 : call_expected_end - SPIN_BEFORE_NS)
-                                 && now < call_expected_end + SPIN_AFTER_NS))
+      /* where every rank has a core of its own, a short wait spins throughout (a nap costs far
+       * more than asked under a hypervisor, and a pipelined transfer stalls while one side
+       * naps); a long one still naps in its middle: a real-time process spinning for long
+       * starves the launcher and everything else on the machine */
+      if (now - t0 < (core_each ? SPIN_CORE_NS : SPIN_NS)
+          || (now > call_expected_end - SPIN_BEFORE_NS && now < call_expected_end + SPIN_AFTER_NS))
         {
           if (!core_each)
             sched_yield ();
