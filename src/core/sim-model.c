@@ -67,14 +67,6 @@ cmp_double (gconstpointer a,
   return x < y ? -1 : x > y;
 }
 
-static int
-cmp_i64 (gconstpointer a,
-         gconstpointer b)
-{
-  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
-  return x < y ? -1 : x > y;
-}
-
 static double
 med (GArray *a)
 {
@@ -413,7 +405,7 @@ fit_eager_limit (SimTransport     *t,
 
   for (GList *l = keys; l; l = l->next)
     g_array_append_val (sizes, *(gint64 *) l->data);
-  g_array_sort (sizes, cmp_i64);
+  g_array_sort (sizes, sim_cmp_i64);
   sz = g_new0 (guint64, sizes->len + 1);
   eager = g_new0 (guint, sizes->len + 1);
   rdv = g_new0 (guint, sizes->len + 1);

@@ -332,6 +332,7 @@ gint64 sim_now (void);                  /* CLOCK_MONOTONIC, ns (sim-clock.c) */
  * it by ping-pong, their hosts share it); @n_hosts: how many hosts the ranks run on. */
 gint64 sim_clock_offset (guint *n_hosts);
 gint64 sim_thread_cpu (void);           /* CLOCK_THREAD_CPUTIME_ID, ns */
+int    sim_cmp_i64 (gconstpointer a, gconstpointer b);   /* ascending gint64 (sim-wait.c) */
 /* Also switches this process to SCHED_RR where permitted and @allow_rt (cal->realtime);
  * sim_wait_release switches back. */
 void   sim_wait_calibrate (SimWaitCal *cal, gboolean allow_rt);

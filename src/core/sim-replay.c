@@ -490,14 +490,6 @@ typedef struct
   gint64 cost;
 } P2pCost;
 
-static int
-cmp_i64 (gconstpointer a,
-         gconstpointer b)
-{
-  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
-  return x < y ? -1 : x > y;
-}
-
 static void
 size_calls (Replay   *rp,
             SimRank  *sr,
@@ -600,7 +592,7 @@ size_calls (Replay   *rp,
     while (g_hash_table_iter_next (&it, &key, &value))
       {
         GArray *all = value;
-        g_array_sort (all, cmp_i64);
+        g_array_sort (all, sim_cmp_i64);
         /* the median replaces the costs */
         g_array_index (all, gint64, 0) = g_array_index (all, gint64, all->len / 2);
       }

@@ -13,9 +13,10 @@
 #include <sys/prctl.h>
 #include <time.h>
 
-static int
-cmp_i64 (gconstpointer a,
-         gconstpointer b)
+/* qsort / g_array_sort order of gint64 values (the simulator's medians and percentiles) */
+int
+sim_cmp_i64 (gconstpointer a,
+             gconstpointer b)
 {
   gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
   return x < y ? -1 : x > y;
@@ -88,9 +89,9 @@ sim_wait_calibrate (SimWaitCal *cal,
         sched_yield ();
       yields[i] = (sim_now () - a) / 8;
     }
-  qsort (yields, N_SLEEPS, sizeof yields[0], cmp_i64);
+  qsort (yields, N_SLEEPS, sizeof yields[0], sim_cmp_i64);
   cal->yield_cost = MIN (yields[N_SLEEPS / 2], 20000);
-  qsort (late, N_SLEEPS, sizeof late[0], cmp_i64);
+  qsort (late, N_SLEEPS, sizeof late[0], sim_cmp_i64);
   cal->sleep_overshoot = late[(N_SLEEPS * 9) / 10];
   /* wake up early enough for 90 % of the sleeps, plus room for the scheduler */
   cal->sleep_margin = CLAMP (cal->sleep_overshoot + 20000, 30000, 300000);
