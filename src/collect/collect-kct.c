@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 int   kubus_trace_otf2 = 1;
@@ -461,16 +462,13 @@ otf2_size (const char *dir)
   return total;
 }
 
+/* @buf to DIR/NAME through a temporary file and a rename: readers never see half a file. */
 static int
-write_file (const char *dir)
+write_atomic (const char *dir, const char *name, const uint8_t *buf, size_t len)
 {
-  uint8_t *buf;
-  size_t   len;
-  if (kct_finish (trace) != 0 || kct_encode (trace, &buf, &len) != 0)
-    return -1;
   char tmp[PATH_MAX + 64], path[PATH_MAX + 64];
-  snprintf (tmp, sizeof tmp, "%s/.traces.kct.XXXXXX", dir);
-  snprintf (path, sizeof path, "%s/traces.kct", dir);
+  snprintf (tmp, sizeof tmp, "%s/.%s.XXXXXX", dir, name[0] == '.' ? name + 1 : name);
+  snprintf (path, sizeof path, "%s/%s", dir, name);
   int fd = mkstemp (tmp);
   int ok = fd >= 0;
   for (size_t off = 0; ok && off < len;)
@@ -489,11 +487,71 @@ write_file (const char *dir)
   ok = ok && rename (tmp, path) == 0;
   if (!ok && fd >= 0)
     unlink (tmp);
+  return ok ? 0 : -1;
+}
+
+static int
+write_file (const char *dir)
+{
+  uint8_t *buf;
+  size_t   len;
+  if (kct_finish (trace) != 0 || kct_encode (trace, &buf, &len) != 0)
+    return -1;
+  char path[PATH_MAX + 64];
+  snprintf (path, sizeof path, "%s/traces.kct", dir);
+  int rc = write_atomic (dir, "traces.kct", buf, len);
   free (buf);
-  if (ok)
+  if (rc == 0)
     kubus_log ("compressed trace written to %s (%zu bytes, %u rank groups)", path, len,
                trace->n_groups);
-  return ok ? 0 : -1;
+  return rc;
+}
+
+/* After an abort no collective can run: the rank ends its recording alone (an MPI call still
+ * open keeps its events so far), adds its own definitions — its region names and
+ * communicators are its own, so nothing is lost to unification — and writes its part to
+ * EXPDIR/.kubus-kct-RANK.  Times stay absolute (global start 0): only kubus-run, once every
+ * rank has ended, knows the earliest one; it merges the parts into traces.kct
+ * (kubus-run-kct.c).  The header's real-time start is that of this rank's first event. */
+void
+kubus_kct_save_alone (const char *expdir, int initiator)
+{
+  if (!wanted)
+    return;
+  kubus_kct_on = 0;
+  if (failed || rec == NULL || trace == NULL)
+    return;
+  /* test hook: the other ranks behave as if mpirun killed them before they saved this */
+  if (!initiator && getenv ("KUBUS_TEST_KCT_KILLED") != NULL)
+    return;
+  uint64_t f = kct_rank_first_time (rec);
+  uint64_t now = kubus_now ();
+  int64_t  offset = (int64_t)(kubus_clock_correct (f) - f);
+  struct timespec rt;
+  clock_gettime (CLOCK_REALTIME, &rt);
+  uint64_t now_real = (uint64_t)rt.tv_sec * 1000000000u + (uint64_t)rt.tv_nsec;
+  uint64_t since = now > f ? now - f : 0;
+  uint8_t *buf = NULL;
+  size_t   len = 0;
+  char     name[64];
+  trace->h.realtime_start = now_real > since ? now_real - since : 0;
+  if (kct_rank_end (rec, offset, 0) != 0 || add_definitions () != 0
+      || kct_encode (trace, &buf, &len) != 0)
+    give_up ("out of memory after the abort");
+  else
+    {
+      snprintf (name, sizeof name, ".kubus-kct-%d", kubus_world_rank);
+      if (write_atomic (expdir, name, buf, len) != 0)
+        give_up ("cannot write this rank's part after the abort");
+      else
+        kubus_log ("abort: compressed trace of this rank written to %s/%s (%zu bytes)", expdir,
+                   name, len);
+    }
+  free (buf);
+  kct_rank_free (rec);
+  rec = NULL;
+  kct_trace_free (trace);
+  trace = NULL;
 }
 
 const char *kubus_expdir (void) KUBUS_INTERNAL;

@@ -840,7 +840,8 @@ static void
 write_after_abort (uint32_t open_region, int initiator, int64_t status)
 {
   int traced = archive != NULL && kubus_evt != NULL && collectives != NULL;
-  if (finished || (!traced && !kubus_prof_started ()))
+  int kct = kubus_kct_on;
+  if (finished || (!traced && !kct && !kubus_prof_started ()))
     return;
   finished = 1;
   int global = traced && win_global_lock ();
@@ -850,7 +851,7 @@ write_after_abort (uint32_t open_region, int initiator, int64_t status)
   kubus_recording = 0;
   uint64_t t = kubus_now ();
   kubus_prof_close (t);
-  if (!traced)
+  if (!traced && !kct)
     goto profile;
   if (was)
     {
@@ -863,6 +864,11 @@ write_after_abort (uint32_t open_region, int initiator, int64_t status)
     }
   kubus_clock.end_time = t;
   kubus_clock_stop_after_abort (t);
+  /* the compressed trace: this rank's part, merged by kubus-run after the run */
+  if (kct)
+    kubus_kct_save_alone (expdir, initiator);
+  if (!traced)
+    goto profile;
   if (global)
     write_clock_file ();
 

@@ -370,3 +370,5 @@ void kubus_abort_span_gather (uint64_t *first, uint64_t *last) KUBUS_INTERNAL;
 void kubus_kct_configure (void) KUBUS_INTERNAL;
 void kubus_kct_start (void) KUBUS_INTERNAL;
 void kubus_kct_finish (void) KUBUS_INTERNAL;
+/* after an abort, without collectives: EXPDIR/.kubus-kct-RANK (merged by kubus-run) */
+void kubus_kct_save_alone (const char *expdir, int initiator) KUBUS_INTERNAL;

@@ -8,6 +8,7 @@
  * ("FILE:LINE; FILE:LINE").  A module whose
  * build id no longer matches (rebuilt since the run) is left alone. */
 #include "kubus-run-callsites.h"
+#include "symbols.h"
 
 #include <glib/gi18n.h>
 #include <string.h>
@@ -124,7 +125,7 @@ kubus_run_map_callsites (CubeReport *report, guint *mapped, guint *sites)
             continue;
           /* a name relative to the compilation folder becomes absolute */
           const char *dir = g_path_is_absolute (file) ? NULL : dwfl_line_comp_dir (line);
-          char       *full = dir != NULL ? g_canonicalize_filename (file, dir) : g_strdup (file);
+          char       *full = dir != NULL ? symbols_source_path (file, dir) : g_strdup (file);
           char       *at = g_strdup_printf ("%s:%d", full, lineno);
           gboolean    seen = FALSE;
           for (guint j = 0; j < lines->len && !seen; j++)

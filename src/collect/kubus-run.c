@@ -24,6 +24,7 @@
 #include "kubus-run-handover.h"
 #include "kubus-run-profile.h"
 #include "kubus-run-repair.h"
+#include "kubus-run-kct.h"
 
 typedef struct
 {
@@ -846,6 +847,28 @@ main (int argc, char **argv)
                  repaired);
       g_clear_error (&error);
     }
+  if (!o.no_trace && o.trace_format && strcmp (o.trace_format, "otf2") != 0)
+    {
+      int stand_ins = 0;
+      int parts = kubus_run_kct_mend (expdir, ranks, &stand_ins, &error);
+      if (parts < 0)
+        fprintf (stderr, "kubus-run: %s\n", error->message);
+      else if (parts > 0)
+        {
+          fprintf (stderr,
+                   _ ("kubus-run: the run was aborted; traces.kct merged from the parts %d "
+                      "ranks saved\n"),
+                   parts);
+          if (stand_ins > 0)
+            fprintf (stderr,
+                     _ ("kubus-run: %d ranks saved no compressed trace (killed first): they "
+                        "have no events in traces.kct\n"),
+                     stand_ins);
+        }
+      g_clear_error (&error);
+    }
+  else
+    kubus_run_kct_remove_parts (expdir);
   /* the spans of an aborted run served the stand-ins above */
   {
     g_autoptr (GDir) d = g_dir_open (expdir, 0, NULL);

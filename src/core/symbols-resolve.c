@@ -165,6 +165,19 @@ die_names (Dwarf_Die *die, char **name, char **mangled)
     }
 }
 
+char *
+symbols_source_path (const char *file,
+                     const char *dir)
+{
+  if (file == NULL)
+    return NULL;
+  if (g_path_is_absolute (file) || dir == NULL || dir[0] == '\0' || strcmp (dir, ".") == 0)
+    return g_strdup (file);
+  if (g_path_is_absolute (dir))
+    return g_canonicalize_filename (file, dir);
+  return g_build_filename (dir, file, NULL);
+}
+
 static char *
 absolute (const char *file, Dwarf_Die *cu)
 {
@@ -176,7 +189,7 @@ absolute (const char *file, Dwarf_Die *cu)
   const char     *dir = NULL;
   if (cu != NULL && dwarf_attr (cu, DW_AT_comp_dir, &attr) != NULL)
     dir = dwarf_formstring (&attr);
-  return dir != NULL ? g_canonicalize_filename (file, dir) : g_strdup (file);
+  return dir != NULL ? symbols_source_path (file, dir) : g_strdup (file);
 }
 
 /* The subprogram at @addr (link-time), from DWARF. */
@@ -226,7 +239,7 @@ entry_line (Dwfl_Module *mod, Dwarf_Addr addr, SymbolsFrame *out)
   if (file != NULL && lineno > 0)
     {
       const char *dir = g_path_is_absolute (file) ? NULL : dwfl_line_comp_dir (l);
-      out->file = dir != NULL ? g_canonicalize_filename (file, dir) : g_strdup (file);
+      out->file = dir != NULL ? symbols_source_path (file, dir) : g_strdup (file);
       out->line = lineno;
     }
 }

@@ -42,6 +42,11 @@ GPtrArray *symbols_resolver_stale (SymbolsResolver *r);
 /* C++ (Itanium ABI) and gfortran module procedures (__mod_MOD_proc → mod::proc); NULL when
  * @sym is neither. */
 char *symbols_demangle (const char *sym);
+/* A source file named by debugging information, against its compilation folder @dir (NULL:
+ * none): canonical when either is absolute.  A relative @dir is kept as a prefix: Debian's
+ * packages record "." there (reproducible builds map the build folder away), and
+ * g_canonicalize_filename accepts only an absolute base. */
+char *symbols_source_path (const char *file, const char *dir);
 
 /* A frame region to add to a trace's definitions (kubus-run after an abort: the functions of
  * ranks that could not unify theirs). */

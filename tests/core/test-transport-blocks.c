@@ -155,7 +155,9 @@ main (int    argc,
           }
         for (int r = 0; r < N_RANKS; r++)
           {
-            g_byte_array_unref (out[i][r]);
+            /* the transport may have released it (Transport.alltoallv) */
+            if (out[i][r])
+              g_byte_array_unref (out[i][r]);
             if (in[i][r])
               g_byte_array_unref (in[i][r]);
           }

@@ -41,6 +41,13 @@ Cases:
                the bound and prints the analyses; kubus-sim --offline with an empty hypothesis
                predicts the same run time from both within 1 %.  --max-ratio R: the compressed
                trace is at most R times the OTF2 trace.
+  abort        a program that calls MPI_Abort (tests/apps/collect-abort.c, 4 ranks): with
+               --trace-format=both, every rank's saved part is merged into traces.kct by
+               kubus-run (no part left behind) and it holds exactly the OTF2 trace's MPI call
+               sequence (as in scale), with the same visits and total time in the analysis; with
+               --trace-format=compressed and the other ranks "killed" before they saved
+               (KUBUS_TEST_KCT_KILLED), traces.kct still has 4 ranks (3 without events), says so,
+               and the analyzer reads it.
 Exit 0 = pass, 1 = fail, 77 = skip.  KUBUS_SANITIZED=1 leaves out rank counts above 16.
 KCT_TABLE=FILE appends the sizes of a scale case to FILE (docs/benchmarks.md's table).
 """
@@ -330,6 +337,62 @@ def case_compressed(a, tmp):
         expect(p.returncode == 2 and '--no-trace' in p.stderr and len(p.stderr.splitlines()) == 1,
                f'{" ".join(args)}: exit {p.returncode} {p.stderr}')
         expect(not os.path.exists(os.path.join(tmp, 'y')), f'{" ".join(args)} made a directory')
+
+
+def case_abort(a, tmp):
+    def aborted(exp, fmt, mpi_opts=()):
+        cmd = [a.run, '-o', exp, '--trace-format', fmt, '--', 'mpirun', '-n', '4',
+               '--oversubscribe', *mpi_opts, a.app]
+        p = run(cmd, env=env_for_mpi(), timeout=600)
+        expect(p.returncode == 3, f'{" ".join(map(str, cmd))}: exit {p.returncode} (MPI_Abort\'s 3)\n'
+                                  f'{p.stderr[-3000:]}')
+        left = [f for f in os.listdir(exp) if f.startswith('.kubus-kct')]
+        expect(not left, f'{fmt}: parts left behind: {left}')
+        return p
+
+    def totals(cube):
+        p = tool([a.cube, 'info', cube])
+        return {m.group(1): float(m.group(2))
+                for m in re.finditer(r'^total (\S+): (\S+)', p.stdout, re.M)}
+
+    exp = os.path.join(tmp, 'both')
+    p = aborted(exp, 'both')
+    expect('traces.kct merged from the parts 4 ranks saved' in p.stderr, f'both: {p.stderr[-2000:]}')
+    if not expect(os.path.exists(os.path.join(exp, 'traces.kct')), 'both: no traces.kct'):
+        return
+    d = info(a, os.path.join(exp, 'traces.kct'))
+    expect(d.get('ranks') == '4', f'both: info says {d.get("ranks")} ranks')
+    lossless(a, tmp, exp, label='abort')
+    t_otf2, t_kct = (totals(os.path.join(tmp, f'{x}.cube')) if tool(
+        [a.analyze, '--serial', '-q', os.path.join(exp, f'traces.{x}'), '-o',
+         os.path.join(tmp, f'{x}.cube')]).returncode == 0 else {} for x in ('otf2', 'kct'))
+    expect(t_otf2.get('visits', -1) == t_kct.get('visits', -2) > 0,
+           f'visits: OTF2 {t_otf2.get("visits")}, compressed {t_kct.get("visits")}')
+    expect(abs(t_otf2.get('time', 0) - t_kct.get('time', 1)) <= 0.01 * t_otf2.get('time', 0),
+           f'total time: OTF2 {t_otf2.get("time")}, compressed {t_kct.get("time")}')
+
+    exp = os.path.join(tmp, 'killed')
+    p = aborted(exp, 'compressed', ['-x', 'KUBUS_TEST_KCT_KILLED=1'])
+    expect('traces.kct merged from the parts 1 ranks saved' in p.stderr
+           and '3 ranks saved no compressed trace' in p.stderr, f'killed: {p.stderr[-2000:]}')
+    if not expect(os.path.exists(os.path.join(exp, 'traces.kct')), 'killed: no traces.kct'):
+        return
+    d = info(a, os.path.join(exp, 'traces.kct'))
+    expect(d.get('ranks') == '4', f'killed: info says {d.get("ranks")} ranks')
+    out = os.path.join(tmp, 'killed-expanded')
+    tool([a.trace, 'expand', os.path.join(exp, 'traces.kct'), '-o', out])
+    text, _ = seq(a, os.path.join(out, 'traces.otf2'))
+    ranks = text.split('== rank ')[1:]
+    expect(len(ranks) == 4, f'killed: expanded ranks {len(ranks)}')
+    for r, body in enumerate(ranks):
+        events = body.splitlines()[1:]
+        if r == 1:
+            expect(events.count('ENTER MPI_Sendrecv') == 20 and 'ENTER MPI_Abort' in events,
+                   f'killed: rank 1 has {len(events)} events')
+        else:
+            expect(not events, f'killed: rank {r} (no part) has events: {events[:5]}')
+    tool([a.analyze, '--serial', '-q', exp, '-o', os.path.join(tmp, 'killed.cube')])
+    expect(os.path.exists(os.path.join(tmp, 'killed.cube')), 'killed: no analysis')
 
 
 def case_badinput(a, tmp):
