@@ -140,6 +140,77 @@ coll_seq_free (gpointer p)
   g_free (s);
 }
 
+/* Is @rank a member of @c (either group of an inter-communicator)? */
+static gboolean
+comm_member (const TraceComm *c,
+             int              rank)
+{
+  for (int m = 0; c->world && m < c->size; m++)
+    if (c->world[m] == rank)
+      return TRUE;
+  for (int m = 0; c->is_inter && c->world_b && m < c->size_b; m++)
+    if (c->world_b[m] == rank)
+      return TRUE;
+  return FALSE;
+}
+
+gboolean
+sim_plan_check_colls (Transport   *t,
+                      SimRank    **srs,
+                      const char  *anchor,
+                      GError     **error)
+{
+  TraceDefs *defs = t->n_local > 0 ? srs[0]->defs : NULL;
+  guint nc = defs ? defs->comms->len : 0;
+  g_autofree int *world = g_new (int, MAX (t->n_ranks, 1));
+  g_autofree gint64 **vals = g_new0 (gint64 *, MAX (t->n_local, 1));
+  gboolean ok = TRUE;
+
+  if (nc == 0)
+    return TRUE;
+  for (int r = 0; r < t->n_ranks; r++)
+    world[r] = r;
+  /* per communicator: the most instances a member completed, and minus the fewest */
+  for (int i = 0; i < t->n_local; i++)
+    {
+      SimEvent *ev = (SimEvent *) srs[i]->ev->data;
+      TraceComm *c;
+      vals[i] = g_new0 (gint64, 2 * (gsize) nc);
+      for (guint k = 0; k < srs[i]->ev->len; k++)
+        if (ev[k].type == EV_COLL_END && (c = trace_defs_comm (srs[i]->defs, ev[k].region)))
+          vals[i][c->index]++;
+      for (guint ci = 0; ci < nc; ci++)
+        {
+          TraceComm *cc = defs->comms->pdata[ci];
+          if (comm_member (cc, srs[i]->rank))
+            vals[i][nc + ci] = -vals[i][ci];
+          else
+            vals[i][ci] = vals[i][nc + ci] = G_MININT64;
+        }
+    }
+  t->allreduce_max (t, SIM_WORLD_KEY, world, t->n_ranks, vals, 2 * (gsize) nc);
+  for (guint ci = 0; ci < nc && ok && t->n_local > 0; ci++)
+    {
+      TraceComm *c = defs->comms->pdata[ci];
+      gint64 most = vals[0][ci], fewest = -vals[0][nc + ci];
+      gboolean mapped = c->size > 0 && c->world != NULL;
+      for (int m = 0; mapped && m < c->size; m++)
+        mapped = c->world[m] >= 0;
+      /* the same values on every process: the same decision everywhere */
+      if (!mapped || most == G_MININT64 || most == fewest)
+        continue;
+      ok = FALSE;
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                   _("%s: the members of communicator %s did not complete the same collective operations "
+                     "(one completed %lld, another %lld): the trace is incomplete (an aborted run?) and cannot be "
+                     "re-enacted"),
+                   anchor, c->name ? c->name : "?", (long long) most, (long long) fewest);
+    }
+  for (int i = 0; i < t->n_local; i++)
+    g_free (vals[i]);
+  return ok;
+}
+
 void
 sim_plan_coll_costs (Transport *t,
                      SimRank  **srs)

@@ -310,6 +310,10 @@ void      sim_plan_sync_tails (Transport *t, SimRank **srs);
  * member of its communicator entered it, and records it in SimRank.copy_cost (the COLL_END's
  * index + 1): what the operation itself cost once nobody was late. */
 void      sim_plan_coll_costs (Transport *t, SimRank **srs);
+/* Every member of each communicator completed the same number of collective operations (a
+ * rank cut short by an abort has fewer, and a re-enactment would wait for it forever): FALSE
+ * with @error naming @anchor otherwise.  Collective over the transport. */
+gboolean  sim_plan_check_colls (Transport *t, SimRank **srs, const char *anchor, GError **error);
 SimPlan  *sim_plan_build (SimRank *sr, SimPlanNotes *notes, GError **error);
 void      sim_plan_free (SimPlan *p);
 void      sim_plan_notes_init (SimPlanNotes *n);

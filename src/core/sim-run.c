@@ -533,6 +533,13 @@ reenact (Ctx               *cx,
         }
     }
   trace_span (cx, FALSE, &cx->orig_first, &cx->orig_last, &cx->orig_init);
+  if (!sim_plan_check_colls (cx->t, cx->srs, cx->opt->kct ? cx->opt->kct : cx->opt->anchor, &errs[0]))
+    {
+      for (int i = 1; i < cx->t->n_local; i++)
+        errs[i] = NULL;
+      agree (cx, errs, error);
+      return FALSE;
+    }
   sim_plan_sync_tails (cx->t, cx->srs);
   if (!cx->opt->offline)
     sim_plan_coll_costs (cx->t, cx->srs);

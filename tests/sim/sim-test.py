@@ -360,7 +360,7 @@ def expect_error(args, target, hyp, out, pattern, what, offline=False):
 
 def mode_bad(args, tmp):
     traces = {}
-    for v in ('exact', 'unmatched', 'omp', 'approx', 'clockviol'):
+    for v in ('exact', 'unmatched', 'omp', 'approx', 'clockviol', 'cutcoll'):
         traces[v] = os.path.join(tmp, v)
         run([args.make_trace, v, traces[v]])
     exact = traces['exact']
@@ -390,6 +390,12 @@ def mode_bad(args, tmp):
         expect_error(args, traces['unmatched'], empty, os.path.join(traces['unmatched'], 'sim'),
                      'unmatched message: rank 0 sent a message to rank 1 (tag 9, communicator MPI_COMM_WORLD, '
                      '4 bytes) that rank 1 never received', what, offline)
+    # a collective cut short by an abort: an error, not a re-enactment waiting forever for it
+    for offline in (False, True):
+        what = 'cut collective (%s)' % ('offline' if offline else 'real-time')
+        expect_error(args, traces['cutcoll'], empty, os.path.join(traces['cutcoll'], 'sim'),
+                     'the members of communicator MPI_COMM_WORLD did not complete the same collective operations '
+                     '(one completed 1, another 0): the trace is incomplete (an aborted run?)', what, offline)
     expect_error(args, traces['omp'], empty, os.path.join(traces['omp'], 'sim'),
                  'the trace holds events the simulator cannot re-enact (ThreadFork ×1)', 'threads', True)
     # approximated operations are listed, and the simulation goes on

@@ -19,6 +19,9 @@
  * "irecv": as exact, but rank 1 posts its receive of tag 1 as MPI_Irecv 5..5 (request 8), computes
  *   foo 5..15 and completes it in MPI_Wait 15..16 (@16), foo 16..27; rank 0's MPI_Send lasts
  *   13..17 (a rendezvous: the receiver was back in MPI at 15), foo 17..18.
+ * "cutcoll": as exact, but rank 1's MPI_Allreduce 31..34 has no CollectiveEnd and no MPI_Finalize
+ *   follows (an abort cut the run short inside it): rank 0 completed one collective operation on
+ *   MPI_COMM_WORLD, rank 1 none, and no re-enactment can complete it.
  * "frames": as exact, but main is a function found on the stack (paradigm SAMPLING, as the
  *   collector's unwinding writes it): its computation phases between MPI calls are, on rank 0,
  *   1 (before MPI_Init), 10, 4, 0, 5, 1, 1 and on rank 1 2, 2, 12, 0, 3, 1, 1 ms. */
@@ -152,6 +155,14 @@ rank1 (OTF2_EvtWriter *w, const char *variant)
   if (strcmp (variant, "omp") == 0)
     OTF2_EvtWriter_ThreadFork (w, NULL, 29, OTF2_PARADIGM_OPENMP, 4);
   leave (w, 31, R_BAR);
+  if (strcmp (variant, "cutcoll") == 0)
+    {
+      enter (w, 31, R_ALLREDUCE);
+      OTF2_EvtWriter_MpiCollectiveBegin (w, NULL, 31);
+      leave (w, 34, R_ALLREDUCE);
+      leave (w, 34, R_MAIN);
+      return;
+    }
   allreduce (w, 31, 34);
   span (w, R_FINALIZE, 35, 40);
   leave (w, 41, R_MAIN);
@@ -168,7 +179,7 @@ sim_trace_gen_write (const char *dir,
 
   if (strcmp (variant, "exact") && strcmp (variant, "unmatched") && strcmp (variant, "omp")
       && strcmp (variant, "approx") && strcmp (variant, "clockviol") && strcmp (variant, "frames")
-      && strcmp (variant, "irecv"))
+      && strcmp (variant, "irecv") && strcmp (variant, "cutcoll"))
     return FALSE;
   ar = OTF2_Archive_Open (dir, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024, 4 * 1024 * 1024,
                           OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
