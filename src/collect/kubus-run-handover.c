@@ -1,9 +1,11 @@
-/* kubus-run-handover.c: reading the clock hand-over files of the collector (see the header).
+/* kubus-run-handover.c: reading the clock hand-over files of the collector, and removing them
+ * (see the header).
  * They come from our own library, but they lie in a folder anyone can write to: every field
  * is checked and nothing is trusted. */
 #include "kubus-run-handover.h"
 #include "kubus-text-gstring.h"
 
+#include <glib/gstdio.h>
 #include <string.h>
 
 /* A JSON number, exactly: -?digits(.digits)?. */
@@ -81,4 +83,18 @@ kubus_run_parse_span (const char *text, KubusRunSpan *span)
   span->time[1] = u[4];
   span->offset[1] = (gint64)u[5];
   return TRUE;
+}
+
+void
+kubus_run_remove_prefixed (const char *dir,
+                           const char *prefix)
+{
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+  while (d && (name = g_dir_read_name (d)) != NULL)
+    if (g_str_has_prefix (name, prefix))
+      {
+        g_autofree char *p = g_build_filename (dir, name, NULL);
+        g_remove (p);
+      }
 }

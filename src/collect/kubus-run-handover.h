@@ -19,3 +19,7 @@ typedef struct
 } KubusRunSpan;
 
 gboolean kubus_run_parse_span (const char *text, KubusRunSpan *span);
+
+/* Removes the files in @dir whose names start with @prefix (the collector's hand-over files,
+ * once they served). */
+void kubus_run_remove_prefixed (const char *dir, const char *prefix);

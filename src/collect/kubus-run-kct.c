@@ -8,6 +8,7 @@
  * the merge and the final clean-up are those of the collector's own merge.
  */
 #include "kubus-run-kct.h"
+#include "kubus-run-handover.h"
 
 #include "kct-format.h"
 
@@ -202,12 +203,5 @@ kubus_run_kct_mend (const char *expdir,
 void
 kubus_run_kct_remove_parts (const char *expdir)
 {
-  g_autoptr (GDir) d = g_dir_open (expdir, 0, NULL);
-  const char *name;
-  while (d && (name = g_dir_read_name (d)) != NULL)
-    if (g_str_has_prefix (name, ".kubus-kct-"))
-      {
-        g_autofree char *p = g_build_filename (expdir, name, NULL);
-        g_remove (p);
-      }
+  kubus_run_remove_prefixed (expdir, ".kubus-kct-");
 }

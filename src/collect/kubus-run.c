@@ -870,16 +870,7 @@ main (int argc, char **argv)
   else
     kubus_run_kct_remove_parts (expdir);
   /* the spans of an aborted run served the stand-ins above */
-  {
-    g_autoptr (GDir) d = g_dir_open (expdir, 0, NULL);
-    const char *name;
-    while (d && (name = g_dir_read_name (d)) != NULL)
-      if (g_str_has_prefix (name, ".kubus-span-"))
-        {
-          g_autofree char *p = g_build_filename (expdir, name, NULL);
-          g_remove (p);
-        }
-  }
+  kubus_run_remove_prefixed (expdir, ".kubus-span-");
   if (!o.no_trace)
     {
       g_autofree char *anchor = g_build_filename (
