@@ -5,8 +5,9 @@
       the four shared traces in $KUBUS_SHARED_DATA/otf2 analysed, every delay cost, indirect
       and propagating wait and critical-path value compared with Scalasca 2.6 scout's report
       of the same trace in $KUBUS_SHARED_DATA/cube, per metric, call path and location
-      (relative 1e-6); --serial and MPI identical on one of them (MPI_TRACE); --no-root-cause
-      and --no-critical-path leave their metrics out and nothing else changes
+      (relative 1e-6); --serial and MPI identical on one of them (MPI_TRACE); in one process
+      with 1, 2 and 3 threads identical on all of them;
+      --no-root-cause and --no-critical-path leave their metrics out and nothing else changes
   causes-test.py program --run R --app APP --ranks N --analyze A --cube C --case CASE [--verify]
       a test program (tests/apps/causes-*.c) whose delay is built in: the blamed call path and
       rank are the ones it made slow, and the costs equal the waits they caused (1 %, plus the
@@ -17,8 +18,8 @@
 
   causes-test.py cycle --make-trace M --analyze A --cube C
       a trace whose ranks each receive before they send (make-trace cycle): the backward
-      replay finds them waiting for each other; --serial and MPI end (no hang) with a warning,
-      the wait states as they are and no delay cost
+      replay finds them waiting for each other; --serial (1 and 2 threads) and MPI end (no
+      hang) with a warning, the wait states as they are and no delay cost
 
 Exit 0 pass, 1 fail, 77 skip.
 """
@@ -66,6 +67,25 @@ def env_for_mpi():
     ao = env.get('ASAN_OPTIONS', '')
     env['ASAN_OPTIONS'] = (ao + ':' if ao else '') + 'detect_leaks=0'   # Open MPI leaks at exit
     return env
+
+
+def same_with_threads(a, what, anchor_path, ref, tmp, extra=()):
+    """The report of --serial --threads=N for N = 2, 3 is @ref's (1 thread), value for value
+    (the reading, matching and pattern phases run on the threads; their results are merged in
+    rank order)."""
+    d1 = subprocess.run([a.cube, 'dump', '--csv', ref], capture_output=True, text=True).stdout
+    for n in (2, 3):
+        out = os.path.join(tmp, 'threads-%d.cube' % n)
+        p = subprocess.run([a.analyze, anchor_path, '--serial', '--threads=%d' % n, '-q', '-o', out] + list(extra),
+                           capture_output=True, text=True, env=env_for_mpi(), timeout=280)
+        if p.returncode != 0:
+            fail('%s, %d threads: exit %d\n%s' % (what, n, p.returncode, p.stderr[-2000:]))
+            continue
+        d2 = subprocess.run([a.cube, 'dump', '--csv', out], capture_output=True, text=True).stdout
+        if not d1 or d1 != d2:
+            fail('%s: the reports of 1 and %d threads differ' % (what, n))
+        else:
+            print('%-28s 1 and %d threads: the same report' % (what, n))
 
 
 def run(cmd, **kw):
@@ -193,6 +213,7 @@ def mode_scout(a):
             parallel = os.path.join(tmp, trace + '-mpi.cube')
             if run([a.analyze, anchor_path, '--serial', '-q', '-o', serial]).returncode:
                 continue
+            same_with_threads(a, trace, anchor_path, serial, tmp)
             if trace == MPI_TRACE:
                 # 4 ranks on 3 processes: blocks of ranks per process, one of them alone
                 run([a.analyze, anchor_path, '-q', '--parallel=3', '-o', parallel])
@@ -274,7 +295,7 @@ def mode_cycle(a):
         d = os.path.join(tmp, 'cycle')
         if run([a.make_trace, 'cycle', d]).returncode:
             return 1
-        for mode in (['--serial'], ['--parallel']):
+        for mode in (['--serial'], ['--serial', '--threads=2'], ['--parallel']):
             out = os.path.join(tmp, 'cycle%s.cube' % ''.join(mode))
             try:
                 p = subprocess.run([a.analyze, os.path.join(d, 'traces.otf2'), '--no-clock-repair', '-o', out]
@@ -294,7 +315,7 @@ def mode_cycle(a):
             left = [k for k in vals if k[0].startswith(CAUSE_PREFIXES)]
             if left:
                 fail('%s: root-cause values after a stopped replay: %s' % (mode, left[:3]))
-            print('%-9s warned, Late Sender %.3f s, no delay cost' % (mode[0] if mode else 'MPI', ls))
+            print('%-9s warned, Late Sender %.3f s, no delay cost' % (' '.join(mode), ls))
     return 1 if failures else 0
 
 
@@ -387,6 +408,7 @@ def mode_program(a):
             d2 = subprocess.run([a.cube, 'dump', '--csv', serial], capture_output=True, text=True).stdout
             if d1 != d2:
                 fail('--serial and MPI reports differ')
+            same_with_threads(a, 'chain', exp, serial, tmp)
         vals = values(a.cube, report)
         rank, func = facts['causes'][0]
         paths = [p for (m, p, r) in vals if p.endswith('/with_cause/' + func)]
