@@ -183,20 +183,22 @@ prune (RankData      *rd,
        gint64         from)
 {
   Causes *c = rd->causes;
-  GArray *kept = g_array_new (FALSE, FALSE, sizeof (TmEntry));
+  GArray *kept = tm->e;   /* filtered in place: the kept entries keep their order */
   double sum = 0;
+  guint j = 0;
 
-  for (guint k = 0; k < tm->e->len; k++)
+  for (guint k = 0; k < kept->len; k++)
     {
-      TmEntry e = g_array_index (tm->e, TmEntry, k);
+      TmEntry e = g_array_index (kept, TmEntry, k);
       double d = e.t - waitmap_get (w, e.cnode);
       if (d > 0.0)
         {
           e.t = d;
-          g_array_append_val (kept, e);
+          g_array_index (kept, TmEntry, j++) = e;
           sum += d;
         }
     }
+  g_array_set_size (kept, j);
   if (from >= 0)
     {
       const SyncPoint *s = sp_at (c, from);
@@ -218,8 +220,6 @@ prune (RankData      *rd,
         sum -= MIN (span, id);
       }
     }
-  g_array_unref (tm->e);
-  tm->e = kept;
   tm->sum = sum;
 }
 
@@ -249,7 +249,7 @@ pack_wait (RankData      *rd,
            guint32        flag)
 {
   Causes *c = rd->causes;
-  GByteArray *b = g_byte_array_new ();
+  GByteArray *b = g_byte_array_sized_new ((guint) (sizeof (WaitMsg) + (tm ? tm->e->len : 0) * sizeof (TmWire)));
   WaitMsg m = { 0 };
 
   m.wait = (double) sp_at (c, k)->wait;
@@ -281,15 +281,16 @@ unpack_wait (GBytes   *msg,
   memcpy (m, p, sizeof *m);
   if (len < sizeof *m + (gsize) m->n * sizeof (TmWire))
     return FALSE;
+  g_array_set_size (tm->e, m->n);
   for (guint32 q = 0; q < m->n; q++)
     {
       TmWire w;
-      TmEntry e = { 0 };
+      TmEntry *e = &g_array_index (tm->e, TmEntry, q);
       memcpy (&w, p + sizeof *m + (gsize) q * sizeof w, sizeof w);
-      e.key = w.key;
-      e.cnode = NO_INDEX;
-      e.t = w.t;
-      g_array_append_val (tm->e, e);
+      memset (e, 0, sizeof *e);
+      e->key = w.key;
+      e->cnode = NO_INDEX;
+      e->t = w.t;
       tm->sum += w.t;
     }
   return TRUE;
