@@ -103,6 +103,222 @@ find_fwd (GByteArray *b,
 
 /* ---- point-to-point ------------------------------------------------------------------------- */
 
+/* The per-rank parts of the exchanges below run on the transport's threads
+ * (replay_for_each_local): each writes only its own rank's buffers and synchronization points. */
+typedef struct
+{
+  Transport    *t;
+  RankData    **rds;
+  GByteArray ***out;
+  GByteArray ***in;
+} P2pPhase;
+
+/* forward: what the receiver needs of every send */
+static void
+p2p_forward_one (int      i,
+                 gpointer data)
+{
+  P2pPhase *ph = data;
+  Transport *t = ph->t;
+  GByteArray ***out = ph->out;
+  RankData *rd = ph->rds[i];
+  DelayTimeline *tl = rd->causes->tl;
+  for (guint s = 0; s < rd->sends->len; s++)
+    {
+      const SendRec *sr = &g_array_index (rd->sends, SendRec, s);
+      guint32 m = g_array_index (tl->send_mark, guint32, s);
+      guint32 cm = g_array_index (tl->send_cmark, guint32, s);
+      FwdInfo f = { 0 };
+      if (sr->peer < 0 || sr->peer >= t->n_ranks)
+        continue;
+      f.send_idx = s;
+      f.enter = mark_at (rd, m)->enter;
+      f.leave = mark_at (rd, m)->leave;
+      if (cm != NO_INDEX)
+        {
+          const TraceRegion *reg = sr->complete_call != NO_INDEX ? call_region (rd, sr->complete_call) : NULL;
+          f.center = mark_at (rd, cm)->enter;
+          f.cleave = mark_at (rd, cm)->leave;
+          f.lr_ok = sr->call != NO_INDEX || (reg && (reg->flags & RF_LR_WAIT));
+        }
+      if (!out[i][sr->peer])
+        out[i][sr->peer] = g_byte_array_new ();
+      g_byte_array_append (out[i][sr->peer], (guint8 *) &f, sizeof f);
+    }
+}
+
+/* receivers: Late Sender waits, Late Receiver waits of the senders, the request points */
+static void
+p2p_receivers_one (int      i,
+                   gpointer data)
+{
+  P2pPhase *ph = data;
+  Transport *t = ph->t;
+  GByteArray ***in = ph->in;
+  GByteArray ***bout = ph->out;
+  RankData *rd = ph->rds[i];
+  Causes *c = rd->causes;
+  DelayTimeline *tl = c->tl;
+  guint n = rd->recvs->len;
+  const RecvRec *recvs = (const RecvRec *) rd->recvs->data;
+  g_autofree const FwdInfo **fw = g_new0 (const FwdInfo *, MAX (n, 1));
+  g_autofree guint32 *flags = g_new0 (guint32, MAX (n, 1));
+  g_autofree Tick *lr_wait = g_new0 (Tick, MAX (n, 1));
+
+  for (guint r = 0; r < n; r++)
+    {
+      guint32 s = rd->recv_send ? g_array_index (rd->recv_send, guint32, r) : NO_INDEX;
+      if (s != NO_INDEX && recvs[r].peer >= 0 && recvs[r].peer < t->n_ranks && in[i][recvs[r].peer])
+        fw[r] = find_fwd (in[i][recvs[r].peer], s);
+    }
+  /* Late Sender: per call (MPI_Waitall/Waitsome: its largest wait, the first of equal ones) */
+  for (guint r = 0; r < n;)
+    {
+      guint32 call_idx = recvs[r].call;
+      const CallRec *call = &g_array_index (rd->calls, CallRec, call_idx);
+      const TraceRegion *reg = call_region (rd, call_idx);
+      gboolean many = reg && (reg->flags & RF_WAIT_MANY);
+      guint end = r + 1;
+      if (many)
+        while (end < n && recvs[end].call == call_idx)
+          end++;
+      if (!(reg && (reg->flags & RF_TEST)))
+        {
+          Tick best = 0;
+          guint best_r = G_MAXUINT;
+          for (guint k = r; k < end; k++)
+            {
+              Tick w;
+              if (!fw[k])
+                continue;
+              w = MIN (fw[k]->enter, call->leave) - call->enter;
+              if (w > best)
+                {
+                  best = w;
+                  best_r = k;
+                }
+            }
+          if (best_r != G_MAXUINT)
+            {
+              SyncPoint *sp = add_sp (rd, g_array_index (tl->recv_mark, guint32, best_r), SP_LS_RECV);
+              if (sp)
+                {
+                  sp->wait = best;
+                  sp->total = call->leave - call->enter;
+                  sp->completion = MAX (0, call->leave - fw[best_r]->leave);
+                  sp->peer = recvs[best_r].peer;
+                  sp->rec = best_r;
+                  flags[best_r] |= FL_LS;
+                }
+            }
+        }
+      r = end;
+    }
+  /* Late Receiver: the sender's completion waited for this receive to be posted */
+  for (guint r = 0; r < n; r++)
+    {
+      Tick w;
+      if (!fw[r] || !fw[r]->lr_ok || fw[r]->cleave <= recvs[r].post_enter)
+        continue;
+      w = recvs[r].post_enter - fw[r]->center;
+      if (w > 0)
+        {
+          flags[r] |= FL_LR;
+          lr_wait[r] = w;
+        }
+    }
+  /* the other sides are found by the senders; the request points come after the sends in
+   * scout's order, but a request is never a send: add them now */
+  for (guint r = 0; r < n; r++)
+    {
+      guint32 q;
+      if (!(flags[r] & FL_LR))
+        continue;
+      q = g_array_index (tl->recv_qmark, guint32, r);
+      if (q != NO_INDEX)
+        {
+          const DelayMark *qm = mark_at (rd, q);
+          SyncPoint *sp = add_sp (rd, q, SP_LR_RECV);
+          if (sp)
+            {
+              sp->wait = 0;
+              sp->total = qm->leave - qm->enter;
+              sp->completion = MAX (0, qm->leave - fw[r]->cleave);
+              sp->peer = recvs[r].peer;
+              sp->rec = r;
+            }
+        }
+    }
+  for (guint r = 0; r < n; r++)
+    {
+      BwdInfo b = { 0 };
+      guint32 q;
+      if (!fw[r] || !flags[r])
+        continue;
+      q = g_array_index (tl->recv_qmark, guint32, r);
+      b.send_idx = fw[r]->send_idx;
+      b.flags = flags[r];
+      b.recv_leave = g_array_index (rd->calls, CallRec, recvs[r].call).leave;
+      b.lr_wait = lr_wait[r];
+      b.req_leave = q != NO_INDEX ? mark_at (rd, q)->leave : recvs[r].post_enter;
+      if (!bout[i][recvs[r].peer])
+        bout[i][recvs[r].peer] = g_byte_array_new ();
+      g_byte_array_append (bout[i][recvs[r].peer], (guint8 *) &b, sizeof b);
+    }
+}
+
+/* senders: the sends waited for (Late Sender) and the completions that waited (Late Receiver) */
+static void
+p2p_senders_one (int      i,
+                 gpointer data)
+{
+  P2pPhase *ph = data;
+  Transport *t = ph->t;
+  GByteArray ***bin = ph->in;
+  RankData *rd = ph->rds[i];
+  DelayTimeline *tl = rd->causes->tl;
+  for (int src = 0; src < t->n_ranks; src++)
+    {
+      const BwdInfo *b = (const BwdInfo *) bin[i][src]->data;
+      guint nb = bin[i][src]->len / sizeof (BwdInfo);
+      for (guint k = 0; k < nb; k++)
+        {
+          guint32 s = b[k].send_idx;
+          if (s >= rd->sends->len)
+            continue;
+          if (b[k].flags & FL_LR)
+            {
+              guint32 cm = g_array_index (tl->send_cmark, guint32, s);
+              SyncPoint *sp = cm != NO_INDEX ? add_sp (rd, cm, SP_LR_SEND) : NULL;
+              if (sp)
+                {
+                  const DelayMark *m = mark_at (rd, cm);
+                  sp->wait = b[k].lr_wait;
+                  sp->total = m->leave - m->enter;
+                  /* scout's formula: never positive */
+                  sp->completion = m->leave > b[k].req_leave ? 0 : m->leave - b[k].req_leave;
+                  sp->peer = src;
+                  sp->rec = s;
+                }
+            }
+          if (b[k].flags & FL_LS)
+            {
+              guint32 m = g_array_index (tl->send_mark, guint32, s);
+              SyncPoint *sp = add_sp (rd, m, SP_LS_SEND);
+              if (sp)
+                {
+                  const DelayMark *dm = mark_at (rd, m);
+                  sp->wait = 0;
+                  sp->total = dm->leave - dm->enter;
+                  sp->completion = MAX (0, dm->leave - b[k].recv_leave);
+                  sp->peer = src;
+                  sp->rec = s;
+                }
+            }
+        }
+    }
+}
+
 static gboolean
 p2p_syncpoints (Transport  *t,
                 RankData  **rds,
@@ -112,35 +328,11 @@ p2p_syncpoints (Transport  *t,
   GByteArray ***in = replay_buffers_new (t);
   GByteArray ***bout, ***bin;
   gboolean ok;
+  P2pPhase ph = { t, rds, NULL, NULL };
 
   /* forward: what the receiver needs of every send */
-  for (int i = 0; i < t->n_local; i++)
-    {
-      RankData *rd = rds[i];
-      DelayTimeline *tl = rd->causes->tl;
-      for (guint s = 0; s < rd->sends->len; s++)
-        {
-          const SendRec *sr = &g_array_index (rd->sends, SendRec, s);
-          guint32 m = g_array_index (tl->send_mark, guint32, s);
-          guint32 cm = g_array_index (tl->send_cmark, guint32, s);
-          FwdInfo f = { 0 };
-          if (sr->peer < 0 || sr->peer >= t->n_ranks)
-            continue;
-          f.send_idx = s;
-          f.enter = mark_at (rd, m)->enter;
-          f.leave = mark_at (rd, m)->leave;
-          if (cm != NO_INDEX)
-            {
-              const TraceRegion *reg = sr->complete_call != NO_INDEX ? call_region (rd, sr->complete_call) : NULL;
-              f.center = mark_at (rd, cm)->enter;
-              f.cleave = mark_at (rd, cm)->leave;
-              f.lr_ok = sr->call != NO_INDEX || (reg && (reg->flags & RF_LR_WAIT));
-            }
-          if (!out[i][sr->peer])
-            out[i][sr->peer] = g_byte_array_new ();
-          g_byte_array_append (out[i][sr->peer], (guint8 *) &f, sizeof f);
-        }
-    }
+  ph.out = out;
+  replay_for_each_local (t, p2p_forward_one, &ph);
   ok = t->alltoallv (t, out, in, error);
   replay_buffers_free (t, out);
   if (!ok)
@@ -151,118 +343,9 @@ p2p_syncpoints (Transport  *t,
 
   /* receivers: Late Sender waits, Late Receiver waits of the senders, the request points */
   bout = replay_buffers_new (t);
-  for (int i = 0; i < t->n_local; i++)
-    {
-      RankData *rd = rds[i];
-      Causes *c = rd->causes;
-      DelayTimeline *tl = c->tl;
-      guint n = rd->recvs->len;
-      const RecvRec *recvs = (const RecvRec *) rd->recvs->data;
-      g_autofree const FwdInfo **fw = g_new0 (const FwdInfo *, MAX (n, 1));
-      g_autofree guint32 *flags = g_new0 (guint32, MAX (n, 1));
-      g_autofree Tick *lr_wait = g_new0 (Tick, MAX (n, 1));
-
-      for (guint r = 0; r < n; r++)
-        {
-          guint32 s = rd->recv_send ? g_array_index (rd->recv_send, guint32, r) : NO_INDEX;
-          if (s != NO_INDEX && recvs[r].peer >= 0 && recvs[r].peer < t->n_ranks && in[i][recvs[r].peer])
-            fw[r] = find_fwd (in[i][recvs[r].peer], s);
-        }
-      /* Late Sender: per call (MPI_Waitall/Waitsome: its largest wait, the first of equal ones) */
-      for (guint r = 0; r < n;)
-        {
-          guint32 call_idx = recvs[r].call;
-          const CallRec *call = &g_array_index (rd->calls, CallRec, call_idx);
-          const TraceRegion *reg = call_region (rd, call_idx);
-          gboolean many = reg && (reg->flags & RF_WAIT_MANY);
-          guint end = r + 1;
-          if (many)
-            while (end < n && recvs[end].call == call_idx)
-              end++;
-          if (!(reg && (reg->flags & RF_TEST)))
-            {
-              Tick best = 0;
-              guint best_r = G_MAXUINT;
-              for (guint k = r; k < end; k++)
-                {
-                  Tick w;
-                  if (!fw[k])
-                    continue;
-                  w = MIN (fw[k]->enter, call->leave) - call->enter;
-                  if (w > best)
-                    {
-                      best = w;
-                      best_r = k;
-                    }
-                }
-              if (best_r != G_MAXUINT)
-                {
-                  SyncPoint *sp = add_sp (rd, g_array_index (tl->recv_mark, guint32, best_r), SP_LS_RECV);
-                  if (sp)
-                    {
-                      sp->wait = best;
-                      sp->total = call->leave - call->enter;
-                      sp->completion = MAX (0, call->leave - fw[best_r]->leave);
-                      sp->peer = recvs[best_r].peer;
-                      sp->rec = best_r;
-                      flags[best_r] |= FL_LS;
-                    }
-                }
-            }
-          r = end;
-        }
-      /* Late Receiver: the sender's completion waited for this receive to be posted */
-      for (guint r = 0; r < n; r++)
-        {
-          Tick w;
-          if (!fw[r] || !fw[r]->lr_ok || fw[r]->cleave <= recvs[r].post_enter)
-            continue;
-          w = recvs[r].post_enter - fw[r]->center;
-          if (w > 0)
-            {
-              flags[r] |= FL_LR;
-              lr_wait[r] = w;
-            }
-        }
-      /* the other sides are found by the senders; the request points come after the sends in
-       * scout's order, but a request is never a send: add them now */
-      for (guint r = 0; r < n; r++)
-        {
-          guint32 q;
-          if (!(flags[r] & FL_LR))
-            continue;
-          q = g_array_index (tl->recv_qmark, guint32, r);
-          if (q != NO_INDEX)
-            {
-              const DelayMark *qm = mark_at (rd, q);
-              SyncPoint *sp = add_sp (rd, q, SP_LR_RECV);
-              if (sp)
-                {
-                  sp->wait = 0;
-                  sp->total = qm->leave - qm->enter;
-                  sp->completion = MAX (0, qm->leave - fw[r]->cleave);
-                  sp->peer = recvs[r].peer;
-                  sp->rec = r;
-                }
-            }
-        }
-      for (guint r = 0; r < n; r++)
-        {
-          BwdInfo b = { 0 };
-          guint32 q;
-          if (!fw[r] || !flags[r])
-            continue;
-          q = g_array_index (tl->recv_qmark, guint32, r);
-          b.send_idx = fw[r]->send_idx;
-          b.flags = flags[r];
-          b.recv_leave = g_array_index (rd->calls, CallRec, recvs[r].call).leave;
-          b.lr_wait = lr_wait[r];
-          b.req_leave = q != NO_INDEX ? mark_at (rd, q)->leave : recvs[r].post_enter;
-          if (!bout[i][recvs[r].peer])
-            bout[i][recvs[r].peer] = g_byte_array_new ();
-          g_byte_array_append (bout[i][recvs[r].peer], (guint8 *) &b, sizeof b);
-        }
-    }
+  ph.in = in;
+  ph.out = bout;
+  replay_for_each_local (t, p2p_receivers_one, &ph);
   replay_buffers_free (t, in);
 
   bin = replay_buffers_new (t);
@@ -274,51 +357,8 @@ p2p_syncpoints (Transport  *t,
       return FALSE;
     }
   /* senders: the sends waited for (Late Sender) and the completions that waited (Late Receiver) */
-  for (int i = 0; i < t->n_local; i++)
-    {
-      RankData *rd = rds[i];
-      DelayTimeline *tl = rd->causes->tl;
-      for (int src = 0; src < t->n_ranks; src++)
-        {
-          const BwdInfo *b = (const BwdInfo *) bin[i][src]->data;
-          guint nb = bin[i][src]->len / sizeof (BwdInfo);
-          for (guint k = 0; k < nb; k++)
-            {
-              guint32 s = b[k].send_idx;
-              if (s >= rd->sends->len)
-                continue;
-              if (b[k].flags & FL_LR)
-                {
-                  guint32 cm = g_array_index (tl->send_cmark, guint32, s);
-                  SyncPoint *sp = cm != NO_INDEX ? add_sp (rd, cm, SP_LR_SEND) : NULL;
-                  if (sp)
-                    {
-                      const DelayMark *m = mark_at (rd, cm);
-                      sp->wait = b[k].lr_wait;
-                      sp->total = m->leave - m->enter;
-                      /* scout's formula: never positive */
-                      sp->completion = m->leave > b[k].req_leave ? 0 : m->leave - b[k].req_leave;
-                      sp->peer = src;
-                      sp->rec = s;
-                    }
-                }
-              if (b[k].flags & FL_LS)
-                {
-                  guint32 m = g_array_index (tl->send_mark, guint32, s);
-                  SyncPoint *sp = add_sp (rd, m, SP_LS_SEND);
-                  if (sp)
-                    {
-                      const DelayMark *dm = mark_at (rd, m);
-                      sp->wait = 0;
-                      sp->total = dm->leave - dm->enter;
-                      sp->completion = MAX (0, dm->leave - b[k].recv_leave);
-                      sp->peer = src;
-                      sp->rec = s;
-                    }
-                }
-            }
-        }
-    }
+  ph.in = bin;
+  replay_for_each_local (t, p2p_senders_one, &ph);
   replay_buffers_free (t, bin);
   return TRUE;
 }
@@ -881,6 +921,35 @@ sp_cmp (gconstpointer a,
   return x->mark < y->mark ? -1 : x->mark > y->mark;
 }
 
+/* A rank's points in event order, and the indexes from marks, sends and receives to them. */
+static void
+index_one (int      i,
+           gpointer data)
+{
+  RankData *rd = ((RankData **) data)[i];
+  Causes *c = rd->causes;
+
+  g_array_sort (c->sps, sp_cmp);
+  memset (c->sp_of_mark, 0, sizeof (guint32) * MAX (c->tl->n_marks, 1));
+  c->send_sp = g_new0 (guint32, MAX (rd->sends->len, 1));
+  c->recv_sp = g_new0 (guint32, MAX (rd->recvs->len, 1));
+  for (guint k = 0; k < c->sps->len; k++)
+    {
+      SyncPoint *sp = &g_array_index (c->sps, SyncPoint, k);
+      c->sp_of_mark[sp->mark] = k + 1;
+      if (sp->kind == SP_LS_SEND || sp->kind == SP_LR_SEND)
+        c->send_sp[sp->rec] = k + 1;
+      else if (sp->kind == SP_LS_RECV || sp->kind == SP_LR_RECV)
+        c->recv_sp[sp->rec] = k + 1;
+      if (sp->kind == SP_LS_RECV || sp->kind == SP_LS_SEND || sp->kind == SP_LR_SEND
+          || sp->kind == SP_LR_RECV)
+        sp->sr_first = (guint32) sp->peer;
+    }
+  c->cost = g_new0 (double, (gsize) MAX (c->sps->len, 1) * N_LT);
+  c->pw_ind = g_new0 (double, MAX (c->sps->len, 1));
+  c->pw_prop = g_new0 (double, MAX (c->sps->len, 1));
+}
+
 gboolean
 delay_syncpoints_build (Transport  *t,
                         RankData  **rds,
@@ -925,29 +994,7 @@ delay_syncpoints_build (Transport  *t,
   init_finalize (t, rds, n_comms + 3);
 
   for (int i = 0; i < t->n_local; i++)
-    {
-      RankData *rd = rds[i];
-      Causes *c = rd->causes;
-      g_free (used[i]);
-      g_array_sort (c->sps, sp_cmp);
-      memset (c->sp_of_mark, 0, sizeof (guint32) * MAX (c->tl->n_marks, 1));
-      c->send_sp = g_new0 (guint32, MAX (rd->sends->len, 1));
-      c->recv_sp = g_new0 (guint32, MAX (rd->recvs->len, 1));
-      for (guint k = 0; k < c->sps->len; k++)
-        {
-          SyncPoint *sp = &g_array_index (c->sps, SyncPoint, k);
-          c->sp_of_mark[sp->mark] = k + 1;
-          if (sp->kind == SP_LS_SEND || sp->kind == SP_LR_SEND)
-            c->send_sp[sp->rec] = k + 1;
-          else if (sp->kind == SP_LS_RECV || sp->kind == SP_LR_RECV)
-            c->recv_sp[sp->rec] = k + 1;
-          if (sp->kind == SP_LS_RECV || sp->kind == SP_LS_SEND || sp->kind == SP_LR_SEND
-              || sp->kind == SP_LR_RECV)
-            sp->sr_first = (guint32) sp->peer;
-        }
-      c->cost = g_new0 (double, (gsize) MAX (c->sps->len, 1) * N_LT);
-      c->pw_ind = g_new0 (double, MAX (c->sps->len, 1));
-      c->pw_prop = g_new0 (double, MAX (c->sps->len, 1));
-    }
+    g_free (used[i]);
+  replay_for_each_local (t, index_one, rds);
   return TRUE;
 }

@@ -18,6 +18,7 @@
 #include "kct.h"
 
 #include <errno.h>
+#include <malloc.h>
 #include <signal.h>
 #include <gio/gio.h>
 #include <glib/gi18n.h>
@@ -302,6 +303,11 @@ main (int    argc,
 
   kubus_program_init ("kubus-analyze");
   analyze_quiet_otf2 ();
+  /* The analysis grows large arrays of small records (events, marks, synchronization points) and
+   * frees its time maps at a high rate: the heap grows 64 MiB at a time instead of by what each
+   * request lacks, and keeps that much when it shrinks. The root-cause pass on a message ring
+   * (flood, --serial): 0.83x the time with it (docs/benchmarks.md). */
+  mallopt (M_TOP_PAD, 64 << 20);
 
   saved_argv = g_new0 (char *, argc + 1);
   memcpy (saved_argv, argv, sizeof (char *) * argc);
