@@ -535,6 +535,9 @@ kubus_kct_save_alone (const char *expdir, int initiator)
   size_t   len = 0;
   char     name[64];
   trace->h.realtime_start = now_real > since ? now_real - since : 0;
+  /* the run's size, which kubus-run may not know (a hostfile without -n) */
+  if (trace->h.n_ranks < (uint32_t)kubus_world_size)
+    trace->h.n_ranks = (uint32_t)kubus_world_size;
   if (kct_rank_end (rec, offset, 0) != 0 || add_definitions () != 0
       || kct_encode (trace, &buf, &len) != 0)
     give_up ("out of memory after the abort");

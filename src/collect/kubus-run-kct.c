@@ -84,37 +84,80 @@ kubus_run_kct_mend (const char *expdir,
 {
   g_autofree char *final = g_build_filename (expdir, "traces.kct", NULL);
   KctTrace **parts = NULL;
-  int found = 0, missing = 0;
+  int found = 0, missing = 0, world = 0;
   guint64 start = G_MAXUINT64, end = 0, realtime = 0;
   KctTrace *like = NULL;
 
   *stand_ins = 0;
-  if (ranks <= 0)
-    return 0;
-  parts = g_new0 (KctTrace *, ranks);
-  for (int r = 0; r < ranks; r++)
-    {
-      g_autofree char *name = g_strdup_printf (".kubus-kct-%d", r);
-      g_autofree char *path = g_build_filename (expdir, name, NULL);
-      g_autofree char *buf = NULL;
-      gsize len = 0;
-      char err[256];
-      g_autoptr (GError) e = NULL;
+  /* the parts there are: .kubus-kct-RANK (not the temporary files beside them) */
+  {
+    g_autoptr (GDir) d = g_dir_open (expdir, 0, NULL);
+    g_autoptr (GArray) have = g_array_new (FALSE, FALSE, sizeof (int));
+    const char *name;
+    int n = MAX (ranks, 0);
+    while (d && (name = g_dir_read_name (d)) != NULL)
+      {
+        char *tail = NULL;
+        gint64 r;
+        if (!g_str_has_prefix (name, ".kubus-kct-"))
+          continue;
+        r = g_ascii_strtoll (name + strlen (".kubus-kct-"), &tail, 10);
+        /* (a rank number beyond any run's: not a part of ours) */
+        if (tail == name + strlen (".kubus-kct-") || *tail != '\0' || r < 0 || r >= (1 << 24))
+          continue;
+        {
+          int ri = (int) r;
+          g_array_append_val (have, ri);
+        }
+        n = MAX (n, (int) r + 1);
+      }
+    if (have->len == 0)
+      {
+        kubus_run_kct_remove_parts (expdir);   /* temporary files of a part cut short */
+        return 0;
+      }
+    parts = g_new0 (KctTrace *, n);
+    for (guint k = 0; k < have->len; k++)
+      {
+        int r = g_array_index (have, int, k);
+        g_autofree char *pname = g_strdup_printf (".kubus-kct-%d", r);
+        g_autofree char *path = g_build_filename (expdir, pname, NULL);
+        g_autofree char *buf = NULL;
+        gsize len = 0;
+        char err[256];
+        g_autoptr (GError) e = NULL;
 
-      if (!g_file_get_contents (path, &buf, &len, &e))
-        {
-          if (!g_error_matches (e, G_FILE_ERROR, G_FILE_ERROR_NOENT))
+        if (!g_file_get_contents (path, &buf, &len, &e))
+          {
             g_printerr (_ ("kubus-run: %s\n"), e->message);
-          continue;
-        }
-      if (kct_decode ((const uint8_t *) buf, len, &parts[r], err, sizeof err) != 0)
+            continue;
+          }
+        if (kct_decode ((const uint8_t *) buf, len, &parts[r], err, sizeof err) != 0)
+          {
+            g_printerr (_ ("kubus-run: %s: not a compressed trace part: %s\n"), path, err);
+            parts[r] = NULL;
+            continue;
+          }
+        found++;
+        /* each part knows the run's size */
+        world = MAX (world, (int) parts[r]->h.n_ranks);
+      }
+    /* a part of a rank beyond the run's size (a stale file) is not this run's */
+    world = MAX (world, 1);
+    for (int r = world; r < n; r++)
+      if (parts[r])
         {
-          g_printerr (_ ("kubus-run: %s: not a compressed trace part: %s\n"), path, err);
+          kct_trace_free (parts[r]);
           parts[r] = NULL;
-          continue;
+          found--;
         }
-      found++;
-    }
+    if (world > n)
+      {
+        parts = g_renew (KctTrace *, parts, world);
+        memset (parts + n, 0, sizeof (KctTrace *) * (gsize) (world - n));
+      }
+    ranks = world;
+  }
   if (found == 0 || g_file_test (final, G_FILE_TEST_EXISTS))
     {
       /* no abort, or the collector's own merge ran after all */
