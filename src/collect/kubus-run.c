@@ -379,6 +379,10 @@ clear_experiment (const char *expdir)
       g_autofree char *p = g_build_filename (expdir, ours[i], NULL);
       remove_tree (p);
     }
+  /* hand-over files of an earlier run that ended badly (kubus-run killed before it cleaned up) */
+  kubus_run_remove_prefixed (expdir, ".kubus-kct-");
+  kubus_run_remove_prefixed (expdir, ".kubus-span-");
+  kubus_run_remove_prefixed (expdir, ".kubus-saved-");
 }
 
 /* The collector reads the filter file inside every rank and cannot
