@@ -192,12 +192,16 @@ sim_plan_check_colls (Transport   *t,
   for (guint ci = 0; ci < nc && ok && t->n_local > 0; ci++)
     {
       TraceComm *c = defs->comms->pdata[ci];
-      gint64 most = vals[0][ci], fewest = -vals[0][nc + ci];
+      gint64 most = vals[0][ci], fewest;
       gboolean mapped = c->size > 0 && c->world != NULL;
       for (int m = 0; mapped && m < c->size; m++)
         mapped = c->world[m] >= 0;
-      /* the same values on every process: the same decision everywhere */
-      if (!mapped || most == G_MININT64 || most == fewest)
+      /* the same values on every process: the same decision everywhere (G_MININT64: no
+       * member held here, nothing to negate) */
+      if (!mapped || most == G_MININT64 || vals[0][nc + ci] == G_MININT64)
+        continue;
+      fewest = -vals[0][nc + ci];
+      if (most == fewest)
         continue;
       ok = FALSE;
       g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
