@@ -138,6 +138,13 @@ kubus_run_kct_mend (const char *expdir,
             parts[r] = NULL;
             continue;
           }
+        if (parts[r]->h.n_ranks > (1u << 24))
+          {
+            g_printerr (_ ("kubus-run: %s: not a compressed trace part: %s\n"), path, "ranks");
+            kct_trace_free (parts[r]);
+            parts[r] = NULL;
+            continue;
+          }
         found++;
         /* each part knows the run's size */
         world = MAX (world, (int) parts[r]->h.n_ranks);
