@@ -119,7 +119,9 @@ causes_run (Transport       *t,
       rd->causes->in_t = g_new0 (guint8, rd->causes->n_scratch);
       rd->causes->in_w = g_new0 (guint8, rd->causes->n_scratch);
       g_array_set_size (rd->causes->sev, rd->cnodes->len);
-      memset (rd->causes->sev->data, 0, (gsize) rd->cnodes->len * sizeof (double) * N_CAUSE_METRICS);
+      /* (a rank without events, e.g. one killed before it saved: no call path, no array) */
+      if (rd->cnodes->len > 0)
+        memset (rd->causes->sev->data, 0, (gsize) rd->cnodes->len * sizeof (double) * N_CAUSE_METRICS);
     }
 
   analyze_progress_step (prog, 0.8, _("finding synchronization points"));
