@@ -50,6 +50,7 @@ typedef struct
   double      action_ms;   /* of which the scripted action (tick callback) */
   double      cpu_ms;      /* main-thread CPU time of the frame (without time lost to other
                             * processes on this shared machine) */
+  double      start;       /* CLOCK_MONOTONIC seconds (perf record -k mono) */
 } Frame;
 
 typedef struct Bench Bench;
@@ -103,6 +104,7 @@ on_after_paint (GdkFrameClock *clock, Bench *b)
   f.cpu_ms = (thread_cpu () - b->cpu_start) * 1e3;
   f.interval_ms = b->prev_start > 0 ? (b->frame_start - b->prev_start) * 1e3 : 0;
   f.action_ms = b->action_ms;
+  f.start = b->frame_start;
   g_array_append_val (b->frames, f);
 }
 
@@ -637,6 +639,9 @@ print_frames (Bench *b, double goal_ms, const char *goal_text)
         seen |= g_str_equal (g_ptr_array_index (labels, k), f->label);
       if (!seen)
         g_ptr_array_add (labels, (gpointer)f->label);
+      if (g_getenv ("KUBUS_BENCH_FRAMES") != NULL) /* every frame, in order */
+        fprintf (stderr, "frame %u %s: %.1f ms wall, %.1f ms CPU, action %.1f ms, at %.6f s\n", i,
+                 f->label, f->ms, f->cpu_ms, f->action_ms, f->start);
     }
   printf ("| frames | n | median frame ms | max frame ms | max of which action ms | max interval "
           "ms | max frame CPU ms | median / baseline | max / %.0f ms goal | max CPU / goal |\n"

@@ -446,11 +446,14 @@ def after_init_error(s):
     return s['predicted_runtime_after_init_s'] / s['original_runtime_after_init_s'] - 1
 
 
-def identity_both(args, exp, limit, what, rt_extra=(), offline_extra=(), offline_limit=None, loaded_ok=False):
+def identity_both(args, exp, limit, what, rt_extra=(), offline_extra=(), offline_limit=None, loaded_ok=False,
+                  runs=None):
     """The identity simulation of @exp: real time (the best of up to three re-enactments) and
     offline, each within @limit (@offline_limit offline, None: the same; False: no limit) of the
     original after MPI_Init. @loaded_ok: no limit where kubus-sim found that other programs
-    loaded the machine during the traced run (the caller checks what it said). Returns {mode: summary}."""
+    loaded the machine during the traced run (the caller checks what it said). @runs: the times
+    after MPI_Init of other traced runs of the same program (@exp's among them): the limit then
+    holds against the nearest of them. Returns {mode: summary}."""
     hyp = hypothesis(os.path.dirname(exp), 'identity.hyp', '# the run as it was\n')
     got = {}
     for offline in (False, True):
@@ -470,6 +473,10 @@ def identity_both(args, exp, limit, what, rt_extra=(), offline_extra=(), offline
                 fail('%s (%s): no summary.json: %s' % (what, mode, p.stderr[-1500:]))
                 break
             err = after_init_error(s)
+            if runs:
+                near = min(runs, key=lambda t: abs(s['predicted_runtime_after_init_s'] / t - 1))
+                print('%s %s: %+.2f %% off its own trace, %+.2f %% off the nearest traced run (%.6f s)' % (
+                    what, mode, 100 * err, 100 * (s['predicted_runtime_after_init_s'] / near - 1), near))
             if loaded_ok and s['cores'].get('outside_wait_share', 0) > 0.05:
                 print('%s (%s): other programs took %.0f %% of the traced run\'s time: no limit' % (
                     what, mode, 100 * s['cores']['outside_wait_share']))
@@ -488,6 +495,8 @@ def identity_both(args, exp, limit, what, rt_extra=(), offline_extra=(), offline
                                                                           100 * err))
             check(s.get('identity_mode') == mode and s.get('significant', 0) is None,
                   '%s: identity_mode %s, significant %s' % (what, s.get('identity_mode'), s.get('significant')))
+            if runs:
+                err = s['predicted_runtime_after_init_s'] / near - 1
             if best is None or abs(err) < abs(best[0]):
                 best = (err, s)
             if mode_limit is False or abs(err) <= mode_limit:
@@ -519,24 +528,45 @@ def mode_real(args, tmp):
     if not realcode.available(args.code):
         print('%s is not installed (scripts/deps)' % realcode.PROGRAMS[args.code], file=sys.stderr)
         return 77
-    exp = os.path.join(tmp, '%s-%s' % (args.code, args.ranks))
-    try:
-        # CPU samples also where the ranks have a core each: they tell whether other programs
-        # loaded the machine during the run (then no simulation can give it back)
-        # and call paths from the stack, as users get them by default (deep ones, frames that
-        # return between MPI calls)
-        realcode.trace(args.run, args.code, int(args.ranks), exp,
-                       env={'KUBUS_CPU_TIME': '1', 'KUBUS_CALL_PATHS': 'unwind'})
-    except (RuntimeError, subprocess.TimeoutExpired) as e:
-        fail('%s under kubus-run failed: %s' % (args.code, e))
-        return 1
-    # the collector stops tracing a rank quietly on an internal error: every rank's trace ends
-    ends = program_ends(exp)
-    if not check(ends == int(args.ranks), '%s: %d of %s ranks\' traces end with the program' % (
-            args.code, ends, args.ranks)):
-        return 1
+    # Where the ranks outnumber the cores, the original itself is a draw of the scheduler: the
+    # same LAMMPS run at 4 ranks on 2 cores took 0.32 to 0.68 s after MPI_Init on a quiet
+    # machine (2026-11-29), and a re-enactment of a fast one was +38 % off, of the others
+    # within -0.3 .. +22 %. There the program is traced three times, the run of median length
+    # is simulated, and the limit holds against the nearest of the three runs
+    # (docs/decisions/2026-11-29-oversubscribed-reference.md); with a core each, one run.
+    oversubscribed = int(args.ranks) > len(os.sched_getaffinity(0))
+    runs = []
+    for k in range(3 if oversubscribed else 1):
+        exp = os.path.join(tmp, '%s-%s-%d' % (args.code, args.ranks, k))
+        try:
+            # CPU samples also where the ranks have a core each: they tell whether other programs
+            # loaded the machine during the run (then no simulation can give it back)
+            # and call paths from the stack, as users get them by default (deep ones, frames that
+            # return between MPI calls)
+            realcode.trace(args.run, args.code, int(args.ranks), exp,
+                           env={'KUBUS_CPU_TIME': '1', 'KUBUS_CALL_PATHS': 'unwind'})
+        except (RuntimeError, subprocess.TimeoutExpired) as e:
+            fail('%s under kubus-run failed: %s' % (args.code, e))
+            return 1
+        # the collector stops tracing a rank quietly on an internal error: every rank's trace ends
+        ends = program_ends(exp)
+        if not check(ends == int(args.ranks), '%s: %d of %s ranks\' traces end with the program' % (
+                args.code, ends, args.ranks)):
+            return 1
+        if oversubscribed:
+            hyp = hypothesis(tmp, 'identity-ref.hyp', '# the run as it was\n')
+            _, s = simulate(args, exp, hyp, os.path.join(exp, 'sim-ref'), offline=True)
+            if not check(s, '%s: no offline summary of traced run %d' % (args.code, k)):
+                return 1
+            runs.append((s['original_runtime_after_init_s'], exp))
+    if oversubscribed:
+        runs.sort()
+        print('%s %s ranks: traced runs of %s s after MPI_Init; the median one is the reference' % (
+            args.code, args.ranks, ', '.join('%.6f' % t for t, _ in runs)))
+        exp = runs[len(runs) // 2][1]
     got = identity_both(args, exp, args.limit, '%s %s ranks' % (args.code, args.ranks),
-                        offline_limit=args.offline_limit, loaded_ok=True)
+                        offline_limit=args.offline_limit, loaded_ok=True,
+                        runs=[t for t, _ in runs] if oversubscribed else None)
     for mode, s in got.items():
         c = s['cores']
         check(c['cpu_samples'] > 0 and c.get('outside_wait_share') is not None,
