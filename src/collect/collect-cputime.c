@@ -17,7 +17,16 @@
  * Sampling is on when some host runs more ranks than the CPUs its ranks may use (the union of
  * their affinity masks), or with KUBUS_CPU_TIME=1; KUBUS_CPU_TIME=0 turns it off. Every host's
  * CPU count goes into the definitions as the system tree node property KUBUS::CPUS, so the
- * simulator knows the machine the run shared. */
+ * simulator knows the machine the run shared.
+ *
+ * Where ranks sample, the first rank of each host also reads the host's busy CPU time
+ * (/proc/stat) at MPI_Init and at MPI_Finalize; less the CPU time of the host's ranks (whole
+ * processes) it is what other programs took meanwhile: KUBUS::OTHER_CPU_NS, over the interval
+ * KUBUS::OTHER_WALL_NS. A rank's wait for a CPU beyond its share of the cores is not always
+ * other programs' doing (the scheduler balances 4 ranks on 2 cores imperfectly: 5-9 % more on
+ * an idle machine), but other programs cannot have delayed the ranks by more than the CPU time
+ * they got, so kubus-sim takes the smaller of the two (docs/decisions/2026-11-29-oversubscribed-
+ * reference.md). */
 #include "collect.h"
 
 #include <fcntl.h>
@@ -32,6 +41,45 @@ uint64_t kubus_cpu_prev;
 static int *cpus_of_rank; /* per world rank: the CPUs its host's ranks may use */
 static int  any_sampling;
 static int  schedstat_fd = -1; /* /proc/thread-self/schedstat of the thread that samples */
+
+/* other programs' CPU time on this host (kubus_cpu_finish) */
+static MPI_Comm  cpu_host = MPI_COMM_NULL; /* this host's ranks */
+static uint64_t  host_busy0 = UINT64_MAX;  /* first rank of the host: busy CPU ns at setup */
+static uint64_t  proc_cpu0, wall0;         /* this process's CPU ns, CLOCK_MONOTONIC ns at setup */
+static uint64_t *other_of_rank;            /* per world rank: its host's other CPU ns and wall ns,
+                                            * UINT64_MAX unknown */
+
+/* ns the host's CPUs were busy since boot (user, nice, system, irq, softirq, steal of the "cpu"
+ * line of /proc/stat); UINT64_MAX unknown */
+static uint64_t
+host_busy_ns (void)
+{
+  char               buf[256];
+  unsigned long long v[8] = { 0 };
+  long               hz = sysconf (_SC_CLK_TCK);
+  int                fd = open ("/proc/stat", O_RDONLY | O_CLOEXEC);
+  ssize_t            n = fd >= 0 ? read (fd, buf, sizeof buf - 1) : -1;
+  if (fd >= 0)
+    close (fd);
+  if (n <= 0 || hz <= 0)
+    return UINT64_MAX;
+  buf[n] = '\0';
+  if (sscanf (buf, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3], &v[4],
+              &v[5], &v[6], &v[7])
+      != 8)
+    return UINT64_MAX;
+  unsigned long long ticks = v[0] + v[1] + v[2] + v[5] + v[6] + v[7];
+  return (uint64_t)ticks * (1000000000u / (uint64_t)hz);
+}
+
+static uint64_t
+process_cpu_ns (void)
+{
+  struct timespec ts;
+  if (clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
+    return 0;
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
 
 static uint64_t
 thread_cpu_ns (void)
@@ -98,9 +146,15 @@ kubus_cpu_setup (uint64_t t, int tracing)
                             MPI_INFO_NULL, &host)
       == MPI_SUCCESS)
     {
+      int hr = 0;
       PMPI_Comm_size (host, &local);
+      PMPI_Comm_rank (host, &hr);
       cpus = host_cpus (host);
-      PMPI_Comm_free (&host);
+      cpu_host = host; /* freed by kubus_cpu_finish */
+      if (hr == 0)
+        host_busy0 = host_busy_ns ();
+      proc_cpu0 = process_cpu_ns ();
+      wall0 = kubus_monotonic_ns ();
     }
   want = !off && (forced || local > cpus) && tracing && kubus_trace_otf2;
   cpus_of_rank = calloc ((size_t)kubus_world_size, sizeof *cpus_of_rank);
@@ -147,6 +201,42 @@ kubus_cpu_setup (uint64_t t, int tracing)
 }
 
 void
+kubus_cpu_finish (void)
+{
+  uint64_t pair[2] = { UINT64_MAX, UINT64_MAX };
+  /* any_sampling is the same on every rank, and so is whether the host split worked */
+  if (!any_sampling)
+    {
+      if (cpu_host != MPI_COMM_NULL)
+        PMPI_Comm_free (&cpu_host);
+      return;
+    }
+  if (cpu_host != MPI_COMM_NULL)
+    {
+      uint64_t mine = process_cpu_ns () - proc_cpu0, ranks = 0;
+      int      hr = 0;
+      PMPI_Comm_rank (cpu_host, &hr);
+      PMPI_Reduce (&mine, &ranks, 1, MPI_UINT64_T, MPI_SUM, 0, cpu_host);
+      if (hr == 0)
+        {
+          uint64_t busy = host_busy_ns (), wall = kubus_monotonic_ns () - wall0;
+          if (busy != UINT64_MAX && host_busy0 != UINT64_MAX && busy >= host_busy0)
+            {
+              pair[0] = busy - host_busy0 > ranks ? busy - host_busy0 - ranks : 0;
+              pair[1] = wall;
+            }
+        }
+      PMPI_Bcast (pair, 2, MPI_UINT64_T, 0, cpu_host);
+      PMPI_Comm_free (&cpu_host);
+    }
+  other_of_rank = calloc (2 * (size_t)kubus_world_size, sizeof *other_of_rank);
+  if (other_of_rank != NULL)
+    PMPI_Allgather (pair, 2, MPI_UINT64_T, other_of_rank, 2, MPI_UINT64_T, kubus_internal_comm);
+  else
+    PMPI_Allgather (pair, 2, MPI_UINT64_T, NULL, 0, MPI_UINT64_T, kubus_internal_comm);
+}
+
+void
 kubus_cpu_write_defs (OTF2_GlobalDefWriter *gw, const uint32_t *node_of, int n_ranks,
                       uint32_t (*str) (void *st, const char *s), void *st)
 {
@@ -164,6 +254,15 @@ kubus_cpu_write_defs (OTF2_GlobalDefWriter *gw, const uint32_t *node_of, int n_r
           OTF2_AttributeValue v;
           v.uint32 = (uint32_t)cpus_of_rank[r];
           OTF2_GlobalDefWriter_WriteSystemTreeNodeProperty (gw, node_of[r], name, OTF2_TYPE_UINT32, v);
+          if (other_of_rank != NULL && other_of_rank[2 * r] != UINT64_MAX)
+            {
+              v.uint64 = other_of_rank[2 * r];
+              OTF2_GlobalDefWriter_WriteSystemTreeNodeProperty (
+                  gw, node_of[r], str (st, "KUBUS::OTHER_CPU_NS"), OTF2_TYPE_UINT64, v);
+              v.uint64 = other_of_rank[2 * r + 1];
+              OTF2_GlobalDefWriter_WriteSystemTreeNodeProperty (
+                  gw, node_of[r], str (st, "KUBUS::OTHER_WALL_NS"), OTF2_TYPE_UINT64, v);
+            }
         }
     }
   if (any_sampling)

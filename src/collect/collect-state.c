@@ -534,6 +534,7 @@ kubus_measurement_finish (uint32_t finalize_region)
   if (finished)
     return; /* saved by an abort meanwhile */
   finished = 1;
+  kubus_cpu_finish ();
   if (record && kubus_recording)
     {
       if (kubus_flush_pending)

@@ -87,6 +87,9 @@ typedef struct
   char   *klass;
   guint64 parent;          /* OTF2_UNDEFINED_SYSTEM_TREE_NODE for a root */
   guint32 cpus;            /* KUBUS::CPUS property: CPUs the host's ranks could use; 0 unknown */
+  /* KUBUS::OTHER_CPU_NS, KUBUS::OTHER_WALL_NS: CPU time other programs took on the host while
+   * the ranks ran between MPI_Init and MPI_Finalize, and that interval; wall 0 unknown */
+  guint64 other_cpu_ns, other_wall_ns;
 } TraceSysNode;
 
 typedef struct

@@ -79,7 +79,11 @@ sim_outside_load (const SimHosts    *h,
     return -1;
   if (h->max_ranks_per_host > h->min_cpus)
     own = 1.0 - (double) h->min_cpus / h->max_ranks_per_host;
-  return MAX (0.0, (c->gap_wait + c->call_wait) / wall - own);
+  double excess = MAX (0.0, (c->gap_wait + c->call_wait) / wall - own);
+  /* Waits beyond the ranks' share of the cores are also the scheduler's imperfect balance
+   * (4 ranks on 2 idle cores: 5-9 %); other programs cannot have delayed the ranks by more than
+   * the CPU time they got (collect-cputime.c), where the trace says */
+  return h->other_known ? MIN (excess, h->other_bound) : excess;
 }
 
 /* NULL, or the sentence saying that other programs slowed the original run down: no mode brings

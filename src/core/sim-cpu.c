@@ -123,6 +123,7 @@ sim_cpu_hosts (const TraceDefs *defs,
         h->cpus_known = FALSE;
     }
   h->n_hosts = g_hash_table_size (count);
+  h->other_known = TRUE;
   {
     GHashTableIter it;
     gpointer k, v;
@@ -132,6 +133,10 @@ sim_cpu_hosts (const TraceDefs *defs,
         const TraceSysNode *sn = k;
         guint ranks = GPOINTER_TO_UINT (v);
         h->max_ranks_per_host = MAX (h->max_ranks_per_host, ranks);
+        if (sn && sn->other_wall_ns > 0)
+          h->other_bound = MAX (h->other_bound, (double) sn->other_cpu_ns / ((double) ranks * (double) sn->other_wall_ns));
+        else
+          h->other_known = FALSE;
         if (sn && sn->cpus)
           {
             h->min_cpus = h->min_cpus ? MIN (h->min_cpus, sn->cpus) : sn->cpus;
@@ -141,6 +146,8 @@ sim_cpu_hosts (const TraceDefs *defs,
       }
   }
   h->has_samples = defs->cpu_metric != OTF2_UNDEFINED_METRIC;
+  if (!h->other_known)
+    h->other_bound = 0;
 }
 
 guint32

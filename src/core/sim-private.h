@@ -122,6 +122,11 @@ typedef struct
   gboolean cpus_known;      /* every host's KUBUS::CPUS is in the definitions */
   gboolean oversubscribed;  /* some host ran more ranks than it had CPUs */
   gboolean has_samples;     /* the trace defines the collector's CPU samples */
+  /* the most other programs can have delayed the ranks, as a share of the ranks' time: the
+   * largest over hosts of KUBUS::OTHER_CPU_NS / (the host's ranks x KUBUS::OTHER_WALL_NS);
+   * known only when every host has them */
+  gboolean other_known;
+  double   other_bound;
 } SimHosts;
 
 /* The share of their sampled computation time the ranks waited, runnable, for a CPU above which

@@ -153,7 +153,8 @@ on_sysnode (void                  *ud,
   return OTF2_CALLBACK_SUCCESS;
 }
 
-/* KUBUS::CPUS: what the collector found the host's ranks could use */
+/* KUBUS::CPUS: what the collector found the host's ranks could use; KUBUS::OTHER_CPU_NS and
+ * KUBUS::OTHER_WALL_NS: what other programs took of the host meanwhile */
 static OTF2_CallbackCode
 on_sysnode_property (void                  *ud,
                      OTF2_SystemTreeNodeRef node,
@@ -161,14 +162,25 @@ on_sysnode_property (void                  *ud,
                      OTF2_Type              type,
                      OTF2_AttributeValue    value)
 {
-  DefsBuild *b = ud;
-  if (type != OTF2_TYPE_UINT32 || strcmp (trace_defs_string (b->defs, name), "KUBUS::CPUS") != 0)
+  DefsBuild  *b = ud;
+  const char *s = trace_defs_string (b->defs, name);
+  int         which = type == OTF2_TYPE_UINT32 && strcmp (s, "KUBUS::CPUS") == 0              ? 1
+                      : type == OTF2_TYPE_UINT64 && strcmp (s, "KUBUS::OTHER_CPU_NS") == 0  ? 2
+                      : type == OTF2_TYPE_UINT64 && strcmp (s, "KUBUS::OTHER_WALL_NS") == 0 ? 3
+                                                                                           : 0;
+  if (which == 0)
     return OTF2_CALLBACK_SUCCESS;
   for (guint i = 0; i < b->defs->sysnodes->len; i++)
     {
       TraceSysNode *n = b->defs->sysnodes->pdata[i];
-      if (n->id == node)
+      if (n->id != node)
+        continue;
+      if (which == 1)
         n->cpus = value.uint32;
+      else if (which == 2)
+        n->other_cpu_ns = value.uint64;
+      else
+        n->other_wall_ns = value.uint64;
     }
   return OTF2_CALLBACK_SUCCESS;
 }

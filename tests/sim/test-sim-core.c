@@ -872,6 +872,19 @@ test_outside_load (void)
   h.has_samples = TRUE;
   h.cpus_known = FALSE;
   g_assert_cmpfloat (sim_outside_load (&h, &c), <, 0);
+  /* the host's accounting bounds it: other programs took 4 % of the ranks' time at most (the
+   * rest of the 23 % is the scheduler's balance among the ranks): no advice */
+  h.cpus_known = TRUE;
+  h.other_known = TRUE;
+  h.other_bound = 0.04;
+  g_assert_cmpfloat_with_epsilon (sim_outside_load (&h, &c), 0.04, 1e-12);
+  g_assert_null (sim_load_advice (&h, &c));
+  /* they took more than the waits show: the waits stand */
+  h.other_bound = 0.6;
+  g_assert_cmpfloat_with_epsilon (sim_outside_load (&h, &c), 0.23, 1e-12);
+  advice = sim_load_advice (&h, &c);
+  g_assert_nonnull (advice);
+  g_free (advice);
 }
 
 /* The floors the real-time replay takes from the original (sim_plan_coll_costs, and the costs
