@@ -465,7 +465,11 @@ mpi_msg_begin (Transport *t)
   p->wave_on = FALSE;
 }
 
-/* Frees the buffers of the sends that have completed. */
+/* Frees the buffers of the sends that have completed and moves the others to the front. Every
+ * slot from the new length on is NULL before the array shrinks: g_ptr_array_set_size unrefs
+ * what it drops, and a slot whose buffer moved forward still pointed to it (it was unreffed
+ * twice: a GLib critical, then a use after free, in kubus-analyze --parallel once 256 sends
+ * were pending). */
 static void
 msg_reap (MpiPriv *p)
 {
@@ -481,12 +485,15 @@ msg_reap (MpiPriv *p)
           p->msg_out->pdata[i] = NULL;
           continue;
         }
-      g_array_index (p->msg_req, MPI_Request, k) = *r;
-      p->msg_out->pdata[k] = p->msg_out->pdata[i];
+      if (k != i)
+        {
+          g_array_index (p->msg_req, MPI_Request, k) = *r;
+          p->msg_out->pdata[k] = p->msg_out->pdata[i];
+          p->msg_out->pdata[i] = NULL;
+        }
       k++;
     }
   g_array_set_size (p->msg_req, k);
-  p->msg_out->pdata[k] = NULL;
   g_ptr_array_set_size (p->msg_out, k);
 }
 
