@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "gui-bench-report.h"
@@ -51,6 +52,7 @@ typedef struct
   double      cpu_ms;      /* main-thread CPU time of the frame (without time lost to other
                             * processes on this shared machine) */
   double      start;       /* CLOCK_MONOTONIC seconds (perf record -k mono) */
+  long        faults;      /* minor page faults of the process during the frame */
 } Frame;
 
 typedef struct Bench Bench;
@@ -63,6 +65,7 @@ struct Bench
   KubusPaneView *views[KUBUS_N_PANES];
   GArray        *frames;
   double         frame_start, prev_start, action_ms, cpu_start;
+  long           faults_start;
   const char    *label;
   guint          step;
   guint          warmup;
@@ -80,11 +83,21 @@ thread_cpu (void)
   return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+static long
+minor_faults (void)
+{
+  struct rusage ru;
+
+  getrusage (RUSAGE_SELF, &ru);
+  return ru.ru_minflt;
+}
+
 static void
 on_before_paint (GdkFrameClock *clock, Bench *b)
 {
   (void)clock;
   b->cpu_start = thread_cpu ();
+  b->faults_start = minor_faults ();
   b->prev_start = b->frame_start;
   b->frame_start = gui_bench_now ();
   b->label = NULL;
@@ -102,6 +115,7 @@ on_after_paint (GdkFrameClock *clock, Bench *b)
   f.label = b->label;
   f.ms = (gui_bench_now () - b->frame_start) * 1e3;
   f.cpu_ms = (thread_cpu () - b->cpu_start) * 1e3;
+  f.faults = minor_faults () - b->faults_start;
   f.interval_ms = b->prev_start > 0 ? (b->frame_start - b->prev_start) * 1e3 : 0;
   f.action_ms = b->action_ms;
   f.start = b->frame_start;
@@ -640,8 +654,8 @@ print_frames (Bench *b, double goal_ms, const char *goal_text)
       if (!seen)
         g_ptr_array_add (labels, (gpointer)f->label);
       if (g_getenv ("KUBUS_BENCH_FRAMES") != NULL) /* every frame, in order */
-        fprintf (stderr, "frame %u %s: %.1f ms wall, %.1f ms CPU, action %.1f ms, at %.6f s\n", i,
-                 f->label, f->ms, f->cpu_ms, f->action_ms, f->start);
+        fprintf (stderr, "frame %u %s: %.1f ms wall, %.1f ms CPU, action %.1f ms, %ld page faults, "
+                 "at %.6f s\n", i, f->label, f->ms, f->cpu_ms, f->action_ms, f->faults, f->start);
     }
   printf ("| frames | n | median frame ms | max frame ms | max of which action ms | max interval "
           "ms | max frame CPU ms | median / baseline | max / %.0f ms goal | max CPU / goal |\n"
