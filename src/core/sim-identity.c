@@ -65,6 +65,13 @@ hash_archive (GChecksum  *ck,
 char *
 sim_identity_cache_path (const SimOptions *opt)
 {
+  return sim_identity_cache_path_for (opt, opt->offline);
+}
+
+char *
+sim_identity_cache_path_for (const SimOptions *opt,
+                             gboolean          offline)
+{
   g_autoptr (GChecksum) ck = g_checksum_new (G_CHECKSUM_SHA256);
   g_autofree char *abs = NULL;
   const char *dir = g_getenv ("KUBUS_SIM_CACHE_DIR");
@@ -81,10 +88,10 @@ sim_identity_cache_path (const SimOptions *opt)
       abs = g_canonicalize_filename (opt->anchor, NULL);
       hash_archive (ck, abs);
     }
-  g_checksum_update (ck, (const guchar *) (opt->offline ? "offline" : "real-time"), -1);
+  g_checksum_update (ck, (const guchar *) (offline ? "offline" : "real-time"), -1);
   g_checksum_update (ck, (const guchar *) (opt->no_clock_repair ? "|raw" : "|repaired"), -1);
   g_checksum_update (ck, (const guchar *) "|", 1);
-  if (!opt->offline)
+  if (!offline)
     {
       /* where the re-enactment runs decides how it performs */
       if (opt->launcher)
@@ -178,4 +185,43 @@ sim_significance (double change_percent,
   if (!have_identity || !isfinite (change_percent) || !isfinite (identity_percent))
     return -1;
   return fabs (change_percent) > fabs (identity_percent) ? 1 : 0;
+}
+
+double
+sim_identity_goal (const SimHosts *h)
+{
+  return h->oversubscribed ? 5.0 : 2.0;
+}
+
+char *
+sim_identity_advice (gboolean offline,
+                     const SimHosts *h,
+                     double   error_percent,
+                     gboolean other_known,
+                     double   other_percent)
+{
+  double goal = sim_identity_goal (h);
+  const char *why = h->oversubscribed ? _("the goal where ranks share cores") : _("the goal where every rank has a core");
+
+  if (!isfinite (error_percent) || fabs (error_percent) <= goal)
+    return NULL;
+  if (other_known && isfinite (other_percent) && fabs (other_percent) < fabs (error_percent))
+    return g_strdup_printf (offline ? _("On this trace the offline model misses the run as it was by %+.1f %% (its "
+                                        "identity error; %s is %.0f %%), the real-time re-enactment by %+.1f %%: "
+                                        "simulate without --offline.")
+                                    : _("On this trace the real-time re-enactment misses the run as it was by %+.1f %% "
+                                        "(its identity error; %s is %.0f %%), the offline model by %+.1f %%: "
+                                        "simulate with --offline."),
+                            error_percent, why, goal, other_percent);
+  if (other_known)
+    return NULL;   /* the other mode does no better: the error bar says all there is */
+  return g_strdup_printf (offline ? _("On this trace the offline model misses the run as it was by %+.1f %% (its "
+                                      "identity error; %s is %.0f %%). The real-time re-enactment may do better: "
+                                      "an identity simulation without --offline measures it (an empty hypothesis "
+                                      "file).")
+                                  : _("On this trace the real-time re-enactment misses the run as it was by %+.1f %% "
+                                      "(its identity error; %s is %.0f %%). The offline model may do better: "
+                                      "an identity simulation with --offline measures it in a fraction of the run's "
+                                      "time (an empty hypothesis file)."),
+                          error_percent, why, goal);
 }

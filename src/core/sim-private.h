@@ -501,6 +501,9 @@ typedef struct
   gboolean    have_identity;
   gboolean    identity_cached;  /* reused from an earlier simulation */
   double      identity_error;   /* percent: identity run time after MPI_Init / original − 1 */
+  gboolean    have_other_identity; /* the other mode's, from the cache */
+  double      other_identity_error;
+  char       *identity_advice;  /* sim_identity_advice() */
   /* what the run time can and cannot show (sim-advice.c): NULL or a sentence */
   char       *mode_advice;
   /* how the original shared its cores (sim-cpu.c) and whether the re-enactment brought the
@@ -527,6 +530,14 @@ int      sim_main (SimOptions *opt);
 
 /* sim-identity.c: the error bar of every prediction, cached per trace and mode */
 char    *sim_identity_cache_path (const SimOptions *opt);
+/* ... of the given mode (the other mode's: whether it reproduces this trace better) */
+char    *sim_identity_cache_path_for (const SimOptions *opt, gboolean offline);
+/* percent the identity error may reach: 2 where every rank had a core, 5 where ranks shared them */
+double   sim_identity_goal (const SimHosts *h);
+/* NULL, or the sentence saying that this mode misses the trace beyond the goal and, where the
+ * other mode's identity error on it is known and smaller, naming that mode with its figure */
+char    *sim_identity_advice (gboolean offline, const SimHosts *h, double error_percent,
+                              gboolean other_known, double other_percent);
 gboolean sim_identity_cache_load (const char *path, double *error_percent);
 void     sim_identity_cache_store (const char *path, const SimOptions *opt, double error_percent,
                                    double original_s, double predicted_s);

@@ -273,6 +273,19 @@ sim_report_write (const char  *orig_cube,
   g_string_append (js, ",\n  \"identity_mode\": ");
   kubus_text_append_json (js, s->offline ? "offline" : "real-time");
   g_string_append_printf (js, ",\n  \"identity_cached\": %s", s->identity_cached ? "true" : "false");
+  g_string_append (js, ",\n  \"identity_goal_percent\": ");
+  json_number (js, sim_identity_goal (&s->hosts));
+  /* the other mode's identity error on this trace where it was measured before (the cache) */
+  g_string_append (js, ",\n  \"identity_other_mode_error_percent\": ");
+  if (s->have_other_identity)
+    json_number (js, s->other_identity_error);
+  else
+    g_string_append (js, "null");
+  g_string_append (js, ",\n  \"identity_advice\": ");
+  if (s->identity_advice)
+    kubus_text_append_json (js, s->identity_advice);
+  else
+    g_string_append (js, "null");
   g_string_append_printf (js, ",\n  \"significant\": %s",
                           significant < 0 ? "null" : significant ? "true" : "false");
   /* how the original shared its cores, and whether the re-enactment brought that back */
@@ -374,6 +387,8 @@ sim_report_write (const char  *orig_cube,
                             s->sim_runtime);
   if (s->mode_advice)
     g_string_append_printf (out, "%s\n", s->mode_advice);
+  if (s->identity_advice)
+    g_string_append_printf (out, "%s\n", s->identity_advice);
   if (s->clock_corrections)
     g_string_append_printf (out, _("Clock repair: %llu events moved (largest %.6f s) before the simulation\n"),
                             (unsigned long long) s->clock_corrections, s->clock_largest);

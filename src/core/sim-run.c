@@ -623,6 +623,45 @@ after_init (gint64 first,
   return (init >= 0 ? last - init : last - first) / 1e9;
 }
 
+/* The advice on this trace's identity error where it is cached (said before simulating), with
+ * the other mode's figure where that is cached too; NULL when there is nothing to say. */
+static char *
+cached_identity_advice (const SimOptions *opt,
+                        const Hypothesis *hyp,
+                        const SimHosts   *h)
+{
+  g_autofree char *mine = NULL, *other = NULL;
+  double e = 0, o = 0;
+  gboolean have_other;
+
+  if (opt->no_identity || opt->identity_again || sim_hypothesis_is_identity (hyp))
+    return NULL;
+  mine = sim_identity_cache_path (opt);
+  if (!sim_identity_cache_load (mine, &e))
+    return NULL;
+  other = sim_identity_cache_path_for (opt, !opt->offline);
+  have_other = sim_identity_cache_load (other, &o);
+  return sim_identity_advice (opt->offline, h, e, have_other, o);
+}
+
+/* Rank 0, once this trace's identity error is known: the other mode's from the cache, and the
+ * advice where this mode misses the goal (the summary keeps both). */
+static void
+identity_against_other_mode (Ctx *cx)
+{
+  g_autofree char *other = NULL;
+  double o = 0;
+
+  if (!cx->prog.root || !cx->sum.have_identity)
+    return;
+  other = sim_identity_cache_path_for (cx->opt, !cx->opt->offline);
+  cx->sum.have_other_identity = sim_identity_cache_load (other, &o);
+  cx->sum.other_identity_error = o;
+  g_free (cx->sum.identity_advice);
+  cx->sum.identity_advice = sim_identity_advice (cx->opt->offline, &cx->hosts, cx->sum.identity_error,
+                                                 cx->sum.have_other_identity, o);
+}
+
 /* The error bar: the identity simulation's error, from the cache or measured now (after the
  * hypothesis' own simulation, whose events are dropped first). A simulation of the identity
  * itself is its own error bar and refreshes the cache. */
@@ -647,6 +686,7 @@ measure_identity (Ctx     *cx,
           cx->sum.identity_error = 100.0 * (cx->sum.sim_after_init_any / orig - 1.0);
           sim_identity_cache_store (cache, cx->opt, cx->sum.identity_error, orig, cx->sum.sim_after_init_any);
         }
+      identity_against_other_mode (cx);
       return TRUE;
     }
   if (cx->prog.root && !cx->opt->identity_again && sim_identity_cache_load (cache, &v[1]))
@@ -678,6 +718,7 @@ measure_identity (Ctx     *cx,
     cx->sum.identity_cached = TRUE;
   cx->sum.have_identity = v[0] != 0;
   cx->sum.identity_error = v[1];
+  identity_against_other_mode (cx);
   return TRUE;
 }
 
@@ -756,6 +797,7 @@ ctx_clear (Ctx *cx)
   g_clear_pointer (&cx->dropped, g_hash_table_unref);
   g_free (cx->sum.model_json);
   g_free (cx->sum.mode_advice);
+  g_free (cx->sum.identity_advice);
   g_free (cx->workdir);
   g_free (cx->orig_cube);
   sim_hypothesis_free (cx->hyp);
@@ -873,6 +915,12 @@ run_ranks (SimOptions *opt,
       /* said before simulating: by the launching process, or here when there is none */
       if (cx.sum.mode_advice && !opt->quiet && !g_getenv ("KUBUS_SIM_WORKDIR"))
         fprintf (stderr, _("kubus-sim: note: %s\n"), cx.sum.mode_advice);
+      if (!opt->quiet && !g_getenv ("KUBUS_SIM_WORKDIR"))
+        {
+          g_autofree char *said = cached_identity_advice (opt, cx.hyp, &cx.hosts);
+          if (said)
+            fprintf (stderr, _("kubus-sim: note: %s\n"), said);
+        }
     }
   cx.t = mpi ? transport_mpi_new (cx.defs->n_ranks) : transport_local_new (cx.defs->n_ranks);
 
@@ -986,6 +1034,10 @@ sim_main_trace (SimOptions *opt)
     g_autofree char *advice = NULL;
     sim_cpu_hosts (defs, &hosts);
     advice = sim_mode_advice (opt, defs, &hosts);
+    if (advice && !opt->quiet)
+      fprintf (stderr, _("kubus-sim: note: %s\n"), advice);
+    g_free (advice);
+    advice = cached_identity_advice (opt, hyp, &hosts);
     if (advice && !opt->quiet)
       fprintf (stderr, _("kubus-sim: note: %s\n"), advice);
   }

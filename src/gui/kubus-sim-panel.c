@@ -279,6 +279,9 @@ kubus_sim_panel_set_summary (KubusSimPanel   *self,
   label (left, runtime, "heading");
   identity = identity_text (summary);
   label (left, identity, NULL);
+  /* what kubus-sim said about this mode on this trace (another mode may reproduce it better) */
+  for (guint i = 0; i < summary->advice->len; i++)
+    label (left, g_ptr_array_index (summary->advice, i), "warning");
   if (summary->hypothesis != NULL)
     {
       g_autofree char *hyp = g_strdup_printf (_("Hypothesis file: %s (%s)"), summary->hypothesis,

@@ -28,6 +28,7 @@ kubus_sim_summary_free (KubusSimSummary *s)
   g_clear_pointer (&s->gains, g_ptr_array_unref);
   g_clear_pointer (&s->losses, g_ptr_array_unref);
   g_clear_pointer (&s->approximations, g_ptr_array_unref);
+  g_clear_pointer (&s->advice, g_ptr_array_unref);
   g_free (s);
 }
 
@@ -197,9 +198,18 @@ kubus_sim_summary_parse (const char  *data,
   s->gains = g_ptr_array_new_with_free_func ((GDestroyNotify) change_free);
   s->losses = g_ptr_array_new_with_free_func ((GDestroyNotify) change_free);
   s->approximations = g_ptr_array_new_with_free_func (g_free);
+  s->advice = g_ptr_array_new_with_free_func (g_free);
   if (!get_string (root, "hypothesis", &s->hypothesis) || !get_string (root, "mode", &s->mode)
       || !get_string (root, "identity_mode", &s->identity_mode))
     return bad (error, path, _("a name that is not a string")), NULL;
+  for (guint i = 0; i < 2; i++)
+    {
+      char *text = NULL;
+      if (!get_string (root, i == 0 ? "mode_advice" : "identity_advice", &text))
+        return bad (error, path, _("a name that is not a string")), NULL;
+      if (text != NULL)
+        g_ptr_array_add (s->advice, text);
+    }
   if (!get_number (root, "original_runtime_s", &s->original_s)
       || !get_number (root, "predicted_runtime_s", &s->predicted_s)
       || !get_number (root, "change_s", &s->change_s)

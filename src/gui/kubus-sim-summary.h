@@ -42,6 +42,8 @@ typedef struct
   GPtrArray           *gains;           /* of KubusSimChange*, largest first */
   GPtrArray           *losses;
   GPtrArray           *approximations;  /* of char*: "MPI_Cart_create (4 calls)", … */
+  GPtrArray           *advice;          /* of char*: kubus-sim's notes on what this mode can
+                                         * reproduce (mode_advice, identity_advice) */
 } KubusSimSummary;
 
 /* Reads @path. NULL with @error (naming the file and what is wrong) when it is not a summary. */

@@ -1118,6 +1118,23 @@ test_sim_summary (void)
   g_assert_cmpstr (g_ptr_array_index (s->approximations, 1), ==, "MPI_Win_fence: 8 events dropped");
   g_assert_cmpstr (g_ptr_array_index (s->approximations, 2), ==,
                    "clock repair before the simulation: 3 events moved, by at most 0.002 s");
+  g_assert_cmpuint (s->advice->len, ==, 0);
+  {
+    /* kubus-sim's advice, mode first, then the identity's (issue 21) */
+    static const char advised[] =
+      "{\"original_runtime_s\": 1, \"predicted_runtime_s\": 1.3, \"mode_advice\": \"M\xc3\xa9\","
+      " \"identity_advice\": \"On this trace the real-time re-enactment misses\"}";
+    static const char wrong[] = "{\"original_runtime_s\": 1, \"predicted_runtime_s\": 1.3, \"identity_advice\": 3}";
+    g_autoptr (KubusSimSummary) a = kubus_sim_summary_parse (advised, sizeof advised - 1, "a.json", &error);
+    g_autoptr (GError) e = NULL;
+    g_autoptr (KubusSimSummary) w = kubus_sim_summary_parse (wrong, sizeof wrong - 1, "/w/summary.json", &e);
+    g_assert_no_error (error);
+    g_assert_cmpuint (a->advice->len, ==, 2);
+    g_assert_cmpstr (g_ptr_array_index (a->advice, 0), ==, "M\xc3\xa9");
+    g_assert_cmpstr (g_ptr_array_index (a->advice, 1), ==, "On this trace the real-time re-enactment misses");
+    g_assert_null (w);
+    g_assert_true (e != NULL && g_str_has_prefix (e->message, "/w/summary.json: "));
+  }
   {
     /* the headline is the run time after MPI_Init where the summary has it (issue 21), as
      * kubus-sim prints it; change_s is of the same run times */

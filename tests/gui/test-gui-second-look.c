@@ -380,6 +380,7 @@ static const char summary_json[] =
   "  \"identity_error_percent\": 1.5,\n"
   "  \"identity_mode\": \"offline\",\n"
   "  \"significant\": true,\n"
+  "  \"identity_advice\": \"On this trace the offline model misses the run as it was by +6.0 % …\",\n"
   "  \"approximated\": {\"MPI_Cart_create\": 4},\n"
   "  \"substitutions\": {},\n"
   "  \"dropped_events\": {},\n"
@@ -470,7 +471,8 @@ test_simulation_panel (void)
   text = kubus_sim_panel_get_text (panel);
   if (strstr (text, "Simulated: scale region foo by 0.5\n") == NULL
       || strstr (text, "Run time 4.00 s → 3.00 s: 1.00 s faster (−25.00 %)\n") == NULL
-      || strstr (text, "Significant: the change is larger than the simulator's identity error (±1.50 % offline).\n") == NULL
+      || strstr (text, "Significant: the change is larger than the simulator's identity error (±1.50 % offline).\n"
+                       "On this trace the offline model misses the run as it was by +6.0 % …\n") == NULL
       || strstr (text, "Approximations: MPI_Cart_create: 4 calls re-enacted by their recorded duration.\n") == NULL
       || strstr (text, "Largest gains (time saved)\n2.00 s  Time at … > foo > MPI_Send\n0.500 s  Time at main > bar\n") == NULL
       || strstr (text, "Largest losses (time added)\n0.250 s  Time at main\n0.241 ms  Time at main > baz\n3.50 µs  Time at main > qux\n") == NULL)
