@@ -46,6 +46,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 typedef struct
 {
@@ -111,6 +112,80 @@ static gboolean core_each;
  * recorded (transformed) duration after its Enter */
 static gint64 call_expected_end;
 
+/* The watchdog: a trace whose communication cannot complete as recorded (an inconsistency the
+ * checks before the replay did not catch) would make a rank wait forever, at real-time priority.
+ * A thread per rank checks every 250 ms how long the rank has been waiting in settle(); beyond
+ * what the whole re-enactment can take it says where the rank waits and ends the process, and
+ * the launcher ends the others (no simulation is written). The limit is twice the sum over the
+ * ranks of their transformed schedules plus a minute: in a run that can complete, some rank is
+ * always computing or moving data, so no wait lasts longer than all the ranks' work together. */
+static gint64   wd_since;       /* sim_now() when the current wait began, 0: not waiting */
+static guint    wd_event;       /* the event being re-enacted */
+static gint64   wd_limit;       /* ns */
+static gboolean wd_stop;
+static GMutex   wd_lock;
+static GCond    wd_cond;
+
+static gpointer
+watchdog (gpointer data)
+{
+  SimRank *sr = data;
+
+  g_mutex_lock (&wd_lock);
+  while (!wd_stop)
+    {
+      gint64 since = __atomic_load_n (&wd_since, __ATOMIC_RELAXED);
+      if (since != 0 && sim_now () - since > wd_limit)
+        {
+          guint k = __atomic_load_n (&wd_event, __ATOMIC_RELAXED);
+          TraceRegion *r = k < sr->ev->len ? trace_defs_region (sr->defs, g_array_index (sr->ev, SimEvent, k).region)
+                                           : NULL;
+          const char *name = r ? r->name : NULL;
+          fprintf (stderr, _("kubus-sim: rank %d has waited %.1f s in %s (event %u of its trace), longer than the "
+                             "whole re-enactment can take (%.1f s): the trace's communication cannot complete as "
+                             "recorded. Stopping; no simulation written.\n"),
+                   sr->rank, (sim_now () - since) / 1e9, name ? name : "MPI", k, wd_limit / 1e9);
+          fflush (stderr);
+          _exit (1);
+        }
+      g_cond_wait_until (&wd_cond, &wd_lock, g_get_monotonic_time () + 250 * G_TIME_SPAN_MILLISECOND);
+    }
+  g_mutex_unlock (&wd_lock);
+  return NULL;
+}
+
+/* Starts the watchdog once every rank knows its schedule (collective: every rank calls it). */
+static GThread *
+watchdog_start (SimRank *sr)
+{
+  SimEvent *ev = (SimEvent *) sr->ev->data;
+  gint64 first = G_MAXINT64, last = G_MININT64, span, sum = 0;
+  const char *forced = g_getenv ("KUBUS_SIM_WATCHDOG_S");   /* tests: a shorter limit */
+
+  for (guint k = 0; k < sr->ev->len; k++)
+    if (!(ev[k].flags & EVF_REMOVED))
+      {
+        first = MIN (first, ev[k].time);
+        last = MAX (last, ev[k].time);
+      }
+  span = first <= last ? last - first : 0;
+  MPI_Allreduce (&span, &sum, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+  wd_limit = forced && *forced ? (gint64) (g_ascii_strtod (forced, NULL) * 1e9) : 2 * sum + 60 * (gint64) 1000000000;
+  wd_since = 0;
+  wd_stop = FALSE;
+  return g_thread_new ("kubus-sim-watchdog", watchdog, sr);
+}
+
+static void
+watchdog_stop (GThread *t)
+{
+  g_mutex_lock (&wd_lock);
+  wd_stop = TRUE;
+  g_cond_signal (&wd_cond);
+  g_mutex_unlock (&wd_lock);
+  g_thread_join (t);
+}
+
 static void
 nap (void)
 {
@@ -131,17 +206,26 @@ settle (MPI_Request *r,
         int          n)
 {
   gint64 t0 = sim_now ();
+  int rc;
+  __atomic_store_n (&wd_since, t0, __ATOMIC_RELAXED);
   /* with contention: MPI's own blocking wait, as the original's blocking calls (it spins and, with
    * mpi_yield_when_idle, yields the core when idle) */
   if (spin_waits)
-    return MPI_Waitall (n, r, MPI_STATUSES_IGNORE);
+    {
+      rc = MPI_Waitall (n, r, MPI_STATUSES_IGNORE);
+      __atomic_store_n (&wd_since, 0, __ATOMIC_RELAXED);
+      return rc;
+    }
   for (;;)
     {
       int flag = 0;
-      int rc = MPI_Testall (n, r, &flag, MPI_STATUSES_IGNORE);
       gint64 now;
+      rc = MPI_Testall (n, r, &flag, MPI_STATUSES_IGNORE);
       if (rc != MPI_SUCCESS || flag)
-        return rc;
+        {
+          __atomic_store_n (&wd_since, 0, __ATOMIC_RELAXED);
+          return rc;
+        }
       now = sim_now ();
       /* where every rank has a core of its own, a short wait spins throughout (a nap costs far
        * more than asked under a hypervisor, and a pipelined transfer stalls while one side
@@ -873,6 +957,7 @@ sim_replay_run (SimRank             *sr,
   gboolean ok;
   int max_size = 1;
   gboolean debug = g_getenv ("KUBUS_SIM_DEBUG") != NULL;
+  GThread *wd;
 
   MPI_Comm_set_errhandler (MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   make_comms (&rp, sr);
@@ -909,6 +994,7 @@ sim_replay_run (SimRank             *sr,
   core_each = !contention && host_known && ranks_here <= CPU_COUNT (&host_set);
   /* SCHED_RR would hand the cores out by 100 ms time slices, not as the original shared them */
   sim_wait_calibrate (&stats->cal, !contention);
+  wd = watchdog_start (sr);
 
   for (guint k = 0; k < n; k++)
     if (!(ev[k].flags & EVF_REMOVED))
@@ -1000,6 +1086,7 @@ sim_replay_run (SimRank             *sr,
 
         sr->new_time[k] = enter_new;
         call_expected_end = enter_new - off + (tl - te);
+        __atomic_store_n (&wd_event, k, __ATOMIC_RELAXED);
         if (contention)
           cpu_goal = sim_thread_cpu ();
         ok = run_actions (&rp, sr, plan, call, &stats->cal, error);
@@ -1051,6 +1138,7 @@ sim_replay_run (SimRank             *sr,
       int rc = settle (rp.reqs, (int) MAX (plan->n_slots, 1));
       ok = mpi_fail (rc, "MPI_Waitall", sr->rank, error);
     }
+  watchdog_stop (wd);
   replay_free (&rp);
   MPI_Comm_set_errhandler (MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
   return ok;

@@ -757,7 +757,27 @@ def mode_errorbar(args, tmp):
     check(p.returncode != 0 and 'trace has %s ranks' % args.ranks in p.stderr,
           'a launcher with the wrong rank count: %d %s' % (p.returncode, p.stderr[-500:]))
     identity_advice(args, exp, hyp, empty)
+    watchdog(args, exp)
     no_leftovers(exp, 'errorbar')
+
+
+def watchdog(args, exp):
+    """A rank that waits longer than the whole re-enactment can take stops the simulation with a
+    message naming the rank and the call, and nothing is written. The limit is forced down to
+    1 s: scaling foo by 30 makes the other rank wait for seconds in its collective."""
+    hyp = hypothesis(os.path.dirname(exp), 'scale-foo-30.hyp', 'scale region foo by 30\n')
+    out = os.path.join(exp, 'sim-watchdog')
+    env = env_for_mpi()
+    env['KUBUS_SIM_WATCHDOG_S'] = '1'
+    env['LC_ALL'] = 'C'
+    env.pop('LANGUAGE', None)
+    p = subprocess.run([args.sim, exp, '--hypothesis', hyp, '-o', out, '-q', '--no-identity'],
+                       capture_output=True, text=True, env=env, timeout=300)
+    said = re.search(r'^kubus-sim: rank \d has waited [0-9.]+ s in MPI_\w+ \(event \d+ of its trace\), longer than '
+                     r'the whole re-enactment can take \(1\.0 s\): the trace\'s communication cannot complete as '
+                     r'recorded\. Stopping; no simulation written\.$', p.stderr, re.M)
+    check(p.returncode != 0 and said and not os.path.exists(out),
+          'watchdog: exit %d, %s written: %s' % (p.returncode, os.path.exists(out), p.stderr[-2000:]))
 
 
 def identity_advice(args, exp, hyp, empty):
