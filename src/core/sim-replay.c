@@ -42,6 +42,7 @@
 #include <mpi.h>
 #include <otf2/otf2.h>
 #include <math.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
@@ -130,7 +131,11 @@ static gpointer
 watchdog (gpointer data)
 {
   SimRank *sr = data;
+  struct sched_param other = { 0 };
 
+  /* not the ranks' real-time class: its wake-ups must not take a core from a rank (in a stuck
+   * run the ranks nap, and it gets one) */
+  pthread_setschedparam (pthread_self (), SCHED_OTHER, &other);
   g_mutex_lock (&wd_lock);
   while (!wd_stop)
     {
