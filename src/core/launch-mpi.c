@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <glib/gi18n.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -259,12 +260,18 @@ forward_signal (int        sig,
     kill (launcher_pid, sig);
 }
 
+/* the signals passed on to the launcher: blocked from before it starts until the handler that
+ * passes them on is in place, so that one sent meanwhile (the GUI's Cancel, as the launcher
+ * starts) reaches the launcher instead of killing this process before it cleans up */
+static sigset_t forwarded_set;
+
 static void
 child_setup (gpointer data)
 {
   (void) data;
   /* the GUI cancels by killing us: the launcher and its ranks must not go on without us */
   prctl (PR_SET_PDEATHSIG, SIGTERM);
+  sigprocmask (SIG_UNBLOCK, &forwarded_set, NULL);
 }
 
 static gboolean
@@ -308,6 +315,7 @@ launch_mpi_run (const LaunchMpi *lm,
   g_autoptr (LaunchMpiFilter) filter = launch_mpi_filter_new ();
   g_autoptr (GString) out = g_string_new (NULL);
   struct sigaction sa = { 0 }, old[G_N_ELEMENTS (forwarded)];
+  sigset_t entry_mask;
   GPid pid;
   int err_fd = -1, status = 0, rank;
   char buf[4096];
@@ -327,11 +335,16 @@ launch_mpi_run (const LaunchMpi *lm,
 
   fflush (stdout);
   fflush (stderr);
+  sigemptyset (&forwarded_set);
+  for (guint i = 0; i < G_N_ELEMENTS (forwarded); i++)
+    sigaddset (&forwarded_set, forwarded[i]);
+  pthread_sigmask (SIG_BLOCK, &forwarded_set, &entry_mask);
   if (!g_spawn_async_with_pipes (NULL, argv, envp,
                                  G_SPAWN_SEARCH_PATH_FROM_ENVP | G_SPAWN_DO_NOT_REAP_CHILD
                                  | G_SPAWN_CHILD_INHERITS_STDIN,
                                  child_setup, NULL, &pid, NULL, NULL, &err_fd, &spawn_error))
     {
+      pthread_sigmask (SIG_SETMASK, &entry_mask, NULL);
       g_set_error (error, G_SPAWN_ERROR, spawn_error->code, _("cannot start %s: %s"), argv[0],
                    spawn_error->message);
       return -1;
@@ -343,6 +356,8 @@ launch_mpi_run (const LaunchMpi *lm,
   sigemptyset (&sa.sa_mask);
   for (guint i = 0; i < G_N_ELEMENTS (forwarded); i++)
     sigaction (forwarded[i], &sa, &old[i]);
+  /* what came meanwhile goes to the launcher now */
+  pthread_sigmask (SIG_UNBLOCK, &forwarded_set, NULL);
 
   for (;;)
     {
@@ -361,9 +376,13 @@ launch_mpi_run (const LaunchMpi *lm,
 
   while (waitpid (pid, &status, 0) < 0 && errno == EINTR)
     ;
+  /* blocked again while the old handlers come back; then as the caller had them (a caller that
+   * blocked them cleans up before one it was sent ends it) */
+  pthread_sigmask (SIG_BLOCK, &forwarded_set, NULL);
   launcher_pid = 0;
   for (guint i = 0; i < G_N_ELEMENTS (forwarded); i++)
     sigaction (forwarded[i], &old[i], NULL);
+  pthread_sigmask (SIG_SETMASK, &entry_mask, NULL);
   g_spawn_close_pid (pid);
 
   if (WIFSIGNALED (status))

@@ -18,6 +18,8 @@
 #include "trace-kct.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <mpi.h>
@@ -1006,6 +1008,7 @@ sim_main_trace (SimOptions *opt)
   g_autoptr (Hypothesis) hyp = NULL;
   g_autofree char *parent = NULL;
   g_autofree char *workdir = NULL;
+  sigset_t stop_signals, entry_mask;
   int rc;
 
   if (opt->offline)
@@ -1043,9 +1046,18 @@ sim_main_trace (SimOptions *opt)
   }
   sim_remove_stale_workdirs (opt->simdir);
   workdir = sim_workdir_name (opt->simdir, (int) getpid ());
+  /* from the work folder on, a Cancel (SIGTERM, SIGINT, SIGHUP) waits for the launcher to take
+   * it (launch-mpi.c unblocks them once it passes them on) or for the folder to be removed: a
+   * signal that ended this process in between left the folder behind */
+  sigemptyset (&stop_signals);
+  sigaddset (&stop_signals, SIGTERM);
+  sigaddset (&stop_signals, SIGINT);
+  sigaddset (&stop_signals, SIGHUP);
+  pthread_sigmask (SIG_BLOCK, &stop_signals, &entry_mask);
   if (g_mkdir (workdir, 0755) != 0)
     {
       fprintf (stderr, _("kubus-sim: cannot create %s: %s\n"), workdir, g_strerror (errno));
+      pthread_sigmask (SIG_SETMASK, &entry_mask, NULL);
       return 1;
     }
   rc = sim_spawn_ranks (opt, defs->n_ranks, workdir);
@@ -1064,8 +1076,10 @@ sim_main_trace (SimOptions *opt)
     {
       /* the ranks (or launch-mpi.c, for a signal) have said what went wrong */
       kubus_remove_tree (workdir);
+      pthread_sigmask (SIG_SETMASK, &entry_mask, NULL);   /* a pending Cancel ends us now */
       return rc;
     }
+  pthread_sigmask (SIG_SETMASK, &entry_mask, NULL);
   if (!opt->quiet)
     fprintf (stderr, _("kubus-sim: wrote %s\n"), opt->simdir);
   return 0;
