@@ -44,6 +44,17 @@ call_path (const CubeCnode *c)
   return g_string_free (s, FALSE);
 }
 
+/* a JSON string, or null for NULL */
+static void
+json_string (GString    *s,
+             const char *v)
+{
+  if (v)
+    kubus_text_append_json (s, v);
+  else
+    g_string_append (s, "null");
+}
+
 static void
 json_number (GString *s,
              double   v)
@@ -266,10 +277,7 @@ sim_report_write (const char  *orig_cube,
   g_string_append (js, ",\n  \"change_basis\": ");
   kubus_text_append_json (js, by_init ? "after_init" : "whole_run");
   g_string_append (js, ",\n  \"identity_error_percent\": ");
-  if (s->have_identity)
-    json_number (js, s->identity_error);
-  else
-    g_string_append (js, "null");
+  json_number (js, s->have_identity ? s->identity_error : NAN);   /* null without one */
   g_string_append (js, ",\n  \"identity_mode\": ");
   kubus_text_append_json (js, s->offline ? "offline" : "real-time");
   g_string_append_printf (js, ",\n  \"identity_cached\": %s", s->identity_cached ? "true" : "false");
@@ -277,15 +285,9 @@ sim_report_write (const char  *orig_cube,
   json_number (js, sim_identity_goal (&s->hosts));
   /* the other mode's identity error on this trace where it was measured before (the cache) */
   g_string_append (js, ",\n  \"identity_other_mode_error_percent\": ");
-  if (s->have_other_identity)
-    json_number (js, s->other_identity_error);
-  else
-    g_string_append (js, "null");
+  json_number (js, s->have_other_identity ? s->other_identity_error : NAN);
   g_string_append (js, ",\n  \"identity_advice\": ");
-  if (s->identity_advice)
-    kubus_text_append_json (js, s->identity_advice);
-  else
-    g_string_append (js, "null");
+  json_string (js, s->identity_advice);
   g_string_append_printf (js, ",\n  \"significant\": %s",
                           significant < 0 ? "null" : significant ? "true" : "false");
   /* how the original shared its cores, and whether the re-enactment brought that back */
@@ -315,10 +317,7 @@ sim_report_write (const char  *orig_cube,
     }
   g_string_append_c (js, '}');
   g_string_append (js, ",\n  \"mode_advice\": ");
-  if (s->mode_advice)
-    kubus_text_append_json (js, s->mode_advice);
-  else
-    g_string_append (js, "null");
+  json_string (js, s->mode_advice);
   g_string_append_printf (js, ",\n  \"events\": %" G_GUINT64_FORMAT, s->n_events);
   g_string_append_printf (js, ",\n  \"messages\": %" G_GUINT64_FORMAT, s->tstats.messages);
   g_string_append_printf (js, ",\n  \"removed_messages\": %" G_GUINT64_FORMAT, s->tstats.removed_messages);
