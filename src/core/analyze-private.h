@@ -351,6 +351,9 @@ Transport *transport_local_new (int n_ranks);
 Transport *transport_mpi_new (int n_ranks);
 /* The MPI process that holds @rank in a job of @n_procs processes. */
 int        transport_mpi_owner (int n_ranks, int n_procs, int rank);
+/* MPI_COMM_WORLD's barrier, waited for by testing and sleeping: a process that waits while
+ * another works leaves it the CPU. */
+void       transport_mpi_lazy_barrier (void);
 gboolean   transport_is_root (Transport *t);
 
 /* ---- for each local rank, in parallel (replay-threads.c) ------------------------------- */

@@ -213,8 +213,15 @@ sim_identity_advice (gboolean offline,
                                         "(its identity error; %s is %.0f %%), the offline model by %+.1f %%: "
                                         "simulate with --offline."),
                             error_percent, why, goal, other_percent);
-  if (other_known)
-    return NULL;   /* the other mode does no better: the error bar says all there is */
+  if (other_known && isfinite (other_percent))
+    /* the other mode does no better: both figures, and this mode as the closer */
+    return g_strdup_printf (offline ? _("On this trace the offline model misses the run as it was by %+.1f %% (its "
+                                        "identity error; %s is %.0f %%), the real-time re-enactment by %+.1f %%: "
+                                        "the offline model is the closer of the two.")
+                                    : _("On this trace the real-time re-enactment misses the run as it was by %+.1f %% "
+                                        "(its identity error; %s is %.0f %%), the offline model by %+.1f %%: "
+                                        "the real-time re-enactment is the closer of the two."),
+                            error_percent, why, goal, other_percent);
   return g_strdup_printf (offline ? _("On this trace the offline model misses the run as it was by %+.1f %% (its "
                                       "identity error; %s is %.0f %%). The real-time re-enactment may do better: "
                                       "an identity simulation without --offline measures it (an empty hypothesis "

@@ -501,7 +501,7 @@ typedef struct
   gboolean    have_identity;
   gboolean    identity_cached;  /* reused from an earlier simulation */
   double      identity_error;   /* percent: identity run time after MPI_Init / original − 1 */
-  gboolean    have_other_identity; /* the other mode's, from the cache */
+  gboolean    have_other_identity; /* the other mode's: cached, or measured now (offline only) */
   double      other_identity_error;
   char       *identity_advice;  /* sim_identity_advice() */
   /* what the run time can and cannot show (sim-advice.c): NULL or a sentence */
@@ -534,8 +534,9 @@ char    *sim_identity_cache_path (const SimOptions *opt);
 char    *sim_identity_cache_path_for (const SimOptions *opt, gboolean offline);
 /* percent the identity error may reach: 2 where every rank had a core, 5 where ranks shared them */
 double   sim_identity_goal (const SimHosts *h);
-/* NULL, or the sentence saying that this mode misses the trace beyond the goal and, where the
- * other mode's identity error on it is known and smaller, naming that mode with its figure */
+/* NULL, or the sentence saying that this mode misses the trace beyond the goal: with the other
+ * mode's identity error on it where that is known, naming the closer of the two, or naming the
+ * other mode as the one to try */
 char    *sim_identity_advice (gboolean offline, const SimHosts *h, double error_percent,
                               gboolean other_known, double other_percent);
 gboolean sim_identity_cache_load (const char *path, double *error_percent);

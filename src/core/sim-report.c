@@ -66,6 +66,19 @@ json_number (GString *s,
     g_string_append (s, g_ascii_formatd (b, sizeof b, "%.9g", v));
 }
 
+/* As written in the identity cache (sim-identity.c): a figure read back from there is the same
+ * number in the summary. */
+static void
+json_exact (GString *s,
+            double   v)
+{
+  char b[G_ASCII_DTOSTR_BUF_SIZE];
+  if (!isfinite (v))
+    g_string_append (s, "null");
+  else
+    g_string_append (s, g_ascii_formatd (b, sizeof b, "%.17g", v));
+}
+
 static void
 json_counts (GString    *s,
              GHashTable *h)
@@ -277,15 +290,15 @@ sim_report_write (const char  *orig_cube,
   g_string_append (js, ",\n  \"change_basis\": ");
   kubus_text_append_json (js, by_init ? "after_init" : "whole_run");
   g_string_append (js, ",\n  \"identity_error_percent\": ");
-  json_number (js, s->have_identity ? s->identity_error : NAN);   /* null without one */
+  json_exact (js, s->have_identity ? s->identity_error : NAN);   /* null without one */
   g_string_append (js, ",\n  \"identity_mode\": ");
   kubus_text_append_json (js, s->offline ? "offline" : "real-time");
   g_string_append_printf (js, ",\n  \"identity_cached\": %s", s->identity_cached ? "true" : "false");
   g_string_append (js, ",\n  \"identity_goal_percent\": ");
   json_number (js, sim_identity_goal (&s->hosts));
-  /* the other mode's identity error on this trace where it was measured before (the cache) */
+  /* the other mode's identity error on this trace: cached, or measured now (offline) */
   g_string_append (js, ",\n  \"identity_other_mode_error_percent\": ");
-  json_number (js, s->have_other_identity ? s->other_identity_error : NAN);
+  json_exact (js, s->have_other_identity ? s->other_identity_error : NAN);
   g_string_append (js, ",\n  \"identity_advice\": ");
   json_string (js, s->identity_advice);
   g_string_append_printf (js, ",\n  \"significant\": %s",

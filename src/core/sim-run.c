@@ -22,6 +22,7 @@
 #include <signal.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
+#include <math.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
@@ -625,43 +626,137 @@ after_init (gint64 first,
   return (init >= 0 ? last - init : last - first) / 1e9;
 }
 
-/* The advice on this trace's identity error where it is cached (said before simulating), with
- * the other mode's figure where that is cached too; NULL when there is nothing to say. */
-static char *
-cached_identity_advice (const SimOptions *opt,
-                        const Hypothesis *hyp,
-                        const SimHosts   *h)
+/* The offline identity simulation of the trace in this process (no MPI: the fitted model runs
+ * in a fraction of the run's time), its figure stored in the offline cache as an --offline
+ * simulation of the identity stores it. @defs is borrowed. */
+static gboolean
+measure_offline_identity (const SimOptions *opt,
+                          TraceDefs        *defs,
+                          double           *percent,
+                          GError          **error)
 {
-  g_autofree char *mine = NULL, *other = NULL;
-  double e = 0, o = 0;
-  gboolean have_other;
+  SimOptions off = *opt;
+  Ctx ox = { 0 };
+  g_autoptr (Hypothesis) empty = g_new0 (Hypothesis, 1);
+  g_autofree char *cache = NULL;
+  SimTransformStats st = { 0 };
+  gint64 first = 0, last = 0, init = -1;
+  gint64 t0 = g_get_monotonic_time ();
+  double orig, pred;
+  gboolean ok;
+
+  off.offline = TRUE;
+  ox.opt = &off;
+  ox.defs = defs;
+  ox.prog.prog = "kubus-sim";
+  ox.prog.root = TRUE;
+  ox.prog.quiet = TRUE;
+  ox.prog.last_pct = -1;
+  sim_plan_notes_init (&ox.notes);
+  sim_cpu_hosts (defs, &ox.hosts);
+  empty->path = g_strdup (opt->hypothesis);
+  empty->rules = g_ptr_array_new ();
+  ox.t = transport_local_new (defs->n_ranks);
+  ok = reenact (&ox, empty, TRUE, &st, &first, &last, &init, error);
+  orig = after_init (ox.orig_first, ox.orig_last, ox.orig_init);
+  pred = after_init (first, last, init);
+  drop_pass (&ox);
+  ox.t->free (ox.t);
+  sim_plan_notes_clear (&ox.notes);
+  g_clear_pointer (&ox.dropped, g_hash_table_unref);
+  if (!ok)
+    return FALSE;
+  if (!(orig > 0))
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, _("%s: the trace's run lasted no time"), opt->anchor);
+      return FALSE;
+    }
+  *percent = 100.0 * (pred / orig - 1.0);
+  cache = sim_identity_cache_path_for (&off, TRUE);
+  sim_identity_cache_store (cache, &off, *percent, orig, pred);
+  g_debug ("offline identity of %s: %+.3f %% (%s), measured in %.3f s", opt->anchor, *percent, cache,
+           (g_get_monotonic_time () - t0) / 1e6);
+  return TRUE;
+}
+
+/* The other mode's identity error on this trace and the advice beside this mode's
+ * @error_percent (NULL: nothing to say). The other mode's figure comes from the cache; where it
+ * is not cached, this mode misses the goal and the other mode is offline, it is measured here
+ * (@defs: the trace's definitions; NULL never measures) and cached. A real-time re-enactment
+ * costs a whole run: it is never started for a comparison, only named. */
+static char *
+identity_advice_beside_other_mode (const SimOptions *opt,
+                                   TraceDefs        *defs,
+                                   const SimHosts   *h,
+                                   double            error_percent,
+                                   AnalyzeProgress  *prog,
+                                   gboolean         *have_other,
+                                   double           *other)
+{
+  g_autofree char *path = sim_identity_cache_path_for (opt, !opt->offline);
+  double o = 0;
+  gboolean known = sim_identity_cache_load (path, &o);
+
+  if (!known && !opt->offline && defs && isfinite (error_percent)
+      && fabs (error_percent) > sim_identity_goal (h))
+    {
+      g_autoptr (GError) error = NULL;
+      if (prog)
+        {
+          prog->last_pct = -1;
+          analyze_progress_line (prog, 0.0, _("measuring the identity error of this trace offline, to compare "
+                                              "the modes"));
+        }
+      known = measure_offline_identity (opt, defs, &o, &error);
+      if (!known && !opt->quiet)
+        fprintf (stderr, _("kubus-sim: warning: the offline identity error of this trace could not be "
+                           "measured: %s\n"), error->message);
+    }
+  if (have_other)
+    *have_other = known;
+  if (other)
+    *other = known ? o : 0;
+  return sim_identity_advice (opt->offline, h, error_percent, known, o);
+}
+
+/* Before simulating: the advice where this mode's identity error on the trace is cached. */
+static char *
+identity_advice_before (const SimOptions *opt,
+                        const Hypothesis *hyp,
+                        TraceDefs        *defs,
+                        const SimHosts   *h,
+                        AnalyzeProgress  *prog)
+{
+  g_autofree char *mine = NULL;
+  double e = 0;
 
   if (opt->no_identity || opt->identity_again || sim_hypothesis_is_identity (hyp))
     return NULL;
   mine = sim_identity_cache_path (opt);
   if (!sim_identity_cache_load (mine, &e))
     return NULL;
-  other = sim_identity_cache_path_for (opt, !opt->offline);
-  have_other = sim_identity_cache_load (other, &o);
-  return sim_identity_advice (opt->offline, h, e, have_other, o);
+  return identity_advice_beside_other_mode (opt, defs, h, e, prog, NULL, NULL);
 }
 
-/* Rank 0, once this trace's identity error is known: the other mode's from the cache, and the
- * advice where this mode misses the goal (the summary keeps both). */
+/* Once this trace's identity error is known: the other mode's figure and the advice (rank 0
+ * keeps them in the summary). Measuring the other mode's runs on rank 0 alone, after the
+ * events are freed, while the other ranks wait without taking a CPU. */
 static void
 identity_against_other_mode (Ctx *cx)
 {
-  g_autofree char *other = NULL;
-  double o = 0;
-
-  if (!cx->prog.root || !cx->sum.have_identity)
-    return;
-  other = sim_identity_cache_path_for (cx->opt, !cx->opt->offline);
-  cx->sum.have_other_identity = sim_identity_cache_load (other, &o);
-  cx->sum.other_identity_error = o;
-  g_free (cx->sum.identity_advice);
-  cx->sum.identity_advice = sim_identity_advice (cx->opt->offline, &cx->hosts, cx->sum.identity_error,
-                                                 cx->sum.have_other_identity, o);
+  if (cx->mpi)
+    drop_pass (cx);
+  if (cx->prog.root && cx->sum.have_identity)
+    {
+      cx->prog.lo = cx->prog.hi = 0.98;
+      g_free (cx->sum.identity_advice);
+      cx->sum.identity_advice = identity_advice_beside_other_mode (cx->opt, cx->defs, &cx->hosts,
+                                                                   cx->sum.identity_error, &cx->prog,
+                                                                   &cx->sum.have_other_identity,
+                                                                   &cx->sum.other_identity_error);
+    }
+  if (cx->mpi)
+    transport_mpi_lazy_barrier ();
 }
 
 /* The error bar: the identity simulation's error, from the cache or measured now (after the
@@ -917,13 +1012,16 @@ run_ranks (SimOptions *opt,
       /* said before simulating: by the launching process, or here when there is none */
       if (cx.sum.mode_advice && !opt->quiet && !g_getenv ("KUBUS_SIM_WORKDIR"))
         fprintf (stderr, _("kubus-sim: note: %s\n"), cx.sum.mode_advice);
-      if (!opt->quiet && !g_getenv ("KUBUS_SIM_WORKDIR"))
+      if (!g_getenv ("KUBUS_SIM_WORKDIR"))
         {
-          g_autofree char *said = cached_identity_advice (opt, cx.hyp, &cx.hosts);
-          if (said)
+          g_autofree char *said = identity_advice_before (opt, cx.hyp, cx.defs, &cx.hosts, &cx.prog);
+          if (said && !opt->quiet)
             fprintf (stderr, _("kubus-sim: note: %s\n"), said);
         }
     }
+  /* the other ranks wait for rank 0's offline identity without taking its CPU */
+  if (mpi && !g_getenv ("KUBUS_SIM_WORKDIR"))
+    transport_mpi_lazy_barrier ();
   cx.t = mpi ? transport_mpi_new (cx.defs->n_ranks) : transport_local_new (cx.defs->n_ranks);
 
   if (!g_file_test (cx.orig_cube, G_FILE_TEST_EXISTS) && !analyze_original (&cx, &error))
@@ -1034,13 +1132,15 @@ sim_main_trace (SimOptions *opt)
     }
   {
     SimHosts hosts;
+    AnalyzeProgress prog = { .prog = "kubus-sim", .root = TRUE, .quiet = opt->quiet, .last_pct = -1 };
     g_autofree char *advice = NULL;
     sim_cpu_hosts (defs, &hosts);
     advice = sim_mode_advice (opt, defs, &hosts);
     if (advice && !opt->quiet)
       fprintf (stderr, _("kubus-sim: note: %s\n"), advice);
     g_free (advice);
-    advice = cached_identity_advice (opt, hyp, &hosts);
+    /* before mpirun starts: an offline identity measured here has the machine to itself */
+    advice = identity_advice_before (opt, hyp, defs, &hosts, &prog);
     if (advice && !opt->quiet)
       fprintf (stderr, _("kubus-sim: note: %s\n"), advice);
   }

@@ -62,8 +62,8 @@ local_of (Transport *t,
 
 /* Waits for every rank without spinning: analysis ranks often outnumber cores (one per traced
  * rank), and a rank busy-polling in a collective steals the CPU from the ranks still reading. */
-static void
-lazy_barrier (void)
+void
+transport_mpi_lazy_barrier (void)
 {
   MPI_Request req;
   int done = 0;
@@ -118,7 +118,7 @@ mpi_alltoallv (Transport   *t,
       sdisp[q] = (int) stotal;
       stotal += sunits[q];
     }
-  lazy_barrier ();
+  transport_mpi_lazy_barrier ();
   MPI_Alltoall (scount, 1, MPI_INT, rcount, 1, MPI_INT, MPI_COMM_WORLD);
   for (int q = 0; q < np; q++)
     {
@@ -407,7 +407,7 @@ mpi_gather (Transport   *t,
   for (int i = 0; i < t->n_local; i++)
     g_byte_array_append (mine, out[i]->data, out[i]->len);
   len = (int) MIN (mine->len, (guint) G_MAXINT);
-  lazy_barrier ();
+  transport_mpi_lazy_barrier ();
   MPI_Gather (&len, 1, MPI_INT, lens, 1, MPI_INT, 0, MPI_COMM_WORLD);
   if (p->me == 0)
     {
@@ -577,7 +577,7 @@ mpi_msg_end (Transport *t)
   g_array_unref (p->msg_req);
   p->msg_out = NULL;
   p->msg_req = NULL;
-  lazy_barrier ();
+  transport_mpi_lazy_barrier ();
   MPI_Comm_free (&p->msg_comm);
 }
 
