@@ -3,6 +3,7 @@
 
 #include <dlfcn.h>
 #include <stdlib.h>
+#include <string.h>
 
 const void *kubus_f_sentinels[KUBUS_F_N_SENTINELS][KUBUS_F_ADDRS];
 int         kubus_f_ready;
@@ -101,6 +102,20 @@ kubus_f_array_free (void *p, void *stack)
 {
   if (p != stack)
     free (p);
+}
+
+char *
+kubus_f_string (const char *s, size_t len)
+{
+  while (len > 0 && s[len - 1] == ' ')
+    len--;
+  char *c = malloc (len + 1);
+  if (c != NULL)
+    {
+      memcpy (c, s, len);
+      c[len] = '\0';
+    }
+  return c;
 }
 
 int

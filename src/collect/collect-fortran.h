@@ -12,6 +12,7 @@
 
 #include <mpi.h>
 #include <stddef.h>
+#include <stdlib.h>
 
 #define KUBUS_F_HIDDEN __attribute__ ((visibility ("hidden")))
 
@@ -110,5 +111,9 @@ int kubus_f_peers (MPI_Comm comm, int how) KUBUS_F_HIDDEN;
  * NULL when out of memory */
 void *kubus_f_array (void *stack, size_t stack_n, long n, size_t size) KUBUS_F_HIDDEN;
 void  kubus_f_array_free (void *p, void *stack) KUBUS_F_HIDDEN;
+/* a CHARACTER(LEN=@len) argument as a C string without its trailing blanks (MPI-3.1 section
+ * 17.1.13: MPI_File_open's file name, MPI_File_set_view's data representation), to be freed;
+ * NULL when out of memory */
+char *kubus_f_string (const char *s, size_t len) KUBUS_F_HIDDEN;
 /* MPI_ERR_NO_MEM, after MPI_COMM_WORLD's error handler saw it (as Open MPI's bindings do) */
 int   kubus_f_no_memory (void) KUBUS_F_HIDDEN;

@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #endif
 #include "collect-profile-write.h"
+#include "kubus-mpi-io.h"
 #include "kubus-text.h"
 
 #include <dirent.h>
@@ -99,6 +100,8 @@ kubus_prof_category (const char *n)
     return KUBUS_CAT_INIT_EXIT;
   if (in_list (n, barrier, 0))
     return KUBUS_CAT_BARRIER;
+  if (strncmp (n, "MPI_File_", 9) == 0)
+    return kubus_mpi_io_collective (n) ? KUBUS_CAT_IO_COLL : KUBUS_CAT_IO;
   if (in_list (n, mgmt, 1))
     return KUBUS_CAT_MGMT;
   if (in_list (n, coll, 1) && strcmp (n, "MPI_Reduce_local") != 0)
@@ -764,7 +767,7 @@ typedef struct
   " Estimate from the lightweight profile (no trace), after Mao et al., EuroMPI/ASIA 2014: the "   \
   "shortest call of a function with messages of the same size class (powers of two) takes no "   \
   "wait, every call takes its time above that minimum as wait."
-#define ALL_CATS 127
+#define ALL_CATS 511
 
 static const PMetric metrics[] = {
   /* 0 */ { -1, "time", "Time", "FLOAT", "sec", MV_TIME, ALL_CATS, 0,
@@ -812,41 +815,45 @@ static const PMetric metrics[] = {
              "Time in N x N collectives (MPI_Allreduce, MPI_Allgather(v), MPI_Alltoall(v,w), "
              "MPI_Reduce_scatter(_block)) above the shortest call of the same function of any "
              "rank." EST_NOTE },
-  /* 18 */ { -1, "visits", "Visits", "INTEGER", "occ", MV_COUNT, KP_VISITS, 0,
+  /* 18 */ { 3, "mpi_io", "File I/O", "FLOAT", "sec", MV_TIME, KUBUS_CAT_IO | KUBUS_CAT_IO_COLL, 0,
+             "Time spent in MPI file I/O calls" },
+  /* 19 */ { 18, "mpi_io_collective", "Collective", "FLOAT", "sec", MV_TIME, KUBUS_CAT_IO_COLL, 0,
+             "Time spent in collective MPI file I/O calls" },
+  /* 20 */ { -1, "visits", "Visits", "INTEGER", "occ", MV_COUNT, KP_VISITS, 0,
              "Number of visits" },
-  /* 19 */ { -1, "min_time", "Minimum Inclusive Time", "MINDOUBLE", "sec", MV_MIN, KP_MIN, 0,
+  /* 21 */ { -1, "min_time", "Minimum Inclusive Time", "MINDOUBLE", "sec", MV_MIN, KP_MIN, 0,
              "Minimum inclusive time of one visit" },
-  /* 20 */ { -1, "max_time", "Maximum Inclusive Time", "MAXDOUBLE", "sec", MV_MAX, KP_MAX, 0,
+  /* 22 */ { -1, "max_time", "Maximum Inclusive Time", "MAXDOUBLE", "sec", MV_MAX, KP_MAX, 0,
              "Maximum inclusive time of one visit" },
-  /* 21 */ { -1, "syncs", "MPI synchronizations", "INTEGER", "occ", MV_SUM, KP_SYNCS_SEND, 3,
+  /* 23 */ { -1, "syncs", "MPI synchronizations", "INTEGER", "occ", MV_SUM, KP_SYNCS_SEND, 3,
              "Zero-byte MPI operations" },
-  /* 22 */ { 21, "syncs_send", "Send synchronizations", "INTEGER", "occ", MV_COUNT, KP_SYNCS_SEND,
+  /* 24 */ { 23, "syncs_send", "Send synchronizations", "INTEGER", "occ", MV_COUNT, KP_SYNCS_SEND,
              0, "Zero-byte sends" },
-  /* 23 */ { 21, "syncs_recv", "Receive synchronizations", "INTEGER", "occ", MV_COUNT,
+  /* 25 */ { 23, "syncs_recv", "Receive synchronizations", "INTEGER", "occ", MV_COUNT,
              KP_SYNCS_RECV, 0, "Zero-byte receives" },
-  /* 24 */ { 21, "syncs_coll", "Collective synchronizations", "INTEGER", "occ", MV_COUNT,
+  /* 26 */ { 23, "syncs_coll", "Collective synchronizations", "INTEGER", "occ", MV_COUNT,
              KP_SYNCS_COLL, 0, "Collectives that move no data" },
-  /* 25 */ { -1, "comms", "MPI communications", "INTEGER", "occ", MV_SUM, KP_COMMS_SEND, 5,
+  /* 27 */ { -1, "comms", "MPI communications", "INTEGER", "occ", MV_SUM, KP_COMMS_SEND, 5,
              "Data-carrying MPI operations" },
-  /* 26 */ { 25, "comms_send", "Sends", "INTEGER", "occ", MV_COUNT, KP_COMMS_SEND, 0,
+  /* 28 */ { 27, "comms_send", "Sends", "INTEGER", "occ", MV_COUNT, KP_COMMS_SEND, 0,
              "Sends with data" },
-  /* 27 */ { 25, "comms_recv", "Receives", "INTEGER", "occ", MV_COUNT, KP_COMMS_RECV, 0,
+  /* 29 */ { 27, "comms_recv", "Receives", "INTEGER", "occ", MV_COUNT, KP_COMMS_RECV, 0,
              "Receives with data" },
-  /* 28 */ { 25, "comms_cxch", "Collective exchanges", "INTEGER", "occ", MV_COUNT, KP_COMMS_CXCH,
+  /* 30 */ { 27, "comms_cxch", "Collective exchanges", "INTEGER", "occ", MV_COUNT, KP_COMMS_CXCH,
              0, "Collectives that send and receive data" },
-  /* 29 */ { 25, "comms_csrc", "Collective sources", "INTEGER", "occ", MV_COUNT, KP_COMMS_CSRC, 0,
+  /* 31 */ { 27, "comms_csrc", "Collective sources", "INTEGER", "occ", MV_COUNT, KP_COMMS_CSRC, 0,
              "Collectives that only send data" },
-  /* 30 */ { 25, "comms_cdst", "Collective destinations", "INTEGER", "occ", MV_COUNT,
+  /* 32 */ { 27, "comms_cdst", "Collective destinations", "INTEGER", "occ", MV_COUNT,
              KP_COMMS_CDST, 0, "Collectives that only receive data" },
-  /* 31 */ { -1, "bytes", "MPI bytes transferred", "INTEGER", "bytes", MV_SUM, KP_BYTES_SENT, 4,
+  /* 33 */ { -1, "bytes", "MPI bytes transferred", "INTEGER", "bytes", MV_SUM, KP_BYTES_SENT, 4,
              "Bytes moved by MPI" },
-  /* 32 */ { 31, "bytes_sent", "Bytes sent", "INTEGER", "bytes", MV_COUNT, KP_BYTES_SENT, 0,
+  /* 34 */ { 33, "bytes_sent", "Bytes sent", "INTEGER", "bytes", MV_COUNT, KP_BYTES_SENT, 0,
              "Point-to-point bytes sent" },
-  /* 33 */ { 31, "bytes_rcvd", "Bytes received", "INTEGER", "bytes", MV_COUNT, KP_BYTES_RCVD, 0,
+  /* 35 */ { 33, "bytes_rcvd", "Bytes received", "INTEGER", "bytes", MV_COUNT, KP_BYTES_RCVD, 0,
              "Point-to-point bytes received" },
-  /* 34 */ { 31, "bytes_cout", "Collective bytes outgoing", "INTEGER", "bytes", MV_COUNT,
+  /* 36 */ { 33, "bytes_cout", "Collective bytes outgoing", "INTEGER", "bytes", MV_COUNT,
              KP_BYTES_COUT, 0, "Collective bytes sent" },
-  /* 35 */ { 31, "bytes_cin", "Collective bytes incoming", "INTEGER", "bytes", MV_COUNT,
+  /* 37 */ { 33, "bytes_cin", "Collective bytes incoming", "INTEGER", "bytes", MV_COUNT,
              KP_BYTES_CIN, 0, "Collective bytes received" },
 };
 #define N_PMETRICS (int)(sizeof metrics / sizeof metrics[0])

@@ -130,6 +130,8 @@ enum
   KUBUS_CAT_BARRIER = 8,
   KUBUS_CAT_P2P = 16,
   KUBUS_CAT_COLL = 32,
-  KUBUS_CAT_OTHER = 64
+  KUBUS_CAT_OTHER = 64,
+  KUBUS_CAT_IO = 128,      /* MPI_File_*: mpi_io */
+  KUBUS_CAT_IO_COLL = 256, /* the collective ones (kubus-mpi-io.h): mpi_io_collective */
 };
 int kubus_prof_category (const char *region_name);

@@ -240,6 +240,7 @@ HANDLES = {
     'MPI_Info': ('PMPI_Info_f2c', 'PMPI_Info_c2f', 'MPI_INFO_NULL'),
     'MPI_Group': ('PMPI_Group_f2c', 'PMPI_Group_c2f', 'MPI_GROUP_NULL'),
     'MPI_Message': ('PMPI_Message_f2c', 'PMPI_Message_c2f', 'MPI_MESSAGE_NULL'),
+    'MPI_File': ('PMPI_File_f2c', 'PMPI_File_c2f', 'MPI_FILE_NULL'),
 }
 # handle pointers that carry a value in (the others are results)
 INOUT = {
@@ -271,6 +272,8 @@ class FParam:
         self.pre = []
         self.arg = None
         self.post = []
+        self.hidden = None  # a CHARACTER argument's hidden length (after ierror)
+        self.cleanup = []  # after the call, whatever it returned
 
 
 def fparam(r, q, binding):
@@ -333,6 +336,23 @@ def fparam(r, q, binding):
         else:
             sys.exit(f"line {r['line']}: rule {rule!r} does not fit {t} {n}")
         return fp
+    if base == 'MPI_Offset' and not q['array']:
+        fp.decl = f'MPI_Offset *{n}'  # INTEGER(KIND=MPI_OFFSET_KIND)
+        fp.arg = f'(*{n})'
+        return fp
+    if base == 'MPI_Offset *' and not q['array']:
+        fp.decl = f'MPI_Offset *{n}'
+        fp.arg = n
+        return fp
+    if base == 'char *' and t.startswith('const ') and not q['array']:
+        # CHARACTER(LEN=*): the address and, after every other argument, its length (gfortran
+        # passes it as size_t); MPI takes the text without its trailing blanks
+        fp.decl = f'const char *{n}'
+        fp.hidden = f'size_t kubus_len_{n}'
+        fp.locals.append(f'char *kubus_c_{n} = kubus_f_string ({n}, kubus_len_{n});')
+        fp.arg = f'kubus_c_{n}'
+        fp.cleanup.append(f'free (kubus_c_{n});')
+        return fp
     if base == 'MPI_Aint' and q['array']:
         fp.decl = f'MPI_Aint *{n}'  # INTEGER(KIND=MPI_ADDRESS_KIND)
         fp.arg = n
@@ -366,7 +386,7 @@ def fparam(r, q, binding):
             fp.arg = f'{f2c} (*{n})'
         elif base == h + ' *' and not q['array']:
             v = f'kubus_h_{n}'
-            inout = k in INOUT.get(h, ())
+            inout = k in INOUT.get(h, ()) or rule == 'inout'
             fp.locals.append(f'{h} {v} = {null};')
             if inout:
                 fp.pre.append(f'{v} = {f2c} (*{n});')
@@ -403,7 +423,8 @@ def fparam(r, q, binding):
 def fortran_entry(r, binding, fname):
     """The C text of one Fortran entry point, kubus_f_<name> or kubus_f08_<name>."""
     ps = [fparam(r, q, binding) for q in r['plist']]
-    decls = [p.decl for p in ps if p.decl] + ['MPI_Fint *ierror']
+    decls = ([p.decl for p in ps if p.decl] + ['MPI_Fint *ierror']
+             + [p.hidden for p in ps if p.hidden])
     out = [f'static void\n{fname} ({", ".join(decls)})\n{{']
     w = out.append
     w('  const void *kubus_site = __builtin_return_address (0);')
@@ -411,6 +432,15 @@ def fortran_entry(r, binding, fname):
     for p in ps:
         for l in p.locals:
             w('  ' + l)
+    strings = [f'kubus_c_{q["name"]}' for p, q in zip(ps, r['plist']) if p.hidden]
+    if strings:
+        w('  if (' + ' || '.join(f'{v} == NULL' for v in strings) + ')')
+        w('    {')
+        for v in strings:
+            w(f'      free ({v});')
+        w('      kubus_f_set_error (ierror, kubus_f_no_memory ());')
+        w('      return;')
+        w('    }')
     arrays = [a for p in ps for a in p.arrays]
     for v, ty, cnt in arrays:
         w(f'  {ty} {v}_stack[KUBUS_F_STACK];')
@@ -420,6 +450,8 @@ def fortran_entry(r, binding, fname):
         w('    {')
         for v, _, _ in arrays:
             w(f'      kubus_f_array_free ({v}, {v}_stack);')
+        for v in strings:
+            w(f'      free ({v});')
         w('      kubus_f_set_error (ierror, kubus_f_no_memory ());')
         w('      return;')
         w('    }')
@@ -437,6 +469,8 @@ def fortran_entry(r, binding, fname):
         w('    }')
     for v, _, _ in arrays:
         w(f'  kubus_f_array_free ({v}, {v}_stack);')
+    for l in [l for p in ps for l in p.cleanup]:
+        w('  ' + l)
     w('  kubus_f_set_error (ierror, ret);')
     w('}')
     return '\n'.join(out) + '\n'

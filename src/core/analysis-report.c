@@ -429,6 +429,10 @@ category_metric (const TraceRegion *r)
       return M_POINT2POINT;
     case RC_MPI_COLL:
       return M_COLLECTIVE;
+    case RC_MPI_IO:
+      return M_IO;
+    case RC_MPI_IO_COLL:
+      return M_IO_COLLECTIVE;
     case RC_MPI_OTHER:
     default:
       return M_MPI;

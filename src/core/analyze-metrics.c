@@ -65,6 +65,10 @@ const MetricDef analyze_metrics[N_METRICS] = {
     N_("Time in an N x N collective waiting for the last rank") },
   { M_NXN_COMPLETION, M_COLLECTIVE, "mpi_nxn_completion", N_("N x N Completion"), T, TRUE,
     N_("Time in an N x N collective after the first rank has left it") },
+  /* Scalasca's place and names for MPI-IO (its MPI-IO adapter; PATTERNS.md has no pattern) */
+  { M_IO, M_MPI, "mpi_io", N_("File I/O"), T, FALSE, N_("Time spent in MPI file I/O calls") },
+  { M_IO_COLLECTIVE, M_IO, "mpi_io_collective", N_("Collective"), T, FALSE,
+    N_("Time spent in collective MPI file I/O calls") },
   { M_VISITS, -1, "visits", N_("Visits"), C, FALSE, N_("Number of visits") },
   { M_SYNCS, -1, "syncs", N_("MPI synchronizations"), C, FALSE, N_("Zero-byte MPI operations") },
   { M_SYNCS_SEND, M_SYNCS, "syncs_send", N_("Send synchronizations"), C, FALSE, N_("Zero-byte sends") },

@@ -33,6 +33,8 @@ typedef enum
   RC_MPI_BARRIER,
   RC_MPI_P2P,
   RC_MPI_COLL,
+  RC_MPI_IO,      /* MPI_File_*: mpi_io */
+  RC_MPI_IO_COLL, /* the collective ones: mpi_io_collective */
 } RegionClass;
 
 typedef enum

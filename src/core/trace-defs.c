@@ -2,6 +2,7 @@
  * the metric tree), groups and communicators (comm-local rank → world rank), the system tree,
  * locations (world rank = position in the MPI COMM_LOCATIONS group) and Cartesian topologies. */
 #include "analyze-private.h"
+#include "kubus-mpi-io.h"
 
 #include <glib/gi18n.h>
 #include <otf2/otf2.h>
@@ -84,6 +85,8 @@ classify_region (TraceRegion *r,
     r->klass = RC_MPI_FINALIZE;
   else if (is_in (n, barrier))
     r->klass = RC_MPI_BARRIER;
+  else if (g_str_has_prefix (n, "MPI_File_"))
+    r->klass = kubus_mpi_io_collective (n) ? RC_MPI_IO_COLL : RC_MPI_IO;
   else if (has_prefix_in (n, mgmt))
     r->klass = RC_MPI_MGMT_COMM;
   else if (has_prefix_in (n, coll) && strcmp (n, "MPI_Reduce_local") != 0)

@@ -4,7 +4,8 @@
 ! buffered sends and MPI_Buffer_detach's TYPE(C_PTR), every completion call, every blocking and
 ! non-blocking collective, Cartesian, graph and distributed-graph topologies (LOGICAL arrays,
 ! MPI_UNWEIGHTED, neighbourhood collectives whose datatype arrays are as long as the degree),
-! inter-communicators.  Runs on exactly 4 ranks.
+! inter-communicators, MPI-IO (strings with their hidden lengths, MPI_Offset arguments, the
+! split collectives; the file is COUNTS.io).  Runs on exactly 4 ranks.
 !
 !   fortran-all COUNTS [abort]
 !
@@ -17,7 +18,7 @@ program fortran_all
   use mpi_f08
   use, intrinsic :: iso_c_binding, only : c_ptr, c_loc, c_associated
   implicit none
-  integer, parameter :: max_names = 128
+  integer, parameter :: max_names = 192
   character (len = 32) :: names(max_names)
   integer :: counts(max_names) = 0, n_names = 0
   integer :: rank, n, partner, provided, i, k, idx, outcount, indices(8), sz, ierr
@@ -37,6 +38,10 @@ program fortran_all
   type (MPI_Comm) :: dup, dupi, split, stype, created, cgroup, idup, cart, csub, graph, dgraph, &
                      dgraph2, half, inter, merged
   type (MPI_Group) :: wgroup, g01
+  type (MPI_File) :: fh
+  integer (kind = MPI_OFFSET_KIND) :: fsize
+  integer :: io(4)
+  character (len = 4096) :: counts_path
 
   call get_command_argument (2, arg)
   abort_run = arg == 'abort'
@@ -523,6 +528,173 @@ program fortran_all
   call comm_free (split)
   call comm_free (dupi)
   call comm_free (dup)
+
+  ! ---------------------------------------------------------------- MPI-IO
+  ! every rank owns the 4 INTEGERs at 16 * rank: written individually, collectively, through
+  ! the shared and the individual file pointer; read back and checked
+  call get_command_argument (1, counts_path)
+  call note ('MPI_File_open')
+  call MPI_File_open (MPI_COMM_WORLD, trim (counts_path) // '.io', &
+                      ior (MPI_MODE_CREATE, MPI_MODE_RDWR), MPI_INFO_NULL, fh, ierr)
+  call check (ierr == MPI_SUCCESS, 'file open')
+  call note ('MPI_File_set_size')
+  call MPI_File_set_size (fh, 0_MPI_OFFSET_KIND)
+  call note ('MPI_File_preallocate')
+  call MPI_File_preallocate (fh, int (64 * n, MPI_OFFSET_KIND))
+  call note ('MPI_File_set_view')
+  ! a file's errors return (MPI_ERRORS_RETURN): every call that takes a string checks ierror
+  call MPI_File_set_view (fh, 0_MPI_OFFSET_KIND, MPI_INTEGER, MPI_INTEGER, 'native    ', &
+                          MPI_INFO_NULL, ierr)
+  call check (ierr == MPI_SUCCESS, 'file set_view (a data representation with trailing blanks)')
+  fsize = int (16 * rank, MPI_OFFSET_KIND)
+  io = [(100 * rank + i, i = 1, 4)]
+  call note ('MPI_File_write_at')
+  call MPI_File_write_at (fh, fsize / 4, io, 4, MPI_INTEGER, MPI_STATUS_IGNORE)
+  call note ('MPI_File_write_at_all')
+  call MPI_File_write_at_all (fh, fsize / 4, io, 4, MPI_INTEGER, st)
+  call note ('MPI_File_sync')
+  call MPI_File_sync (fh)
+  io = 0
+  call note ('MPI_File_read_at')
+  call MPI_File_read_at (fh, fsize / 4, io, 4, MPI_INTEGER, st)
+  call check (all (io == [(100 * rank + i, i = 1, 4)]), 'file read_at')
+  io = 0
+  call note ('MPI_File_read_at_all')
+  call MPI_File_read_at_all (fh, fsize / 4, io, 4, MPI_INTEGER, st)
+  call check (all (io == [(100 * rank + i, i = 1, 4)]), 'file read_at_all')
+  call note ('MPI_File_iwrite_at')
+  call MPI_File_iwrite_at (fh, fsize / 4, io, 4, MPI_INTEGER, req)
+  call wait1 (req)
+  call note ('MPI_File_iread_at')
+  call MPI_File_iread_at (fh, fsize / 4, io, 4, MPI_INTEGER, req)
+  call wait1 (req)
+  call note ('MPI_File_iwrite_at_all')
+  call MPI_File_iwrite_at_all (fh, fsize / 4, io, 4, MPI_INTEGER, req)
+  call wait1 (req)
+  call note ('MPI_File_iread_at_all')
+  call MPI_File_iread_at_all (fh, fsize / 4, io, 4, MPI_INTEGER, req)
+  call wait1 (req)
+  call check (all (io == [(100 * rank + i, i = 1, 4)]), 'file iread_at_all')
+  ! the individual file pointer
+  call note ('MPI_File_seek')
+  call MPI_File_seek (fh, fsize / 4, MPI_SEEK_SET)
+  call note ('MPI_File_write')
+  call MPI_File_write (fh, io, 4, MPI_INTEGER, MPI_STATUS_IGNORE)
+  call note ('MPI_File_seek')
+  call MPI_File_seek (fh, fsize / 4, MPI_SEEK_SET)
+  call note ('MPI_File_read')
+  call MPI_File_read (fh, io, 4, MPI_INTEGER, st)
+  call note ('MPI_File_seek')
+  call MPI_File_seek (fh, fsize / 4, MPI_SEEK_SET)
+  call note ('MPI_File_write_all')
+  call MPI_File_write_all (fh, io, 4, MPI_INTEGER, st)
+  call note ('MPI_File_seek')
+  call MPI_File_seek (fh, fsize / 4, MPI_SEEK_SET)
+  call note ('MPI_File_read_all')
+  call MPI_File_read_all (fh, io, 4, MPI_INTEGER, st)
+  call check (all (io == [(100 * rank + i, i = 1, 4)]), 'file read_all')
+  call note ('MPI_File_seek')
+  call MPI_File_seek (fh, fsize / 4, MPI_SEEK_SET)
+  call note ('MPI_File_iwrite')
+  call MPI_File_iwrite (fh, io, 4, MPI_INTEGER, req)
+  call wait1 (req)
+  call note ('MPI_File_seek')
+  call MPI_File_seek (fh, fsize / 4, MPI_SEEK_SET)
+  call note ('MPI_File_iread')
+  call MPI_File_iread (fh, io, 4, MPI_INTEGER, req)
+  call wait1 (req)
+  call note ('MPI_File_seek')
+  call MPI_File_seek (fh, fsize / 4, MPI_SEEK_SET)
+  call note ('MPI_File_iwrite_all')
+  call MPI_File_iwrite_all (fh, io, 4, MPI_INTEGER, req)
+  call wait1 (req)
+  call note ('MPI_File_seek')
+  call MPI_File_seek (fh, fsize / 4, MPI_SEEK_SET)
+  call note ('MPI_File_iread_all')
+  call MPI_File_iread_all (fh, io, 4, MPI_INTEGER, req)
+  call wait1 (req)
+  call check (all (io == [(100 * rank + i, i = 1, 4)]), 'file iread_all')
+  ! split collectives
+  call note ('MPI_File_write_at_all_begin')
+  call MPI_File_write_at_all_begin (fh, fsize / 4, io, 4, MPI_INTEGER)
+  call note ('MPI_File_write_at_all_end')
+  call MPI_File_write_at_all_end (fh, io, st)
+  call note ('MPI_File_read_at_all_begin')
+  call MPI_File_read_at_all_begin (fh, fsize / 4, io, 4, MPI_INTEGER)
+  call note ('MPI_File_read_at_all_end')
+  call MPI_File_read_at_all_end (fh, io, st)
+  call note ('MPI_File_seek')
+  call MPI_File_seek (fh, fsize / 4, MPI_SEEK_SET)
+  call note ('MPI_File_write_all_begin')
+  call MPI_File_write_all_begin (fh, io, 4, MPI_INTEGER)
+  call note ('MPI_File_write_all_end')
+  call MPI_File_write_all_end (fh, io, st)
+  call note ('MPI_File_seek')
+  call MPI_File_seek (fh, fsize / 4, MPI_SEEK_SET)
+  call note ('MPI_File_read_all_begin')
+  call MPI_File_read_all_begin (fh, io, 4, MPI_INTEGER)
+  call note ('MPI_File_read_all_end')
+  call MPI_File_read_all_end (fh, io, st)
+  call check (all (io == [(100 * rank + i, i = 1, 4)]), 'file read_all_end')
+  ! the shared file pointer: ordered accesses in rank order, then one at a time
+  call note ('MPI_File_seek_shared')
+  call MPI_File_seek_shared (fh, 0_MPI_OFFSET_KIND, MPI_SEEK_SET)
+  call note ('MPI_File_write_ordered')
+  call MPI_File_write_ordered (fh, io, 4, MPI_INTEGER, st)
+  call note ('MPI_File_seek_shared')
+  call MPI_File_seek_shared (fh, 0_MPI_OFFSET_KIND, MPI_SEEK_SET)
+  call note ('MPI_File_read_ordered')
+  call MPI_File_read_ordered (fh, io, 4, MPI_INTEGER, st)
+  call check (all (io == [(100 * rank + i, i = 1, 4)]), 'file read_ordered')
+  call note ('MPI_File_seek_shared')
+  call MPI_File_seek_shared (fh, 0_MPI_OFFSET_KIND, MPI_SEEK_SET)
+  call note ('MPI_File_write_ordered_begin')
+  call MPI_File_write_ordered_begin (fh, io, 4, MPI_INTEGER)
+  call note ('MPI_File_write_ordered_end')
+  call MPI_File_write_ordered_end (fh, io, st)
+  call note ('MPI_File_seek_shared')
+  call MPI_File_seek_shared (fh, 0_MPI_OFFSET_KIND, MPI_SEEK_SET)
+  call note ('MPI_File_read_ordered_begin')
+  call MPI_File_read_ordered_begin (fh, io, 4, MPI_INTEGER)
+  call note ('MPI_File_read_ordered_end')
+  call MPI_File_read_ordered_end (fh, io, st)
+  call check (all (io == [(100 * rank + i, i = 1, 4)]), 'file read_ordered_end')
+  do i = 0, n - 1
+    if (i == rank) then
+      call note ('MPI_File_write_shared')
+      call MPI_File_write_shared (fh, io, 4, MPI_INTEGER, st)
+      call note ('MPI_File_iwrite_shared')
+      call MPI_File_iwrite_shared (fh, io, 4, MPI_INTEGER, req)
+      call wait1 (req)
+    end if
+    call note ('MPI_Barrier')
+    call MPI_Barrier (MPI_COMM_WORLD)
+  end do
+  call note ('MPI_File_seek_shared')
+  call MPI_File_seek_shared (fh, 0_MPI_OFFSET_KIND, MPI_SEEK_SET)
+  do i = 0, n - 1
+    if (i == rank) then
+      call note ('MPI_File_read_shared')
+      call MPI_File_read_shared (fh, io, 4, MPI_INTEGER, st)
+      call note ('MPI_File_iread_shared')
+      call MPI_File_iread_shared (fh, io, 4, MPI_INTEGER, req)
+      call wait1 (req)
+    end if
+    call note ('MPI_Barrier')
+    call MPI_Barrier (MPI_COMM_WORLD)
+  end do
+  call note ('MPI_File_close')
+  call MPI_File_close (fh)
+  call check (fh == MPI_FILE_NULL, 'file close')
+  call note ('MPI_Barrier')
+  call MPI_Barrier (MPI_COMM_WORLD)
+  if (rank == 0) then
+    call note ('MPI_File_delete')
+    call MPI_File_delete (trim (counts_path) // '.io  ', MPI_INFO_NULL, ierr)
+    call check (ierr == MPI_SUCCESS, 'file delete (a name with trailing blanks)')
+    inquire (file = trim (counts_path) // '.io', exist = flag)
+    call check (.not. flag, 'file delete left the file')
+  end if
 
   call note ('MPI_Finalize')
   call MPI_Finalize (ierror = ierr)

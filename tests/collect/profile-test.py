@@ -14,6 +14,9 @@ usage: profile-test.py CASE --run KUBUS_RUN --cube KUBUS_CUBE --analyze KUBUS_AN
   threads    prof-threads: MPI calls of other threads on locations of their own
   abort      collect-abort: the profile of an aborted run, marked incomplete
   reduce     prof-reduce: one reduction of the minima at MPI_Finalize, not one per call
+  mpiio      prof-mpiio: MPI-IO calls as regions with exact visits, their time in mpi_io and
+             the collective ones' in mpi_io_collective (none in comp), the same in the profile
+             and the trace analysis, and kubus-cube callsites lists them
 Exit 0 pass, 1 fail, 77 skip.
 """
 import argparse
@@ -547,8 +550,60 @@ def case_reduce(a, tmp):
                f'{rounds} rounds: visits {vis}')
 
 
+def case_mpiio(a, tmp):
+    """MPI-IO: every MPI_File_* call a region with its exact visits in the profile and the
+    analysis; its whole time in mpi_io, the collective calls' also in mpi_io_collective, none in
+    comp or in the other MPI categories."""
+    base = app_base(a)
+    n, rounds = 3, 4
+    exp = os.path.join(tmp, 'exp')
+    p = kubus_run(a, exp, n, app_args=[os.path.join(tmp, 'data.bin'), rounds])
+    expect(p.stdout == 'prof-mpiio: done\n', f'application output: {p.stdout!r}')
+    expect(not os.path.exists(os.path.join(tmp, 'data.bin')), 'MPI_File_delete left the file')
+    p = run([a.analyze, exp])
+    expect(p.returncode == 0, f'kubus-analyze: exit {p.returncode}\n{p.stderr[-2000:]}')
+    visits = {'MPI_File_open': 1, 'MPI_File_write_at': rounds, 'MPI_File_write_at_all': rounds,
+              'MPI_File_iread_at': rounds, 'MPI_File_seek': rounds, 'MPI_File_read_all': rounds,
+              'MPI_File_sync': 1, 'MPI_File_close': 1}
+    collective = {'MPI_File_open', 'MPI_File_write_at_all', 'MPI_File_read_all', 'MPI_File_sync',
+                  'MPI_File_close'}
+    others = ['comp', 'mpi_management', 'mpi_synchronization', 'mpi_communication']
+    for report in ('profile.cube', 'analysis.cube'):
+        c = cube3.load(os.path.join(exp, report))
+        for m in ('mpi_io', 'mpi_io_collective'):
+            expect(c.metrics.get(m, {}).get('parent') == {'mpi_io': 'mpi',
+                                                           'mpi_io_collective': 'mpi_io'}[m],
+                   f'{report}: {m} not in its place: {c.metrics.get(m)}')
+        for r in range(n):
+            vis = cube3.by_path(c, 'visits', r)
+            time = cube3.by_path(c, 'time', r)
+            io = cube3.by_path(c, 'mpi_io', r)
+            coll = cube3.by_path(c, 'mpi_io_collective', r)
+            delete = 1 if r == 0 else 0
+            for name, want in list(visits.items()) + [('MPI_File_delete', delete)]:
+                path = f'{base}/main/{name}' if f'{base}/main/{name}' in vis else f'{base}/{name}'
+                expect(vis.get(path, 0) == want,
+                       f'{report} rank {r}: {path} visits {vis.get(path, 0)}, expected {want}')
+                if not want:
+                    continue
+                t = time.get(path, 0.0)
+                expect(t > 0 and io.get(path) == t,
+                       f'{report} rank {r}: {path}: mpi_io {io.get(path)}, time {t}')
+                wc = t if name in collective else 0.0
+                expect(coll.get(path, 0.0) == wc,
+                       f'{report} rank {r}: {path}: mpi_io_collective {coll.get(path, 0.0)}, '
+                       f'expected {wc}')
+                for m in others:
+                    v = cube3.by_path(c, m, r).get(path, 0.0)
+                    expect(v == 0.0, f'{report} rank {r}: {path}: {m} {v}, expected 0')
+    # the call sites (mpiP style) list the I/O calls too
+    p = run([a.cube, 'callsites', '--csv', os.path.join(exp, 'profile.cube')])
+    expect(p.returncode == 0 and 'MPI_File_write_at_all' in p.stdout,
+           f'kubus-cube callsites: exit {p.returncode}, no MPI_File_write_at_all\n{p.stdout[:2000]}')
+
+
 CASES = {'reduce': case_reduce, 'estimates': case_estimates, 'notrace': case_notrace, 'paths': case_paths,
-         'threads': case_threads, 'abort': case_abort}
+         'threads': case_threads, 'abort': case_abort, 'mpiio': case_mpiio}
 
 
 def main():
