@@ -229,9 +229,9 @@ def case_scale(a, tmp):
     big = max(ranks)
     if 16 in sizes and big > 16:
         # the OTF2 trace grows at least 3/4 as fast as the ranks (x3 at 64, x1.5 at 32); the
-        # compressed trace at most x1.3 to 64 ranks (the all-to-all: x1.19) and x1.35 to 32 (the
-        # all-to-all: x1.10-1.24 in 7 runs at a load of 18-26, the timings vary): one whose size
-        # grows with the ranks doubles from 16 to 32
+        # compressed trace at most x1.3 to 64 ranks (the all-to-all: x1.04-1.19) and x1.35 to 32
+        # (the all-to-all: x1.08-1.24 in 9 runs at a load of 18-74, the timings vary): one whose
+        # size grows with the ranks doubles from 16 to 32
         kg = sizes[big][0] / sizes[16][0]
         og = sizes[big][1] / sizes[16][1]
         klimit = 1.3 if big >= 64 else 1.35
