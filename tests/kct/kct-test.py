@@ -9,9 +9,10 @@ Cases:
                compressed trace holds exactly the MPI call sequence of the OTF2 trace of the
                same run (per rank, kct-seq), its run length is within 5 % of the recorded one,
                the iterator's replay too, and the offline compression of the OTF2 trace is
-               lossless as well.  From 16 to 64 ranks the compressed trace grows at most 1.3x
-               while the OTF2 trace grows at least 3x; info's OTF2 estimate is within 25 % of
-               the real size.  With --extrapolate N: the runs up to 16 ranks extrapolate to N
+               lossless as well.  From 16 to the largest rank count N (32 or 64) the
+               compressed trace grows at most 1.3x (1.35x to 32) while the OTF2 trace grows at
+               least 0.75 N/16 times (3x at 64, 1.5x at 32); info's OTF2 estimate is within
+               25 % of the real size.  With --extrapolate N: the runs up to 16 ranks extrapolate to N
                ranks with the same locations and MPI calls per function as a real run at N.
   irregular    data-dependent messages and MPI_Test polls: the same calls (polls compared as
                runs), the compression ratio that info reports is OTF2 size / compressed size.
@@ -225,12 +226,21 @@ def case_scale(a, tmp):
     print(f'{name}: ranks, compressed bytes, OTF2 bytes, rank groups')
     for n in ranks:
         print(f'  {n} {sizes[n][0]} {sizes[n][1]} {sizes[n][2]}')
-    if 16 in sizes and 64 in sizes:
-        kg = sizes[64][0] / sizes[16][0]
-        og = sizes[64][1] / sizes[16][1]
-        print(f'  16 -> 64: compressed x{kg:.2f}, OTF2 x{og:.2f}')
-        expect(kg <= 1.3, f'compressed trace grows x{kg:.2f} from 16 to 64 ranks (limit 1.3)')
-        expect(og >= 3.0, f'OTF2 trace grows only x{og:.2f} from 16 to 64 ranks')
+    big = max(ranks)
+    if 16 in sizes and big > 16:
+        # the OTF2 trace grows at least 3/4 as fast as the ranks (x3 at 64, x1.5 at 32); the
+        # compressed trace at most x1.3 to 64 ranks (the all-to-all: x1.04-1.19) and x1.35 to 32
+        # (the all-to-all: x1.08-1.24 in 9 runs at a load of 18-74, the timings vary): one whose
+        # size grows with the ranks doubles from 16 to 32
+        kg = sizes[big][0] / sizes[16][0]
+        og = sizes[big][1] / sizes[16][1]
+        klimit = 1.3 if big >= 64 else 1.35
+        olimit = 0.75 * big / 16
+        print(f'  16 -> {big}: compressed x{kg:.2f}, OTF2 x{og:.2f}')
+        expect(kg <= klimit, f'compressed trace grows x{kg:.2f} from 16 to {big} ranks '
+                             f'(limit {klimit:.2f})')
+        expect(og >= olimit, f'OTF2 trace grows only x{og:.2f} from 16 to {big} ranks '
+                             f'(at least {olimit:.2f})')
         table = os.environ.get('KCT_TABLE')
         if table:
             with open(table, 'a', encoding='utf-8') as f:
