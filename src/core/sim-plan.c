@@ -714,8 +714,9 @@ sim_plan_build (SimRank       *sr,
                   }
             }
           else if (klass == RC_MPI_COLL || klass == RC_MPI_BARRIER || klass == RC_MPI_INIT
-                   || klass == RC_MPI_FINALIZE || (klass == RC_MPI_MGMT_COMM && creates_comm (name)))
-            count (notes->approximated, name);
+                   || klass == RC_MPI_FINALIZE || (klass == RC_MPI_MGMT_COMM && creates_comm (name))
+                   || klass == RC_MPI_IO_COLL)
+            count (notes->approximated, name); /* collective MPI-IO waits for the file's group too */
         }
       if (p->actions->len > first_action)
         {
