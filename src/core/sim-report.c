@@ -55,28 +55,32 @@ json_string (GString    *s,
     g_string_append (s, "null");
 }
 
+/* @fmt: "%.9g", or "%.17g" for a figure also written in the identity cache (sim-identity.c), so
+ * that one read back from there is the same number in the summary */
+static void
+json_double (GString    *s,
+             double      v,
+             const char *fmt)
+{
+  char b[G_ASCII_DTOSTR_BUF_SIZE];
+  if (!isfinite (v))
+    g_string_append (s, "null");
+  else
+    g_string_append (s, g_ascii_formatd (b, sizeof b, fmt, v));
+}
+
 static void
 json_number (GString *s,
              double   v)
 {
-  char b[G_ASCII_DTOSTR_BUF_SIZE];
-  if (!isfinite (v))
-    g_string_append (s, "null");
-  else
-    g_string_append (s, g_ascii_formatd (b, sizeof b, "%.9g", v));
+  json_double (s, v, "%.9g");
 }
 
-/* As written in the identity cache (sim-identity.c): a figure read back from there is the same
- * number in the summary. */
 static void
 json_exact (GString *s,
             double   v)
 {
-  char b[G_ASCII_DTOSTR_BUF_SIZE];
-  if (!isfinite (v))
-    g_string_append (s, "null");
-  else
-    g_string_append (s, g_ascii_formatd (b, sizeof b, "%.17g", v));
+  json_double (s, v, "%.17g");
 }
 
 static void
