@@ -538,8 +538,58 @@ candidate_cmp (gconstpointer a,
   return strcmp (x->name, y->name);
 }
 
+static int
+by_name (gconstpointer a,
+         gconstpointer b)
+{
+  return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
+/* When no name is close: which regions there are to name. With call paths from the stack, a
+ * function is a region only where it is on the stack at an MPI call; a helper that computes and
+ * calls no MPI is part of its caller's time, and a user who names it needs to hear that. Empty
+ * without the program's own names (@user NULL: no way to tell them from MPI's). */
+static char *
+program_regions (const char *const *names,
+                 const gboolean    *user,
+                 guint              n_names)
+{
+  enum { SHOWN = 8 };
+  g_autoptr (GPtrArray) own = g_ptr_array_new ();
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GString) list = g_string_new (NULL);
+
+  if (user == NULL)
+    return g_strdup ("");
+  for (guint i = 0; i < n_names; i++)
+    if (names[i] != NULL && user[i] && g_hash_table_add (seen, (gpointer) names[i]))
+      g_ptr_array_add (own, (gpointer) names[i]);
+  if (own->len == 0)
+    return g_strdup ("");
+  g_ptr_array_sort (own, by_name);
+  for (guint i = 0; i < MIN (own->len, SHOWN); i++)
+    {
+      if (i > 0)
+        g_string_append (list, ", ");
+      g_string_append (list, own->pdata[i]);
+    }
+  if (own->len > SHOWN)
+    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "; the program's regions are %s and %u more (with call paths "
+                                         "from the stack, a function is a region where it is on the stack at an MPI call: "
+                                         "one that calls no MPI counts as part of its caller)",
+                                         "; the program's regions are %s and %u more (with call paths from the stack, a "
+                                         "function is a region where it is on the stack at an MPI call: one that calls no "
+                                         "MPI counts as part of its caller)",
+                                         own->len - SHOWN),
+                            list->str, own->len - SHOWN);
+  return g_strdup_printf (_("; the program's regions are %s (with call paths from the stack, a function is a region "
+                            "where it is on the stack at an MPI call: one that calls no MPI counts as part of its "
+                            "caller)"),
+                          list->str);
+}
+
 /* "; did you mean foo?" / "; did you mean foo, fob or fox?" among @names (@user: the program's
- * own, preferred; may be NULL), empty when nothing is close. */
+ * own, preferred; may be NULL); when nothing is close, the program's regions (program_regions). */
 static char *
 suggest_among (const char *const *names,
                const gboolean    *user,
@@ -571,7 +621,7 @@ suggest_among (const char *const *names,
         g_array_append_val (c, k);
     }
   if (c->len == 0)
-    return g_strdup ("");
+    return program_regions (names, user, n_names);
   g_array_sort (c, candidate_cmp);
   n = MIN (c->len, 3);
   /* only the best distance, unless several are equally close */

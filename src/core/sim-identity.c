@@ -202,33 +202,36 @@ sim_identity_advice (gboolean offline,
 {
   double goal = sim_identity_goal (h);
   const char *why = h->oversubscribed ? _("the goal where ranks share cores") : _("the goal where every rank has a core");
+  g_autofree char *mine = NULL, *other = NULL;
 
   if (!isfinite (error_percent) || fabs (error_percent) <= goal)
     return NULL;
+  mine = sim_signed_figure (error_percent, 1, " %");
+  other = sim_signed_figure (other_percent, 1, " %");
   if (other_known && isfinite (other_percent) && fabs (other_percent) < fabs (error_percent))
-    return g_strdup_printf (offline ? _("On this trace the offline model misses the run as it was by %+.1f %% (its "
-                                        "identity error; %s is %.0f %%), the real-time re-enactment by %+.1f %%: "
+    return g_strdup_printf (offline ? _("On this trace the offline model misses the run as it was by %s (its "
+                                        "identity error; %s is %.0f %%), the real-time re-enactment by %s: "
                                         "simulate without --offline.")
-                                    : _("On this trace the real-time re-enactment misses the run as it was by %+.1f %% "
-                                        "(its identity error; %s is %.0f %%), the offline model by %+.1f %%: "
+                                    : _("On this trace the real-time re-enactment misses the run as it was by %s "
+                                        "(its identity error; %s is %.0f %%), the offline model by %s: "
                                         "simulate with --offline."),
-                            error_percent, why, goal, other_percent);
+                            mine, why, goal, other);
   if (other_known && isfinite (other_percent))
     /* the other mode does no better: both figures, and this mode as the closer */
-    return g_strdup_printf (offline ? _("On this trace the offline model misses the run as it was by %+.1f %% (its "
-                                        "identity error; %s is %.0f %%), the real-time re-enactment by %+.1f %%: "
+    return g_strdup_printf (offline ? _("On this trace the offline model misses the run as it was by %s (its "
+                                        "identity error; %s is %.0f %%), the real-time re-enactment by %s: "
                                         "the offline model is the closer of the two.")
-                                    : _("On this trace the real-time re-enactment misses the run as it was by %+.1f %% "
-                                        "(its identity error; %s is %.0f %%), the offline model by %+.1f %%: "
+                                    : _("On this trace the real-time re-enactment misses the run as it was by %s "
+                                        "(its identity error; %s is %.0f %%), the offline model by %s: "
                                         "the real-time re-enactment is the closer of the two."),
-                            error_percent, why, goal, other_percent);
-  return g_strdup_printf (offline ? _("On this trace the offline model misses the run as it was by %+.1f %% (its "
+                            mine, why, goal, other);
+  return g_strdup_printf (offline ? _("On this trace the offline model misses the run as it was by %s (its "
                                       "identity error; %s is %.0f %%). The real-time re-enactment may do better: "
                                       "an identity simulation without --offline measures it (an empty hypothesis "
                                       "file).")
-                                  : _("On this trace the real-time re-enactment misses the run as it was by %+.1f %% "
+                                  : _("On this trace the real-time re-enactment misses the run as it was by %s "
                                       "(its identity error; %s is %.0f %%). The offline model may do better: "
                                       "an identity simulation with --offline measures it in a fraction of the run's "
                                       "time (an empty hypothesis file)."),
-                          error_percent, why, goal);
+                          mine, why, goal);
 }

@@ -532,6 +532,8 @@ int      sim_main (SimOptions *opt);
 char    *sim_identity_cache_path (const SimOptions *opt);
 /* ... of the given mode (the other mode's: whether it reproduces this trace better) */
 char    *sim_identity_cache_path_for (const SimOptions *opt, gboolean offline);
+/* "+0.4 %", "−33.6 %" (a real minus sign), "0.0 %" (no sign on a zero): @v with @decimals and @unit */
+char    *sim_signed_figure (double v, int decimals, const char *unit);
 /* percent the identity error may reach: 2 where every rank had a core, 5 where ranks shared them */
 double   sim_identity_goal (const SimHosts *h);
 /* NULL, or the sentence saying that this mode misses the trace beyond the goal: with the other

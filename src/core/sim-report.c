@@ -189,10 +189,10 @@ print_changes (GString    *out,
 }
 
 /* "−33.6 %": a real minus sign for what people read */
-static char *
-signed_figure (double v,
-               int    decimals,
-               const char *unit)
+char *
+sim_signed_figure (double      v,
+                   int         decimals,
+                   const char *unit)
 {
   char b[G_ASCII_DTOSTR_BUF_SIZE];
   g_autofree char *fmt = g_strdup_printf ("%%.%df", decimals);
@@ -212,8 +212,8 @@ sim_report_headline (GString *out,
                      double   identity_pct,
                      int      significant)
 {
-  g_autofree char *pct = signed_figure (change_pct, 1, " %");
-  g_autofree char *ie = signed_figure (identity_pct, 1, " %");
+  g_autofree char *pct = sim_signed_figure (change_pct, 1, " %");
+  g_autofree char *ie = sim_signed_figure (identity_pct, 1, " %");
   double change = predicted_s - original_s;
 
   g_string_append_printf (out, after_init ? _("Run time after MPI_Init: original %.3f s, predicted %.3f s (%s)")

@@ -237,7 +237,10 @@ test_resolve (void)
     { "balance region fo", "h.hyp:1:16: region fo is not in the trace; did you mean foo?" },
     { "balance region Foo", "h.hyp:1:16: region Foo is not in the trace; did you mean foo?" },
     { "scale region baz by 2", "h.hyp:1:14: region baz is not in the trace; did you mean bar?" },
-    { "scale region computation by 2", "h.hyp:1:14: region computation is not in the trace" },
+    { "scale region computation by 2", "h.hyp:1:14: region computation is not in the trace; the program's regions are "
+                                       "bar, foo, main (with call paths from the stack, a function is a region where it "
+                                       "is on the stack at an MPI call: one that calls no MPI counts as part of its "
+                                       "caller)" },
     { "\nscale region MPI_Send by 0.5",
       "h.hyp:2:14: MPI_Send is an MPI function: its time comes from the re-enacted communication; "
       "scale or balance the code around it instead" },
@@ -306,6 +309,23 @@ test_all_errors (void)
     g_assert_cmpstr (more->pdata[0], ==, "h.hyp:1:14: MPI_Send is an MPI function: its time comes from the "
                                          "re-enacted communication; scale or balance the code around it instead");
     g_assert_cmpstr (more->pdata[1], ==, "h.hyp:2:16: region mian is not in the report; did you mean main?");
+  }
+  /* nothing close among many: the first eight of the program's regions by name, and how many more;
+   * MPI's are not offered */
+  {
+    const char *const names[] = { "k", "j", "i", "h", "g", "f", "e", "d", "c", "b", "MPI_Send", "a", "b" };
+    const gboolean mpi[] = { FALSE, FALSE, FALSE, FALSE, FALSE, FALSE, FALSE, FALSE, FALSE, FALSE, TRUE, FALSE, FALSE };
+    g_autoptr (GPtrArray) more = g_ptr_array_new_with_free_func (g_free);
+    g_autoptr (GError) parse_error = NULL;
+    g_autoptr (Hypothesis) m = sim_hypothesis_parse ("h.hyp", "balance region solver_kernel", 28, &parse_error);
+
+    g_assert_no_error (parse_error);
+    sim_hypothesis_check_names (m, names, G_N_ELEMENTS (names), mpi, more);
+    g_assert_cmpuint (more->len, ==, 1);
+    g_assert_cmpstr (more->pdata[0], ==, "h.hyp:1:16: region solver_kernel is not in the report; the program's regions "
+                                         "are a, b, c, d, e, f, g, h and 3 more (with call paths from the stack, a "
+                                         "function is a region where it is on the stack at an MPI call: one that calls "
+                                         "no MPI counts as part of its caller)");
   }
   /* kubus-sim itself: syntax errors and unknown regions in one message, in line order, also the
    * region of a line whose keyword has a typo (before, kubus-sim stopped at the syntax errors) */
@@ -838,6 +858,31 @@ test_report_headline (void)
   g_assert_cmpstr (out->str, ==, "Run time: original 1.000 s, predicted 1.000 s (0.0 %)\nNo change\n");
 }
 
+/* the advice when a mode misses its goal: figures with a real minus sign, the closer mode named */
+static void
+test_identity_advice (void)
+{
+  SimHosts h = { .n_hosts = 1, .max_ranks_per_host = 4, .min_cpus = 2, .cpus_known = TRUE, .oversubscribed = TRUE };
+  g_autofree char *within = sim_identity_advice (FALSE, &h, -4.9, TRUE, 0.1);
+  g_autofree char *better = sim_identity_advice (FALSE, &h, -6.1, TRUE, 0.8);
+  g_autofree char *closer = sim_identity_advice (TRUE, &h, -15.21, TRUE, 20.0);
+  g_autofree char *unknown = NULL;
+
+  g_assert_null (within);
+  g_assert_cmpstr (better, ==, "On this trace the real-time re-enactment misses the run as it was by −6.1 % (its "
+                               "identity error; the goal where ranks share cores is 5 %), the offline model by +0.8 %: "
+                               "simulate with --offline.");
+  g_assert_cmpstr (closer, ==, "On this trace the offline model misses the run as it was by −15.2 % (its identity "
+                               "error; the goal where ranks share cores is 5 %), the real-time re-enactment by +20.0 %: "
+                               "the offline model is the closer of the two.");
+  h.oversubscribed = FALSE;
+  unknown = sim_identity_advice (TRUE, &h, -2.5, FALSE, NAN);
+  g_assert_cmpstr (unknown, ==, "On this trace the offline model misses the run as it was by −2.5 % (its identity "
+                                "error; the goal where every rank has a core is 2 %). The real-time re-enactment may "
+                                "do better: an identity simulation without --offline measures it (an empty hypothesis "
+                                "file).");
+}
+
 /* other programs' load: the ranks' wait for a CPU beyond what sharing the cores among
  * themselves explains; the advice only above 5 % and only with samples */
 static void
@@ -957,6 +1002,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sim/model/eager-limit", test_model_eager_limit);
   g_test_add_func ("/sim/write/roundtrip", test_write_roundtrip);
   g_test_add_func ("/sim/report/headline", test_report_headline);
+  g_test_add_func ("/sim/report/identity-advice", test_identity_advice);
   g_test_add_func ("/sim/cpu/shares", test_cpu_shares);
   g_test_add_func ("/sim/cpu/outside-load", test_outside_load);
   return g_test_run ();
