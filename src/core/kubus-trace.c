@@ -1,7 +1,7 @@
 /* kubus-trace — compressed traces (.kct).
  *
- *   kubus-trace info [--calls] [--check EXPDIR] FILE.kct
- *   kubus-trace expand FILE.kct -o DIR [--force]
+ *   kubus-trace info [--calls] [--check EXPDIR] FILE.kct|EXPDIR
+ *   kubus-trace expand FILE.kct|EXPDIR -o DIR [--force]
  *   kubus-trace compress EXPDIR|TRACE.otf2 [-o OUT.kct] [--force]
  *   kubus-trace extrapolate A.kct B.kct [C.kct…] --ranks N [--dims AxB…] -o OUT.kct [--force]
  *
@@ -19,8 +19,8 @@ static void
 usage (FILE *out)
 {
   fprintf (out, "%s",
-           _ ("Usage: kubus-trace info [--calls] [--check EXPDIR] [FILE.kct]\n"
-              "       kubus-trace expand FILE.kct -o DIR [--force]\n"
+           _ ("Usage: kubus-trace info [--calls] [--check EXPDIR] [FILE.kct|EXPDIR]\n"
+              "       kubus-trace expand FILE.kct|EXPDIR -o DIR [--force]\n"
               "       kubus-trace compress EXPDIR|TRACE.otf2 [-o OUT.kct] [--force]\n"
               "                   [--time-error 1us,0.0015%] [--timelines N]\n"
               "       kubus-trace extrapolate A.kct B.kct [C.kct ...] --ranks N [--dims AxB] "
@@ -78,6 +78,40 @@ parse_dims (const char *s, guint32 *dims, guint *n)
       dims[(*n)++] = (guint32)v;
     }
   return *n > 0;
+}
+
+/* The compressed trace an argument names: FILE.kct itself, or an experiment folder's traces.kct.
+ * An OTF2 trace, or a folder with only one, gets an error that says how to compress it. */
+static char *
+kct_input (const char *arg,
+           GError    **error)
+{
+  if (g_file_test (arg, G_FILE_TEST_IS_DIR))
+    {
+      g_autofree char *kct = g_build_filename (arg, "traces.kct", NULL);
+      g_autofree char *otf2 = g_build_filename (arg, "traces.otf2", NULL);
+
+      if (g_file_test (kct, G_FILE_TEST_EXISTS))
+        return g_steal_pointer (&kct);
+      if (g_file_test (otf2, G_FILE_TEST_EXISTS))
+        g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT,
+                     _ ("%s holds an OTF2 trace and no compressed one (traces.kct): “kubus-trace compress %s” "
+                        "makes it"),
+                     arg, arg);
+      else
+        g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT,
+                     _ ("%s is a folder without a compressed trace (traces.kct)"), arg);
+      return NULL;
+    }
+  if (g_str_has_suffix (arg, ".otf2") && g_file_test (arg, G_FILE_TEST_EXISTS))
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                   _ ("%s is an OTF2 trace, not a compressed one: “kubus-trace compress %s” makes a compressed "
+                      "trace of it"),
+                   arg, arg);
+      return NULL;
+    }
+  return g_strdup (arg);
 }
 
 int
@@ -158,9 +192,8 @@ main (int argc, char **argv)
   if (strcmp (cmd, "info") == 0 && (files->len == 1 || (files->len == 0 && check != NULL)))
     {
       /* --check EXPDIR alone: its traces.kct */
-      g_autofree char *path = files->len == 1 ? g_strdup (files->pdata[0])
-                                              : g_build_filename (check, "traces.kct", NULL);
-      KctTrace *t = kct_load (path, &error);
+      g_autofree char *path = kct_input (files->len == 1 ? files->pdata[0] : check, &error);
+      KctTrace *t = path != NULL ? kct_load (path, &error) : NULL;
       if (t == NULL)
         return fail (error);
       g_autofree char *text = kct_info_text (t, path, file_size (path), calls);
@@ -179,7 +212,8 @@ main (int argc, char **argv)
     }
   if (strcmp (cmd, "expand") == 0 && files->len == 1 && out != NULL)
     {
-      KctTrace *t = kct_load (files->pdata[0], &error);
+      g_autofree char *path = kct_input (files->pdata[0], &error);
+      KctTrace *t = path != NULL ? kct_load (path, &error) : NULL;
       if (t == NULL)
         return fail (error);
       gboolean ok = kct_expand (t, out, force, &error);
@@ -230,7 +264,10 @@ main (int argc, char **argv)
       g_autofree KctTrace **in = g_new0 (KctTrace *, files->len);
       gboolean              ok = TRUE;
       for (guint i = 0; i < files->len && ok; i++)
-        ok = (in[i] = kct_load (files->pdata[i], &error)) != NULL;
+        {
+          g_autofree char *path = kct_input (files->pdata[i], &error);
+          ok = path != NULL && (in[i] = kct_load (path, &error)) != NULL;
+        }
       KctTrace *t = ok ? kct_extrapolate (in, files->len, (guint32)ranks, dims, n_dims, &error)
                        : NULL;
       for (guint i = 0; i < files->len; i++)

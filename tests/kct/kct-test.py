@@ -464,6 +464,26 @@ def case_badinput(a, tmp):
     expect(p.returncode == 1 and 'same number of ranks' in p.stderr, f'same inputs: {p.stderr}')
     p = tool([a.trace, 'frobnicate', 'x'], ok=False)
     expect(p.returncode == 2, 'unknown subcommand')
+    # an experiment folder stands for its traces.kct; one with only an OTF2 trace, or that trace
+    # itself, gets the command that compresses it
+    p = tool([a.trace, 'info', good_dir])
+    expect(p.stdout.startswith('file: %s\n' % os.path.join(good_dir, 'traces.kct')), f'info of a folder: {p.stdout[:200]!r}')
+    otf2_dir = os.path.join(tmp, 'otf2-only')
+    os.mkdir(otf2_dir)
+    with open(os.path.join(otf2_dir, 'traces.otf2'), 'wb') as f:
+        f.write(b'x')
+    os.mkdir(os.path.join(otf2_dir, 'empty'))
+    for arg, want in ((otf2_dir, '%s holds an OTF2 trace and no compressed one (traces.kct): '
+                                 '“kubus-trace compress %s” makes it' % (otf2_dir, otf2_dir)),
+                      (os.path.join(otf2_dir, 'traces.otf2'),
+                       '%s is an OTF2 trace, not a compressed one: “kubus-trace compress %s” makes a compressed '
+                       'trace of it' % ((os.path.join(otf2_dir, 'traces.otf2'),) * 2)),
+                      (otf2_dir + '/empty', '%s is a folder without a compressed trace (traces.kct)' % (otf2_dir + '/empty'))):
+        for cmd in (['info', arg], ['expand', arg, '-o', os.path.join(tmp, 'x.out')]):
+            p = tool([a.trace, *cmd], ok=False)
+            expect(p.returncode == 1 and p.stderr == 'kubus-trace: %s\n' % want,
+                   f'{" ".join(cmd)}: {p.returncode} {p.stderr!r}')
+    expect(not os.path.exists(os.path.join(tmp, 'x.out')), 'expand of an OTF2 trace left output')
 
 
 def case_sim(a, tmp):
