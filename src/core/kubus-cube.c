@@ -71,7 +71,8 @@ static CubeReport *
 load_with (const char *path, CubeLoadFlags flags, int *status)
 {
   g_autoptr (GError) error = NULL;
-  CubeReport *report = cube_report_load (path, flags, NULL, NULL, NULL, &error);
+  g_autofree char *report_path = cube_report_in_folder (path);   /* an experiment folder: its report */
+  CubeReport *report = cube_report_load (report_path, flags, NULL, NULL, NULL, &error);
 
   if (report == NULL)
     {
@@ -109,7 +110,10 @@ cmd_info (const char *path)
   if (report == NULL)
     return status;
 
-  printf ("file: %s\n", path);
+  {
+    g_autofree char *shown = cube_report_in_folder (path);   /* the report a folder stood for */
+    printf ("file: %s\n", shown);
+  }
   printf ("format: %s\n", cube_format_to_string (report->format));
   printf ("version: %s\n", report->version ? report->version : "");
   printf ("metrics: %u\n", report->metrics->len);

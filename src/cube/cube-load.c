@@ -8,6 +8,59 @@
 #include <string.h>
 #include <unistd.h>
 
+char *
+cube_report_in_folder (const char *path)
+{
+  static const char *const names[] = { "analysis.cube", "analysis.cubex", "analysis.cube.gz", "trace.cubex",
+                                       "scout.cubex", "summary.cubex", "profile.cube", "profile.cubex",
+                                       "profile.cube.gz", NULL };
+
+  g_return_val_if_fail (path != NULL, NULL);
+  if (!g_file_test (path, G_FILE_TEST_IS_DIR))
+    return g_strdup (path);
+  for (guint i = 0; names[i] != NULL; i++)
+    {
+      g_autofree char *child = g_build_filename (path, names[i], NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_REGULAR))
+        return g_steal_pointer (&child);
+    }
+  return g_strdup (path);
+}
+
+static int
+by_name (gconstpointer a,
+         gconstpointer b)
+{
+  return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
+/* A folder given for a report (an experiment folder, say): the reports in it, so that the user
+ * can name one. */
+static void
+folder_error (const char *path,
+              GError    **error)
+{
+  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
+  g_autoptr (GPtrArray) reports = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    if (g_str_has_suffix (name, ".cube") || g_str_has_suffix (name, ".cube.gz") || g_str_has_suffix (name, ".cubex"))
+      g_ptr_array_add (reports, g_strdup (name));
+  if (reports->len == 0)
+    {
+      cube_set_error (error, CUBE_ERROR_IO, path, _ ("a folder, not a report, and no report (.cube, .cube.gz, .cubex) is in it"));
+      return;
+    }
+  g_ptr_array_sort (reports, by_name);
+  g_ptr_array_add (reports, NULL);
+  {
+    g_autofree char *list = g_strjoinv (", ", (char **) reports->pdata);
+    cube_set_error (error, CUBE_ERROR_IO, path, _ ("a folder, not a report; the reports in it: %s"), list);
+  }
+}
+
 CubeReport *
 cube_report_load (const char      *path,
                   CubeLoadFlags    flags,
@@ -36,7 +89,10 @@ cube_report_load (const char      *path,
     {
       int saved = errno;
       close (fd);
-      cube_set_error (error, CUBE_ERROR_IO, path, _ ("cannot read: %s"), g_strerror (saved));
+      if (saved == EISDIR)
+        folder_error (path, error);
+      else
+        cube_set_error (error, CUBE_ERROR_IO, path, _ ("cannot read: %s"), g_strerror (saved));
       return NULL;
     }
   close (fd);

@@ -223,6 +223,12 @@ CubeReport *cube_report_load (const char       *path,
 void        cube_report_free (CubeReport *report);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CubeReport, cube_report_free)
 
+/* The report an experiment folder stands for, as Scalasca's square picks it: Kubus's wait-state
+ * analysis (analysis.cube[x|.gz]), else Scalasca's trace analysis (trace.cubex, scout.cubex), else
+ * a summary (summary.cubex), else the profile (profile.cube[x|.gz], Kubus's or Score-P's).
+ * A new string: that file's path, or @path itself when it is no folder or holds none of them. */
+char        *cube_report_in_folder (const char *path);
+
 /* ---- building (analyzer, algebra, generator) ----------------------------------------------- */
 
 /* All returned nodes are owned by the report. Build the trees and the system tree first;

@@ -242,8 +242,9 @@ load_one (LoadJob      *job,
        * "cannot read: Is a directory" (issue 24, item 15) */
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_IS_DIRECTORY,
                    _("%s is a folder, not a report. Kubus opens the report of an experiment folder: its "
-                     "analysis.cube (written by kubus-analyze) or else its profile.cube (written by "
-                     "kubus-run); this folder holds neither. Open a .cube, .cube.gz or .cubex file."),
+                     "analysis.cube (written by kubus-analyze), Scalasca's trace.cubex or summary.cubex, or "
+                     "else its profile.cube (written by kubus-run) or profile.cubex (Score-P); this folder "
+                     "holds none of them. Open a .cube, .cube.gz or .cubex file."),
                    path);
       return NULL;
     }
@@ -344,18 +345,12 @@ kubus_load_finish (GAsyncResult  *result,
 GFile *
 kubus_report_in_folder (GFile *file)
 {
-  static const char *const names[] = { "analysis.cube", "analysis.cubex", "analysis.cube.gz",
-                                       "profile.cube", "profile.cubex", "profile.cube.gz", NULL };
+  g_autofree char *path = g_file_get_path (file);
+  g_autofree char *report = NULL;
 
-  if (g_file_query_file_type (file, G_FILE_QUERY_INFO_NONE, NULL) != G_FILE_TYPE_DIRECTORY)
+  if (path == NULL)
     return g_object_ref (file);
   /* the analysis has the wait states; the profile is what every measurement has */
-  for (guint i = 0; names[i] != NULL; i++)
-    {
-      g_autoptr (GFile) child = g_file_get_child (file, names[i]);
-
-      if (g_file_query_file_type (child, G_FILE_QUERY_INFO_NONE, NULL) == G_FILE_TYPE_REGULAR)
-        return g_steal_pointer (&child);
-    }
-  return g_object_ref (file);
+  report = cube_report_in_folder (path);
+  return strcmp (report, path) == 0 ? g_object_ref (file) : g_file_new_for_path (report);
 }

@@ -132,4 +132,18 @@ rc=$?; [ $rc = 2 ] && grep -q "does-not-exist.cube: cannot open" "$tmp/err" || {
 "$kc" convert "$bad/empty.cube" >/dev/null 2>"$tmp/err"; [ $? = 1 ] && grep -q Usage "$tmp/err" || { echo "FAIL convert without -o"; fail=1; }
 "$kc" diff a.cube >/dev/null 2>&1; [ $? = 1 ] || { echo "FAIL diff with one report"; fail=1; }
 "$kc" dump --bogus x.cube >/dev/null 2>&1; [ $? = 1 ] || { echo "FAIL unknown option"; fail=1; }
+# a folder: without a report, the error names the reports it holds (here: none, then one that
+# no experiment has); with an analysis.cube, that is read (a copy of a good report)
+mkdir "$tmp/exp"
+"$kc" info "$tmp/exp" >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc = 2 ] && [ "$(cat "$tmp/err")" = "kubus-cube: $tmp/exp: a folder, not a report, and no report (.cube, .cube.gz, .cubex) is in it" ] \
+  || { echo "FAIL folder without a report: $rc $(cat "$tmp/err")"; fail=1; }
+cp "$good" "$tmp/exp/other.cube"
+"$kc" info "$tmp/exp" >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc = 2 ] && [ "$(cat "$tmp/err")" = "kubus-cube: $tmp/exp: a folder, not a report; the reports in it: other.cube" ] \
+  || { echo "FAIL folder with another report: $rc $(cat "$tmp/err")"; fail=1; }
+mv "$tmp/exp/other.cube" "$tmp/exp/analysis.cube"
+"$kc" info "$tmp/exp" >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc = 0 ] && [ "$(head -1 "$tmp/out")" = "file: $tmp/exp/analysis.cube" ] \
+  || { echo "FAIL experiment folder: $rc $(head -1 "$tmp/out") $(cat "$tmp/err")"; fail=1; }
 exit $fail

@@ -1203,6 +1203,60 @@ test_plain (void)
   g_rmdir (dir);
 }
 
+/* a folder given for a report: the reports in it by name, or that there are none */
+static void
+test_folder (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("kubus-test-folder-XXXXXX", NULL);
+  g_autofree char *a = g_build_filename (dir, "profile.cube", NULL);
+  g_autofree char *b = g_build_filename (dir, "analysis.cubex", NULL);
+  g_autofree char *c = g_build_filename (dir, "notes.txt", NULL);
+  g_autofree char *want = NULL;
+  g_autoptr (GError) error = NULL;
+
+  g_assert_null (cube_report_load (dir, 0, NULL, NULL, NULL, &error));
+  g_assert_error (error, CUBE_ERROR, CUBE_ERROR_IO);
+  want = g_strdup_printf ("%s: a folder, not a report, and no report (.cube, .cube.gz, .cubex) is in it", dir);
+  g_assert_cmpstr (error->message, ==, want);
+  g_clear_error (&error);
+  g_clear_pointer (&want, g_free);
+  g_assert_true (g_file_set_contents (a, "x", 1, NULL));
+  g_assert_true (g_file_set_contents (b, "x", 1, NULL));
+  g_assert_true (g_file_set_contents (c, "x", 1, NULL));
+  g_assert_null (cube_report_load (dir, 0, NULL, NULL, NULL, &error));
+  want = g_strdup_printf ("%s: a folder, not a report; the reports in it: analysis.cubex, profile.cube", dir);
+  g_assert_cmpstr (error->message, ==, want);
+  /* the report a folder stands for, as Scalasca's square picks it */
+  {
+    static const char *const order[] = { "profile.cube", "summary.cubex", "scout.cubex", "trace.cubex", "analysis.cubex" };
+    g_autofree char *d = g_dir_make_tmp ("kubus-test-pick-XXXXXX", NULL);
+    g_autofree char *none = cube_report_in_folder (d);
+    g_autofree char *file = cube_report_in_folder (a);
+
+    g_assert_cmpstr (none, ==, d);                      /* no report in it: the folder */
+    g_assert_cmpstr (file, ==, a);                      /* no folder: itself */
+    for (guint i = 0; i < G_N_ELEMENTS (order); i++)    /* each new one is preferred */
+      {
+        g_autofree char *f = g_build_filename (d, order[i], NULL);
+        g_autofree char *got = NULL;
+
+        g_assert_true (g_file_set_contents (f, "x", 1, NULL));
+        got = cube_report_in_folder (d);
+        g_assert_cmpstr (got, ==, f);
+      }
+    for (guint i = 0; i < G_N_ELEMENTS (order); i++)
+      {
+        g_autofree char *f = g_build_filename (d, order[i], NULL);
+        g_unlink (f);
+      }
+    g_rmdir (d);
+  }
+  g_unlink (a);
+  g_unlink (b);
+  g_unlink (c);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1223,5 +1277,6 @@ main (int argc, char **argv)
   g_test_add_func ("/cube/reader/numbers", test_number_forms);
   g_test_add_func ("/cube/writer/deep-trees", test_deep_trees);
   g_test_add_func ("/cube/model/linear-work", test_linear_work);
+  g_test_add_func ("/cube/reader/folder", test_folder);
   return g_test_run ();
 }
