@@ -35,7 +35,9 @@ usage (FILE *out)
               "  kubus-cube mean A B … -o OUT\n"
               "  kubus-cube convert IN -o OUT\n"
               "\n"
-              "FILE may be a CUBE 3 XML report (.cube, .cube.gz) or a Cube 4 archive (.cubex).\n"
+              "FILE may be a CUBE 3 XML report (.cube, .cube.gz), a Cube 4 archive (.cubex),\n"
+              "or an experiment folder (its analysis.cube, Scalasca's trace.cubex or\n"
+              "summary.cubex, else its profile).\n"
               "OUT is written as a Cube 4 archive when its name ends in .cubex, else as\n"
               "CUBE 3 XML (gzip-compressed for .gz).\n"));
   fprintf (out, "%s",
