@@ -576,15 +576,17 @@ program_regions (const char *const *names,
   if (own->len > SHOWN)
     return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "; the program's regions are %s and %u more (with call paths "
                                          "from the stack, a function is a region where it is on the stack at an MPI call: "
-                                         "one that calls no MPI counts as part of its caller)",
+                                         "one that calls no MPI counts as part of its caller; kubus_region_begin/end around "
+                                         "it, or -finstrument-functions, make it a region)",
                                          "; the program's regions are %s and %u more (with call paths from the stack, a "
                                          "function is a region where it is on the stack at an MPI call: one that calls no "
-                                         "MPI counts as part of its caller)",
+                                         "MPI counts as part of its caller; kubus_region_begin/end around it, or "
+                                         "-finstrument-functions, make it a region)",
                                          own->len - SHOWN),
                             list->str, own->len - SHOWN);
   return g_strdup_printf (_("; the program's regions are %s (with call paths from the stack, a function is a region "
                             "where it is on the stack at an MPI call: one that calls no MPI counts as part of its "
-                            "caller)"),
+                            "caller; kubus_region_begin/end around it, or -finstrument-functions, make it a region)"),
                           list->str);
 }
 

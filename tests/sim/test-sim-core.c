@@ -240,7 +240,8 @@ test_resolve (void)
     { "scale region computation by 2", "h.hyp:1:14: region computation is not in the trace; the program's regions are "
                                        "bar, foo, main (with call paths from the stack, a function is a region where it "
                                        "is on the stack at an MPI call: one that calls no MPI counts as part of its "
-                                       "caller)" },
+                                       "caller; kubus_region_begin/end around it, or -finstrument-functions, make "
+                                       "it a region)" },
     { "\nscale region MPI_Send by 0.5",
       "h.hyp:2:14: MPI_Send is an MPI function: its time comes from the re-enacted communication; "
       "scale or balance the code around it instead" },
@@ -325,7 +326,8 @@ test_all_errors (void)
     g_assert_cmpstr (more->pdata[0], ==, "h.hyp:1:16: region solver_kernel is not in the report; the program's regions "
                                          "are a, b, c, d, e, f, g, h and 3 more (with call paths from the stack, a "
                                          "function is a region where it is on the stack at an MPI call: one that calls "
-                                         "no MPI counts as part of its caller)");
+                                         "no MPI counts as part of its caller; kubus_region_begin/end around it, or "
+                                         "-finstrument-functions, make it a region)");
   }
   /* kubus-sim itself: syntax errors and unknown regions in one message, in line order, also the
    * region of a line whose keyword has a typo (before, kubus-sim stopped at the syntax errors) */
