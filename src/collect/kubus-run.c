@@ -872,6 +872,8 @@ main (int argc, char **argv)
   int wait_status = 0;
   GPid pid;
   fflush (NULL);
+  /* ranks that outlive mpirun (a second signal makes it exit at once) come to this process */
+  kubus_forward_adopt_orphans ();
   if (!g_spawn_async (NULL, (char **)args->pdata, child_env,
                       G_SPAWN_SEARCH_PATH | G_SPAWN_CHILD_INHERITS_STDIN | G_SPAWN_DO_NOT_REAP_CHILD,
                       kubus_forward_child_setup, NULL, &pid, &error))
@@ -887,7 +889,17 @@ main (int argc, char **argv)
   int stop_signal = kubus_forward_stop (&fw);
   g_spawn_close_pid (pid);
   if (stop_signal != 0)
-    return remove_stopped (expdir, created, cmd[0], stop_signal, TRUE);
+    {
+      /* no rank may write into the folder after it is cleaned up, or run on */
+      int killed = kubus_forward_reap_orphans (10000);
+      if (killed > 0)
+        fprintf (stderr,
+                 g_dngettext (GETTEXT_PACKAGE,
+                              "kubus-run: killed %d process that %s left running\n",
+                              "kubus-run: killed %d processes that %s left running\n", killed),
+                 killed, cmd[0]);
+      return remove_stopped (expdir, created, cmd[0], stop_signal, TRUE);
+    }
   /* the work after the run (trace repair, names, profile): a stop signal now is noted and ends
    * the run at the next step, with the same clean-up */
   kubus_forward_start (&fw, 0);

@@ -2,9 +2,16 @@
  * program started (see kubus-forward-signals.h). */
 #include "kubus-forward-signals.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 const int kubus_stop_signals[KUBUS_STOP_SIGNALS_N] = { SIGINT, SIGTERM, SIGHUP };
 
@@ -102,4 +109,70 @@ void
 kubus_forward_unblock (KubusForward *fw)
 {
   pthread_sigmask (SIG_SETMASK, &fw->entry_mask, NULL);
+}
+
+void
+kubus_forward_adopt_orphans (void)
+{
+  prctl (PR_SET_CHILD_SUBREAPER, 1);
+}
+
+/* SIGKILL to every process whose parent is this one (/proc/PID/stat: the field after the
+ * command in parentheses is the state, then the parent). Returns how many were signalled. */
+static int
+kill_children (void)
+{
+  DIR *d = opendir ("/proc");
+  struct dirent *e;
+  pid_t self = getpid ();
+  int n = 0;
+
+  if (d == NULL)
+    return 0;
+  while ((e = readdir (d)) != NULL)
+    {
+      char path[300], buf[512], state;
+      char *end = NULL, *close_paren;
+      long pid = strtol (e->d_name, &end, 10), ppid;
+      FILE *f;
+      size_t len;
+
+      if (end == e->d_name || *end != '\0' || pid <= 0 || pid == self)
+        continue;
+      snprintf (path, sizeof path, "/proc/%ld/stat", pid);
+      f = fopen (path, "r");
+      if (f == NULL)
+        continue;
+      len = fread (buf, 1, sizeof buf - 1, f);
+      fclose (f);
+      buf[len] = '\0';
+      close_paren = strrchr (buf, ')');
+      if (close_paren && sscanf (close_paren + 1, " %c %ld", &state, &ppid) == 2 && ppid == self
+          && state != 'Z' && kill ((pid_t) pid, SIGKILL) == 0)
+        n++;
+    }
+  closedir (d);
+  return n;
+}
+
+int
+kubus_forward_reap_orphans (int grace_ms)
+{
+  struct timespec step = { 0, 20000000L };
+  int waited_ms = 0, killed = 0;
+
+  for (;;)
+    {
+      pid_t r = waitpid (-1, NULL, WNOHANG);
+      if (r > 0 || (r < 0 && errno == EINTR))
+        continue;
+      if (r < 0)
+        break;          /* ECHILD: none left */
+      /* still there after the grace: killed, and again each second (a grandchild adopted later) */
+      if (waited_ms >= grace_ms && (waited_ms - grace_ms) % 1000 == 0)
+        killed += kill_children ();
+      nanosleep (&step, NULL);
+      waited_ms += 20;
+    }
+  return killed;
 }

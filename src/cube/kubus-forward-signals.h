@@ -66,6 +66,15 @@ int  kubus_forward_received  (void);
 /* Back to the mask of before kubus_forward_block(). */
 void kubus_forward_unblock   (KubusForward *fw);
 
+/* Makes this process the reaper of orphans among its descendants (PR_SET_CHILD_SUBREAPER): ranks
+ * that outlive their launcher (one that a second signal made exit at once) become its children
+ * instead of init's. Call before the launcher starts. */
+void kubus_forward_adopt_orphans (void);
+
+/* After the launcher was reaped: waits for every remaining child (the adopted ranks) to end,
+ * sending SIGKILL to those still there after @grace_ms. Returns how many had to be killed. */
+int  kubus_forward_reap_orphans  (int grace_ms);
+
 #ifdef __cplusplus
 }
 #endif

@@ -751,9 +751,10 @@ def leftover_processes(a):
     return [int(x) for x in p.stdout.split()]
 
 
-def stop_run(a, exp, sig, opts=()):
+def stop_run(a, exp, sig, opts=(), group=False):
     """Starts kubus-run on collect-sleep in its own session, waits until the ranks said they
-    started, sends @sig to kubus-run alone and returns its exit status and standard error."""
+    started, sends @sig to kubus-run alone (@group: to its whole process group, mpirun and the
+    ranks too, as a script's kill -PGID does) and returns its exit status and standard error."""
     import queue
     import signal
     import threading
@@ -777,7 +778,10 @@ def stop_run(a, exp, sig, opts=()):
     except queue.Empty:
         pass
     expect(started, f'{" ".join(cmd)}: the ranks never said they started')
-    os.kill(p.pid, sig)
+    if group:
+        os.killpg(p.pid, sig)
+    else:
+        os.kill(p.pid, sig)
     try:
         rc = p.wait(timeout=180)
     except subprocess.TimeoutExpired:
@@ -826,6 +830,15 @@ def case_stopped(a, tmp):
            f'SIGINT: no removal message: {err[-2000:]!r}')
     got = sorted(os.listdir(kept)) if os.path.isdir(kept) else None
     expect(got == ['notes.txt'], f'SIGINT: {kept} holds {got}, expected only notes.txt')
+
+    # SIGHUP to the whole group: mpirun gets it twice (from the sender and passed on) and exits
+    # at once; the ranks it leaves come to kubus-run, which waits for them (no zombies either)
+    exp = os.path.join(tmp, 'group')
+    rc, err = stop_run(a, exp, signal.SIGHUP, group=True)
+    expect(rc == 128 + signal.SIGHUP, f'SIGHUP to the group: exit {rc}, expected 129\n{err}')
+    expect('kubus-run: stopped by signal 1 (Hangup), passed on to mpirun: the measurement '
+           'is incomplete' in err, f'SIGHUP: no message: {err[-2000:]!r}')
+    expect(not os.path.exists(exp), f'SIGHUP: {exp} left: {os.listdir(exp) if os.path.isdir(exp) else ""}')
 
 
 CASES = {
