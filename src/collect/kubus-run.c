@@ -15,6 +15,7 @@
 #include <locale.h>
 #include <stdio.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -25,6 +26,7 @@
 #include "kubus-run-profile.h"
 #include "kubus-run-repair.h"
 #include "kubus-run-kct.h"
+#include "kubus-forward-signals.h"
 
 typedef struct
 {
@@ -385,6 +387,63 @@ clear_experiment (const char *expdir)
   kubus_run_remove_prefixed (expdir, ".kubus-saved-");
 }
 
+/* A measurement stopped by SIGINT, SIGTERM or SIGHUP (passed on to mpirun, which ended the
+ * ranks; their collectors saved what they had as at an abort): nothing of it may pass for an
+ * experiment. Removes what this run and the collector wrote (as --force does, and every hand-over
+ * file), and the folder itself when this run created it and nothing else is in it. Returns the
+ * exit status, 128 + the signal. */
+static int
+remove_stopped (const char *expdir,
+                gboolean    created,
+                const char *launcher,
+                int         sig,
+                gboolean    passed_on)
+{
+  g_autoptr (GDir) d = NULL;
+  const char *name;
+  gboolean removed_folder = FALSE;
+
+  clear_experiment (expdir);
+  d = g_dir_open (expdir, 0, NULL);
+  while (d && (name = g_dir_read_name (d)) != NULL)
+    if (g_str_has_prefix (name, ".kubus-"))
+      {
+        g_autofree char *p = g_build_filename (expdir, name, NULL);
+        remove_tree (p);
+      }
+  g_clear_pointer (&d, g_dir_close);
+  if (created)
+    removed_folder = g_rmdir (expdir) == 0;
+  if (passed_on)
+    fprintf (stderr, _ ("kubus-run: stopped by signal %d (%s), passed on to %s: the measurement is "
+                        "incomplete\n"),
+             sig, g_strsignal (sig), launcher);
+  else
+    fprintf (stderr, _ ("kubus-run: stopped by signal %d (%s) after %s ended, while finishing the "
+                        "experiment: the measurement is incomplete\n"),
+             sig, g_strsignal (sig), launcher);
+  if (removed_folder)
+    fprintf (stderr, _ ("kubus-run: removed the experiment directory '%s'\n"), expdir);
+  else
+    fprintf (stderr, _ ("kubus-run: removed the measurement's files from '%s'\n"), expdir);
+  return 128 + sig;
+}
+
+/* After the run: a stop signal noted while kubus-run mends and names the trace ends the run at
+ * the next step, with the same clean-up. Returns 0 to go on, else the exit status. */
+static int
+stopped_after_run (KubusForward *fw,
+                   const char   *expdir,
+                   gboolean      created,
+                   const char   *launcher)
+{
+  int sig = kubus_forward_received ();
+  if (sig == 0)
+    return 0;
+  kubus_forward_stop (fw);
+  return remove_stopped (expdir, created, launcher, sig, FALSE);
+}
+
 /* The collector reads the filter file inside every rank and cannot
  * complain there; check it here, where a message can be shown. */
 static gboolean
@@ -653,7 +712,12 @@ main (int argc, char **argv)
   g_autofree char *prog_base = g_path_get_basename (program);
   g_autofree char *default_dir = g_strdup_printf ("kubus_%s_%d", prog_base, ranks);
   g_autofree char *expdir = g_canonicalize_filename (o.expdir ? o.expdir : default_dir, NULL);
-  if (g_file_test (expdir, G_FILE_TEST_EXISTS))
+  /* from here on a stop signal waits until mpirun runs (it is passed on then) or the folder is
+   * cleaned up: one that ended this process in between would leave a half experiment */
+  KubusForward fw;
+  kubus_forward_block (&fw);
+  gboolean created = !g_file_test (expdir, G_FILE_TEST_EXISTS);
+  if (!created)
     {
       if (!g_file_test (expdir, G_FILE_TEST_IS_DIR))
         {
@@ -806,14 +870,40 @@ main (int argc, char **argv)
     }
 
   int wait_status = 0;
+  GPid pid;
   fflush (NULL);
-  if (!g_spawn_sync (NULL, (char **)args->pdata, child_env,
-                     G_SPAWN_SEARCH_PATH | G_SPAWN_CHILD_INHERITS_STDIN, NULL, NULL, NULL, NULL,
-                     &wait_status, &error))
+  /* ranks that outlive mpirun (a second signal makes it exit at once) come to this process */
+  kubus_forward_adopt_orphans ();
+  if (!g_spawn_async (NULL, (char **)args->pdata, child_env,
+                      G_SPAWN_SEARCH_PATH | G_SPAWN_CHILD_INHERITS_STDIN | G_SPAWN_DO_NOT_REAP_CHILD,
+                      kubus_forward_child_setup, NULL, &pid, &error))
     {
       fprintf (stderr, _ ("kubus-run: cannot start %s: %s\n"), cmd[0], error->message);
       return 127;
     }
+  /* SIGINT, SIGTERM, SIGHUP go on to mpirun, which ends the ranks; this process waits for it
+   * and then removes the incomplete measurement (docs/decisions/2026-11-29-stopped-runs.md) */
+  kubus_forward_start (&fw, pid);
+  while (waitpid (pid, &wait_status, 0) < 0 && errno == EINTR)
+    ;
+  int stop_signal = kubus_forward_stop (&fw);
+  g_spawn_close_pid (pid);
+  if (stop_signal != 0)
+    {
+      /* no rank may write into the folder after it is cleaned up, or run on */
+      int killed = kubus_forward_reap_orphans (10000);
+      if (killed > 0)
+        fprintf (stderr,
+                 g_dngettext (GETTEXT_PACKAGE,
+                              "kubus-run: killed %d process that %s left running\n",
+                              "kubus-run: killed %d processes that %s left running\n", killed),
+                 killed, cmd[0]);
+      return remove_stopped (expdir, created, cmd[0], stop_signal, TRUE);
+    }
+  /* the work after the run (trace repair, names, profile): a stop signal now is noted and ends
+   * the run at the next step, with the same clean-up */
+  kubus_forward_start (&fw, 0);
+  int stopped;
   int status;
   if (WIFEXITED (wait_status))
     status = WEXITSTATUS (wait_status);
@@ -822,6 +912,8 @@ main (int argc, char **argv)
   else
     status = 1;
 
+  if ((stopped = stopped_after_run (&fw, expdir, created, cmd[0])) != 0)
+    return stopped;
   g_autofree char *end = now_iso ();
   g_clear_error (&error);
   if (!write_json (expdir, cmd, program_path, ranks, start, end, status, &o, &error))
@@ -851,6 +943,8 @@ main (int argc, char **argv)
                  repaired);
       g_clear_error (&error);
     }
+  if ((stopped = stopped_after_run (&fw, expdir, created, cmd[0])) != 0)
+    return stopped;
   if (!o.no_trace && o.trace_format && strcmp (o.trace_format, "otf2") != 0)
     {
       int stand_ins = 0;
@@ -873,6 +967,8 @@ main (int argc, char **argv)
     }
   else
     kubus_run_kct_remove_parts (expdir);
+  if ((stopped = stopped_after_run (&fw, expdir, created, cmd[0])) != 0)
+    return stopped;
   /* the spans of an aborted run served the stand-ins above */
   kubus_run_remove_prefixed (expdir, ".kubus-span-");
   if (!o.no_trace)
@@ -889,9 +985,13 @@ main (int argc, char **argv)
     }
   if (!o.no_trace)
     kubus_run_name_trace (expdir);
+  if ((stopped = stopped_after_run (&fw, expdir, created, cmd[0])) != 0)
+    return stopped;
   const char *profile_env = g_getenv ("KUBUS_PROFILE");
   if (profile_env == NULL || strcmp (profile_env, "0") != 0)
     kubus_run_profile_finish (expdir);
+  if ((stopped = stopped_after_run (&fw, expdir, created, cmd[0])) != 0)
+    return stopped;
   /* a rank whose collector failed (collect-state.c, note_incomplete) ran on unmeasured: the
    * experiment is incomplete even though the program succeeded */
   int incomplete = report_incomplete_ranks (expdir);
@@ -903,5 +1003,6 @@ main (int argc, char **argv)
                incomplete);
       status = 3;
     }
+  kubus_forward_stop (&fw);
   return status;
 }

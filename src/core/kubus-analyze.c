@@ -15,6 +15,7 @@
 #include "kubus-program.h"
 #include "replay-clock.h"
 #include "launch-mpi.h"
+#include "kubus-forward-signals.h"
 #include "kct.h"
 
 #include <errno.h>
@@ -39,7 +40,6 @@ static char *kct_expanded;
  * a walk of the folder is not. */
 static char **kct_expanded_files;
 static volatile sig_atomic_t kct_pending_signal;
-static const int kct_signals[] = { SIGINT, SIGTERM, SIGHUP };
 
 static void
 list_files (const char *path,
@@ -81,8 +81,8 @@ set_signal_handler (void (*handler) (int))
   sa.sa_handler = handler;
   sa.sa_flags = SA_RESTART;
   sigemptyset (&sa.sa_mask);
-  for (guint i = 0; i < G_N_ELEMENTS (kct_signals); i++)
-    sigaction (kct_signals[i], &sa, NULL);
+  for (guint i = 0; i < KUBUS_STOP_SIGNALS_N; i++)
+    sigaction (kubus_stop_signals[i], &sa, NULL);
 }
 
 /* Expands @kct (see expand_kct) so that a SIGINT, SIGTERM or SIGHUP at any time from here on
@@ -119,9 +119,7 @@ remove_kct_expanded (void)
       /* the process is ending: a second SIGTERM (the browser signals the process group and
        * then each process) must not cut the removal short */
       sigset_t block;
-      sigemptyset (&block);
-      for (guint i = 0; i < G_N_ELEMENTS (kct_signals); i++)
-        sigaddset (&block, kct_signals[i]);
+      kubus_stop_signals_set (&block);
       sigprocmask (SIG_BLOCK, &block, NULL);
       kct_remove_temporary (kct_expanded);
     }

@@ -5,6 +5,7 @@
  *   kubus-sim EXPDIR --hypothesis FILE [-o SIMDIR] [--offline] [-- mpirun LAUNCHER-OPTIONS] */
 #include "sim-private.h"
 #include "kubus-program.h"
+#include "launch-mpi.h"
 
 #include <glib/gi18n.h>
 #include <locale.h>
@@ -19,7 +20,7 @@ main (int    argc,
       char **argv)
 {
   SimOptions opt = { 0 };
-  gboolean serial = FALSE, version = FALSE;
+  gboolean serial = FALSE, version = FALSE, allow_incomplete = FALSE;
   g_autofree char *hyp = NULL, *output = NULL, *launcher = NULL;
   g_auto (GStrv) rest = NULL;
   GOptionEntry entries[] = {
@@ -34,6 +35,8 @@ main (int    argc,
       N_("Measure the identity error of this trace again instead of reusing the cached one"), NULL },
     { "no-clock-repair", 0, 0, G_OPTION_ARG_NONE, &opt.no_clock_repair,
       N_("Simulate and analyse the timestamps as recorded, without repairing receives that lie before their send"), NULL },
+    { "allow-incomplete", 0, 0, G_OPTION_ARG_NONE, &allow_incomplete,
+      N_("Simulate the trace of an aborted or stopped run too (with a warning) instead of refusing it"), NULL },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &opt.quiet, N_("No progress output"), NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL, N_("EXPDIR|TRACE.otf2") },
     { NULL, 0, 0, 0, NULL, NULL, NULL }
@@ -116,6 +119,16 @@ main (int    argc,
     {
       fprintf (stderr, _("kubus-sim: %s: no such trace (give an experiment directory or an OTF2 anchor file)\n"),
                opt.anchor);
+      return 1;
+    }
+  /* an aborted run's trace re-enacts the failure (sim-incomplete.c); the launching process
+   * decides, the ranks it starts under mpirun have been told */
+  if (!launch_mpi_in_launcher () && sim_check_complete (&opt, allow_incomplete) != 0)
+    {
+      g_free (opt.expdir);
+      g_free (opt.anchor);
+      g_free (opt.kct);
+      g_strfreev (opt.launcher_argv);
       return 1;
     }
   if (!output)

@@ -10,15 +10,13 @@
  * MPI; filtering exactly the blocks that follow a rank's exit works for both and for a user's
  * own launcher. */
 #include "launch-mpi.h"
+#include "kubus-forward-signals.h"
 
 #include <errno.h>
 #include <glib/gi18n.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -245,35 +243,6 @@ launch_mpi_filter_finish (LaunchMpiFilter *f,
 
 /* ---- running the launcher */
 
-static volatile pid_t launcher_pid;
-
-static void
-forward_signal (int        sig,
-                siginfo_t *info,
-                void      *context)
-{
-  (void) context;
-  /* a terminal's Ctrl-C already reached the launcher: it is in our process group */
-  if (info && info->si_code == SI_KERNEL)
-    return;
-  if (launcher_pid > 0)
-    kill (launcher_pid, sig);
-}
-
-/* the signals passed on to the launcher: blocked from before it starts until the handler that
- * passes them on is in place, so that one sent meanwhile (the GUI's Cancel, as the launcher
- * starts) reaches the launcher instead of killing this process before it cleans up */
-static sigset_t forwarded_set;
-
-static void
-child_setup (gpointer data)
-{
-  (void) data;
-  /* the GUI cancels by killing us: the launcher and its ranks must not go on without us */
-  prctl (PR_SET_PDEATHSIG, SIGTERM);
-  sigprocmask (SIG_UNBLOCK, &forwarded_set, NULL);
-}
-
 static gboolean
 write_all (int         fd,
            const char *s,
@@ -308,14 +277,12 @@ launch_mpi_run (const LaunchMpi *lm,
      * makes Xlib exit the launcher. Kubus's MPI programs need no GPU information. */
     { "HWLOC_COMPONENTS", "-gl,-opencl" },
   };
-  static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP };
   g_auto (GStrv) argv = NULL;
   g_auto (GStrv) envp = g_get_environ ();
   g_autoptr (GError) spawn_error = NULL;
   g_autoptr (LaunchMpiFilter) filter = launch_mpi_filter_new ();
   g_autoptr (GString) out = g_string_new (NULL);
-  struct sigaction sa = { 0 }, old[G_N_ELEMENTS (forwarded)];
-  sigset_t entry_mask;
+  KubusForward fw;
   GPid pid;
   int err_fd = -1, status = 0, rank;
   char buf[4096];
@@ -335,29 +302,23 @@ launch_mpi_run (const LaunchMpi *lm,
 
   fflush (stdout);
   fflush (stderr);
-  sigemptyset (&forwarded_set);
-  for (guint i = 0; i < G_N_ELEMENTS (forwarded); i++)
-    sigaddset (&forwarded_set, forwarded[i]);
-  pthread_sigmask (SIG_BLOCK, &forwarded_set, &entry_mask);
+  /* the stop signals are blocked from before the launcher starts until they are passed on, so
+   * that one sent meanwhile (the browser's Cancel, as the launcher starts) reaches the launcher
+   * instead of ending this process before it cleans up */
+  kubus_forward_block (&fw);
   if (!g_spawn_async_with_pipes (NULL, argv, envp,
                                  G_SPAWN_SEARCH_PATH_FROM_ENVP | G_SPAWN_DO_NOT_REAP_CHILD
                                  | G_SPAWN_CHILD_INHERITS_STDIN,
-                                 child_setup, NULL, &pid, NULL, NULL, &err_fd, &spawn_error))
+                                 kubus_forward_child_setup, NULL, &pid, NULL, NULL, &err_fd,
+                                 &spawn_error))
     {
-      pthread_sigmask (SIG_SETMASK, &entry_mask, NULL);
+      kubus_forward_unblock (&fw);
       g_set_error (error, G_SPAWN_ERROR, spawn_error->code, _("cannot start %s: %s"), argv[0],
                    spawn_error->message);
       return -1;
     }
 
-  launcher_pid = pid;
-  sa.sa_sigaction = forward_signal;
-  sa.sa_flags = SA_SIGINFO | SA_RESTART;
-  sigemptyset (&sa.sa_mask);
-  for (guint i = 0; i < G_N_ELEMENTS (forwarded); i++)
-    sigaction (forwarded[i], &sa, &old[i]);
-  /* what came meanwhile goes to the launcher now */
-  pthread_sigmask (SIG_UNBLOCK, &forwarded_set, NULL);
+  kubus_forward_start (&fw, pid);
 
   for (;;)
     {
@@ -378,11 +339,8 @@ launch_mpi_run (const LaunchMpi *lm,
     ;
   /* blocked again while the old handlers come back; then as the caller had them (a caller that
    * blocked them cleans up before one it was sent ends it) */
-  pthread_sigmask (SIG_BLOCK, &forwarded_set, NULL);
-  launcher_pid = 0;
-  for (guint i = 0; i < G_N_ELEMENTS (forwarded); i++)
-    sigaction (forwarded[i], &old[i], NULL);
-  pthread_sigmask (SIG_SETMASK, &entry_mask, NULL);
+  kubus_forward_stop (&fw);
+  kubus_forward_unblock (&fw);
   g_spawn_close_pid (pid);
 
   if (WIFSIGNALED (status))

@@ -528,6 +528,14 @@ void     sim_report_headline (GString *out, double original_s, double predicted_
 
 int      sim_main (SimOptions *opt);
 
+/* sim-incomplete.c: NULL when the experiment folder @expdir holds a run that ended as a whole
+ * (or says nothing about it: a trace outside an experiment), else why it did not (an aborted run,
+ * a process killed by a signal, a measurement stopped before the program ended). */
+char    *sim_incomplete_reason (const char *expdir);
+/* The check before a simulation: 0 to go on (complete; or incomplete, @allow, and warned on
+ * stderr), 1 after the error naming the experiment and the reason. */
+int      sim_check_complete (const SimOptions *opt, gboolean allow);
+
 /* sim-identity.c: the error bar of every prediction, cached per trace and mode */
 char    *sim_identity_cache_path (const SimOptions *opt);
 /* ... of the given mode (the other mode's: whether it reproduces this trace better) */

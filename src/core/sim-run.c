@@ -14,6 +14,7 @@
 #include "remove-tree.h"
 #include "analyze-mode.h"
 #include "launch-mpi.h"
+#include "kubus-forward-signals.h"
 #include "replay-clock.h"
 #include "trace-kct.h"
 
@@ -1149,10 +1150,7 @@ sim_main_trace (SimOptions *opt)
   /* from the work folder on, a Cancel (SIGTERM, SIGINT, SIGHUP) waits for the launcher to take
    * it (launch-mpi.c unblocks them once it passes them on) or for the folder to be removed: a
    * signal that ended this process in between left the folder behind */
-  sigemptyset (&stop_signals);
-  sigaddset (&stop_signals, SIGTERM);
-  sigaddset (&stop_signals, SIGINT);
-  sigaddset (&stop_signals, SIGHUP);
+  kubus_stop_signals_set (&stop_signals);
   pthread_sigmask (SIG_BLOCK, &stop_signals, &entry_mask);
   if (g_mkdir (workdir, 0755) != 0)
     {

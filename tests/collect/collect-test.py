@@ -745,6 +745,102 @@ def case_exit_status(a, tmp):
     expect(not left, f'left in the experiment: {left}')
 
 
+def leftover_processes(a):
+    """Processes whose command line names the test program (mpirun and its ranks)."""
+    p = subprocess.run(['pgrep', '-f', a.app], capture_output=True, text=True)
+    return [int(x) for x in p.stdout.split()]
+
+
+def stop_run(a, exp, sig, opts=(), group=False):
+    """Starts kubus-run on collect-sleep in its own session, waits until the ranks said they
+    started, sends @sig to kubus-run alone (@group: to its whole process group, mpirun and the
+    ranks too, as a script's kill -PGID does) and returns its exit status and standard error."""
+    import queue
+    import signal
+    import threading
+    cmd = [a.run, '-o', exp, *opts, '--', 'mpirun', '-n', '4', '--oversubscribe', a.app]
+    p = subprocess.Popen(cmd, env=env_for_mpi(), stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, start_new_session=True)
+    lines = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(x) for x in p.stdout] + [lines.put(None)],
+                     daemon=True).start()
+    err = []
+    threading.Thread(target=lambda: err.append(p.stderr.read()), daemon=True).start()
+    started = False
+    try:
+        while True:
+            line = lines.get(timeout=180)
+            if line is None:
+                break
+            if line.startswith('collect-sleep: ranks started'):
+                started = True
+                break
+    except queue.Empty:
+        pass
+    expect(started, f'{" ".join(cmd)}: the ranks never said they started')
+    if group:
+        os.killpg(p.pid, sig)
+    else:
+        os.kill(p.pid, sig)
+    try:
+        rc = p.wait(timeout=180)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        rc = p.wait()
+        failures.append(f'kubus-run did not end after signal {sig}')
+    for _ in range(50):
+        if err:
+            break
+        import time
+        time.sleep(0.1)
+    stderr = err[0] if err else ''
+    # mpirun and its ranks are reaped before kubus-run ends: none may be left
+    left = leftover_processes(a)
+    expect(not left, f'signal {sig}: processes of {a.app} left behind: {left}')
+    for pid in left:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    return rc, stderr
+
+
+def case_stopped(a, tmp):
+    """kubus-run passes SIGTERM / SIGINT on to mpirun, exits 128 + N, and leaves no measurement:
+    a folder it created is gone; in a folder that was there (--force) only its files are."""
+    import signal
+    exp = os.path.join(tmp, 'exp')
+    rc, err = stop_run(a, exp, signal.SIGTERM)
+    expect(rc == 128 + signal.SIGTERM, f'SIGTERM: exit {rc}, expected 143\n{err}')
+    expect('kubus-run: stopped by signal 15 (Terminated), passed on to mpirun: the measurement '
+           'is incomplete' in err, f'SIGTERM: no message: {err[-2000:]!r}')
+    expect(f"kubus-run: removed the experiment directory '{exp}'" in err,
+           f'SIGTERM: no removal message: {err[-2000:]!r}')
+    expect(not os.path.exists(exp), f'SIGTERM: {exp} left: {os.listdir(exp) if os.path.isdir(exp) else ""}')
+
+    kept = os.path.join(tmp, 'kept')
+    os.mkdir(kept)
+    with open(os.path.join(kept, 'notes.txt'), 'w') as f:
+        f.write('mine\n')
+    rc, err = stop_run(a, kept, signal.SIGINT, ['--force'])
+    expect(rc == 128 + signal.SIGINT, f'SIGINT: exit {rc}, expected 130\n{err}')
+    expect('kubus-run: stopped by signal 2 (Interrupt), passed on to mpirun: the measurement '
+           'is incomplete' in err, f'SIGINT: no message: {err[-2000:]!r}')
+    expect(f"kubus-run: removed the measurement's files from '{kept}'" in err,
+           f'SIGINT: no removal message: {err[-2000:]!r}')
+    got = sorted(os.listdir(kept)) if os.path.isdir(kept) else None
+    expect(got == ['notes.txt'], f'SIGINT: {kept} holds {got}, expected only notes.txt')
+
+    # SIGHUP to the whole group: mpirun gets it twice (from the sender and passed on) and exits
+    # at once; the ranks it leaves come to kubus-run, which waits for them (no zombies either)
+    exp = os.path.join(tmp, 'group')
+    rc, err = stop_run(a, exp, signal.SIGHUP, group=True)
+    expect(rc == 128 + signal.SIGHUP, f'SIGHUP to the group: exit {rc}, expected 129\n{err}')
+    expect('kubus-run: stopped by signal 1 (Hangup), passed on to mpirun: the measurement '
+           'is incomplete' in err, f'SIGHUP: no message: {err[-2000:]!r}')
+    expect(not os.path.exists(exp), f'SIGHUP: {exp} left: {os.listdir(exp) if os.path.isdir(exp) else ""}')
+
+
 CASES = {
     'p2p': case_p2p,
     'topology': case_topology,
@@ -760,6 +856,7 @@ CASES = {
     'more': case_more,
     'morelinked': case_more_linked,
     'exitstatus': case_exit_status,
+    'stopped': case_stopped,
 }
 
 

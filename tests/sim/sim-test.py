@@ -947,10 +947,64 @@ def offline_for_comparison(args, exp, hyp, empty):
               o and o['identity_error_percent'], off_pct, cache_entries(cache, 'offline')))
 
 
+def mode_aborted(args, tmp):
+    """The trace of a run that rank 1 ended with MPI_Abort: kubus-sim refuses it, naming the
+    experiment and why, in both modes; with --allow-incomplete it warns and simulates. A copy
+    whose kubus.json says a process was killed (137), or that has no end time (kubus-run stopped
+    while the program ran), is refused as well."""
+    exp = os.path.join(tmp, 'exp')
+    p = run([args.run, '-o', exp, '--', 'mpirun', '-n', args.ranks, args.app], expect=3)
+    check('sim-abort: rank 1 aborts' in p.stdout, 'the program did not abort: %s' % p.stdout[-500:])
+    with open(os.path.join(exp, '.kubus-abort-definitions')) as f:
+        check(f.read().strip() == '1', 'the abort marker does not name rank 1')
+    empty = hypothesis(tmp, 'empty.hyp', '')
+    why = ('the measured run was aborted (rank 1 called MPI_Abort, died on a signal or exited without '
+           'MPI_Finalize, and the other ranks were stopped; exit status 3)')
+    for offline in (False, True):
+        what = 'aborted (%s)' % ('offline' if offline else 'real-time')
+        out = os.path.join(exp, 'sim-refused')
+        p, _ = simulate(args, exp, empty, out, offline=offline, expect=1, extra=['--no-identity'])
+        check(p.stderr.startswith('kubus-sim: %s: %s; its trace is incomplete' % (exp, why)),
+              '%s: not refused with the reason: %r' % (what, p.stderr[-1500:]))
+        check('--allow-incomplete' in p.stderr, '%s: the option is not named: %r' % (what, p.stderr[-1500:]))
+        check(not os.path.exists(out), '%s: %s written' % (what, out))
+        no_leftovers(exp, what)
+    for offline in (True, False):
+        what = 'aborted, --allow-incomplete (%s)' % ('offline' if offline else 'real-time')
+        out = os.path.join(exp, 'sim-offline' if offline else 'sim-rt')
+        p, s = simulate(args, exp, empty, out, offline=offline,
+                        extra=['--no-identity', '--allow-incomplete'])
+        check(p.stderr.startswith('kubus-sim: warning: %s: %s; simulating its incomplete trace as asked '
+                                  '(--allow-incomplete)' % (exp, why)),
+              '%s: no warning: %r' % (what, p.stderr[-1500:]))
+        check(p.stderr.count('kubus-sim: warning: %s:' % exp) == 1, '%s: warned more than once' % what)
+        if check(s is not None, '%s: no summary.json' % what):
+            check_simdir(out)
+    # what kubus.json says on its own: a process killed by SIGKILL; a run that never ended
+    with open(os.path.join(exp, 'kubus.json')) as f:
+        meta = json.load(f)
+    for name, edit, reason in (
+            ('killed', lambda m: m.update(exit_status=137),
+             'a process of the measured run was killed by signal 9 (Killed; kubus.json: exit status 137)'),
+            ('unfinished', lambda m: [m.pop('end_time'), m.pop('exit_status')],
+             'the measurement did not finish (kubus.json has no end time: kubus-run was stopped while '
+             'the program ran)')):
+        copy = os.path.join(tmp, name)
+        shutil.copytree(exp, copy, ignore=shutil.ignore_patterns('sim-*', '.kubus-abort-definitions'))
+        m = dict(meta)
+        edit(m)
+        with open(os.path.join(copy, 'kubus.json'), 'w') as f:
+            json.dump(m, f)
+        p, _ = simulate(args, copy, empty, os.path.join(copy, 'sim'), offline=True, expect=1,
+                        extra=['--no-identity'])
+        check(p.stderr.startswith('kubus-sim: %s: %s; its trace is incomplete' % (copy, reason)),
+              '%s: not refused with the reason: %r' % (name, p.stderr[-1500:]))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('mode', choices=['identity', 'balance', 'remove', 'bad', 'real', 'eager', 'poll', 'contention',
-                                     'errorbar', 'fresh'])
+                                     'errorbar', 'fresh', 'aborted'])
     ap.add_argument('--code')
     ap.add_argument('--limit', type=float, default=0.02)
     ap.add_argument('--offline-limit', type=float, default=None, help='offline limit when not --limit')
@@ -978,7 +1032,7 @@ def main():
     try:
         rc = {'identity': mode_identity, 'balance': mode_balance, 'remove': mode_remove, 'bad': mode_bad,
               'real': mode_real, 'eager': mode_eager, 'poll': mode_poll, 'contention': mode_contention,
-              'errorbar': mode_errorbar, 'fresh': mode_fresh}[args.mode](args, tmp)
+              'errorbar': mode_errorbar, 'fresh': mode_fresh, 'aborted': mode_aborted}[args.mode](args, tmp)
         if rc == 77:
             return 77
         if LOADED and not failures:
