@@ -246,6 +246,31 @@ on_budget (const char *name G_GNUC_UNUSED,
   return analyze_parse_budget (value, &mode_opts, error);
 }
 
+/* kubus-run writes kubus.json when the program starts and again, with its end time, once the
+ * experiment is complete: without one, kubus-run was killed (SIGKILL, a lost node) before it
+ * mended the trace and named the call paths. Such a trace can still be analysed, and an aborted
+ * run's is on purpose (its ranks saved what they had): say so, do not refuse. Not inside our own
+ * parallel relaunch, whose launching process said it. */
+static void
+warn_unfinished (const char *expdir)
+{
+  g_autofree char *json_path = g_build_filename (expdir, "kubus.json", NULL);
+  g_autofree char *json = NULL;
+
+  const char *rank = g_getenv ("OMPI_COMM_WORLD_RANK") ? g_getenv ("OMPI_COMM_WORLD_RANK")
+                     : g_getenv ("PMIX_RANK") ? g_getenv ("PMIX_RANK") : g_getenv ("PMI_RANK");
+
+  /* once per job under a launcher: its first rank */
+  if ((rank != NULL && strcmp (rank, "0") != 0) || g_getenv ("KUBUS_ANALYZE_RELAUNCHED") != NULL
+      || !g_file_get_contents (json_path, &json, NULL, NULL)
+      || strstr (json, "\"end_time\"") != NULL)
+    return;
+  fprintf (stderr, _("kubus-analyze: warning: %s: the measurement did not finish (kubus.json has no end "
+                     "time: kubus-run was stopped before it completed the experiment); the trace may end "
+                     "early on every rank and its call paths may be unnamed\n"),
+           expdir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -385,6 +410,7 @@ main (int    argc,
     mode_opts.threads = threads;
   if (g_file_test (rest[0], G_FILE_TEST_IS_DIR))
     {
+      warn_unfinished (rest[0]);
       anchor = g_build_filename (rest[0], "traces.otf2", NULL);
       if (!output)
         output = g_build_filename (rest[0], "analysis.cube", NULL);

@@ -999,6 +999,16 @@ def mode_aborted(args, tmp):
                         extra=['--no-identity'])
         check(p.stderr.startswith('kubus-sim: %s: %s; its trace is incomplete' % (copy, reason)),
               '%s: not refused with the reason: %r' % (name, p.stderr[-1500:]))
+        # kubus-analyze analyses it (what the ranks saved is worth seeing) and warns where
+        # kubus-run did not finish the experiment
+        analyze = os.path.join(os.path.dirname(os.path.abspath(args.sim)), 'kubus-analyze')
+        p = run([analyze, '-q', '--serial', copy], expect=None)
+        warning = ('kubus-analyze: warning: %s: the measurement did not finish (kubus.json has no end time: '
+                   'kubus-run was stopped before it completed the experiment); the trace may end early on every '
+                   'rank and its call paths may be unnamed\n' % copy)
+        check(p.returncode == 0 and os.path.exists(os.path.join(copy, 'analysis.cube'))
+              and p.stderr.startswith(warning) == (name == 'unfinished'),
+              '%s: kubus-analyze exit %d: %r' % (name, p.returncode, p.stderr[-1500:]))
 
 
 def main():
