@@ -284,7 +284,7 @@ launch_mpi_run (const LaunchMpi *lm,
   g_autoptr (GString) out = g_string_new (NULL);
   KubusForward fw;
   GPid pid;
-  int err_fd = -1, status = 0, rank;
+  int err_fd = -1, status = 0, rank, stop_signal;
   char buf[4096];
 
   argv = launch_mpi_build_argv (lm, error);
@@ -306,6 +306,9 @@ launch_mpi_run (const LaunchMpi *lm,
    * that one sent meanwhile (the browser's Cancel, as the launcher starts) reaches the launcher
    * instead of ending this process before it cleans up */
   kubus_forward_block (&fw);
+  /* ranks that outlive the launcher (a second signal, the process group's, makes mpirun exit
+   * without waiting for them) come to this process, which waits for them below */
+  kubus_forward_adopt_orphans ();
   if (!g_spawn_async_with_pipes (NULL, argv, envp,
                                  G_SPAWN_SEARCH_PATH_FROM_ENVP | G_SPAWN_DO_NOT_REAP_CHILD
                                  | G_SPAWN_CHILD_INHERITS_STDIN,
@@ -339,7 +342,16 @@ launch_mpi_run (const LaunchMpi *lm,
     ;
   /* blocked again while the old handlers come back; then as the caller had them (a caller that
    * blocked them cleans up before one it was sent ends it) */
-  kubus_forward_stop (&fw);
+  stop_signal = kubus_forward_stop (&fw);
+  if (stop_signal != 0)
+    {
+      /* stopped: no rank may run on (or write) after this process has cleaned up */
+      int killed = kubus_forward_reap_orphans (10000);
+      if (killed > 0)
+        fprintf (stderr, g_dngettext (GETTEXT_PACKAGE, "%s: killed %d process that %s left running\n",
+                                      "%s: killed %d processes that %s left running\n", killed),
+                 g_get_prgname () ? g_get_prgname () : "kubus", killed, argv[0]);
+    }
   kubus_forward_unblock (&fw);
   g_spawn_close_pid (pid);
 

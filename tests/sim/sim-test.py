@@ -242,8 +242,10 @@ def interrupt(args, exp, hyp):
     env = env_for_mpi()
     env['LC_ALL'] = 'C'
     env.pop('LANGUAGE', None)
+    # in a process group of its own, which gets the signal as a whole, as from the browser's
+    # Cancel or a terminal: mpirun then gets it twice and may exit before its ranks
     p = subprocess.Popen([str(args.sim), exp, '--hypothesis', hyp, '-o', out], env=env,
-                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
     seen = bytearray()
     started = threading.Event()
 
@@ -264,7 +266,7 @@ def interrupt(args, exp, hyp):
         fail('the simulation ended (status %s) before the re-enactment began: %s' % (
             p.returncode, seen.decode(errors='replace')[-500:]))
         return
-    p.send_signal(signal.SIGTERM)
+    os.killpg(p.pid, signal.SIGTERM)
     try:
         p.wait(timeout=60)
     except subprocess.TimeoutExpired:
@@ -272,6 +274,10 @@ def interrupt(args, exp, hyp):
         fail('interrupted simulation did not stop')
         return
     t.join(10)
+    # kubus-sim waited for every process it started before it exited (the re-enactment's
+    # ranks name the experiment on their command line)
+    left = subprocess.run(['pgrep', '-f', '--', exp], capture_output=True, text=True).stdout.split()
+    check(not left, 'interrupted simulation left processes running: %s' % left)
     check(p.returncode != 0, 'interrupted simulation exited 0')
     check(not os.path.exists(out), 'interrupted simulation left %s' % out)
     no_leftovers(exp, 'interrupted')
