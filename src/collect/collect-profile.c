@@ -93,7 +93,7 @@ typedef struct
   uint64_t enter, child;
   PNode   *n;          /* node_at (node): chunks never move */
   int32_t  slot;       /* slot_of_region (region): its wait-state estimate, -1 */
-  uint32_t memo_owner; /* the node memo[] holds children of (NO_NODE: none) */
+  uint32_t memo_owner; /* the node memo[] holds children of, + 1 (0, as calloc leaves it: none) */
   PMemo    memo[MEMO];
 } PFrame;
 
@@ -430,9 +430,9 @@ push (KubusProf *p, uint32_t region, uint64_t site, uint64_t t)
       return;
     }
   /* the parent's memo first: a hit is a child child() found before for this very site */
-  if (__builtin_expect (top->memo_owner != parent, 0))
+  if (__builtin_expect (top->memo_owner != parent + 1, 0))
     {
-      top->memo_owner = parent;
+      top->memo_owner = parent + 1;
       for (uint32_t k = 0; k < MEMO; k++)
         top->memo[k].region = MEMO_NONE;
     }
@@ -509,7 +509,7 @@ kubus_prof_begin (uint64_t begin)
       return;
     }
   main_prof->stack[0] = (PFrame){ .node = root, .enter = begin, .n = node_at (main_prof, root),
-                                  .slot = -1, .memo_owner = NO_NODE };
+                                  .slot = -1, .memo_owner = 0 };
   main_prof->depth = 1;
   kubus_profiling = 1;
 }
@@ -678,7 +678,7 @@ kubus_prof_thread_enter (uint32_t region, const void *site)
       if (p != NULL && new_node (p, NO_NODE, KUBUS_R_PROGRAM, 0) == 0)
         {
           p->stack[0] = (PFrame){ .node = 0, .enter = kubus_now (), .n = node_at (p, 0), .slot = -1,
-                                  .memo_owner = NO_NODE };
+                                  .memo_owner = 0 };
           p->depth = 1;
           p->next_thread = threads;
           threads = p;
