@@ -38,12 +38,37 @@ static Req      reqs[REQ_SLOTS];
 static uint64_t next_request_id = 1;
 static int      table_full_reported;
 
+/* Sizes of predefined datatypes, direct-mapped by handle (main thread only, like every
+ * caller).  Only named types are kept: they live as long as MPI and cannot be freed, whereas
+ * a derived type's handle may be freed and come back as another type of another size, so
+ * those are asked for every time. */
+#define TYPE_SLOTS 64 /* power of two */
+static MPI_Datatype type_handle[TYPE_SLOTS];
+static uint32_t     type_bytes[TYPE_SLOTS]; /* size + 1; 0 = empty slot */
+
+static inline uint32_t
+type_slot (MPI_Datatype type)
+{
+  uint64_t h = (uint64_t)(uintptr_t)type * 0x9E3779B97F4A7C15ull;
+  return (uint32_t)(h >> 58) & (TYPE_SLOTS - 1);
+}
+
 uint64_t
 kubus_type_size (MPI_Datatype type)
 {
+  uint32_t s = type_slot (type);
+  if (__builtin_expect (type_bytes[s] != 0 && type_handle[s] == type, 1))
+    return type_bytes[s] - 1;
   int size = 0;
   if (type == MPI_DATATYPE_NULL || PMPI_Type_size (type, &size) != MPI_SUCCESS || size < 0)
     return 0;
+  int ni, na, nd, combiner;
+  if (PMPI_Type_get_envelope (type, &ni, &na, &nd, &combiner) == MPI_SUCCESS
+      && combiner == MPI_COMBINER_NAMED && (uint64_t)size < UINT32_MAX)
+    {
+      type_handle[s] = type;
+      type_bytes[s] = (uint32_t)size + 1;
+    }
   return (uint64_t)size;
 }
 
@@ -185,13 +210,19 @@ kubus_ev_isend (int          peer,
                  "MpiIsend");
 }
 
-static uint64_t
+static inline uint64_t
 status_bytes (const MPI_Status *status)
 {
+#if defined(OPEN_MPI) && OPEN_MPI
+  /* what MPI_Get_count (status, MPI_BYTE) returns, read where Open MPI keeps it: the bytes
+   * received (also past INT_MAX, where MPI_Get_count says MPI_UNDEFINED) */
+  return (uint64_t)status->_ucount;
+#else
   int n = 0;
   if (PMPI_Get_count (status, MPI_BYTE, &n) != MPI_SUCCESS || n < 0)
     return 0;
   return (uint64_t)n;
+#endif
 }
 
 void

@@ -68,14 +68,23 @@ typedef struct
 } PSite;
 #define MAX_SITES 16
 
-/* the children of a call path looked up last (MEMO of them, replaced in turn): the calls of a
- * loop find their call paths here without hashing */
+/* the children of a call path looked up last, MEMO of them in two sets of two chosen by
+ * (call site, region), the newer first: the calls of a loop find their call paths here without
+ * hashing */
 #define MEMO 4
+#define MEMO_NONE UINT32_MAX /* an empty entry's region (no region has this id) */
 typedef struct
 {
   uint64_t site;
   uint32_t region, id;
+  PNode   *n; /* node_at (id) */
 } PMemo;
+
+static inline uint32_t
+memo_set (uint64_t site, uint32_t region)
+{
+  return (uint32_t)(((site ^ region) * 0x9E3779B97F4A7C15ull) >> 63) * 2;
+}
 
 typedef struct
 {
@@ -84,8 +93,7 @@ typedef struct
   uint64_t enter, child;
   PNode   *n;          /* node_at (node): chunks never move */
   int32_t  slot;       /* slot_of_region (region): its wait-state estimate, -1 */
-  uint32_t memo_owner; /* the node memo[] holds children of (NO_NODE: none) */
-  uint32_t memo_n, memo_next;
+  uint32_t memo_owner; /* the node memo[] holds children of, + 1 (0, as calloc leaves it: none) */
   PMemo    memo[MEMO];
 } PFrame;
 
@@ -106,9 +114,10 @@ typedef struct KubusProf
   int       thread_no;
   int       failed; /* out of memory: stopped growing */
   size_t    bytes;  /* memory held */
-  /* the MPI call on top of the stack (main thread) */
+  /* the MPI call on top of the stack (main thread): zero outside a call (kubus_prof_leave
+   * clears what the call changed, call_any says whether it did) */
   uint64_t call_rbytes, call_sbytes, call_cbytes;
-  uint32_t call_nrecv, call_nsend, call_coll;
+  uint32_t call_nrecv, call_nsend, call_coll, call_any;
   struct KubusProf *next_thread;
   PFrame            stack[MAX_DEPTH];
 } KubusProf;
@@ -366,46 +375,12 @@ child (KubusProf *p, uint32_t parent, uint32_t region, uint64_t site)
   return id;
 }
 
-static inline __attribute__ ((always_inline)) void
-push (KubusProf *p, uint32_t region, uint64_t site, uint64_t t)
+/* push() when the parent's memo does not know the child: the hash table (child()), then the
+ * memo learns it */
+static __attribute__ ((noinline)) void
+push_lookup (KubusProf *p, PFrame *top, PFrame *f, PMemo *m, uint32_t region, uint64_t site)
 {
-  if (p->depth == 0)
-    return; /* closed */
-  if (p->depth >= MAX_DEPTH)
-    {
-      p->depth++;
-      return;
-    }
-  PFrame  *top = &p->stack[p->depth - 1];
-  PFrame  *f = &p->stack[p->depth++];
-  uint32_t id;
-  f->enter = t;
-  f->child = 0;
-  f->slot = slot_of_region (region);
-  if (top->node == p->overflow && p->overflow != NO_NODE)
-    {
-      /* inside the overflow call path: its time stays there */
-      f->node = p->overflow;
-      f->n = top->n;
-      f->folded = 1;
-      return;
-    }
-  /* the parent's memo first: a hit is a child child() found before for this very site */
-  if (__builtin_expect (top->memo_owner != top->node, 0))
-    {
-      top->memo_owner = top->node;
-      top->memo_n = top->memo_next = 0;
-    }
-  for (uint32_t k = 0; k < top->memo_n; k++)
-    if (top->memo[k].site == site && top->memo[k].region == region)
-      {
-        id = top->memo[k].id;
-        f->node = id;
-        f->n = node_at (p, id);
-        f->folded = 0;
-        return;
-      }
-  id = child (p, top->node, region, site);
+  uint32_t id = child (p, top->node, region, site);
   if (id == NO_NODE)
     {
       /* out of memory and no overflow path either: fold into the parent */
@@ -423,9 +398,57 @@ push (KubusProf *p, uint32_t region, uint64_t site, uint64_t t)
     {
       if (__builtin_expect (f->n->site != site, 0))
         note_site (p, id, site);
-      uint32_t k = top->memo_n < MEMO ? top->memo_n++ : top->memo_next++ % MEMO;
-      top->memo[k] = (PMemo){ site, region, id };
+      m[1] = m[0];
+      m[0] = (PMemo){ site, region, id, f->n };
     }
+}
+
+static inline __attribute__ ((always_inline)) void
+push (KubusProf *p, uint32_t region, uint64_t site, uint64_t t)
+{
+  int depth = p->depth;
+  if (depth == 0)
+    return; /* closed */
+  if (depth >= MAX_DEPTH)
+    {
+      p->depth = depth + 1;
+      return;
+    }
+  p->depth = depth + 1;
+  PFrame *top = &p->stack[depth - 1];
+  PFrame *f = top + 1;
+  f->enter = t;
+  f->child = 0;
+  f->slot = slot_of_region (region);
+  uint32_t parent = top->node;
+  if (parent == p->overflow) /* (a frame's node is never NO_NODE) */
+    {
+      /* inside the overflow call path: its time stays there */
+      f->node = parent;
+      f->n = top->n;
+      f->folded = 1;
+      return;
+    }
+  /* the parent's memo first: a hit is a child child() found before for this very site */
+  if (__builtin_expect (top->memo_owner != parent + 1, 0))
+    {
+      top->memo_owner = parent + 1;
+      for (uint32_t k = 0; k < MEMO; k++)
+        top->memo[k].region = MEMO_NONE;
+    }
+  PMemo *m = &top->memo[memo_set (site, region)];
+  if (__builtin_expect (m[0].site != site || m[0].region != region, 0))
+    {
+      if (m[1].site != site || m[1].region != region)
+        {
+          push_lookup (p, top, f, m, region, site);
+          return;
+        }
+      m++;
+    }
+  f->node = m->id;
+  f->n = m->n;
+  f->folded = 0;
 }
 
 /* Pops the top frame; returns its duration, or UINT64_MAX for a frame not accounted. */
@@ -486,7 +509,7 @@ kubus_prof_begin (uint64_t begin)
       return;
     }
   main_prof->stack[0] = (PFrame){ .node = root, .enter = begin, .n = node_at (main_prof, root),
-                                  .slot = -1, .memo_owner = NO_NODE };
+                                  .slot = -1, .memo_owner = 0 };
   main_prof->depth = 1;
   kubus_profiling = 1;
 }
@@ -494,10 +517,7 @@ kubus_prof_begin (uint64_t begin)
 void
 kubus_prof_enter (uint32_t region, const void *site, uint64_t t)
 {
-  KubusProf *p = main_prof;
-  push (p, region, (uint64_t)(uintptr_t)site, t);
-  p->call_nrecv = p->call_nsend = p->call_coll = 0;
-  p->call_rbytes = p->call_sbytes = p->call_cbytes = 0;
+  push (main_prof, region, (uint64_t)(uintptr_t)site, t);
 }
 
 static void
@@ -532,31 +552,36 @@ kubus_prof_leave (uint64_t t)
 {
   KubusProf *p = main_prof;
   int        top = p->depth - 1;
-  if (top < 1 || top >= MAX_DEPTH)
+  if (top >= 1 && top < MAX_DEPTH && p->stack[top].slot >= 0)
     {
-      pop (p, t);
-      return;
+      /* a function whose waits are estimated: what the call moved gives its size class */
+      PFrame  *f = &p->stack[top];
+      uint32_t node = f->node;
+      PNode   *n = f->n;
+      int      slot = f->slot;
+      uint64_t d = pop (p, t);
+      if (d != UINT64_MAX && node != p->overflow)
+        switch (est_functions[slot].pattern)
+          {
+          case P_LS:
+            if (p->call_nrecv > 0)
+              add_class (p, n, size_class (p->call_rbytes), d);
+            break;
+          case P_LR:
+            if (p->call_nsend > 0)
+              add_class (p, n, size_class (p->call_sbytes), d);
+            break;
+          default:
+            if (p->call_coll)
+              add_class (p, n, size_class (p->call_cbytes), d);
+          }
     }
-  PFrame  *f = &p->stack[top];
-  uint32_t node = f->node;
-  PNode   *n = f->n;
-  int      slot = f->slot;
-  uint64_t d = pop (p, t);
-  if (d == UINT64_MAX || node == p->overflow || slot < 0)
-    return;
-  switch (est_functions[slot].pattern)
+  else
+    pop (p, t);
+  if (p->call_any)
     {
-    case P_LS:
-      if (p->call_nrecv > 0)
-        add_class (p, n, size_class (p->call_rbytes), d);
-      break;
-    case P_LR:
-      if (p->call_nsend > 0)
-        add_class (p, n, size_class (p->call_sbytes), d);
-      break;
-    default:
-      if (p->call_coll)
-        add_class (p, n, size_class (p->call_cbytes), d);
+      p->call_nrecv = p->call_nsend = p->call_coll = p->call_any = 0;
+      p->call_rbytes = p->call_sbytes = p->call_cbytes = 0;
     }
 }
 
@@ -599,6 +624,7 @@ kubus_prof_sent (uint64_t bytes)
   n->counts[bytes ? 3 : 0]++;
   p->call_nsend++;
   p->call_sbytes += bytes;
+  p->call_any = 1;
 }
 
 void
@@ -612,6 +638,7 @@ kubus_prof_received (uint64_t bytes)
   n->counts[bytes ? 4 : 1]++;
   p->call_nrecv++;
   p->call_rbytes += bytes;
+  p->call_any = 1;
 }
 
 void
@@ -635,6 +662,7 @@ kubus_prof_coll (uint32_t comm, int size, int me, uint32_t root, uint64_t sent, 
     return;
   p->call_coll = 1;
   p->call_cbytes = sent > received ? sent : received;
+  p->call_any = 1;
 }
 
 /* ---- other threads ----------------------------------------------------------------------------- */
@@ -650,7 +678,7 @@ kubus_prof_thread_enter (uint32_t region, const void *site)
       if (p != NULL && new_node (p, NO_NODE, KUBUS_R_PROGRAM, 0) == 0)
         {
           p->stack[0] = (PFrame){ .node = 0, .enter = kubus_now (), .n = node_at (p, 0), .slot = -1,
-                                  .memo_owner = NO_NODE };
+                                  .memo_owner = 0 };
           p->depth = 1;
           p->next_thread = threads;
           threads = p;

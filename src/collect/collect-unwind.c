@@ -63,6 +63,10 @@ typedef struct Entry
   struct Entry *next;
   uintptr_t     key_cfa, site;
   uint32_t      n_slots, n_frames;
+  /* serial: never reused (an entry is freed and its memory may come back as another);
+   * twin: the serial of an entry found to have the same frames (a call from the same
+   * function next to this one), so that the next alternation compares nothing */
+  uint64_t      serial, twin;
   uintptr_t    *slot; /* where each return address was found … */
   uintptr_t    *val;  /* … and what it was */
   Frame        *frames; /* the logical path, outermost first */
@@ -73,6 +77,7 @@ static Entry     *buckets[CACHE_BUCKETS];
 static uint32_t   n_entries;
 static size_t     cache_bytes;
 static uint64_t   n_walks, n_hits;
+static uint64_t   next_serial = 1;
 static uint64_t   walk_ns; /* CPU time spent walking (first sightings of stacks) */
 
 static uint64_t
@@ -332,6 +337,8 @@ entry_new (uint32_t n_slots, uint32_t n_frames)
   e->frames = (Frame *)(e->val + n_slots);
   e->n_slots = n_slots;
   e->n_frames = n_frames;
+  e->serial = next_serial++;
+  e->twin = 0;
   return e;
 }
 
@@ -554,6 +561,9 @@ same_frames (const Entry *a, const Entry *b)
   return 1;
 }
 
+static __attribute__ ((noinline)) void update_path (uintptr_t key_cfa, const void *site,
+                                                     uint64_t t, int user_depth);
+
 void
 kubus_unwind_update (const void *site, uint64_t t)
 {
@@ -563,6 +573,26 @@ kubus_unwind_update (const void *site, uint64_t t)
   int       user_depth = kubus_user_depth ();
   if (user_depth < 0)
     return; /* deeper than the user stack records */
+  /* the common case first, in few registers: a cached stack whose frames are open already
+   * (the previous call's, or its twin's) */
+  if (user_depth == last_user_depth && last_entry != NULL && site != NULL)
+    {
+      for (Entry *e = buckets[bucket_of (key_cfa, (uintptr_t)site)]; e != NULL; e = e->next)
+        if (e->key_cfa == key_cfa && e->site == (uintptr_t)site && entry_valid (e))
+          {
+            if (e != last_entry && e->twin != last_entry->serial)
+              break;
+            n_hits++;
+            last_entry = e;
+            return;
+          }
+    }
+  update_path (key_cfa, site, t, user_depth);
+}
+
+static void
+update_path (uintptr_t key_cfa, const void *site, uint64_t t, int user_depth)
+{
   int    uncached;
   Entry *e = current_path (key_cfa, (uintptr_t)site, &uncached);
   if (e == NULL)
@@ -571,8 +601,9 @@ kubus_unwind_update (const void *site, uint64_t t)
     {
       if (e == last_entry)
         return; /* the same stack as the previous call */
-      if (same_frames (e, last_entry))
+      if (e->twin == last_entry->serial || same_frames (e, last_entry))
         {
+          e->twin = last_entry->serial; /* entries never change: equal the next time too */
           /* another call from the same function (a send, then a receive): the open frames
            * are already this path */
           if (uncached)

@@ -21,7 +21,7 @@
 void __cyg_profile_func_enter (void *fn, void *site);
 void __cyg_profile_func_exit (void *fn, void *site);
 #define CACHE_SLOTS 65536 /* power of two */
-#define MAX_DEPTH 1024
+#define MAX_DEPTH KUBUS_USER_MAX_DEPTH
 #define FILTERED UINT32_MAX
 #define MAX_RULES 256
 
@@ -32,7 +32,7 @@ static uint32_t  cache_used;
 static uint32_t stack[MAX_DEPTH];
 static uint64_t stack_enter[MAX_DEPTH]; /* enter time of frames opened before MPI_Init */
 static uintptr_t stack_cfa[MAX_DEPTH];  /* CFA of the hook the opening code called */
-static int      depth;                  /* may exceed MAX_DEPTH: deeper frames are not recorded */
+int             kubus_user_level;       /* may exceed MAX_DEPTH: deeper frames are not recorded */
 static int      started;                /* MPI_Init seen */
 static int      done;                   /* MPI_Finalize seen */
 
@@ -118,46 +118,46 @@ resolve (uintptr_t addr)
 static inline void NO_INSTR
 push (uint32_t region, int record, uint64_t early, uintptr_t cfa, const void *site)
 {
-  if (depth < MAX_DEPTH)
+  if (kubus_user_level < MAX_DEPTH)
     {
-      stack[depth] = region;
-      stack_enter[depth] = early;
-      stack_cfa[depth] = cfa;
+      stack[kubus_user_level] = region;
+      stack_enter[kubus_user_level] = early;
+      stack_cfa[kubus_user_level] = cfa;
     }
   if (record && __builtin_expect (kubus_flush_pending, 0))
     kubus_record_flush ();
-  if (record && depth < MAX_DEPTH)
+  if (record && kubus_user_level < MAX_DEPTH)
     {
       uint64_t t = kubus_now ();
       if (kubus_unwind_on && site != NULL)
         kubus_unwind_update (site, t); /* the functions the region opens in */
       else if (kubus_unwind_on)
-        kubus_unwind_user_push (cfa, depth);
+        kubus_unwind_user_push (cfa, kubus_user_level);
       kubus_alive = t;
       if (kubus_recording)
         kubus_check (OTF2_EvtWriter_Enter (kubus_evt, NULL, t, region), "Enter");
       if (kubus_profiling)
         kubus_prof_push (region, t);
     }
-  depth++;
+  kubus_user_level++;
 }
 
 static inline void NO_INSTR
 pop (int record)
 {
-  if (depth == 0)
+  if (kubus_user_level == 0)
     return;
-  depth--;
+  kubus_user_level--;
   if (record && __builtin_expect (kubus_flush_pending, 0))
     kubus_record_flush ();
-  if (record && depth < MAX_DEPTH)
+  if (record && kubus_user_level < MAX_DEPTH)
     {
       if (kubus_unwind_on)
-        kubus_unwind_user_pop (depth + 1);
+        kubus_unwind_user_pop (kubus_user_level + 1);
       uint64_t t = kubus_now ();
       kubus_alive = t;
       if (kubus_recording)
-        kubus_check (OTF2_EvtWriter_Leave (kubus_evt, NULL, t, stack[depth]), "Leave");
+        kubus_check (OTF2_EvtWriter_Leave (kubus_evt, NULL, t, stack[kubus_user_level]), "Leave");
       if (kubus_profiling)
         kubus_prof_pop (t);
     }
@@ -172,7 +172,7 @@ __cyg_profile_func_enter (void *fn, void *site)
       uint32_t r = resolve ((uintptr_t)fn);
       if (r != FILTERED)
         push (r, 1, 0, (uintptr_t)__builtin_dwarf_cfa (),
-              depth == 0 ? __builtin_return_address (0) : NULL);
+              kubus_user_level == 0 ? __builtin_return_address (0) : NULL);
     }
   else if (!started && !done)
     {
@@ -218,12 +218,12 @@ kubus_region_begin (const char *name)
 void
 kubus_region_end (const char *name)
 {
-  if (name == NULL || depth == 0)
+  if (name == NULL || kubus_user_level == 0)
     return;
   if (KUBUS_ON ())
     {
       uint32_t r = kubus_region_intern (name);
-      if (depth <= MAX_DEPTH && stack[depth - 1] != r)
+      if (kubus_user_level <= MAX_DEPTH && stack[kubus_user_level - 1] != r)
         kubus_log ("kubus_region_end(\"%s\") does not match the open region", name);
       pop (1);
     }
@@ -241,7 +241,7 @@ void
 kubus_user_open_frames (uint64_t not_before, uint64_t not_after)
 {
   uint64_t t = not_before;
-  for (int i = 0; i < depth && i < MAX_DEPTH; i++)
+  for (int i = 0; i < kubus_user_level && i < MAX_DEPTH; i++)
     {
       /* frames were pushed in time order; clamping keeps them so */
       if (stack_enter[i] > t)
@@ -262,18 +262,12 @@ kubus_user_close_frames (uint64_t time)
   if (!kubus_recording)
     return;
   /* each user region with the frames found on the stack above it */
-  for (int i = (depth < MAX_DEPTH ? depth : MAX_DEPTH) - 1; i >= 0; i--)
+  for (int i = (kubus_user_level < MAX_DEPTH ? kubus_user_level : MAX_DEPTH) - 1; i >= 0; i--)
     {
       kubus_unwind_close_segment (i + 1, time);
       kubus_check (OTF2_EvtWriter_Leave (kubus_evt, NULL, time, stack[i]), "Leave");
     }
   kubus_unwind_close_segment (0, time);
-}
-
-int
-kubus_user_depth (void)
-{
-  return depth <= MAX_DEPTH ? depth : -1;
 }
 
 uintptr_t

@@ -288,7 +288,13 @@ void kubus_user_open_frames (uint64_t not_before, uint64_t not_after) KUBUS_INTE
 void kubus_user_close_frames (uint64_t time) KUBUS_INTERNAL;
 void kubus_user_init (void) KUBUS_INTERNAL;
 /* open user regions (-1: more than are recorded) and the CFA noted when region @i opened */
-int       kubus_user_depth (void) KUBUS_INTERNAL;
+#define KUBUS_USER_MAX_DEPTH 1024
+extern int kubus_user_level KUBUS_INTERNAL; /* open user regions, recorded or not */
+static inline int
+kubus_user_depth (void)
+{
+  return kubus_user_level <= KUBUS_USER_MAX_DEPTH ? kubus_user_level : -1;
+}
 uintptr_t kubus_user_cfa (int i) KUBUS_INTERNAL;
 
 /* collect-topology.c */

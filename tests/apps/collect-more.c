@@ -568,6 +568,32 @@ main (int argc, char **argv)
     CALL (MPI_Comm_free, &local);
   }
 
+  /* 11. derived datatypes 0 -> 1: the collector keeps the sizes of predefined types only; a
+   * derived type freed and made again (its handle often comes back) with another size must be
+   * measured again, on both sides; MPI_INT in between keeps its cached size */
+  for (int k = 1; k <= 3; k++)
+    {
+      MPI_Datatype dt;
+      MPI_Type_contiguous (k == 2 ? 5 : k, MPI_INT, &dt);
+      MPI_Type_commit (&dt);
+      long bytes = (k == 2 ? 5 : k) * I;
+      if (me == 0)
+        {
+          CALL (MPI_Send, buf, 2, dt, 1, 90 + k, W);
+          note_msg ("send", 1, W, 90 + k, 2 * bytes);
+          CALL (MPI_Send, buf, k, MPI_INT, 1, 95, W);
+          note_msg ("send", 1, W, 95, k * I);
+        }
+      else if (me == 1)
+        {
+          CALL (MPI_Recv, rbuf, 2, dt, 0, 90 + k, W, MPI_STATUS_IGNORE);
+          note_msg ("recv", 0, W, 90 + k, 2 * bytes);
+          CALL (MPI_Recv, rbuf, 3, MPI_INT, 0, 95, W, &st);
+          note_msg ("recv", 0, W, 95, k * I);
+        }
+      MPI_Type_free (&dt);
+    }
+
   void *detached;
   int   detached_size;
   CALL (MPI_Buffer_detach, &detached, &detached_size);
