@@ -34,7 +34,10 @@ holds_experiment (GFile *folder)
 char *
 kubus_window_report_label (GFile *file)
 {
-  static const char *const analysis[] = { "analysis.cube", "analysis.cube.gz", "analysis.cubex", NULL };
+  /* Kubus's wait-state analysis, or Scalasca's (its trace analysis as square and scout write it) */
+  static const char *const analysis[] = { "analysis.cube", "analysis.cube.gz", "analysis.cubex", "trace.cubex",
+                                          "scout.cubex", NULL };
+  static const char *const summary[] = { "summary.cubex", NULL };
   static const char *const profile[] = { "profile.cube", "profile.cube.gz", "profile.cubex", NULL };
   static const char *const difference[] = { "difference.cube", "difference.cube.gz", "difference.cubex", NULL };
   g_autoptr (KubusSimSummary) sim = kubus_sim_summary_for_report (file);
@@ -64,6 +67,9 @@ kubus_window_report_label (GFile *file)
   if (is_one_of (base, profile))
     /* TRANSLATORS: window title part: the experiment's lightweight profile */
     return g_strdup_printf (_("%s · profile"), dir);
+  if (is_one_of (base, summary))
+    /* TRANSLATORS: window title part: a Scalasca experiment's summary report */
+    return g_strdup_printf (_("%s · summary"), dir);
   /* any other report has a name of its own */
   return g_steal_pointer (&base);
 }

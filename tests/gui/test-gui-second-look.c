@@ -563,6 +563,26 @@ test_simulation_unknown_identity (void)
     label = kubus_window_report_label (b);
     g_assert_cmpstr (label, ==, "lb-sim · simulated: identity (no change)");
   }
+  /* a Scalasca experiment: its trace analysis is named by the folder, as an analysis.cube; its
+   * summary and Score-P's profile say what they are; any other report keeps its name */
+  {
+    static const char *const cases[][2] = {
+      { "trace.cubex", "scorep_app_4_trace" },
+      { "scout.cubex", "scorep_app_4_trace" },
+      { "summary.cubex", "scorep_app_4_trace · summary" },
+      { "profile.cubex", "scorep_app_4_trace · profile" },
+      { "other.cubex", "other.cubex" },
+    };
+    g_autofree char *exp = g_build_filename (tmpdir, "scorep_app_4_trace", NULL);
+
+    for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+      {
+        g_autoptr (GFile) f = child_file (exp, cases[i][0]);
+        g_autofree char *label = kubus_window_report_label (f);
+
+        g_assert_cmpstr (label, ==, cases[i][1]);
+      }
+  }
 }
 
 /* ---- item 7: the source view ------------------------------------------------------------------ */
