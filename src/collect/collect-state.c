@@ -303,7 +303,13 @@ gather_untraced (void)
   FILE *f = fopen (tmp, "w");
   if (f == NULL)
     return;
-  fprintf (f, "level %d\n", kubus_thread_level);
+  static const char *levels[] = { "MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED",
+                                  "MPI_THREAD_SERIALIZED", "MPI_THREAD_MULTIPLE" };
+  int l = kubus_thread_level == MPI_THREAD_SINGLE       ? 0
+          : kubus_thread_level == MPI_THREAD_FUNNELED   ? 1
+          : kubus_thread_level == MPI_THREAD_SERIALIZED ? 2
+                                                        : 3;
+  fprintf (f, "level %s\n", levels[l]);
   for (int r = 0; r < kubus_world_size; r++)
     if (all[r] != 0)
       fprintf (f, "%d %llu\n", r, (unsigned long long)all[r]);
