@@ -42,8 +42,9 @@ enum
 #define KUBUS_COMM_SELF_ID 1u
 
 /* Recording switch: the global flag turns tracing off for everybody (error,
- * finalize), the thread-local one limits recording to the thread that
- * initialised MPI, because one OTF2 event writer is not thread-safe.
+ * finalize), the thread-local one marks the thread that initialised MPI: the wrappers'
+ * hot path is its, because one OTF2 event writer is not thread-safe; other threads' calls take
+ * the cold path (kubus_other_thread_call below).
  * kubus_profiling (collect-profile.h) does the same for the lightweight profile; the
  * wrappers run their bookkeeping when either records. */
 extern int kubus_recording KUBUS_INTERNAL;
@@ -53,8 +54,6 @@ extern int kubus_flush_pending    KUBUS_INTERNAL;
 extern uint32_t kubus_current_mpi KUBUS_INTERNAL;
 
 #define KUBUS_ON() __builtin_expect ((kubus_recording | kubus_profiling) && kubus_main_thread, 1)
-/* another thread than the one that initialised MPI, while the profile records */
-#define KUBUS_PROF_OTHER_THREAD() __builtin_expect (kubus_profiling && !kubus_main_thread, 0)
 /* another thread than the one that initialised MPI, while the trace or the profile records */
 #define KUBUS_OTHER_THREAD() __builtin_expect ((kubus_recording | kubus_profiling) && !kubus_main_thread, 0)
 
