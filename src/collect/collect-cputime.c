@@ -105,6 +105,10 @@ thread_wait_ns (void)
 void
 kubus_cpu_sample (uint64_t t)
 {
+  /* the main thread's CPU time only: another thread's counter (a call of it under
+   * MPI_THREAD_SERIALIZED) is another series; kubus-sim takes differences of samples */
+  if (!kubus_main_thread)
+    return;
   OTF2_Type        type[2] = { OTF2_TYPE_UINT64, OTF2_TYPE_UINT64 };
   OTF2_MetricValue v[2];
   v[0].unsigned_int = thread_cpu_ns ();

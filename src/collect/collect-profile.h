@@ -2,7 +2,8 @@
  *
  * Every thread that calls MPI keeps a call tree of its own (the main thread: user functions
  * and MPI calls, with the call sites (return addresses) of each MPI call path; other threads:
- * their MPI calls).  The main thread also keeps, for the MPI functions whose waits are estimated, the
+ * their MPI calls) — under MPI_THREAD_MULTIPLE: where calls cannot overlap, other threads'
+ * calls go into the main thread's tree (docs/decisions/2026-11-29-threads.md).  The main thread also keeps, for the MPI functions whose waits are estimated, the
  * visits, summed and shortest duration per message-size class, from which MPI_Finalize
  * computes the wait-state estimates.  Memory is bounded by the number of call paths
  * (KUBUS_PROFILE_PATHS, default 262144 per thread): calls on new paths past it go to one

@@ -30,6 +30,10 @@ int             kubus_world_rank;
 int             kubus_world_size;
 MPI_Comm        kubus_internal_comm = MPI_COMM_NULL;
 char            kubus_program_path[4096] = "program";
+int             kubus_threads_join;
+uint64_t        kubus_untraced_calls;
+int             kubus_thread_level = -1;
+int             kubus_user_seen;
 
 static OTF2_Archive         *archive;
 static int                   verbose;
@@ -249,6 +253,91 @@ write_clock_file (void)
     unlink (tmp);
 }
 
+/* ---- other threads (docs/decisions/2026-11-29-threads.md) ---------------------------------- */
+
+/* untraced calls of other threads per world rank (rank 0, after the gather at MPI_Finalize) */
+static uint64_t *untraced_of_rank;
+
+int
+kubus_other_thread_call (void)
+{
+  /* MPI_THREAD_SERIALIZED or less: this call cannot overlap another one, so it goes into the
+   * rank's event stream (collect-unwind.c switches the open frames to this thread's stack).
+   * Not while user regions are recorded: the main thread writes their events outside MPI
+   * calls, concurrently with this one. */
+  if (kubus_threads_join && !kubus_user_seen && !in_abort && !finished)
+    {
+      kubus_unwind_foreign ();
+      return 1;
+    }
+  if (kubus_recording)
+    __atomic_fetch_add (&kubus_untraced_calls, 1, __ATOMIC_RELAXED);
+  return 0;
+}
+
+/* MPI_Finalize, collective: rank 0 learns every rank's count and leaves EXPDIR/.kubus-threads
+ * ("RANK COUNT" lines, ranks with calls only) for kubus-run */
+static void
+gather_untraced (void)
+{
+  /* one reduction in the common case (no calls on other threads): the total, and whether rank
+   * 0 lacks the memory for the gather */
+  uint64_t  mine = __atomic_load_n (&kubus_untraced_calls, __ATOMIC_RELAXED);
+  uint64_t *all = NULL;
+  if (kubus_world_rank == 0)
+    all = calloc ((size_t)kubus_world_size, sizeof *all);
+  uint64_t in[2] = { mine, kubus_world_rank == 0 && all == NULL }, sum[2] = { 0, 1 };
+  PMPI_Allreduce (in, sum, 2, MPI_UINT64_T, MPI_SUM, kubus_internal_comm);
+  if (sum[0] == 0 || sum[1] != 0)
+    {
+      free (all);
+      return;
+    }
+  PMPI_Gather (&mine, 1, MPI_UINT64_T, all, 1, MPI_UINT64_T, 0, kubus_internal_comm);
+  if (all == NULL)
+    return;
+  untraced_of_rank = all;
+  char path[PATH_MAX + 32], tmp[PATH_MAX + 48];
+  snprintf (path, sizeof path, "%s/.kubus-threads", expdir);
+  snprintf (tmp, sizeof tmp, "%s/.kubus-threads.%d", expdir, kubus_world_rank);
+  FILE *f = fopen (tmp, "w");
+  if (f == NULL)
+    return;
+  static const char *levels[] = { "MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED",
+                                  "MPI_THREAD_SERIALIZED", "MPI_THREAD_MULTIPLE" };
+  int l = kubus_thread_level == MPI_THREAD_SINGLE       ? 0
+          : kubus_thread_level == MPI_THREAD_FUNNELED   ? 1
+          : kubus_thread_level == MPI_THREAD_SERIALIZED ? 2
+                                                        : 3;
+  fprintf (f, "level %s\n", levels[l]);
+  for (int r = 0; r < kubus_world_size; r++)
+    if (all[r] != 0)
+      fprintf (f, "%d %llu\n", r, (unsigned long long)all[r]);
+  if (fclose (f) == 0)
+    rename (tmp, path);
+  else
+    unlink (tmp);
+}
+
+/* KUBUS::UNTRACED_THREAD_CALLS: "RANK:COUNT,RANK:COUNT" (ranks with calls only) */
+void
+kubus_threads_properties (OTF2_Archive *a)
+{
+  if (untraced_of_rank == NULL)
+    return;
+  size_t cap = (size_t)kubus_world_size * 32 + 1, o = 0;
+  char  *v = malloc (cap);
+  if (v == NULL)
+    return;
+  v[0] = '\0';
+  for (int r = 0; r < kubus_world_size; r++)
+    if (untraced_of_rank[r] != 0)
+      o += (size_t)snprintf (v + o, cap - o, "%s%d:%llu", o ? "," : "", r,
+                             (unsigned long long)untraced_of_rank[r]);
+  OTF2_Archive_SetProperty (a, "KUBUS::UNTRACED_THREAD_CALLS", v, true);
+  free (v);
+}
+
 static void save_from_signal (int sig);
 
 /* Returns 1 when the save signal is ours to use. */
@@ -425,6 +514,11 @@ kubus_measurement_start (uint64_t t0, uint32_t init_region)
 
   if (trace)
     kubus_kct_start ();
+  /* other threads' calls join the event stream where they cannot overlap */
+  int provided = MPI_THREAD_SINGLE;
+  PMPI_Query_thread (&provided);
+  kubus_thread_level = provided;
+  kubus_threads_join = provided != MPI_THREAD_MULTIPLE;
   kubus_main_thread = 1;
   kubus_recording = trace;
   started = 1;
@@ -535,6 +629,7 @@ kubus_measurement_finish (uint32_t finalize_region)
     return; /* saved by an abort meanwhile */
   finished = 1;
   kubus_cpu_finish ();
+  gather_untraced ();
   if (record && kubus_recording)
     {
       if (kubus_flush_pending)

@@ -922,6 +922,7 @@ kubus_unify_and_write (OTF2_Archive *archive)
       if (ok)
         {
           kubus_clock_properties (archive);
+          kubus_threads_properties (archive);
           err = write_global (archive, &u, topos, n_topos);
         }
       else

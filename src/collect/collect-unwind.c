@@ -95,6 +95,23 @@ static int      n_open;
 static Entry   *last_entry; /* the path of the previous call (same entry: nothing to do) */
 static int      last_user_depth = -1;
 
+/* Other threads' calls under MPI_THREAD_SERIALIZED (docs/decisions/2026-11-29-threads.md): the
+ * open frames are the stream's, the main thread's stack or a worker's grafted below the main
+ * thread's last known one.  stream_main: the open frames are the main thread's (then a worker's
+ * call first notes them in main_frames).  Every thread but the main one caches its stacks in a
+ * table of its own: a cache entry's slots lie on the stack of the thread that walked it, which
+ * only that thread may read safely (another thread's stack can be gone). */
+static int      stream_main = 1;
+static Frame    main_frames[MAX_OPEN];
+static int      n_main_frames;
+static __thread struct Entry **tls_buckets __attribute__ ((tls_model ("initial-exec")));
+typedef struct ThreadCache
+{
+  struct ThreadCache *next;
+  struct Entry       *buckets[];
+} ThreadCache;
+static ThreadCache *thread_caches; /* all of them, so that they stay reachable */
+
 /* ---- modules ------------------------------------------------------------------------------- */
 
 enum
@@ -110,6 +127,7 @@ typedef struct
   uintptr_t lo, hi; /* an executable segment */
   uintptr_t bias;
   int       kind;
+  int       omp; /* an OpenMP runtime (a user module otherwise): starts worker threads */
   char      path[512];
   char      build_id[41];
 } Module;
@@ -208,6 +226,10 @@ collect_module (struct dl_phdr_info *info, size_t size, void *data)
       m->hi = m->lo + ph->p_memsz;
       m->bias = info->dlpi_addr;
       m->kind = module_kind (path, m->lo, m->hi);
+      const char *base = strrchr (path, '/');
+      base = base ? base + 1 : path;
+      m->omp = has_prefix (base, "libgomp.") || has_prefix (base, "libomp.")
+               || has_prefix (base, "libiomp5.");
       key_path (m->path, sizeof m->path, path);
       if (!have_id)
         {
@@ -344,7 +366,7 @@ entry_new (uint32_t n_slots, uint32_t n_frames)
 
 /* Walks the stack; returns the logical path as a new cache entry (NULL: out of memory). */
 static Entry *
-walk_stack (uintptr_t key_cfa, uintptr_t site)
+walk_stack (uintptr_t key_cfa, uintptr_t site, int worker)
 {
   n_walks++;
   walk.n = 0;
@@ -385,9 +407,19 @@ walk_stack (uintptr_t key_cfa, uintptr_t site)
               i--;
             }
           outer = i;
-          found_main = 1;
+          found_main = !worker;
         }
     }
+  /* another thread: its start (libc's start_thread, then an OpenMP runtime's thread start) is
+   * no frame of the program; its first own frame is the outermost one kept */
+  if (worker)
+    while (outer >= u)
+      {
+        const Module *m = find_module (walk.ip[outer] - 1, 0);
+        if (m == NULL || !(m->omp || m->kind == MOD_LIBC))
+          break;
+        outer--;
+      }
   /* logical frames, outermost first */
   static Frame path[MAX_PHYS];
   int          np = 0;
@@ -459,25 +491,25 @@ entry_valid (const Entry *e)
 /* The path of the current stack, from the cache or a walk.  @uncached is set when the entry
  * must be freed by the caller. */
 static Entry *
-current_path (uintptr_t key_cfa, uintptr_t site, int *uncached)
+current_path (Entry **table, uintptr_t key_cfa, uintptr_t site, int *uncached, int worker)
 {
   *uncached = 0;
-  if (site == 0)
+  if (site == 0 || table == NULL)
     {
       /* a signal: walked once, through the signal frame, never cached */
-      Entry *e = walk_stack (key_cfa, site);
+      Entry *e = walk_stack (key_cfa, site, worker);
       *uncached = e != NULL;
       return e;
     }
   uint32_t b = bucket_of (key_cfa, site);
-  for (Entry *e = buckets[b]; e != NULL; e = e->next)
+  for (Entry *e = table[b]; e != NULL; e = e->next)
     if (e->key_cfa == key_cfa && e->site == site && entry_valid (e))
       {
         n_hits++;
         return e;
       }
   uint64_t t0 = thread_cpu_ns ();
-  Entry   *e = walk_stack (key_cfa, site);
+  Entry   *e = walk_stack (key_cfa, site, worker);
   walk_ns += thread_cpu_ns () - t0;
   if (e == NULL)
     return NULL;
@@ -492,7 +524,7 @@ current_path (uintptr_t key_cfa, uintptr_t site, int *uncached)
    * depth, alternately): they are kept side by side, up to MAX_PER_KEY, the oldest dropped. */
   int    same = 0;
   Entry **oldest = NULL;
-  for (Entry **pe = &buckets[b]; *pe != NULL; pe = &(*pe)->next)
+  for (Entry **pe = &table[b]; *pe != NULL; pe = &(*pe)->next)
     if ((*pe)->key_cfa == key_cfa && (*pe)->site == site)
       {
         same++;
@@ -509,8 +541,8 @@ current_path (uintptr_t key_cfa, uintptr_t site, int *uncached)
       free (old);
       n_entries--;
     }
-  e->next = buckets[b];
-  buckets[b] = e;
+  e->next = table[b];
+  table[b] = e;
   n_entries++;
   cache_bytes += bytes;
   return e;
@@ -590,11 +622,19 @@ kubus_unwind_update (const void *site, uint64_t t)
   update_path (key_cfa, site, t, user_depth);
 }
 
+static void worker_path (uintptr_t key_cfa, const void *site, uint64_t t, int user_depth);
+
 static void
 update_path (uintptr_t key_cfa, const void *site, uint64_t t, int user_depth)
 {
+  if (!kubus_main_thread)
+    {
+      worker_path (key_cfa, site, t, user_depth);
+      return;
+    }
+  stream_main = 1;
   int    uncached;
-  Entry *e = current_path (key_cfa, (uintptr_t)site, &uncached);
+  Entry *e = current_path (buckets, key_cfa, (uintptr_t)site, &uncached, 0);
   if (e == NULL)
     return;
   if (user_depth == last_user_depth && last_entry != NULL)
@@ -650,6 +690,88 @@ update_path (uintptr_t key_cfa, const void *site, uint64_t t, int user_depth)
   else
     last_entry = e;
   last_user_depth = user_depth;
+}
+
+/* This thread's stack cache (another thread than the main one); NULL: out of memory */
+static Entry **
+thread_table (void)
+{
+  if (tls_buckets == NULL)
+    {
+      ThreadCache *c = calloc (1, sizeof *c + CACHE_BUCKETS * sizeof (Entry *));
+      if (c == NULL)
+        return NULL;
+      c->next = thread_caches;
+      thread_caches = c;
+      tls_buckets = c->buckets;
+    }
+  return tls_buckets;
+}
+
+/* A call of another thread than the main one, under MPI_THREAD_SERIALIZED: its frames, from its
+ * first own frame on (not its start in libc or an OpenMP runtime), become the open frames,
+ * grafted below the main thread's last known stack where that has the worker's outermost
+ * function (main._omp_fn.0 below GOMP_parallel: the same call path as the main thread's calls
+ * from there), else directly below the program region.  Frames are compared by region and CFA,
+ * so the main thread's frames above the graft stay open and the ones of the other stack are left
+ * and entered as with any change of stack. */
+static void
+worker_path (uintptr_t key_cfa, const void *site, uint64_t t, int user_depth)
+{
+  if (user_depth != 0)
+    return; /* not with user regions (collect-state.c: such calls are not recorded) */
+  if (stream_main)
+    {
+      /* the main thread's frames as its last call left them (no user regions: one segment) */
+      n_main_frames = n_open;
+      memcpy (main_frames, open_frames, (size_t)n_open * sizeof *open_frames);
+      stream_main = 0;
+    }
+  int    uncached;
+  Entry *e = current_path (thread_table (), key_cfa, (uintptr_t)site, &uncached, 1);
+  if (e == NULL)
+    return;
+  int graft = 0;
+  if (e->n_frames > 0)
+    for (int k = n_main_frames; k-- > 0;)
+      if (main_frames[k].region == e->frames[0].region)
+        {
+          graft = k;
+          break;
+        }
+  /* the wanted frames: main_frames[0, graft) then e->frames, up to depth_limit */
+  int want = graft + (int)e->n_frames;
+  if (want > depth_limit)
+    want = depth_limit;
+  if (want > MAX_OPEN)
+    want = MAX_OPEN;
+#define WANT(k) ((k) < graft ? main_frames[(k)] : e->frames[(k) - graft])
+  int same = 0;
+  while (same < n_open && same < want && open_frames[same].region == WANT (same).region
+         && open_frames[same].cfa == WANT (same).cfa)
+    same++;
+  uint64_t left = kubus_alive < t ? kubus_alive : t;
+  close_segment_to (0, same, left);
+  for (int k = same; k < want; k++)
+    {
+      open_frames[n_open] = WANT (k);
+      open_tag[n_open] = 0;
+      n_open++;
+      frame_enter (open_frames[n_open - 1].region, t);
+    }
+#undef WANT
+  if (uncached)
+    free (e);
+  /* the main thread's next call compares its stack with these frames (update_path) */
+  last_entry = NULL;
+  last_user_depth = 0;
+}
+
+void
+kubus_unwind_foreign (void)
+{
+  /* not the previous call's stack, whatever the cache says (kubus_unwind_update's fast path) */
+  last_entry = NULL;
 }
 
 void

@@ -118,6 +118,8 @@ resolve (uintptr_t addr)
 static inline void NO_INSTR
 push (uint32_t region, int record, uint64_t early, uintptr_t cfa, const void *site)
 {
+  /* from now on other threads' MPI calls are not recorded (collect-state.c) */
+  kubus_user_seen = 1;
   if (kubus_user_level < MAX_DEPTH)
     {
       stack[kubus_user_level] = region;

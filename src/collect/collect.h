@@ -42,8 +42,9 @@ enum
 #define KUBUS_COMM_SELF_ID 1u
 
 /* Recording switch: the global flag turns tracing off for everybody (error,
- * finalize), the thread-local one limits recording to the thread that
- * initialised MPI, because one OTF2 event writer is not thread-safe.
+ * finalize), the thread-local one marks the thread that initialised MPI: the wrappers'
+ * hot path is its, because one OTF2 event writer is not thread-safe; other threads' calls take
+ * the cold path (kubus_other_thread_call below).
  * kubus_profiling (collect-profile.h) does the same for the lightweight profile; the
  * wrappers run their bookkeeping when either records. */
 extern int kubus_recording KUBUS_INTERNAL;
@@ -53,8 +54,21 @@ extern int kubus_flush_pending    KUBUS_INTERNAL;
 extern uint32_t kubus_current_mpi KUBUS_INTERNAL;
 
 #define KUBUS_ON() __builtin_expect ((kubus_recording | kubus_profiling) && kubus_main_thread, 1)
-/* another thread than the one that initialised MPI, while the profile records */
-#define KUBUS_PROF_OTHER_THREAD() __builtin_expect (kubus_profiling && !kubus_main_thread, 0)
+/* another thread than the one that initialised MPI, while the trace or the profile records */
+#define KUBUS_OTHER_THREAD() __builtin_expect ((kubus_recording | kubus_profiling) && !kubus_main_thread, 0)
+
+/* Other threads (docs/decisions/2026-11-29-threads.md).  Where the program got
+ * MPI_THREAD_SERIALIZED or less, MPI calls never overlap and another thread's call is recorded
+ * into the rank's one event stream like the main thread's (kubus_threads_join); under
+ * MPI_THREAD_MULTIPLE it is only counted (kubus_untraced_calls, relaxed atomic).
+ * kubus_other_thread_call: the wrappers' cold path on another thread; 1: record the call. */
+extern int      kubus_threads_join   KUBUS_INTERNAL;
+extern uint64_t kubus_untraced_calls KUBUS_INTERNAL;
+extern int      kubus_thread_level   KUBUS_INTERNAL; /* provided, -1 before MPI_Init */
+extern int      kubus_user_seen      KUBUS_INTERNAL; /* user regions were recorded */
+int kubus_other_thread_call (void) KUBUS_INTERNAL __attribute__ ((noinline, cold));
+/* rank 0, writing the definitions: KUBUS::UNTRACED_THREAD_CALLS where there were any */
+void kubus_threads_properties (OTF2_Archive *archive) KUBUS_INTERNAL;
 
 /* Time: CLOCK_MONOTONIC in ns.  Where the TSC is invariant and the
  * kernel itself uses it, the collector reads the TSC and scales it to the
@@ -148,6 +162,9 @@ void kubus_unwind_user_pop (int depth) KUBUS_INTERNAL;
 /* end of the run: Leave events (trace only) of the frames above user depth @depth */
 void kubus_unwind_close_segment (int depth, uint64_t t) KUBUS_INTERNAL;
 void kubus_unwind_report (void) KUBUS_INTERNAL;
+/* a call of another thread joins the event stream (MPI_THREAD_SERIALIZED): the open frames are
+ * not its stack */
+void kubus_unwind_foreign (void) KUBUS_INTERNAL;
 /* collect-profile.c: the GNU build id of a loaded module as hex ("-" when it has none) */
 struct dl_phdr_info;
 void kubus_build_id_of (struct dl_phdr_info *info, char *out, size_t len) KUBUS_INTERNAL;

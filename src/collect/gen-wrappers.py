@@ -93,16 +93,24 @@ def body(r):
 
     w(f'  if (!KUBUS_ON ())')
     w(f'    {{')
-    # MPI_THREAD_MULTIPLE: other threads' calls go to their own profile (no trace)
-    w(f'      if (KUBUS_PROF_OTHER_THREAD ())')
+    # Another thread: under MPI_THREAD_SERIALIZED (or less) its call joins the rank's one
+    # event stream; under MPI_THREAD_MULTIPLE it is counted and goes to the thread's own
+    # profile (no trace).  See collect-state.c, kubus_other_thread_call.
+    w(f'      if (KUBUS_OTHER_THREAD ())')
     w(f'        {{')
-    w(f'          uint64_t kubus_tok = kubus_prof_thread_enter ({rid}, {site});')
-    w(f'          int kubus_ret = {call};')
-    w(f'          kubus_prof_thread_leave (kubus_tok);')
-    w(f'          return kubus_ret;')
+    w(f'          if (kubus_other_thread_call ())')
+    w(f'            goto kubus_record;')
+    w(f'          if (kubus_profiling)')
+    w(f'            {{')
+    w(f'              uint64_t kubus_tok = kubus_prof_thread_enter ({rid}, {site});')
+    w(f'              int kubus_ret = {call};')
+    w(f'              kubus_prof_thread_leave (kubus_tok);')
+    w(f'              return kubus_ret;')
+    w(f'            }}')
     w(f'        }}')
     w(f'      return {call};')
     w(f'    }}')
+    w(f'kubus_record:')
     w(f'  kubus_ev_enter ({rid}, {site});')
     pre, post = [], []
     if k in ('isend', 'start', 'startall'):

@@ -5,6 +5,7 @@
 #include "kubus-run-handover.h"
 #include "kubus-text-gstring.h"
 
+#include <errno.h>
 #include <glib/gstdio.h>
 #include <string.h>
 
@@ -83,6 +84,55 @@ kubus_run_parse_span (const char *text, KubusRunSpan *span)
   span->time[1] = u[4];
   span->offset[1] = (gint64)u[5];
   return TRUE;
+}
+
+static gboolean
+parse_u64 (const char *s, guint64 max, guint64 *out)
+{
+  char *end = NULL;
+  if (!g_ascii_isdigit (s[0]))
+    return FALSE;
+  errno = 0;
+  guint64 v = g_ascii_strtoull (s, &end, 10);
+  if (errno != 0 || end == s || *end != '\0' || v > max)
+    return FALSE;
+  *out = v;
+  return TRUE;
+}
+
+gboolean
+kubus_run_parse_threads (const char *text, int *level, GArray *counts)
+{
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  gboolean have_level = FALSE;
+  for (int i = 0; lines[i]; i++)
+    {
+      if (lines[i][0] == '\0' && lines[i + 1] == NULL)
+        break; /* the last line's newline */
+      g_auto (GStrv) f = g_strsplit (lines[i], " ", -1);
+      guint64 a, b;
+      if (g_strv_length (f) != 2)
+        return FALSE;
+      if (!have_level && i == 0 && strcmp (f[0], "level") == 0)
+        {
+          static const char *names[] = { "MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED",
+                                         "MPI_THREAD_SERIALIZED", "MPI_THREAD_MULTIPLE" };
+          for (int k = 0; k < 4; k++)
+            if (strcmp (f[1], names[k]) == 0)
+              *level = k;
+          if (*level < 0)
+            return FALSE;
+          have_level = TRUE;
+          continue;
+        }
+      if (!parse_u64 (f[0], G_MAXINT, &a) || !parse_u64 (f[1], G_MAXUINT64, &b) || b == 0)
+        return FALSE;
+      if (counts->len > 0 && g_array_index (counts, guint64, counts->len - 2) >= a)
+        return FALSE;
+      g_array_append_val (counts, a);
+      g_array_append_val (counts, b);
+    }
+  return have_level;
 }
 
 void

@@ -20,6 +20,12 @@ typedef struct
 
 gboolean kubus_run_parse_span (const char *text, KubusRunSpan *span);
 
+/* .kubus-threads (rank 0 at MPI_Finalize, only when there were any): "level NAME" (the thread
+ * level MPI provided, MPI_THREAD_SINGLE … MPI_THREAD_MULTIPLE: @level 0 … 3, else -1), then "RANK COUNT" lines, the MPI calls of other threads than MPI_Init's
+ * that were not traced.  @counts gets guint64 pairs (rank, count), ranks ascending; FALSE
+ * unless every line is one of these (counts > 0, ranks distinct and ascending). */
+gboolean kubus_run_parse_threads (const char *text, int *level, GArray *counts);
+
 /* Removes the files in @dir whose names start with @prefix (the collector's hand-over files,
  * once they served). */
 void kubus_run_remove_prefixed (const char *dir, const char *prefix);

@@ -359,6 +359,56 @@ remove_tree (const char *path)
   return g_remove (path) == 0 || errno == ENOENT;
 }
 
+/* MPI calls of other threads that the collector did not trace (MPI_THREAD_MULTIPLE; its
+ * .kubus-threads, docs/decisions/2026-11-29-threads.md) */
+static void
+report_untraced_threads (const char *expdir,
+                         const char *name)
+{
+  g_autofree char *file = g_build_filename (expdir, name, NULL);
+  g_autofree char *text = NULL;
+  g_autoptr (GArray) counts = g_array_new (FALSE, FALSE, sizeof (guint64));
+  int level = -1;
+  if (!g_file_get_contents (file, &text, NULL, NULL))
+    return;
+  if (!kubus_run_parse_threads (text, &level, counts) || counts->len == 0)
+    {
+      fprintf (stderr, _ ("kubus-run: %s: not the collector's count of other threads' calls, "
+                          "ignored\n"),
+               file);
+      return;
+    }
+  guint64 total = 0;
+  g_autoptr (GString) list = g_string_new (NULL);
+  for (guint i = 0; i < counts->len; i += 2)
+    {
+      guint64 r = g_array_index (counts, guint64, i), c = g_array_index (counts, guint64, i + 1);
+      total += c;
+      if (i / 2 < 8)
+        {
+          if (i)
+            g_string_append (list, ", ");
+          /* TRANSLATORS: a rank and its number of MPI calls */
+          g_string_append_printf (list, _ ("rank %llu: %llu"), (unsigned long long)r,
+                                  (unsigned long long)c);
+        }
+      else if (i / 2 == 8)
+        g_string_append (list, ", …");
+    }
+  static const char *levels[] = { "MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED",
+                                  "MPI_THREAD_SERIALIZED", "MPI_THREAD_MULTIPLE" };
+  /* TRANSLATORS: the count of calls; the thread level MPI provided (MPI_THREAD_MULTIPLE);
+   * "rank: calls" pairs */
+  fprintf (stderr,
+           g_dngettext (GETTEXT_PACKAGE,
+                        "kubus-run: %llu MPI call came from another thread than "
+                        "MPI_Init's and is not in the trace (%s; %s)\n",
+                        "kubus-run: %llu MPI calls came from other threads than "
+                        "MPI_Init's and are not in the trace (%s; %s)\n",
+                        (gulong)MIN (total, G_MAXULONG)),
+           (unsigned long long)total, levels[level], list->str);
+}
+
 /* --force: remove what an earlier Kubus run left, nothing else. */
 static void
 clear_experiment (const char *expdir)
@@ -372,6 +422,7 @@ clear_experiment (const char *expdir)
                                 "analysis.cube",
                                 ".kubus-hosts",
                                 ".kubus-clock",
+                                ".kubus-threads",
                                 ".kubus-abort-definitions",
                                 ".kubus-profile",
                                 ".kubus-profile-records",
@@ -924,8 +975,10 @@ main (int argc, char **argv)
     const char *name;
     while (d && (name = g_dir_read_name (d)) != NULL)
       if (g_str_has_prefix (name, ".kubus-saved-") || g_str_equal (name, ".kubus-hosts")
-          || g_str_equal (name, ".kubus-clock"))
+          || g_str_equal (name, ".kubus-clock") || g_str_has_prefix (name, ".kubus-threads"))
         {
+          if (g_str_equal (name, ".kubus-threads"))
+            report_untraced_threads (expdir, name);
           g_autofree char *p = g_build_filename (expdir, name, NULL);
           g_remove (p);
         }

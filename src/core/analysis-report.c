@@ -655,6 +655,59 @@ add_cause_values (CubeReport  *report,
 #undef ROW
 }
 
+/* KUBUS::UNTRACED_THREAD_CALLS: "RANK:COUNT" pairs, comma-separated (collect-state.c) */
+static void
+untraced_threads_warning (GString   *summary,
+                          TraceDefs *defs)
+{
+  g_auto (GStrv) pairs = g_strsplit (defs->untraced_threads, ",", -1);
+  g_autoptr (GString) list = g_string_new (NULL);
+  guint64 total = 0;
+  guint n = 0;
+  for (guint i = 0; pairs[i]; i++)
+    {
+      char *colon = strchr (pairs[i], ':'), *end = NULL;
+      if (colon == NULL || !g_ascii_isdigit (pairs[i][0]) || !g_ascii_isdigit (colon[1]))
+        break;
+      guint64 r = g_ascii_strtoull (pairs[i], &end, 10);
+      if (end != colon)
+        break;
+      guint64 c = g_ascii_strtoull (colon + 1, &end, 10);
+      if (*end != '\0' || c == 0 || total + c < total)
+        break;
+      total += c;
+      n++;
+      if (n <= 8)
+        {
+          if (n > 1)
+            g_string_append (list, ", ");
+          /* TRANSLATORS: a rank and its number of MPI calls */
+          g_string_append_printf (list, _("rank %llu: %llu"), (unsigned long long) r,
+                                  (unsigned long long) c);
+        }
+      else if (n == 9)
+        g_string_append (list, ", …");
+    }
+  if (n == 0 || n != g_strv_length (pairs))
+    {
+      g_string_append_printf (summary,
+                              _("warning: %s: the property KUBUS::UNTRACED_THREAD_CALLS (\"%s\") is "
+                                "not a list of RANK:COUNT; ignored\n"),
+                              defs->path, defs->untraced_threads);
+      return;
+    }
+  g_string_append_printf (summary,
+                          g_dngettext (GETTEXT_PACKAGE,
+                                       "warning: %llu MPI call came from another thread than "
+                                       "MPI_Init's and is not in the trace (%s): its messages "
+                                       "and waits are missing from this analysis\n",
+                                       "warning: %llu MPI calls came from other threads than "
+                                       "MPI_Init's and are not in the trace (%s): their messages "
+                                       "and waits are missing from this analysis\n",
+                                       (gulong) MIN (total, G_MAXULONG)),
+                          (unsigned long long) total, list->str);
+}
+
 gboolean
 analysis_write_report (TraceDefs   *defs,
                        GPtrArray   *blobs,
@@ -985,6 +1038,8 @@ analysis_write_report (TraceDefs   *defs,
                                 _("warning: %llu receives without a matching send and %llu"
                                   " sends never received (aborted run?); analysed what matches\n"),
                                 (unsigned long long) unmatched_recvs, (unsigned long long) unmatched_sends);
+      if (defs->untraced_threads != NULL)
+        untraced_threads_warning (summary, defs);
       if (clock_repair && (clock_violations || clock_found_coll || clock_moved))
         g_string_append_printf (summary,
                                 _("Clock condition: %llu receives before their send and %llu "

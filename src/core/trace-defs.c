@@ -479,6 +479,7 @@ trace_defs_free (TraceDefs *defs)
   if (!defs)
     return;
   g_free (defs->path);
+  g_free (defs->untraced_threads);
   g_hash_table_unref (defs->strings);
   g_hash_table_unref (defs->regions);
   g_hash_table_unref (defs->groups);
@@ -837,6 +838,13 @@ trace_defs_read (const char *anchor,
       return NULL;
     }
   OTF2_Reader_SetSerialCollectiveCallbacks (reader);
+  {
+    char *v = NULL;
+    if (OTF2_Reader_GetProperty (reader, "KUBUS::UNTRACED_THREAD_CALLS", &v) == OTF2_SUCCESS
+        && v != NULL)
+      defs->untraced_threads = g_strdup (v);
+    free (v);
+  }
   gdr = OTF2_Reader_GetGlobalDefReader (reader);
   if (!gdr)
     {

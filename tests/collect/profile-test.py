@@ -14,6 +14,10 @@ usage: profile-test.py CASE --run KUBUS_RUN --cube KUBUS_CUBE --analyze KUBUS_AN
   threads    prof-threads: MPI calls of other threads on locations of their own
   abort      collect-abort: the profile of an aborted run, marked incomplete
   reduce     prof-reduce: one reduction of the minima at MPI_Finalize, not one per call
+  ompserialized  threads-omp serialized: both OpenMP threads' calls in the trace and the profile
+             (exact visits on one call path), no unmatched message, Late Sender on rank 1
+  ompmultiple    threads-omp multiple: the other threads' calls counted exactly by kubus-run and
+             kubus-analyze
   mpiio      prof-mpiio: MPI-IO calls as regions with exact visits, their time in mpi_io and
              the collective ones' in mpi_io_collective (none in comp), the same in the profile
              and the trace analysis, and kubus-cube callsites lists them
@@ -473,6 +477,10 @@ def case_threads(a, tmp):
         print('MPI_THREAD_MULTIPLE not available: skipped')
         return 77
     expect('prof-threads: done' in p.stdout, f'output {p.stdout!r}')
+    # 2 threads x (40 + 25) calls per rank, not traced (MPI_THREAD_MULTIPLE)
+    expect("kubus-run: 260 MPI calls came from other threads than MPI_Init's and are not in the "
+           "trace (MPI_THREAD_MULTIPLE; rank 0: 130, rank 1: 130)" in p.stderr,
+           f'kubus-run: no count of untraced calls: {p.stderr[-2000:]}')
     c = cube3.load(os.path.join(exp, 'profile.cube'))
     base = app_base(a)
     expect(sorted(c.locations) == [(r, t) for r in range(2) for t in range(3)],
@@ -618,8 +626,96 @@ def case_mpiio(a, tmp):
            f'kubus-cube callsites: exit {p.returncode}, no MPI_File_write_at_all\n{p.stdout[:2000]}')
 
 
+# ---------------------------------------------------------------- threads-omp
+
+def omp_env(paths='flat'):
+    env = env_for_mpi()
+    env['OMP_NUM_THREADS'] = '2'
+    env['OMP_WAIT_POLICY'] = 'passive'  # idle threads sleep: a loaded 2-core machine
+    env['KUBUS_CALL_PATHS'] = paths
+    return env
+
+
+def omp_run(a, exp, mode, paths='flat'):
+    p = kubus_run(a, exp, 2, app_args=[mode], env=omp_env(paths))
+    if 'not provided' in p.stdout:
+        return p, False
+    counts = sorted(re.findall(r'threads-omp: rank (\d) main (\d+) other (\d+)', p.stdout))
+    want = [(str(r), '10', '10') if mode == 'serialized' else (str(r), '20', '20')
+            for r in range(2)]
+    expect(counts == want and 'threads-omp: done' in p.stdout,
+           f'{mode}: calls per thread {counts}, expected {want}; output {p.stdout!r}')
+    return p, True
+
+
+def case_ompserialized(a, tmp):
+    """MPI_THREAD_SERIALIZED: the calls of both OpenMP threads in the trace and the profile,
+    messages matched, Late Sender of rank 1 from rank 0's 20 naps of 2 ms; with call paths from
+    the stack, all on the main thread's call path (the worker's frames grafted below
+    GOMP_parallel)."""
+    base = app_base(a)
+    for paths in ('unwind', 'flat'):
+        exp = os.path.join(tmp, 'exp-' + paths)
+        p, ok = omp_run(a, exp, 'serialized', paths)
+        if not ok:
+            print('MPI_THREAD_SERIALIZED not available: skipped')
+            return 77
+        expect('not in the trace' not in p.stderr,
+               f'{paths}: kubus-run counted untraced calls: {p.stderr}')
+        q = run([a.analyze, exp])
+        expect(q.returncode == 0, f'{paths}: kubus-analyze: exit {q.returncode}\n{q.stderr[-2000:]}')
+        out = q.stdout + q.stderr
+        expect('without a matching send' not in out and 'not in the trace' not in out,
+               f'{paths}: kubus-analyze warns: {out[-2000:]}')
+        path = (f'{base}/main/GOMP_parallel/main._omp_fn.0/MPI_Sendrecv' if paths == 'unwind'
+                else f'{base}/MPI_Sendrecv')
+        for report in ('analysis.cube', 'profile.cube'):
+            c = cube3.load(os.path.join(exp, report))
+            expect(c.locations == [(0, 0), (1, 0)], f'{paths} {report}: locations {c.locations}')
+            for r in range(2):
+                vis = cube3.by_path(c, 'visits', r)
+                sr = {k: v for k, v in vis.items() if k.endswith('/MPI_Sendrecv')}
+                expect(sr == {path: 20}, f'{paths} {report} rank {r}: MPI_Sendrecv visits {sr}, '
+                       f'expected {path}: 20')
+                if paths == 'unwind':
+                    # the main thread's frames left and entered at each change of thread
+                    fn = vis.get(f'{base}/main/GOMP_parallel/main._omp_fn.0')
+                    expect(fn == 20, f'{report} rank {r}: main._omp_fn.0 visits {fn}')
+            if report == 'analysis.cube':
+                ls = [sum(cube3.by_path(c, 'mpi_latesender', r).values()) for r in range(2)]
+                # rank 0 naps 2 ms before each of 20 calls: rank 1 waits for that (not less
+                # than 80 % of it), plus scheduling delays (generous slack, a loaded machine)
+                expect(0.8 * 0.040 <= ls[1] <= 0.040 + 0.100 and ls[0] < 0.010,
+                       f'{paths}: Late Sender per rank {ls}, expected about [0, 0.040]')
+
+
+def case_ompmultiple(a, tmp):
+    """MPI_THREAD_MULTIPLE: the other thread's 20 calls per rank counted, reported by kubus-run
+    and kubus-analyze; the trace has the main thread's 20."""
+    exp = os.path.join(tmp, 'exp')
+    p, ok = omp_run(a, exp, 'multiple', 'unwind')
+    if not ok:
+        print('MPI_THREAD_MULTIPLE not available: skipped')
+        return 77
+    msg = ('kubus-run: 40 MPI calls came from other threads than MPI_Init\'s and are not in the '
+           'trace (MPI_THREAD_MULTIPLE; rank 0: 20, rank 1: 20)')
+    expect(msg in p.stderr, f'kubus-run: no count of untraced calls: {p.stderr[-2000:]}')
+    expect(not os.path.exists(os.path.join(exp, '.kubus-threads')), 'hand-over file left')
+    q = run([a.analyze, exp])
+    expect(q.returncode == 0, f'kubus-analyze: exit {q.returncode}\n{q.stderr[-2000:]}')
+    want = ('warning: 40 MPI calls came from other threads than MPI_Init\'s and are not in the '
+            'trace (rank 0: 20, rank 1: 20)')
+    expect(want in q.stdout + q.stderr, f'kubus-analyze: no warning: {q.stdout[-2000:]}')
+    c = cube3.load(os.path.join(exp, 'analysis.cube'))
+    for r in range(2):
+        vis = cube3.by_path(c, 'visits', r)
+        n = sum(v for k, v in vis.items() if k.endswith('/MPI_Sendrecv'))
+        expect(n == 20, f'analysis.cube rank {r}: {n} MPI_Sendrecv, expected the main thread\'s 20')
+
+
 CASES = {'reduce': case_reduce, 'estimates': case_estimates, 'notrace': case_notrace, 'paths': case_paths,
-         'threads': case_threads, 'abort': case_abort, 'mpiio': case_mpiio}
+         'threads': case_threads, 'abort': case_abort, 'mpiio': case_mpiio,
+         'ompserialized': case_ompserialized, 'ompmultiple': case_ompmultiple}
 
 
 def main():

@@ -1,5 +1,5 @@
-/* fuzz-handover — kubus-run's readers of the collector's clock hand-over files (.kubus-clock,
- * .kubus-span-RANK; src/collect/kubus-run-handover.c) on arbitrary bytes. */
+/* fuzz-handover — kubus-run's readers of the collector's hand-over files (.kubus-clock,
+ * .kubus-span-RANK, .kubus-threads; src/collect/kubus-run-handover.c) on arbitrary bytes. */
 #include "kubus-run-handover.h"
 
 #include <stdlib.h>
@@ -22,5 +22,18 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
     abort ();
   if (kubus_run_parse_span (text, &span) && span.time[1] <= span.time[0])
     abort ();
+  /* (rank, count) pairs, ranks ascending, counts > 0, a known level */
+  g_autoptr (GArray) counts = g_array_new (FALSE, FALSE, sizeof (guint64));
+  int level = -1;
+  if (kubus_run_parse_threads (text, &level, counts))
+    {
+      if (level < 0 || level > 3 || counts->len % 2 != 0)
+        abort ();
+      for (guint i = 0; i < counts->len; i += 2)
+        if (g_array_index (counts, guint64, i + 1) == 0
+            || g_array_index (counts, guint64, i) > G_MAXINT
+            || (i > 0 && g_array_index (counts, guint64, i) <= g_array_index (counts, guint64, i - 2)))
+          abort ();
+    }
   return 0;
 }
