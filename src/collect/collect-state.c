@@ -213,44 +213,63 @@ choose_expdir (void)
   PMPI_Bcast (expdir, sizeof expdir, MPI_CHAR, 0, MPI_COMM_WORLD);
 }
 
+/* A hand-over file EXPDIR/NAME for kubus-run, written to a temporary name first (kubus-run
+ * never reads half a file): open it, fill it, then handover_close(). NULL if it cannot be made. */
+typedef struct
+{
+  char path[PATH_MAX + 32], tmp[PATH_MAX + 48];
+} Handover;
+
+static FILE *
+handover_open (Handover   *h,
+               const char *name)
+{
+  snprintf (h->path, sizeof h->path, "%s/%s", expdir, name);
+  snprintf (h->tmp, sizeof h->tmp, "%s/%s.%d", expdir, name, kubus_world_rank);
+  return fopen (h->tmp, "w");
+}
+
+static void
+handover_close (Handover *h,
+                FILE     *f)
+{
+  if (fclose (f) == 0)
+    rename (h->tmp, h->path);
+  else
+    unlink (h->tmp);
+}
+
 /* The distinct host names, for kubus-run's kubus.json. */
 static void
 write_hosts (void)
 {
-  char path[PATH_MAX + 16];
-  snprintf (path, sizeof path, "%s/.kubus-hosts", expdir);
-  FILE *f = fopen (path, "w");
+  Handover h;
+  FILE *f = handover_open (&h, ".kubus-hosts");
   if (f == NULL)
     return;
   for (int r = 0; r < kubus_world_size; r++)
     {
-      const char *h = kubus_hostnames + (size_t)r * KUBUS_HOST_LEN;
+      const char *kh = kubus_hostnames + (size_t)r * KUBUS_HOST_LEN;
       int         q;
       for (q = 0; q < r; q++)
-        if (strcmp (h, kubus_hostnames + (size_t)q * KUBUS_HOST_LEN) == 0)
+        if (strcmp (kh, kubus_hostnames + (size_t)q * KUBUS_HOST_LEN) == 0)
           break;
       if (q == r)
-        fprintf (f, "%s\n", h);
+        fprintf (f, "%s\n", kh);
     }
-  fclose (f);
+  handover_close (&h, f);
 }
 
-/* How the clock was handled, for kubus-run's kubus.json (written to a temporary name first:
- * kubus-run never reads half a file). */
+/* How the clock was handled, for kubus-run's kubus.json. */
 static void
 write_clock_file (void)
 {
-  char path[PATH_MAX + 32], tmp[PATH_MAX + 48];
-  snprintf (path, sizeof path, "%s/.kubus-clock", expdir);
-  snprintf (tmp, sizeof tmp, "%s/.kubus-clock.%d", expdir, kubus_world_rank);
-  FILE *f = fopen (tmp, "w");
+  Handover h;
+  FILE *f = handover_open (&h, ".kubus-clock");
   if (f == NULL)
     return;
   kubus_clock_describe (f);
-  if (fclose (f) == 0)
-    rename (tmp, path);
-  else
-    unlink (tmp);
+  handover_close (&h, f);
 }
 
 /* ---- other threads (docs/decisions/2026-11-29-threads.md) ---------------------------------- */
@@ -297,10 +316,8 @@ gather_untraced (void)
   if (all == NULL)
     return;
   untraced_of_rank = all;
-  char path[PATH_MAX + 32], tmp[PATH_MAX + 48];
-  snprintf (path, sizeof path, "%s/.kubus-threads", expdir);
-  snprintf (tmp, sizeof tmp, "%s/.kubus-threads.%d", expdir, kubus_world_rank);
-  FILE *f = fopen (tmp, "w");
+  Handover h;
+  FILE *f = handover_open (&h, ".kubus-threads");
   if (f == NULL)
     return;
   static const char *levels[] = { "MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED",
@@ -313,10 +330,7 @@ gather_untraced (void)
   for (int r = 0; r < kubus_world_size; r++)
     if (all[r] != 0)
       fprintf (f, "%d %llu\n", r, (unsigned long long)all[r]);
-  if (fclose (f) == 0)
-    rename (tmp, path);
-  else
-    unlink (tmp);
+  handover_close (&h, f);
 }
 
 /* KUBUS::UNTRACED_THREAD_CALLS: "RANK:COUNT,RANK:COUNT" (ranks with calls only) */
