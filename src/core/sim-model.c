@@ -24,6 +24,7 @@ typedef struct
 {
   Tick *enter;   /* per event: Enter time of the MPI call holding it (-1 outside calls) */
   Tick *leave;
+  GArray *in_mpi;   /* Tick pairs: where the rank was in MPI, as the offline engine's presence */
 } CallTimes;
 
 static void
@@ -36,6 +37,7 @@ call_times (SimRank   *sr,
 
   ct->enter = g_new (Tick, MAX (n, 1));
   ct->leave = g_new (Tick, MAX (n, 1));
+  ct->in_mpi = g_array_new (FALSE, FALSE, sizeof (Tick));
   for (guint i = 0; i < n; i++)
     ct->enter[i] = ct->leave[i] = -1;
   while (k < n)
@@ -54,6 +56,18 @@ call_times (SimRank   *sr,
         {
           ct->enter[j] = ev[k].time;
           ct->leave[j] = ev[l].time;
+        }
+      /* a call with communication events progresses throughout; one without (a poll that
+       * found nothing) at its Enter and its Leave */
+      if (l > k + 1)
+        {
+          Tick p[2] = { ev[k].time, ev[l].time };
+          g_array_append_vals (ct->in_mpi, p, 2);
+        }
+      else
+        {
+          Tick p[4] = { ev[k].time, ev[k].time, ev[l].time, ev[l].time };
+          g_array_append_vals (ct->in_mpi, p, 4);
         }
       k = l + 1;
     }
@@ -271,6 +285,40 @@ post_time (SimRank  **srs,
   return ct[peer].enter[recv_ev];
 }
 
+/* When the rank of @ct was first in MPI at or after @at (the engine's progress), -1 never. */
+static Tick
+next_progress (const CallTimes *ct,
+               Tick             at)
+{
+  const Tick *p = (const Tick *) ct->in_mpi->data;
+  guint lo = 0, hi = ct->in_mpi->len / 2;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (p[2 * mid + 1] < at)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo < ct->in_mpi->len / 2 ? MAX (at, p[2 * lo]) : -1;
+}
+
+/* When a send that started at @start could move its data: the receive posted and the receiver
+ * in MPI after that (-1 unknown). */
+static Tick
+ready_time (SimRank  **srs,
+            CallTimes *ct,
+            int        peer,
+            guint32    recv_ev,
+            guint32  **post_of,
+            Tick       start)
+{
+  Tick p = post_time (srs, ct, peer, recv_ev, post_of);
+  if (p < 0)
+    return -1;
+  return next_progress (&ct[peer], MAX (p, start));
+}
+
 static const char *
 call_name (SimRank *sr,
            guint    i)
@@ -285,8 +333,9 @@ call_name (SimRank *sr,
   return "";
 }
 
-/* A send that started at @start and was done (its call left) at @done, whose receive was posted
- * at @p: eager when it was done before the post, rendezvous when it waited for it. */
+/* A send that started at @start and was done (its call left) at @done, whose receiver was ready
+ * (posted the receive and in MPI) at @p: eager when it was done before, rendezvous when it
+ * waited for it. */
 static void
 vote_send (TransportSamples *ts,
            guint64           len,
@@ -472,7 +521,7 @@ sim_model_fit (SimRank **srs,
           if (e->type == EV_SEND && e->link != NO_INDEX && e->peer_world >= 0 && e->peer_world < n_ranks
               && ct[r].enter[i] >= 0 && strcmp (call_name (srs[r], i), "MPI_Send") == 0)
             vote_send (&ts[sim_model_transport (m, r, e->peer_world)], e->len, ct[r].enter[i], ct[r].enter[i],
-                       ct[r].leave[i], post_time (srs, ct, e->peer_world, e->link, post_of));
+                       ct[r].leave[i], ready_time (srs, ct, e->peer_world, e->link, post_of, ct[r].enter[i]));
           if (e->type == EV_ISEND && ct[r].enter[i] >= 0 && strcmp (call_name (srs[r], i), "MPI_Isend") == 0)
             g_hash_table_insert (isends, &e->req, GUINT_TO_POINTER (i));
           if (e->type == EV_ISEND_COMPLETE && ct[r].enter[i] >= 0)
@@ -486,7 +535,7 @@ sim_model_fit (SimRank **srs,
                   if (se->link != NO_INDEX && se->peer_world >= 0 && se->peer_world < n_ranks)
                     vote_send (&ts[sim_model_transport (m, r, se->peer_world)], se->len, ct[r].enter[s],
                                ct[r].enter[i], ct[r].leave[i],
-                               post_time (srs, ct, se->peer_world, se->link, post_of));
+                               ready_time (srs, ct, se->peer_world, se->link, post_of, ct[r].enter[s]));
                 }
             }
         }
@@ -506,6 +555,7 @@ sim_model_fit (SimRank **srs,
     {
       g_free (ct[r].enter);
       g_free (ct[r].leave);
+      g_array_unref (ct[r].in_mpi);
       g_free (post_of[r]);
     }
 

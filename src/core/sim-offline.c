@@ -11,6 +11,11 @@
  * eager limit, synchronous sends); a blocking send returns at once (eager) or when the message
  * arrived (otherwise); a receive or a wait when what it waits for arrived; a collective when the
  * last member (all-to-all, barrier), the root (one-to-all) or the members before (scan) arrived.
+ * A rendezvous also needs the receiver to make progress: its data moves only once the receiver
+ * is in MPI after both the send started and the receive was posted (docs/decisions/
+ * 2026-11-29-rendezvous-progress.md). Each rank keeps where it was in MPI (its presence): a call
+ * with communication events throughout, a call without (a poll that found nothing) only at its
+ * Enter and Leave, since a poll that lasted long was held up before it could progress.
  * Then every call costs the mean residual of its class. Computation intervals are the
  * transformed trace's. In fit mode the engine runs on the recorded times instead (every call
  * enters when it did and leaves when it did) and hands each call's residual to the model. */
@@ -67,6 +72,17 @@ typedef struct
 
 typedef struct
 {
+  Tick a, b;          /* in MPI from a to b (a == b: a progress point) */
+} Presence;
+
+typedef struct
+{
+  int  asker;
+  Tick at;
+} ProgressWait;
+
+typedef struct
+{
   RankSim        *rs;
   int             n;
   SimModel       *m;
@@ -76,6 +92,9 @@ typedef struct
   Tick          **post_time;   /* per rank, per receive completion event: when it was posted */
   int           **waiter;      /* per rank, per event: rank waiting for that time, -1 */
   GHashTable     *colls;       /* (comm << 32 | seq) -> CollInst* */
+  GArray        **presence;    /* per rank: Presence, in time order */
+  GArray        **pwait;       /* per rank: ProgressWait, ranks waiting for its progress */
+  gboolean       *assume_in;   /* per rank: its progress wait was resolved as "in MPI" (stuck) */
   int            *queue;
   int             q_head, q_len;
   guint64         events;
@@ -105,6 +124,80 @@ publish (Engine *e,
       enqueue (e, e->waiter[rank][ev]);
       e->waiter[rank][ev] = -1;
     }
+}
+
+/* Ranks waiting for progress of @r at or before @bound are answerable now. */
+static void
+wake_progress (Engine *e,
+               int     r,
+               Tick    bound)
+{
+  GArray *w = e->pwait[r];
+  for (guint i = 0; i < w->len;)
+    {
+      ProgressWait *pw = &g_array_index (w, ProgressWait, i);
+      if (pw->at <= bound)
+        {
+          enqueue (e, pw->asker);
+          g_array_remove_index_fast (w, i);
+        }
+      else
+        i++;
+    }
+}
+
+static void
+presence_add (Engine *e,
+              int     r,
+              Tick    a,
+              Tick    b)
+{
+  Presence p = { a, b };
+  g_array_append_val (e->presence[r], p);
+  if (e->pwait[r]->len)
+    wake_progress (e, r, b);
+}
+
+/* When rank @r is next in MPI at or after @at (its first progress there), as seen by rank
+ * @asker; UNKNOWN if @r has not got that far (then @asker waits for it). A rank blocked in a
+ * call it entered before @at is in MPI at @at if it leaves after it: @asker waits for the Leave,
+ * or, when every rank is stuck (each waiting for another's progress), takes @at. */
+static Tick
+progress (Engine *e,
+          int     r,
+          Tick    at,
+          int     asker)
+{
+  GArray *pa = e->presence[r];
+  const Presence *p = (const Presence *) pa->data;
+  guint lo = 0, hi = pa->len;
+  RankSim *o;
+  ProgressWait pw = { asker, at };
+
+  if (r < 0 || r >= e->n)
+    return at;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (p[mid].b < at)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo < pa->len)
+    return MAX (at, p[lo].a);
+  o = &e->rs[r];
+  if (o->done)
+    return at;
+  if (o->in_call)
+    {
+      if (o->enter_new > at)
+        return o->enter_new;
+      if (r == asker || e->assume_in[asker])
+        return at;
+    }
+  g_array_append_val (e->pwait[r], pw);
+  return UNKNOWN;
 }
 
 static Tick
@@ -154,11 +247,12 @@ arrival (Engine  *e,
                               reg && (strcmp (reg->name, "MPI_Ssend") == 0 || strcmp (reg->name, "MPI_Issend") == 0));
   post = e->post_time[r][rev];
   if (rdv && !probe && post != UNKNOWN)
-    return MAX (es, post) + transfer (e->m, s, r, se->len);
+    return progress (e, r, MAX (es, post), r) + transfer (e->m, s, r, se->len);
   return es + transfer (e->m, s, r, se->len);
 }
 
-/* Completion of a rendezvous send: needs the receive's posting time. */
+/* Completion of a rendezvous send: needs the receive's posting time and the receiver's
+ * progress after it. */
 static Tick
 send_done (Engine  *e,
            int      s,
@@ -167,7 +261,7 @@ send_done (Engine  *e,
            Tick     start,
            guint64  bytes)
 {
-  Tick post;
+  Tick post, p;
   if (peer < 0 || peer >= e->n || recv_ev == NO_INDEX)
     return start;
   post = e->post_time[peer][recv_ev];
@@ -176,7 +270,10 @@ send_done (Engine  *e,
       e->waiter[peer][recv_ev] = s;
       return UNKNOWN;
     }
-  return MAX (start, post) + transfer (e->m, s, peer, bytes);
+  p = progress (e, peer, MAX (start, post), s);
+  if (p == UNKNOWN)
+    return UNKNOWN;
+  return p + transfer (e->m, s, peer, bytes);
 }
 
 static CollInst *
@@ -526,6 +623,8 @@ run_rank (Engine *e,
           e->events++;
           if (rs->plan->call_at[rs->k] == NO_INDEX)
             {
+              if ((x->type == EV_ENTER || x->type == EV_LEAVE) && sim_region_is_mpi (e->defs, x->region))
+                presence_add (e, r, nt[rs->k], nt[rs->k]);   /* a call without communication */
               rs->k++;
               continue;
             }
@@ -533,6 +632,8 @@ run_rank (Engine *e,
           rs->act = 0;
           rs->published = FALSE;
           rs->t = rs->enter_new = nt[rs->k];
+          if (e->pwait[r]->len)
+            wake_progress (e, r, rs->enter_new - 1);
         }
       {
         SimCall *call = &g_array_index (rs->plan->calls, SimCall, rs->plan->call_at[rs->k]);
@@ -541,6 +642,7 @@ run_rank (Engine *e,
           {
             if (!do_action (e, r, call, rs->act))
               return;   /* blocked: a producer re-queues this rank */
+            e->assume_in[r] = FALSE;
             rs->act++;
             rs->published = FALSE;
           }
@@ -569,6 +671,7 @@ run_rank (Engine *e,
           }
         nt[call->leave] = MAX (rs->t, rs->enter_new);
         e->events++;
+        presence_add (e, r, rs->enter_new, nt[call->leave]);
         rs->anchor_new = nt[call->leave];
         rs->anchor_trans = tl;
         rs->in_call = FALSE;
@@ -576,6 +679,29 @@ run_rank (Engine *e,
       }
     }
   rs->done = TRUE;
+  wake_progress (e, r, G_MAXINT64);
+}
+
+/* Every rank is blocked and some wait for another's progress: each of those is blocked in a
+ * call it entered before the time asked, and leaves only after the waiting ranks go on, so it
+ * is in MPI then. FALSE if there was no such wait (the ranks wait forever). */
+static gboolean
+resolve_stuck (Engine *e)
+{
+  gboolean any = FALSE;
+  for (int r = 0; r < e->n; r++)
+    {
+      GArray *w = e->pwait[r];
+      for (guint i = 0; i < w->len; i++)
+        {
+          int a = g_array_index (w, ProgressWait, i).asker;
+          e->assume_in[a] = TRUE;
+          enqueue (e, a);
+          any = TRUE;
+        }
+      g_array_set_size (w, 0);
+    }
+  return any;
 }
 
 gboolean
@@ -600,6 +726,14 @@ sim_offline_run (SimRank       **srs,
   e.waiter = g_new0 (int *, n_ranks);
   e.queue = g_new (int, n_ranks);
   e.colls = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, coll_inst_free);
+  e.presence = g_new0 (GArray *, n_ranks);
+  e.pwait = g_new0 (GArray *, n_ranks);
+  e.assume_in = g_new0 (gboolean, n_ranks);
+  for (int r = 0; r < n_ranks; r++)
+    {
+      e.presence[r] = g_array_new (FALSE, FALSE, sizeof (Presence));
+      e.pwait[r] = g_array_new (FALSE, FALSE, sizeof (ProgressWait));
+    }
   for (int r = 0; r < n_ranks; r++)
     {
       guint n = srs[r]->ev->len;
@@ -630,14 +764,16 @@ sim_offline_run (SimRank       **srs,
           }
       enqueue (&e, r);
     }
-  while (e.q_len > 0)
-    {
-      int r = e.queue[e.q_head];
-      e.q_head = (e.q_head + 1) % e.n;
-      e.q_len--;
-      e.rs[r].queued = FALSE;
-      run_rank (&e, r);
-    }
+  do
+    while (e.q_len > 0)
+      {
+        int r = e.queue[e.q_head];
+        e.q_head = (e.q_head + 1) % e.n;
+        e.q_len--;
+        e.rs[r].queued = FALSE;
+        run_rank (&e, r);
+      }
+  while (resolve_stuck (&e));
   left = 0;
   for (int r = 0; r < n_ranks; r++)
     if (!e.rs[r].done)
@@ -661,7 +797,12 @@ sim_offline_run (SimRank       **srs,
       g_free (e.send_time[r]);
       g_free (e.post_time[r]);
       g_free (e.waiter[r]);
+      g_array_unref (e.presence[r]);
+      g_array_unref (e.pwait[r]);
     }
+  g_free (e.presence);
+  g_free (e.pwait);
+  g_free (e.assume_in);
   g_free (e.rs);
   g_free (e.send_time);
   g_free (e.post_time);

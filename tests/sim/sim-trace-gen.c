@@ -19,6 +19,8 @@
  * "irecv": as exact, but rank 1 posts its receive of tag 1 as MPI_Irecv 5..5 (request 8), computes
  *   foo 5..15 and completes it in MPI_Wait 15..16 (@16), foo 16..27; rank 0's MPI_Send lasts
  *   13..17 (a rendezvous: the receiver was back in MPI at 15), foo 17..18.
+ * "progress": as irecv, but rank 0's MPI_Send lasts 13..15: it left as soon as the receiver was
+ *   back in MPI (a rendezvous vote for 8 bytes), foo 15..18.
  * "cutcoll": as exact, but rank 1's MPI_Allreduce 31..34 has no CollectiveEnd and no MPI_Finalize
  *   follows (an abort cut the run short inside it): rank 0 completed one collective operation on
  *   MPI_COMM_WORLD, rank 1 none, and no re-enactment can complete it.
@@ -96,7 +98,7 @@ rank0 (OTF2_EvtWriter *w, const char *variant)
   enter (w, 13, R_SEND);
   OTF2_EvtWriter_MpiSend (w, NULL, 13, 1, 0, 1, 8);
   {
-    uint64_t sent = strcmp (variant, "irecv") == 0 ? 17 : 14;
+    uint64_t sent = strcmp (variant, "irecv") == 0 ? 17 : strcmp (variant, "progress") == 0 ? 15 : 14;
     leave (w, sent, R_SEND);
     span (w, R_FOO, sent, 18);
   }
@@ -119,7 +121,7 @@ rank1 (OTF2_EvtWriter *w, const char *variant)
   enter (w, 0, R_MAIN);
   span (w, R_INIT, 2, 3);
   span (w, R_FOO, 3, 5);
-  if (strcmp (variant, "irecv") == 0)
+  if (strcmp (variant, "irecv") == 0 || strcmp (variant, "progress") == 0)
     {
       enter (w, 5, R_IRECV);
       OTF2_EvtWriter_MpiIrecvRequest (w, NULL, 5, 8);
@@ -179,7 +181,7 @@ sim_trace_gen_write (const char *dir,
 
   if (strcmp (variant, "exact") && strcmp (variant, "unmatched") && strcmp (variant, "omp")
       && strcmp (variant, "approx") && strcmp (variant, "clockviol") && strcmp (variant, "frames")
-      && strcmp (variant, "irecv") && strcmp (variant, "cutcoll"))
+      && strcmp (variant, "irecv") && strcmp (variant, "cutcoll") && strcmp (variant, "progress"))
     return FALSE;
   ar = OTF2_Archive_Open (dir, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024, 4 * 1024 * 1024,
                           OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);

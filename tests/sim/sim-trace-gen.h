@@ -3,5 +3,5 @@
 
 #include <glib.h>
 
-/* Writes DIR/traces.otf2 of @variant ("exact", "unmatched", "omp", "approx", "clockviol"). */
+/* Writes DIR/traces.otf2 of @variant ("exact", "unmatched", "omp", "approx", "clockviol", "frames", "irecv", "progress", "cutcoll"). */
 gboolean sim_trace_gen_write (const char *dir, const char *variant);

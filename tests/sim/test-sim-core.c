@@ -725,6 +725,44 @@ test_model_eager_limit (void)
   g_assert_cmpuint (sim_model_eager_split (sizes, NULL, NULL, 0), ==, G_MAXUINT64);
 }
 
+/* A rendezvous needs the receiver in MPI: rank 1 posted its receive at 5 and computes until its
+ * MPI_Wait; rank 0's send of 8 bytes left when that Wait began (a rendezvous vote), the 0-byte
+ * Isend was done before its receive was posted (eager). Scaling foo by 0.5 moves the send to 8
+ * and the Wait to 9: the send goes on at 9, not at 8 (transfer 2 µs, its cost −2 µs as fitted). */
+static void
+test_offline_progress (void)
+{
+  Fixture f = { 0 };
+  SimTransformStats st = { 0 };
+  SimModel *m;
+
+  fixture_load (&f, "progress");
+  m = fit (&f);
+  g_assert_cmpuint (m->tr[0].votes_rdv, ==, 1);
+  g_assert_cmpuint (m->tr[0].votes_eager, ==, 1);
+  g_assert_true (sim_model_rendezvous (m, 0, 1, 8, FALSE));
+  g_assert_false (sim_model_rendezvous (m, 0, 1, 0, FALSE));
+  /* the identity: every event where it was */
+  transform (&f, "", &st);
+  offline (&f, m, 53);
+  for (int r = 0; r < 2; r++)
+    for (guint k = 0; k < f.srs[r]->ev->len; k++)
+      g_assert_cmpint (f.srs[r]->new_time[k], ==, g_array_index (f.srs[r]->ev, SimEvent, k).time);
+  sim_model_free (m);
+  fixture_free (&f);
+
+  fixture_load (&f, "progress");
+  m = fit (&f);
+  transform (&f, "scale region foo by 0.5", &st);
+  offline (&f, m, 53);
+  g_assert_cmpfloat (ev_ms (f.srs[0], EV_ENTER, "MPI_Send", 0, TRUE), ==, 8);    /* foo 3..8 */
+  g_assert_cmpfloat (ev_ms (f.srs[1], EV_ENTER, "MPI_Wait", 0, TRUE), ==, 9);    /* foo 4..9 */
+  g_assert_cmpfloat (ev_ms (f.srs[0], EV_LEAVE, "MPI_Send", 0, TRUE), ==, 9);    /* not 8 */
+  g_assert_cmpfloat (ev_ms (f.srs[1], EV_LEAVE, "MPI_Wait", 0, TRUE), ==, 10);   /* 9 + 2 µs + 0.998 */
+  sim_model_free (m);
+  fixture_free (&f);
+}
+
 static void
 test_write_roundtrip (void)
 {
@@ -1002,6 +1040,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sim/offline/scale", test_offline_scale);
   g_test_add_func ("/sim/model/fit", test_model_fit);
   g_test_add_func ("/sim/model/eager-limit", test_model_eager_limit);
+  g_test_add_func ("/sim/offline/progress", test_offline_progress);
   g_test_add_func ("/sim/write/roundtrip", test_write_roundtrip);
   g_test_add_func ("/sim/report/headline", test_report_headline);
   g_test_add_func ("/sim/report/identity-advice", test_identity_advice);
