@@ -376,8 +376,19 @@ typedef struct
   gboolean contention;        /* re-enacted with the original's CPU contention (SimReplayMode) */
   guint32  cpus_used;         /* CPUs the re-enactment's ranks of this host ran on (contention) */
   guint    hosts;             /* hosts the re-enactment ran on */
+  /* blocking calls that moved SIM_LARGE_BYTES or more (summed over the ranks after the run):
+   * how long they took in the re-enactment, before any floor, and in the original */
+  guint64  large_calls;
+  gint64   large_replay_ns;
+  gint64   large_orig_ns;
   SimWaitCal cal;
 } SimReplayStats;
+
+#define SIM_LARGE_BYTES (1u << 20)
+
+/* A sentence on the re-enactment's large messages where they took @ratio times as long as in the
+ * original (@calls calls), 1.5 or more; NULL otherwise (sim-identity.c). */
+char *sim_large_messages_note (guint64 calls, double ratio);
 
 gboolean sim_replay_run (SimRank             *sr,
                          SimPlan             *plan,
@@ -504,6 +515,9 @@ typedef struct
   gboolean    have_other_identity; /* the other mode's: cached, or measured now (offline only) */
   double      other_identity_error;
   char       *identity_advice;  /* sim_identity_advice() */
+  /* the identity re-enactment run now (not cached): its large messages (SimReplayStats) */
+  guint64     identity_large_calls;
+  double      identity_large_ratio;
   /* what the run time can and cannot show (sim-advice.c): NULL or a sentence */
   char       *mode_advice;
   /* how the original shared its cores (sim-cpu.c) and whether the re-enactment brought the

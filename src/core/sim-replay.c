@@ -1116,6 +1116,12 @@ sim_replay_run (SimRank             *sr,
           {
             guint c = plan->call_at[k];
             gint64 local = sim_now (), pad = copy_floor (&rp, call, c, local - (enter_new - off));
+            if (rp.call_bytes[c] >= SIM_LARGE_BYTES)
+              {
+                stats->large_calls++;
+                stats->large_replay_ns += local - (enter_new - off);
+                stats->large_orig_ns += tl - te;
+              }
             pad = MAX (pad, enter_new - off + rp.call_cost[c] - local);
             if (pad > 0)
               sim_wait_until (&stats->cal, local + pad);

@@ -377,7 +377,14 @@ sim_report_write (const char  *orig_cube,
                               s->rstats.contention ? "true" : "false");
       if (s->rstats.contention)
         g_string_append_printf (js, ", \"cpus\": %u", s->rstats.cpus_used);
-      g_string_append_c (js, '}');
+      /* blocking calls of large messages: re-enactment against original, before any floor */
+      g_string_append_printf (js, ", \"large_messages\": {\"min_bytes\": %u, \"calls\": %" G_GUINT64_FORMAT
+                              ", \"replay_over_original\": ", SIM_LARGE_BYTES, s->rstats.large_calls);
+      if (s->rstats.large_calls > 0 && s->rstats.large_orig_ns > 0)
+        json_number (js, (double) s->rstats.large_replay_ns / (double) s->rstats.large_orig_ns);
+      else
+        g_string_append (js, "null");
+      g_string_append (js, "}}");
     }
   g_string_append (js, ",\n  \"gains\": ");
   json_changes (js, changes, TRUE);

@@ -607,9 +607,18 @@ reenact (Ctx               *cx,
           return FALSE;
         }
       {
-        gint64 n = (gint64) rs->events, total = n;
-        MPI_Reduce (&n, &total, 1, MPI_INT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
-        n_events = (guint64) total;
+        gint64 n[4] = { (gint64) rs->events, (gint64) rs->large_calls, rs->large_replay_ns, rs->large_orig_ns };
+        gint64 total[4] = { n[0], n[1], n[2], n[3] };
+        MPI_Reduce (n, total, 4, MPI_INT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+        n_events = (guint64) total[0];
+        rs->large_calls = (guint64) total[1];
+        rs->large_replay_ns = total[2];
+        rs->large_orig_ns = total[3];
+        if (cx->prog.root && sim_hypothesis_is_identity (hyp))
+          {
+            cx->sum.identity_large_calls = rs->large_calls;
+            cx->sum.identity_large_ratio = total[3] > 0 ? (double) total[2] / (double) total[3] : 0;
+          }
       }
     }
   if (!quiet_pass)
@@ -755,6 +764,18 @@ identity_against_other_mode (Ctx *cx)
                                                                    cx->sum.identity_error, &cx->prog,
                                                                    &cx->sum.have_other_identity,
                                                                    &cx->sum.other_identity_error);
+      /* why the re-enactment missed: large messages moved at another speed than in the original */
+      if (cx->sum.identity_advice && !cx->opt->offline && !cx->sum.identity_cached)
+        {
+          g_autofree char *note = sim_large_messages_note (cx->sum.identity_large_calls,
+                                                           cx->sum.identity_large_ratio);
+          if (note)
+            {
+              char *both = g_strconcat (cx->sum.identity_advice, " ", note, NULL);
+              g_free (cx->sum.identity_advice);
+              cx->sum.identity_advice = both;
+            }
+        }
     }
   if (cx->mpi)
     transport_mpi_lazy_barrier ();

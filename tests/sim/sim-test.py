@@ -684,6 +684,10 @@ def mode_fresh(args, tmp):
     if 'real-time' in got:
         s = got['real-time']
         print('fresh buffers: replay %s' % s.get('replay'))
+        # its blocking calls of 1 MiB and more: 6 rounds, a send and a receive each way, both ranks
+        large = s['replay']['large_messages']
+        check(large['min_bytes'] == 1 << 20 and large['calls'] == 24 and large['replay_over_original'] > 0,
+              'fresh buffers: large messages %s' % large)
 
 
 def host_other(exp):
