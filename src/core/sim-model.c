@@ -27,6 +27,24 @@ typedef struct
   GArray *in_mpi;   /* Tick pairs: where the rank was in MPI, as the offline engine's presence */
 } CallTimes;
 
+/* Appends the span @a..@b to @in_mpi (Tick pairs), merged with the last one where they are
+ * closer than SIM_PRESENCE_GAP_NS, as the offline engine keeps them. */
+static void
+in_mpi_add (GArray *in_mpi,
+            Tick    a,
+            Tick    b)
+{
+  Tick *p = (Tick *) in_mpi->data;
+  guint n = in_mpi->len;
+  if (n >= 2 && a - p[n - 1] <= SIM_PRESENCE_GAP_NS)
+    p[n - 1] = MAX (p[n - 1], b);
+  else
+    {
+      Tick s[2] = { a, b };
+      g_array_append_vals (in_mpi, s, 2);
+    }
+}
+
 static void
 call_times (SimRank   *sr,
             CallTimes *ct)
@@ -60,14 +78,11 @@ call_times (SimRank   *sr,
       /* a call with communication events progresses throughout; one without (a poll that
        * found nothing) at its Enter and its Leave */
       if (l > k + 1)
-        {
-          Tick p[2] = { ev[k].time, ev[l].time };
-          g_array_append_vals (ct->in_mpi, p, 2);
-        }
+        in_mpi_add (ct->in_mpi, ev[k].time, ev[l].time);
       else
         {
-          Tick p[4] = { ev[k].time, ev[k].time, ev[l].time, ev[l].time };
-          g_array_append_vals (ct->in_mpi, p, 4);
+          in_mpi_add (ct->in_mpi, ev[k].time, ev[k].time);
+          in_mpi_add (ct->in_mpi, ev[l].time, ev[l].time);
         }
       k = l + 1;
     }

@@ -15,7 +15,8 @@
  * is in MPI after both the send started and the receive was posted (docs/decisions/
  * 2026-11-29-rendezvous-progress.md). Each rank keeps where it was in MPI (its presence): a call
  * with communication events throughout, a call without (a poll that found nothing) only at its
- * Enter and Leave, since a poll that lasted long was held up before it could progress.
+ * Enter and Leave, since a poll that lasted long was held up before it could progress; spans
+ * closer than SIM_PRESENCE_GAP_NS are one (a tight polling loop is in MPI throughout).
  * Then every call costs the mean residual of its class. Computation intervals are the
  * transformed trace's. In fit mode the engine runs on the recorded times instead (every call
  * enters when it did and leaves when it did) and hands each call's residual to the model. */
@@ -152,8 +153,15 @@ presence_add (Engine *e,
               Tick    a,
               Tick    b)
 {
+  GArray *pa = e->presence[r];
   Presence p = { a, b };
-  g_array_append_val (e->presence[r], p);
+  if (pa->len > 0 && a - g_array_index (pa, Presence, pa->len - 1).b <= SIM_PRESENCE_GAP_NS)
+    {
+      Presence *last = &g_array_index (pa, Presence, pa->len - 1);
+      last->b = MAX (last->b, b);
+    }
+  else
+    g_array_append_val (pa, p);
   if (e->pwait[r]->len)
     wake_progress (e, r, b);
 }

@@ -386,6 +386,11 @@ typedef struct
 
 #define SIM_LARGE_BYTES (1u << 20)
 
+/* Where a rank was in MPI (the offline model's progress, sim-offline.c, sim-model.c): spans
+ * closer than this are one (a polling loop is in MPI throughout, and costs one span, not two
+ * points per poll). */
+#define SIM_PRESENCE_GAP_NS 2000
+
 /* A sentence on the re-enactment's large messages where they took @ratio times as long as in the
  * original (@calls calls), 1.5 or more; NULL otherwise (sim-identity.c). */
 char *sim_large_messages_note (guint64 calls, double ratio);
