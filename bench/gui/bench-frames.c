@@ -11,12 +11,16 @@
  *       to the end, jump to the middle, the top and the end, and collapse it.
  *       --passthrough, --plain, --list-cells, --incremental: experiments for src/gui, see the
  *       options' help.
- *   bench-frames --expand-all [--cnodes N] [--locations L] [--rounds R] [--row-by-row]
+ *   bench-frames --expand-all [--cnodes N] [--locations L] [--rounds R] [--row-by-row | --one-frame]
  *       the three panes on a tree of N call paths of fan-out 8 × L locations (default 1,000 ×
  *       640): per round and pane (call, then system) Collapse All, Expand All, select the
- *       last row. Exits with status 1 when the main thread's CPU time of an Expand All frame
- *       is above the 100 ms goal (issue 25 §6). --row-by-row: Expand All as it was before (every
- *       row expanded on its own, one items-changed per row), the baseline.
+ *       last row. Expand All is the user's (kubus_pane_view_expand_all: the rows on screen in
+ *       the action's frame, the rest in the next frames, labelled "Expand All, next frames").
+ *       Exits with status 1 when the main thread's CPU time of an Expand All frame is above
+ *       the 100 ms goal (issue 25 §6). --row-by-row: Expand All as it was before issue 25
+ *       (every row expanded on its own, one items-changed per row); --one-frame: as it was
+ *       before 2026-11-29 (all rows in the action's frame); baselines. KUBUS_BENCH_FRAMES=1
+ *       prints every frame with its minor page faults.
  *
  * A frame's time is from the frame clock's "before-paint" to the end of its "after-paint"
  * (update, layout and paint of that frame on the main thread); the interval is the time
@@ -38,6 +42,7 @@
 #include "kubus-row-cell.h"
 
 static gboolean opt_update, opt_scroll, opt_collapse, opt_bottom_up, opt_expand_all, opt_row_by_row;
+static gboolean opt_one_frame;
 /* 0: the mode's default size */
 static guint    n_cnodes, n_locations, rounds = 5, n_children = 10000;
 static char    *sort_name;
@@ -69,6 +74,7 @@ struct Bench
   const char    *label;
   guint          step;
   guint          warmup;
+  guint          rest_frames;  /* --expand-all: frames that continued the current one */
   StepFunc       script;
   gboolean       done;
   CubeReport    *report;
@@ -560,6 +566,8 @@ expand_row_by_row (GtkTreeListRow *row)
 }
 
 static const char *const expand_all_label[] = { "call: Expand All", "system: Expand All" };
+static const char *const expand_rest_label[] = { "call: Expand All, next frames",
+                                                 "system: Expand All, next frames" };
 
 static gboolean
 expand_all_script (Bench *b, guint step, const char **label)
@@ -602,8 +610,24 @@ expand_all_script (Bench *b, guint step, const char **label)
                 expand_row_by_row (row);
             }
         }
-      else
+      else if (opt_one_frame)
         kubus_pane_model_expand_all (model, G_MAXUINT, TRUE);
+      else
+        /* as the user's Expand All: the rows on screen now, the rest in the next frames */
+        kubus_pane_view_expand_all (b->views[panes[which]], G_MAXUINT);
+      break;
+    default:
+      if (kubus_pane_model_expand_all_pending (model))
+        {
+          /* this frame continues the Expand All (the pane view's tick callback, after this
+           * one): measured under its own label, then this step again */
+          if (++b->rest_frames > 10)
+            g_error ("Expand All not done after 10 more frames");
+          *label = expand_rest_label[which];
+          b->step = step;
+          break;
+        }
+      b->rest_frames = 0;
       {
         /* every node must be a row now */
         guint want = panes[which] == KUBUS_PANE_CALL ? b->report->cnodes->len
@@ -611,8 +635,6 @@ expand_all_script (Bench *b, guint step, const char **label)
         if (g_list_model_get_n_items (rows) != want)
           g_error ("Expand All shows %u rows of %u", g_list_model_get_n_items (rows), want);
       }
-      break;
-    default:
       *label = which == 0 ? "call: select the last row" : "system: select the last row";
       kubus_browser_select_position (b->browser, panes[which], g_list_model_get_n_items (rows) - 1);
       break;
@@ -720,6 +742,8 @@ main (int argc, char *argv[])
       NULL },
     { "row-by-row", 0, 0, G_OPTION_ARG_NONE, &opt_row_by_row,
       "With --expand-all: Expand All as before issue 25 (row by row), the baseline", NULL },
+    { "one-frame", 0, 0, G_OPTION_ARG_NONE, &opt_one_frame,
+      "With --expand-all: the whole Expand All in one frame, as before 2026-11-29", NULL },
     { "bottom-up", 0, 0, G_OPTION_ARG_NONE, &opt_bottom_up,
       "With --collapse: Collapse All as before issue 16 (row by row, children first), the baseline", NULL },
     { "cnodes", 0, 0, G_OPTION_ARG_INT, &n_cnodes, "Call paths (--update)", "N" },
@@ -815,18 +839,21 @@ main (int argc, char *argv[])
 
   if (opt_expand_all)
     {
-      double worst = MAX (max_cpu_of (&b, expand_all_label[0]), max_cpu_of (&b, expand_all_label[1]));
+      double worst = MAX (MAX (max_cpu_of (&b, expand_all_label[0]), max_cpu_of (&b, expand_all_label[1])),
+                          MAX (max_cpu_of (&b, expand_rest_label[0]), max_cpu_of (&b, expand_rest_label[1])));
 
       printf ("Input: %u call paths (fan-out 8) × %u locations (%u system tree nodes); window "
               "1200×800 with the three panes; %u rounds of Collapse All, Expand All%s, select the "
               "last row in the call and the system pane, one per frame.\n\n",
               b.report->cnodes->len, b.report->locations->len, b.report->sysnodes->len, rounds,
-              opt_row_by_row ? " (row by row, as before issue 25)" : "");
+              opt_row_by_row  ? " (row by row, as before issue 25)"
+              : opt_one_frame ? " (all in one frame, as before 2026-11-29)"
+                              : " (the rows on screen first, the rest in the next frames)");
       print_frames (&b, 100, "100 ms");
       printf ("\nExpand All: largest main-thread CPU time of a frame %.1f ms = %.2f × the 100 ms "
               "goal: %s.\n",
               worst, worst / 100, worst <= 100 ? "met" : "MISSED");
-      return worst <= 100 || opt_row_by_row ? 0 : 1;
+      return worst <= 100 || opt_row_by_row || opt_one_frame ? 0 : 1;
     }
 
   if (opt_collapse)

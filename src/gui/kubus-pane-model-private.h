@@ -71,6 +71,10 @@ struct _KubusPaneModel
   GPtrArray          *selected_chains;
   guint               keep_selection_id;
 
+  /* An Expand All in parts (kubus_pane_model_expand_all_start): the rows (GtkTreeListRow, in
+   * tree order) at which the last part stopped, expanded with the rows below them next. */
+  GPtrArray          *expand_rest;
+
   /* Called before the children of @node get rows (or are compared by value), so that their
    * values can be computed on demand (the metric pane: KubusBrowser). Only fills in values: it
    * must not change the models. */

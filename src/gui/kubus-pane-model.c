@@ -32,6 +32,7 @@ clear_chain (KubusPaneModel *self)
 {
   g_clear_handle_id (&self->keep_selection_id, g_source_remove);
   g_clear_pointer (&self->selected_chains, g_ptr_array_unref);
+  g_clear_pointer (&self->expand_rest, g_ptr_array_unref);
   if (self->selection != NULL)
     g_signal_handlers_disconnect_by_data (self->selection, self);
   g_clear_object (&self->selection);
@@ -1656,6 +1657,8 @@ kubus_pane_model_collapse_all (KubusPaneModel *self,
   if (position == G_MAXUINT)
     {
       guint n = g_list_model_get_n_items (G_LIST_MODEL (self->roots));
+      /* An Expand All still to be finished ends here: its rows are all collapsed now. */
+      g_clear_pointer (&self->expand_rest, g_ptr_array_unref);
       for (guint i = 0; i < n; i++)
         {
           g_autoptr (GtkTreeListRow) row = gtk_tree_list_model_get_child_row (self->tree, i);
@@ -1667,7 +1670,13 @@ kubus_pane_model_collapse_all (KubusPaneModel *self,
     {
       g_autoptr (GtkTreeListRow) row = g_list_model_get_item (G_LIST_MODEL (self->selection), position);
       if (row != NULL)
-        gtk_tree_list_row_set_expanded (row, FALSE);
+        {
+          /* Collapsed after the Expand All that waits for it: it stays collapsed (the rows
+           * below it are gone with the collapse and left alone by the finish). */
+          if (self->expand_rest != NULL)
+            g_ptr_array_remove (self->expand_rest, row);
+          gtk_tree_list_row_set_expanded (row, FALSE);
+        }
     }
   /* Now rather than from the idle handler: callers (tests, benchmarks) read the result. */
   keep_selection_visible (self);
@@ -1687,6 +1696,8 @@ kubus_pane_model_expand_all (KubusPaneModel *self,
   if (position == G_MAXUINT)
     {
       guint n = g_list_model_get_n_items (G_LIST_MODEL (self->roots));
+      /* Everything is expanded now: nothing is left for an earlier start's finish. */
+      g_clear_pointer (&self->expand_rest, g_ptr_array_unref);
       for (guint i = 0; i < n; i++)
         {
           g_autoptr (GtkTreeListRow) row = gtk_tree_list_model_get_child_row (self->tree, i);
@@ -1702,6 +1713,162 @@ kubus_pane_model_expand_all (KubusPaneModel *self,
     }
   /* Rows the user expands later open one level, as always. */
   gtk_tree_list_model_set_autoexpand (self->tree, FALSE);
+}
+
+/* Rows of @node's subtree (itself included) when all of it is expanded, counted up to @limit
+ * (then more than @limit): the children are those create_children gives the tree model. */
+static guint
+subtree_rows (KubusNodeKind kind,
+              gconstpointer node,
+              guint         limit)
+{
+  KubusNodeKind child_kind;
+  g_autoptr (GPtrArray) children = kubus_node_children (kind, node, &child_kind);
+  guint n = 1;
+
+  for (guint i = 0; children != NULL && i < children->len && n <= limit; i++)
+    n += subtree_rows (child_kind, g_ptr_array_index (children, i), limit - n);
+  return n;
+}
+
+/* A part of an Expand All in parts: walks @row and the rows below it in tree order
+ * while *@budget rows are left. A collapsed row with at most @whole rows in its subtree is
+ * expanded with all of them (autoexpand: one items-changed), a larger one by one level, and
+ * its children are walked; where the budget ends the row goes to @rest, for the second part.
+ * Each items-changed among the rows on screen costs the list view about 0.7 ms (it renumbers
+ * its ~200 row widgets), so few large ones: on a system tree, 64 process rows expanded one by
+ * one made the frame 45-70 ms slower (bench-frames --expand-all). */
+static void
+expand_first_rows (KubusPaneModel *self,
+                   GtkTreeListRow *row,
+                   guint           whole,
+                   guint          *budget,
+                   GPtrArray      *rest)
+{
+  GListModel *children;
+  guint n;
+
+  if (*budget == 0)
+    {
+      g_ptr_array_add (rest, g_object_ref (row));
+      return;
+    }
+  if (!gtk_tree_list_row_get_expanded (row))
+    {
+      g_autoptr (KubusNodeRow) item = gtk_tree_list_row_get_item (row);
+      guint size = subtree_rows (kubus_node_row_get_kind (item), kubus_node_row_get_node (item),
+                                 whole);
+
+      if (size <= whole)
+        {
+          gtk_tree_list_model_set_autoexpand (self->tree, TRUE);
+          gtk_tree_list_row_set_expanded (row, TRUE); /* a leaf stays as it is */
+          gtk_tree_list_model_set_autoexpand (self->tree, FALSE);
+          *budget -= MIN (size, *budget);
+          return;
+        }
+      gtk_tree_list_row_set_expanded (row, TRUE);
+    }
+  (*budget)--;
+  children = gtk_tree_list_row_get_children (row);
+  n = children != NULL ? g_list_model_get_n_items (children) : 0;
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (GtkTreeListRow) child = gtk_tree_list_row_get_child_row (row, i);
+      if (child != NULL)
+        expand_first_rows (self, child, whole, budget, rest);
+    }
+}
+
+/* Why parts: on this project's virtual machine the first Expand All of a session paid for
+ * every page of memory the process had not used before (up to 18 µs a page,
+ * docs/benchmarks.md), and in one frame the new row widgets, the renderer's surfaces and the
+ * 20,000 new tree rows went over the 100 ms goal. The first parts make the rows the list view
+ * shows (and its widgets), the last, in a later frame, the tree rows below them, which the
+ * view only counts (kubus_pane_view_expand_all). */
+gboolean
+kubus_pane_model_expand_all_start (KubusPaneModel *self,
+                                   guint           position,
+                                   guint           n_rows)
+{
+  g_autoptr (GPtrArray) rest = g_ptr_array_new_with_free_func (g_object_unref);
+  guint budget = n_rows, whole = n_rows <= G_MAXUINT / 4 ? 4 * n_rows : G_MAXUINT;
+
+  if (position == G_MAXUINT)
+    {
+      guint n = g_list_model_get_n_items (G_LIST_MODEL (self->roots));
+      g_clear_pointer (&self->expand_rest, g_ptr_array_unref);
+      for (guint i = 0; i < n; i++)
+        {
+          g_autoptr (GtkTreeListRow) row = gtk_tree_list_model_get_child_row (self->tree, i);
+          if (row != NULL)
+            expand_first_rows (self, row, whole, &budget, rest);
+        }
+    }
+  else
+    {
+      g_autoptr (GtkTreeListRow) row = g_list_model_get_item (G_LIST_MODEL (self->selection), position);
+      if (row != NULL)
+        expand_first_rows (self, row, whole, &budget, rest);
+    }
+  if (rest->len == 0)
+    return self->expand_rest != NULL;
+  if (self->expand_rest == NULL)
+    self->expand_rest = g_ptr_array_new_with_free_func (g_object_unref);
+  g_ptr_array_extend_and_steal (self->expand_rest, g_steal_pointer (&rest));
+  return TRUE;
+}
+
+gboolean
+kubus_pane_model_expand_all_continue (KubusPaneModel *self,
+                                      guint           n_rows)
+{
+  g_autoptr (GPtrArray) rest = g_steal_pointer (&self->expand_rest);
+  g_autoptr (GPtrArray) next = NULL;
+  guint budget = n_rows, whole;
+
+  if (rest == NULL)
+    return FALSE;
+  if (n_rows == G_MAXUINT)
+    {
+      /* the rest: each row that waits with everything below it, as kubus_pane_model_expand_all */
+      gtk_tree_list_model_set_autoexpand (self->tree, TRUE);
+      for (guint i = 0; i < rest->len; i++)
+        {
+          GtkTreeListRow *row = g_ptr_array_index (rest, i);
+          /* A row gone with a collapse since the start has no item: nothing to expand. */
+          g_autoptr (GObject) item = gtk_tree_list_row_get_item (row);
+          if (item != NULL)
+            expand_below (row);
+        }
+      gtk_tree_list_model_set_autoexpand (self->tree, FALSE);
+      return FALSE;
+    }
+  /* the next @n_rows rows in tree order: the rows that wait are in tree order */
+  whole = n_rows <= G_MAXUINT / 4 ? 4 * n_rows : G_MAXUINT;
+  next = g_ptr_array_new_with_free_func (g_object_unref);
+  for (guint i = 0; i < rest->len; i++)
+    {
+      GtkTreeListRow *row = g_ptr_array_index (rest, i);
+      g_autoptr (GObject) item = gtk_tree_list_row_get_item (row);
+      if (item != NULL)
+        expand_first_rows (self, row, whole, &budget, next);
+    }
+  if (next->len > 0)
+    self->expand_rest = g_steal_pointer (&next);
+  return self->expand_rest != NULL;
+}
+
+void
+kubus_pane_model_expand_all_finish (KubusPaneModel *self)
+{
+  kubus_pane_model_expand_all_continue (self, G_MAXUINT);
+}
+
+gboolean
+kubus_pane_model_expand_all_pending (KubusPaneModel *self)
+{
+  return self->expand_rest != NULL;
 }
 
 /* ---- find -------------------------------------------------------------------------------- */

@@ -113,6 +113,19 @@ void               kubus_pane_model_collapse_all    (KubusPaneModel *self,
 void               kubus_pane_model_expand_all      (KubusPaneModel *self,
                                                      guint           position,
                                                      gboolean        expand);
+/* Expand All in parts, one per frame (issue 25 §6): the first @n_rows rows at or below
+ * @position (G_MAXUINT: every root), in tree order (a collapsed row with at most 4 × @n_rows
+ * rows below it with all of them); TRUE when rows are left. Continue expands the next @n_rows
+ * rows (G_MAXUINT: all that are left) and returns whether rows are still left; finish expands
+ * all that are left. The parts together expand exactly what kubus_pane_model_expand_all
+ * expands; a row collapsed in between (collapse_all) stays collapsed. */
+gboolean           kubus_pane_model_expand_all_start    (KubusPaneModel *self,
+                                                         guint           position,
+                                                         guint           n_rows);
+gboolean           kubus_pane_model_expand_all_continue (KubusPaneModel *self,
+                                                         guint           n_rows);
+void               kubus_pane_model_expand_all_finish   (KubusPaneModel *self);
+gboolean           kubus_pane_model_expand_all_pending  (KubusPaneModel *self);
 /* Row item at @position of the selection model (new ref) and its expanded state. */
 KubusNodeRow      *kubus_pane_model_get_row         (KubusPaneModel *self,
                                                      guint           position,

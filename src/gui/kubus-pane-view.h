@@ -17,6 +17,11 @@ KubusPaneKind   kubus_pane_view_get_kind        (KubusPaneView  *self);
 void            kubus_pane_view_set_model       (KubusPaneView  *self,
                                                  KubusPaneModel *model);
 KubusPaneModel *kubus_pane_view_get_model       (KubusPaneView  *self);
+/* Expand All of @position (G_MAXUINT: every root) as the user asks for it: on screen, in parts
+ * over the next frames (issue 25 §6: no frame over 100 ms), the rows on screen first;
+ * kubus_pane_model_expand_all_pending tells whether parts are still due. Off screen at once. */
+void            kubus_pane_view_expand_all      (KubusPaneView  *self,
+                                                 guint           position);
 /* Re-reads the mode, refreshes visible rows and the legend. */
 void            kubus_pane_view_refresh         (KubusPaneView  *self);
 /* Scrolls @position into view (4.8 stand-in for gtk_list_view_scroll_to) and focuses it. */

@@ -164,7 +164,10 @@ expand (KubusWindow *self,
   pos = subtree ? kubus_pane_view_get_selected (active_view (self)) : G_MAXUINT;
   if (subtree && pos == G_MAXUINT)
     return;
-  kubus_pane_model_expand_all (pane, pos, open);
+  if (open && kubus_pane_view_get_model (active_view (self)) == pane)
+    kubus_pane_view_expand_all (active_view (self), pos);
+  else
+    kubus_pane_model_expand_all (pane, pos, open);
 }
 
 static void

@@ -13,7 +13,9 @@
 #include "gui-test-report.h"
 #include "cube-path.h"
 #include "kubus-browser.h"
+#include "kubus-node.h"
 #include "kubus-sim-summary.h"
+#include "topology-test-report.h"
 
 static KubusBrowser *
 new_browser (void)
@@ -275,6 +277,107 @@ test_flat_and_modules (void)
                "  foo 6.00\n"
                "MPI 6.00 [+]\n"
                "lib.c 2.00 [+]\n");
+}
+
+/* Expand All in parts (issue 25 §6, kubus_pane_view_expand_all spreads them over frames): the
+ * rows each part makes, and at the end exactly the rows and selection of one Expand All. The
+ * system tree of 8 × 8 × 8 ranks: machine › node › 512 processes › one thread each (1,026). */
+static KubusBrowser *
+new_grid_browser (gboolean sorted_filtered)
+{
+  static const gint64 dims[3] = { 8, 8, 8 };
+  g_autoptr (GError) error = NULL;
+  KubusBrowser *b = kubus_browser_new (topology_test_report_new (dims, 90, 100, TOPOLOGY_TEST_ZERO_RANK),
+                                       NULL, &error);
+
+  g_assert_no_error (error);
+  kubus_browser_select_default (b);
+  if (sorted_filtered)
+    {
+      kubus_pane_model_set_sort (pane (b, KUBUS_PANE_SYSTEM), KUBUS_SORT_VALUE);
+      kubus_pane_model_set_hide_zero (pane (b, KUBUS_PANE_SYSTEM), TRUE);
+    }
+  kubus_pane_model_collapse_all (pane (b, KUBUS_PANE_SYSTEM), G_MAXUINT);
+  return b;
+}
+
+static guint
+n_rows (KubusBrowser *b)
+{
+  return g_list_model_get_n_items (G_LIST_MODEL (kubus_pane_model_get_selection (pane (b, KUBUS_PANE_SYSTEM))));
+}
+
+static void
+test_expand_all_in_parts (void)
+{
+  for (int sorted_filtered = 0; sorted_filtered <= 1; sorted_filtered++)
+    {
+      g_autoptr (KubusBrowser) whole = new_grid_browser (sorted_filtered);
+      g_autoptr (KubusBrowser) parts = new_grid_browser (sorted_filtered);
+      KubusPaneModel *sys = pane (parts, KUBUS_PANE_SYSTEM);
+      guint hidden = sorted_filtered ? 2 : 0; /* rank 1: process and thread zero, expanded first */
+      g_autofree char *want = NULL, *got = NULL;
+
+      kubus_pane_model_expand_all (pane (whole, KUBUS_PANE_SYSTEM), G_MAXUINT, TRUE);
+      g_assert_cmpuint (n_rows (whole), ==, 1026 - hidden);
+      want = kubus_pane_model_to_string (pane (whole, KUBUS_PANE_SYSTEM));
+
+      g_assert_cmpuint (n_rows (parts), ==, 1);
+      /* 64 rows in tree order: machine and node one level each (their subtrees are larger
+       * than 4 × 64 rows), then 31 processes with their thread: all 512 processes show. */
+      g_assert_true (kubus_pane_model_expand_all_start (sys, G_MAXUINT, 64));
+      g_assert_true (kubus_pane_model_expand_all_pending (sys));
+      g_assert_cmpuint (n_rows (parts), ==, 2 + 512 + 31 - hidden);
+      /* the next 192: 96 more processes */
+      g_assert_true (kubus_pane_model_expand_all_continue (sys, 192));
+      g_assert_cmpuint (n_rows (parts), ==, 2 + 512 + 31 + 96 - hidden);
+      g_assert_false (kubus_pane_model_expand_all_continue (sys, G_MAXUINT));
+      g_assert_false (kubus_pane_model_expand_all_pending (sys));
+      g_assert_cmpuint (n_rows (parts), ==, 1026 - hidden);
+      kubus_browser_flush (parts);
+      kubus_browser_flush (whole);
+      got = kubus_pane_model_to_string (sys);
+      g_assert_cmpstr (got, ==, want);
+    }
+}
+
+/* A collapse between the parts wins: Collapse All leaves nothing to finish, a row collapsed
+ * while it waited stays collapsed, and everything else is expanded. A tree smaller than the
+ * first part is expanded at once. */
+static void
+test_expand_all_parts_collapse (void)
+{
+  g_autoptr (KubusBrowser) b = new_grid_browser (FALSE);
+  KubusPaneModel *sys = pane (b, KUBUS_PANE_SYSTEM);
+  KubusPaneModel *call = pane (b, KUBUS_PANE_CALL);
+  g_autoptr (KubusNodeRow) item = NULL;
+  gboolean expanded = TRUE;
+
+  g_assert_true (kubus_pane_model_expand_all_start (sys, G_MAXUINT, 64));
+  kubus_pane_model_collapse_all (sys, G_MAXUINT);
+  g_assert_false (kubus_pane_model_expand_all_pending (sys));
+  kubus_pane_model_expand_all_finish (sys);
+  g_assert_cmpuint (n_rows (b), ==, 1);
+
+  g_assert_true (kubus_pane_model_expand_all_start (sys, G_MAXUINT, 64));
+  /* row 2 + 31 · 2 + 10: the 42nd process, still collapsed, waiting */
+  item = kubus_pane_model_get_row (sys, 2 + 31 * 2 + 10, &expanded);
+  g_assert_false (expanded);
+  g_assert_cmpstr (kubus_node_name (kubus_node_row_get_kind (item), kubus_node_row_get_node (item)), ==,
+                   "rank 41");
+  kubus_pane_model_collapse_all (sys, 2 + 31 * 2 + 10);
+  kubus_pane_model_expand_all_finish (sys);
+  g_assert_cmpuint (n_rows (b), ==, 1025);
+  g_clear_object (&item);
+  item = kubus_pane_model_get_row (sys, 2 + 41 * 2, &expanded);
+  g_assert_false (expanded);
+  g_assert_cmpstr (kubus_node_name (kubus_node_row_get_kind (item), kubus_node_row_get_node (item)), ==,
+                   "rank 41");
+
+  /* the call tree is one row: all of it in the first part */
+  kubus_pane_model_collapse_all (call, G_MAXUINT);
+  g_assert_false (kubus_pane_model_expand_all_start (call, G_MAXUINT, 64));
+  g_assert_false (kubus_pane_model_expand_all_pending (call));
 }
 
 static void
@@ -1179,6 +1282,8 @@ main (int   argc,
   g_test_add_func ("/gui/model/multiple-selection", test_multiple_selection);
   g_test_add_func ("/gui/model/flat-and-modules", test_flat_and_modules);
   g_test_add_func ("/gui/model/sort-filter-find", test_sort_filter_find);
+  g_test_add_func ("/gui/model/expand-all-in-parts", test_expand_all_in_parts);
+  g_test_add_func ("/gui/model/expand-all-parts-collapse", test_expand_all_parts_collapse);
   g_test_add_func ("/gui/model/largest-path", test_largest_path);
   g_test_add_func ("/gui/model/difference", test_difference);
   g_test_add_func ("/gui/model/external", test_external);

@@ -11,11 +11,13 @@
  * Rows appear after layout (a frame later), so every check waits (spinning the main loop) until
  * the rows show the expected text, failing with the last text seen after a generous timeout.
  * Run under tests/gui/xvfb-wrap.sh; exits 77 without a display. */
+#include <string.h>
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
 
 #include "gui-test-report.h"
 #include "gui-test-ui.h"
+#include "topology-test-report.h"
 #include "kubus-application.h"
 #include "kubus-legend.h"
 #include "kubus-loader.h"
@@ -394,6 +396,66 @@ test_multiple_selection (void)
                "  foo 10.00 [+] *\n"
                "  bar 4.00 [+] *\n");
   assert_pane (window, KUBUS_PANE_SYSTEM, "M 14.00 [+]\n");
+  close_window (window, &ev);
+}
+
+/* Expand All of a large tree on screen comes in parts, one per frame, the rows on screen first
+ * (issue 25 §6: no frame over 100 ms), and ends with the rows and the selection of an Expand
+ * All in one go. System tree of 8 × 8 × 8 ranks: 1,026 rows. */
+static gboolean
+expand_all_done (gpointer data)
+{
+  return !kubus_pane_model_expand_all_pending (data);
+}
+
+static void
+test_expand_all_frames (void)
+{
+  static const gint64 dims[3] = { 8, 8, 8 };
+  Events ev = { 0 };
+  g_autofree char *path = g_build_filename (tmpdir, "grid.cube", NULL);
+  g_autoptr (CubeReport) report = topology_test_report_new (dims, 90, 100, TOPOLOGY_TEST_PLAIN);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GFile) file = NULL;
+  g_autofree char *in_parts = NULL, *at_once = NULL;
+  KubusWindow *window;
+  KubusPaneModel *sys;
+  GListModel *rows;
+  GdkFrameClock *clock;
+  gint64 frame;
+
+  g_assert_true (cube_report_write (report, path, &error));
+  g_assert_no_error (error);
+  file = g_file_new_for_path (path);
+  window = new_window (&ev);
+  kubus_window_open (window, file);
+  wait_events (&ev, 1, 0);
+  sys = kubus_browser_get_pane (kubus_window_get_browser (window), KUBUS_PANE_SYSTEM);
+  rows = G_LIST_MODEL (kubus_pane_model_get_selection (sys));
+  kubus_window_set_active_pane (window, KUBUS_PANE_SYSTEM, TRUE);
+  activate (window, "collapse-all", NULL);
+  select_row (window, KUBUS_PANE_SYSTEM, "machine", 0);
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 1);
+
+  clock = gtk_widget_get_frame_clock (GTK_WIDGET (window));
+  frame = gdk_frame_clock_get_frame_counter (clock);
+  activate (window, "expand-all", NULL);
+  /* the first part: 64 rows in tree order, machine and node one level each, then processes
+   * with their thread; every process shows */
+  g_assert_true (kubus_pane_model_expand_all_pending (sys));
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 2 + 512 + 31);
+  if (!spin_until (expand_all_done, sys, WAIT_MS))
+    g_error ("Expand All did not end");
+  /* two more frames: 192 rows, then the rest */
+  g_assert_cmpint (gdk_frame_clock_get_frame_counter (clock) - frame, <=, 3);
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 1026);
+  in_parts = kubus_pane_model_to_string (sys);
+
+  activate (window, "collapse-all", NULL);
+  kubus_pane_model_expand_all (sys, G_MAXUINT, TRUE);
+  at_once = kubus_pane_model_to_string (sys);
+  g_assert_cmpstr (in_parts, ==, at_once);
+  g_assert_nonnull (strstr (in_parts, "machine 0 [-] *\n"));
   close_window (window, &ev);
 }
 
@@ -1100,6 +1162,7 @@ main (int   argc,
     return status;
   g_test_add_func ("/gui/widgets/open", test_open);
   g_test_add_func ("/gui/widgets/select-expand", test_select_expand);
+  g_test_add_func ("/gui/widgets/expand-all-frames", test_expand_all_frames);
   g_test_add_func ("/gui/widgets/modes", test_modes);
   g_test_add_func ("/gui/widgets/external", test_external);
   g_test_add_func ("/gui/widgets/compare", test_compare);
