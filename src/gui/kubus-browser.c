@@ -420,8 +420,11 @@ on_items_changed (GListModel *model,
    * own update changes positions only, which the next update would not change: skip it. */
   if (self->in_update || i >= KUBUS_PANE_SYSTEM)
     return;
-  if (gtk_bitset_is_empty (gtk_selection_model_get_selection (GTK_SELECTION_MODEL (model))))
-    return;
+  {
+    g_autoptr (GtkBitset) set = gtk_selection_model_get_selection (GTK_SELECTION_MODEL (model));
+    if (gtk_bitset_is_empty (set))
+      return;
+  }
   queue_update (self, i + 1);
 }
 
