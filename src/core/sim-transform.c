@@ -442,7 +442,8 @@ mark_removals (RankWork   *w,
 }
 
 /* After matching: the request events of removed messages go too, and every MPI call whose
- * point-to-point events all went (and that had some) disappears with the time inside it. */
+ * point-to-point events all went (and that had some) disappears with the time inside it. The
+ * sends nobody received go alone: their calls keep their time. */
 static void
 drop_empty_calls (RankWork          *w,
                   SimTransformStats *stats)
@@ -455,7 +456,7 @@ drop_empty_calls (RankWork          *w,
     {
       if (ev[i].type == EV_ISEND_COMPLETE && ev[i].link != NO_INDEX && ev[i].link < n
           && (ev[ev[i].link].flags & EVF_REMOVED))
-        ev[i].flags |= EVF_REMOVED;
+        ev[i].flags |= ev[ev[i].link].flags & (EVF_REMOVED | EVF_UNRECEIVED);
       if (ev[i].type == EV_IRECV_REQUEST && ev[i].link != NO_INDEX && ev[i].link < n
           && ev[ev[i].link].type == EV_IRECV && (ev[ev[i].link].flags & EVF_REMOVED))
         ev[i].flags |= EVF_REMOVED;
@@ -476,7 +477,8 @@ drop_empty_calls (RankWork          *w,
           if (is_p2p_event (ev[leave].type))
             {
               p2p++;
-              gone += (ev[leave].flags & EVF_REMOVED) != 0;
+              /* an unreceived send's call stays with its time (sim-match.c) */
+              gone += (ev[leave].flags & (EVF_REMOVED | EVF_UNRECEIVED)) == EVF_REMOVED;
             }
           else
             other++;
