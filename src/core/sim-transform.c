@@ -36,7 +36,8 @@ is_p2p_event (guint8 type)
          || type == EV_RECV || type == EV_IRECV || type == EV_REQUEST_TEST || type == EV_REQUEST_CANCELLED;
 }
 
-/* comp[k]: whether the gap before event k is computation (user code innermost) */
+/* comp[k]: whether the gap before event k is computation (user code innermost; not a trace
+ * buffer flush, which is the measurement's time: scale and balance leave it as it was) */
 static void
 mark_computation (RankWork *w)
 {
@@ -45,8 +46,9 @@ mark_computation (RankWork *w)
 
   for (guint k = 0; k < w->sr->ev->len; k++)
     {
-      w->comp[k] = stack->len == 0
-                   || !sim_region_is_mpi (w->sr->defs, g_array_index (stack, guint32, stack->len - 1));
+      guint32 top = stack->len ? g_array_index (stack, guint32, stack->len - 1) : 0;
+      TraceRegion *r = stack->len ? trace_defs_region (w->sr->defs, top) : NULL;
+      w->comp[k] = stack->len == 0 || (!sim_region_is_mpi (w->sr->defs, top) && !(r && (r->flags & RF_FLUSH)));
       if (ev[k].type == EV_ENTER)
         g_array_append_val (stack, ev[k].region);
       else if (ev[k].type == EV_LEAVE && stack->len > 0)

@@ -424,6 +424,24 @@ test_scale (void)
   fixture_free (&f);
 }
 
+/* A trace buffer flush inside the region is the measurement's time, not the program's: scale
+ * and balance leave it as it was (Ray's trace: 0.39 s of KUBUS_FLUSH were scaled with it). */
+static void
+test_scale_flush (void)
+{
+  Fixture f = { 0 };
+  SimTransformStats st = { 0 };
+  fixture_load (&f, "flush");
+  transform (&f, "scale region foo by 2", &st);
+  /* rank 0: foo 3..13 holds 8 ms of computation and the 2 ms flush → 3..21 */
+  g_assert_cmpfloat (ev_ms (f.srs[0], EV_ENTER, "KUBUS_FLUSH", 0, FALSE), ==, 7);
+  g_assert_cmpfloat (ev_ms (f.srs[0], EV_LEAVE, "KUBUS_FLUSH", 0, FALSE), ==, 9);
+  g_assert_cmpfloat (ev_ms (f.srs[0], EV_LEAVE, "foo", 0, FALSE), ==, 21);
+  g_assert_cmpfloat (ev_ms (f.srs[0], EV_SEND, NULL, 0, FALSE), ==, 21);
+  g_assert_cmpint (st.added_time, ==, 26000000);
+  fixture_free (&f);
+}
+
 static void
 test_balance (void)
 {
@@ -1054,6 +1072,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sim/hypothesis/all-errors", test_all_errors);
   g_test_add_func ("/sim/transform/identity", test_identity);
   g_test_add_func ("/sim/transform/scale", test_scale);
+  g_test_add_func ("/sim/transform/scale-flush", test_scale_flush);
   g_test_add_func ("/sim/transform/balance", test_balance);
   g_test_add_func ("/sim/transform/balance-globally", test_balance_global);
   g_test_add_func ("/sim/transform/balance-phases", test_balance_phases);
