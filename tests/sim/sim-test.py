@@ -1070,6 +1070,12 @@ def mode_unreceived(args, tmp):
     flight: kubus-sim re-enacts it in both modes without the two messages, says so (summary and
     summary.json), removes nothing else and keeps the time of the two calls; offline within 2 %."""
     exp = collect(args, tmp, 'exp')
+    # kubus-analyze notes them without calling the run aborted
+    analyze = os.path.join(os.path.dirname(os.path.abspath(args.sim)), 'kubus-analyze')
+    p = run([analyze, '--serial', exp])
+    check('note: 2 messages were sent and never received (left in flight when the program ended, or cut off '
+          'by an abort)\n' in p.stderr + p.stdout and 'aborted run?' not in p.stderr + p.stdout,
+          'kubus-analyze: %r' % (p.stdout + p.stderr)[-1500:])
     empty = hypothesis(tmp, 'empty.hyp', '')
     orig = otf2_events(os.path.join(exp, 'traces.otf2'))
     lost = {'MPI_ISEND', 'MPI_ISEND_COMPLETE'}
