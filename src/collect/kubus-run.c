@@ -571,6 +571,37 @@ report_incomplete_ranks (const char *expdir)
   return n;
 }
 
+/* Whether the experiment holds anything measured: a trace (either format) or a profile. */
+static gboolean
+measured_anything (const char *expdir)
+{
+  static const char *const names[] = { "traces.otf2", "traces.kct", "profile.cube" };
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *path = g_build_filename (expdir, names[i], NULL);
+      if (g_file_test (path, G_FILE_TEST_EXISTS))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* Whether @program is linked with an MPI library, as ldd sees it: 1 yes, 0 no, -1 unknown (a
+ * script, a static program, no ldd). */
+static int
+links_mpi (const char *program)
+{
+  const char *argv[] = { "ldd", program, NULL };
+  g_autofree char *out = NULL;
+  int wait_status = 0;
+
+  if (!g_spawn_sync (NULL, (char **)argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
+                     &out, NULL, &wait_status, NULL)
+      || !g_spawn_check_wait_status (wait_status, NULL) || out == NULL)
+    return -1;
+  /* libmpi.so (Open MPI, MPICH 4, Intel MPI), libmpich.so (MPICH 3), libmpi_cxx, libmpifort */
+  return strstr (out, "libmpi") != NULL ? 1 : 0;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1045,6 +1076,20 @@ main (int argc, char **argv)
     kubus_run_profile_finish (expdir);
   if ((stopped = stopped_after_run (&fw, expdir, created, cmd[0])) != 0)
     return stopped;
+  if (status == 0 && !measured_anything (expdir))
+    {
+      /* the program succeeded and not one of its processes called MPI_Init (Debian's
+       * mrbayes-mpi 3.2.7a is such a program: built without MPI) */
+      if (links_mpi (program_path) == 0)
+        fprintf (stderr,
+                 _ ("kubus-run: %s is not linked with an MPI library (ldd lists none): its "
+                    "processes ran without MPI, each on its own, and there was nothing to measure; "
+                    "measure a build of the program that uses MPI\n"),
+                 program_path);
+      fprintf (stderr, _ ("kubus-run: nothing was measured: %s holds no trace and no profile\n"), expdir);
+      kubus_forward_stop (&fw);
+      return 3;
+    }
   /* a rank whose collector failed (collect-state.c, note_incomplete) ran on unmeasured: the
    * experiment is incomplete even though the program succeeded */
   int incomplete = report_incomplete_ranks (expdir);

@@ -1033,7 +1033,17 @@ analysis_write_report (TraceDefs   *defs,
               g_string_append_printf (summary, "  %-40s %12.6f s\n", where, top_causes[k].cost);
             }
         }
-      if (unmatched_recvs || unmatched_sends)
+      if (unmatched_recvs == 0 && unmatched_sends > 0)
+        /* a program may leave messages in flight at MPI_Finalize (Ray does): not an abort */
+        g_string_append_printf (summary,
+                                g_dngettext (GETTEXT_PACKAGE,
+                                             "note: %llu message was sent and never received (left in flight when "
+                                             "the program ended, or cut off by an abort)\n",
+                                             "note: %llu messages were sent and never received (left in flight when "
+                                             "the program ended, or cut off by an abort)\n",
+                                             unmatched_sends),
+                                (unsigned long long) unmatched_sends);
+      else if (unmatched_recvs || unmatched_sends)
         g_string_append_printf (summary,
                                 _("warning: %llu receives without a matching send and %llu"
                                   " sends never received (aborted run?); analysed what matches\n"),

@@ -43,6 +43,8 @@ typedef enum
   RF_LR_WAIT   = 1 << 1,  /* MPI_Wait, MPI_Waitany: completes an Isend and may wait for the receiver */
   RF_TEST      = 1 << 2,  /* MPI_Test*: never waits */
   RF_WAIT_MANY = 1 << 3,  /* MPI_Waitall, MPI_Waitsome: Late Sender charged once */
+  RF_FLUSH     = 1 << 4,  /* the measurement writing its trace buffer (KUBUS_FLUSH, Score-P's
+                           * TRACE BUFFER FLUSH): not the program's time */
 } RegionFlags;
 
 typedef struct

@@ -656,7 +656,7 @@ suggestions (const TraceDefs *defs,
   while (g_hash_table_iter_next (&it, NULL, &v))
     {
       TraceRegion *r = v;
-      gboolean u = r->klass == RC_USER;
+      gboolean u = r->klass == RC_USER && !(r->flags & RF_FLUSH);   /* the measurement's, not the program's */
 
       g_ptr_array_add (names, r->name);
       g_array_append_val (user, u);

@@ -30,6 +30,7 @@ enum
 {
   EVF_REMOVED = 1 << 0,   /* dropped by a hypothesis */
   EVF_CPU     = 1 << 1,   /* spare holds the CPU and sleep shares of the interval before it (sim-cpu.c) */
+  EVF_UNRECEIVED = 1 << 2, /* with EVF_REMOVED: a send nobody received (sim-match.c); its call stays */
 };
 
 /* 48 bytes. Times are nanoseconds from the trace's global offset. */
@@ -219,12 +220,15 @@ typedef struct
   guint64 changed_visits;
   Tick    removed_time;     /* summed duration of removed calls, ns */
   Tick    added_time;       /* computation time added (negative: removed) by scale/balance */
+  guint64 unreceived;       /* sends no receive took (left in flight at the end): not re-enacted */
 } SimTransformStats;
 
 /* Pairs every send with its receive (MPI's non-overtaking order per communicator, source and
  * tag) over the transport, sets the link fields, and marks messages for removal: @remove_send
- * and @remove_recv say per event whether a rule wants the message gone (may be NULL). Fails
- * naming the first unmatched message. */
+ * and @remove_recv say per event whether a rule wants the message gone (may be NULL). A send no
+ * receive took (a program may leave a message in flight at MPI_Finalize) is marked
+ * EVF_REMOVED | EVF_UNRECEIVED: not re-enacted, its call keeping its time. Fails naming the
+ * first receive without a send. */
 gboolean sim_match_messages (Transport     *t,
                              SimRank      **srs,
                              guint8       **remove_send,

@@ -339,6 +339,7 @@ sim_report_write (const char  *orig_cube,
   g_string_append_printf (js, ",\n  \"messages\": %" G_GUINT64_FORMAT, s->tstats.messages);
   g_string_append_printf (js, ",\n  \"removed_messages\": %" G_GUINT64_FORMAT, s->tstats.removed_messages);
   g_string_append_printf (js, ",\n  \"removed_calls\": %" G_GUINT64_FORMAT, s->tstats.removed_calls);
+  g_string_append_printf (js, ",\n  \"unreceived_messages\": %" G_GUINT64_FORMAT, s->tstats.unreceived);
   g_string_append (js, ",\n  \"removed_call_time_s\": ");
   json_number (js, s->tstats.removed_time / 1e9);
   g_string_append (js, ",\n  \"computation_change_s\": ");
@@ -419,6 +420,10 @@ sim_report_write (const char  *orig_cube,
     g_string_append_printf (out, _("Removed messages: %llu of %llu (%llu MPI calls)\n"),
                             (unsigned long long) s->tstats.removed_messages,
                             (unsigned long long) s->tstats.messages, (unsigned long long) s->tstats.removed_calls);
+  if (s->tstats.unreceived)
+    g_string_append_printf (out, _("Messages sent and never received (left in flight when the program ended): %llu, "
+                                   "left out of the simulation; their calls keep their recorded time\n"),
+                            (unsigned long long) s->tstats.unreceived);
   g_string_append (out, _("Largest predicted gains (time saved):\n"));
   print_changes (out, changes, TRUE);
   g_string_append (out, _("Largest predicted losses (time added):\n"));

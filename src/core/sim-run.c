@@ -247,18 +247,19 @@ static void
 sum_stats (Ctx               *cx,
            SimTransformStats *st)
 {
-  gint64 v[6] = { (gint64) st->messages, (gint64) st->removed_messages, (gint64) st->removed_calls,
-                  (gint64) st->changed_visits, st->removed_time, st->added_time };
-  gint64 all[6];
+  gint64 v[7] = { (gint64) st->messages, (gint64) st->removed_messages, (gint64) st->removed_calls,
+                  (gint64) st->changed_visits, st->removed_time, st->added_time, (gint64) st->unreceived };
+  gint64 all[7];
   if (!cx->mpi)
     return;
-  MPI_Allreduce (v, all, 6, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Allreduce (v, all, 7, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
   st->messages = (guint64) all[0];
   st->removed_messages = (guint64) all[1];
   st->removed_calls = (guint64) all[2];
   st->changed_visits = (guint64) all[3];
   st->removed_time = all[4];
   st->added_time = all[5];
+  st->unreceived = (guint64) all[6];
 }
 
 /* Runs the clock repair over the analyzer's compact records of every local rank and hands each

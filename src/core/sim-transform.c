@@ -36,7 +36,8 @@ is_p2p_event (guint8 type)
          || type == EV_RECV || type == EV_IRECV || type == EV_REQUEST_TEST || type == EV_REQUEST_CANCELLED;
 }
 
-/* comp[k]: whether the gap before event k is computation (user code innermost) */
+/* comp[k]: whether the gap before event k is computation (user code innermost; not a trace
+ * buffer flush, which is the measurement's time: scale and balance leave it as it was) */
 static void
 mark_computation (RankWork *w)
 {
@@ -45,8 +46,9 @@ mark_computation (RankWork *w)
 
   for (guint k = 0; k < w->sr->ev->len; k++)
     {
-      w->comp[k] = stack->len == 0
-                   || !sim_region_is_mpi (w->sr->defs, g_array_index (stack, guint32, stack->len - 1));
+      guint32 top = stack->len ? g_array_index (stack, guint32, stack->len - 1) : 0;
+      TraceRegion *r = stack->len ? trace_defs_region (w->sr->defs, top) : NULL;
+      w->comp[k] = stack->len == 0 || (!sim_region_is_mpi (w->sr->defs, top) && !(r && (r->flags & RF_FLUSH)));
       if (ev[k].type == EV_ENTER)
         g_array_append_val (stack, ev[k].region);
       else if (ev[k].type == EV_LEAVE && stack->len > 0)
@@ -442,7 +444,8 @@ mark_removals (RankWork   *w,
 }
 
 /* After matching: the request events of removed messages go too, and every MPI call whose
- * point-to-point events all went (and that had some) disappears with the time inside it. */
+ * point-to-point events all went (and that had some) disappears with the time inside it. The
+ * sends nobody received go alone: their calls keep their time. */
 static void
 drop_empty_calls (RankWork          *w,
                   SimTransformStats *stats)
@@ -455,7 +458,7 @@ drop_empty_calls (RankWork          *w,
     {
       if (ev[i].type == EV_ISEND_COMPLETE && ev[i].link != NO_INDEX && ev[i].link < n
           && (ev[ev[i].link].flags & EVF_REMOVED))
-        ev[i].flags |= EVF_REMOVED;
+        ev[i].flags |= ev[ev[i].link].flags & (EVF_REMOVED | EVF_UNRECEIVED);
       if (ev[i].type == EV_IRECV_REQUEST && ev[i].link != NO_INDEX && ev[i].link < n
           && ev[ev[i].link].type == EV_IRECV && (ev[ev[i].link].flags & EVF_REMOVED))
         ev[i].flags |= EVF_REMOVED;
@@ -476,7 +479,8 @@ drop_empty_calls (RankWork          *w,
           if (is_p2p_event (ev[leave].type))
             {
               p2p++;
-              gone += (ev[leave].flags & EVF_REMOVED) != 0;
+              /* an unreceived send's call stays with its time (sim-match.c) */
+              gone += (ev[leave].flags & (EVF_REMOVED | EVF_UNRECEIVED)) == EVF_REMOVED;
             }
           else
             other++;

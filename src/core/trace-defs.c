@@ -77,6 +77,8 @@ classify_region (TraceRegion *r,
     {
       if (mpi_paradigm)
         r->klass = RC_MPI_OTHER;
+      else if (strcmp (n, "KUBUS_FLUSH") == 0 || strcmp (n, "TRACE BUFFER FLUSH") == 0)
+        r->flags |= RF_FLUSH;
       return;
     }
   if (is_in (n, init))

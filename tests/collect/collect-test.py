@@ -745,6 +745,22 @@ def case_exit_status(a, tmp):
     expect(not left, f'left in the experiment: {left}')
 
 
+def case_nompi(a, tmp):
+    """A program not linked with MPI under mpirun (Debian's mrbayes-mpi): it runs and succeeds,
+    but nothing can be measured; kubus-run says the program is not linked with an MPI library
+    and that nothing was measured, in both modes, and exits 3."""
+    prog = os.path.realpath(a.app)
+    for opts in ((), ('--no-trace',)):
+        exp = os.path.join(tmp, 'exp' + ''.join(opts))
+        p = kubus_run(a, exp, 2, opts=opts, expect_rc=3)
+        expect(p.stdout == 'collect-nompi: done\n' * 2, f'{opts}: application output {p.stdout!r}')
+        expect(f'kubus-run: {prog} is not linked with an MPI library (ldd lists none): its processes ran '
+               'without MPI, each on its own, and there was nothing to measure; measure a build of the '
+               'program that uses MPI\n' in p.stderr, f'{opts}: stderr {p.stderr!r}')
+        expect(p.stderr.endswith(f'kubus-run: nothing was measured: {exp} holds no trace and no profile\n'),
+               f'{opts}: stderr {p.stderr!r}')
+
+
 def leftover_processes(a):
     """Processes whose command line names the test program (mpirun and its ranks)."""
     p = subprocess.run(['pgrep', '-f', a.app], capture_output=True, text=True)
@@ -846,6 +862,7 @@ CASES = {
     'topology': case_topology,
     'user': case_user,
     'abort': case_abort,
+    'nompi': case_nompi,
     'abortkilled': case_abort_killed,
     'crash': case_crash,
     'exit': lambda a, tmp: case_crash(a, tmp, ['exit']),

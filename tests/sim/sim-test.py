@@ -20,8 +20,12 @@
       `remove messages with size == 0` predicts the run of the program without them (3 %;
       both programs the faster of two runs).
   sim-test.py bad --make-trace M               TOOLS
-      bad hypotheses (line:column, did you mean), unmatched messages, events that cannot be
-      re-enacted, approximated operations, bad paths: clear messages, exit 1, nothing written.
+      bad hypotheses (line:column, did you mean), events that cannot be re-enacted, approximated
+      operations, bad paths: clear messages, exit 1, nothing written; a message nobody received
+      is simulated without it.
+  sim-test.py unreceived --app sim-unreceived TOOLS
+      a run that ends normally with two messages nobody received (as Ray leaves one): simulated
+      in both modes without them, their calls keeping their time.
   sim-test.py real --code lammps|hpcc --ranks N --limit P   TOOLS
       a real code (tests/real) under kubus-run: the identity simulation's run time after
       MPI_Init within P (a fraction) of the original, real time (the best of up to three
@@ -402,11 +406,13 @@ def mode_bad(args, tmp):
     p = run([args.sim, exact, '--hypothesis', empty, '-o', os.path.join(tmp, 'no', 'such', 'dir'), '-q'],
             expect=1)
     check('does not exist or is not writable' in p.stderr, 'unwritable output: %s' % p.stderr)
+    # a message nobody received (left in flight at the end): simulated without it
     for offline in (False, True):
-        what = 'unmatched (%s)' % ('offline' if offline else 'real-time')
-        expect_error(args, traces['unmatched'], empty, os.path.join(traces['unmatched'], 'sim'),
-                     'unmatched message: rank 0 sent a message to rank 1 (tag 9, communicator MPI_COMM_WORLD, '
-                     '4 bytes) that rank 1 never received', what, offline)
+        what = 'unreceived (%s)' % ('offline' if offline else 'real-time')
+        out = os.path.join(traces['unmatched'], 'sim-' + ('offline' if offline else 'rt'))
+        _, s = simulate(args, traces['unmatched'], empty, out, offline=offline, extra=['--no-identity'])
+        check(s is not None and s['unreceived_messages'] == 1 and s['removed_messages'] == 0,
+              '%s: %s' % (what, s and (s['unreceived_messages'], s['removed_messages'])))
     # a collective cut short by an abort: an error, not a re-enactment waiting forever for it
     for offline in (False, True):
         what = 'cut collective (%s)' % ('offline' if offline else 'real-time')
@@ -1046,10 +1052,74 @@ def mode_aborted(args, tmp):
               '%s: kubus-analyze exit %d: %r' % (name, p.returncode, p.stderr[-1500:]))
 
 
+def call_durations(events, region):
+    """The durations (ticks) of the calls of @region in one location's events."""
+    out, start = [], None
+    for k, t, r in events:
+        if r == region and k == 'ENTER':
+            start = t
+        elif r == region and k == 'LEAVE' and start is not None:
+            out.append(t - start)
+            start = None
+    return out
+
+
+def mode_unreceived(args, tmp):
+    """A run that ends normally with two messages nobody received (sim-unreceived.c: an MPI_Isend
+    of rank 0 to itself, an MPI_Send of rank 1 to rank 0), as Ray leaves its last message in
+    flight: kubus-sim re-enacts it in both modes without the two messages, says so (summary and
+    summary.json), removes nothing else and keeps the time of the two calls; offline within 2 %."""
+    exp = collect(args, tmp, 'exp')
+    # kubus-analyze notes them without calling the run aborted
+    analyze = os.path.join(os.path.dirname(os.path.abspath(args.sim)), 'kubus-analyze')
+    p = run([analyze, '--serial', exp])
+    check('note: 2 messages were sent and never received (left in flight when the program ended, or cut off '
+          'by an abort)\n' in p.stderr + p.stdout and 'aborted run?' not in p.stderr + p.stdout,
+          'kubus-analyze: %r' % (p.stdout + p.stderr)[-1500:])
+    empty = hypothesis(tmp, 'empty.hyp', '')
+    orig = otf2_events(os.path.join(exp, 'traces.otf2'))
+    lost = {'MPI_ISEND', 'MPI_ISEND_COMPLETE'}
+    for offline in (True, False):
+        what = 'offline' if offline else 'real-time'
+        out = os.path.join(exp, 'sim-' + what)
+        p = run([args.sim, exp, '--hypothesis', empty, '-o', out, '--no-identity'] + (['--offline'] if offline else []))
+        check('Messages sent and never received (left in flight when the program ended): 2, left out of the '
+              'simulation; their calls keep their recorded time' in p.stdout,
+              '%s: the summary does not name the 2 messages: %r' % (what, p.stdout[-1500:]))
+        check('unmatched' not in p.stderr, '%s: %r' % (what, p.stderr[-1500:]))
+        if not check(os.path.exists(os.path.join(out, 'summary.json')), '%s: no summary.json' % what):
+            continue
+        with open(os.path.join(out, 'summary.json')) as f:
+            s = json.load(f)
+        check(s['unreceived_messages'] == 2 and s['removed_messages'] == 0 and s['removed_calls'] == 0,
+              '%s: unreceived %d, removed %d messages and %d calls' % (
+                  what, s['unreceived_messages'], s['removed_messages'], s['removed_calls']))
+        sim = otf2_events(os.path.join(out, 'traces.otf2'))
+        for loc in orig:
+            # the same calls; the lost messages' events gone, every other event kept
+            a = [(k, r) for k, _, r in orig[loc] if k != 'METRIC']
+            b = [(k, r) for k, _, r in sim.get(loc, []) if k != 'METRIC']
+            n_send = sum(1 for k, _ in a if k == 'MPI_SEND') - sum(1 for k, _ in b if k == 'MPI_SEND')
+            gone = [k for k, _ in a if k in lost] + ['MPI_SEND'] * n_send
+            check(n_send == (1 if loc == 1 else 0) and not [k for k, _ in b if k in lost],
+                  '%s, location %d: %d MPI_SEND and %s left out' % (what, loc, n_send, [k for k, _ in b if k in lost]))
+            check([x for x in a if x[0] not in lost and x[0] != 'MPI_SEND']
+                  == [x for x in b if x[0] != 'MPI_SEND'], '%s, location %d: other events differ (%s)' % (what, loc, gone))
+        if offline:
+            for loc, region in ((0, 'MPI_Isend'), (0, 'MPI_Wait'), (1, 'MPI_Send')):
+                da, db = call_durations(orig[loc], region), call_durations(sim[loc], region)
+                check(len(da) == 1 and da == db, '%s: %s on rank %d took %s, simulated %s' % (what, region, loc, da, db))
+            err = abs(s['predicted_runtime_s'] - s['original_runtime_s']) / s['original_runtime_s']
+            print('unreceived, offline: original %.6f s, predicted %.6f s (%.3f %%)' % (
+                s['original_runtime_s'], s['predicted_runtime_s'], 100 * err))
+            check(err < 0.02, 'offline: predicted run time %.6f s is %.2f %% off the original %.6f s (limit 2 %%)' % (
+                s['predicted_runtime_s'], 100 * err, s['original_runtime_s']))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('mode', choices=['identity', 'balance', 'remove', 'bad', 'real', 'eager', 'poll', 'contention',
-                                     'errorbar', 'fresh', 'aborted'])
+                                     'errorbar', 'fresh', 'aborted', 'unreceived'])
     ap.add_argument('--code')
     ap.add_argument('--limit', type=float, default=0.02)
     ap.add_argument('--offline-limit', type=float, default=None, help='offline limit when not --limit')
@@ -1079,7 +1149,8 @@ def main():
     try:
         rc = {'identity': mode_identity, 'balance': mode_balance, 'remove': mode_remove, 'bad': mode_bad,
               'real': mode_real, 'eager': mode_eager, 'poll': mode_poll, 'contention': mode_contention,
-              'errorbar': mode_errorbar, 'fresh': mode_fresh, 'aborted': mode_aborted}[args.mode](args, tmp)
+              'errorbar': mode_errorbar, 'fresh': mode_fresh, 'aborted': mode_aborted,
+              'unreceived': mode_unreceived}[args.mode](args, tmp)
         if rc == 77:
             return 77
         if LOADED and not failures:

@@ -10,7 +10,8 @@
  *           foo 15..27; MPI_Irecv 27..28 (request 7); MPI_Wait 28..28 (receives tag 2, 0
  *           bytes, @28); bar 28..31; MPI_Allreduce 31..34; MPI_Finalize 35..40
  *   foo per visit: (10, 2) and (4, 12): per-instance means 6 and 8, global mean 7.
- * "unmatched": as exact, but rank 0 also sends tag 9 (4 bytes) inside foo, never received.
+ * "unmatched": as exact, but rank 0 also sends tag 9 (4 bytes) in MPI_Send 6..7 inside foo, never
+ *   received (a message left in flight at the end, as Ray leaves one).
  * "omp": as exact, with a ThreadFork (OpenMP) event inside rank 1's bar: threads cannot be re-enacted.
  * "approx": as exact, with an MPI_Ibarrier 21..22 on both ranks: a non-blocking collective the
  *   trace describes by its region only.
@@ -24,6 +25,8 @@
  * "cutcoll": as exact, but rank 1's MPI_Allreduce 31..34 has no CollectiveEnd and no MPI_Finalize
  *   follows (an abort cut the run short inside it): rank 0 completed one collective operation on
  *   MPI_COMM_WORLD, rank 1 none, and no re-enactment can complete it.
+ * "flush": as exact, but rank 0's first foo visit 3..13 holds KUBUS_FLUSH 5..7 (the collector
+ *   writing its trace buffer): 8 ms of foo's computation and 2 ms of the measurement's.
  * "frames": as exact, but main is a function found on the stack (paradigm SAMPLING, as the
  *   collector's unwinding writes it): its computation phases between MPI calls are, on rank 0,
  *   1 (before MPI_Init), 10, 4, 0, 5, 1, 1 and on rank 1 2, 2, 12, 0, 3, 1, 1 ms. */
@@ -33,10 +36,10 @@
 #include <string.h>
 
 enum { R_MAIN, R_FOO, R_BAR, R_INIT, R_SEND, R_RECV, R_ISEND, R_IRECV, R_WAIT, R_ALLREDUCE, R_FINALIZE,
-       R_IBARRIER, N_REG };
+       R_IBARRIER, R_FLUSH, N_REG };
 static const char *reg_names[N_REG] = { "main", "foo", "bar", "MPI_Init", "MPI_Send", "MPI_Recv", "MPI_Isend",
                                         "MPI_Irecv", "MPI_Wait", "MPI_Allreduce", "MPI_Finalize",
-                                        "MPI_Ibarrier" };
+                                        "MPI_Ibarrier", "KUBUS_FLUSH" };
 
 static OTF2_FlushType
 pre_flush (void *ud, OTF2_FileType ft, OTF2_LocationRef loc, void *cb, bool final)
@@ -88,11 +91,13 @@ rank0 (OTF2_EvtWriter *w, const char *variant)
   enter (w, 0, R_MAIN);
   span (w, R_INIT, 1, 3);
   enter (w, 3, R_FOO);
+  if (strcmp (variant, "flush") == 0)
+    span (w, R_FLUSH, 5, 7);
   if (strcmp (variant, "unmatched") == 0)
     {
       enter (w, 6, R_SEND);
       OTF2_EvtWriter_MpiSend (w, NULL, 6, 1, 0, 9, 4);
-      leave (w, 6, R_SEND);
+      leave (w, 7, R_SEND);
     }
   leave (w, 13, R_FOO);
   enter (w, 13, R_SEND);
@@ -181,7 +186,8 @@ sim_trace_gen_write (const char *dir,
 
   if (strcmp (variant, "exact") && strcmp (variant, "unmatched") && strcmp (variant, "omp")
       && strcmp (variant, "approx") && strcmp (variant, "clockviol") && strcmp (variant, "frames")
-      && strcmp (variant, "irecv") && strcmp (variant, "cutcoll") && strcmp (variant, "progress"))
+      && strcmp (variant, "irecv") && strcmp (variant, "cutcoll") && strcmp (variant, "progress")
+      && strcmp (variant, "flush"))
     return FALSE;
   ar = OTF2_Archive_Open (dir, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024, 4 * 1024 * 1024,
                           OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
@@ -232,10 +238,11 @@ sim_trace_gen_write (const char *dir,
     }
   for (int i = 0; i < N_REG; i++)
     {
-      gboolean mpi = i >= R_INIT;
+      gboolean mpi = i >= R_INIT && i != R_FLUSH;
       OTF2_GlobalDefWriter_WriteRegion (gw, i, S_REG0 + i, S_REG0 + i, S_EMPTY,
-                                        mpi ? OTF2_REGION_ROLE_FUNCTION : OTF2_REGION_ROLE_FUNCTION,
-                                        mpi ? OTF2_PARADIGM_MPI
+                                        i == R_FLUSH ? OTF2_REGION_ROLE_ARTIFICIAL : OTF2_REGION_ROLE_FUNCTION,
+                                        i == R_FLUSH ? OTF2_PARADIGM_MEASUREMENT_SYSTEM
+                                        : mpi ? OTF2_PARADIGM_MPI
                                         : i == R_MAIN && strcmp (variant, "frames") == 0 ? OTF2_PARADIGM_SAMPLING
                                         : OTF2_PARADIGM_USER, OTF2_REGION_FLAG_NONE,
                                         mpi ? S_MPI : S_EMPTY, 0, 0);
