@@ -27,8 +27,11 @@ change_cmp_desc (gconstpointer a,
   return x > y ? -1 : x < y;
 }
 
+/* "main > f > MPI_Send"; @brief: C++ parameter lists left out (kubus_text_short_function), for
+ * the lines people read (summary.json keeps the names whole) */
 static char *
-call_path (const CubeCnode *c)
+call_path (const CubeCnode *c,
+           gboolean         brief)
 {
   GPtrArray *parts = g_ptr_array_new ();
   GString *s = g_string_new (NULL);
@@ -36,7 +39,9 @@ call_path (const CubeCnode *c)
     g_ptr_array_add (parts, c->callee && c->callee->name ? c->callee->name : "?");
   for (guint i = parts->len; i-- > 0;)
     {
-      g_string_append (s, parts->pdata[i]);
+      char *shown = brief ? kubus_text_short_function (parts->pdata[i]) : NULL;
+      g_string_append (s, shown ? shown : parts->pdata[i]);
+      free (shown);
       if (i > 0)
         g_string_append (s, " > ");
     }
@@ -150,7 +155,7 @@ json_changes (GString *s,
       g_autofree char *path = NULL;
       if (gains ? c->value <= 0 : c->value >= 0)
         break;
-      path = call_path (c->cnode);
+      path = call_path (c->cnode, FALSE);
       if (shown++)
         g_string_append (s, ", ");
       g_string_append (s, "{\"metric\": ");
@@ -178,7 +183,7 @@ print_changes (GString    *out,
       g_autofree char *path = NULL;
       if (gains ? c->value <= 0 : c->value >= 0)
         break;
-      path = call_path (c->cnode);
+      path = call_path (c->cnode, TRUE);
       /* gains as time saved, losses as time added: both positive */
       g_string_append_printf (out, "  %10.6f s  %-28s %s\n", fabs (c->value),
                               c->metric->disp_name ? c->metric->disp_name : c->metric->uniq_name, path);

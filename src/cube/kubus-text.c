@@ -114,6 +114,42 @@ kubus_text_cut (const char *s, size_t max)
   return i;
 }
 
+char *
+kubus_text_short_function (const char *s)
+{
+  size_t len = strlen (s), close = len, open;
+  int depth = 0;
+  char *out;
+
+  /* the last ')' followed only by qualifiers (" const", " &&", " noexcept") */
+  while (close > 0 && s[close - 1] != ')')
+    {
+      char c = s[close - 1];
+      if (!((c >= 'a' && c <= 'z') || c == ' ' || c == '&'))
+        return strdup (s);
+      close--;
+    }
+  if (close == 0)
+    return strdup (s);
+  close--; /* at the ')' */
+  for (open = close + 1; open-- > 0;)
+    {
+      if (s[open] == ')')
+        depth++;
+      else if (s[open] == '(' && --depth == 0)
+        break;
+    }
+  if (depth != 0 || open + 1 == close)
+    return strdup (s);
+  out = malloc (len - (close - open - 1) + sizeof "\xE2\x80\xA6");
+  if (!out)
+    return NULL;
+  memcpy (out, s, open + 1);
+  memcpy (out + open + 1, "\xE2\x80\xA6", 3); /* … */
+  memcpy (out + open + 4, s + close, len - close + 1);
+  return out;
+}
+
 /* The common walk: runs of bytes that pass unchanged go out in one piece; @special returns the
  * text to write instead of character @c (NULL: keep it), in @buf when it builds one. */
 typedef const char *(*Special) (uint32_t c, int how, char buf[16]);

@@ -47,6 +47,13 @@ char *kubus_text_utf8 (const char *s);
  * inside a UTF-8 sequence: where a name must be shortened, it loses whole characters. */
 size_t kubus_text_cut (const char *s, size_t max);
 
+/* A copy of the function name @s (malloc; NULL only when out of memory) with the contents of
+ * its parameter list left out, "ns::f(…) const" for "ns::f(int, std::vector<int> const&) const":
+ * for lines people read, where C++ names run to hundreds of characters. The parameter list is
+ * the parenthesized group that the last ')' closes, where only letters, '&' and spaces follow;
+ * a name without one, or with an empty one, is copied as it is. */
+char *kubus_text_short_function (const char *s);
+
 enum
 {
   KUBUS_TEXT_XML_TEXT = 0, /* character data */

@@ -127,6 +127,33 @@ test_cut (void)
 }
 
 static void
+test_short_function (void)
+{
+  static const char *const cases[][2] = {
+    { "gmx::do_md(gmx::LegacySimulator*, t_commrec const*)", "gmx::do_md(\xE2\x80\xA6)" },
+    { "meep::fields::step()", "meep::fields::step()" },
+    { "std::vector<int, std::allocator<int> >::push_back(int const&) const &",
+      "std::vector<int, std::allocator<int> >::push_back(\xE2\x80\xA6) const &" },
+    { "(anonymous namespace)::f(int (*)(double), char)", "(anonymous namespace)::f(\xE2\x80\xA6)" },
+    { "{lambda(int)#1}::operator()(int) const", "{lambda(int)#1}::operator()(\xE2\x80\xA6) const" },
+    { "main", "main" },
+    { "hpcc+0x3dc70", "hpcc+0x3dc70" },
+    { "MPI_Send", "MPI_Send" },
+    { "f(int) [clone .cold]", "f(int) [clone .cold]" },   /* not a parameter list at the end */
+    { "broken)", "broken)" },
+    { "g(a(b)", "g(a(\xE2\x80\xA6)" },
+    { ")(", ")(" },
+    { "", "" },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      char *got = kubus_text_short_function (cases[i][0]);
+      g_assert_cmpstr (got, ==, cases[i][1]);
+      free (got);
+    }
+}
+
+static void
 test_json_csv (void)
 {
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -387,6 +414,7 @@ main (int argc, char **argv)
   g_test_add_func ("/text/utf8-copy", test_utf8_copy);
   g_test_add_func ("/text/cut", test_cut);
   g_test_add_func ("/text/json-csv", test_json_csv);
+  g_test_add_func ("/text/short-function", test_short_function);
   g_test_add_func ("/text/xml-parse", test_xml_parse);
   g_test_add_func ("/text/reports", test_reports);
   return g_test_run ();
