@@ -20,7 +20,7 @@ field() { awk -v k="$1" '$1 == k {print $2}'; }
 median() { sort -g | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
 st=$build/bench/collect/collect-bench-stencil
 iters=${4:-2000}
-declare -A sr ip sc
+declare -A sr ip sc su ss sf
 modes="plain profile both trace"
 [ -n "${BEFORE_LIB:-}" ] && modes="plain profile profile@before both both@before trace trace@before"
 for i in $(seq 1 "$rounds"); do
@@ -35,6 +35,9 @@ for i in $(seq 1 "$rounds"); do
     esac
     sr[$key]+="$(field sendrecv_cpu_ns_per_call <<<"$out") "
     ip[$key]+="$(field iprobe_cpu_ns <<<"$out") "
+    su[$key]+="$(field sendrecv_user_ns_per_call <<<"$out") "
+    ss[$key]+="$(field sendrecv_sys_ns_per_call <<<"$out") "
+    sf[$key]+="$(field sendrecv_faults_per_1000_calls <<<"$out") "
     # the stencil on one rank: 2 MPI_Sendrecv (with MPI_PROC_NULL) per sweep, Allreduce every 10
     case $mode in
       plain) out=$(mpirun -n 1 "$st" 512 512 "$iters") ;;
@@ -53,6 +56,17 @@ for mode in $modes; do
   p=$(tr ' ' '\n' <<<"${ip[$mode]}" | median)
   awk -v mode="$mode" -v m="$m" -v b="$base" -v p="$p" 'BEGIN {
     printf "%-15s Send/Recv to self: %7.1f ns per call, ratio %.3f, overhead %6.1f ns   (Iprobe %.1f ns)\n", mode, m, m / b, m - b, p }'
+done
+# the same calls in user and system CPU apart, and minor page faults: the collector's own code is
+# the user part; the system part is mostly the kernel handing out fresh memory for the trace
+ubase=$(tr ' ' '\n' <<<"${su[plain]}" | median)
+sysbase=$(tr ' ' '\n' <<<"${ss[plain]}" | median)
+for mode in $modes; do
+  u=$(tr ' ' '\n' <<<"${su[$mode]}" | median)
+  s=$(tr ' ' '\n' <<<"${ss[$mode]}" | median)
+  f=$(tr ' ' '\n' <<<"${sf[$mode]}" | median)
+  awk -v mode="$mode" -v u="$u" -v s="$s" -v f="$f" -v ub="$ubase" -v sb="$sysbase" 'BEGIN {
+    printf "%-15s Send/Recv, user %6.1f ns (overhead %6.1f), system %6.1f ns (overhead %6.1f), %.2f faults per 1000 calls\n", mode, u, u - ub, s, s - sb, f }'
 done
 sbase=$(tr ' ' '\n' <<<"${sc[plain]}" | median)
 for mode in $modes; do
