@@ -176,6 +176,8 @@ kct_info_text (const KctTrace *t, const char *path, guint64 file_bytes, gboolean
     g_string_append (s, _ ("made by: extrapolation from traces at fewer ranks\n"));
   else if (t->h.flags & KCT_FILE_OFFLINE)
     g_string_append (s, _ ("made by: compression of an OTF2 trace\n"));
+  else
+    g_string_append (s, _ ("made by: the collector, during the run\n"));
   g_string_append_printf (s, _ ("ranks: %u\n"), t->h.n_ranks);
   g_string_append_printf (s, _ ("events: %llu\n"), (unsigned long long)st.events);
   g_string_append_printf (s, _ ("rank groups: %u\n"), t->n_groups);

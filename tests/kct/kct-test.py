@@ -186,6 +186,8 @@ def lossless(a, tmp, expdir, polls=False, label=''):
     # the same compression offline, from the OTF2 trace
     off = os.path.join(tmp, 'offline-' + label + '.kct')
     tool([a.trace, 'compress', expdir, '-o', off])
+    made = info(a, off).get('made by')
+    expect(made == 'compression of an OTF2 trace', f'{label}: compressed offline, made by {made}')
     out2 = os.path.join(tmp, 'offline-' + label)
     tool([a.trace, 'expand', off, '-o', out2])
     offline, _ = seq(a, os.path.join(out2, 'traces.otf2'))
@@ -212,6 +214,7 @@ def case_scale(a, tmp):
             return
         d = info(a, kct)
         expect(d.get('ranks') == str(n), f'{n} ranks: info says {d.get("ranks")}')
+        expect(d.get('made by') == 'the collector, during the run', f'{n} ranks: made by {d.get("made by")}')
         sizes[n] = (os.path.getsize(kct), otf2_size(exp), d.get('rank groups'))
         expect(d.get('OTF2 size (measured, same run)') == f'{sizes[n][1]} bytes',
                f'{n} ranks: info OTF2 size {d.get("OTF2 size (measured, same run)")}, '
@@ -261,6 +264,7 @@ def extrapolate(a, tmp, small, big):
     if not os.path.exists(out):
         return
     got, real = info(a, out), info(a, inputs[-1])
+    expect(got.get('made by') == 'extrapolation from traces at fewer ranks', f'extrapolated: made by {got.get("made by")}')
     expect(got.get('ranks') == real.get('ranks') == str(big),
            f'locations: extrapolated {got.get("ranks")}, real {real.get("ranks")}')
     expect(got['calls'] == real['calls'],
