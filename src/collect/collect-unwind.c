@@ -20,6 +20,10 @@
  * Frames of the collector itself (wrappers, also the Fortran ones), of the MPI library and the
  * ones below main are dropped; recursion is folded (a function already on the path takes the
  * path back to its first activation); KUBUS_CALL_PATH_DEPTH limits the depth.
+ * A main-thread stack whose walk ends before the C library's start frames (code without unwind
+ * tables: an interpreter's or a JIT's frames, hand-written assembly; or a stack deeper than
+ * MAX_PHYS) is rooted at the frame region "[stack not unwound further]", so that its outermost
+ * known function does not look like one main called.
  *
  * Merged with user regions (-finstrument-functions, kubus_region_begin): frames are kept in
  * segments, one above each user region (tag = the user stack's depth when they were entered),
@@ -319,6 +323,21 @@ function_region (uintptr_t entry, const Module *m, int is_main)
   return r;
 }
 
+/* The frame region that roots a stack walked only part of the way (see the top). */
+#define STOPPED_NAME "[stack not unwound further]"
+
+static uint32_t
+stopped_region (void)
+{
+  static uint32_t r;
+  if (r == 0)
+    {
+      r = kubus_region_intern (STOPPED_NAME);
+      kubus_region_set_frame (r);
+    }
+  return r;
+}
+
 /* ---- the walk ------------------------------------------------------------------------------ */
 
 typedef struct
@@ -423,12 +442,21 @@ walk_stack (uintptr_t key_cfa, uintptr_t site, int worker)
   /* logical frames, outermost first */
   static Frame path[MAX_PHYS];
   int          np = 0;
+  int cut = !worker && !found_main && n < MAX_PHYS;
+  if (!worker && !found_main && outer >= u && depth_limit > 0)
+    {
+      path[0].region = stopped_region ();
+      path[0].cfa = UINTPTR_MAX; /* one activation: consecutive cut stacks share it */
+      np = 1;
+    }
   for (int k = outer; k >= u; k--)
     {
       const Module *m = find_module (walk.ip[k] - 1, 0);
       if (m != NULL && (m->kind == MOD_MPI || m->kind == MOD_SELF))
         continue;
-      uintptr_t entry = walk.start[k] != 0 ? walk.start[k] : walk.ip[k] - 1;
+      /* the frame a cut walk ended in had no unwind table entry: libgcc leaves the previous
+       * frame's function start in its context, so it is known by its address only */
+      uintptr_t entry = walk.start[k] != 0 && !(cut && k == n - 1) ? walk.start[k] : walk.ip[k] - 1;
       uint32_t  r = function_region (entry, m, found_main && k == outer);
       int       j;
       for (j = 0; j < np && path[j].region != r; j++)

@@ -19,6 +19,8 @@ usage: unwind-test.py CASE --run KUBUS_RUN --cube KUBUS_CUBE --analyze KUBUS_ANA
   c-flat       --call-paths=flat: MPI calls directly under the program, as before
   c-depth      --call-path-depth=2: the two outermost functions only
   c-kct        --trace-format=compressed: the compressed trace's frames are named too
+  c-nocfi      unwind-nocfi: a function without unwind tables between main and MPI_Barrier:
+               that stack is rooted at "[stack not unwound further]", main's own calls at main
   cxx-O2g      unwind-cxx: namespaces, a class template, an always-inlined helper
   fortran-g    unwind-f: a Fortran module procedure calling C that calls MPI
 Exit 0 pass, 1 fail, 77 skip.
@@ -135,6 +137,14 @@ def main():
             return 0 if not failures else 1
         prof = callsites(a.cube, os.path.join(exp, "profile.cube"))
         P = prog
+        if case == "c-nocfi":
+            cut = P + "/[stack not unwound further]/kubus_test_trampoline/work/MPI_Barrier"
+            want = {P + "/main/MPI_Init", P + "/main/MPI_Barrier", P + "/main/MPI_Finalize", cut}
+            check(paths_of(prof) == want, "profile call paths %s, expected %s"
+                  % (sorted(paths_of(prof)), sorted(want)))
+            check(paths_of(ana) == want, "analysis call paths %s, expected %s"
+                  % (sorted(paths_of(ana)), sorted(want)))
+            return 0 if not failures else 1
         if case.startswith("c-"):
             if case == "c-flat":
                 want = {P + "/MPI_Init", P + "/MPI_Sendrecv", P + "/MPI_Allreduce",
