@@ -454,6 +454,10 @@ walk_stack (uintptr_t key_cfa, uintptr_t site, int worker)
       const Module *m = find_module (walk.ip[k] - 1, 0);
       if (m != NULL && (m->kind == MOD_MPI || m->kind == MOD_SELF))
         continue;
+      /* a cut walk that ended in code of no module (a JIT's): an address that differs from rank
+       * to rank and run to run; the root above says the stack goes on */
+      if (m == NULL && cut && k == n - 1)
+        continue;
       /* the frame a cut walk ended in had no unwind table entry: libgcc leaves the previous
        * frame's function start in its context, so it is known by its address only */
       uintptr_t entry = walk.start[k] != 0 && !(cut && k == n - 1) ? walk.start[k] : walk.ip[k] - 1;
