@@ -150,17 +150,20 @@ die_names (Dwarf_Die *die, char **name, char **mangled)
   if (dwarf_attr_integrate (die, DW_AT_linkage_name, &attr) != NULL
       || dwarf_attr_integrate (die, DW_AT_MIPS_linkage_name, &attr) != NULL)
     link = dwarf_formstring (&attr);
-  if (link != NULL)
+  /* an empty string names nothing (a corrupt or hand-made DWARF has them) */
+  if (link != NULL && link[0] != '\0')
     {
       *mangled = g_strdup (link);
       *name = symbols_demangle (link);
     }
+  if (*name != NULL && (*name)[0] == '\0')
+    g_clear_pointer (name, g_free);
   if (*name == NULL)
     {
       const char *n = dwarf_diename (die);
-      if (n == NULL && dwarf_attr_integrate (die, DW_AT_name, &attr) != NULL)
+      if ((n == NULL || n[0] == '\0') && dwarf_attr_integrate (die, DW_AT_name, &attr) != NULL)
         n = dwarf_formstring (&attr);
-      if (n != NULL)
+      if (n != NULL && n[0] != '\0')
         *name = g_strdup (n);
     }
 }
@@ -312,6 +315,8 @@ symbols_resolve_key (SymbolsResolver *r, const char *key, SymbolsFrame *out)
       if (out->file == NULL)
         entry_line (m->mod, addr, out);
     }
+  if (out->name != NULL && out->name[0] == '\0')
+    g_clear_pointer (&out->name, g_free);
   if (out->name == NULL)
     out->name = g_str_has_suffix (key, ";main")
                     ? g_strdup ("main")
