@@ -1646,6 +1646,33 @@ expand_below (GtkTreeListRow *row)
     }
 }
 
+/* The rows an Expand All or Collapse All at @position acts on: every root for G_MAXUINT (the
+ * whole tree), else the row at @position (none if there is none). */
+static GPtrArray *
+target_rows (KubusPaneModel *self,
+             guint           position)
+{
+  GPtrArray *rows = g_ptr_array_new_with_free_func (g_object_unref);
+
+  if (position == G_MAXUINT)
+    {
+      guint n = g_list_model_get_n_items (G_LIST_MODEL (self->roots));
+      for (guint i = 0; i < n; i++)
+        {
+          GtkTreeListRow *row = gtk_tree_list_model_get_child_row (self->tree, i);
+          if (row != NULL)
+            g_ptr_array_add (rows, row);
+        }
+    }
+  else
+    {
+      GtkTreeListRow *row = g_list_model_get_item (G_LIST_MODEL (self->selection), position);
+      if (row != NULL)
+        g_ptr_array_add (rows, row);
+    }
+  return rows;
+}
+
 void
 kubus_pane_model_collapse_all (KubusPaneModel *self,
                                guint           position)
@@ -1654,29 +1681,21 @@ kubus_pane_model_collapse_all (KubusPaneModel *self,
    * collapsed), in one items-changed. Collapsing every expanded row bottom-up, as before,
    * sent one items-changed per row through the sort, filter and selection models and the
    * list view: 12-14 s for 1,000 call paths (issue 16, defect 4; bench-frames --collapse). */
+  g_autoptr (GPtrArray) rows = NULL;
+
+  /* An Expand All still to be finished ends here: its rows are all collapsed now. */
   if (position == G_MAXUINT)
+    g_clear_pointer (&self->expand_rest, g_ptr_array_unref);
+  rows = target_rows (self, position);
+  for (guint i = 0; i < rows->len; i++)
     {
-      guint n = g_list_model_get_n_items (G_LIST_MODEL (self->roots));
-      /* An Expand All still to be finished ends here: its rows are all collapsed now. */
-      g_clear_pointer (&self->expand_rest, g_ptr_array_unref);
-      for (guint i = 0; i < n; i++)
-        {
-          g_autoptr (GtkTreeListRow) row = gtk_tree_list_model_get_child_row (self->tree, i);
-          if (row != NULL && gtk_tree_list_row_get_expanded (row))
-            gtk_tree_list_row_set_expanded (row, FALSE);
-        }
-    }
-  else
-    {
-      g_autoptr (GtkTreeListRow) row = g_list_model_get_item (G_LIST_MODEL (self->selection), position);
-      if (row != NULL)
-        {
-          /* Collapsed after the Expand All that waits for it: it stays collapsed (the rows
-           * below it are gone with the collapse and left alone by the finish). */
-          if (self->expand_rest != NULL)
-            g_ptr_array_remove (self->expand_rest, row);
-          gtk_tree_list_row_set_expanded (row, FALSE);
-        }
+      GtkTreeListRow *row = g_ptr_array_index (rows, i);
+      /* Collapsed after the Expand All that waits for it: it stays collapsed (the rows
+       * below it are gone with the collapse and left alone by the finish). */
+      if (self->expand_rest != NULL)
+        g_ptr_array_remove (self->expand_rest, row);
+      if (gtk_tree_list_row_get_expanded (row))
+        gtk_tree_list_row_set_expanded (row, FALSE);
     }
   /* Now rather than from the idle handler: callers (tests, benchmarks) read the result. */
   keep_selection_visible (self);
@@ -1687,30 +1706,20 @@ kubus_pane_model_expand_all (KubusPaneModel *self,
                              guint           position,
                              gboolean        expand)
 {
+  g_autoptr (GPtrArray) rows = NULL;
+
   if (!expand)
     {
       kubus_pane_model_collapse_all (self, position);
       return;
     }
-  gtk_tree_list_model_set_autoexpand (self->tree, TRUE);
+  /* The whole tree expanded now: nothing is left for an earlier start's finish. */
   if (position == G_MAXUINT)
-    {
-      guint n = g_list_model_get_n_items (G_LIST_MODEL (self->roots));
-      /* Everything is expanded now: nothing is left for an earlier start's finish. */
-      g_clear_pointer (&self->expand_rest, g_ptr_array_unref);
-      for (guint i = 0; i < n; i++)
-        {
-          g_autoptr (GtkTreeListRow) row = gtk_tree_list_model_get_child_row (self->tree, i);
-          if (row != NULL)
-            expand_below (row);
-        }
-    }
-  else
-    {
-      g_autoptr (GtkTreeListRow) row = g_list_model_get_item (G_LIST_MODEL (self->selection), position);
-      if (row != NULL)
-        expand_below (row);
-    }
+    g_clear_pointer (&self->expand_rest, g_ptr_array_unref);
+  rows = target_rows (self, position);
+  gtk_tree_list_model_set_autoexpand (self->tree, TRUE);
+  for (guint i = 0; i < rows->len; i++)
+    expand_below (g_ptr_array_index (rows, i));
   /* Rows the user expands later open one level, as always. */
   gtk_tree_list_model_set_autoexpand (self->tree, FALSE);
 }
@@ -1729,6 +1738,27 @@ subtree_rows (KubusNodeKind kind,
   for (guint i = 0; children != NULL && i < children->len && n <= limit; i++)
     n += subtree_rows (child_kind, g_ptr_array_index (children, i), limit - n);
   return n;
+}
+
+static GQuark
+waiting_open_quark (void)
+{
+  static GQuark q;
+  if (q == 0)
+    q = g_quark_from_static_string ("kubus-expand-all-waiting-open");
+  return q;
+}
+
+/* A row put aside for a later part of an Expand All is still to be expanded: it is still in
+ * the tree (a collapse above it since has removed it) and the user has not closed it with its
+ * expander since (Collapse All takes it out of the rows that wait; an expander does not). */
+static gboolean
+row_still_waits (GtkTreeListRow *row)
+{
+  g_autoptr (GObject) item = gtk_tree_list_row_get_item (row);
+  gboolean was_open = GPOINTER_TO_INT (g_object_get_qdata (G_OBJECT (row), waiting_open_quark ())) == 2;
+
+  return item != NULL && !(was_open && !gtk_tree_list_row_get_expanded (row));
 }
 
 /* A part of an Expand All in parts: walks @row and the rows below it in tree order
@@ -1750,6 +1780,9 @@ expand_first_rows (KubusPaneModel *self,
 
   if (*budget == 0)
     {
+      /* Whether it was open: if it is closed when its part comes, its expander closed it. */
+      g_object_set_qdata (G_OBJECT (row), waiting_open_quark (),
+                          GINT_TO_POINTER (gtk_tree_list_row_get_expanded (row) ? 2 : 1));
       g_ptr_array_add (rest, g_object_ref (row));
       return;
     }
@@ -1792,25 +1825,14 @@ kubus_pane_model_expand_all_start (KubusPaneModel *self,
                                    guint           n_rows)
 {
   g_autoptr (GPtrArray) rest = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr (GPtrArray) rows = NULL;
   guint budget = n_rows, whole = n_rows <= G_MAXUINT / 4 ? 4 * n_rows : G_MAXUINT;
 
   if (position == G_MAXUINT)
-    {
-      guint n = g_list_model_get_n_items (G_LIST_MODEL (self->roots));
-      g_clear_pointer (&self->expand_rest, g_ptr_array_unref);
-      for (guint i = 0; i < n; i++)
-        {
-          g_autoptr (GtkTreeListRow) row = gtk_tree_list_model_get_child_row (self->tree, i);
-          if (row != NULL)
-            expand_first_rows (self, row, whole, &budget, rest);
-        }
-    }
-  else
-    {
-      g_autoptr (GtkTreeListRow) row = g_list_model_get_item (G_LIST_MODEL (self->selection), position);
-      if (row != NULL)
-        expand_first_rows (self, row, whole, &budget, rest);
-    }
+    g_clear_pointer (&self->expand_rest, g_ptr_array_unref);
+  rows = target_rows (self, position);
+  for (guint i = 0; i < rows->len; i++)
+    expand_first_rows (self, g_ptr_array_index (rows, i), whole, &budget, rest);
   if (rest->len == 0)
     return self->expand_rest != NULL;
   if (self->expand_rest == NULL)
@@ -1836,9 +1858,7 @@ kubus_pane_model_expand_all_continue (KubusPaneModel *self,
       for (guint i = 0; i < rest->len; i++)
         {
           GtkTreeListRow *row = g_ptr_array_index (rest, i);
-          /* A row gone with a collapse since the start has no item: nothing to expand. */
-          g_autoptr (GObject) item = gtk_tree_list_row_get_item (row);
-          if (item != NULL)
+          if (row_still_waits (row))
             expand_below (row);
         }
       gtk_tree_list_model_set_autoexpand (self->tree, FALSE);
@@ -1850,8 +1870,7 @@ kubus_pane_model_expand_all_continue (KubusPaneModel *self,
   for (guint i = 0; i < rest->len; i++)
     {
       GtkTreeListRow *row = g_ptr_array_index (rest, i);
-      g_autoptr (GObject) item = gtk_tree_list_row_get_item (row);
-      if (item != NULL)
+      if (row_still_waits (row))
         expand_first_rows (self, row, whole, &budget, next);
     }
   if (next->len > 0)

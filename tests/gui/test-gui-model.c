@@ -342,7 +342,8 @@ test_expand_all_in_parts (void)
 }
 
 /* A collapse between the parts wins: Collapse All leaves nothing to finish, a row collapsed
- * while it waited stays collapsed, and everything else is expanded. A tree smaller than the
+ * while it waited (by Collapse All or by its expander) stays collapsed, and everything else is
+ * expanded. A tree smaller than the
  * first part is expanded at once. */
 static void
 test_expand_all_parts_collapse (void)
@@ -373,6 +374,36 @@ test_expand_all_parts_collapse (void)
   g_assert_false (expanded);
   g_assert_cmpstr (kubus_node_name (kubus_node_row_get_kind (item), kubus_node_row_get_node (item)), ==,
                    "rank 41");
+
+  /* A row the user had opened, waiting, and closed by its expander (not by Collapse All)
+   * before its part came: it stays closed. */
+  kubus_pane_model_collapse_all (sys, G_MAXUINT);
+  for (guint pos = 0; pos < 2; pos++)
+    {
+      g_autoptr (GtkTreeListRow) row = g_list_model_get_item (G_LIST_MODEL (kubus_pane_model_get_selection (sys)), pos);
+      gtk_tree_list_row_set_expanded (row, TRUE);
+    }
+  {
+    g_autoptr (GtkTreeListRow) row = g_list_model_get_item (G_LIST_MODEL (kubus_pane_model_get_selection (sys)), 2 + 100);
+    gtk_tree_list_row_set_expanded (row, TRUE);
+  }
+  g_assert_cmpuint (n_rows (b), ==, 2 + 512 + 1);
+  g_assert_true (kubus_pane_model_expand_all_start (sys, G_MAXUINT, 64));
+  {
+    /* 31 processes expanded with their thread, rank 100 waits open */
+    g_autoptr (GtkTreeListRow) row = g_list_model_get_item (G_LIST_MODEL (kubus_pane_model_get_selection (sys)), 2 + 31 * 2 + 69);
+    g_autoptr (KubusNodeRow) it = gtk_tree_list_row_get_item (row);
+    g_assert_cmpstr (kubus_node_name (kubus_node_row_get_kind (it), kubus_node_row_get_node (it)), ==, "rank 100");
+    g_assert_true (gtk_tree_list_row_get_expanded (row));
+    gtk_tree_list_row_set_expanded (row, FALSE);
+  }
+  kubus_pane_model_expand_all_finish (sys);
+  g_assert_cmpuint (n_rows (b), ==, 1025);
+  g_clear_object (&item);
+  item = kubus_pane_model_get_row (sys, 2 + 100 * 2, &expanded);
+  g_assert_false (expanded);
+  g_assert_cmpstr (kubus_node_name (kubus_node_row_get_kind (item), kubus_node_row_get_node (item)), ==,
+                   "rank 100");
 
   /* the call tree is one row: all of it in the first part */
   kubus_pane_model_collapse_all (call, G_MAXUINT);
