@@ -664,6 +664,7 @@ kubus_measurement_finish (uint32_t finalize_region)
     write_clock_file ();
   if (archive != NULL)
     {
+      kubus_buffer_log_pages ();
       if (kubus_unify_and_write (archive) != 0)
         kubus_incomplete ("writing the definitions failed; the trace may be incomplete");
       kubus_log ("trace written to %s", expdir);

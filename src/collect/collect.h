@@ -362,6 +362,7 @@ void     kubus_clock_describe (FILE *f) KUBUS_INTERNAL;
 /* collect-buffer.c */
 int
 kubus_buffer_setup (OTF2_Archive *archive, const char *spec, uint64_t *chunk_size) KUBUS_INTERNAL;
+void kubus_buffer_log_pages (void) KUBUS_INTERNAL;
 
 /* collect-unify.c */
 typedef struct

@@ -443,6 +443,38 @@ def case_buffer(a, tmp):
     fl = lines_with(L, 'enter KUBUS_FLUSH 0 ')
     expect(len(fl) == 1 and int(fl[0].split()[-1]) >= 1,
            f'no flush recorded: {fl}')
+    # The page size of the event buffer (collect-buffer.c): faulted in 2 MiB at a time; by
+    # default the first region in small pages and the second as a huge page, then the cheaper;
+    # KUBUS_HUGE_PAGES=0 or 1 decides. Rank 0 writes ~12 MiB of events into an 8 MiB buffer:
+    # all four regions, then the buffer is flushed and its memory reused.
+    # (Under AddressSanitizer the buffer is an ordinary allocation, with the huge-page hint.)
+    import re
+    for setting, want in (() if os.environ.get('KUBUS_SANITIZED') else
+                          ((None, None), ('0', (4, 0)), ('1', (0, 4)))):
+        exp = os.path.join(tmp, f'pages-{setting}')
+        env = env_for_mpi()
+        env['KUBUS_VERBOSE'] = '1'
+        env.pop('KUBUS_HUGE_PAGES', None)
+        if setting is not None:
+            env['KUBUS_HUGE_PAGES'] = setting
+        cmd = [a.run, '-o', exp, '--buffer', '8M', '--', 'mpirun', '-n', '2', '--oversubscribe',
+               a.app, '300000']
+        p = run(cmd, env=env)
+        expect(p.returncode == 0, f'KUBUS_HUGE_PAGES={setting}: exit {p.returncode}\n{p.stderr}')
+        m = re.search(r'kubus\[0\]: event buffer: 8\.0 MiB faulted in, (\d+) regions of 2 MiB in 4 KiB '
+                      r'pages, (\d+) in huge pages;', p.stderr)
+        expect(m is not None, f'KUBUS_HUGE_PAGES={setting}: no page report in {p.stderr!r}')
+        if m is None:
+            continue
+        got = (int(m.group(1)), int(m.group(2)))
+        if want is None:
+            expect(got[0] >= 1 and got[1] >= 1 and sum(got) == 4, f'default: regions {got}')
+        else:
+            expect(got == want, f'KUBUS_HUGE_PAGES={setting}: regions {got}, expected {want}')
+        L = check_trace(a, exp)
+        balanced(L, 2)
+        has(L, 'send 0 1 MPI_COMM_WORLD 0 300000 1200000')
+        has(L, 'recv 1 0 MPI_COMM_WORLD 0 300000 1200000')
 
 
 def case_flushuser(a, tmp):
