@@ -742,6 +742,22 @@ read_comms (In *in, KctTrace *t)
     }
 }
 
+/* The entry an alias names: in a finished trace its parent; in a partial one (the collector's
+ * merge sends them from rank to rank before the communicators are compacted) the entry that
+ * is no alias with the same key, as kct_merge finds it.  NULL: none. */
+static const KctComm *
+alias_target (const KctTrace *t, const KctComm *c)
+{
+  if (!(t->h.flags & KCT_FILE_PARTIAL))
+    return c->parent < t->n_comms ? &t->comms[c->parent] : NULL;
+  if (c->key == 0)
+    return NULL;
+  for (uint32_t j = 0; j < t->n_comms; j++)
+    if (t->comms[j].key == c->key && !(t->comms[j].flags & KCT_COMM_ALIAS))
+      return &t->comms[j];
+  return NULL;
+}
+
 static void
 check_aliases (In *in, KctTrace *t)
 {
@@ -750,7 +766,7 @@ check_aliases (In *in, KctTrace *t)
       const KctComm *c = &t->comms[i];
       if (!(c->flags & KCT_COMM_ALIAS))
         continue;
-      const KctComm *p = c->parent < t->n_comms ? &t->comms[c->parent] : NULL;
+      const KctComm *p = alias_target (t, c);
       if (p == NULL || (p->flags & KCT_COMM_ALIAS) || p->repeat != 1 || c->repeat != 1
           || c->users.n == 0)
         fail (in, _ ("communicator %u: an alias of nothing it may name"), i);
