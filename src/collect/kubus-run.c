@@ -264,18 +264,75 @@ append_clock (GString    *s,
     kubus_run_clock_json (s, text);
 }
 
-static gboolean
-write_json (const char    *expdir,
-            char         **cmd,
-            const char    *program,
-            int            ranks,
-            const char    *start,
-            const char    *end,
-            int            status,
-            const Options *o,
-            GError       **error)
+static gboolean any_incomplete_rank (const char *expdir);
+
+/* The files of the experiment in kubus.json: while the program runs and until the files are
+ * complete, the ones it will have; at the end (@final) only those that exist, and under
+ * "not_written" why each missing one is missing (readers say so: experiment-files.c), not a
+ * trace that is not there (HDF5's lost compressed trace, second sweep of 2026-11-29). */
+static void
+append_outputs (GString       *s,
+                const char    *expdir,
+                const Options *o,
+                gboolean       final)
 {
-  g_autoptr (GString) s = g_string_new ("{\n  \"kubus_version\": ");
+  gboolean compressed = o->trace_format && strcmp (o->trace_format, "compressed") == 0;
+  gboolean both = o->trace_format && strcmp (o->trace_format, "both") == 0;
+  const char *profile_env = g_getenv ("KUBUS_PROFILE");
+  gboolean profile_off = profile_env != NULL && strcmp (profile_env, "0") == 0;
+  const char *files[3] = { o->no_trace ? NULL : compressed ? "traces.kct" : "traces.otf2",
+                           !o->no_trace && both ? "traces.kct" : NULL, "profile.cube" };
+  const char *keys[3] = { "trace", "compressed_trace", "profile" };
+  const char *missing[3] = { NULL, NULL, NULL };
+
+  for (int i = 0; i < 3; i++)
+    {
+      if (i == 1 && files[1] == NULL)
+        continue;
+      g_string_append_printf (s, i ? ",\n  \"%s\": " : "  \"%s\": ", keys[i]);
+      g_autofree char *path = files[i] ? g_build_filename (expdir, files[i], NULL) : NULL;
+      if (files[i] != NULL && (!final || g_file_test (path, G_FILE_TEST_EXISTS)))
+        kubus_text_append_json (s, files[i]);
+      else
+        {
+          g_string_append (s, "null");
+          missing[i] = files[i];
+        }
+    }
+  if (missing[0] || missing[1] || missing[2])
+    {
+      gboolean incomplete = any_incomplete_rank (expdir);
+      int k = 0;
+
+      g_string_append (s, ",\n  \"not_written\": {");
+      for (int i = 0; i < 3; i++)
+        if (missing[i] != NULL)
+          {
+            g_string_append (s, k++ ? ", " : "");
+            kubus_text_append_json (s, missing[i]);
+            g_string_append (s, ": ");
+            kubus_text_append_json (s, i == 2 && profile_off ? "disabled"
+                                       : incomplete          ? "collector-incomplete"
+                                                             : "not-written");
+          }
+      g_string_append (s, "}");
+    }
+  g_string_append (s, "\n}\n");
+}
+
+/* kubus.json up to its files (append_outputs), kept for its rewrite once the files are done:
+ * the hand-over files it reads (hosts, clock) are gone by then. */
+static char *
+json_head (const char    *expdir,
+           char         **cmd,
+           const char    *program,
+           int            ranks,
+           const char    *start,
+           const char    *end,
+           int            status,
+           const Options *o)
+{
+  GString *s = g_string_new ("{\n  \"kubus_version\": ");
   kubus_text_append_json (s, KUBUS_VERSION);
   g_string_append (s, ",\n  \"command\": [");
   for (int i = 0; cmd[i]; i++)
@@ -329,17 +386,39 @@ write_json (const char    *expdir,
                                   ? "flat"
                                   : "unwind");
   g_string_append (s, "},\n");
-  g_string_append (s, "  \"trace\": ");
-  if (o->no_trace)
-    g_string_append (s, "null");
-  else
-    kubus_text_append_json (s, o->trace_format && strcmp (o->trace_format, "compressed") == 0 ? "traces.kct"
-                                                                                   : "traces.otf2");
-  if (!o->no_trace && o->trace_format && strcmp (o->trace_format, "both") == 0)
-    g_string_append (s, ",\n  \"compressed_trace\": \"traces.kct\"");
-  g_string_append (s, ",\n  \"profile\": \"profile.cube\"\n}\n");
+  return g_string_free (s, FALSE);
+}
+
+static gboolean
+write_json_outputs (const char    *expdir,
+                    const char    *head,
+                    const Options *o,
+                    gboolean       final,
+                    GError       **error)
+{
+  g_autoptr (GString) s = g_string_new (head);
+  append_outputs (s, expdir, o, final);
   g_autofree char *path = g_build_filename (expdir, "kubus.json", NULL);
   return g_file_set_contents (path, s->str, (gssize)s->len, error);
+}
+
+static gboolean
+write_json (const char    *expdir,
+            char         **cmd,
+            const char    *program,
+            int            ranks,
+            const char    *start,
+            const char    *end,
+            int            status,
+            const Options *o,
+            char         **head_out,
+            GError       **error)
+{
+  g_autofree char *head = json_head (expdir, cmd, program, ranks, start, end, status, o);
+  gboolean ok = write_json_outputs (expdir, head, o, FALSE, error);
+  if (head_out != NULL)
+    *head_out = g_steal_pointer (&head);
+  return ok;
 }
 
 static gboolean
@@ -953,7 +1032,7 @@ main (int argc, char **argv)
 
   g_autofree char *start = now_iso ();
   g_autoptr (GError) error = NULL;
-  if (!write_json (expdir, cmd, program_path, ranks, start, NULL, 0, &o, &error))
+  if (!write_json (expdir, cmd, program_path, ranks, start, NULL, 0, &o, NULL, &error))
     {
       fprintf (stderr, _ ("kubus-run: cannot write %s/kubus.json: %s\n"), expdir, error->message);
       return 1;
@@ -1011,7 +1090,8 @@ main (int argc, char **argv)
     return stopped;
   g_autofree char *end = now_iso ();
   g_clear_error (&error);
-  if (!write_json (expdir, cmd, program_path, ranks, start, end, status, &o, &error))
+  g_autofree char *json_final = NULL;
+  if (!write_json (expdir, cmd, program_path, ranks, start, end, status, &o, &json_final, &error))
     fprintf (stderr, _ ("kubus-run: cannot write %s/kubus.json: %s\n"), expdir, error->message);
   /* the collector's hand-over files are not part of the experiment */
   {
@@ -1093,6 +1173,10 @@ main (int argc, char **argv)
     kubus_run_profile_finish (expdir);
   if ((stopped = stopped_after_run (&fw, expdir, created, cmd[0])) != 0)
     return stopped;
+  /* kubus.json names what the experiment holds now, and says what is missing */
+  g_clear_error (&error);
+  if (!write_json_outputs (expdir, json_final, &o, TRUE, &error))
+    fprintf (stderr, _ ("kubus-run: cannot write %s/kubus.json: %s\n"), expdir, error->message);
   if (status == 0 && !measured_anything (expdir))
     {
       /* the program succeeded and not one of its processes called MPI_Init (Debian's

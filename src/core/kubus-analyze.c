@@ -17,6 +17,7 @@
 #include "launch-mpi.h"
 #include "kubus-forward-signals.h"
 #include "kct.h"
+#include "experiment-files.h"
 
 #include <errno.h>
 #include <malloc.h>
@@ -411,6 +412,13 @@ main (int    argc,
   if (g_file_test (rest[0], G_FILE_TEST_IS_DIR))
     {
       warn_unfinished (rest[0]);
+      /* a run whose trace was not written: say why, not that an OTF2 anchor is missing */
+      g_autofree char *why = kubus_experiment_why_no_traces (rest[0]);
+      if (why != NULL)
+        {
+          fprintf (stderr, _("kubus-analyze: %s: nothing to analyse: %s\n"), rest[0], why);
+          return 1;
+        }
       anchor = g_build_filename (rest[0], "traces.otf2", NULL);
       if (!output)
         output = g_build_filename (rest[0], "analysis.cube", NULL);

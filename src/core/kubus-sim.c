@@ -6,6 +6,7 @@
 #include "sim-private.h"
 #include "kubus-program.h"
 #include "launch-mpi.h"
+#include "experiment-files.h"
 
 #include <glib/gi18n.h>
 #include <locale.h>
@@ -102,6 +103,13 @@ main (int    argc,
     }
   if (g_file_test (rest[0], G_FILE_TEST_IS_DIR))
     {
+      g_autofree char *why = kubus_experiment_why_no_traces (rest[0]);
+      if (why != NULL)
+        {
+          fprintf (stderr, _("kubus-sim: %s: nothing to simulate: %s\n"), rest[0], why);
+          g_strfreev (opt.launcher_argv);
+          return 1;
+        }
       opt.expdir = g_strdup (rest[0]);
       opt.anchor = g_build_filename (rest[0], "traces.otf2", NULL);
       /* only a compressed trace: replayed without expanding it (sim_main) */

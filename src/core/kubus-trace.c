@@ -7,6 +7,7 @@
  *
  * Option parsing only; the work is in kct-*.c. */
 #include "kct.h"
+#include "experiment-files.h"
 #include "kubus-program.h"
 
 #include <glib/gi18n.h>
@@ -91,9 +92,13 @@ kct_input (const char *arg,
       g_autofree char *kct = g_build_filename (arg, "traces.kct", NULL);
       g_autofree char *otf2 = g_build_filename (arg, "traces.otf2", NULL);
 
+      g_autofree char *why = NULL;
+
       if (g_file_test (kct, G_FILE_TEST_EXISTS))
         return g_steal_pointer (&kct);
-      if (g_file_test (otf2, G_FILE_TEST_EXISTS))
+      if ((why = kubus_experiment_why_no_trace (arg, "traces.kct")) != NULL)
+        g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT, "%s: %s", arg, why);
+      else if (g_file_test (otf2, G_FILE_TEST_EXISTS))
         g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT,
                      _ ("%s holds an OTF2 trace and no compressed one (traces.kct): “kubus-trace compress %s” "
                         "makes it"),

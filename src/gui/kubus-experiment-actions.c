@@ -16,6 +16,7 @@
 #include "kubus-run-panel.h"
 #include "kubus-study-list.h"
 #include "kubus-window-private.h"
+#include "../core/experiment-files.h"
 
 #include <errno.h>
 #include <string.h>
@@ -456,6 +457,13 @@ queue_analyze (GtkApplication *app,
   if (g_file_test (path, G_FILE_TEST_IS_DIR))
     {
       g_autofree char *profile = g_build_filename (path, "profile.cube", NULL);
+      g_autofree char *why = NULL;
+      if (!kubus_experiment_has_trace (path) && (why = kubus_experiment_why_no_traces (path)) != NULL)
+        {
+          /* TRANSLATORS: the second %s is a reason, e.g. "the run wrote no trace traces.kct: …" */
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("%s has no trace to open: %s."), path, why);
+          return FALSE;
+        }
       if (!kubus_experiment_has_trace (path))
         {
           /* kubus-run --no-trace writes experiments without a trace: say what the folder holds

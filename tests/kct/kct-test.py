@@ -349,6 +349,32 @@ def case_compressed(a, tmp):
     expect(p.returncode == 3 and 'the collector could not complete it' in p.stderr
            and 'MPI_Init' not in p.stderr and not os.path.exists(os.path.join(tmp, 'failed', 'traces.kct')),
            f'a failed compressed trace: exit {p.returncode}\n{p.stderr[-2000:]}')
+    # kubus.json names only what is there and says why the trace is not, and the readers say so
+    # (it named traces.kct until 2026-11-29, and kubus-analyze spoke of a missing OTF2 anchor)
+    failed = os.path.join(tmp, 'failed')
+    with open(os.path.join(failed, 'kubus.json'), encoding='utf-8') as f:
+        j = json.load(f)
+    expect(j.get('trace', 'absent') is None and j.get('profile') == 'profile.cube'
+           and j.get('not_written') == {'traces.kct': 'collector-incomplete'}
+           and 'end_time' in j and sorted(os.listdir(failed)) == ['kubus.json', 'profile.cube'],
+           f'kubus.json of a failed compressed trace: {j}, folder {sorted(os.listdir(failed))}')
+    hyp = os.path.join(tmp, 'empty.hyp')
+    open(hyp, 'w').close()
+    for cmd in ([a.analyze, '--serial', failed], [a.trace, 'info', failed], [a.sim, failed, '-H', hyp]):
+        p = run(cmd, env=env_for_mpi())
+        expect(p.returncode == 1 and f'{failed}: ' in p.stderr
+               and 'the run wrote no trace traces.kct: the collector could not complete it' in p.stderr
+               and 'anchor' not in p.stderr,
+               f'{os.path.basename(cmd[0])} on an experiment whose trace was not written: exit '
+               f'{p.returncode}\n{p.stderr[-2000:]}')
+    # an experiment of an older kubus-run, whose kubus.json names the trace that is not there
+    j.pop('not_written')
+    j['trace'] = 'traces.kct'
+    with open(os.path.join(failed, 'kubus.json'), 'w', encoding='utf-8') as f:
+        json.dump(j, f)
+    p = run([a.analyze, '--serial', failed], env=env_for_mpi())
+    expect(p.returncode == 1 and 'kubus.json names the trace traces.kct, but it is not in the folder' in p.stderr,
+           f'kubus-analyze on an old experiment without its trace: exit {p.returncode}\n{p.stderr[-2000:]}')
     # a bad format is refused before anything runs
     p = run([a.run, '-o', os.path.join(tmp, 'x'), '--trace-format', 'zip', '--', 'mpirun',
              '-n', '1', a.app], env=env_for_mpi())
