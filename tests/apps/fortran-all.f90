@@ -8,7 +8,8 @@
 ! split collectives; the file is COUNTS.io), one-sided communication (a shared-memory window:
 ! fence, passive and general active target, request-based calls; MPI_Win_create, _allocate and
 ! _create_dynamic are called with MPI_ERRORS_RETURN, as Open MPI may refuse them where only
-! shared memory is available).  Runs on exactly 4 ranks.
+! shared memory is available; and `use mpi`'s TYPE(C_PTR) overloads of the window functions,
+! fortran-all-cptr.f90).  Runs on exactly 4 ranks.
 !
 !   fortran-all COUNTS [abort]
 !
@@ -19,6 +20,7 @@
 ! going on: the trace must still be readable, with that MPI_Abort in it.
 program fortran_all
   use mpi_f08
+  use fortran_all_cptr, only : cptr_windows
   use, intrinsic :: iso_c_binding, only : c_ptr, c_loc, c_associated, c_f_pointer
   implicit none
   integer, parameter :: max_names = 256
@@ -30,7 +32,7 @@ program fortran_all
   integer (kind = MPI_ADDRESS_KIND) :: adsp(4)
   integer :: dims(2), idx_graph(4), srcs(1), dsts(1), wts(1), degs(1)
   integer :: indeg, outdeg
-  logical :: flag, periods(2), remain(2), weighted, abort_run
+  logical :: flag, periods(2), remain(2), weighted, abort_run, cptr_ok
   character (len = 16) :: arg
   type (c_ptr) :: detached, bbuf_addr
   type (MPI_Request) :: req, reqs(20), preqs(4), many(80)
@@ -843,6 +845,16 @@ program fortran_all
   call note ('MPI_Win_free')
   call MPI_Win_free (win)
   call check (win == MPI_WIN_NULL, 'win free')
+  ! use mpi's TYPE(C_PTR) overloads, own symbols in Open MPI (fortran-all-cptr.f90)
+  call cptr_windows (MPI_COMM_WORLD%MPI_VAL, rank, partner, flag, cptr_ok)
+  call note ('MPI_Win_allocate')
+  if (flag) call note ('MPI_Win_free')
+  call note ('MPI_Win_allocate_shared')
+  call note ('MPI_Win_shared_query')
+  call note ('MPI_Barrier')
+  call note ('MPI_Barrier')
+  call note ('MPI_Win_free')
+  call check (cptr_ok, 'use mpi windows with a TYPE(C_PTR) baseptr')
 
   call note ('MPI_Finalize')
   call MPI_Finalize (ierror = ierr)
