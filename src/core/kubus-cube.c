@@ -101,6 +101,40 @@ print_number (double v)
   fputs (g_ascii_formatd (buf, sizeof buf, "%.17g", v), stdout);
 }
 
+/* "; N the same: 1-5, 8, 11, …" for the topologies after @first that are the same as it
+ * (@classes: cube_report_cart_classes), ranges joined, at most 8 listed. */
+static void
+print_same_topologies (const guint *classes,
+                       guint        n,
+                       guint        first)
+{
+  guint count = 0, listed = 0;
+
+  for (guint t = first + 1; t < n; t++)
+    count += classes[t] == first;
+  if (count == 0)
+    return;
+  printf ("; %u the same:", count);
+  for (guint t = first + 1; t < n; t++)
+    {
+      guint end = t;
+      if (classes[t] != first)
+        continue;
+      if (listed++ == 8)
+        {
+          printf (", …");
+          return;
+        }
+      while (end + 1 < n && classes[end + 1] == first)
+        end++;
+      if (end > t)
+        printf ("%s%u-%u", listed > 1 ? ", " : " ", t, end);
+      else
+        printf ("%s%u", listed > 1 ? ", " : " ", t);
+      t = end;
+    }
+}
+
 static int
 cmd_info (const char *path)
 {
@@ -123,18 +157,31 @@ cmd_info (const char *path)
   printf ("call paths: %u\n", report->cnodes->len);
   printf ("system tree nodes: %u\n", report->sysnodes->len);
   printf ("locations: %u\n", report->locations->len);
-  printf ("topologies: %u\n", report->topologies->len);
+  /* a topology defined again and again (CP2K: 84, 3 different) is listed once, with the
+   * indices of the same ones */
+  g_autofree guint *classes = cube_report_cart_classes (report);
+  guint different = 0;
+  for (guint t = 0; t < report->topologies->len; t++)
+    different += classes[t] == t;
+  if (different < report->topologies->len)
+    printf ("topologies: %u (%u different)\n", report->topologies->len, different);
+  else
+    printf ("topologies: %u\n", report->topologies->len);
   printf ("call tree aggregation: %s\n", report->ct_aggr_max ? "MAX" : "SUM");
   for (guint t = 0; t < report->topologies->len; t++)
     {
       const CubeCart *cart = g_ptr_array_index (report->topologies, t);
+      if (classes[t] != t)
+        continue;
       printf ("topology %u: name \"%s\", %u dimensions,", t, cart->name ? cart->name : "",
               cart->ndims);
       for (guint d = 0; d < cart->ndims; d++)
         printf ("%s%s%s%" G_GINT64_FORMAT "%s", d == 0 ? " " : " x ",
                 cart->dims[d].name ? cart->dims[d].name : "", cart->dims[d].name ? "=" : "",
                 cart->dims[d].size, cart->dims[d].periodic ? "(periodic)" : "");
-      printf (", %u coordinates\n", cart->coords->len);
+      printf (", %u coordinates", cart->coords->len);
+      print_same_topologies (classes, report->topologies->len, t);
+      printf ("\n");
     }
   for (guint i = 0; i < report->metrics->len; i++)
     {

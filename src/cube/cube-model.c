@@ -989,6 +989,53 @@ cube_cart_set_coord (CubeCart *cart, CubeSysNode *node, const gint64 *coord)
   g_hash_table_insert (cart->coord_of_node, node, c);
 }
 
+gboolean
+cube_cart_same (const CubeCart *a, const CubeCart *b)
+{
+  g_return_val_if_fail (a != NULL && b != NULL, FALSE);
+  if (g_strcmp0 (a->name, b->name) != 0 || a->ndims != b->ndims || a->coords->len != b->coords->len)
+    return FALSE;
+  for (guint d = 0; d < a->ndims; d++)
+    if (a->dims[d].size != b->dims[d].size || !a->dims[d].periodic != !b->dims[d].periodic
+        || g_strcmp0 (a->dims[d].name, b->dims[d].name) != 0)
+      return FALSE;
+  for (guint i = 0; i < a->coords->len; i++)
+    {
+      const CubeCartCoord *ca = g_ptr_array_index (a->coords, i);
+      const CubeCartCoord *cb = g_hash_table_lookup (b->coord_of_node, ca->node);
+      if (cb == NULL || memcmp (ca->coord, cb->coord, a->ndims * sizeof (gint64)) != 0)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+guint *
+cube_report_cart_classes (const CubeReport *report)
+{
+  guint n = report->topologies->len;
+  guint *classes = g_new0 (guint, MAX (n, 1));
+  g_autoptr (GArray) firsts = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  /* against each different topology seen so far: few of them in the codes that repeat one */
+  for (guint i = 0; i < n; i++)
+    {
+      const CubeCart *c = g_ptr_array_index (report->topologies, i);
+      classes[i] = i;
+      for (guint k = 0; k < firsts->len; k++)
+        {
+          guint f = g_array_index (firsts, guint, k);
+          if (cube_cart_same (g_ptr_array_index (report->topologies, f), c))
+            {
+              classes[i] = f;
+              break;
+            }
+        }
+      if (classes[i] == i)
+        g_array_append_val (firsts, i);
+    }
+  return classes;
+}
+
 /* ---- stored rows ---------------------------------------------------------------------------- */
 
 static void

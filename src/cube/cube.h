@@ -269,6 +269,14 @@ CubeCart    *cube_report_add_cart (CubeReport     *report,
                                    const gboolean *periodic);
 void         cube_cart_set_dim_name (CubeCart *cart, guint dim, const char *name);
 void         cube_cart_set_coord (CubeCart *cart, CubeSysNode *node, const gint64 *coord);
+/* Whether two topologies are the same: name, dimensions (size, periodicity, name) and the
+ * coordinate of every node. */
+gboolean     cube_cart_same (const CubeCart *a, const CubeCart *b);
+/* For each topology of @report, the index of the first topology the same as it (cube_cart_same;
+ * its own index for the first of its kind): report->topologies->len entries, g_free them.
+ * A code that creates its communicators again and again defines the same grid many times
+ * (CP2K 2023.1: 84 topologies, 3 different ones). */
+guint       *cube_report_cart_classes (const CubeReport *report);
 
 /* Values in CUBE 3 semantics (metric-inclusive, call-exclusive). */
 void         cube_report_set_value (CubeReport *report,

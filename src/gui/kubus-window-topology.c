@@ -3,6 +3,7 @@
 
 #include "kubus-window-private.h"
 #include "kubus-window-topology.h"
+#include "topology-grid.h"
 
 static void register_topology (KubusWindow *self, KubusTopologyView *view, guint index, const char *name);
 static void unregister_topologies (KubusWindow *self);
@@ -74,10 +75,97 @@ tab_label (const char *text)
 
   /* The notebook scrolls its tabs: ellipsize only long names. */
   gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-  gtk_label_set_width_chars (GTK_LABEL (label), MIN ((int) g_utf8_strlen (text, -1), 22));
-  gtk_label_set_max_width_chars (GTK_LABEL (label), 22);
+  gtk_label_set_width_chars (GTK_LABEL (label), MIN ((int) g_utf8_strlen (text, -1), 28));
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 28);
   gtk_widget_set_tooltip_text (label, text);
   return label;
+}
+
+/* Up to this many different topologies get a tab each; more share one tab with a drop-down
+ * list (CP2K's 103 topologies, 6 different: a row of tabs no one can read). */
+#define TOPOLOGY_TABS_MAX 4
+
+#define GROUPS_KEY "kubus-topology-groups"     /* on the notebook: GPtrArray of TopoGroup* */
+#define CHOOSER_VIEW_KEY "kubus-topology-view" /* on the drop-down's page: its one view */
+#define CHOOSER_KEY "kubus-topology-chooser"   /* on the drop-down's page: the GtkDropDown */
+
+static GPtrArray *
+groups_of (KubusWindow *self)
+{
+  return g_object_get_data (G_OBJECT (self->system_notebook), GROUPS_KEY);
+}
+
+/* The page of the topologies when they share one (a drop-down list above one view), or NULL. */
+static GtkWidget *
+chooser_page (KubusWindow *self)
+{
+  GtkWidget *page = gtk_notebook_get_nth_page (GTK_NOTEBOOK (self->system_notebook), 1);
+
+  return page != NULL && g_object_get_data (G_OBJECT (page), CHOOSER_KEY) != NULL ? page : NULL;
+}
+
+/* The drop-down chose another group: its view shows that group's first topology, which is the
+ * one File › Export View… offers. */
+static void
+on_group_chosen (GtkDropDown *dropdown,
+                 GParamSpec  *pspec,
+                 KubusWindow *self)
+{
+  GPtrArray *groups = groups_of (self);
+  guint chosen = gtk_drop_down_get_selected (dropdown);
+  GtkWidget *page = gtk_widget_get_parent (GTK_WIDGET (dropdown));
+  KubusTopologyView *view = g_object_get_data (G_OBJECT (page), CHOOSER_VIEW_KEY);
+  const TopoGroup *g;
+  g_autofree char *path = NULL;
+
+  (void) pspec;
+  if (groups == NULL || chosen >= groups->len || view == NULL)
+    return;
+  g = g_ptr_array_index (groups, chosen);
+  if (kubus_topology_view_get_topology (view) == g->first)
+    return;
+  if (self->file != NULL && self->file_b == NULL && !self->batch)
+    path = g_file_get_path (self->file);
+  kubus_topology_view_set_browser (view, self->browser, g->first, path);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (dropdown), g->tooltip);
+  unregister_topologies (self);
+  register_topology (self, view, g->first, g->label);
+}
+
+static GtkWidget *
+new_chooser_page (KubusWindow *self,
+                  GPtrArray   *groups,
+                  const char  *path)
+{
+  GtkWidget *page = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkStringList *labels = gtk_string_list_new (NULL);
+  GtkWidget *dropdown;
+  GtkWidget *view = kubus_topology_view_new ();
+  const TopoGroup *g = g_ptr_array_index (groups, 0);
+
+  for (guint i = 0; i < groups->len; i++)
+    gtk_string_list_append (labels, ((const TopoGroup *) g_ptr_array_index (groups, i))->label);
+  dropdown = gtk_drop_down_new (G_LIST_MODEL (labels), NULL);
+  /* typing in the open list finds a topology by its name */
+  gtk_drop_down_set_expression (GTK_DROP_DOWN (dropdown),
+                                gtk_property_expression_new (GTK_TYPE_STRING_OBJECT, NULL, "string"));
+  gtk_drop_down_set_enable_search (GTK_DROP_DOWN (dropdown), TRUE);
+  gtk_widget_set_tooltip_text (dropdown, g->tooltip);
+  gtk_widget_set_margin_start (dropdown, 6);
+  gtk_widget_set_margin_end (dropdown, 6);
+  gtk_widget_set_margin_top (dropdown, 6);
+  gtk_widget_set_margin_bottom (dropdown, 6);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (dropdown), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Topology shown"), -1);
+  gtk_box_append (GTK_BOX (page), dropdown);
+  gtk_widget_set_vexpand (view, TRUE);
+  gtk_box_append (GTK_BOX (page), view);
+  g_object_set_data (G_OBJECT (page), CHOOSER_KEY, dropdown);
+  g_object_set_data (G_OBJECT (page), CHOOSER_VIEW_KEY, view);
+  kubus_topology_view_set_browser (KUBUS_TOPOLOGY_VIEW (view), self->browser, g->first, path);
+  register_topology (self, KUBUS_TOPOLOGY_VIEW (view), g->first, g->label);
+  g_signal_connect (dropdown, "notify::selected", G_CALLBACK (on_group_chosen), self);
+  return page;
 }
 
 void
@@ -88,6 +176,7 @@ kubus_window_topology_update (KubusWindow *self)
   int shown = kubus_window_get_shown_topology (self);
   g_autofree char *path = NULL;
   gpointer wanted = g_object_steal_data (G_OBJECT (self), "kubus-topology-view");
+  GPtrArray *groups;
 
   /* Remembered per report; not a difference, not in batch (screenshot) mode. */
   if (self->file != NULL && self->file_b == NULL && !self->batch)
@@ -96,6 +185,7 @@ kubus_window_topology_update (KubusWindow *self)
   while (gtk_notebook_get_n_pages (notebook) > 1)
     gtk_notebook_remove_page (notebook, -1);
   unregister_topologies (self);
+  g_object_set_data (G_OBJECT (notebook), GROUPS_KEY, NULL);
 
   if (report == NULL)
     return;
@@ -109,16 +199,38 @@ kubus_window_topology_update (KubusWindow *self)
       gtk_widget_set_sensitive (label, FALSE);
       gtk_widget_set_tooltip_text (label, _("This report has no Cartesian topology"));
       gtk_notebook_append_page (notebook, page, label);
+      return;
     }
-  for (guint i = 0; i < report->topologies->len; i++)
+  /* the same topology defined many times is shown once (topo_groups_new) */
+  groups = topo_groups_new (report);
+  g_object_set_data_full (G_OBJECT (notebook), GROUPS_KEY, groups, (GDestroyNotify) g_ptr_array_unref);
+  if (groups->len > TOPOLOGY_TABS_MAX)
     {
-      g_autofree char *name = topo_cart_display_name (g_ptr_array_index (report->topologies, i), i);
-      GtkWidget *view = kubus_topology_view_new ();
+      g_autofree char *text = g_strdup_printf (
+        /* TRANSLATORS: the tab of a report's topologies when they share one tab with a list;
+         * %u is how many different ones there are */
+        g_dngettext (GETTEXT_PACKAGE, "Topologies (%u)", "Topologies (%u)", groups->len), groups->len);
+      g_autofree char *tip = g_strdup_printf (
+        g_dngettext (GETTEXT_PACKAGE, "%u topology, %u different: choose one in the list",
+                     "%u topologies, %u different: choose one in the list", report->topologies->len),
+        report->topologies->len, groups->len);
+      GtkWidget *label = tab_label (text);
 
-      kubus_topology_view_set_browser (KUBUS_TOPOLOGY_VIEW (view), self->browser, i, path);
-      gtk_notebook_append_page (notebook, view, tab_label (name));
-      register_topology (self, KUBUS_TOPOLOGY_VIEW (view), i, name);
+      gtk_widget_set_tooltip_text (label, tip);
+      gtk_notebook_append_page (notebook, new_chooser_page (self, groups, path), label);
     }
+  else
+    for (guint i = 0; i < groups->len; i++)
+      {
+        const TopoGroup *g = g_ptr_array_index (groups, i);
+        GtkWidget *view = kubus_topology_view_new ();
+        GtkWidget *label = tab_label (g->label);
+
+        gtk_widget_set_tooltip_text (label, g->tooltip);
+        kubus_topology_view_set_browser (KUBUS_TOPOLOGY_VIEW (view), self->browser, g->first, path);
+        gtk_notebook_append_page (notebook, view, label);
+        register_topology (self, KUBUS_TOPOLOGY_VIEW (view), g->first, g->label);
+      }
   /* A reload stays on its tab; `kubus --view=topology:N` opens on that one. */
   if (wanted != NULL)
     shown = GPOINTER_TO_INT (wanted) - 1;
@@ -131,15 +243,24 @@ kubus_window_show_topology (KubusWindow *self,
                             int          topology)
 {
   GtkNotebook *notebook = GTK_NOTEBOOK (self->system_notebook);
+  GPtrArray *groups = groups_of (self);
+  GtkWidget *chooser = chooser_page (self);
+  int group;
 
   if (topology < 0)
     {
       gtk_notebook_set_current_page (notebook, 0);
       return TRUE;
     }
-  if (kubus_window_get_topology_view (self, (guint) topology) == NULL)
+  if (groups == NULL || (group = topo_groups_find (groups, (guint) topology)) < 0)
     return FALSE;
-  gtk_notebook_set_current_page (notebook, topology + 1);
+  if (chooser != NULL)
+    {
+      gtk_drop_down_set_selected (g_object_get_data (G_OBJECT (chooser), CHOOSER_KEY), (guint) group);
+      gtk_notebook_set_current_page (notebook, 1);
+    }
+  else
+    gtk_notebook_set_current_page (notebook, group + 1);
   return TRUE;
 }
 
@@ -150,16 +271,41 @@ kubus_window_get_shown_topology (KubusWindow *self)
   int page = gtk_notebook_get_current_page (notebook);
   GtkWidget *child = page > 0 ? gtk_notebook_get_nth_page (notebook, page) : NULL;
 
-  return child != NULL && KUBUS_IS_TOPOLOGY_VIEW (child) ? page - 1 : -1;
+  if (child != NULL && g_object_get_data (G_OBJECT (child), CHOOSER_KEY) != NULL)
+    child = g_object_get_data (G_OBJECT (child), CHOOSER_VIEW_KEY);
+  return child != NULL && KUBUS_IS_TOPOLOGY_VIEW (child)
+           ? (int) kubus_topology_view_get_topology (KUBUS_TOPOLOGY_VIEW (child))
+           : -1;
 }
 
 KubusTopologyView *
 kubus_window_get_topology_view (KubusWindow *self,
                                 guint        topology)
 {
-  GtkWidget *child = gtk_notebook_get_nth_page (GTK_NOTEBOOK (self->system_notebook), (int) topology + 1);
+  GPtrArray *groups = groups_of (self);
+  GtkWidget *chooser = chooser_page (self);
+  GtkWidget *child;
+  int group;
 
+  if (groups == NULL || (group = topo_groups_find (groups, topology)) < 0)
+    return NULL;
+  if (chooser != NULL)
+    {
+      /* the one view, when it shows that topology's group */
+      KubusTopologyView *view = g_object_get_data (G_OBJECT (chooser), CHOOSER_VIEW_KEY);
+      const TopoGroup *g = g_ptr_array_index (groups, group);
+      return kubus_topology_view_get_topology (view) == g->first ? view : NULL;
+    }
+  child = gtk_notebook_get_nth_page (GTK_NOTEBOOK (self->system_notebook), group + 1);
   return child != NULL && KUBUS_IS_TOPOLOGY_VIEW (child) ? KUBUS_TOPOLOGY_VIEW (child) : NULL;
+}
+
+GtkDropDown *
+kubus_window_get_topology_chooser (KubusWindow *self)
+{
+  GtkWidget *chooser = chooser_page (self);
+
+  return chooser != NULL ? g_object_get_data (G_OBJECT (chooser), CHOOSER_KEY) : NULL;
 }
 
 void

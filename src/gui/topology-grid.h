@@ -50,4 +50,23 @@ char     *topo_grid_dim_name       (const TopoGrid *grid,
 char     *topo_cart_display_name   (const CubeCart *cart,
                                     guint           index);
 
+/* The topologies of a report that are the same (cube_cart_same) shown as one: a code that
+ * creates its communicators again and again defines the same grid many times (CP2K: 103
+ * topologies, 6 different). */
+typedef struct
+{
+  guint  first;    /* index of its first topology in report->topologies */
+  GArray *members; /* of guint: every topology of the group, ascending (first included) */
+  char  *label;    /* the name, then what tells it from groups of the same name (dimensions
+                    * "2×2", then the ranks or "#2"), then "×N" for N topologies */
+  char  *tooltip;  /* the label's parts spelled out: dimensions, periodicity, which topologies */
+} TopoGroup;
+
+/* The groups of @report's topologies, in the order of their first topologies; of TopoGroup*,
+ * freed with the array. */
+GPtrArray *topo_groups_new          (const CubeReport *report);
+/* The index in @groups of the group holding topology @topology, or -1. */
+int        topo_groups_find         (GPtrArray        *groups,
+                                     guint             topology);
+
 G_END_DECLS

@@ -57,6 +57,32 @@ if [ $rc != 1 ] || ! grep -q 'good-cli.cube: there is no metric with the unique 
   echo "FAIL unknown metric: exit $rc: $(cat "$tmp/err")"; fail=1
 fi
 
+# many topologies, few different (CP2K defines 103, 6 different): each different one listed once,
+# with how many are the same and which (ranges, at most 8 listed); one differs from the 2x1
+# ones only by its coordinates
+{
+  sed -n '1,/<\/system>/p' "$dir/good-cli.cube" | sed '$d'
+  echo '    <topologies>'
+  for i in $(seq 0 11); do
+    echo '      <cart name="MPI_Cart_create" ndims="2"><dim size="2" periodic="true"/><dim size="1" periodic="true"/>'
+    echo '        <coord thrdId="0">0 0</coord><coord thrdId="1">1 0</coord></cart>'
+    [ "$i" -lt 2 ] && echo '      <cart name="MPI_Cart_sub" ndims="1"><dim size="1" periodic="false"/><coord thrdId="1">0</coord></cart>'
+  done
+  echo '      <cart name="MPI_Cart_create" ndims="2"><dim size="2" periodic="true"/><dim size="1" periodic="true"/>'
+  echo '        <coord thrdId="1">0 0</coord><coord thrdId="0">1 0</coord></cart>'
+  echo '    </topologies>'
+  echo '  </system>'
+  sed -n '/<severity>/,$p' "$dir/good-cli.cube"
+} >"$tmp/topo.cube"
+cat >"$tmp/topo.exp" <<'EOT'
+topologies: 15 (3 different)
+topology 0: name "MPI_Cart_create", 2 dimensions, 2(periodic) x 1(periodic), 2 coordinates; 11 the same: 2, 4-13
+topology 1: name "MPI_Cart_sub", 1 dimensions, 1, 1 coordinates; 1 the same: 3
+topology 14: name "MPI_Cart_create", 2 dimensions, 2(periodic) x 1(periodic), 2 coordinates
+EOT
+"$kc" info "$tmp/topo.cube" | grep '^topolog' >"$tmp/topo.out"
+check topologies "$tmp/topo.exp" "$tmp/topo.out"
+
 for out in "$tmp/c.cube" "$tmp/c.cube.gz"; do
   "$kc" convert "$dir/good-cli.cube" -o "$out" || { echo "FAIL convert $out"; fail=1; }
   "$kc" dump --csv "$out" >"$tmp/rt.out"

@@ -208,8 +208,10 @@ test_tabs (void)
   g_autoptr (GFile) file = g_file_new_for_path (path);
   KubusWindow *window;
   GtkNotebook *notebook;
-  const char *names[] = { "System Tree", "Topology 1", "2D Dim", "4D Dim", "14D Dim!",
+  const char *names[] = { "Topology 1", "2D Dim", "4D Dim", "14D Dim!",
                           "Topology 4", "Topology 5", "Topology 6", "Topology 7" };
+  GtkDropDown *chooser;
+  GListModel *items;
 
   if (!g_file_query_exists (file, NULL))
     {
@@ -218,13 +220,19 @@ test_tabs (void)
     }
   window = open_window (file);
   notebook = GTK_NOTEBOOK (window->system_notebook);
-  /* One tab per topology, named after it ("Topology N", from 0, when unnamed). */
-  g_assert_cmpint (gtk_notebook_get_n_pages (notebook), ==, G_N_ELEMENTS (names));
+  /* Eight different topologies, more than tabs: one tab "Topologies (8)" with a drop-down list
+   * of them, named after them ("Topology N", from 0, when unnamed). */
+  g_assert_cmpint (gtk_notebook_get_n_pages (notebook), ==, 2);
+  {
+    GtkWidget *tab = gtk_notebook_get_tab_label (notebook, gtk_notebook_get_nth_page (notebook, 1));
+    g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (tab)), ==, "Topologies (8)");
+  }
+  chooser = kubus_window_get_topology_chooser (window);
+  g_assert_nonnull (chooser);
+  items = gtk_drop_down_get_model (chooser);
+  g_assert_cmpuint (g_list_model_get_n_items (items), ==, G_N_ELEMENTS (names));
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
-    {
-      GtkWidget *tab = gtk_notebook_get_tab_label (notebook, gtk_notebook_get_nth_page (notebook, i));
-      g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (tab)), ==, names[i]);
-    }
+    g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (items), i), ==, names[i]);
   /* File › Export View… is in the File section of the main menu. */
   {
     GMenuModel *menu = kubus_window_get_primary_menu (window);
@@ -244,15 +252,19 @@ test_tabs (void)
   /* Ctrl+T (win.topology) goes to the first topology and back. */
   g_action_group_activate_action (G_ACTION_GROUP (window), "topology", NULL);
   g_assert_cmpint (kubus_window_get_shown_topology (window), ==, 0);
-  /* Every topology is a view of File › Export View… (the export dialog's registry). */
+  /* The topology chosen is the view of File › Export View… (the export dialog's registry). */
+  g_assert_cmpstr (kubus_window_export_view_label (window, "topology:0"), ==, "Topology “Topology 1”");
+  gtk_drop_down_set_selected (chooser, 1);
+  g_assert_cmpint (kubus_window_get_shown_topology (window), ==, 1);
   {
     g_autoptr (GPtrArray) views = kubus_window_list_export_views (window);
     guint n = 0;
     for (guint i = 0; i < views->len; i++)
       n += g_str_has_prefix (g_ptr_array_index (views, i), "topology:");
-    g_assert_cmpuint (n, ==, G_N_ELEMENTS (names) - 1);
+    g_assert_cmpuint (n, ==, 1);
     g_assert_cmpstr (kubus_window_export_view_label (window, "topology:1"), ==, "Topology “2D Dim”");
   }
+  gtk_drop_down_set_selected (chooser, 0);
   g_action_group_activate_action (G_ACTION_GROUP (window), "topology", NULL);
   g_assert_cmpint (kubus_window_get_shown_topology (window), ==, -1);
   /* The 14-D topology draws (folded and sliced by default) without error. */
@@ -266,6 +278,153 @@ test_tabs (void)
     g_assert_cmpuint (grid->n_placed + grid->n_elsewhere, ==, 2);
   }
   close_window (window);
+}
+
+/* Adds topology @name of @ndims dimensions @sizes (periodic) to @report, with ranks @ranks
+ * (@n of them, the threads of topology_test_report_new) at coordinates r → (i mod sizes[0],
+ * i / sizes[0]) for the i-th of them. */
+static void
+add_cart (CubeReport   *report,
+          const char   *name,
+          guint         ndims,
+          const gint64 *sizes,
+          const gint64 *ranks,
+          guint         n)
+{
+  const gboolean periodic[2] = { TRUE, TRUE };
+  CubeCart *cart = cube_report_add_cart (report, name, ndims, sizes, periodic);
+
+  for (guint i = 0; i < n; i++)
+    {
+      gint64 coord[2] = { (gint64) i % sizes[0], ndims > 1 ? (gint64) i / sizes[0] : 0 };
+      cube_cart_set_coord (cart, (CubeSysNode *) thread_of_rank (report, ranks[i]), coord);
+    }
+}
+
+/* A code that creates its communicators again and again (CP2K: 103 topologies, 6 different):
+ * the grid of topology_test_report_new (2×2×1), then 37 times MPI_Cart_create 2×2 followed by
+ * its two rows (MPI_Cart_sub of ranks 0, 1 and of 2, 3; the last time without the second row),
+ * then MPI_Cart_create 4×1 and one MPI_Cart_sub of one rank for each rank: 82 topologies, 9
+ * different. */
+static CubeReport *
+many_topologies_report (guint *n_topologies)
+{
+  static const gint64 dims221[3] = { 2, 2, 1 };
+  static const gint64 all[4] = { 0, 1, 2, 3 }, row0[2] = { 0, 1 }, row1[2] = { 2, 3 };
+  const gint64 s22[2] = { 2, 2 }, s41[2] = { 4, 1 }, s2[1] = { 2 }, s1[1] = { 1 };
+  CubeReport *report = topology_test_report_new (dims221, 1, 4, 0);
+
+  for (guint k = 0; k < 37; k++)
+    {
+      add_cart (report, "MPI_Cart_create", 2, s22, all, 4);
+      add_cart (report, "MPI_Cart_sub", 1, s2, row0, 2);
+      if (k < 36)
+        add_cart (report, "MPI_Cart_sub", 1, s2, row1, 2);
+    }
+  add_cart (report, "MPI_Cart_create", 2, s41, all, 4);
+  for (guint r = 0; r < 4; r++)
+    add_cart (report, "MPI_Cart_sub", 1, s1, &all[r], 1);
+  *n_topologies = report->topologies->len;
+  return report;
+}
+
+static void
+test_many (void)
+{
+  guint n = 0;
+  g_autoptr (GFile) file = write_report ("many.cube", many_topologies_report (&n));
+  KubusWindow *window = open_window (file);
+  GtkNotebook *notebook = GTK_NOTEBOOK (window->system_notebook);
+  const char *labels[] = { "Synthetic grid", "MPI_Cart_create 2×2 ×37", "MPI_Cart_sub 2 (ranks 0, 1) ×37",
+                           "MPI_Cart_sub 2 (ranks 2, 3) ×36", "MPI_Cart_create 4×1",
+                           "MPI_Cart_sub 1 (rank 0)", "MPI_Cart_sub 1 (rank 1)", "MPI_Cart_sub 1 (rank 2)",
+                           "MPI_Cart_sub 1 (rank 3)" };
+  GtkDropDown *chooser;
+  GListModel *items;
+  KubusTopologyView *view;
+
+  g_assert_cmpuint (n, ==, 1 + 37 * 3 - 1 + 1 + 4);
+  /* One tab for all of them, a drop-down list of the 9 different ones. */
+  g_assert_cmpint (gtk_notebook_get_n_pages (notebook), ==, 2);
+  {
+    GtkWidget *tab = gtk_notebook_get_tab_label (notebook, gtk_notebook_get_nth_page (notebook, 1));
+    g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (tab)), ==, "Topologies (9)");
+    g_assert_cmpstr (gtk_widget_get_tooltip_text (tab), ==,
+                     "116 topologies, 9 different: choose one in the list");
+  }
+  chooser = kubus_window_get_topology_chooser (window);
+  g_assert_nonnull (chooser);
+  items = gtk_drop_down_get_model (chooser);
+  g_assert_cmpuint (g_list_model_get_n_items (items), ==, G_N_ELEMENTS (labels));
+  for (guint i = 0; i < G_N_ELEMENTS (labels); i++)
+    g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (items), i), ==, labels[i]);
+
+  /* Any topology of a group shows that group: topology 40 is the 14th MPI_Cart_create 2×2
+   * (1 + 13 · 3), shown as the first of them, topology 1. */
+  g_assert_true (kubus_window_show_topology (window, 40));
+  g_assert_cmpuint (gtk_drop_down_get_selected (chooser), ==, 1);
+  g_assert_cmpint (kubus_window_get_shown_topology (window), ==, 1);
+  view = kubus_window_get_topology_view (window, 40);
+  g_assert_nonnull (view);
+  g_assert_cmpuint (kubus_topology_view_get_topology (view), ==, 1);
+  g_assert_null (kubus_window_get_topology_view (window, 0));
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (GTK_WIDGET (chooser)), ==,
+                   "MPI_Cart_create\n2×2, periodic\n4 locations\n37 identical topologies: 1, 4, 7, 10, 13, "
+                   "16, 19, 22, 25, 28, 31, 34, …");
+  spin (200);
+  {
+    TopoGrid *grid = topo_scene_get_grid (kubus_topology_view_get_scene (view));
+    g_assert_nonnull (grid);
+    g_assert_cmpuint (grid->n_placed, ==, 4);
+  }
+  /* Choosing in the list: the view and File › Export View… follow. */
+  gtk_drop_down_set_selected (chooser, 4);
+  g_assert_cmpint (kubus_window_get_shown_topology (window), ==, 1 + 37 * 3 - 1);
+  {
+    g_autoptr (GPtrArray) views = kubus_window_list_export_views (window);
+    guint k = 0;
+    for (guint i = 0; i < views->len; i++)
+      k += g_str_has_prefix (g_ptr_array_index (views, i), "topology:");
+    g_assert_cmpuint (k, ==, 1);
+    g_assert_cmpstr (kubus_window_export_view_label (window, "topology:111"), ==,
+                     "Topology “MPI_Cart_create 4×1”");
+  }
+  /* A topology that is not there. */
+  g_assert_false (kubus_window_show_topology (window, (int) n));
+  close_window (window);
+}
+
+/* A few different topologies keep a tab each, the same ones as one. */
+static void
+test_few_grouped (void)
+{
+  static const gint64 dims221[3] = { 2, 2, 1 };
+  static const gint64 all[4] = { 0, 1, 2, 3 };
+  const gint64 s22[2] = { 2, 2 };
+  CubeReport *report = topology_test_report_new (dims221, 1, 4, 0);
+  const char *names[] = { "System Tree", "Synthetic grid", "MPI_Cart_create ×10" };
+
+  for (guint k = 0; k < 10; k++)
+    add_cart (report, "MPI_Cart_create", 2, s22, all, 4);
+  {
+    g_autoptr (GFile) file = write_report ("few.cube", report);
+    KubusWindow *window = open_window (file);
+    GtkNotebook *notebook = GTK_NOTEBOOK (window->system_notebook);
+
+    g_assert_null (kubus_window_get_topology_chooser (window));
+    g_assert_cmpint (gtk_notebook_get_n_pages (notebook), ==, G_N_ELEMENTS (names));
+    for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+      {
+        GtkWidget *tab = gtk_notebook_get_tab_label (notebook, gtk_notebook_get_nth_page (notebook, i));
+        g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (tab)), ==, names[i]);
+      }
+    /* topology 7 is on the second tab, shown as topology 1 */
+    g_assert_true (kubus_window_show_topology (window, 7));
+    g_assert_cmpint (gtk_notebook_get_current_page (notebook), ==, 2);
+    g_assert_cmpint (kubus_window_get_shown_topology (window), ==, 1);
+    g_assert_true (kubus_window_get_topology_view (window, 7) == kubus_window_get_topology_view (window, 1));
+    close_window (window);
+  }
 }
 
 /* Clicks at (@x, @y) of @widget with a real X pointer event (xdotool). */
@@ -541,6 +700,8 @@ main (int   argc,
 
   g_test_add_func ("/topology/view/no-topology", test_no_topology);
   g_test_add_func ("/topology/view/tabs", test_tabs);
+  g_test_add_func ("/topology/view/many", test_many);
+  g_test_add_func ("/topology/view/few-grouped", test_few_grouped);
   g_test_add_func ("/topology/view/click-and-outline", test_click_and_outline);
   g_test_add_func ("/topology/view/navigation-and-modes", test_navigation_and_modes);
   g_test_add_func ("/topology/view/controls", test_controls);
