@@ -1,8 +1,8 @@
 /* trace-events-other.c — the OTF2 event kinds the simulator does not model. Measurement-only
  * events (metrics, parameters, buffer flushes, measurement on/off, communicator create/destroy)
- * are dropped, and so are non-blocking collective events (their calls are re-enacted as the
- * regions they are); the others (threads, OpenMP, RMA, I/O, calling context samples) cannot be
- * re-enacted: the reader counts them by kind so the simulator can name
+ * are dropped; the others (threads, OpenMP, RMA, I/O, calling context samples) cannot be
+ * re-enacted (non-blocking collective events are listed here too, but trace-events.c reads
+ * them since 2026-11-29): the reader counts them by kind so the simulator can name
  * them when it refuses the trace. One callback per kind, each with OTF2's exact signature
  * (generated once from OTF2 3.0's OTF2_EvtReaderCallbacks.h). */
 #include <glib.h>
