@@ -589,6 +589,10 @@ kubus_kct_finish (void)
   PMPI_Allreduce (&first, &global_start, 1, MPI_UINT64_T, MPI_MIN, comm);
   if (!failed && (kct_rank_end (rec, offset, global_start) != 0 || add_definitions () != 0))
     give_up ("out of memory");
+  /* test hook: this rank's compressed trace fails as an unreadable one would */
+  const char *fail_rank = getenv ("KUBUS_TEST_KCT_FAIL_RANK");
+  if (fail_rank != NULL && atoi (fail_rank) == me)
+    give_up ("test hook KUBUS_TEST_KCT_FAIL_RANK");
   kct_rank_free (rec);
   rec = NULL;
 

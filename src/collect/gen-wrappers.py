@@ -263,6 +263,7 @@ HANDLES = {
     'MPI_Group': ('PMPI_Group_f2c', 'PMPI_Group_c2f', 'MPI_GROUP_NULL'),
     'MPI_Message': ('PMPI_Message_f2c', 'PMPI_Message_c2f', 'MPI_MESSAGE_NULL'),
     'MPI_File': ('PMPI_File_f2c', 'PMPI_File_c2f', 'MPI_FILE_NULL'),
+    'MPI_Win': ('PMPI_Win_f2c', 'PMPI_Win_c2f', 'MPI_WIN_NULL'),
 }
 # handle pointers that carry a value in (the others are results)
 INOUT = {
@@ -374,6 +375,14 @@ def fparam(r, q, binding):
         fp.locals.append(f'char *kubus_c_{n} = kubus_f_string ({n}, kubus_len_{n});')
         fp.arg = f'kubus_c_{n}'
         fp.cleanup.append(f'free (kubus_c_{n});')
+        return fp
+    if base == 'MPI_Aint' and not q['array']:
+        fp.decl = f'MPI_Aint *{n}'  # INTEGER(KIND=MPI_ADDRESS_KIND) by reference
+        fp.arg = f'(*{n})'
+        return fp
+    if base == 'MPI_Aint *' and not q['array']:
+        fp.decl = f'MPI_Aint *{n}'
+        fp.arg = n
         return fp
     if base == 'MPI_Aint' and q['array']:
         fp.decl = f'MPI_Aint *{n}'  # INTEGER(KIND=MPI_ADDRESS_KIND)

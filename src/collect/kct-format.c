@@ -742,19 +742,62 @@ read_comms (In *in, KctTrace *t)
     }
 }
 
+/* The entries that are no alias, by key (a partial trace: see check_aliases) */
+typedef struct
+{
+  uint64_t key;
+  uint32_t index;
+} KeyIndex;
+
+static int
+by_key (const void *a, const void *b)
+{
+  const KeyIndex *x = a, *y = b;
+  return x->key < y->key ? -1 : x->key > y->key;
+}
+
+/* Every alias must name an entry that is no alias, not repeated, and it must have users.  In a
+ * finished trace that entry is its parent; in a partial one (the collector's merge sends them
+ * from rank to rank before the communicators are compacted) it is the entry that is no alias
+ * with the same key, as kct_merge finds it. */
 static void
 check_aliases (In *in, KctTrace *t)
 {
+  int       partial = (t->h.flags & KCT_FILE_PARTIAL) != 0;
+  KeyIndex *keys = NULL;
+  uint32_t  n_keys = 0;
+  if (partial)
+    {
+      keys = malloc (sizeof *keys * ((size_t)t->n_comms + 1));
+      if (keys == NULL)
+        {
+          fail (in, _ ("out of memory"));
+          return;
+        }
+      for (uint32_t j = 0; j < t->n_comms; j++)
+        if (!(t->comms[j].flags & KCT_COMM_ALIAS))
+          keys[n_keys++] = (KeyIndex){ t->comms[j].key, j };
+      qsort (keys, n_keys, sizeof *keys, by_key);
+    }
   for (uint32_t i = 0; i < t->n_comms && !in->bad; i++)
     {
       const KctComm *c = &t->comms[i];
       if (!(c->flags & KCT_COMM_ALIAS))
         continue;
-      const KctComm *p = c->parent < t->n_comms ? &t->comms[c->parent] : NULL;
+      const KctComm *p = NULL;
+      if (!partial)
+        p = c->parent < t->n_comms ? &t->comms[c->parent] : NULL;
+      else if (c->key != 0)
+        {
+          KeyIndex        want = { c->key, 0 };
+          const KeyIndex *k = bsearch (&want, keys, n_keys, sizeof *keys, by_key);
+          p = k != NULL ? &t->comms[k->index] : NULL;
+        }
       if (p == NULL || (p->flags & KCT_COMM_ALIAS) || p->repeat != 1 || c->repeat != 1
           || c->users.n == 0)
         fail (in, _ ("communicator %u: an alias of nothing it may name"), i);
     }
+  free (keys);
 }
 
 static void

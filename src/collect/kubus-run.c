@@ -571,6 +571,19 @@ report_incomplete_ranks (const char *expdir)
   return n;
 }
 
+/* Whether a rank's collector said its measurement is incomplete (report_incomplete_ranks has
+ * not yet reported and removed the notes). */
+static gboolean
+any_incomplete_rank (const char *expdir)
+{
+  g_autoptr (GDir) d = g_dir_open (expdir, 0, NULL);
+  const char *name;
+  while (d && (name = g_dir_read_name (d)) != NULL)
+    if (g_str_has_prefix (name, ".kubus-incomplete-"))
+      return TRUE;
+  return FALSE;
+}
+
 /* Whether the experiment holds anything measured: a trace (either format) or a profile. */
 static gboolean
 measured_anything (const char *expdir)
@@ -1061,7 +1074,11 @@ main (int argc, char **argv)
           expdir,
           o.trace_format && strcmp (o.trace_format, "compressed") == 0 ? "traces.kct" : "traces.otf2",
           NULL);
-      if (!g_file_test (anchor, G_FILE_TEST_EXISTS))
+      if (!g_file_test (anchor, G_FILE_TEST_EXISTS) && any_incomplete_rank (expdir))
+        fprintf (stderr, _ ("kubus-run: no trace was written to %s: the collector could not complete it (see "
+                            "below)\n"),
+                 expdir);
+      else if (!g_file_test (anchor, G_FILE_TEST_EXISTS))
         fprintf (stderr,
                  _ ("kubus-run: no trace was written to %s (did the "
                     "program call MPI_Init?)\n"),

@@ -9,9 +9,12 @@
  * the file, line and column; unknown regions get the closest names in the trace. */
 #include "sim-private.h"
 
+#include "kubus-text.h"
+
 #include <errno.h>
 #include <glib/gi18n.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct
@@ -616,6 +619,14 @@ suggest_among (const char *const *names,
       lower_a = g_ascii_strdown (names[i], -1);
       k.name = names[i];
       k.dist = sim_edit_distance (lower_a, lower_b);
+      {
+        /* or as far from the name kubus-sim's summary shows ("ns::f(…) const") */
+        char *brief = kubus_text_short_function (lower_a);
+
+        if (brief != NULL && strcmp (brief, lower_a) != 0)
+          k.dist = MIN (k.dist, sim_edit_distance (brief, lower_b));
+        free (brief);
+      }
       if (strcmp (names[i], name) != 0 && strcmp (lower_a, lower_b) == 0)
         k.dist = 0;   /* a case difference is the closest match there is */
       k.user = user == NULL || user[i];
@@ -694,6 +705,66 @@ is_parsed (const Hypothesis *h,
   return g_ptr_array_find (h->rules, r, NULL);
 }
 
+/* The indices of @names (@n of them) that the rule's @wanted names: those equal to it; when none
+ * is and @wanted is a C++ function as kubus-sim's summary lines show it, its parameter list left
+ * out ("ns::f(…) const", kubus_text_short_function), those of which it is the short form, as
+ * long as they are one function.  When they are several (overloads), none, and *@several gets
+ * them ("a, b or c"). */
+static GArray *
+region_matches (const char *const *names,
+                guint              n,
+                const char        *wanted,
+                char             **several)
+{
+  GArray *at = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr (GPtrArray) distinct = NULL;
+
+  *several = NULL;
+  for (guint k = 0; k < n; k++)
+    if (names[k] != NULL && strcmp (names[k], wanted) == 0)
+      g_array_append_val (at, k);
+  if (at->len > 0 || strstr (wanted, "(\xE2\x80\xA6)") == NULL)
+    return at;
+  distinct = g_ptr_array_new ();
+  for (guint k = 0; k < n; k++)
+    {
+      char *brief = names[k] != NULL ? kubus_text_short_function (names[k]) : NULL;
+
+      if (brief != NULL && strcmp (brief, wanted) == 0)
+        {
+          g_array_append_val (at, k);
+          if (!g_ptr_array_find_with_equal_func (distinct, names[k], g_str_equal, NULL))
+            g_ptr_array_add (distinct, (gpointer) names[k]);
+        }
+      free (brief);
+    }
+  if (distinct->len > 1)
+    {
+      GString *list = g_string_new (NULL);
+
+      g_ptr_array_sort (distinct, by_name);
+      for (guint i = 0; i < distinct->len; i++)
+        {
+          if (i > 0)
+            g_string_append (list, i + 1 == distinct->len ? _(" or ") : ", ");
+          g_string_append (list, distinct->pdata[i]);
+        }
+      *several = g_string_free (list, FALSE);
+      g_array_set_size (at, 0);
+    }
+  return at;
+}
+
+static char *
+several_error (const Hypothesis *h,
+               const Rule       *r,
+               const char       *several)
+{
+  return g_strdup_printf (_("%s:%u:%u: region %s stands for several functions, %s: quote the one meant with its "
+                            "parameter list"),
+                          h->path, r->line, r->name_col, r->region_name, several);
+}
+
 void
 sim_hypothesis_check_names (const Hypothesis   *h,
                             const char *const  *names,
@@ -709,17 +780,19 @@ sim_hypothesis_check_names (const Hypothesis   *h,
   for (guint i = 0; i < rules->len; i++)
     {
       Rule *r = rules->pdata[i];
-      gboolean found = FALSE, mpi = FALSE;
+      gboolean found, mpi = FALSE;
+      g_autoptr (GArray) at = NULL;
+      g_autofree char *several = NULL;
 
       if (!r->region_name)
         continue;
-      for (guint k = 0; k < n; k++)
-        if (names[k] != NULL && strcmp (names[k], r->region_name) == 0)
-          {
-            found = TRUE;
-            mpi |= is_mpi != NULL && is_mpi[k];
-          }
-      if (!found)
+      at = region_matches (names, n, r->region_name, &several);
+      found = at->len > 0;
+      for (guint j = 0; j < at->len; j++)
+        mpi |= is_mpi != NULL && is_mpi[g_array_index (at, guint, j)];
+      if (several != NULL)
+        g_ptr_array_add (errors, several_error (h, r, several));
+      else if (!found)
         {
           g_autofree char *hint = suggest_among (names, user, n, r->region_name);
           g_ptr_array_add (errors, g_strdup_printf (_("%s:%u:%u: region %s is not in the report%s"), h->path, r->line,
@@ -746,20 +819,35 @@ resolve_into (Hypothesis      *h,
       GHashTableIter it;
       gpointer k, v;
       gboolean mpi = FALSE;
+      g_autoptr (GPtrArray) names = NULL;
+      g_autoptr (GArray) keys = NULL, at = NULL;
+      g_autofree char *several = NULL;
 
       if (!r->region_name)
         continue;
-      ids = g_array_new (FALSE, FALSE, sizeof (guint32));
+      names = g_ptr_array_new ();
+      keys = g_array_new (FALSE, FALSE, sizeof (guint32));
       g_hash_table_iter_init (&it, defs->regions);
       while (g_hash_table_iter_next (&it, &k, &v))
         {
-          TraceRegion *reg = v;
-          if (reg->name && strcmp (reg->name, r->region_name) == 0)
-            {
-              guint32 id = GPOINTER_TO_UINT (k);
-              g_array_append_val (ids, id);
-              mpi |= reg->klass != RC_USER;
-            }
+          guint32 id = GPOINTER_TO_UINT (k);
+
+          g_ptr_array_add (names, ((TraceRegion *) v)->name);
+          g_array_append_val (keys, id);
+        }
+      at = region_matches ((const char *const *) names->pdata, names->len, r->region_name, &several);
+      if (several != NULL)
+        {
+          g_ptr_array_add (errors, several_error (h, r, several));
+          continue;
+        }
+      ids = g_array_new (FALSE, FALSE, sizeof (guint32));
+      for (guint j = 0; j < at->len; j++)
+        {
+          guint32 id = g_array_index (keys, guint32, g_array_index (at, guint, j));
+
+          g_array_append_val (ids, id);
+          mpi |= ((TraceRegion *) g_hash_table_lookup (defs->regions, GUINT_TO_POINTER (id)))->klass != RC_USER;
         }
       if (ids->len == 0)
         {

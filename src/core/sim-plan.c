@@ -442,6 +442,22 @@ creates_comm (const char *name)
   return FALSE;
 }
 
+/* One-sided calls that wait for other ranks: window creation and freeing (collective), the
+ * synchronization calls of the three kinds of epoch, and the flushes (they wait for the target
+ * to complete).  MPI_Put, MPI_Get and the other data calls return at once and are not listed. */
+static gboolean
+rma_synchronizes (const char *name)
+{
+  static const char *local[] = { "MPI_Win_shared_query", "MPI_Win_attach", "MPI_Win_detach", NULL };
+
+  if (!g_str_has_prefix (name, "MPI_Win_"))
+    return FALSE;
+  for (guint i = 0; local[i]; i++)
+    if (strcmp (name, local[i]) == 0)
+      return FALSE;
+  return TRUE;
+}
+
 static gboolean
 check_size (SimRank    *sr,
             guint64     bytes,
@@ -784,8 +800,9 @@ sim_plan_build (SimRank       *sr,
             }
           else if (klass == RC_MPI_COLL || klass == RC_MPI_BARRIER || klass == RC_MPI_INIT
                    || klass == RC_MPI_FINALIZE || (klass == RC_MPI_MGMT_COMM && creates_comm (name))
-                   || klass == RC_MPI_IO_COLL)
-            count (notes->approximated, name); /* collective MPI-IO waits for the file's group too */
+                   || klass == RC_MPI_IO_COLL || rma_synchronizes (name))
+            count (notes->approximated, name); /* collective MPI-IO waits for the file's group too,
+                                                * one-sided synchronization for the window's */
         }
       if (p->actions->len > first_action)
         {

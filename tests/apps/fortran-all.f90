@@ -5,7 +5,10 @@
 ! non-blocking collective, Cartesian, graph and distributed-graph topologies (LOGICAL arrays,
 ! MPI_UNWEIGHTED, neighbourhood collectives whose datatype arrays are as long as the degree),
 ! inter-communicators, MPI-IO (strings with their hidden lengths, MPI_Offset arguments, the
-! split collectives; the file is COUNTS.io).  Runs on exactly 4 ranks.
+! split collectives; the file is COUNTS.io), one-sided communication (a shared-memory window:
+! fence, passive and general active target, request-based calls; MPI_Win_create, _allocate and
+! _create_dynamic are called with MPI_ERRORS_RETURN, as Open MPI may refuse them where only
+! shared memory is available).  Runs on exactly 4 ranks.
 !
 !   fortran-all COUNTS [abort]
 !
@@ -16,9 +19,9 @@
 ! going on: the trace must still be readable, with that MPI_Abort in it.
 program fortran_all
   use mpi_f08
-  use, intrinsic :: iso_c_binding, only : c_ptr, c_loc, c_associated
+  use, intrinsic :: iso_c_binding, only : c_ptr, c_loc, c_associated, c_f_pointer
   implicit none
-  integer, parameter :: max_names = 192
+  integer, parameter :: max_names = 256
   character (len = 32) :: names(max_names)
   integer :: counts(max_names) = 0, n_names = 0
   integer :: rank, n, partner, provided, i, k, idx, outcount, indices(8), sz, ierr
@@ -42,6 +45,14 @@ program fortran_all
   integer (kind = MPI_OFFSET_KIND) :: fsize
   integer :: io(4)
   character (len = 4096) :: counts_path
+  type (MPI_Win) :: win, win2
+  type (MPI_Group) :: gpartner
+  type (c_ptr) :: wbase, wbase2
+  integer, pointer :: wmem(:)
+  integer, target :: wlocal(4)
+  integer (kind = MPI_ADDRESS_KIND) :: wsize
+  integer :: wdisp
+  integer, volatile :: v, res, one, val, cmp7, cmp0
 
   call get_command_argument (2, arg)
   abort_run = arg == 'abort'
@@ -695,6 +706,143 @@ program fortran_all
     inquire (file = trim (counts_path) // '.io', exist = flag)
     call check (.not. flag, 'file delete left the file')
   end if
+
+  ! ---------------------------------------------------------------- one-sided (RMA)
+  call MPI_Comm_set_errhandler (MPI_COMM_WORLD, MPI_ERRORS_RETURN)
+  call MPI_Comm_set_errhandler (MPI_COMM_SELF, MPI_ERRORS_RETURN)
+  call note ('MPI_Win_create')
+  call MPI_Win_create (wlocal, 16_MPI_ADDRESS_KIND, 4, MPI_INFO_NULL, MPI_COMM_WORLD, win2, ierr)
+  if (ierr == MPI_SUCCESS) then
+    call note ('MPI_Win_free')
+    call MPI_Win_free (win2)
+  end if
+  call note ('MPI_Win_allocate')
+  call MPI_Win_allocate (16_MPI_ADDRESS_KIND, 4, MPI_INFO_NULL, MPI_COMM_WORLD, wbase, win2, ierr)
+  if (ierr == MPI_SUCCESS) then
+    call note ('MPI_Win_free')
+    call MPI_Win_free (win2)
+  end if
+  call note ('MPI_Win_create_dynamic')
+  call MPI_Win_create_dynamic (MPI_INFO_NULL, MPI_COMM_WORLD, win2, ierr)
+  if (ierr /= MPI_SUCCESS) win2 = MPI_WIN_NULL
+  call note ('MPI_Win_attach')
+  call MPI_Win_attach (win2, wlocal, 16_MPI_ADDRESS_KIND, ierr)
+  call note ('MPI_Win_detach')
+  call MPI_Win_detach (win2, wlocal, ierr)
+  if (win2 /= MPI_WIN_NULL) then
+    call note ('MPI_Win_free')
+    call MPI_Win_free (win2)
+  end if
+  call MPI_Comm_set_errhandler (MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL)
+  call MPI_Comm_set_errhandler (MPI_COMM_SELF, MPI_ERRORS_ARE_FATAL)
+  call note ('MPI_Win_allocate_shared')
+  call MPI_Win_allocate_shared (16_MPI_ADDRESS_KIND, 4, MPI_INFO_NULL, MPI_COMM_WORLD, wbase, win)
+  call c_f_pointer (wbase, wmem, [4])
+  wmem = 0
+  one = 1
+  cmp7 = 7
+  cmp0 = 0
+  call note ('MPI_Win_shared_query')
+  call MPI_Win_shared_query (win, partner, wsize, wdisp, wbase2)
+  call check (wsize == 16 .and. wdisp == 4 .and. c_associated (wbase2), 'win shared_query')
+  ! active target, fence: each rank puts rank + 1 into its partner's first element
+  call note ('MPI_Win_fence')
+  call MPI_Win_fence (0, win)
+  call note ('MPI_Put')
+  val = rank + 1
+  call MPI_Put (val, 1, MPI_INTEGER, partner, 0_MPI_ADDRESS_KIND, 1, MPI_INTEGER, win)
+  call note ('MPI_Win_fence')
+  call MPI_Win_fence (0, win)
+  call check (wmem(1) == partner + 1, 'win put')
+  call note ('MPI_Get')
+  call MPI_Get (v, 1, MPI_INTEGER, partner, 0_MPI_ADDRESS_KIND, 1, MPI_INTEGER, win)
+  call note ('MPI_Accumulate')
+  call MPI_Accumulate (one, 1, MPI_INTEGER, partner, 1_MPI_ADDRESS_KIND, 1, MPI_INTEGER, MPI_SUM, win)
+  call note ('MPI_Win_fence')
+  call MPI_Win_fence (0, win)
+  call check (v == rank + 1 .and. wmem(2) == 1, 'win get, accumulate')
+  call note ('MPI_Barrier')
+  call MPI_Barrier (MPI_COMM_WORLD)
+  ! passive target: the partner's second element 1 → 2 → 3, its third 0 → 7
+  call note ('MPI_Win_lock')
+  call MPI_Win_lock (MPI_LOCK_EXCLUSIVE, partner, 0, win)
+  call note ('MPI_Get_accumulate')
+  call MPI_Get_accumulate (one, 1, MPI_INTEGER, res, 1, MPI_INTEGER, partner, 1_MPI_ADDRESS_KIND, 1, &
+                           MPI_INTEGER, MPI_SUM, win)
+  call note ('MPI_Win_flush')
+  call MPI_Win_flush (partner, win)
+  call check (res == 1, 'win get_accumulate')
+  call note ('MPI_Fetch_and_op')
+  call MPI_Fetch_and_op (one, res, MPI_INTEGER, partner, 1_MPI_ADDRESS_KIND, MPI_SUM, win)
+  call note ('MPI_Win_flush_local')
+  call MPI_Win_flush_local (partner, win)
+  call check (res == 2, 'win fetch_and_op')
+  call note ('MPI_Compare_and_swap')
+  call MPI_Compare_and_swap (cmp7, cmp0, res, MPI_INTEGER, partner, 2_MPI_ADDRESS_KIND, win)
+  call note ('MPI_Win_unlock')
+  call MPI_Win_unlock (partner, win)
+  call check (res == 0, 'win compare_and_swap')
+  call note ('MPI_Barrier')
+  call MPI_Barrier (MPI_COMM_WORLD)
+  call note ('MPI_Win_sync')
+  call MPI_Win_sync (win)
+  call check (wmem(2) == 3 .and. wmem(3) == 7, 'win passive target')
+  ! request-based calls in a lock_all epoch: the fourth element 0 → rank + 1 → + 1 + 1
+  call note ('MPI_Win_lock_all')
+  call MPI_Win_lock_all (0, win)
+  call note ('MPI_Rput')
+  call MPI_Rput (val, 1, MPI_INTEGER, partner, 3_MPI_ADDRESS_KIND, 1, MPI_INTEGER, win, req)
+  call wait1 (req)
+  call note ('MPI_Win_flush_all')
+  call MPI_Win_flush_all (win)
+  call note ('MPI_Raccumulate')
+  call MPI_Raccumulate (one, 1, MPI_INTEGER, partner, 3_MPI_ADDRESS_KIND, 1, MPI_INTEGER, MPI_SUM, win, req)
+  call wait1 (req)
+  call note ('MPI_Win_flush_all')
+  call MPI_Win_flush_all (win)
+  call note ('MPI_Rget_accumulate')
+  call MPI_Rget_accumulate (one, 1, MPI_INTEGER, res, 1, MPI_INTEGER, partner, 3_MPI_ADDRESS_KIND, 1, &
+                            MPI_INTEGER, MPI_SUM, win, req)
+  call wait1 (req)
+  call note ('MPI_Win_flush_local_all')
+  call MPI_Win_flush_local_all (win)
+  call note ('MPI_Rget')
+  call MPI_Rget (v, 1, MPI_INTEGER, partner, 3_MPI_ADDRESS_KIND, 1, MPI_INTEGER, win, req)
+  call wait1 (req)
+  call note ('MPI_Win_unlock_all')
+  call MPI_Win_unlock_all (win)
+  call check (res == rank + 2 .and. v == rank + 3, 'win request-based calls')
+  ! general active target with the partner: post, start, put, complete, wait; then Win_test
+  call MPI_Comm_group (MPI_COMM_WORLD, wgroup)
+  call MPI_Group_incl (wgroup, 1, [partner], gpartner)
+  call note ('MPI_Win_post')
+  call MPI_Win_post (gpartner, 0, win)
+  call note ('MPI_Win_start')
+  call MPI_Win_start (gpartner, 0, win)
+  call note ('MPI_Put')
+  val = rank + 10
+  call MPI_Put (val, 1, MPI_INTEGER, partner, 0_MPI_ADDRESS_KIND, 1, MPI_INTEGER, win)
+  call note ('MPI_Win_complete')
+  call MPI_Win_complete (win)
+  call note ('MPI_Win_wait')
+  call MPI_Win_wait (win)
+  call check (wmem(1) == partner + 10, 'win post/start/complete/wait')
+  call note ('MPI_Win_post')
+  call MPI_Win_post (gpartner, 0, win)
+  call note ('MPI_Win_start')
+  call MPI_Win_start (gpartner, 0, win)
+  call note ('MPI_Win_complete')
+  call MPI_Win_complete (win)
+  flag = .false.
+  do while (.not. flag)
+    call note ('MPI_Win_test')
+    call MPI_Win_test (win, flag)
+  end do
+  call MPI_Group_free (gpartner)
+  call MPI_Group_free (wgroup)
+  call note ('MPI_Win_free')
+  call MPI_Win_free (win)
+  call check (win == MPI_WIN_NULL, 'win free')
 
   call note ('MPI_Finalize')
   call MPI_Finalize (ierror = ierr)

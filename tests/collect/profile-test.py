@@ -18,6 +18,7 @@ usage: profile-test.py CASE --run KUBUS_RUN --cube KUBUS_CUBE --analyze KUBUS_AN
              (exact visits on one call path), no unmatched message, Late Sender on rank 1
   ompmultiple    threads-omp multiple: the other threads' calls counted exactly by kubus-run and
              kubus-analyze
+  rma        prof-rma: one-sided calls as regions, their time MPI time, fences' waits, kubus-sim
   mpiio      prof-mpiio: MPI-IO calls as regions with exact visits, their time in mpi_io and
              the collective ones' in mpi_io_collective (none in comp), the same in the profile
              and the trace analysis, and kubus-cube callsites lists them
@@ -654,6 +655,51 @@ def case_mpiio(a, tmp):
            f'kubus-cube callsites: exit {p.returncode}, no MPI_File_write_at_all\n{p.stdout[:2000]}')
 
 
+def case_rma(a, tmp):
+    """One-sided communication: every MPI_Win_* call and MPI_Put/MPI_Get a region with its exact
+    visits in the profile and the analysis, its whole time MPI time (none in comp, nor in the
+    categories of other MPI calls); kubus-sim lists the synchronizing calls as approximated (before 2026-11-29 none of
+    them was wrapped: their time was the program's computation)."""
+    base = app_base(a)
+    n, rounds = 3, 4
+    exp = os.path.join(tmp, 'exp')
+    p = kubus_run(a, exp, n, app_args=[rounds])
+    expect(p.stdout == 'prof-rma: done\n', f'application output: {p.stdout!r}\n{p.stderr[-2000:]}')
+    p = run([a.analyze, exp])
+    expect(p.returncode == 0, f'kubus-analyze: exit {p.returncode}\n{p.stderr[-2000:]}')
+    visits = {'MPI_Win_allocate_shared': 1, 'MPI_Win_fence': rounds + 1, 'MPI_Put': rounds,
+              'MPI_Win_lock': 1, 'MPI_Get': 1, 'MPI_Win_unlock': 1, 'MPI_Win_free': 1}
+    others = ['comp', 'mpi_management', 'mpi_synchronization', 'mpi_communication', 'mpi_io']
+    for report in ('profile.cube', 'analysis.cube'):
+        c = cube3.load(os.path.join(exp, report))
+        for r in range(n):
+            vis = cube3.by_path(c, 'visits', r)
+            time = cube3.by_path(c, 'time', r)
+            mpi = cube3.by_path(c, 'mpi', r)
+            for name, want in visits.items():
+                path = f'{base}/main/{name}' if f'{base}/main/{name}' in vis else f'{base}/{name}'
+                expect(vis.get(path, 0) == want,
+                       f'{report} rank {r}: {path} visits {vis.get(path, 0)}, expected {want}')
+                t = time.get(path, 0.0)
+                expect(t > 0 and mpi.get(path) == t, f'{report} rank {r}: {path}: mpi {mpi.get(path)}, time {t}')
+                for m in others:
+                    v = cube3.by_path(c, m, r).get(path, 0.0)
+                    expect(v == 0.0, f'{report} rank {r}: {path}: {m} {v}, expected 0')
+    if a.sim:
+        hyp = os.path.join(tmp, 'identity.hyp')
+        open(hyp, 'w').close()
+        out = os.path.join(tmp, 'sim')
+        p = run([a.sim, exp, '--hypothesis', hyp, '--offline', '--no-identity', '-q', '-o', out])
+        expect(p.returncode == 0, f'kubus-sim: exit {p.returncode}\n{p.stderr[-2000:]}')
+        try:
+            with open(os.path.join(out, 'summary.json'), encoding='utf-8') as f:
+                approx = json.load(f).get('approximated')
+        except (OSError, ValueError) as e:
+            approx = f'no summary: {e}'
+        want = {name: n * v for name, v in visits.items() if name.startswith('MPI_Win_')}
+        expect(approx == want, f'kubus-sim approximated {approx}, expected {want}')
+
+
 # ---------------------------------------------------------------- threads-omp
 
 def omp_env(paths='flat'):
@@ -741,8 +787,9 @@ def case_ompmultiple(a, tmp):
         expect(n == 20, f'analysis.cube rank {r}: {n} MPI_Sendrecv, expected the main thread\'s 20')
 
 
-CASES = {'reduce': case_reduce, 'estimates': case_estimates, 'nonblocking': case_nonblocking, 'notrace': case_notrace, 'paths': case_paths,
-         'threads': case_threads, 'abort': case_abort, 'mpiio': case_mpiio,
+CASES = {'reduce': case_reduce, 'estimates': case_estimates, 'nonblocking': case_nonblocking,
+         'notrace': case_notrace, 'paths': case_paths,
+         'threads': case_threads, 'abort': case_abort, 'mpiio': case_mpiio, 'rma': case_rma,
          'ompserialized': case_ompserialized, 'ompmultiple': case_ompmultiple}
 
 

@@ -339,6 +339,16 @@ def case_compressed(a, tmp):
     expect(not os.listdir(os.path.join(defs, 'traces')) or
            all(f.endswith('.def') for f in os.listdir(os.path.join(defs, 'traces'))),
            'definitions-only archive has event files')
+    # a rank whose compressed trace fails (test hook): exit 3, and kubus-run says the collector
+    # could not complete the trace, not that the program may not have called MPI_Init (HDF5's
+    # lost trace, second sweep of 2026-11-29)
+    env = env_for_mpi()
+    env['KUBUS_TEST_KCT_FAIL_RANK'] = str(n - 1)
+    p = run([a.run, '-o', os.path.join(tmp, 'failed'), '--trace-format', 'compressed', '--', 'mpirun',
+             '-n', str(n), '--oversubscribe', a.app, *a.app_args], env=env, timeout=600)
+    expect(p.returncode == 3 and 'the collector could not complete it' in p.stderr
+           and 'MPI_Init' not in p.stderr and not os.path.exists(os.path.join(tmp, 'failed', 'traces.kct')),
+           f'a failed compressed trace: exit {p.returncode}\n{p.stderr[-2000:]}')
     # a bad format is refused before anything runs
     p = run([a.run, '-o', os.path.join(tmp, 'x'), '--trace-format', 'zip', '--', 'mpirun',
              '-n', '1', a.app], env=env_for_mpi())

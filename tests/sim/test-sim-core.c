@@ -263,6 +263,73 @@ test_resolve (void)
   fixture_free (&f);
 }
 
+static void
+add_region (TraceDefs  *defs,
+            guint32     id,
+            const char *name)
+{
+  TraceRegion *r = g_new0 (TraceRegion, 1);
+
+  r->name = g_strdup (name);
+  r->klass = RC_USER;
+  g_assert_null (g_hash_table_lookup (defs->regions, GUINT_TO_POINTER (id)));
+  g_hash_table_insert (defs->regions, GUINT_TO_POINTER (id), r);
+}
+
+/* A C++ function written as kubus-sim's summary shows it, its parameter list left out, names the
+ * function when it is one (OpenFOAM, second sweep of 2026-11-29: "Foam::PCG::scalarSolve(…) const"
+ * copied from the summary was refused); overloads are refused with their names; a whole name wins. */
+static void
+test_resolve_short (void)
+{
+  Fixture f = { 0 };
+
+  fixture_load (&f, "exact");
+  add_region (f.defs, 9001, "ns::Solver::solve(double*, int) const");
+  add_region (f.defs, 9002, "ns::grad<double>(ns::Field<double> const&)");
+  add_region (f.defs, 9003, "ns::grad<double>(ns::Field<double>&)");
+  add_region (f.defs, 9004, "ns::norm(…)");
+  add_region (f.defs, 9005, "ns::norm(int)");
+  {
+    g_autoptr (GError) error = NULL;
+    g_autoptr (Hypothesis) h = hyp ("scale region \"ns::Solver::solve(…) const\" by 0.5\n"
+                                    "balance region \"ns::norm(…)\"");
+    g_assert_true (sim_hypothesis_resolve (h, f.defs, &error));
+    g_assert_no_error (error);
+    g_assert_cmpuint (((Rule *) h->rules->pdata[0])->n_regions, ==, 1);
+    g_assert_cmpuint (((Rule *) h->rules->pdata[0])->regions[0], ==, 9001);
+    g_assert_cmpuint (((Rule *) h->rules->pdata[1])->n_regions, ==, 1);
+    g_assert_cmpuint (((Rule *) h->rules->pdata[1])->regions[0], ==, 9004);
+  }
+  {
+    g_autoptr (GError) error = NULL;
+    g_autoptr (Hypothesis) h = hyp ("scale region \"ns::grad<double>(…)\" by 2\n"
+                                    "scale region \"ns::Solver::solve(…)\" by 2");
+    g_assert_false (sim_hypothesis_resolve (h, f.defs, &error));
+    g_assert_cmpstr (error->message, ==,
+                     "h.hyp:1:14: region ns::grad<double>(…) stands for several functions, "
+                     "ns::grad<double>(ns::Field<double> const&) or ns::grad<double>(ns::Field<double>&): "
+                     "quote the one meant with its parameter list\n"
+                     "h.hyp:2:14: region ns::Solver::solve(…) is not in the trace; did you mean "
+                     "ns::Solver::solve(double*, int) const?");
+  }
+  /* the same against a report's names, as the Simulate dialog checks */
+  {
+    const char *const names[] = { "main", "a::f(int)", "a::f(long)", "a::g(int) const", "MPI_Send" };
+    const gboolean mpi[] = { FALSE, FALSE, FALSE, FALSE, TRUE };
+    static const char text[] = "scale region \"a::g(…) const\" by 2\nbalance region \"a::f(…)\"\n";
+    g_autoptr (GPtrArray) errors = g_ptr_array_new_with_free_func (g_free);
+    g_autoptr (Hypothesis) m = sim_hypothesis_parse_all ("h.hyp", text, strlen (text), errors);
+
+    g_assert_cmpuint (errors->len, ==, 0);
+    sim_hypothesis_check_names (m, names, G_N_ELEMENTS (names), mpi, errors);
+    g_assert_cmpuint (errors->len, ==, 1);
+    g_assert_cmpstr (errors->pdata[0], ==, "h.hyp:2:16: region a::f(…) stands for several functions, a::f(int) or "
+                                           "a::f(long): quote the one meant with its parameter list");
+  }
+  fixture_free (&f);
+}
+
 /* Every error at once, in line order: a keyword typo and a region typo in the same line, a bad
  * number, a bad comparison (issue 24, item 15: they came one kubus-sim run at a time). */
 static void
@@ -1069,6 +1136,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sim/hypothesis/errors", test_parse_errors);
   g_test_add_func ("/sim/hypothesis/examples", test_examples);
   g_test_add_func ("/sim/hypothesis/resolve", test_resolve);
+  g_test_add_func ("/sim/hypothesis/resolve-short", test_resolve_short);
   g_test_add_func ("/sim/hypothesis/all-errors", test_all_errors);
   g_test_add_func ("/sim/transform/identity", test_identity);
   g_test_add_func ("/sim/transform/scale", test_scale);
