@@ -165,6 +165,32 @@ kubus_tap_program_end (OTF2_EvtWriter *w, OTF2_AttributeList *al, OTF2_TimeStamp
   return KUBUS_TAP_OTF2 (OTF2_EvtWriter_ProgramEnd (w, al, t, status));
 }
 
+/* Non-blocking collectives: the compressed trace has no record for them yet (its format and
+ * merge know the blocking collective's pair only), so it keeps just their calls' regions, as
+ * before they were recorded; the OTF2 trace gets both events. */
+static inline OTF2_ErrorCode
+kubus_tap_nbc_request (OTF2_EvtWriter *w, OTF2_AttributeList *al, OTF2_TimeStamp t, uint64_t req)
+{
+  return KUBUS_TAP_OTF2 (OTF2_EvtWriter_NonBlockingCollectiveRequest (w, al, t, req));
+}
+
+static inline OTF2_ErrorCode
+kubus_tap_nbc_complete (OTF2_EvtWriter *w, OTF2_AttributeList *al, OTF2_TimeStamp t,
+                        OTF2_CollectiveOp op, OTF2_CommRef comm, uint32_t root, uint64_t sent,
+                        uint64_t received, uint64_t req)
+{
+  return KUBUS_TAP_OTF2 (OTF2_EvtWriter_NonBlockingCollectiveComplete (w, al, t, op, comm, root,
+                                                                       sent, received, req));
+}
+
+/* the end of a non-blocking collective's request that was freed or cancelled: OTF2 only, the
+ * compressed trace never saw the request */
+static inline OTF2_ErrorCode
+kubus_tap_nbc_cancelled (OTF2_EvtWriter *w, OTF2_AttributeList *al, OTF2_TimeStamp t, uint64_t req)
+{
+  return KUBUS_TAP_OTF2 (OTF2_EvtWriter_MpiRequestCancelled (w, al, t, req));
+}
+
 #define OTF2_EvtWriter_Enter kubus_tap_enter
 #define OTF2_EvtWriter_Leave kubus_tap_leave
 #define OTF2_EvtWriter_MpiSend kubus_tap_send
@@ -178,3 +204,5 @@ kubus_tap_program_end (OTF2_EvtWriter *w, OTF2_AttributeList *al, OTF2_TimeStamp
 #define OTF2_EvtWriter_MpiCollectiveEnd kubus_tap_coll_end
 #define OTF2_EvtWriter_ProgramBegin kubus_tap_program_begin
 #define OTF2_EvtWriter_ProgramEnd kubus_tap_program_end
+#define OTF2_EvtWriter_NonBlockingCollectiveRequest kubus_tap_nbc_request
+#define OTF2_EvtWriter_NonBlockingCollectiveComplete kubus_tap_nbc_complete

@@ -5,6 +5,14 @@
  * they start and MpiIsendComplete / MpiIrecv when a Wait or Test completes
  * them.  Wildcard receives are recorded with the source and tag from the
  * status (the wrappers substitute an internal status for MPI_STATUS_IGNORE).
+ *
+ * Non-blocking collectives (MPI_Ibarrier, MPI_Iallreduce, …) share the table: the call that
+ * starts one records NonBlockingCollectiveRequest with its enter time and keeps op,
+ * communicator, root and bytes in the entry; the Wait or Test that completes it records
+ * NonBlockingCollectiveComplete with them, as Score-P does (OTF2 3.0).  The profile counts
+ * their bytes at the completing call too.  MPI_Request_free and MPI_Cancel of one are
+ * erroneous (MPI-3.1 5.12); should a program do it anyway, the request ends as
+ * MpiRequestCancelled, so no request stays open in the trace.
  */
 #include "collect.h"
 
@@ -16,7 +24,8 @@
 enum
 {
   REQ_SEND = 1,
-  REQ_RECV = 2
+  REQ_RECV = 2,
+  REQ_COLL = 3 /* a non-blocking collective: peer holds the root, tag the op */
 };
 
 typedef struct
@@ -31,6 +40,7 @@ typedef struct
   uint32_t    peer;
   uint32_t    tag;
   uint64_t    bytes;
+  uint64_t    received; /* REQ_COLL */
   uint64_t    id;
 } Req;
 
@@ -210,6 +220,33 @@ kubus_ev_isend (int          peer,
                  "MpiIsend");
 }
 
+void
+kubus_ev_icoll (OTF2_CollectiveOp op,
+                uint32_t          comm,
+                uint32_t          root,
+                uint64_t          sent,
+                uint64_t          received,
+                MPI_Request       req,
+                uint64_t          enter)
+{
+  if (!(kubus_recording | kubus_profiling))
+    return;
+  Req *e = req_insert (req);
+  if (e == NULL)
+    return;
+  e->kind = REQ_COLL;
+  e->active = 1;
+  e->comm = comm;
+  e->peer = root;
+  e->tag = (uint32_t)op;
+  e->bytes = sent;
+  e->received = received;
+  e->id = next_request_id++;
+  if (kubus_recording)
+    kubus_check (OTF2_EvtWriter_NonBlockingCollectiveRequest (kubus_evt, NULL, enter, e->id),
+                 "NonBlockingCollectiveRequest");
+}
+
 static inline uint64_t
 status_bytes (const MPI_Status *status)
 {
@@ -383,6 +420,9 @@ kubus_req_free (MPI_Request req)
       if (e->kind == REQ_SEND)
         kubus_check (OTF2_EvtWriter_MpiIsendComplete (kubus_evt, NULL, kubus_stamp, e->id),
                      "MpiIsendComplete");
+      else if (e->kind == REQ_COLL) /* erroneous (MPI-3.1 5.12), ended all the same */
+        kubus_check (kubus_tap_nbc_cancelled (kubus_evt, NULL, kubus_stamp, e->id),
+                     "MpiRequestCancelled");
       else
         kubus_check (OTF2_EvtWriter_MpiRequestCancelled (kubus_evt, NULL, kubus_stamp, e->id),
                      "MpiRequestCancelled");
@@ -402,9 +442,14 @@ kubus_ev_complete (MPI_Request req, const MPI_Status *status)
   e->cancelled = 0;
   if (e->active && kubus_profiling && !cancelled && e->kind == REQ_RECV && status->MPI_SOURCE >= 0)
     kubus_prof_received (status_bytes (status));
+  if (e->active && kubus_profiling && !cancelled && e->kind == REQ_COLL)
+    kubus_prof_coll_bytes (e->bytes, e->received);
   if (e->active && kubus_recording)
     {
-      if (cancelled)
+      if (cancelled && e->kind == REQ_COLL)
+        kubus_check (kubus_tap_nbc_cancelled (kubus_evt, NULL, kubus_time_after_call (), e->id),
+                     "MpiRequestCancelled");
+      else if (cancelled)
         kubus_check (
             OTF2_EvtWriter_MpiRequestCancelled (kubus_evt, NULL, kubus_time_after_call (), e->id),
             "MpiRequestCancelled");
@@ -412,6 +457,11 @@ kubus_ev_complete (MPI_Request req, const MPI_Status *status)
         kubus_check (
             OTF2_EvtWriter_MpiIsendComplete (kubus_evt, NULL, kubus_time_after_call (), e->id),
             "MpiIsendComplete");
+      else if (e->kind == REQ_COLL)
+        kubus_check (OTF2_EvtWriter_NonBlockingCollectiveComplete (
+                         kubus_evt, NULL, kubus_time_after_call (), (OTF2_CollectiveOp)e->tag,
+                         e->comm, e->peer, e->bytes, e->received, e->id),
+                     "NonBlockingCollectiveComplete");
       else if (status->MPI_SOURCE >= 0)
         kubus_check (OTF2_EvtWriter_MpiIrecv (
                          kubus_evt, NULL, kubus_time_after_call (), (uint32_t)status->MPI_SOURCE,

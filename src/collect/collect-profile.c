@@ -642,6 +642,17 @@ kubus_prof_received (uint64_t bytes)
 }
 
 void
+kubus_prof_coll_bytes (uint64_t sent, uint64_t received)
+{
+  PNode *n = call_node (main_prof);
+  if (n == NULL)
+    return;
+  n->bytes[2] += sent;
+  n->bytes[3] += received;
+  n->counts[sent == 0 && received == 0 ? 2 : sent > 0 && received > 0 ? 5 : sent > 0 ? 6 : 7]++;
+}
+
+void
 kubus_prof_coll (uint32_t comm, int size, int me, uint32_t root, uint64_t sent, uint64_t received)
 {
   KubusProf *p = main_prof;

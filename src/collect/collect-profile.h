@@ -36,6 +36,8 @@ void kubus_prof_sent (uint64_t bytes) KUBUS_PROF_INTERNAL;
 void kubus_prof_received (uint64_t bytes) KUBUS_PROF_INTERNAL;
 void kubus_prof_coll (uint32_t comm, int size, int me, uint32_t root, uint64_t sent, uint64_t received)
     KUBUS_PROF_INTERNAL;
+/* a non-blocking collective completed by the call on top: its bytes and count, no estimate */
+void kubus_prof_coll_bytes (uint64_t sent, uint64_t received) KUBUS_PROF_INTERNAL;
 
 /* Other threads: MPI calls only; returns a token for the leave (0: not recorded). */
 uint64_t kubus_prof_thread_enter (uint32_t region, const void *site) KUBUS_PROF_INTERNAL;

@@ -245,6 +245,15 @@ void kubus_ev_isend (int          peer,
                      MPI_Datatype type,
                      MPI_Request  req,
                      uint64_t     enter) KUBUS_INTERNAL;
+/* A non-blocking collective started (@comm a local communicator id, @root KUBUS_NO_ROOT or
+ * a rank in it); its completion is recorded by kubus_ev_complete. */
+void kubus_ev_icoll (OTF2_CollectiveOp op,
+                     uint32_t          comm,
+                     uint32_t          root,
+                     uint64_t          sent,
+                     uint64_t          received,
+                     MPI_Request       req,
+                     uint64_t          enter) KUBUS_INTERNAL;
 void         kubus_ev_recv (MPI_Comm comm, const MPI_Status *status) KUBUS_INTERNAL;
 /* An MPI_Irecv from @source (MPI_PROC_NULL: nothing to record, like a send to it) */
 void         kubus_ev_irecv_request (int source, MPI_Comm comm, MPI_Request req) KUBUS_INTERNAL;

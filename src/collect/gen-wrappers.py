@@ -124,7 +124,7 @@ def body(r):
     w(f'kubus_record:')
     w(f'  kubus_ev_enter ({rid}, {site});')
     pre, post = [], []
-    if k in ('isend', 'start', 'startall'):
+    if k in ('isend', 'start', 'startall', 'icoll'):
         # A send happens when its call is entered (Scalasca semantics); the request handle
         # only exists after the call, so the event is written then, with the enter time.
         pre.append('uint64_t kubus_t_enter = kubus_stamp;')
@@ -207,6 +207,20 @@ def body(r):
         post.append(f"  kubus_ev_coll_end (OTF2_COLLECTIVE_OP_{r['op']}, kubus_c, {root}, kubus_sent, kubus_recv);")
         post.append(f"  if (kubus_profiling)")
         post.append(f"    kubus_prof_coll (kubus_c, N, ME, (uint32_t) ({root}), kubus_sent, kubus_recv);")
+        post.append('  (void) N;')
+        post.append('  (void) ME;')
+        post.append('}')
+    elif k == 'icoll':
+        # the request event with the enter time (the collective starts when its call is
+        # entered, as a send does); op, communicator, root and bytes go to the request table
+        # and are written when a MPI_Wait* / MPI_Test* completes it (collect-p2p.c)
+        root = a.get('root', 'KUBUS_NO_ROOT')
+        post.append('{')
+        post.append('  int N, ME;')
+        post.append(f"  uint32_t kubus_c = kubus_comm_info ({a['comm']}, &N, &ME);")
+        post.append(f"  uint64_t kubus_sent = (uint64_t) ({a['sent']});")
+        post.append(f"  uint64_t kubus_recv = (uint64_t) ({a['recv']});")
+        post.append(f"  kubus_ev_icoll (OTF2_COLLECTIVE_OP_{r['op']}, kubus_c, {root}, kubus_sent, kubus_recv, *{a['req']}, kubus_t_enter);")
         post.append('  (void) N;')
         post.append('  (void) ME;')
         post.append('}')

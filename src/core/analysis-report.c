@@ -409,8 +409,8 @@ instance_sort (gconstpointer pa,
 }
 
 /* The leaf category metric that holds an MPI region's time. */
-static int
-category_metric (const TraceRegion *r)
+int
+analyze_category_metric (const TraceRegion *r)
 {
   if (!r)
     return M_COMP;
@@ -841,7 +841,7 @@ analysis_write_report (TraceDefs   *defs,
               {
                 /* the time of a call path goes to its category and every ancestor metric */
                 const TraceRegion *tr = trace_defs_region (defs, b->cnodes[be->cnode].region);
-                for (int m = category_metric (tr); m >= 0; m = analyze_metrics[m].parent)
+                for (int m = analyze_category_metric (tr); m >= 0; m = analyze_metrics[m].parent)
                   row[m] += be->value;
               }
             else

@@ -223,6 +223,17 @@ typedef struct
   guint64 end_pos;
 } CollRec;
 
+/* A non-blocking collective (OTF2 3.0 NonBlockingCollectiveRequest / Complete), in the order
+ * this rank started them (MPI's matching order on a communicator). */
+typedef struct
+{
+  guint32 call;          /* the call that completed it (MPI_Wait*, MPI_Test*) */
+  guint32 comm;          /* comm index; NO_INDEX while open, and for one never completed */
+  guint32 root;          /* comm-local rank, NO_INDEX if none */
+  guint32 op;            /* OTF2_CollectiveOp */
+  Tick    start;         /* enter of the MPI_I* call that started it */
+} NbcRec;
+
 typedef struct
 {
   guint32 parent;        /* NO_INDEX for a root */
@@ -258,6 +269,8 @@ typedef struct
   GArray      *sends;          /* SendRec */
   GArray      *recvs;          /* RecvRec */
   GArray      *colls;          /* CollRec */
+  GArray      *nbcs;           /* NbcRec: completed non-blocking collectives (not in the clock
+                                * repair, the root causes or the critical path) */
   guint32      init_call;      /* NO_INDEX if absent */
   guint32      finalize_call;
   /* positions of MPI_Init's and MPI_Finalize's Enter and Leave (0 = not seen) */
@@ -388,6 +401,8 @@ typedef struct
 } P2PDiag;
 
 gboolean pattern_p2p_run (Transport *t, RankData **rds, GError **error);
+/* The leaf metric that holds the time of a call of region @r (analysis-report.c). */
+int      analyze_category_metric (const TraceRegion *r);
 void     pattern_collective_run (Transport *t, RankData **rds);
 /* Wavefront classification (pattern-wavefront.c). NULL when the trace has no 2-D Cartesian
  * topology over MPI ranks or @rank has no coordinate there. */

@@ -2,6 +2,13 @@
  * Wait at N x N / N x N Completion, Late Broadcast, Early Reduce, Early Scan, and over all
  * ranks Initialization Completion and Wait at Finalize.
  *
+ * Non-blocking collectives (docs/decisions/2026-11-29-nonblocking-collectives.md) have the
+ * same waits, found in the call that completes them (MPI_Wait*, MPI_Test*) and measured
+ * from the starts (enters of the MPI_I* calls) of the members they depend on: a call that
+ * completes several is charged once, the largest; no Completion metric. The waiting time
+ * moves from the completing call's category (Point-to-point) to the collective's, so every
+ * metric's exclusive value stays what it holds.
+ *
  * Replay: for every recorded communicator (in definition order, the same on every process)
  * the members exchange, for each of their collective instances in recorded order, the enter
  * and leave times as a MAX reduction over the communicator (leave negated for the minimum;
@@ -9,6 +16,7 @@
 #include "analyze-private.h"
 
 #include <otf2/otf2.h>
+#include <stddef.h>
 
 enum
 {
@@ -77,49 +85,62 @@ sync_waits (RankData      *rd,
 /* Each local rank's collective records ordered by communicator (recorded order within one),
  * with a cursor: the communicators are replayed in index order, so finding a communicator's
  * instances costs their number, not a scan of every record per communicator (quadratic in
- * programs that create thousands of communicators). */
+ * programs that create thousands of communicators). The records are CollRec (blocking) or
+ * NbcRec (non-blocking): both begin with the call and the communicator. */
+G_STATIC_ASSERT (offsetof (CollRec, comm) == offsetof (NbcRec, comm));
+
 typedef struct
 {
-  guint32 *order;
-  guint    n;
-  guint    cursor;
+  guint32      *order;
+  guint         n;
+  guint         cursor;
+  const guint8 *base;
+  gsize         stride;
 } CollOrder;
+
+static inline guint32
+rec_comm (const CollOrder *co,
+          guint32          k)
+{
+  return ((const CollRec *) (co->base + (gsize) k * co->stride))->comm;
+}
 
 static gint
 coll_order_cmp (gconstpointer a,
                 gconstpointer b,
                 gpointer      data)
 {
-  const CollRec *colls = data;
+  const CollOrder *co = data;
   guint32 x = *(const guint32 *) a, y = *(const guint32 *) b;
-  if (colls[x].comm != colls[y].comm)
-    return colls[x].comm < colls[y].comm ? -1 : 1;
+  guint32 cx = rec_comm (co, x), cy = rec_comm (co, y);
+  if (cx != cy)
+    return cx < cy ? -1 : 1;
   return x < y ? -1 : x > y;
 }
 
 static void
 coll_order_init (CollOrder *co,
-                 RankData  *rd)
+                 GArray    *recs)
 {
-  co->n = rd->colls->len;
+  co->n = recs->len;
   co->cursor = 0;
+  co->base = (const guint8 *) recs->data;
+  co->stride = g_array_get_element_size (recs);
   co->order = g_new (guint32, MAX (co->n, 1));
   for (guint k = 0; k < co->n; k++)
     co->order[k] = k;
-  g_qsort_with_data (co->order, co->n, sizeof (guint32), coll_order_cmp, rd->colls->data);
+  g_qsort_with_data (co->order, co->n, sizeof (guint32), coll_order_cmp, co);
 }
 
 /* Appends the records of communicator @comm_index (in recorded order) to @out. */
 static void
 coll_order_take (CollOrder *co,
-                 RankData  *rd,
                  guint32    comm_index,
                  GArray    *out)
 {
-  const CollRec *colls = (const CollRec *) rd->colls->data;
-  while (co->cursor < co->n && colls[co->order[co->cursor]].comm < comm_index)
+  while (co->cursor < co->n && rec_comm (co, co->order[co->cursor]) < comm_index)
     co->cursor++;
-  while (co->cursor < co->n && colls[co->order[co->cursor]].comm == comm_index)
+  while (co->cursor < co->n && rec_comm (co, co->order[co->cursor]) == comm_index)
     {
       guint c = co->order[co->cursor++];
       g_array_append_val (out, c);
@@ -151,7 +172,7 @@ run_comm (Transport  *t,
       if (pos[i] < 0)
         continue;
       idx[i] = g_array_new (FALSE, FALSE, sizeof (guint));
-      coll_order_take (&orders[i], rd, comm->index, idx[i]);
+      coll_order_take (&orders[i], comm->index, idx[i]);
       cnt[i] = g_new (gint64, 2);
       cnt[i][0] = idx[i]->len;
       cnt[i][1] = -(gint64) idx[i]->len;
@@ -233,6 +254,158 @@ run_comm (Transport  *t,
     }
 }
 
+/* Moves @w of the time of @call from the category metric of its region (Point-to-point for
+ * MPI_Wait*) to the one wait-state metric @m lies under, with their ancestors: the wait is
+ * collective time, the rest of the call stays where it was. */
+static void
+move_category (RankData      *rd,
+               const CallRec *call,
+               MetricId       m,
+               gint64         w)
+{
+  int from = analyze_category_metric (trace_defs_region (rd->defs, call->region));
+  int to = analyze_metrics[m].parent;
+  for (int x = from; x >= 0; x = analyze_metrics[x].parent)
+    if (!analyze_metric_is_below (to, x))
+      rank_data_add (rd, x, call->cnode, -w);
+  for (int x = to; x >= 0; x = analyze_metrics[x].parent)
+    if (!analyze_metric_is_below (from, x))
+      rank_data_add (rd, x, call->cnode, w);
+}
+
+/* A wait of @w in @call, which may complete several non-blocking collectives: charged once,
+ * the largest (@charged: call index + 1 -> wait charged so far). */
+static void
+nbc_wait (RankData      *rd,
+          GHashTable    *charged,
+          guint32        call_index,
+          MetricId       m,
+          gint64         w)
+{
+  const CallRec *call = &g_array_index (rd->calls, CallRec, call_index);
+  gpointer key = GUINT_TO_POINTER (call_index + 1);
+  gint64 *had = g_hash_table_lookup (charged, key);
+  gint64 inc = w - (had ? *had : 0);
+
+  if (inc <= 0)
+    return;
+  rank_data_wait (rd, m, call, inc);
+  move_category (rd, call, m, inc);
+  if (!had)
+    {
+      had = g_new0 (gint64, 1);
+      g_hash_table_insert (charged, key, had);
+    }
+  *had = w;
+}
+
+/* The non-blocking collectives of one communicator, as run_comm's blocking ones: the members
+ * exchange their starts per instance (in start order, which MPI's matching follows). */
+static void
+run_comm_nbc (Transport   *t,
+              RankData   **rds,
+              CollOrder   *orders,
+              GHashTable **charged,
+              TraceComm   *comm)
+{
+  int n_local = t->n_local;
+  g_autofree gint64 **cnt = g_new0 (gint64 *, n_local);
+  g_autofree gint64 **vals = g_new0 (gint64 *, n_local);
+  g_autofree gint64 **scan = g_new0 (gint64 *, n_local);
+  g_autofree GArray **idx = g_new0 (GArray *, n_local);
+  g_autofree int *pos = g_new (int, n_local);
+  gint64 n_max = 0, n_min = 0;
+  gsize n;
+
+  for (int i = 0; i < n_local; i++)
+    {
+      pos[i] = -1;
+      for (int m = 0; m < comm->size; m++)
+        if (comm->world[m] == rds[i]->rank)
+          pos[i] = m;
+      if (pos[i] < 0)
+        continue;
+      idx[i] = g_array_new (FALSE, FALSE, sizeof (guint));
+      coll_order_take (&orders[i], comm->index, idx[i]);
+      cnt[i] = g_new (gint64, 2);
+      cnt[i][0] = idx[i]->len;
+      cnt[i][1] = -(gint64) idx[i]->len;
+    }
+  t->allreduce_max (t, comm->index, comm->world, comm->size, cnt, 2);
+  for (int i = 0; i < n_local; i++)
+    if (cnt[i])
+      {
+        n_max = cnt[i][0];
+        n_min = -cnt[i][1];
+      }
+  n = (gsize) n_min;
+  for (int i = 0; i < n_local; i++)
+    {
+      if (!idx[i])
+        continue;
+      if (n_max != n_min)
+        rds[i]->collective_mismatch += idx[i]->len - n;
+      if (n == 0)
+        continue;
+      vals[i] = g_new (gint64, n * N_V);
+      scan[i] = g_new (gint64, n);
+      for (gsize k = 0; k < n; k++)
+        {
+          const NbcRec *nr = &g_array_index (rds[i]->nbcs, NbcRec, g_array_index (idx[i], guint, k));
+          gboolean root = nr->root != NO_INDEX && (int) nr->root == pos[i];
+          vals[i][k * N_V + V_ENTER] = nr->start;
+          vals[i][k * N_V + V_NEG_LEAVE] = G_MININT64;
+          vals[i][k * N_V + V_ROOT] = root ? nr->start : G_MININT64;
+          vals[i][k * N_V + V_NONROOT] = root ? G_MININT64 : nr->start;
+          scan[i][k] = nr->start;
+        }
+    }
+  if (n > 0)
+    {
+      t->allreduce_max (t, comm->index, comm->world, comm->size, vals, n * N_V);
+      t->scan_max (t, comm->index, comm->world, comm->size, scan, n);
+    }
+  for (int i = 0; i < n_local; i++)
+    {
+      RankData *rd = rds[i];
+      for (gsize k = 0; vals[i] && k < n; k++)
+        {
+          const NbcRec *nr = &g_array_index (rd->nbcs, NbcRec, g_array_index (idx[i], guint, k));
+          const CallRec *call = &g_array_index (rd->calls, CallRec, nr->call);
+          const gint64 *v = vals[i] + k * N_V;
+          gboolean root = nr->root != NO_INDEX && (int) nr->root == pos[i];
+
+          switch (coll_kind (nr->op))
+            {
+            case K_BARRIER:
+              nbc_wait (rd, charged[i], nr->call, M_BARRIER_WAIT, MIN (v[V_ENTER], call->leave) - call->enter);
+              break;
+            case K_NXN:
+              nbc_wait (rd, charged[i], nr->call, M_WAIT_NXN, MIN (v[V_ENTER], call->leave) - call->enter);
+              break;
+            case K_BCAST:
+              if (!root && nr->root != NO_INDEX && v[V_ROOT] != G_MININT64)
+                nbc_wait (rd, charged[i], nr->call, M_LATEBROADCAST, MIN (v[V_ROOT], call->leave) - call->enter);
+              break;
+            case K_REDUCE:
+              if (root && v[V_NONROOT] != G_MININT64)
+                nbc_wait (rd, charged[i], nr->call, M_EARLYREDUCE, MIN (v[V_NONROOT], call->leave) - call->enter);
+              break;
+            case K_SCAN:
+              nbc_wait (rd, charged[i], nr->call, M_EARLYSCAN, MIN (scan[i][k], call->leave) - call->enter);
+              break;
+            case K_OTHER:
+              break;
+            }
+        }
+      g_free (vals[i]);
+      g_free (scan[i]);
+      g_free (cnt[i]);
+      if (idx[i])
+        g_array_unref (idx[i]);
+    }
+}
+
 /* MPI_Init and MPI_Finalize over all ranks. */
 static void
 run_init_finalize (Transport  *t,
@@ -287,35 +460,46 @@ pattern_collective_run (Transport  *t,
   g_autofree int *world = g_new (int, t->n_ranks);
   g_autofree gint64 **used = g_new0 (gint64 *, t->n_local);
   g_autofree CollOrder *orders = g_new0 (CollOrder, t->n_local);
+  g_autofree CollOrder *nb_orders = g_new0 (CollOrder, t->n_local);
+  g_autofree GHashTable **charged = g_new0 (GHashTable *, t->n_local);
 
-  /* which communicators carry collectives at all: one reduction over all ranks, so that
-   * communicators without any (MPI_COMM_SELF, measurement-system ones) cost nothing */
+  /* which communicators carry collectives at all (blocking: slot c, non-blocking: n_comms + c):
+   * one reduction over all ranks, so that communicators without any (MPI_COMM_SELF,
+   * measurement-system ones) cost nothing */
   for (int r = 0; r < t->n_ranks; r++)
     world[r] = r;
   for (int i = 0; i < t->n_local; i++)
     {
-      used[i] = g_new0 (gint64, MAX (n_comms, 1));
+      used[i] = g_new0 (gint64, MAX (2 * n_comms, 1));
       for (guint k = 0; k < rds[i]->colls->len; k++)
         used[i][g_array_index (rds[i]->colls, CollRec, k).comm] = 1;
-      coll_order_init (&orders[i], rds[i]);
+      for (guint k = 0; k < rds[i]->nbcs->len; k++)
+        used[i][n_comms + g_array_index (rds[i]->nbcs, NbcRec, k).comm] = 1;
+      coll_order_init (&orders[i], rds[i]->colls);
+      coll_order_init (&nb_orders[i], rds[i]->nbcs);
+      charged[i] = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
     }
-  t->allreduce_max (t, n_comms + 1, world, t->n_ranks, used, MAX (n_comms, 1));
+  t->allreduce_max (t, n_comms + 1, world, t->n_ranks, used, MAX (2 * n_comms, 1));
 
   for (guint c = 0; c < n_comms; c++)
     {
       TraceComm *comm = defs->comms->pdata[c];
-      gboolean usable = comm->size > 1 && comm->world && used[0][c] > 0;
+      gboolean usable = comm->size > 1 && comm->world;
       /* communicators of size one carry no wait state; unmapped members cannot be replayed */
       for (int m = 0; usable && m < comm->size; m++)
         if (comm->world[m] < 0 || comm->world[m] >= t->n_ranks)
           usable = FALSE;
-      if (usable)
+      if (usable && used[0][c] > 0)
         run_comm (t, rds, orders, comm);
+      if (usable && used[0][n_comms + c] > 0)
+        run_comm_nbc (t, rds, nb_orders, charged, comm);
     }
   for (int i = 0; i < t->n_local; i++)
     {
       g_free (used[i]);
       g_free (orders[i].order);
+      g_free (nb_orders[i].order);
+      g_hash_table_unref (charged[i]);
     }
   run_init_finalize (t, rds, n_comms);
 }

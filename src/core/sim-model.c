@@ -599,6 +599,7 @@ sim_model_free (SimModel *m)
   if (!m)
     return;
   g_hash_table_unref (m->cost);
+  g_clear_pointer (&m->nbc_needs, g_hash_table_unref);
   g_free (m->host);
   g_free (m);
 }

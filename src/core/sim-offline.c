@@ -28,6 +28,9 @@
 #include <string.h>
 
 #define UNKNOWN G_MININT64
+/* a member's progress closer than this to a non-blocking collective's last start, or to the
+ * Enter of the call completing it, does not tell whether that call waited for it (nbc_done) */
+#define NBC_PROGRESS_MIN_NS 100000
 
 typedef struct
 {
@@ -43,11 +46,12 @@ typedef struct
 
 typedef struct
 {
-  guint8  kind;        /* 0 none, 1 send, 2 recv */
+  guint8  kind;        /* 0 none, 1 send, 2 recv, 3 non-blocking collective (4: its completion known) */
   guint8  rdv;
-  int     peer;        /* world rank */
-  guint32 other_ev;    /* send: matched receive event on peer; recv: completion event (own) */
-  Tick    start;       /* send: enter time */
+  int     peer;        /* world rank; collective: the action's index in the rank's plan */
+  guint32 other_ev;    /* send: matched receive event on peer; recv: completion event (own);
+                        * collective: its instance number on the communicator */
+  Tick    start;       /* send: enter time; collective: start, then (kind 4) completion */
   guint64 bytes;
 } SlotInfo;
 
@@ -417,6 +421,206 @@ do_collective (Engine    *e,
   return TRUE;
 }
 
+/* ACT_ICOLL: the rank arrives at the collective instance at its start (the Enter of the MPI_I*
+ * call) and goes on; the call that completes it waits for it (nbc_done). Blocking and
+ * non-blocking collectives share a communicator's sequence, as MPI orders them. */
+static void
+nbc_start (Engine    *e,
+           int        r,
+           SimAction *a,
+           guint      a_index)
+{
+  RankSim *rs = &e->rs[r];
+  SlotInfo *s = &rs->slots[a->slot];
+  TraceComm *c = a->comm < e->defs->comms->len ? e->defs->comms->pdata[a->comm] : NULL;
+  int pos = c && c->size > 1 ? comm_pos (c, r) : -1;
+  CollInst *ci;
+
+  s->kind = 0;
+  if (pos < 0)
+    return;
+  ci = coll_inst (e, a->comm, rs->coll_seq[a->comm], c->size);
+  ci->enters[pos] = rs->t;
+  ci->max_e = MAX (ci->max_e, rs->t);
+  if (pos == a->peer)
+    ci->root_e = rs->t;
+  ci->arrived++;
+  if (ci->arrived == c->size)
+    for (int w = 0; w < ci->n_waiting; w++)
+      enqueue (e, ci->waiting[w]);
+  s->kind = 3;
+  s->peer = (int) a_index;
+  s->other_ev = rs->coll_seq[a->comm]++;
+  s->start = rs->t;
+}
+
+/* When rank @q is first in MPI after the call that started a non-blocking collective at
+ * @start (its presence there, as recorded when that call ended); UNKNOWN until known. */
+static Tick
+nbc_after_start (Engine *e,
+                 int     q,
+                 Tick    start,
+                 int     asker)
+{
+  Tick p = progress (e, q, start, asker);
+  GArray *pa;
+  const Presence *sp;
+  guint lo = 0, hi;
+
+  if (p == UNKNOWN)
+    return UNKNOWN;
+  pa = e->presence[q];
+  sp = (const Presence *) pa->data;
+  hi = pa->len;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (sp[mid].b < start)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo < pa->len && sp[lo].a <= start)
+    return sp[lo].b + 1;
+  return p;
+}
+
+/* The fitted answer to: does member @pos's completion of a non-blocking collective (@op on
+ * communicator index @comm) wait for member @q's progress after @q started it? With @vote
+ * (fit), adds what the original showed (+1 it did, -1 it did not). Unknown: it does. */
+static gboolean
+nbc_needs (SimModel *m,
+           guint32   comm,
+           guint32   op,
+           int       pos,
+           int       q,
+           int       vote)
+{
+  gpointer key, v;
+  gint votes;
+
+  if (pos > 0xffff || q > 0xffff || comm > 0xffffff)
+    return TRUE;
+  key = GSIZE_TO_POINTER (((gsize) comm << 40) | ((gsize) (op & 0xff) << 32) | ((gsize) pos << 16) | (gsize) q);
+  if (!m->nbc_needs && vote)
+    m->nbc_needs = g_hash_table_new (g_direct_hash, g_direct_equal);
+  v = m->nbc_needs ? g_hash_table_lookup (m->nbc_needs, key) : NULL;
+  votes = v ? GPOINTER_TO_INT (v) - (1 << 30) : 0;
+  if (vote)
+    {
+      votes += vote;
+      g_hash_table_replace (m->nbc_needs, key, GINT_TO_POINTER (votes + (1 << 30)));
+    }
+  return votes >= 0;
+}
+
+/* When the non-blocking collective in slot @s is complete for rank @r. Not before the members
+ * it depends on (all for N x N and the barrier, the root for a non-root of a one-to-all, the
+ * senders for the root of an all-to-one, the members before for a scan; none for the root of a
+ * one-to-all and a sender of an all-to-one) started it. MPI progresses a non-blocking collective
+ * only inside its calls, though, so a member that computes after starting it may hold the
+ * others up until its next MPI call; whether it does depends on MPI's algorithm (where the
+ * members sit in its tree). The fit learns that per pair of members from the original's
+ * completions (nbc_needs); the simulation waits for the progress of the members found needed,
+ * and of those never seen (MPI's progress rule). @enter, @tl: the recorded Enter and Leave of
+ * the completing call (fit). UNKNOWN until known. */
+static Tick
+nbc_done (Engine   *e,
+          int       r,
+          SlotInfo *s,
+          Tick      enter,
+          Tick      tl)
+{
+  RankSim *rs = &e->rs[r];
+  SimAction *a;
+  TraceComm *c;
+  CollInst *ci;
+  guint64 key;
+  int pos, size, lo = 0, hi;
+  gboolean is_root;
+  Tick t_s, t;
+
+  if (s->kind == 4)
+    return s->start;
+  a = &g_array_index (rs->plan->actions, SimAction, s->peer);
+  c = e->defs->comms->pdata[a->comm];
+  pos = comm_pos (c, r);
+  size = c->size;
+  hi = size;
+  key = ((guint64) a->comm << 32) | s->other_ev;
+  ci = g_hash_table_lookup (e->colls, &key);
+  if (!ci)
+    return s->start;
+  if (ci->arrived < size)
+    {
+      gboolean listed = FALSE;
+      for (int w = 0; w < ci->n_waiting && !listed; w++)
+        listed = ci->waiting[w] == r;
+      if (!listed)
+        ci->waiting[ci->n_waiting++] = r;
+      return UNKNOWN;
+    }
+  is_root = a->peer >= 0 && pos == a->peer;
+  switch (a->op)
+    {
+    case OTF2_COLLECTIVE_OP_BCAST:
+    case OTF2_COLLECTIVE_OP_SCATTER:
+    case OTF2_COLLECTIVE_OP_SCATTERV:
+      if (is_root || a->peer < 0 || a->peer >= size)
+        hi = 0;
+      else
+        lo = a->peer, hi = a->peer + 1;
+      break;
+    case OTF2_COLLECTIVE_OP_REDUCE:
+    case OTF2_COLLECTIVE_OP_GATHER:
+    case OTF2_COLLECTIVE_OP_GATHERV:
+      if (!is_root)
+        hi = 0;
+      break;
+    case OTF2_COLLECTIVE_OP_SCAN:
+    case OTF2_COLLECTIVE_OP_EXSCAN:
+      hi = pos + 1;
+      break;
+    default:
+      break;
+    }
+  t_s = s->start;
+  for (int q = lo; q < hi; q++)
+    t_s = MAX (t_s, ci->enters[q]);
+  /* fit: the progress that explains the completion is the latest one before it; a member
+   * whose progress came after it was not needed (only a member that was waiting tells) */
+  t = t_s;
+  for (int pass = e->fit ? 0 : 1; pass < 2; pass++)
+    for (int q = lo; q < hi; q++)
+      {
+        Tick after, p;
+        if (q == pos)
+          continue;
+        after = nbc_after_start (e, c->world[q], ci->enters[q], r);
+        if (after == UNKNOWN || (p = progress (e, c->world[q], MAX (t_s, after), r)) == UNKNOWN)
+          return UNKNOWN;
+        if (p <= t_s)
+          continue;
+        if (pass == 0)
+          {
+            if (p <= tl)
+              t = MAX (t, p);
+          }
+        else if (e->fit)
+          {
+            if (enter < p - NBC_PROGRESS_MIN_NS && p - t_s > NBC_PROGRESS_MIN_NS && (p == t || p > tl))
+              nbc_needs (e->m, a->comm, a->op, pos, q, p == t ? 1 : -1);
+          }
+        else if (nbc_needs (e->m, a->comm, a->op, pos, q, 0))
+          t = MAX (t, p);
+      }
+  s->kind = 4;
+  s->start = t;
+  if (++ci->departed == size)
+    g_hash_table_remove (e->colls, &key);
+  return t;
+}
+
 /* Runs one action; FALSE when the rank must wait (it resumes at the same action). */
 static gboolean
 do_action (Engine  *e,
@@ -531,6 +735,8 @@ do_action (Engine  *e,
               c = send_done (e, r, s->peer, s->other_ev, s->start, s->bytes);
             else if (s->kind == 2)
               c = arrival (e, r, s->other_ev, FALSE);
+            else if (s->kind >= 3)
+              c = nbc_done (e, r, s, ev[call->enter].time, ev[call->leave].time);
             if (c == UNKNOWN)
               return FALSE;
             done = MAX (done, c);
@@ -555,6 +761,9 @@ do_action (Engine  *e,
     case ACT_COLL:
     case ACT_SYNC:
       return do_collective (e, r, a, &rs->t);
+    case ACT_ICOLL:
+      nbc_start (e, r, a, call->first + i);
+      return TRUE;
     default:
       return TRUE;
     }
@@ -590,6 +799,7 @@ call_class (Engine  *e,
             kind = sim_model_transport (e->m, r, ev[a->ev].peer_world);
           break;
         case ACT_COLL:
+        case ACT_ICOLL:
           {
             TraceComm *c = a->comm < e->defs->comms->len ? e->defs->comms->pdata[a->comm] : NULL;
             int size = c ? c->size : 1, lg = 0;

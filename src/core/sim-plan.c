@@ -2,8 +2,9 @@
  * the events inside a call say which operations to re-enact (a send event: a send of the
  * recorded size, tag and peer; a request completion: a wait on that request; a collective end:
  * the same collective), so persistent requests, MPI_Start and wildcard receives need no special
- * case. Calls without such events (MPI_Comm_rank, an MPI_Test that found nothing, a non-blocking
- * collective that the trace does not describe) take their recorded time; the ones that did
+ * case; a non-blocking collective's request starts it (ACT_ICOLL) and its completion is waited for
+ * with the call's other requests. Calls without such events (MPI_Comm_rank, an MPI_Test that found
+ * nothing, a non-blocking collective that the trace does not describe) take their recorded time; the ones that did
  * communicate without saying so in the trace are listed as approximated. */
 #include "sim-private.h"
 
@@ -177,7 +178,8 @@ sim_plan_check_colls (Transport   *t,
       TraceComm *c;
       vals[i] = g_new0 (gint64, 2 * (gsize) nc);
       for (guint k = 0; k < srs[i]->ev->len; k++)
-        if (ev[k].type == EV_COLL_END && (c = trace_defs_comm (srs[i]->defs, ev[k].region)))
+        if ((ev[k].type == EV_COLL_END || ev[k].type == EV_NBC_COMPLETE)
+            && (c = trace_defs_comm (srs[i]->defs, ev[k].region)))
           vals[i][c->index]++;
       for (guint ci = 0; ci < nc; ci++)
         {
@@ -488,6 +490,67 @@ comm_ok (SimRank    *sr,
   return FALSE;
 }
 
+/* A non-blocking collective's event @j in a call named @name: its request starts it
+ * (ACT_ICOLL, with the collective its completion describes, into a request slot), its
+ * completion adds the slot to the call's completed ones (the ACT_WAIT). One never completed (a
+ * freed request, an aborted run) is not started: the others would wait for it in vain. */
+static gboolean
+plan_nbc (SimRank      *sr,
+          SimPlan      *p,
+          Slots        *sl,
+          SimEvent     *ev,
+          guint         j,
+          const char   *name,
+          SimPlanNotes *notes,
+          GArray       *completed,
+          GError      **error)
+{
+  SimEvent *e = &ev[j];
+  gpointer v;
+
+  if (e->type == EV_NBC_COMPLETE)
+    {
+      if (e->link != NO_INDEX && (v = g_hash_table_lookup (sl->open, &ev[e->link].req)))
+        {
+          guint32 slot = GPOINTER_TO_UINT (v) - 1;
+          g_hash_table_remove (sl->open, &ev[e->link].req);
+          g_array_append_val (completed, slot);
+        }
+      return TRUE;
+    }
+  if (e->link == NO_INDEX || ev[e->link].type != EV_NBC_COMPLETE || (ev[e->link].flags & EVF_REMOVED))
+    {
+      count (notes->notes, _("non-blocking collective never completed: not re-enacted"));
+      return TRUE;
+    }
+  {
+    SimEvent *c = &ev[e->link];
+    TraceComm *tc = trace_defs_comm (sr->defs, c->region);
+    SimAction a = { 0 };
+    if (tc && tc->is_inter)
+      {
+        count (notes->approximated, name);
+        return TRUE;
+      }
+    if (!comm_ok (sr, c->region, &a.comm, error) || !check_size (sr, MAX (c->len, c->req), _("a collective"), error))
+      return FALSE;
+    a.kind = ACT_ICOLL;
+    a.ev = e->link;
+    a.op = (guint16) c->tag;
+    if (c->tag == OTF2_COLLECTIVE_OP_ALLTOALLV || c->tag == OTF2_COLLECTIVE_OP_ALLTOALLW)
+      count (notes->notes, _("MPI_Alltoallv/w: each rank's bytes spread evenly over its peers"));
+    a.peer = c->peer == OTF2_UNDEFINED_UINT32 ? -1 : (gint32) c->peer;
+    a.bytes = c->len;
+    a.bytes2 = c->req;
+    a.slot = slot_take (sl);
+    p->max_send = MAX (p->max_send, MAX (c->len, c->req));
+    p->max_recv = MAX (p->max_recv, MAX (c->len, c->req));
+    g_hash_table_replace (sl->open, &e->req, GUINT_TO_POINTER (a.slot + 1));
+    g_array_append_val (p->actions, a);
+  }
+  return TRUE;
+}
+
 SimPlan *
 sim_plan_build (SimRank       *sr,
                 SimPlanNotes  *notes,
@@ -670,6 +733,12 @@ sim_plan_build (SimRank       *sr,
                 p->max_recv = MAX (p->max_recv, MAX (e->len, e->req));
                 g_array_append_val (p->actions, a);
               }
+              break;
+            case EV_NBC_REQUEST:
+            case EV_NBC_COMPLETE:
+              any_event = TRUE;
+              if (!plan_nbc (sr, p, &sl, ev, j, name, notes, completed, error))
+                goto fail;
               break;
             default:
               break;

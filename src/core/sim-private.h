@@ -23,6 +23,9 @@ typedef enum
   EV_REQUEST_CANCELLED, /* req */
   EV_COLL_BEGIN,
   EV_COLL_END,          /* comm, peer = root, tag = op, len = sent, req = received */
+  EV_NBC_REQUEST,       /* a non-blocking collective started: req; link = its EV_NBC_COMPLETE */
+  EV_NBC_COMPLETE,      /* ... completed: as EV_COLL_END; link = its EV_NBC_REQUEST (whose req
+                         * is the request id) */
   EV_N_TYPES
 } SimEvType;
 
@@ -256,6 +259,8 @@ typedef enum
   ACT_PROBE,         /* a blocking probe for the message of receive event `ev` */
   ACT_SYNC,          /* MPI_Init / MPI_Finalize: all ranks meet, then the recorded tail */
   ACT_FREE,          /* MPI_Request_free of an active request: slot */
+  ACT_ICOLL,         /* starts a non-blocking collective (as ACT_COLL) into request slot `slot`;
+                      * an ACT_WAIT completes it */
 } SimActKind;
 
 enum
@@ -274,15 +279,16 @@ typedef struct
 {
   guint8  kind;      /* SimActKind */
   guint8  mode;      /* SEND_* */
-  guint16 op;        /* ACT_COLL: OTF2_CollectiveOp */
-  guint32 ev;        /* the event it re-enacts (send / recv / coll end / irecv completion) */
+  guint16 op;        /* ACT_COLL, ACT_ICOLL: OTF2_CollectiveOp */
+  guint32 ev;        /* the event it re-enacts (send / recv / coll end / irecv completion;
+                      * ACT_ICOLL: the EV_NBC_COMPLETE) */
   guint32 comm;      /* dense comm index (TraceComm.index) */
-  gint32  peer;      /* comm-local rank; ACT_COLL: root, -1 if none */
+  gint32  peer;      /* comm-local rank; ACT_COLL, ACT_ICOLL: root, -1 if none */
   gint32  tag;
   guint32 slot;      /* request slot (ACT_ISEND, ACT_IRECV); ACT_WAIT: first slot index */
   guint32 n;         /* ACT_WAIT: number of slots */
-  guint64 bytes;     /* ACT_COLL: bytes sent */
-  guint64 bytes2;    /* ACT_COLL: bytes received */
+  guint64 bytes;     /* ACT_COLL, ACT_ICOLL: bytes sent */
+  guint64 bytes2;    /* ACT_COLL, ACT_ICOLL: bytes received */
 } SimAction;
 
 typedef struct
@@ -431,6 +437,9 @@ typedef struct
   GHashTable  *cost;       /* class key (guint64) -> SimCost */
   guint        n_cost_samples;
   guint        n_classes;
+  /* non-blocking collectives (sim-offline.c): (comm, op, member, other member) -> votes + 2^30,
+   * whether the member's completion waited for the other's progress after its start (NULL: none) */
+  GHashTable  *nbc_needs;
 } SimModel;
 
 typedef struct

@@ -31,7 +31,8 @@
  *   own cost: a floor on all of them would add the replay's noise to the original's.
  *
  * Waiting in MPI: every operation is started with its non-blocking form (MPI_Isend for MPI_Send,
- * MPI_Iallreduce for MPI_Allreduce, …) and completed by settle(): it tests for 50 µs, then tests
+ * MPI_Iallreduce for MPI_Allreduce, …; a non-blocking collective of the program as itself, its
+ * request completed by the call that completed it) and completed by settle(): it tests for 50 µs, then tests
  * every 20 µs while sleeping. MPI's own blocking calls spin the whole time; with four ranks on
  * two cores a spinning rank takes the core from the rank that has work, and under SCHED_RR a
  * long spin would also trip the kernel's real-time throttling. The protocol (eager or rendezvous,
@@ -349,7 +350,7 @@ exchange_v_counts (Replay    *rp,
   for (guint a = 0; a < plan->actions->len; a++)
     {
       SimAction *act = &g_array_index (plan->actions, SimAction, a);
-      if (act->kind != ACT_COLL || !is_v_op (act->op))
+      if ((act->kind != ACT_COLL && act->kind != ACT_ICOLL) || !is_v_op (act->op))
         continue;
       if (!mine[act->comm])
         mine[act->comm] = g_array_new (FALSE, FALSE, sizeof (guint64));
@@ -416,12 +417,13 @@ grow (guint8 **buf,
   *len = need;
 }
 
-static gboolean
-do_coll (Replay    *rp,
-         SimRank   *sr,
-         guint32    a_index,
-         SimAction *a,
-         GError   **error)
+/* Starts the collective of @a (ACT_COLL, ACT_ICOLL) in its non-blocking form: @req stays
+ * MPI_REQUEST_NULL when there is nothing to do. */
+static int
+start_coll (Replay      *rp,
+            guint32      a_index,
+            SimAction   *a,
+            MPI_Request *reqp)
 {
   MPI_Comm c = rp->comms[a->comm];
   int size = rp->comm_size[a->comm], me = rp->comm_rank[a->comm];
@@ -432,12 +434,13 @@ do_coll (Replay    *rp,
   int count;
   MPI_Request req = MPI_REQUEST_NULL;
 
+  *reqp = MPI_REQUEST_NULL;
   if (c == MPI_COMM_NULL)
-    return TRUE;
+    return MPI_SUCCESS;
   if (is_v_op (a->op))
     {
       if (rp->vinst[a_index] >= rp->vcount[a->comm])
-        return TRUE;
+        return MPI_SUCCESS;
       vt = rp->vtable[a->comm] + (gsize) rp->vinst[a_index] * size * 2;
     }
   switch (a->op)
@@ -541,6 +544,19 @@ do_coll (Replay    *rp,
       rc = MPI_Ibarrier (c, &req);
       break;
     }
+  *reqp = req;
+  return rc;
+}
+
+static gboolean
+do_coll (Replay    *rp,
+         SimRank   *sr,
+         guint32    a_index,
+         SimAction *a,
+         GError   **error)
+{
+  MPI_Request req;
+  int rc = start_coll (rp, a_index, a, &req);
   if (rc == MPI_SUCCESS && req != MPI_REQUEST_NULL)
     rc = settle1 (&req);
   return mpi_fail (rc, _("a collective operation"), sr->rank, error);
@@ -555,7 +571,7 @@ size_buffers (Replay  *rp,
   for (guint a = 0; a < plan->actions->len; a++)
     {
       SimAction *act = &g_array_index (plan->actions, SimAction, a);
-      if (act->kind == ACT_COLL && is_v_op (act->op) && rp->vtable[act->comm]
+      if ((act->kind == ACT_COLL || act->kind == ACT_ICOLL) && is_v_op (act->op) && rp->vtable[act->comm]
           && rp->vinst[a] < rp->vcount[act->comm])
         {
           int size = rp->comm_size[act->comm];
@@ -616,6 +632,9 @@ size_calls (Replay   *rp,
             case ACT_ISEND:
             case ACT_IRECV:
               rp->slot_bytes[a->slot] = a->bytes;
+              break;
+            case ACT_ICOLL:
+              rp->slot_bytes[a->slot] = a->bytes + a->bytes2;
               break;
             case ACT_WAIT:
               for (guint k = 0; k < a->n; k++)
@@ -843,6 +862,11 @@ run_actions (Replay    *rp,
           if (!do_coll (rp, sr, call->first + i, a, error))
             return FALSE;
           break;
+        case ACT_ICOLL:
+          what = _("a non-blocking collective operation");
+          rp->persistent[a->slot] = 0;
+          rc = start_coll (rp, call->first + i, a, &rp->reqs[a->slot]);
+          break;
         case ACT_SYNC:
           what = "MPI_Barrier";
           {
@@ -897,7 +921,8 @@ starts_only (SimPlan *plan,
 {
   SimAction *acts = &g_array_index (plan->actions, SimAction, call->first);
   for (guint i = 0; i < call->n; i++)
-    if (acts[i].kind != ACT_ISEND && acts[i].kind != ACT_IRECV && acts[i].kind != ACT_FREE)
+    if (acts[i].kind != ACT_ISEND && acts[i].kind != ACT_IRECV && acts[i].kind != ACT_FREE
+        && acts[i].kind != ACT_ICOLL)
       return FALSE;
   return call->n > 0;
 }

@@ -1,7 +1,8 @@
 /* trace-events-other.c — the OTF2 event kinds the simulator does not model. Measurement-only
  * events (metrics, parameters, buffer flushes, measurement on/off, communicator create/destroy)
- * are dropped; the others (threads, OpenMP, RMA, I/O, non-blocking collective events, calling
- * context samples) cannot be re-enacted: the reader counts them by kind so the simulator can name
+ * are dropped; the others (threads, OpenMP, RMA, I/O, calling context samples) cannot be
+ * re-enacted (non-blocking collective events are listed here too, but trace-events.c reads
+ * them since 2026-11-29): the reader counts them by kind so the simulator can name
  * them when it refuses the trace. One callback per kind, each with OTF2's exact signature
  * (generated once from OTF2 3.0's OTF2_EvtReaderCallbacks.h). */
 #include <glib.h>
@@ -382,13 +383,13 @@ on_IoTryLock (OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t p, void *ud, OTF2_A
 static OTF2_CallbackCode
 on_NonBlockingCollectiveRequest (OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t p, void *ud, OTF2_AttributeList *al, uint64_t requestID)
 {
-  return trace_events_other (ud, "NonBlockingCollectiveRequest", FALSE);
+  return trace_events_other (ud, "NonBlockingCollectiveRequest", TRUE);
 }
 
 static OTF2_CallbackCode
 on_NonBlockingCollectiveComplete (OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t p, void *ud, OTF2_AttributeList *al, OTF2_CollectiveOp collectiveOp, OTF2_CommRef communicator, uint32_t root, uint64_t sizeSent, uint64_t sizeReceived, uint64_t requestID)
 {
-  return trace_events_other (ud, "NonBlockingCollectiveComplete", FALSE);
+  return trace_events_other (ud, "NonBlockingCollectiveComplete", TRUE);
 }
 
 static OTF2_CallbackCode

@@ -22,12 +22,14 @@ typedef struct
   gboolean  unknown;
   const ClockMap *map;      /* sr->clock_map: repaired times (replay-clock.h) */
   ClockCursor     cursor;
+  GHashTable     *nbc_open;   /* request id (guint64*, the event's req) -> EV_NBC_REQUEST index + 1 */
 } EvState;
 
 static const char *type_names[EV_N_TYPES] = {
   "ProgramBegin", "ProgramEnd", "Enter", "Leave", "MpiSend", "MpiIsend", "MpiIsendComplete",
   "MpiIrecvRequest", "MpiRecv", "MpiIrecv", "MpiRequestTest", "MpiRequestCancelled",
-  "MpiCollectiveBegin", "MpiCollectiveEnd",
+  "MpiCollectiveBegin", "MpiCollectiveEnd", "NonBlockingCollectiveRequest",
+  "NonBlockingCollectiveComplete",
 };
 
 const char *
@@ -298,10 +300,13 @@ on_request_test (OTF2_LocationRef l G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t
   return on_request (ud, EV_REQUEST_TEST, time, p, req);
 }
 
+static void nbc_cancelled (EvState *st, guint64 request);
+
 static OTF2_CallbackCode
 on_request_cancelled (OTF2_LocationRef l G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t p,
                       void *ud, OTF2_AttributeList *al G_GNUC_UNUSED, uint64_t req)
 {
+  nbc_cancelled (ud, req);
   return on_request (ud, EV_REQUEST_CANCELLED, time, p, req);
 }
 
@@ -398,6 +403,54 @@ events_read_kct (SimRank *sr, GError **error)
   return ok;
 }
 
+/* Non-blocking collectives: the request and its completion are linked here, where the request
+ * id is known (the completion's fields hold the collective as EV_COLL_END's do). */
+static OTF2_CallbackCode
+on_nbc_request (OTF2_LocationRef l G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t p, void *ud,
+                OTF2_AttributeList *al G_GNUC_UNUSED, uint64_t request)
+{
+  EvState *st = ud;
+  SimEvent *e = push (st, EV_NBC_REQUEST, time, p);
+  e->req = request;
+  if (!st->nbc_open)
+    st->nbc_open = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  g_hash_table_replace (st->nbc_open, g_memdup2 (&request, sizeof request),
+                        GUINT_TO_POINTER (st->sr->ev->len));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+on_nbc_complete (OTF2_LocationRef l G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t p, void *ud,
+                 OTF2_AttributeList *al G_GNUC_UNUSED, OTF2_CollectiveOp op, OTF2_CommRef comm,
+                 uint32_t root, uint64_t sent, uint64_t received, uint64_t request)
+{
+  EvState *st = ud;
+  SimEvent *e = push (st, EV_NBC_COMPLETE, time, p);
+  gpointer v;
+  e->region = comm;
+  e->peer = root;
+  e->tag = op;
+  e->len = sent;
+  e->req = received;
+  if (st->nbc_open && (v = g_hash_table_lookup (st->nbc_open, &request)))
+    {
+      guint32 post = GPOINTER_TO_UINT (v) - 1;
+      g_hash_table_remove (st->nbc_open, &request);
+      e->link = post;
+      g_array_index (st->sr->ev, SimEvent, post).link = st->sr->ev->len - 1;
+    }
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+/* A freed or cancelled non-blocking collective (the collector ends it so): never completed. */
+static void
+nbc_cancelled (EvState *st,
+               guint64  request)
+{
+  if (st->nbc_open)
+    g_hash_table_remove (st->nbc_open, &request);
+}
+
 gboolean
 trace_events_read (const char   *anchor,
                    SimRank      *sr,
@@ -472,6 +525,8 @@ trace_events_read (const char   *anchor,
   OTF2_EvtReaderCallbacks_SetMpiCollectiveBeginCallback (cbs, on_coll_begin);
   OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback (cbs, on_coll_end);
   trace_events_register_other (cbs);
+  OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveRequestCallback (cbs, on_nbc_request);
+  OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveCompleteCallback (cbs, on_nbc_complete);
   OTF2_EvtReaderCallbacks_SetMetricCallback (cbs, on_metric);
   OTF2_Reader_RegisterEvtCallbacks (reader, evr, cbs, &st);
   OTF2_EvtReaderCallbacks_Delete (cbs);
@@ -502,5 +557,7 @@ trace_events_read (const char   *anchor,
   OTF2_Reader_CloseEvtReader (reader, evr);
   OTF2_Reader_CloseEvtFiles (reader);
   OTF2_Reader_Close (reader);
+  if (st.nbc_open)
+    g_hash_table_unref (st.nbc_open);
   return ok;
 }

@@ -127,6 +127,7 @@ typedef struct
   guint       cap;
   ReqMap      isend_req;      /* request -> send index */
   ReqMap      irecv_req;      /* request -> enter time of the posting MPI_Irecv */
+  ReqMap      nbc_req;        /* request -> index in rd->nbcs of an open non-blocking collective */
   guint64     bad_leaves;
   guint64     orphan_events;
   Tick        last_time;
@@ -168,6 +169,7 @@ rank_data_new (int        rank,
   rd->sends = g_array_new (FALSE, FALSE, sizeof (SendRec));
   rd->recvs = g_array_new (FALSE, FALSE, sizeof (RecvRec));
   rd->colls = g_array_new (FALSE, FALSE, sizeof (CollRec));
+  rd->nbcs = g_array_new (FALSE, FALSE, sizeof (NbcRec));
   rd->init_call = NO_INDEX;
   rd->finalize_call = NO_INDEX;
   return rd;
@@ -187,6 +189,7 @@ rank_data_free (RankData *rd)
   g_array_unref (rd->sends);
   g_array_unref (rd->recvs);
   g_array_unref (rd->colls);
+  g_array_unref (rd->nbcs);
   if (rd->recv_send)
     g_array_unref (rd->recv_send);
   causes_free (rd->causes);
@@ -569,6 +572,7 @@ on_request_cancelled (OTF2_LocationRef loc G_GNUC_UNUSED, OTF2_TimeStamp time G_
   st->n_events++;
   reqmap_take (&st->irecv_req, request);
   reqmap_take (&st->isend_req, request);
+  reqmap_take (&st->nbc_req, request); /* its record stays open and is dropped at the end */
   if (st->tl)
     g_hash_table_remove (st->tl->req_mark, GSIZE_TO_POINTER ((gsize) request));
   return OTF2_CALLBACK_SUCCESS;
@@ -720,6 +724,86 @@ on_coll_begin (OTF2_LocationRef loc G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t
   return OTF2_CALLBACK_SUCCESS;
 }
 
+/* A non-blocking collective starts: a record in start order (MPI matches them in that order on
+ * a communicator), completed by NonBlockingCollectiveComplete. */
+static OTF2_CallbackCode
+on_nbc_request (OTF2_LocationRef loc G_GNUC_UNUSED, OTF2_TimeStamp time G_GNUC_UNUSED, uint64_t pos G_GNUC_UNUSED,
+                void *ud, OTF2_AttributeList *al G_GNUC_UNUSED, uint64_t request)
+{
+  ReadState *st = ud;
+  Frame *f = top_frame (st);
+  NbcRec r = { .call = NO_INDEX, .comm = NO_INDEX, .root = NO_INDEX };
+
+  st->n_events++;
+  if (!f)
+    {
+      st->orphan_events++;
+      return OTF2_CALLBACK_SUCCESS;
+    }
+  r.start = f->enter;
+  g_array_append_val (st->rd->nbcs, r);
+  reqmap_put (&st->nbc_req, request, st->rd->nbcs->len - 1);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+/* ... and completes in a Wait or Test: its bytes and count go to that call's path (as Score-P's
+ * profile puts them, and the collector's), its wait state is found there (pattern-collective.c). */
+static OTF2_CallbackCode
+on_nbc_complete (OTF2_LocationRef loc G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t pos, void *ud,
+                 OTF2_AttributeList *al G_GNUC_UNUSED, OTF2_CollectiveOp op, OTF2_CommRef comm,
+                 uint32_t root, uint64_t sent, uint64_t received, uint64_t request)
+{
+  ReadState *st = ud;
+  guint32 call = current_call (st);
+  TraceComm *c = trace_defs_comm (st->defs, comm);
+  guint64 idx = reqmap_take (&st->nbc_req, request);
+  gint64 *row;
+
+  (void) event_time (st, time, pos);
+  st->n_events++;
+  if (call == NO_INDEX || !c)
+    {
+      st->orphan_events++;
+      return OTF2_CALLBACK_SUCCESS;
+    }
+  /* on an inter-communicator: bytes and calls count, no wait state (as blocking ones) */
+  if (idx != G_MAXUINT64 && !c->is_inter)
+    {
+      NbcRec *r = &g_array_index (st->rd->nbcs, NbcRec, idx);
+      r->call = call;
+      r->comm = c->index;
+      r->root = root == OTF2_UNDEFINED_UINT32 ? NO_INDEX : root;
+      r->op = op;
+    }
+  row = rank_data_row (st->rd, g_array_index (st->rd->calls, CallRec, call).cnode);
+  row[M_BYTES_COUT] += sent;
+  row[M_BYTES_CIN] += received;
+  if (sent == 0 && received == 0)
+    row[M_SYNCS_COLL]++;
+  else if (sent > 0 && received > 0)
+    row[M_COMMS_CXCH]++;
+  else if (sent > 0)
+    row[M_COMMS_CSRC]++;
+  else
+    row[M_COMMS_CDST]++;
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+/* Drops the non-blocking collectives that never completed (cancelled, freed, an aborted run),
+ * keeping the others in start order. */
+static void
+nbcs_compact (RankData *rd)
+{
+  guint n = 0;
+  for (guint k = 0; k < rd->nbcs->len; k++)
+    {
+      NbcRec r = g_array_index (rd->nbcs, NbcRec, k);
+      if (r.comm != NO_INDEX)
+        g_array_index (rd->nbcs, NbcRec, n++) = r;
+    }
+  g_array_set_size (rd->nbcs, n);
+}
+
 static OTF2_ErrorCode
 quiet_error (void *ud G_GNUC_UNUSED, const char *file G_GNUC_UNUSED, uint64_t line G_GNUC_UNUSED,
              const char *func G_GNUC_UNUSED, OTF2_ErrorCode code,
@@ -784,6 +868,7 @@ read_rank_kct (RankData *rd, GError **error)
   st.stack = g_new (Frame, st.cap);
   reqmap_init (&st.isend_req);
   reqmap_init (&st.irecv_req);
+  reqmap_init (&st.nbc_req); /* the compressed trace holds no non-blocking collective yet */
   TraceKctCallbacks cb = { 0 };
   cb.enter = on_enter;
   cb.leave = on_leave;
@@ -814,6 +899,7 @@ read_rank_kct (RankData *rd, GError **error)
   g_free (st.stack);
   reqmap_clear (&st.isend_req);
   reqmap_clear (&st.irecv_req);
+  reqmap_clear (&st.nbc_req);
   return ok;
 }
 
@@ -912,6 +998,7 @@ trace_read_rank (const char   *anchor,
   st.stack = g_new (Frame, st.cap);
   reqmap_init (&st.isend_req);
   reqmap_init (&st.irecv_req);
+  reqmap_init (&st.nbc_req);
 
   cbs = OTF2_EvtReaderCallbacks_New ();
   OTF2_EvtReaderCallbacks_SetEnterCallback (cbs, on_enter);
@@ -925,6 +1012,8 @@ trace_read_rank (const char   *anchor,
   OTF2_EvtReaderCallbacks_SetMpiRequestCancelledCallback (cbs, on_request_cancelled);
   OTF2_EvtReaderCallbacks_SetMpiCollectiveBeginCallback (cbs, on_coll_begin);
   OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback (cbs, on_coll_end);
+  OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveRequestCallback (cbs, on_nbc_request);
+  OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveCompleteCallback (cbs, on_nbc_complete);
   OTF2_Reader_RegisterEvtCallbacks (reader, evr, cbs, &st);
   OTF2_EvtReaderCallbacks_Delete (cbs);
 
@@ -958,6 +1047,7 @@ trace_read_rank (const char   *anchor,
       st.depth--;
     }
   rd->n_events = done;
+  nbcs_compact (rd);
   if (st.tl)
     delay_timeline_finish (st.tl);
   OTF2_Reader_CloseEvtReader (reader, evr);
@@ -966,5 +1056,6 @@ trace_read_rank (const char   *anchor,
   g_free (st.stack);
   reqmap_clear (&st.isend_req);
   reqmap_clear (&st.irecv_req);
+  reqmap_clear (&st.nbc_req);
   return ok;
 }

@@ -182,6 +182,15 @@ write_events (OTF2_EvtWriter *w,
           rc = OTF2_EvtWriter_MpiCollectiveEnd (w, NULL, t, (OTF2_CollectiveOp) e->tag, e->region, e->peer,
                                                 e->len, e->req);
           break;
+        case EV_NBC_REQUEST:
+          rc = OTF2_EvtWriter_NonBlockingCollectiveRequest (w, NULL, t, e->req);
+          break;
+        case EV_NBC_COMPLETE:
+          /* the request id is the request event's (0 when the trace had none) */
+          rc = OTF2_EvtWriter_NonBlockingCollectiveComplete (
+              w, NULL, t, (OTF2_CollectiveOp) e->tag, e->region, e->peer, e->len, e->req,
+              e->link < sr->ev->len ? ev[e->link].req : 0);
+          break;
         default:
           break;
         }

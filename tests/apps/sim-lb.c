@@ -3,6 +3,8 @@
  *   sim-lb-coll: each iteration foo() (imbalanced), bar() (balanced), then MPI_Allreduce;
  *   sim-lb-p2p:  the same, then every odd rank sends one double to its even partner (rank − 1),
  *                which receives it: a later receive that waits for the slower sender.
+ *   sim-lb-nbc:  foo(), then MPI_Iallreduce, bar() overlapping it, MPI_Wait: the imbalance of
+ *                foo is waited for in MPI_Wait (a non-blocking collective's wait state).
  *
  * With the argument "balanced" foo() takes on every rank the mean over ranks of what it takes
  * in that iteration without it, so `balance region foo` on a trace of the imbalanced program
@@ -96,13 +98,23 @@ steps (void)
   for (int it = 0; it < ITERATIONS; it++)
     {
       foo (it);
+#ifdef LB_NBC
+      {
+        double sum;
+        MPI_Request req;
+        MPI_Iallreduce (&v, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &req);
+        bar ();
+        MPI_Wait (&req, MPI_STATUS_IGNORE);
+      }
+#else
       bar ();
+#endif
 #ifdef LB_P2P
       if (rank % 2)
         MPI_Send (&v, 1, MPI_DOUBLE, rank - 1, it, MPI_COMM_WORLD);
       else
         MPI_Recv (&v, 1, MPI_DOUBLE, rank + 1, it, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-#else
+#elif !defined(LB_NBC)
       double sum;
       MPI_Allreduce (&v, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
 #endif

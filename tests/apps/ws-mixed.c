@@ -17,8 +17,9 @@
  *     with root 1 (a local rank that is neither 0 nor the world rank)
  *  H  MPI_Alltoallv with unequal counts, MPI_Reduce_scatter_block
  *  I  MPI_Cart_create + MPI_Cart_sub: MPI_Barrier on the grid, MPI_Allreduce on the sub-grid
- *  J  MPI_Ibarrier + MPI_Wait, MPI_Iallreduce + MPI_Wait (no wait state by PATTERNS.md: the
- *     analyzer replays blocking collectives only; see docs/decisions/analyze-audit.md)
+ *  (non-blocking collectives, once stage J here, have their own program since they carry wait
+ *  states: ws-nonblocking.c; the compressed trace, which kct-accuracy-ws-mixed compares with
+ *  this one, does not hold them yet)
  *
  * Truth (ws-common.h): point-to-point — the sender's enter time travels in the payload, the
  * receiver applies max(0, min(E(send), L(recv)) − E(recv)) to the call that completes the
@@ -458,26 +459,6 @@ stage_cart (int *members, int *n_members)
   MPI_Comm_free (&cart);
 }
 
-/* J: non-blocking collectives, ranks staggered; the wait happens in MPI_Wait. */
-static void
-stage_nonblocking (void)
-{
-  MPI_Request req;
-  double x = rank, y;
-
-  sync_point ();
-  ws_sleep_ms (30.0 * rank);
-  MPI_Ibarrier (MPI_COMM_WORLD, &req);
-  MPI_Wait (&req, MPI_STATUS_IGNORE);
-
-  sync_point ();
-  ws_sleep_ms (30.0 * (size - 1 - rank));
-  MPI_Iallreduce (&x, &y, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD, &req);
-  MPI_Wait (&req, MPI_STATUS_IGNORE);
-  if (y != size - 1)
-    MPI_Abort (MPI_COMM_WORLD, 3);
-}
-
 int
 main (int argc, char **argv)
 {
@@ -521,7 +502,6 @@ main (int argc, char **argv)
   stage_split (sub_members, &n_sub);
   stage_alltoallv ();
   stage_cart (row_members, &n_row);
-  stage_nonblocking ();
   MPI_Buffer_detach (&bsend_buf, &bsend_size);
   free (bsend_buf);
 

@@ -6,6 +6,10 @@
  *   send LOC PEER COMM TAG COUNT BYTES     (also isend, recv, irecv)
  *   isendcomplete LOC COUNT / irecvrequest LOC COUNT
  *   coll OP COMM LOC ROOT COUNT SENT RECEIVED
+ *   icoll OP COMM LOC ROOT COUNT SENT RECEIVED   non-blocking collectives, from their
+ *                                     NonBlockingCollectiveComplete (OTF2 3.0)
+ *   icollrequest LOC COUNT            NonBlockingCollectiveRequest events (at the enter time of
+ *                                     their call, else icolltime LOC LATE N)
  *   comm NAME SIZE MEMBERS…
  *   intercomm NAME SIZEA MEMBERS… / SIZEB MEMBERS…   (OTF2 3.0 InterComm, world ranks)
  *   cart NAME COMM DIMS PERIODS / coord NAME RANK X Y …
@@ -13,8 +17,9 @@
  *   balance LOC ok|BROKEN             Enter/Leave nesting per location
  *   order LOC ok|BROKEN               timestamps never decrease
  *   sendtime LOC ok|LATE N            MpiSend/MpiIsend carry the enter time of their call
- *   requests LOC ok|BROKEN …           every MpiIsendComplete / MpiIrecv / MpiRequestCancelled
- *                                     completes an open request of its kind, none stays open
+ *   requests LOC ok|BROKEN …           every MpiIsendComplete / MpiIrecv / MpiRequestCancelled /
+ *                                     NonBlockingCollectiveComplete completes an open request of
+ *                                     its kind, none stays open
  *   cancelled LOC COUNT               MpiRequestCancelled events
  *   flushes LOC COUNT                 KUBUS_FLUSH regions
  *   nest PARENT CHILD LOC COUNT       Enter events of CHILD directly inside PARENT (- = root)
@@ -631,6 +636,46 @@ ev_coll_end (OTF2_LocationRef    l,
   return OTF2_CALLBACK_SUCCESS;
 }
 
+static OTF2_CallbackCode
+ev_nbc_request (OTF2_LocationRef l, OTF2_TimeStamp t, void *u, OTF2_AttributeList *a, uint64_t id)
+{
+  (void)u;
+  (void)a;
+  tick (l, t);
+  send_time (l, t); /* started when its call was entered, as a send */
+  request_open (l, id, 3);
+  char key[64];
+  snprintf (key, sizeof key, "icollrequest %" PRIu64, l);
+  fact (key, 0, 0);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+ev_nbc_complete (OTF2_LocationRef    l,
+                 OTF2_TimeStamp      t,
+                 void               *u,
+                 OTF2_AttributeList *a,
+                 OTF2_CollectiveOp   op,
+                 OTF2_CommRef        comm,
+                 uint32_t            root,
+                 uint64_t            sent,
+                 uint64_t            received,
+                 uint64_t            id)
+{
+  (void)u;
+  (void)a;
+  tick (l, t);
+  request_close (l, id, 3);
+  char key[512], r[16];
+  if (root == OTF2_UNDEFINED_UINT32)
+    snprintf (r, sizeof r, "none");
+  else
+    snprintf (r, sizeof r, "%u", root);
+  snprintf (key, sizeof key, "icoll %s %s %" PRIu64 " %s", op_name (op), comm_name (comm), l, r);
+  fact (key, sent, received);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
 static int
 by_string (gconstpointer a, gconstpointer b)
 {
@@ -751,6 +796,8 @@ main (int argc, char **argv)
   OTF2_GlobalEvtReaderCallbacks_SetMpiRequestCancelledCallback (ecb, ev_request_cancelled);
   OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveBeginCallback (ecb, ev_coll_begin);
   OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveEndCallback (ecb, ev_coll_end);
+  OTF2_GlobalEvtReaderCallbacks_SetNonBlockingCollectiveRequestCallback (ecb, ev_nbc_request);
+  OTF2_GlobalEvtReaderCallbacks_SetNonBlockingCollectiveCompleteCallback (ecb, ev_nbc_complete);
   OTF2_Reader_RegisterGlobalEvtCallbacks (rd, ger, ecb, NULL);
   uint64_t       n_events = 0;
   OTF2_ErrorCode err = OTF2_Reader_ReadAllGlobalEvents (rd, ger, &n_events);
@@ -798,13 +845,13 @@ main (int argc, char **argv)
     {
       uint64_t   *f = v;
       const char *key = k;
-      if (g_str_has_prefix (key, "coll "))
+      if (g_str_has_prefix (key, "coll ") || g_str_has_prefix (key, "icoll "))
         g_ptr_array_add (C.lines, g_strdup_printf ("%s %" PRIu64 " %" PRIu64 " %" PRIu64, key, f[0],
                                                    f[1], f[2]));
       else if (g_str_has_prefix (key, "enter ") || g_str_has_prefix (key, "nest ")
                || g_str_has_prefix (key, "programbegin ") || g_str_has_prefix (key, "programend ")
                || g_str_has_prefix (key, "isendcomplete ") || g_str_has_prefix (key, "cancelled ")
-               || g_str_has_prefix (key, "irecvrequest "))
+               || g_str_has_prefix (key, "irecvrequest ") || g_str_has_prefix (key, "icollrequest "))
         g_ptr_array_add (C.lines, g_strdup_printf ("%s %" PRIu64, key, f[0]));
       else
         g_ptr_array_add (C.lines, g_strdup_printf ("%s %" PRIu64 " %" PRIu64, key, f[0], f[1]));

@@ -608,8 +608,8 @@ def counted_lines(lines, counts_dir, n):
             names[m.group(1)] = '@inter'
     expect(list(names.values()).count('@split') == 1,
            f'communicator of world ranks 1 2 3: {names}')
-    kinds = ('enter MPI_', 'send ', 'isend ', 'recv ', 'irecv ', 'coll ',
-             'isendcomplete ', 'irecvrequest ', 'cancelled ')
+    kinds = ('enter MPI_', 'send ', 'isend ', 'recv ', 'irecv ', 'coll ', 'icoll ',
+             'isendcomplete ', 'irecvrequest ', 'icollrequest ', 'cancelled ')
 
     def facts(src, loc_of):
         out = {}
@@ -620,7 +620,7 @@ def counted_lines(lines, counts_dir, n):
                 line = line.replace(f' {name} ', f' {label} ')
             words = line.split()
             # the numbers at the end: 1 (count), 2 (+ bytes) or 3 (+ sent, received)
-            k = 3 if words[0] == 'coll' else 2 if words[0] in (
+            k = 3 if words[0] in ('coll', 'icoll') else 2 if words[0] in (
                 'send', 'isend', 'recv', 'irecv') else 1
             key = ' '.join(words[:-k])
             if loc_of(words) is None:
@@ -631,7 +631,7 @@ def counted_lines(lines, counts_dir, n):
         return out
 
     def loc(words):
-        return words[3] if words[0] == 'coll' else words[2] if words[0] == 'enter' \
+        return words[3] if words[0] in ('coll', 'icoll') else words[2] if words[0] == 'enter' \
             else words[1]
 
     got = facts(lines, loc)

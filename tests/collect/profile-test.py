@@ -261,12 +261,12 @@ def check_profile_estimates(a, exp, prefix, n, traced):
     expect(checked > 20, f'only {checked} MPI call paths with visits')
 
 
-def check_against_trace(a, exp, n, prefix):
-    """Trace and profile of one run: the same time per call path (1 %), and a difference
-    report of the two."""
+def compare_with_trace(a, exp, n):
+    """Trace and profile of one run: the same time per call path (1 %), the same visits, bytes
+    and message counts. FALSE when the analysis failed."""
     p = run([a.analyze, exp])
     if not expect(p.returncode == 0, f'kubus-analyze: {p.stderr[-2000:]}'):
-        return
+        return False
     an = cube3.load(os.path.join(exp, 'analysis.cube'))
     pr = cube3.load(os.path.join(exp, 'profile.cube'))
     worst = 0.0
@@ -285,6 +285,14 @@ def check_against_trace(a, exp, n, prefix):
             expect(va == vp, f'rank {r}: {m} differs between trace and profile: '
                              f'{sorted(set(va.items()) ^ set(vp.items()))[:4]}')
     print(f'time per call path: largest relative difference {worst:.2e}')
+    return True
+
+
+def check_against_trace(a, exp, n, prefix):
+    """compare_with_trace, the call sites' sources, and a difference report of the two."""
+    if not compare_with_trace(a, exp, n):
+        return
+    an = cube3.load(os.path.join(exp, 'analysis.cube'))
     # the analysis carries the profile's call-site sources (kubus-run resolved them; the trace
     # has only region names, so call sites on one call path share its row and list every line)
     src_an = {(r['callsite'], r['rank']): r['source'].split('; ')
@@ -332,6 +340,26 @@ def case_estimates(a, tmp):
     expect(os.path.exists(os.path.join(exp, 'traces.otf2')), 'no trace')
     check_profile_estimates(a, exp, prefix, a.ranks, True)
     check_against_trace(a, exp, a.ranks, prefix)
+
+
+def case_nonblocking(a, tmp):
+    """Non-blocking collectives (ws-nonblocking): their bytes and counts at the call that
+    completes them, the same in the profile as in the trace analysis; time per call path too."""
+    exp = os.path.join(tmp, 'exp')
+    kubus_run(a, exp, a.ranks)
+    if failures:
+        return
+    if not compare_with_trace(a, exp, a.ranks):
+        return
+    an = cube3.load(os.path.join(exp, 'analysis.cube'))
+    for r in range(a.ranks):
+        # at MPI_Wait: Iallreduce (2), Ibcast (3), Ireduce (4), Iscan (5), the reversed
+        # Iallreduce (8), all of doubles; at MPI_Waitall: Iallgather and Ialltoall (6)
+        cout = cube3.by_path(an, 'bytes_cout', r)
+        wait = sum(v for p, v in cout.items() if p.endswith('/MPI_Wait'))
+        waitall = sum(v for p, v in cout.items() if p.endswith('/MPI_Waitall'))
+        expect(wait > 0 and waitall == 2 * a.ranks * 8,
+               f'rank {r}: collective bytes sent at MPI_Wait {wait}, at MPI_Waitall {waitall}')
 
 
 def case_notrace(a, tmp):
@@ -759,7 +787,8 @@ def case_ompmultiple(a, tmp):
         expect(n == 20, f'analysis.cube rank {r}: {n} MPI_Sendrecv, expected the main thread\'s 20')
 
 
-CASES = {'reduce': case_reduce, 'estimates': case_estimates, 'notrace': case_notrace, 'paths': case_paths,
+CASES = {'reduce': case_reduce, 'estimates': case_estimates, 'nonblocking': case_nonblocking,
+         'notrace': case_notrace, 'paths': case_paths,
          'threads': case_threads, 'abort': case_abort, 'mpiio': case_mpiio, 'rma': case_rma,
          'ompserialized': case_ompserialized, 'ompmultiple': case_ompmultiple}
 

@@ -23,6 +23,8 @@
       bad hypotheses (line:column, did you mean), events that cannot be re-enacted, approximated
       operations, bad paths: clear messages, exit 1, nothing written; a message nobody received
       is simulated without it.
+  sim-test.py nbcforms --app collect-more --ranks 4 TOOLS
+      every non-blocking collective kind and completion form re-enacted in both modes.
   sim-test.py unreceived --app sim-unreceived TOOLS
       a run that ends normally with two messages nobody received (as Ray leaves one): simulated
       in both modes without them, their calls keeping their time.
@@ -243,6 +245,39 @@ def mode_identity(args, tmp):
         check(tb == sorted(tb), 'location %d: simulated time goes back' % loc)
     check(s['removed_messages'] == 0 and s['removed_calls'] == 0, 'identity: removed %d messages' % (
         s['removed_messages']))
+
+
+def mode_nbcforms(args, tmp):
+    """collect-more (every non-blocking collective kind, completed by MPI_Wait, MPI_Waitall,
+    MPI_Waitany, MPI_Testall and an MPI_Test loop, and one whose MPI_Request_free the collector
+    ended as cancelled): re-enacted in both modes without an error, the simulated trace has the
+    original's events, the freed one is reported as not re-enacted (once per rank) and no
+    non-blocking collective is approximated."""
+    counts = os.path.join(tmp, 'counts')
+    os.mkdir(counts)
+    exp = collect(args, tmp, 'exp', [counts])
+    hyp = hypothesis(tmp, 'identity.hyp', '# the run as it was\n')
+    a = otf2_events(os.path.join(exp, 'traces.otf2'))
+    n_nbc = sum(1 for evs in a.values() for k, _, _ in evs if k == 'NON_BLOCKING_COLLECTIVE_COMPLETE')
+    check(n_nbc == 4 * 8, 'the trace has %d non-blocking collective completions, expected 32' % n_nbc)
+    for offline in (False, True):
+        out = os.path.join(exp, 'sim-off' if offline else 'sim-rt')
+        _, s = simulate(args, exp, hyp, out, offline=offline, extra=['--no-identity'])
+        if not check(s is not None, 'no summary.json (%s)' % out):
+            continue
+        b = otf2_events(os.path.join(out, 'traces.otf2'))
+        # the calls and the non-blocking collectives' events (two sends nobody received are
+        # left out of the simulated trace, by design)
+        keep = ('ENTER', 'LEAVE', 'NON_BLOCKING_COLLECTIVE_REQUEST', 'NON_BLOCKING_COLLECTIVE_COMPLETE')
+        for loc in a:
+            ka = [(k, r) for k, _, r in a[loc] if k in keep]
+            kb = [(k, r) for k, _, r in b.get(loc, []) if k in keep]
+            check(ka == kb, '%s: location %d: the simulated events differ from the original ones' % (out, loc))
+        subst = s.get('substitutions', {})
+        check(subst.get('non-blocking collective never completed: not re-enacted') == 4,
+              '%s: substitutions %s' % (out, subst))
+        approx = [k for k in s.get('approximated', {}) if re.match(r'MPI_I(?!n)', k)]
+        check(not approx, '%s: non-blocking collectives approximated: %s' % (out, approx))
 
 
 def interrupt(args, exp, hyp):
@@ -1119,7 +1154,7 @@ def mode_unreceived(args, tmp):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('mode', choices=['identity', 'balance', 'remove', 'bad', 'real', 'eager', 'poll', 'contention',
-                                     'errorbar', 'fresh', 'aborted', 'unreceived'])
+                                     'errorbar', 'fresh', 'aborted', 'unreceived', 'nbcforms'])
     ap.add_argument('--code')
     ap.add_argument('--limit', type=float, default=0.02)
     ap.add_argument('--offline-limit', type=float, default=None, help='offline limit when not --limit')
@@ -1150,7 +1185,7 @@ def main():
         rc = {'identity': mode_identity, 'balance': mode_balance, 'remove': mode_remove, 'bad': mode_bad,
               'real': mode_real, 'eager': mode_eager, 'poll': mode_poll, 'contention': mode_contention,
               'errorbar': mode_errorbar, 'fresh': mode_fresh, 'aborted': mode_aborted,
-              'unreceived': mode_unreceived}[args.mode](args, tmp)
+              'unreceived': mode_unreceived, 'nbcforms': mode_nbcforms}[args.mode](args, tmp)
         if rc == 77:
             return 77
         if LOADED and not failures:
