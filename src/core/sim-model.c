@@ -589,9 +589,30 @@ coll_vote (GHashTable *votes,
     }
 }
 
+/* Operations whose members do not all wait for everyone by their own rule. */
+static gboolean
+learnable (guint op)
+{
+  switch (op)
+    {
+    case OTF2_COLLECTIVE_OP_BCAST:
+    case OTF2_COLLECTIVE_OP_SCATTER:
+    case OTF2_COLLECTIVE_OP_SCATTERV:
+    case OTF2_COLLECTIVE_OP_REDUCE:
+    case OTF2_COLLECTIVE_OP_GATHER:
+    case OTF2_COLLECTIVE_OP_GATHERV:
+    case OTF2_COLLECTIVE_OP_SCAN:
+    case OTF2_COLLECTIVE_OP_EXSCAN:
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
 /* Collects the recorded instances of the rooted collectives and scans from the plans (the
- * sequence per communicator as the offline engine counts it) and keeps, per communicator,
- * operation and root, the members each member waited for in more instances than it did not. */
+ * first SIM_COLL_LEARN_MAX of each communicator: the instances stay open until the last rank
+ * is read) and keeps, per communicator, operation and root, the members each member waited
+ * for in more instances than it did not. */
 static void
 fit_coll_deps (SimModel *m,
                SimRank **srs,
@@ -618,19 +639,19 @@ fit_coll_deps (SimModel *m,
               int pos = -1;
               guint64 key;
               CollSeen *cs;
-              if (a->kind != ACT_COLL)
+              if (a->kind != ACT_COLL || !learnable (a->op))
                 continue;
               c = a->comm < defs->comms->len ? defs->comms->pdata[a->comm] : NULL;
-              if (!c || c->size <= 1)
+              if (!c || c->size <= 1 || c->size > SIM_COLL_DEPS_MAX)
                 continue;
               for (int q = 0; q < c->size; q++)
                 if (c->world[q] == r)
                   pos = q;
-              if (pos < 0)
+              if (pos < 0 || seq[a->comm] >= SIM_COLL_LEARN_MAX)
                 continue;
+              /* every member calls them in the same order: the n-th on a communicator is one
+               * instance on all of them */
               key = ((guint64) a->comm << 32) | seq[a->comm]++;
-              if (c->size > SIM_COLL_DEPS_MAX)
-                continue;
               cs = g_hash_table_lookup (open, &key);
               if (!cs)
                 {

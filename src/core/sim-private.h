@@ -462,7 +462,8 @@ char     *sim_model_describe (const SimModel *m);   /* JSON object */
  * the members each member waited for in the original beyond the operation's own rule — an
  * MPI library's tree (sim_model_fit). NULL: none learned for this communicator, operation and
  * root. */
-#define SIM_COLL_DEPS_MAX 64   /* members: larger communicators learn nothing */
+#define SIM_COLL_DEPS_MAX 64     /* members: larger communicators learn nothing */
+#define SIM_COLL_LEARN_MAX 1024  /* instances per communicator the fit learns from */
 guint64         sim_model_coll_key (guint32 comm, guint op, int root);
 const guint64  *sim_model_coll_deps (const SimModel *m, guint32 comm, guint op, int root);
 /* When member @pos of a collective leaves by the operation's own rule, given every member's
