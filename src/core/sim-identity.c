@@ -15,7 +15,7 @@
 #include <string.h>
 
 /* Raise when the simulator's models change: cached error bars of older simulators are dropped. */
-#define SIM_IDENTITY_MODEL "2026-11-29c"   /* rendezvous needs the receiver's progress (offline) */
+#define SIM_IDENTITY_MODEL "2026-11-29d"   /* collectives' learned waits, waits costed by what they completed (offline) */
 
 static void
 hash_file (GChecksum  *ck,

@@ -13,7 +13,11 @@
  * times (sim_offline_run, fit mode); what each call took beyond the Leave the model gives
  * (its residual: the call's own work, MPI's progress, a rank waiting for a core) is averaged
  * per class. Means, not medians: a run time is a sum, and a class mean keeps every rank's sum of
- * call costs as recorded, scheduler delays of oversubscribed runs included. */
+ * call costs as recorded, scheduler delays of oversubscribed runs included. A wait's class is
+ * by what it completed (bytes, transport, sends only or not); a class of fewer than
+ * SIM_COST_MIN_SAMPLES calls yields to the first coarser one that has that many.
+ * Collectives: before the costs, the recorded instances of the rooted ones and the scans vote
+ * whom each member waited for beyond the operation's rule (fit_coll_deps). */
 #include "sim-private.h"
 
 #include <math.h>
@@ -249,13 +253,16 @@ sim_model_cost (const SimModel *m,
 {
   guint64 keys[5];
   guint n = coarser (key, keys);
+  SimCost *first = NULL;
   for (guint i = 0; i < n; i++)
     {
       SimCost *c = g_hash_table_lookup (m->cost, &keys[i]);
-      if (c && c->n)
+      if (c && c->n && !first)
+        first = c;
+      if (c && c->n >= SIM_COST_MIN_SAMPLES)
         return c->sum / c->n;
     }
-  return 0;
+  return first ? first->sum / first->n : 0;
 }
 
 /* ---- transfer times and eager limits */
@@ -485,6 +492,215 @@ fit_eager_limit (SimTransport     *t,
   t->eager_limit = sim_model_eager_split (sz, eager, rdv, sizes->len);
 }
 
+/* ---- collectives: whom each member waited for */
+
+guint64
+sim_model_coll_key (guint32 comm,
+                    guint   op,
+                    int     root)
+{
+  return ((guint64) comm << 32) | ((guint64) (op & 0xffff) << 16) | (guint64) ((guint) (root + 1) & 0xffff);
+}
+
+const guint64 *
+sim_model_coll_deps (const SimModel *m,
+                     guint32         comm,
+                     guint           op,
+                     int             root)
+{
+  guint64 key;
+  if (!m || !m->coll_deps)
+    return NULL;
+  key = sim_model_coll_key (comm, op, root);
+  return g_hash_table_lookup (m->coll_deps, &key);
+}
+
+typedef struct
+{
+  int   size;
+  int   seen;
+  guint op;
+  int   root;
+  Tick *enter, *leave;
+} CollSeen;
+
+typedef struct
+{
+  int    size;
+  guint *yes, *no;   /* [p * size + q]: p left soon after q came / p left before q came */
+} CollVotes;
+
+static void
+coll_seen_free (gpointer p)
+{
+  CollSeen *c = p;
+  g_free (c->enter);
+  g_free (c->leave);
+  g_free (c);
+}
+
+static void
+coll_votes_free (gpointer p)
+{
+  CollVotes *v = p;
+  g_free (v->yes);
+  g_free (v->no);
+  g_free (v);
+}
+
+/* One instance, every member seen: member p is free by the operation's rule at b_p. A member
+ * q that came later tells whether p waited for it: p left before q came (no), or soon after it,
+ * sooner than q came after b_p (yes). */
+static void
+coll_vote (GHashTable *votes,
+           guint32     comm,
+           CollSeen   *c)
+{
+  guint64 key = sim_model_coll_key (comm, c->op, c->root);
+  CollVotes *v = g_hash_table_lookup (votes, &key);
+  Tick max_e = G_MININT64;
+  if (!v)
+    {
+      guint64 *kp = g_new (guint64, 1);
+      *kp = key;
+      v = g_new0 (CollVotes, 1);
+      v->size = c->size;
+      v->yes = g_new0 (guint, (gsize) c->size * (gsize) c->size);
+      v->no = g_new0 (guint, (gsize) c->size * (gsize) c->size);
+      g_hash_table_insert (votes, kp, v);
+    }
+  for (int q = 0; q < c->size; q++)
+    max_e = MAX (max_e, c->enter[q]);
+  for (int p = 0; p < c->size; p++)
+    {
+      Tick b = sim_coll_rule (c->op, p, c->root, c->enter, c->size, max_e);
+      if (b >= max_e)
+        continue;   /* waits for everyone anyway */
+      for (int q = 0; q < c->size; q++)
+        {
+          Tick eq = c->enter[q];
+          if (q == p || eq <= b)
+            continue;
+          if (c->leave[p] < eq)
+            v->no[p * c->size + q]++;
+          else if (c->leave[p] - eq <= eq - b)
+            v->yes[p * c->size + q]++;
+        }
+    }
+}
+
+/* Operations whose members do not all wait for everyone by their own rule. */
+static gboolean
+learnable (guint op)
+{
+  switch (op)
+    {
+    case OTF2_COLLECTIVE_OP_BCAST:
+    case OTF2_COLLECTIVE_OP_SCATTER:
+    case OTF2_COLLECTIVE_OP_SCATTERV:
+    case OTF2_COLLECTIVE_OP_REDUCE:
+    case OTF2_COLLECTIVE_OP_GATHER:
+    case OTF2_COLLECTIVE_OP_GATHERV:
+    case OTF2_COLLECTIVE_OP_SCAN:
+    case OTF2_COLLECTIVE_OP_EXSCAN:
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+/* Collects the recorded instances of the rooted collectives and scans from the plans (the
+ * first SIM_COLL_LEARN_MAX of each communicator: the instances stay open until the last rank
+ * is read) and keeps, per communicator, operation and root, the members each member waited
+ * for in more instances than it did not. */
+static void
+fit_coll_deps (SimModel *m,
+               SimRank **srs,
+               SimPlan **plans,
+               int       n_ranks)
+{
+  const TraceDefs *defs = srs[0]->defs;
+  g_autoptr (GHashTable) open = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, coll_seen_free);
+  g_autoptr (GHashTable) votes = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, coll_votes_free);
+  GHashTableIter it;
+  gpointer k, val;
+
+  for (int r = 0; r < n_ranks; r++)
+    {
+      g_autofree guint32 *seq = g_new0 (guint32, MAX (defs->comms->len, 1));
+      SimEvent *ev = (SimEvent *) srs[r]->ev->data;
+      for (guint i = 0; i < plans[r]->calls->len; i++)
+        {
+          SimCall *call = &g_array_index (plans[r]->calls, SimCall, i);
+          for (guint j = 0; j < call->n; j++)
+            {
+              SimAction *a = &g_array_index (plans[r]->actions, SimAction, call->first + j);
+              TraceComm *c;
+              int pos = -1;
+              guint64 key;
+              CollSeen *cs;
+              if (a->kind != ACT_COLL || !learnable (a->op))
+                continue;
+              c = a->comm < defs->comms->len ? defs->comms->pdata[a->comm] : NULL;
+              if (!c || c->size <= 1 || c->size > SIM_COLL_DEPS_MAX)
+                continue;
+              for (int q = 0; q < c->size; q++)
+                if (c->world[q] == r)
+                  pos = q;
+              if (pos < 0 || seq[a->comm] >= SIM_COLL_LEARN_MAX)
+                continue;
+              /* every member calls them in the same order: the n-th on a communicator is one
+               * instance on all of them */
+              key = ((guint64) a->comm << 32) | seq[a->comm]++;
+              cs = g_hash_table_lookup (open, &key);
+              if (!cs)
+                {
+                  guint64 *kp = g_new (guint64, 1);
+                  *kp = key;
+                  cs = g_new0 (CollSeen, 1);
+                  cs->size = c->size;
+                  cs->op = a->op;
+                  cs->root = a->peer;
+                  cs->enter = g_new (Tick, c->size);
+                  cs->leave = g_new (Tick, c->size);
+                  g_hash_table_insert (open, kp, cs);
+                }
+              cs->enter[pos] = ev[call->enter].time;
+              cs->leave[pos] = ev[call->leave].time;
+              if (++cs->seen == cs->size)
+                {
+                  if (cs->op == a->op && cs->root == a->peer)
+                    coll_vote (votes, a->comm, cs);
+                  g_hash_table_remove (open, &key);
+                }
+            }
+        }
+    }
+  g_hash_table_iter_init (&it, votes);
+  while (g_hash_table_iter_next (&it, &k, &val))
+    {
+      CollVotes *v = val;
+      guint64 *deps = g_new0 (guint64, v->size);
+      gboolean any = FALSE;
+      for (int p = 0; p < v->size; p++)
+        for (int q = 0; q < v->size; q++)
+          if (v->yes[p * v->size + q] > v->no[p * v->size + q])
+            {
+              deps[p] |= (guint64) 1 << q;
+              m->n_coll_deps++;
+              any = TRUE;
+            }
+      if (any)
+        {
+          guint64 *kp = g_new (guint64, 1);
+          *kp = *(guint64 *) k;
+          g_hash_table_insert (m->coll_deps, kp, deps);
+        }
+      else
+        g_free (deps);
+    }
+}
+
 SimModel *
 sim_model_fit (SimRank **srs,
                int       n_ranks)
@@ -496,6 +712,7 @@ sim_model_fit (SimRank **srs,
 
   m->n_ranks = n_ranks;
   m->cost = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  m->coll_deps = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   fit_hosts (m, srs[0]->defs);
   for (int t = 0; t < 2; t++)
     {
@@ -583,7 +800,10 @@ sim_model_fit (SimRank **srs,
     for (int r = 0; r < n_ranks && ok; r++)
       ok = (plans[r] = sim_plan_build (srs[r], &notes, NULL)) != NULL;
     if (ok)
-      sim_offline_run (srs, plans, n_ranks, m, TRUE, NULL, NULL);
+      {
+        fit_coll_deps (m, srs, plans, n_ranks);
+        sim_offline_run (srs, plans, n_ranks, m, TRUE, NULL, NULL);
+      }
     for (int r = 0; r < n_ranks; r++)
       sim_plan_free (plans[r]);
     sim_plan_notes_clear (&notes);
@@ -600,6 +820,8 @@ sim_model_free (SimModel *m)
     return;
   g_hash_table_unref (m->cost);
   g_clear_pointer (&m->nbc_needs, g_hash_table_unref);
+  if (m->coll_deps)
+    g_hash_table_unref (m->coll_deps);
   g_free (m->host);
   g_free (m);
 }
@@ -628,6 +850,7 @@ sim_model_describe (const SimModel *m)
   describe_transport (s, "same host", &m->tr[0]);
   g_string_append (s, ", ");
   describe_transport (s, "between hosts", &m->tr[1]);
-  g_string_append_printf (s, "], \"cost_classes\": %u, \"cost_samples\": %u}", m->n_classes, m->n_cost_samples);
+  g_string_append_printf (s, "], \"cost_classes\": %u, \"cost_samples\": %u, \"collective_waits\": %u}", m->n_classes,
+                          m->n_cost_samples, m->n_coll_deps);
   return g_string_free (s, FALSE);
 }

@@ -17,7 +17,10 @@
  * with communication events throughout, a call without (a poll that found nothing) only at its
  * Enter and Leave, since a poll that lasted long was held up before it could progress; spans
  * closer than SIM_PRESENCE_GAP_NS are one (a tight polling loop is in MPI throughout).
- * Then every call costs the mean residual of its class. Computation intervals are the
+ * A member of a collective with a root, or of a scan, also waits for the members the model saw
+ * it wait for in the original (sim_model_coll_deps: an MPI library's tree; docs/decisions/
+ * 2026-11-29-collective-trees-and-wait-classes.md). Then every call costs the mean residual of
+ * its class; a wait's class is by what it completed. Computation intervals are the
  * transformed trace's. In fit mode the engine runs on the recorded times instead (every call
  * enters when it did and leaves when it did) and hands each call's residual to the model. */
 #include "sim-private.h"
@@ -38,7 +41,6 @@ typedef struct
   int      arrived;
   int      departed;
   Tick     max_e;
-  Tick     root_e;
   Tick    *enters;     /* per member (comm-local rank) */
   int     *waiting;    /* world ranks blocked on this instance */
   int      n_waiting;
@@ -71,6 +73,8 @@ typedef struct
   guint32  *coll_seq;     /* per comm index: collectives started so far */
   guint32   sync_seq;
   SlotInfo *slots;
+  guint64   wait_bytes;   /* what the current call's waits completed: bytes, and */
+  int       wait_kind;    /* the transport of the first request, + 2 if all were sends; -1 none */
   gboolean  done;
   gboolean  queued;
 } RankSim;
@@ -329,6 +333,38 @@ comm_pos (const TraceComm *c,
   return -1;
 }
 
+Tick
+sim_coll_rule (guint       op,
+               int         pos,
+               int         root,
+               const Tick *enters,
+               int         size,
+               Tick        max_e)
+{
+  gboolean is_root = root >= 0 && pos == root;
+  switch (op)
+    {
+    case OTF2_COLLECTIVE_OP_BCAST:
+    case OTF2_COLLECTIVE_OP_SCATTER:
+    case OTF2_COLLECTIVE_OP_SCATTERV:
+      return is_root || root < 0 || root >= size ? enters[pos] : MAX (enters[pos], enters[root]);
+    case OTF2_COLLECTIVE_OP_REDUCE:
+    case OTF2_COLLECTIVE_OP_GATHER:
+    case OTF2_COLLECTIVE_OP_GATHERV:
+      return is_root ? max_e : enters[pos];
+    case OTF2_COLLECTIVE_OP_SCAN:
+    case OTF2_COLLECTIVE_OP_EXSCAN:
+      {
+        Tick mx = G_MININT64;
+        for (int q = 0; q <= pos && q < size; q++)
+          mx = MAX (mx, enters[q]);
+        return mx;
+      }
+    default:
+      return max_e;
+    }
+}
+
 /* The collective part of an ACT_COLL / ACT_SYNC: arrive, wait for all, leave by the model. */
 static gboolean
 do_collective (Engine    *e,
@@ -365,8 +401,6 @@ do_collective (Engine    *e,
     {
       ci->enters[pos] = *t;
       ci->max_e = MAX (ci->max_e, *t);
-      if (!sync && pos == a->peer)
-        ci->root_e = *t;
       ci->arrived++;
       rs->published = TRUE;
       if (ci->arrived == size)
@@ -382,32 +416,13 @@ do_collective (Engine    *e,
     *t = ci->max_e + (Tick) a->bytes;
   else
     {
-      gboolean is_root = a->peer >= 0 && pos == a->peer;
-      switch (a->op)
-        {
-        case OTF2_COLLECTIVE_OP_BCAST:
-        case OTF2_COLLECTIVE_OP_SCATTER:
-        case OTF2_COLLECTIVE_OP_SCATTERV:
-          *t = is_root ? *t : MAX (*t, ci->root_e);
-          break;
-        case OTF2_COLLECTIVE_OP_REDUCE:
-        case OTF2_COLLECTIVE_OP_GATHER:
-        case OTF2_COLLECTIVE_OP_GATHERV:
-          *t = is_root ? ci->max_e : *t;
-          break;
-        case OTF2_COLLECTIVE_OP_SCAN:
-        case OTF2_COLLECTIVE_OP_EXSCAN:
-          {
-            Tick mx = G_MININT64;
-            for (int q = 0; q <= pos; q++)
-              mx = MAX (mx, ci->enters[q]);
-            *t = mx;
-          }
-          break;
-        default:
-          *t = ci->max_e;
-          break;
-        }
+      const guint64 *deps = sim_model_coll_deps (e->m, a->comm, a->op, a->peer);
+      Tick own = *t;
+      *t = MAX (own, sim_coll_rule (a->op, pos, a->peer, ci->enters, size, ci->max_e));
+      if (deps)
+        for (int q = 0; q < size; q++)
+          if (deps[pos] & ((guint64) 1 << q))
+            *t = MAX (*t, ci->enters[q]);
     }
   if (sync)
     rs->sync_seq++;
@@ -442,8 +457,6 @@ nbc_start (Engine    *e,
   ci = coll_inst (e, a->comm, rs->coll_seq[a->comm], c->size);
   ci->enters[pos] = rs->t;
   ci->max_e = MAX (ci->max_e, rs->t);
-  if (pos == a->peer)
-    ci->root_e = rs->t;
   ci->arrived++;
   if (ci->arrived == c->size)
     for (int w = 0; w < ci->n_waiting; w++)
@@ -742,7 +755,19 @@ do_action (Engine  *e,
             done = MAX (done, c);
           }
         for (guint k = 0; k < a->n; k++)
-          rs->slots[ws[a->slot + k]].kind = 0;
+          {
+            SlotInfo *s = &rs->slots[ws[a->slot + k]];
+            if (s->kind == 1 || s->kind == 2)
+              {
+                int peer = s->kind == 1 ? s->peer : s->other_ev < rs->sr->ev->len ? ev[s->other_ev].peer_world : -1;
+                rs->wait_bytes += s->bytes;
+                if (rs->wait_kind < 0)
+                  rs->wait_kind = sim_model_transport (m, r, peer) + (s->kind == 1 ? 2 : 0);
+                else if (s->kind == 2 && rs->wait_kind >= 2)
+                  rs->wait_kind -= 2;
+              }
+            s->kind = 0;
+          }
         rs->t = done;
       }
       return TRUE;
@@ -814,6 +839,14 @@ call_class (Engine  *e,
           break;
         }
     }
+  if (kind < 0 && rs->wait_kind >= 0)
+    {
+      /* a wait (MPI_Wait*, MPI_Test* that completed something): by what it completed, since
+       * a request whose completion needs the peer (a send over shared memory) costs more than
+       * one that found its data there */
+      bytes = rs->wait_bytes;
+      kind = rs->wait_kind;
+    }
   return sim_model_class (r, call->region, bytes, MAX (kind, 0), waited);
 }
 
@@ -848,6 +881,8 @@ run_rank (Engine *e,
             }
           rs->in_call = TRUE;
           rs->act = 0;
+          rs->wait_bytes = 0;
+          rs->wait_kind = -1;
           rs->published = FALSE;
           rs->t = rs->enter_new = nt[rs->k];
           if (e->pwait[r]->len)

@@ -440,6 +440,8 @@ typedef struct
   /* non-blocking collectives (sim-offline.c): (comm, op, member, other member) -> votes + 2^30,
    * whether the member's completion waited for the other's progress after its start (NULL: none) */
   GHashTable  *nbc_needs;
+  GHashTable  *coll_deps;  /* sim_model_coll_key -> guint64[size]: per member, the members it waits for */
+  guint        n_coll_deps;
 } SimModel;
 
 typedef struct
@@ -460,9 +462,23 @@ double    sim_model_transfer (const SimModel *m, int from, int to, guint64 bytes
 gboolean  sim_model_rendezvous (const SimModel *m, int from, int to, guint64 bytes, gboolean sync);
 guint64   sim_model_class (int rank, guint32 region, guint64 bytes, int kind, gboolean waited);
 void      sim_model_add_cost (SimModel *m, guint64 key, double residual);
-/* the mean residual of the class, else of ever coarser classes, else 0 */
+/* the mean residual of the class, else of ever coarser classes, else 0; a class of fewer than
+ * SIM_COST_MIN_SAMPLES calls yields to the first coarser one that has that many */
+#define SIM_COST_MIN_SAMPLES 5
 double    sim_model_cost (const SimModel *m, guint64 key);
 char     *sim_model_describe (const SimModel *m);   /* JSON object */
+/* Collectives whose members do not all wait for one another (one-to-all, all-to-one, scans):
+ * the members each member waited for in the original beyond the operation's own rule — an
+ * MPI library's tree (sim_model_fit). NULL: none learned for this communicator, operation and
+ * root. */
+#define SIM_COLL_DEPS_MAX 64     /* members: larger communicators learn nothing */
+#define SIM_COLL_LEARN_MAX 1024  /* instances per communicator the fit learns from */
+guint64         sim_model_coll_key (guint32 comm, guint op, int root);
+const guint64  *sim_model_coll_deps (const SimModel *m, guint32 comm, guint op, int root);
+/* When member @pos of a collective leaves by the operation's own rule, given every member's
+ * arrival (@enters, @max_e the latest): the root for one-to-all, everyone for the root of
+ * all-to-one, the members before it for scans, everyone otherwise. */
+Tick            sim_coll_rule (guint op, int pos, int root, const Tick *enters, int size, Tick max_e);
 
 /* @fit: run on the recorded times and add every call's residual to @model's cost classes
  * (sim_model_fit); otherwise simulate with them. */

@@ -530,7 +530,9 @@ reenact (Ctx               *cx,
           cx->sum.mode_advice = g_strdup_printf (
             _("The original's ranks shared %u CPUs of a host (up to %u ranks) and their computation waited %.0f %% "
               "of its time for a CPU. The offline model keeps every rank's costs but not how the ranks took turns "
-              "on the cores, and may predict such a run too long (by 10–18 %% on the project's rank-count sweep); "
+              "on the cores, and may predict such a run too long (by 10–18 %% on the project's rank-count sweep) "
+              "or, where the ranks wait for one another every few microseconds, too short (Meep: by up to 7 %%: a rank "
+              "held off its core delays those waiting for it, while a mean cost per call spreads that delay evenly); "
               "the real-time re-enactment (without --offline) brings the contention back."),
             cx->hosts.min_cpus, cx->hosts.max_ranks_per_host, 100.0 * cx->sum.cpu.gap_wait / cx->sum.cpu.gap_wall);
           if (!cx->opt->quiet)

@@ -29,17 +29,28 @@
  *   writing its trace buffer): 8 ms of foo's computation and 2 ms of the measurement's.
  * "frames": as exact, but main is a function found on the stack (paradigm SAMPLING, as the
  *   collector's unwinding writes it): its computation phases between MPI calls are, on rank 0,
- *   1 (before MPI_Init), 10, 4, 0, 5, 1, 1 and on rank 1 2, 2, 12, 0, 3, 1, 1 ms. */
+ *   1 (before MPI_Init), 10, 4, 0, 5, 1, 1 and on rank 1 2, 2, 12, 0, 3, 1, 1 ms.
+ * "tree" (4 ranks): two MPI_Bcast of 8 bytes from rank 0, as an MPI library's binomial tree runs
+ *   them (0 sends to 1 and 2, 1 to 3). Every rank: main 0..50, MPI_Init 1..2, foo 2..E,
+ *   MPI_Bcast E..L, foo L..30, MPI_Bcast 30..31, foo 31..40, MPI_Finalize 40..45; the first
+ *   MPI_Bcast E..L is 10..11 on rank 0, 20..21 on rank 1, 12..13 on rank 2 and 14..21 on rank 3,
+ *   which waited for rank 1, not for the root.
+ * "waits" (2 ranks): five rounds at B = 3, 23, .., 83 after MPI_Init 1..2 and foo 2..3:
+ *   rank 0: MPI_Isend B..B+1 (8 bytes, tag 1, request 10+i), foo, MPI_Wait B+2..B+5 (completes
+ *           it: the send needed the receiver), MPI_Irecv B+5..B+6 (request 20+i), foo,
+ *           MPI_Wait B+15..B+16 (receives tag 2, 8 bytes, sent at B+10), foo until B+20;
+ *   rank 1: MPI_Recv B..B+4 (tag 1), foo, MPI_Send B+10..B+11 (tag 2), foo until B+20;
+ *   both: MPI_Finalize 103..108, main 0..110. */
 #include "sim-trace-gen.h"
 
 #include <otf2/otf2.h>
 #include <string.h>
 
 enum { R_MAIN, R_FOO, R_BAR, R_INIT, R_SEND, R_RECV, R_ISEND, R_IRECV, R_WAIT, R_ALLREDUCE, R_FINALIZE,
-       R_IBARRIER, R_FLUSH, N_REG };
+       R_IBARRIER, R_FLUSH, R_BCAST, N_REG };
 static const char *reg_names[N_REG] = { "main", "foo", "bar", "MPI_Init", "MPI_Send", "MPI_Recv", "MPI_Isend",
                                         "MPI_Irecv", "MPI_Wait", "MPI_Allreduce", "MPI_Finalize",
-                                        "MPI_Ibarrier", "KUBUS_FLUSH" };
+                                        "MPI_Ibarrier", "KUBUS_FLUSH", "MPI_Bcast" };
 
 static OTF2_FlushType
 pre_flush (void *ud, OTF2_FileType ft, OTF2_LocationRef loc, void *cb, bool final)
@@ -175,19 +186,87 @@ rank1 (OTF2_EvtWriter *w, const char *variant)
   leave (w, 41, R_MAIN);
 }
 
+static void
+bcast (OTF2_EvtWriter *w, int r, uint64_t e, uint64_t l)
+{
+  enter (w, e, R_BCAST);
+  OTF2_EvtWriter_MpiCollectiveBegin (w, NULL, e);
+  OTF2_EvtWriter_MpiCollectiveEnd (w, NULL, l, OTF2_COLLECTIVE_OP_BCAST, 0, 0, r == 0 ? 8 : 0, r == 0 ? 0 : 8);
+  leave (w, l, R_BCAST);
+}
+
+static void
+tree_rank (OTF2_EvtWriter *w, int r)
+{
+  static const uint64_t e[4] = { 10, 20, 12, 14 }, l[4] = { 11, 21, 13, 21 };
+  enter (w, 0, R_MAIN);
+  span (w, R_INIT, 1, 2);
+  span (w, R_FOO, 2, e[r]);
+  bcast (w, r, e[r], l[r]);
+  span (w, R_FOO, l[r], 30);
+  bcast (w, r, 30, 31);
+  span (w, R_FOO, 31, 40);
+  span (w, R_FINALIZE, 40, 45);
+  leave (w, 50, R_MAIN);
+}
+
+static void
+waits_rank (OTF2_EvtWriter *w, int r)
+{
+  enter (w, 0, R_MAIN);
+  span (w, R_INIT, 1, 2);
+  span (w, R_FOO, 2, 3);
+  for (uint64_t i = 0; i < 5; i++)
+    {
+      uint64_t b = 3 + 20 * i;
+      if (r == 0)
+        {
+          enter (w, b, R_ISEND);
+          OTF2_EvtWriter_MpiIsend (w, NULL, b, 1, 0, 1, 8, 10 + i);
+          leave (w, b + 1, R_ISEND);
+          span (w, R_FOO, b + 1, b + 2);
+          enter (w, b + 2, R_WAIT);
+          OTF2_EvtWriter_MpiIsendComplete (w, NULL, b + 5, 10 + i);
+          leave (w, b + 5, R_WAIT);
+          enter (w, b + 5, R_IRECV);
+          OTF2_EvtWriter_MpiIrecvRequest (w, NULL, b + 6, 20 + i);
+          leave (w, b + 6, R_IRECV);
+          span (w, R_FOO, b + 6, b + 15);
+          enter (w, b + 15, R_WAIT);
+          OTF2_EvtWriter_MpiIrecv (w, NULL, b + 16, 1, 0, 2, 8, 20 + i);
+          leave (w, b + 16, R_WAIT);
+          span (w, R_FOO, b + 16, b + 20);
+        }
+      else
+        {
+          enter (w, b, R_RECV);
+          OTF2_EvtWriter_MpiRecv (w, NULL, b + 4, 0, 0, 1, 8);
+          leave (w, b + 4, R_RECV);
+          span (w, R_FOO, b + 4, b + 10);
+          enter (w, b + 10, R_SEND);
+          OTF2_EvtWriter_MpiSend (w, NULL, b + 10, 0, 0, 2, 8);
+          leave (w, b + 11, R_SEND);
+          span (w, R_FOO, b + 11, b + 20);
+        }
+    }
+  span (w, R_FINALIZE, 103, 108);
+  leave (w, 110, R_MAIN);
+}
+
 gboolean
 sim_trace_gen_write (const char *dir,
                      const char *variant)
 {
   OTF2_Archive *ar;
   OTF2_GlobalDefWriter *gw;
-  uint64_t n_events[2] = { 0, 0 };
-  enum { S_EMPTY, S_MPI, S_WORLD, S_MACHINE, S_NODE, S_R0, S_R1, S_THREAD, S_MCLASS, S_NCLASS, S_REG0 };
+  uint64_t n_events[4] = { 0, 0, 0, 0 };
+  int n_ranks = strcmp (variant, "tree") == 0 ? 4 : 2;
+  enum { S_EMPTY, S_MPI, S_WORLD, S_MACHINE, S_NODE, S_R0, S_R1, S_R2, S_R3, S_THREAD, S_MCLASS, S_NCLASS, S_REG0 };
 
   if (strcmp (variant, "exact") && strcmp (variant, "unmatched") && strcmp (variant, "omp")
       && strcmp (variant, "approx") && strcmp (variant, "clockviol") && strcmp (variant, "frames")
       && strcmp (variant, "irecv") && strcmp (variant, "cutcoll") && strcmp (variant, "progress")
-      && strcmp (variant, "flush"))
+      && strcmp (variant, "flush") && strcmp (variant, "tree") && strcmp (variant, "waits"))
     return FALSE;
   ar = OTF2_Archive_Open (dir, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024, 4 * 1024 * 1024,
                           OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
@@ -197,10 +276,14 @@ sim_trace_gen_write (const char *dir,
   OTF2_Archive_SetSerialCollectiveCallbacks (ar);
   OTF2_Archive_SetCreator (ar, "sim-trace-gen");
   OTF2_Archive_OpenEvtFiles (ar);
-  for (int r = 0; r < 2; r++)
+  for (int r = 0; r < n_ranks; r++)
     {
       OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter (ar, r);
-      if (r == 0)
+      if (n_ranks == 4)
+        tree_rank (w, r);
+      else if (strcmp (variant, "waits") == 0)
+        waits_rank (w, r);
+      else if (r == 0)
         rank0 (w, variant);
       else
         rank1 (w, variant);
@@ -209,7 +292,7 @@ sim_trace_gen_write (const char *dir,
     }
   OTF2_Archive_CloseEvtFiles (ar);
   OTF2_Archive_OpenDefFiles (ar);
-  for (int r = 0; r < 2; r++)
+  for (int r = 0; r < n_ranks; r++)
     OTF2_Archive_CloseDefWriter (ar, OTF2_Archive_GetDefWriter (ar, r));
   OTF2_Archive_CloseDefFiles (ar);
 
@@ -222,6 +305,8 @@ sim_trace_gen_write (const char *dir,
   OTF2_GlobalDefWriter_WriteString (gw, S_NODE, "node0");
   OTF2_GlobalDefWriter_WriteString (gw, S_R0, "MPI Rank 0");
   OTF2_GlobalDefWriter_WriteString (gw, S_R1, "MPI Rank 1");
+  OTF2_GlobalDefWriter_WriteString (gw, S_R2, "MPI Rank 2");
+  OTF2_GlobalDefWriter_WriteString (gw, S_R3, "MPI Rank 3");
   OTF2_GlobalDefWriter_WriteString (gw, S_THREAD, "Master thread");
   OTF2_GlobalDefWriter_WriteString (gw, S_MCLASS, "machine");
   OTF2_GlobalDefWriter_WriteString (gw, S_NCLASS, "node");
@@ -230,9 +315,9 @@ sim_trace_gen_write (const char *dir,
   OTF2_GlobalDefWriter_WriteParadigm (gw, OTF2_PARADIGM_MPI, S_MPI, OTF2_PARADIGM_CLASS_PROCESS);
   OTF2_GlobalDefWriter_WriteSystemTreeNode (gw, 0, S_MACHINE, S_MCLASS, OTF2_UNDEFINED_SYSTEM_TREE_NODE);
   OTF2_GlobalDefWriter_WriteSystemTreeNode (gw, 1, S_NODE, S_NCLASS, 0);
-  for (int r = 0; r < 2; r++)
+  for (int r = 0; r < n_ranks; r++)
     {
-      OTF2_GlobalDefWriter_WriteLocationGroup (gw, r, r ? S_R1 : S_R0, OTF2_LOCATION_GROUP_TYPE_PROCESS, 1,
+      OTF2_GlobalDefWriter_WriteLocationGroup (gw, r, S_R0 + r, OTF2_LOCATION_GROUP_TYPE_PROCESS, 1,
                                                OTF2_UNDEFINED_LOCATION_GROUP);
       OTF2_GlobalDefWriter_WriteLocation (gw, r, S_THREAD, OTF2_LOCATION_TYPE_CPU_THREAD, n_events[r], r);
     }
@@ -248,11 +333,11 @@ sim_trace_gen_write (const char *dir,
                                         mpi ? S_MPI : S_EMPTY, 0, 0);
     }
   {
-    uint64_t members[2] = { 0, 1 };
+    uint64_t members[4] = { 0, 1, 2, 3 };
     OTF2_GlobalDefWriter_WriteGroup (gw, 0, S_EMPTY, OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
-                                     OTF2_GROUP_FLAG_NONE, 2, members);
+                                     OTF2_GROUP_FLAG_NONE, (uint32_t) n_ranks, members);
     OTF2_GlobalDefWriter_WriteGroup (gw, 1, S_EMPTY, OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
-                                     OTF2_GROUP_FLAG_NONE, 2, members);
+                                     OTF2_GROUP_FLAG_NONE, (uint32_t) n_ranks, members);
     OTF2_GlobalDefWriter_WriteComm (gw, 0, S_WORLD, 1, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
   }
   OTF2_Archive_CloseGlobalDefWriter (ar, gw);

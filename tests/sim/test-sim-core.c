@@ -20,7 +20,8 @@ typedef struct
   char      *anchor;
   TraceDefs *defs;
   Transport *t;
-  SimRank   *srs[2];
+  SimRank   *srs[4];
+  int        n;
 } Fixture;
 
 static void
@@ -34,9 +35,10 @@ fixture_load (Fixture    *f,
   f->anchor = g_build_filename (f->dir, "traces.otf2", NULL);
   f->defs = trace_defs_read (f->anchor, &error);
   g_assert_no_error (error);
-  g_assert_cmpint (f->defs->n_ranks, ==, 2);
-  f->t = transport_local_new (2);
-  for (int r = 0; r < 2; r++)
+  f->n = f->defs->n_ranks;
+  g_assert_cmpint (f->n, ==, strcmp (variant, "tree") == 0 ? 4 : 2);
+  f->t = transport_local_new (f->n);
+  for (int r = 0; r < f->n; r++)
     {
       f->srs[r] = sim_rank_new (r, f->defs);
       g_assert_true (trace_events_read (f->anchor, f->srs[r], NULL, NULL, &error));
@@ -47,7 +49,7 @@ fixture_load (Fixture    *f,
 static void
 fixture_free (Fixture *f)
 {
-  for (int r = 0; r < 2; r++)
+  for (int r = 0; r < f->n; r++)
     sim_rank_free (f->srs[r]);
   f->t->free (f->t);
   trace_defs_free (f->defs);
@@ -687,19 +689,19 @@ offline (Fixture  *f,
 {
   g_autoptr (GError) error = NULL;
   SimPlanNotes notes;
-  SimPlan *plans[2];
+  SimPlan *plans[4];
   guint64 n = 0;
 
   sim_plan_notes_init (&notes);
-  for (int r = 0; r < 2; r++)
+  for (int r = 0; r < f->n; r++)
     {
       plans[r] = sim_plan_build (f->srs[r], &notes, &error);
       g_assert_no_error (error);
     }
-  g_assert_true (sim_offline_run (f->srs, plans, 2, m, FALSE, &n, &error));
+  g_assert_true (sim_offline_run (f->srs, plans, f->n, m, FALSE, &n, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (n, ==, expect_events);
-  for (int r = 0; r < 2; r++)
+  for (int r = 0; r < f->n; r++)
     sim_plan_free (plans[r]);
   sim_plan_notes_clear (&notes);
 }
@@ -709,7 +711,7 @@ fit (Fixture *f)
 {
   sim_plan_sync_tails (f->t, f->srs);
   g_assert_true (sim_match_messages (f->t, f->srs, NULL, NULL, NULL, NULL));
-  return sim_model_fit (f->srs, 2);
+  return sim_model_fit (f->srs, f->n);
 }
 
 /* The identity: every call costs what its class cost (here one call per class), so every event
@@ -854,6 +856,81 @@ test_offline_progress (void)
   g_assert_cmpfloat (ev_ms (f.srs[1], EV_ENTER, "MPI_Wait", 0, TRUE), ==, 9);    /* foo 4..9 */
   g_assert_cmpfloat (ev_ms (f.srs[0], EV_LEAVE, "MPI_Send", 0, TRUE), ==, 9);    /* not 8 */
   g_assert_cmpfloat (ev_ms (f.srs[1], EV_LEAVE, "MPI_Wait", 0, TRUE), ==, 10);   /* 9 + 2 µs + 0.998 */
+  sim_model_free (m);
+  fixture_free (&f);
+}
+
+/* An MPI library's tree: in the first MPI_Bcast rank 3 waited for rank 1 (its parent), not for
+ * the root. The fit learns that, and nothing else: rank 2 left before rank 1 came, the root
+ * before anyone. The identity then gives every event back (without the rule rank 3's wait of
+ * 7 ms was a cost, averaged with the 1 ms of its second MPI_Bcast: both would leave 3 ms off);
+ * with foo halved, rank 3 leaves 1 ms after rank 1 arrives (11), not after the root (6). */
+static void
+test_offline_tree (void)
+{
+  Fixture f = { 0 };
+  SimTransformStats st = { 0 };
+  SimModel *m;
+  const guint64 *deps;
+  g_autofree char *json = NULL;
+
+  fixture_load (&f, "tree");
+  m = fit (&f);
+  g_assert_cmpuint (m->n_coll_deps, ==, 1);
+  deps = sim_model_coll_deps (m, 0, OTF2_COLLECTIVE_OP_BCAST, 0);
+  g_assert_nonnull (deps);
+  g_assert_cmphex (deps[0], ==, 0);
+  g_assert_cmphex (deps[1], ==, 0);
+  g_assert_cmphex (deps[2], ==, 0);
+  g_assert_cmphex (deps[3], ==, 1 << 1);
+  g_assert_null (sim_model_coll_deps (m, 0, OTF2_COLLECTIVE_OP_BCAST, 1));
+  json = sim_model_describe (m);
+  g_assert_nonnull (strstr (json, "\"collective_waits\": 1}"));
+  transform (&f, "", &st);
+  offline (&f, m, 80);
+  for (int r = 0; r < f.n; r++)
+    for (guint k = 0; k < f.srs[r]->ev->len; k++)
+      g_assert_cmpint (f.srs[r]->new_time[k], ==, g_array_index (f.srs[r]->ev, SimEvent, k).time);
+  sim_model_free (m);
+  fixture_free (&f);
+
+  fixture_load (&f, "tree");
+  m = fit (&f);
+  transform (&f, "scale region foo by 0.5", &st);
+  offline (&f, m, 80);
+  g_assert_cmpfloat (ev_ms (f.srs[1], EV_ENTER, "MPI_Bcast", 0, TRUE), ==, 11);
+  g_assert_cmpfloat (ev_ms (f.srs[3], EV_ENTER, "MPI_Bcast", 0, TRUE), ==, 8);
+  g_assert_cmpfloat (ev_ms (f.srs[3], EV_LEAVE, "MPI_Bcast", 0, TRUE), ==, 12);
+  g_assert_cmpfloat (ev_ms (f.srs[2], EV_LEAVE, "MPI_Bcast", 0, TRUE), ==, 8);   /* 2 + 5, 1 */
+  sim_model_free (m);
+  fixture_free (&f);
+}
+
+/* A wait is costed by what it completed: rank 0's MPI_Wait on its MPI_Isend took 3 ms each
+ * time (a send over shared memory waits for the receiver), its MPI_Wait on a message that had
+ * arrived 1 ms. In one class both would cost 2 ms and the identity would miss every Wait by
+ * 1 ms. A class of fewer than SIM_COST_MIN_SAMPLES calls yields to a coarser one. */
+static void
+test_offline_wait_classes (void)
+{
+  Fixture f = { 0 };
+  SimTransformStats st = { 0 };
+  SimModel *m;
+  guint32 wait;
+
+  fixture_load (&f, "waits");
+  m = fit (&f);
+  wait = region_id (f.defs, "MPI_Wait");
+  g_assert_cmpfloat (sim_model_cost (m, sim_model_class (0, wait, 8, 2, FALSE)), ==, 3e6);   /* sends */
+  g_assert_cmpfloat (sim_model_cost (m, sim_model_class (0, wait, 8, 0, FALSE)), ==, 1e6);   /* receives */
+  transform (&f, "", &st);
+  offline (&f, m, 156);
+  for (int r = 0; r < f.n; r++)
+    for (guint k = 0; k < f.srs[r]->ev->len; k++)
+      g_assert_cmpint (f.srs[r]->new_time[k], ==, g_array_index (f.srs[r]->ev, SimEvent, k).time);
+  /* one late sample of its own (waited) next to the five: the five and it, 2.5 ms */
+  sim_model_add_cost (m, sim_model_class (0, wait, 8, 2, TRUE), 0);
+  g_assert_cmpfloat (sim_model_cost (m, sim_model_class (0, wait, 8, 2, TRUE)), ==, 2.5e6);
   sim_model_free (m);
   fixture_free (&f);
 }
@@ -1155,6 +1232,8 @@ main (int argc, char **argv)
   g_test_add_func ("/sim/model/fit", test_model_fit);
   g_test_add_func ("/sim/model/eager-limit", test_model_eager_limit);
   g_test_add_func ("/sim/offline/progress", test_offline_progress);
+  g_test_add_func ("/sim/offline/tree", test_offline_tree);
+  g_test_add_func ("/sim/offline/wait-classes", test_offline_wait_classes);
   g_test_add_func ("/sim/write/roundtrip", test_write_roundtrip);
   g_test_add_func ("/sim/report/headline", test_report_headline);
   g_test_add_func ("/sim/report/identity-advice", test_identity_advice);
