@@ -108,6 +108,8 @@ mpi_fail (int          rc,
  * kernel's real-time throttling */
 #define SPIN_SLICE_NS  500000
 #define SLEEP_MIN_NS   50000    /* shorter sleep shares of a computation interval are noise */
+#define POLL_SPIN_MIN_NS 5000   /* the rest of a polling call this long or longer polls (progress_until) */
+#define POLL_COST_NS   1000     /* ... until this much is left: about what one MPI_Iprobe costs here */
 
 /* contention mode (SimReplayMode): waits spin, as MPI's own blocking calls do (MPI yields the
  * core when idle with mpi_yield_when_idle, as in the original), instead of sleeping */
@@ -254,6 +256,34 @@ settle (MPI_Request *r,
           last_nap = sim_now ();
         }
     }
+}
+
+/* The rest of a polling call that found nothing, until @deadline (the local clock): where it
+ * lasted long in the original (HPCC's RandomAccess: a 1.6 ms MPI_Testany) the rank was in MPI
+ * all along and moved its peers' rendezvous data meanwhile (an 8 KiB send needs both sides'
+ * progress); a replay that waited without MPI held its peer's receive up as long, 38 ms over
+ * 268 receives of one run. So it polls until then, as settle() waits: spinning where every
+ * rank has a core (a nap per SPIN_SLICE_NS), otherwise as any other wait. */
+static gint64
+progress_until (const SimWaitCal *cal,
+                gint64            deadline)
+{
+  gint64 now = sim_now (), last_nap = now;
+
+  if (!core_each || deadline - now < POLL_SPIN_MIN_NS)
+    return sim_wait_until (cal, deadline);
+  while (deadline - now > POLL_COST_NS)
+    {
+      int flag = 0;
+      MPI_Iprobe (MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+      now = sim_now ();
+      if (now - last_nap >= SPIN_SLICE_NS && deadline - now > SPIN_SLICE_NS)
+        {
+          nap ();
+          last_nap = now = sim_now ();
+        }
+    }
+  return sim_wait_until (cal, deadline);
 }
 
 static int
@@ -995,6 +1025,7 @@ sim_replay_run (SimRank             *sr,
   gboolean ok;
   int max_size = 1;
   gboolean debug = g_getenv ("KUBUS_SIM_DEBUG") != NULL;
+  g_autofree guint8 *poll_enter = NULL; /* per event: the Enter of a polling call that found nothing */
   GThread *wd;
 
   MPI_Comm_set_errhandler (MPI_COMM_WORLD, MPI_ERRORS_RETURN);
@@ -1032,6 +1063,11 @@ sim_replay_run (SimRank             *sr,
   core_each = !contention && host_known && ranks_here <= CPU_COUNT (&host_set);
   /* SCHED_RR would hand the cores out by 100 ms time slices, not as the original shared them */
   sim_wait_calibrate (&stats->cal, !contention);
+  /* A polling call that found nothing: an Enter of no call whose Leave follows it. */
+  poll_enter = g_new0 (guint8, MAX (n, 1));
+  for (guint k = 0; k + 1 < n; k++)
+    poll_enter[k] = ev[k].type == EV_ENTER && plan->call_at[k] == NO_INDEX && ev[k + 1].type == EV_LEAVE
+                    && sim_is_poll_region (sr->defs, ev[k].region);
   wd = watchdog_start (sr);
 
   for (guint k = 0; k < n; k++)
@@ -1060,7 +1096,12 @@ sim_replay_run (SimRank             *sr,
        * records an event every 30-50 ns, a clock read takes 20-30). It neither waits, polls
        * nor reads the clock, so its own work does not put it further behind; the event keeps
        * its time in the schedule. */
-      if (!contention && started && plan->call_at[k] == NO_INDEX && target <= seen)
+      /* (A polling call is skipped so only if its whole time is due: its MPI progress moves the
+       * peers' rendezvous data, and a clock read after the last Leave's wait overshoots the next
+       * Enter of a tight polling loop (40 ns apart in HPCC's RandomAccess) every time: its
+       * MPI_Testany calls made no progress, and 8 KiB receives waited 1.2 ms for theirs.) */
+      if (!contention && started && plan->call_at[k] == NO_INDEX && target <= seen
+          && !(poll_enter[k] && anchor_new + (ev[k + 1].time - anchor_trans) > seen))
         {
           sr->new_time[k] = last_new = MAX (target, last_new);
           prev_time = e->time;
@@ -1086,6 +1127,8 @@ sim_replay_run (SimRank             *sr,
             }
           late = 0;
         }
+      else if (started && k > 0 && poll_enter[k - 1])
+        late = progress_until (&stats->cal, target - off);
       else
         late = sim_wait_until (&stats->cal, target - off);
       if (!started)
@@ -1108,8 +1151,7 @@ sim_replay_run (SimRank             *sr,
            * behind (its Leave keeps its deadline): a replay that fell behind in a tight
            * polling loop catches up instead of falling further behind. (With contention the
            * rank's CPU goal, not a deadline, paces it: the progress call is part of it.) */
-          if (e->type == EV_ENTER && (contention || now <= target)
-              && sim_is_poll_region (sr->defs, e->region))
+          if (poll_enter[k] && (contention || now < anchor_new + (ev[k + 1].time - anchor_trans)))
             {
               int flag = 0;
               MPI_Iprobe (MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
