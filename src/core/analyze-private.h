@@ -301,6 +301,9 @@ typedef struct
   Causes      *causes;
   GArray      *recv_send;     /* guint32 per receive: the matched send's index on its sender
                                * (pattern_p2p_run fills it when the passes run), NO_INDEX if none */
+  GHashTable  *ls_wait;       /* call index + 1 -> gint64* Late Sender charged to it, for the
+                               * calls that may also complete a non-blocking collective (filled
+                               * by pattern_p2p_run when the rank has any; NULL if none) */
 } RankData;
 
 RankData *rank_data_new (int rank, TraceDefs *defs);

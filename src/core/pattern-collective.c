@@ -274,7 +274,10 @@ move_category (RankData      *rd,
 }
 
 /* A wait of @w in @call, which may complete several non-blocking collectives: charged once,
- * the largest (@charged: call index + 1 -> wait charged so far). */
+ * the largest (@charged: call index + 1 -> wait charged so far). The call's Late Sender (a
+ * MPI_Waitall that also completes a late receive) counts as charged already: both waits run
+ * from the call's enter, so the collective gets only the part beyond it and the call's wait
+ * states sum to its largest wait, never more than its duration. */
 static void
 nbc_wait (RankData      *rd,
           GHashTable    *charged,
@@ -478,6 +481,14 @@ pattern_collective_run (Transport  *t,
       coll_order_init (&orders[i], rds[i]->colls);
       coll_order_init (&nb_orders[i], rds[i]->nbcs);
       charged[i] = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+      if (rds[i]->ls_wait)
+        {
+          GHashTableIter it;
+          gpointer key, val;
+          g_hash_table_iter_init (&it, rds[i]->ls_wait);
+          while (g_hash_table_iter_next (&it, &key, &val))
+            g_hash_table_insert (charged[i], key, g_memdup2 (val, sizeof (gint64)));
+        }
     }
   t->allreduce_max (t, n_comms + 1, world, t->n_ranks, used, MAX (2 * n_comms, 1));
 

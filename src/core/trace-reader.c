@@ -192,6 +192,8 @@ rank_data_free (RankData *rd)
   g_array_unref (rd->nbcs);
   if (rd->recv_send)
     g_array_unref (rd->recv_send);
+  if (rd->ls_wait)
+    g_hash_table_unref (rd->ls_wait);
   causes_free (rd->causes);
   g_free (rd);
 }
