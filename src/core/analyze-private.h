@@ -231,7 +231,21 @@ typedef struct
   guint32 comm;          /* comm index; NO_INDEX while open, and for one never completed */
   guint32 root;          /* comm-local rank, NO_INDEX if none */
   guint32 op;            /* OTF2_CollectiveOp */
+  guint8  sent;          /* it sent / received bytes (the root-cause rules, as blocking ones) */
+  guint8  received;
+  guint8  binds;         /* its wait is the one that held the completing call (the largest of
+                          * the call's, beyond its Late Sender): the others met it there */
+  guint8  pad;
+  guint16 metric;        /* its wait state's metric (MetricId), when wait > 0 */
+  guint16 pad2;
   Tick    start;         /* enter of the MPI_I* call that started it */
+  Tick    wait;          /* its own wait in the completing call, before the charge-once rule */
+  Tick    charged;       /* what the report charged it (pattern-collective.c, nbc_charge), the
+                          * root-cause passes' waiting time */
+  Tick    end;           /* the NonBlockingCollectiveComplete event */
+  guint64 enter_pos;     /* positions of the MPI_I* call's Enter and of the completion, for the
+                          * clock repair */
+  guint64 end_pos;
 } NbcRec;
 
 typedef struct
@@ -269,8 +283,7 @@ typedef struct
   GArray      *sends;          /* SendRec */
   GArray      *recvs;          /* RecvRec */
   GArray      *colls;          /* CollRec */
-  GArray      *nbcs;           /* NbcRec: completed non-blocking collectives (not in the clock
-                                * repair, the root causes or the critical path) */
+  GArray      *nbcs;           /* NbcRec: non-blocking collectives in start order */
   guint32      init_call;      /* NO_INDEX if absent */
   guint32      finalize_call;
   /* positions of MPI_Init's and MPI_Finalize's Enter and Leave (0 = not seen) */
@@ -301,6 +314,9 @@ typedef struct
   Causes      *causes;
   GArray      *recv_send;     /* guint32 per receive: the matched send's index on its sender
                                * (pattern_p2p_run fills it when the passes run), NO_INDEX if none */
+  GHashTable  *ls_wait;       /* call index + 1 -> gint64* Late Sender charged to it, for the
+                               * calls that may also complete a non-blocking collective (filled
+                               * by pattern_p2p_run when the rank has any; NULL if none) */
 } RankData;
 
 RankData *rank_data_new (int rank, TraceDefs *defs);

@@ -64,6 +64,8 @@ typedef struct
   GArray     *recv_qmark;    /* per receive: the request event (blocking receive: the same) */
   GArray     *coll_mark;     /* per collective record: its MpiCollectiveEnd */
   GArray     *coll_begin;    /* per collective record: its MpiCollectiveBegin (Tick) */
+  GArray     *nbc_smark;     /* per non-blocking collective (RankData.nbcs): its request event */
+  GArray     *nbc_cmark;     /* and its completion event (NO_INDEX until completed) */
   GHashTable *req_mark;      /* MPI_Irecv request -> mark + 1, until its completion */
   Tick        begin_time;    /* the last MpiCollectiveBegin */
   guint32     init_mark;     /* MPI_Init's and MPI_Finalize's leave, NO_INDEX if absent */

@@ -9,6 +9,10 @@
  *                   and the latest sender when the root came first (MPI_Alltoallv/w, scans and
  *                   calls without payload are none)
  *   MPI_Init, MPI_Finalize   every rank, at the leave
+ *   non-blocking collectives  the same rules, with the start (the MPI_I* call's enter) as the
+ *                   begin of the one the others wait for, met there, and the enter of the
+ *                   completing call as the arrival of the ones that wait, met in that call
+ *                   with the wait the report charged them
  *
  * each with its waiting time, the time of its call, the completion time after the partner
  * left, and the ranks it synchronized with. Times of collectives start at MpiCollectiveBegin.
@@ -407,6 +411,13 @@ typedef struct
   gboolean root;       /* this rank is the operation's root */
   gboolean sent, recvd;
   Tick    begin, end, enter, leave;
+  /* when the rank arrives to wait: the begin of a blocking collective, the enter of the call
+   * that completes a non-blocking one (begin is then its start, the MPI_I* call's enter) */
+  Tick    arrive;
+  guint32 smark;       /* the synchronization point of the one the others wait for ... */
+  guint32 cmark;       /* ... and of those who wait */
+  Tick    charged;     /* non-blocking: its wait after the charge-once rules (NbcRec.charged) */
+  gboolean binds;      /* non-blocking: it held the completing call (NbcRec.binds) */
 } Inst;
 
 /* Per instance, after the reductions. */
@@ -452,7 +463,8 @@ push_list (Causes     *c,
 static void
 coll_comm (Transport  *t,
            RankData  **rds,
-           TraceComm  *comm)
+           TraceComm  *comm,
+           gboolean    nbc)
 {
   int n_local = t->n_local, size = comm->size;
   g_autofree GArray **insts = g_new0 (GArray *, n_local);
@@ -473,7 +485,32 @@ coll_comm (Transport  *t,
       if (pos[i] < 0)
         continue;
       insts[i] = g_array_new (FALSE, TRUE, sizeof (Inst));
-      for (guint k = 0; k < rd->colls->len; k++)
+      /* non-blocking ones: their own sequence (they never match blocking ones); the rank that
+       * came last is met at its start, the ones that waited in the call that completed it */
+      for (guint k = 0; nbc && k < rd->nbcs->len; k++)
+        {
+          const NbcRec *nr = &g_array_index (rd->nbcs, NbcRec, k);
+          const CallRec *call = &g_array_index (rd->calls, CallRec, nr->call);
+          Inst in = { 0 };
+          if (nr->comm != comm->index)
+            continue;
+          in.rec = k;
+          in.kind = sp_coll_kind (nr->op);
+          in.root = nr->root != NO_INDEX && (int) nr->root == pos[i];
+          in.sent = nr->sent;
+          in.recvd = nr->received;
+          in.begin = nr->start;
+          in.arrive = call->enter;
+          in.end = call->leave;
+          in.enter = call->enter;
+          in.leave = call->leave;
+          in.smark = g_array_index (tl->nbc_smark, guint32, k);
+          in.cmark = g_array_index (tl->nbc_cmark, guint32, k);
+          in.charged = nr->charged;
+          in.binds = nr->binds;
+          g_array_append_val (insts[i], in);
+        }
+      for (guint k = 0; !nbc && k < rd->colls->len; k++)
         {
           const CollRec *cr = &g_array_index (rd->colls, CollRec, k);
           const CallRec *call = &g_array_index (rd->calls, CallRec, cr->call);
@@ -486,9 +523,11 @@ coll_comm (Transport  *t,
           in.sent = cr->sent > 0;
           in.recvd = cr->received > 0;
           in.begin = g_array_index (tl->coll_begin, Tick, k);
+          in.arrive = in.begin;
           in.end = cr->end;
           in.enter = call->enter;
           in.leave = call->leave;
+          in.smark = in.cmark = g_array_index (tl->coll_mark, guint32, k);
           g_array_append_val (insts[i], in);
         }
       v[i] = g_new (gint64, 1);
@@ -523,7 +562,8 @@ coll_comm (Transport  *t,
             gint64 *x = v[i] + k * R1;
             x[0] = in->begin;
             x[1] = -in->end;
-            x[2] = in->root ? in->begin : NONE;
+            /* the root's begin (1-to-N), or when it came to wait (N-to-1) */
+            x[2] = in->root ? (in->kind == CK_N21 ? in->arrive : in->begin) : NONE;
             x[3] = in->root ? in->sent : NONE;
             x[4] = in->root ? in->recvd : NONE;
             x[5] = in->sent ? in->begin : NONE;
@@ -585,7 +625,7 @@ coll_comm (Transport  *t,
             gint64 *x = v[i] + k * R2;
             gboolean counts = in->kind == CK_BARRIER || (in->kind == CK_N2N && !info[k].partial) || in->sent;
             x[0] = counts && in->begin == info[k].latest && !info[k].skip ? -(gint64) pos[i] : NONE;
-            x[1] = in->kind == CK_12N && in->recvd && in->begin < info[k].root_begin ? -in->end : NONE;
+            x[1] = in->kind == CK_12N && in->recvd && in->arrive < info[k].root_begin ? -in->end : NONE;
             x[2] = NONE;
           }
       }
@@ -610,7 +650,9 @@ coll_comm (Transport  *t,
               info[k].skip = x[1] == NONE;      /* nobody waited for the root */
               info[k].earliest_end = x[1] == NONE ? 0 : -x[1];
             }
-          need3[k] = (kind == CK_N2N && info[k].partial) || kind == CK_12N || kind == CK_N21;
+          /* non-blocking: always a subset, the ones that waited (were held by it) and the one
+           * they waited for; a member that came after the others' starts met nobody */
+          need3[k] = nbc || (kind == CK_N2N && info[k].partial) || kind == CK_12N || kind == CK_N21;
           if (need3[k])
             n3++;
         }
@@ -644,14 +686,21 @@ coll_comm (Transport  *t,
                 continue;
               switch (in->kind)
                 {
+                case CK_BARRIER:
+                  sync = pos[i] == info[k].latest_pos || (in->binds && in->arrive < info[k].latest);
+                  break;
                 case CK_N2N:
-                  sync = (in->recvd && in->begin < info[k].latest) || (in->sent && pos[i] == info[k].latest_pos);
+                  if (nbc && !info[k].partial)
+                    sync = pos[i] == info[k].latest_pos || (in->binds && in->arrive < info[k].latest);
+                  else
+                    sync = (in->recvd && in->arrive < info[k].latest && (!nbc || in->binds))
+                           || (in->sent && pos[i] == info[k].latest_pos);
                   break;
                 case CK_12N:
-                  sync = in->recvd && in->begin < info[k].root_begin;
+                  sync = (nbc && in->root) || (in->recvd && in->arrive < info[k].root_begin && (!nbc || in->binds));
                   break;
                 case CK_N21:
-                  sync = in->root || pos[i] == info[k].latest_pos;
+                  sync = (in->root && (!nbc || in->binds)) || pos[i] == info[k].latest_pos;
                   break;
                 default:
                   break;
@@ -681,18 +730,28 @@ coll_comm (Transport  *t,
               const gint64 *x3 = at[k] != G_MAXSIZE ? v[i] + at[k] : NULL;
               gboolean sync = FALSE, root = FALSE;
               Tick latest = ii->latest, earliest = ii->earliest_end, idle, done;
+              guint32 mark;
               int root_pos = ii->latest_pos;
               SyncPoint *sp;
 
               if (ii->skip)
                 continue;
+              if (nbc)
+                {
+                  /* nobody was held by it: no synchronization */
+                  int n_sync = 0;
+                  for (int m = 0; m < size; m++)
+                    n_sync += x3[1 + m] != NONE;
+                  if (n_sync < 2)
+                    continue;
+                }
               switch (in->kind)
                 {
                 case CK_BARRIER:
-                  sync = TRUE;
+                  sync = !nbc || x3[1 + pos[i]] != NONE;
                   break;
                 case CK_N2N:
-                  sync = !ii->partial || x3[1 + pos[i]] != NONE;
+                  sync = (!nbc && !ii->partial) || x3[1 + pos[i]] != NONE;
                   if (ii->partial && x3[0] != NONE)
                     earliest = -x3[0];
                   break;
@@ -702,7 +761,8 @@ coll_comm (Transport  *t,
                   earliest = x3[0] != NONE ? -x3[0] : latest;
                   root_pos = -1;
                   for (int m = 0; m < size; m++)
-                    if (g_array_index (rd->colls, CollRec, in->rec).root == (guint32) m)
+                    if ((nbc ? g_array_index (rd->nbcs, NbcRec, in->rec).root
+                             : g_array_index (rd->colls, CollRec, in->rec).root) == (guint32) m)
                       root_pos = m;
                   break;
                 case CK_N21:
@@ -717,9 +777,10 @@ coll_comm (Transport  *t,
               root = pos[i] == root_pos;
               latest = MIN (latest, in->end);
               earliest = MAX (earliest, latest);
-              idle = MAX (0, latest - in->begin);
+              idle = MAX (0, latest - in->arrive);
               done = MAX (0, in->end - earliest);
-              sp = add_sp (rd, g_array_index (c->tl->coll_mark, guint32, in->rec), SP_COLL);
+              mark = root ? in->smark : in->cmark;
+              sp = add_sp (rd, mark, SP_COLL);
               if (!sp)
                 continue;
               sp->ckind = in->kind;
@@ -729,9 +790,22 @@ coll_comm (Transport  *t,
               sp->wait = idle;
               sp->completion = done;
               sp->total = in->leave - in->enter;
+              if (nbc && root)
+                {
+                  /* met at its start: nothing of its MPI_I* call is waiting */
+                  sp->wait = 0;
+                  sp->total = sp->completion = mark_at (rd, mark)->leave - mark_at (rd, mark)->enter;
+                }
+              else if (nbc)
+                {
+                  /* the wait the report shows (a call that completes several, or a late
+                   * receive too, is charged once); the rest of the call comes after */
+                  sp->wait = in->charged;
+                  sp->completion = MAX (0, in->leave - MAX (latest, in->arrive));
+                }
               sp->peer = comm->world[root_pos];
-              sp->msg = ((guint64) comm->index << 32) | k;
-              if (in->kind == CK_BARRIER || (in->kind == CK_N2N && !ii->partial))
+              sp->msg = ((guint64) comm->index << 32) | k | (nbc ? 0x80000000u : 0);
+              if (!nbc && (in->kind == CK_BARRIER || (in->kind == CK_N2N && !ii->partial)))
                 {
                   if (all_first == NO_INDEX)
                     all_first = push_list (c, comm->world, NULL, size, &all_n);
@@ -739,7 +813,7 @@ coll_comm (Transport  *t,
                   sp->sr_first = all_first;
                   sp->sr_n = all_n;
                 }
-              else if (in->kind == CK_N2N || (in->kind == CK_12N && root))
+              else if (in->kind == CK_BARRIER || in->kind == CK_N2N || (in->kind == CK_12N && root))
                 {
                   sp->sr_type = SR_LIST;
                   sp->sr_first = push_list (c, comm->world, x3 + 1, size, &sp->sr_n);
@@ -772,7 +846,7 @@ coll_comm (Transport  *t,
                     {
                       /* the latest sender is the root itself: nobody waits */
                       g_array_set_size (c->sps, c->sps->len - 1);
-                      c->sp_of_mark[g_array_index (c->tl->coll_mark, guint32, in->rec)] = 0;
+                      c->sp_of_mark[mark] = 0;
                       continue;
                     }
                   sp->sr_type = SR_ONE;
@@ -976,20 +1050,24 @@ delay_syncpoints_build (Transport  *t,
     world[r] = r;
   for (int i = 0; i < t->n_local; i++)
     {
-      used[i] = g_new0 (gint64, MAX (n_comms, 1));
+      used[i] = g_new0 (gint64, MAX (2 * n_comms, 1));
       for (guint k = 0; k < rds[i]->colls->len; k++)
         used[i][g_array_index (rds[i]->colls, CollRec, k).comm] = 1;
+      for (guint k = 0; k < rds[i]->nbcs->len; k++)
+        used[i][n_comms + g_array_index (rds[i]->nbcs, NbcRec, k).comm] = 1;
     }
-  t->allreduce_max (t, n_comms + 1, world, t->n_ranks, used, MAX (n_comms, 1));
+  t->allreduce_max (t, n_comms + 1, world, t->n_ranks, used, MAX (2 * n_comms, 1));
   for (guint cidx = 0; cidx < n_comms; cidx++)
     {
       TraceComm *comm = defs->comms->pdata[cidx];
-      gboolean usable = comm->size > 1 && comm->world && !comm->is_inter && used[0][cidx] > 0;
+      gboolean usable = comm->size > 1 && comm->world && !comm->is_inter;
       for (int m = 0; usable && m < comm->size; m++)
         if (comm->world[m] < 0 || comm->world[m] >= t->n_ranks)
           usable = FALSE;
-      if (usable)
-        coll_comm (t, rds, comm);
+      if (usable && used[0][cidx] > 0)
+        coll_comm (t, rds, comm, FALSE);
+      if (usable && used[0][n_comms + cidx] > 0)
+        coll_comm (t, rds, comm, TRUE);
     }
   init_finalize (t, rds, n_comms + 3);
 

@@ -29,6 +29,8 @@ delay_timeline_new (guint32 reserve)
   tl->recv_qmark = g_array_sized_new (FALSE, FALSE, sizeof (guint32), reserve);
   tl->coll_mark = g_array_new (FALSE, FALSE, sizeof (guint32));
   tl->coll_begin = g_array_new (FALSE, FALSE, sizeof (Tick));
+  tl->nbc_smark = g_array_new (FALSE, FALSE, sizeof (guint32));
+  tl->nbc_cmark = g_array_new (FALSE, FALSE, sizeof (guint32));
   tl->req_mark = g_hash_table_new (key64_hash, g_direct_equal);
   tl->last = TL_UNSET;
   tl->begin_time = TL_UNSET;
@@ -52,6 +54,8 @@ delay_timeline_free (DelayTimeline *tl)
   g_array_unref (tl->recv_qmark);
   g_array_unref (tl->coll_mark);
   g_array_unref (tl->coll_begin);
+  g_array_unref (tl->nbc_smark);
+  g_array_unref (tl->nbc_cmark);
   g_hash_table_unref (tl->req_mark);
   g_free (tl);
 }
@@ -60,7 +64,8 @@ gsize
 delay_timeline_bytes (const DelayTimeline *tl)
 {
   return tl->n_marks * sizeof (DelayMark) + tl->n_seg * sizeof (DelaySeg)
-         + (tl->send_mark->len * 2 + tl->recv_mark->len * 2 + tl->coll_mark->len) * sizeof (guint32)
+         + (tl->send_mark->len * 2 + tl->recv_mark->len * 2 + tl->coll_mark->len
+            + tl->nbc_smark->len * 2) * sizeof (guint32)
          + tl->coll_begin->len * sizeof (Tick);
 }
 

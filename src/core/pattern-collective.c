@@ -273,30 +273,58 @@ move_category (RankData      *rd,
       rank_data_add (rd, x, call->cnode, w);
 }
 
-/* A wait of @w in @call, which may complete several non-blocking collectives: charged once,
- * the largest (@charged: call index + 1 -> wait charged so far). */
+/* The wait @w of the non-blocking collective @nr in its completing call, as wait state @m:
+ * recorded here, charged by nbc_charge once every communicator is done. */
 static void
-nbc_wait (RankData      *rd,
-          GHashTable    *charged,
-          guint32        call_index,
-          MetricId       m,
-          gint64         w)
+nbc_wait (NbcRec   *nr,
+          MetricId  m,
+          gint64    w)
 {
-  const CallRec *call = &g_array_index (rd->calls, CallRec, call_index);
-  gpointer key = GUINT_TO_POINTER (call_index + 1);
-  gint64 *had = g_hash_table_lookup (charged, key);
-  gint64 inc = w - (had ? *had : 0);
-
-  if (inc <= 0)
+  if (w <= 0)
     return;
-  rank_data_wait (rd, m, call, inc);
-  move_category (rd, call, m, inc);
-  if (!had)
+  nr->wait = w;
+  nr->metric = (guint16) m;
+}
+
+/* A call that completes several non-blocking collectives (MPI_Waitall) is charged once: the
+ * largest wait (the first of equal ones, in start order), to its own metric. The call's Late
+ * Sender (a MPI_Waitall that also completes a late receive) runs from the same enter, so the
+ * collective gets only the part beyond it: the call's wait states sum to its largest wait,
+ * never more than its duration. The collective charged is the one that held the call (binds):
+ * the root-cause passes meet its members there. */
+static void
+nbc_charge (RankData *rd)
+{
+  g_autoptr (GHashTable) best = g_hash_table_new (g_direct_hash, g_direct_equal);
+
+  for (guint k = 0; k < rd->nbcs->len; k++)
     {
-      had = g_new0 (gint64, 1);
-      g_hash_table_insert (charged, key, had);
+      NbcRec *nr = &g_array_index (rd->nbcs, NbcRec, k);
+      gpointer key = GUINT_TO_POINTER (nr->call + 1), v;
+      if (nr->wait <= 0)
+        continue;
+      v = g_hash_table_lookup (best, key);
+      if (!v || g_array_index (rd->nbcs, NbcRec, GPOINTER_TO_UINT (v) - 1).wait < nr->wait)
+        g_hash_table_insert (best, key, GUINT_TO_POINTER (k + 1));
     }
-  *had = w;
+  for (guint k = 0; k < rd->nbcs->len; k++)
+    {
+      NbcRec *nr = &g_array_index (rd->nbcs, NbcRec, k);
+      const CallRec *call;
+      const gint64 *ls;
+      gint64 inc;
+      if (nr->wait <= 0 || GPOINTER_TO_UINT (g_hash_table_lookup (best, GUINT_TO_POINTER (nr->call + 1))) != k + 1)
+        continue;
+      ls = rd->ls_wait ? g_hash_table_lookup (rd->ls_wait, GUINT_TO_POINTER (nr->call + 1)) : NULL;
+      inc = nr->wait - (ls ? *ls : 0);
+      if (inc <= 0)
+        continue;
+      call = &g_array_index (rd->calls, CallRec, nr->call);
+      rank_data_wait (rd, nr->metric, call, inc);
+      move_category (rd, call, nr->metric, inc);
+      nr->charged = inc;
+      nr->binds = 1;
+    }
 }
 
 /* The non-blocking collectives of one communicator, as run_comm's blocking ones: the members
@@ -305,7 +333,6 @@ static void
 run_comm_nbc (Transport   *t,
               RankData   **rds,
               CollOrder   *orders,
-              GHashTable **charged,
               TraceComm   *comm)
 {
   int n_local = t->n_local;
@@ -370,7 +397,7 @@ run_comm_nbc (Transport   *t,
       RankData *rd = rds[i];
       for (gsize k = 0; vals[i] && k < n; k++)
         {
-          const NbcRec *nr = &g_array_index (rd->nbcs, NbcRec, g_array_index (idx[i], guint, k));
+          NbcRec *nr = &g_array_index (rd->nbcs, NbcRec, g_array_index (idx[i], guint, k));
           const CallRec *call = &g_array_index (rd->calls, CallRec, nr->call);
           const gint64 *v = vals[i] + k * N_V;
           gboolean root = nr->root != NO_INDEX && (int) nr->root == pos[i];
@@ -378,21 +405,21 @@ run_comm_nbc (Transport   *t,
           switch (coll_kind (nr->op))
             {
             case K_BARRIER:
-              nbc_wait (rd, charged[i], nr->call, M_BARRIER_WAIT, MIN (v[V_ENTER], call->leave) - call->enter);
+              nbc_wait (nr, M_BARRIER_WAIT, MIN (v[V_ENTER], call->leave) - call->enter);
               break;
             case K_NXN:
-              nbc_wait (rd, charged[i], nr->call, M_WAIT_NXN, MIN (v[V_ENTER], call->leave) - call->enter);
+              nbc_wait (nr, M_WAIT_NXN, MIN (v[V_ENTER], call->leave) - call->enter);
               break;
             case K_BCAST:
               if (!root && nr->root != NO_INDEX && v[V_ROOT] != G_MININT64)
-                nbc_wait (rd, charged[i], nr->call, M_LATEBROADCAST, MIN (v[V_ROOT], call->leave) - call->enter);
+                nbc_wait (nr, M_LATEBROADCAST, MIN (v[V_ROOT], call->leave) - call->enter);
               break;
             case K_REDUCE:
               if (root && v[V_NONROOT] != G_MININT64)
-                nbc_wait (rd, charged[i], nr->call, M_EARLYREDUCE, MIN (v[V_NONROOT], call->leave) - call->enter);
+                nbc_wait (nr, M_EARLYREDUCE, MIN (v[V_NONROOT], call->leave) - call->enter);
               break;
             case K_SCAN:
-              nbc_wait (rd, charged[i], nr->call, M_EARLYSCAN, MIN (scan[i][k], call->leave) - call->enter);
+              nbc_wait (nr, M_EARLYSCAN, MIN (scan[i][k], call->leave) - call->enter);
               break;
             case K_OTHER:
               break;
@@ -461,7 +488,6 @@ pattern_collective_run (Transport  *t,
   g_autofree gint64 **used = g_new0 (gint64 *, t->n_local);
   g_autofree CollOrder *orders = g_new0 (CollOrder, t->n_local);
   g_autofree CollOrder *nb_orders = g_new0 (CollOrder, t->n_local);
-  g_autofree GHashTable **charged = g_new0 (GHashTable *, t->n_local);
 
   /* which communicators carry collectives at all (blocking: slot c, non-blocking: n_comms + c):
    * one reduction over all ranks, so that communicators without any (MPI_COMM_SELF,
@@ -477,7 +503,6 @@ pattern_collective_run (Transport  *t,
         used[i][n_comms + g_array_index (rds[i]->nbcs, NbcRec, k).comm] = 1;
       coll_order_init (&orders[i], rds[i]->colls);
       coll_order_init (&nb_orders[i], rds[i]->nbcs);
-      charged[i] = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
     }
   t->allreduce_max (t, n_comms + 1, world, t->n_ranks, used, MAX (2 * n_comms, 1));
 
@@ -492,14 +517,14 @@ pattern_collective_run (Transport  *t,
       if (usable && used[0][c] > 0)
         run_comm (t, rds, orders, comm);
       if (usable && used[0][n_comms + c] > 0)
-        run_comm_nbc (t, rds, nb_orders, charged, comm);
+        run_comm_nbc (t, rds, nb_orders, comm);
     }
   for (int i = 0; i < t->n_local; i++)
     {
       g_free (used[i]);
       g_free (orders[i].order);
       g_free (nb_orders[i].order);
-      g_hash_table_unref (charged[i]);
+      nbc_charge (rds[i]);
     }
   run_init_finalize (t, rds, n_comms);
 }

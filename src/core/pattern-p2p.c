@@ -187,6 +187,14 @@ late_sender (RankData     *rd,
         {
           WoEntry e;
           rank_data_wait (rd, M_LATESENDER, call, best);
+          /* a call that also completes a non-blocking collective: its wait there is charged
+           * beyond this one only (pattern-collective.c, nbc_wait) */
+          if (rd->nbcs->len > 0)
+            {
+              if (!rd->ls_wait)
+                rd->ls_wait = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+              g_hash_table_insert (rd->ls_wait, GUINT_TO_POINTER (call_idx + 1), g_memdup2 (&best, sizeof best));
+            }
           if (wfm[best_i] >= 0)
             rank_data_wait (rd, wfm[best_i], call, best);
           e.value = best;

@@ -149,7 +149,8 @@ enum
 #define GIVES (GIVE_ALL | GIVE_ROOT | GIVE_SCAN)
 #define NEEDS (NEED_ALL | NEED_ROOT | NEED_SCAN)
 
-/* One collective call (the last two per rank: MPI_Init and MPI_Finalize over all ranks). */
+/* One collective call: the blocking ones (RankData.colls), the non-blocking ones (.nbcs), and
+ * last MPI_Init and MPI_Finalize over all ranks. */
 typedef struct
 {
   guint8  role;
@@ -215,14 +216,19 @@ slot_cmp (gconstpointer a,
   return x < y ? -1 : x > y;
 }
 
+/* A non-blocking collective takes the blocking form's rule, with its start (the MPI_I* call's
+ * enter) as the enter and its completion event (in the Wait or Test) as the end. */
 static guint8
-coll_role (const CollRec *cr,
-           int            me)
+coll_role (guint32 op,
+           guint32 root_pos,
+           gboolean sent,
+           gboolean received,
+           int      me)
 {
-  gboolean root = cr->root != NO_INDEX && (int) cr->root == me;
-  guint8 give_data = cr->sent > 0, got_data = cr->received > 0;
+  gboolean root = root_pos != NO_INDEX && (int) root_pos == me;
+  guint8 give_data = sent, got_data = received;
 
-  switch (cr->op)
+  switch (op)
     {
     case OTF2_COLLECTIVE_OP_BARRIER:
       return GIVE_ALL | NEED_ALL;
@@ -236,13 +242,13 @@ coll_role (const CollRec *cr,
     case OTF2_COLLECTIVE_OP_BCAST:
     case OTF2_COLLECTIVE_OP_SCATTER:
     case OTF2_COLLECTIVE_OP_SCATTERV:
-      if (cr->root == NO_INDEX)
+      if (root_pos == NO_INDEX)
         return 0;
       return root ? (give_data ? GIVE_ROOT : 0) : (got_data ? NEED_ROOT : 0);
     case OTF2_COLLECTIVE_OP_REDUCE:
     case OTF2_COLLECTIVE_OP_GATHER:
     case OTF2_COLLECTIVE_OP_GATHERV:
-      if (cr->root == NO_INDEX)
+      if (root_pos == NO_INDEX)
         return 0;
       return root ? (got_data ? NEED_ALL : 0) : (give_data ? GIVE_ALL : 0);
     case OTF2_COLLECTIVE_OP_SCAN:
@@ -287,42 +293,55 @@ make_plans (ClockRepair *cr)
   for (int i = 0; i < t->n_local; i++)
     {
       RankData *rd = cr->loc[i].rd;
-      cnt[i] = g_new (gint64, 3 * MAX (n_comms, 1));
+      /* slots 3 (2c + nb): blocking (nb = 0) and non-blocking (nb = 1) instances, two
+       * sequences that never match each other */
+      cnt[i] = g_new (gint64, 6 * MAX (n_comms, 1));
       for (guint c = 0; c < n_comms; c++)
         {
           TraceComm *comm = defs->comms->pdata[c];
           gboolean member = FALSE;
           for (int m = 0; comm->world && m < comm->size; m++)
             member |= comm->world[m] == rd->rank;
-          cnt[i][3 * c] = member ? 0 : G_MININT64;
-          cnt[i][3 * c + 1] = 0;
-          cnt[i][3 * c + 2] = 0;
+          for (guint nb = 0; nb < 2; nb++)
+            {
+              cnt[i][3 * (2 * c + nb)] = member ? 0 : G_MININT64;
+              cnt[i][3 * (2 * c + nb) + 1] = 0;
+              cnt[i][3 * (2 * c + nb) + 2] = 0;
+            }
         }
-      for (guint k = 0; k < rd->colls->len; k++)
+      for (guint k = 0; k < rd->colls->len + rd->nbcs->len; k++)
         {
-          const CollRec *r = &g_array_index (rd->colls, CollRec, k);
-          if (r->comm >= n_comms)
+          gboolean nb = k >= rd->colls->len;
+          guint32 comm = nb ? g_array_index (rd->nbcs, NbcRec, k - rd->colls->len).comm
+                            : g_array_index (rd->colls, CollRec, k).comm;
+          guint32 op = nb ? g_array_index (rd->nbcs, NbcRec, k - rd->colls->len).op
+                          : g_array_index (rd->colls, CollRec, k).op;
+          gint64 *x;
+          if (comm >= n_comms)
             continue;
-          if (cnt[i][3 * r->comm] != G_MININT64)
-            cnt[i][3 * r->comm]--;
-          cnt[i][3 * r->comm + 1] |= r->op == OTF2_COLLECTIVE_OP_SCAN || r->op == OTF2_COLLECTIVE_OP_EXSCAN;
-          cnt[i][3 * r->comm + 2] = 1;
+          x = cnt[i] + 3 * (2 * comm + nb);
+          if (x[0] != G_MININT64)
+            x[0]--;
+          x[1] |= op == OTF2_COLLECTIVE_OP_SCAN || op == OTF2_COLLECTIVE_OP_EXSCAN;
+          x[2] = 1;
         }
     }
-  t->allreduce_max (t, cr->world_key, cr->world, t->n_ranks, cnt, 3 * MAX (n_comms, 1));
+  t->allreduce_max (t, cr->world_key, cr->world, t->n_ranks, cnt, 6 * MAX (n_comms, 1));
 
-  for (guint c = 0; c < n_comms; c++)
+  for (guint cn = 0; cn < 2 * n_comms; cn++)
     {
+      guint c = cn / 2;
+      gboolean nb = cn % 2;
       TraceComm *comm = defs->comms->pdata[c];
       Plan p = { 0 };
 
-      if (cnt[0][3 * c + 2] <= 0 || cnt[0][3 * c] == G_MININT64 || !comm_usable (comm, t->n_ranks))
+      if (cnt[0][3 * cn + 2] <= 0 || cnt[0][3 * cn] == G_MININT64 || !comm_usable (comm, t->n_ranks))
         continue;
       p.key = comm->index;
       p.members = comm->world;
       p.n_members = comm->size;
-      p.n = (gsize) -cnt[0][3 * c];
-      p.has_scan = cnt[0][3 * c + 1] > 0;
+      p.n = (gsize) -cnt[0][3 * cn];
+      p.has_scan = cnt[0][3 * cn + 1] > 0;
       if (p.n == 0)
         continue;
       p.slots = g_new0 (guint32 *, t->n_local);
@@ -336,13 +355,27 @@ make_plans (ClockRepair *cr)
               me = m;
           if (me < 0)
             continue;
-          p.slots[i] = g_new (guint32, MAX (rd->colls->len, 1));
-          for (guint k = 0; k < rd->colls->len; k++)
+          p.slots[i] = g_new (guint32, MAX (nb ? rd->nbcs->len : rd->colls->len, 1));
+          for (guint k = 0; !nb && k < rd->colls->len; k++)
             if (g_array_index (rd->colls, CollRec, k).comm == comm->index)
               p.slots[i][n++] = k;
+          for (guint k = 0; nb && k < rd->nbcs->len; k++)
+            if (g_array_index (rd->nbcs, NbcRec, k).comm == comm->index)
+              p.slots[i][n++] = rd->colls->len + k;
           for (gsize k = 0; k < p.n; k++)
-            cr->loc[i].slots[p.slots[i][k]].role
-              = coll_role (&g_array_index (rd->colls, CollRec, p.slots[i][k]), me);
+            {
+              guint32 q = p.slots[i][k];
+              if (q < rd->colls->len)
+                {
+                  const CollRec *r = &g_array_index (rd->colls, CollRec, q);
+                  cr->loc[i].slots[q].role = coll_role (r->op, r->root, r->sent > 0, r->received > 0, me);
+                }
+              else
+                {
+                  const NbcRec *r = &g_array_index (rd->nbcs, NbcRec, q - rd->colls->len);
+                  cr->loc[i].slots[q].role = coll_role (r->op, r->root, r->sent, r->received, me);
+                }
+            }
         }
       g_array_append_val (plans, p);
     }
@@ -361,7 +394,7 @@ make_plans (ClockRepair *cr)
       {
         Local *L = &cr->loc[i];
         RankData *rd = L->rd;
-        guint base = rd->colls->len;
+        guint base = rd->colls->len + rd->nbcs->len;
         p.slots[i] = g_new (guint32, 2);
         p.slots[i][0] = base;
         p.slots[i][1] = base + 1;
@@ -389,7 +422,7 @@ static void
 make_slot_order (Local *L)
 {
   RankData *rd = L->rd;
-  guint base = rd->colls->len;
+  guint nc = rd->colls->len, base = nc + rd->nbcs->len;
   g_autofree guint64 *enter_pos = g_new (guint64, L->n_slots);
   g_autofree guint64 *end_pos = g_new (guint64, L->n_slots);
 
@@ -404,12 +437,20 @@ make_slot_order (Local *L)
       s->slack = G_MAXINT64;
       if (!s->role)
         continue;
-      if (k < base)
+      if (k < nc)
         {
           const CollRec *r = &g_array_index (rd->colls, CollRec, k);
           s->enter_pos = r->enter_pos;
           s->end_pos = r->end_pos;
           s->enter = g_array_index (rd->calls, CallRec, r->call).enter;
+          s->end = r->end;
+        }
+      else if (k < base)
+        {
+          const NbcRec *r = &g_array_index (rd->nbcs, NbcRec, k - nc);
+          s->enter_pos = r->enter_pos;
+          s->end_pos = r->end_pos;
+          s->enter = r->start;
           s->end = r->end;
         }
       else
@@ -1051,7 +1092,7 @@ clock_repair_run (Transport  *t,
       L->send_slack = g_new (Tick, ns);
       for (guint s = 0; s < rd->sends->len; s++)
         L->send_slack[s] = G_MAXINT64;
-      L->n_slots = rd->colls->len + 2;
+      L->n_slots = rd->colls->len + rd->nbcs->len + 2;
       L->slots = g_new0 (Slot, L->n_slots);
       L->anchors = g_array_new (FALSE, FALSE, sizeof (ClockAnchor));
       L->anchor_at = g_array_new (FALSE, FALSE, sizeof (guint32) * 2);

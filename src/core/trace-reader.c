@@ -192,6 +192,8 @@ rank_data_free (RankData *rd)
   g_array_unref (rd->nbcs);
   if (rd->recv_send)
     g_array_unref (rd->recv_send);
+  if (rd->ls_wait)
+    g_hash_table_unref (rd->ls_wait);
   causes_free (rd->causes);
   g_free (rd);
 }
@@ -741,8 +743,16 @@ on_nbc_request (OTF2_LocationRef loc G_GNUC_UNUSED, OTF2_TimeStamp time G_GNUC_U
       return OTF2_CALLBACK_SUCCESS;
     }
   r.start = f->enter;
+  r.enter_pos = f->enter_pos;
   g_array_append_val (st->rd->nbcs, r);
   reqmap_put (&st->nbc_req, request, st->rd->nbcs->len - 1);
+  if (st->tl)
+    {
+      /* the late member's delay is its time before the start (delay-syncpoints.c) */
+      guint32 m = delay_timeline_mark (st->tl, f->cnode, f->enter), none = NO_INDEX;
+      g_array_append_val (st->tl->nbc_smark, m);
+      g_array_append_val (st->tl->nbc_cmark, none);
+    }
   return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -759,7 +769,8 @@ on_nbc_complete (OTF2_LocationRef loc G_GNUC_UNUSED, OTF2_TimeStamp time, uint64
   guint64 idx = reqmap_take (&st->nbc_req, request);
   gint64 *row;
 
-  (void) event_time (st, time, pos);
+  Tick end = event_time (st, time, pos);
+
   st->n_events++;
   if (call == NO_INDEX || !c)
     {
@@ -774,6 +785,15 @@ on_nbc_complete (OTF2_LocationRef loc G_GNUC_UNUSED, OTF2_TimeStamp time, uint64
       r->comm = c->index;
       r->root = root == OTF2_UNDEFINED_UINT32 ? NO_INDEX : root;
       r->op = op;
+      r->sent = sent > 0;
+      r->received = received > 0;
+      r->end = end;
+      r->end_pos = pos;
+      if (st->tl)
+        {
+          const CallRec *cr = &g_array_index (st->rd->calls, CallRec, call);
+          g_array_index (st->tl->nbc_cmark, guint32, idx) = delay_timeline_mark (st->tl, cr->cnode, cr->enter);
+        }
     }
   row = rank_data_row (st->rd, g_array_index (st->rd->calls, CallRec, call).cnode);
   row[M_BYTES_COUT] += sent;
@@ -792,16 +812,29 @@ on_nbc_complete (OTF2_LocationRef loc G_GNUC_UNUSED, OTF2_TimeStamp time, uint64
 /* Drops the non-blocking collectives that never completed (cancelled, freed, an aborted run),
  * keeping the others in start order. */
 static void
-nbcs_compact (RankData *rd)
+nbcs_compact (RankData      *rd,
+              DelayTimeline *tl)
 {
   guint n = 0;
   for (guint k = 0; k < rd->nbcs->len; k++)
     {
       NbcRec r = g_array_index (rd->nbcs, NbcRec, k);
       if (r.comm != NO_INDEX)
-        g_array_index (rd->nbcs, NbcRec, n++) = r;
+        {
+          if (tl)
+            {
+              g_array_index (tl->nbc_smark, guint32, n) = g_array_index (tl->nbc_smark, guint32, k);
+              g_array_index (tl->nbc_cmark, guint32, n) = g_array_index (tl->nbc_cmark, guint32, k);
+            }
+          g_array_index (rd->nbcs, NbcRec, n++) = r;
+        }
     }
   g_array_set_size (rd->nbcs, n);
+  if (tl)
+    {
+      g_array_set_size (tl->nbc_smark, n);
+      g_array_set_size (tl->nbc_cmark, n);
+    }
 }
 
 static OTF2_ErrorCode
@@ -1047,7 +1080,7 @@ trace_read_rank (const char   *anchor,
       st.depth--;
     }
   rd->n_events = done;
-  nbcs_compact (rd);
+  nbcs_compact (rd, st.tl);
   if (st.tl)
     delay_timeline_finish (st.tl);
   OTF2_Reader_CloseEvtReader (reader, evr);

@@ -1,5 +1,12 @@
 /* causes-barrier.c — a barrier after imbalanced work.
  *
+ * Built with -DCAUSES_NBC (causes-nbc): MPI_Iallreduce instead of the barrier, 10 ms of
+ * overlap() on every rank, then MPI_Wait: the others wait in MPI_Wait for the last rank's start
+ * of the collective, and the delay is its imbalanced_work before that start (the non-blocking
+ * collectives' root causes, docs/decisions/2026-11-29-nonblocking-collectives.md). Its truth
+ * counts each wait from the enter of MPI_Wait, and its noise also the time outside
+ * imbalanced_work since the two ranks last met (the last rank's start, the other's release).
+ *
  * Every iteration every rank runs imbalanced_work: 20 ms, and 120 ms more on the last rank;
  * then MPI_Barrier. The other ranks wait at the barrier for the last one.
  *
@@ -19,10 +26,12 @@
 #include <math.h>
 
 #define ITERATIONS 4
-#define N_TIMES 5
+#define N_TIMES 6
 #define N_PHASES (1 + CAUSES_MAX_BASELINES)
 
-enum { T_START, T_WORK, T_IN, T_OUT, T_OWN };
+/* T_IN: the barrier's (the collective's start's) enter; T_E: where the wait starts (the
+ * barrier's enter, MPI_Wait's); T_OUT: the leave of the call that waited */
+enum { T_START, T_WORK, T_IN, T_OUT, T_OWN, T_E };
 
 static int rank, size;
 static double times[N_PHASES][ITERATIONS][N_TIMES];
@@ -49,6 +58,15 @@ imbalanced_work (int balanced)
   return ws_now () - t;
 }
 
+#ifdef CAUSES_NBC
+/* balanced work while the collective runs */
+static void __attribute__ ((noinline))
+overlap (void)
+{
+  ws_sleep_ms (10);
+}
+#endif
+
 static void __attribute__ ((noinline))
 warm_up (void)
 {
@@ -67,7 +85,19 @@ causes_body (int    balanced,
       ti[T_OWN] = imbalanced_work (balanced);
       ti[T_IN] = ws_now ();
       ti[T_WORK] = ti[T_IN] - ti[T_START];
+#ifdef CAUSES_NBC
+      {
+        double x = rank, y;
+        MPI_Request req;
+        MPI_Iallreduce (&x, &y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &req);
+        overlap ();
+        ti[T_E] = ws_now ();
+        MPI_Wait (&req, MPI_STATUS_IGNORE);
+      }
+#else
+      ti[T_E] = ti[T_IN];
       MPI_Barrier (MPI_COMM_WORLD);
+#endif
       ti[T_OUT] = ws_now ();
     }
 }
@@ -117,15 +147,28 @@ main (int    argc,
         for (int j = 0; j < last; j++)
           {
             /* D: the durations of imbalanced_work */
-            caused += ws_min (ws_max (0, T (last, it, T_IN) - T (j, it, T_IN)),
+            caused += ws_min (ws_max (0, T (last, it, T_IN) - T (j, it, T_E)),
                               ws_max (0, T (last, it, T_OWN) - T (j, it, T_OWN)));
+#ifdef CAUSES_NBC
+            {
+              /* since they last met: the last rank from its start, rank j from its release */
+              double pl = it > 0 ? T (last, it - 1, T_IN) : T (last, 0, T_START);
+              double pj = it > 0 ? T (j, it - 1, T_OUT) : T (j, 0, T_START);
+              noise += fabs ((T (last, it, T_IN) - pl - T (last, it, T_OWN))
+                             - (T (j, it, T_E) - pj - T (j, it, T_OWN)));
+              noise += fabs (pl - pj);
+            }
+#else
             if (it > 0)
               noise += fabs (T (last, it - 1, T_OUT) - T (j, it - 1, T_OUT));
+#endif
           }
       /* the time from the iteration's start to the barrier outside imbalanced_work */
+#ifndef CAUSES_NBC
       for (int it = 0; it < ITERATIONS; it++)
         for (int j = 0; j < last; j++)
           noise += T (j, it, T_WORK) - T (j, it, T_OWN) + T (last, it, T_WORK) - T (last, it, T_OWN);
+#endif
       snprintf (truth, sizeof truth, "cause %d imbalanced_work\nshort %.9f noise %.9f\n", last,
                 caused, noise);
     }

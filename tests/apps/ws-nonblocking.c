@@ -12,6 +12,12 @@
  *  7  MPI_Ibarrier completed by an MPI_Test loop: the Test that completes it
  *     comes after every rank started it, so no wait                          (none)
  *  8  MPI_Iallreduce on a communicator in reverse rank order + MPI_Wait      Wait at N x N
+ *  9  (twice) rank 0's MPI_Waitall completes an MPI_Irecv from rank 1 and an
+ *     MPI_Iallreduce: rank 1 sends 60 ms late and the last rank starts the
+ *     collective 100 ms late, then the other way round. Both waits run
+ *     from the Waitall's enter, so the call is charged Late Sender as
+ *     always and the collective only the part of its wait beyond it: the
+ *     call's wait states sum to its largest wait          Late Sender, Wait at N x N
  *
  * Truth (ws-common.h): every rank records the enter time of its MPI_I* call (S) and enter and
  * leave of the call that completes it (E, L); one MPI_Allgather at the end shares them and
@@ -32,6 +38,10 @@ enum
   I_IALLGATHER,
   I_IALLTOALL,
   I_REV_IALLREDUCE,
+  I_LS_SEND0,     /* 9: S = rank 1's enter of MPI_Send */
+  I_LS_COLL0,     /*    S = start of the Iallreduce; E, L: the Waitall (rank 0) or Wait */
+  I_LS_SEND1,
+  I_LS_COLL1,
   N_NB,
   I_SYNC0 = N_NB, /* the barriers that separate the stages */
   N_INST = I_SYNC0 + 16
@@ -163,6 +173,39 @@ main (int argc, char **argv)
   wait_one (I_REV_IALLREDUCE, &req[0]);
   MPI_Comm_free (&rev);
 
+  /* 9: one Waitall completes a late receive and a late collective (rank 0) */
+  for (int k = 0; k < 2; k++)
+    {
+      int is = k ? I_LS_SEND1 : I_LS_SEND0, ic = k ? I_LS_COLL1 : I_LS_COLL0;
+      double late_send = k ? 100 : 60, late_coll = k ? 60 : 100;
+      sync_point ();
+      if (rank == 0)
+        MPI_Irecv (&y, 1, MPI_DOUBLE, 1, 9, MPI_COMM_WORLD, &req[0]);
+      if (rank == size - 1)
+        ws_sleep_ms (late_coll);
+      S (ic) = ws_now ();
+      MPI_Iallreduce (&x, vbuf, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &req[1]);
+      if (rank == 0)
+        {
+          ws_sleep_ms (10);
+          E (ic) = ws_now ();
+          MPI_Waitall (2, req, MPI_STATUSES_IGNORE);
+          L (ic) = ws_now ();
+          ws_count_recv (sizeof (double));
+        }
+      else
+        {
+          if (rank == 1)
+            {
+              ws_sleep_ms (late_send);
+              S (is) = ws_now ();
+              MPI_Send (&x, 1, MPI_DOUBLE, 0, 9, MPI_COMM_WORLD);
+              ws_count_send (sizeof (double));
+            }
+          wait_one (ic, &req[1]);
+        }
+    }
+
   /* everybody arrives together at the Allgather that shares the times */
   sync_point ();
   all = malloc (sizeof (double) * 3 * N_INST * size);
@@ -223,8 +266,20 @@ main (int argc, char **argv)
         }
       ws_add (WS_WAIT_NXN, w);
     }
-    /* no point-to-point here */
-    ws_declare (WS_LATESENDER);
+    /* 9: the receive's wait is Late Sender, the collective's only beyond it */
+    for (int k = 0; k < 2; k++)
+      {
+        int is = k ? I_LS_SEND1 : I_LS_SEND0, ic = k ? I_LS_COLL1 : I_LS_COLL0;
+        double ls = 0, coll;
+        last = 0;
+        for (int r = 0; r < size; r++)
+          last = ws_max (last, AS (r, ic));
+        coll = ws_min (last, L (ic)) - E (ic);
+        if (rank == 0)
+          ls = ws_max (0, ws_min (AS (1, is), L (ic)) - E (ic));
+        ws_add (WS_LATESENDER, ls);
+        ws_add (WS_WAIT_NXN, coll - ls);
+      }
     ws_declare (WS_LATERECEIVER);
   }
   free (all);

@@ -449,15 +449,27 @@ def mode_program(a):
                 check_close('propagating Late Sender wait, rank %d' % r,
                             in_phase(vals, 'mpi_wait_propagating_ls', r), w,
                             noise=noise[('propagating', r)])
-        elif a.case == 'barrier':
-            (tp, tr), _ = top_cause(vals, ('delay_barrier',))
+        elif a.case in ('barrier', 'nbc'):
+            # nbc: the waits are Wait at N x N in MPI_Wait, caused before MPI_Iallreduce
+            dm, wm = ('delay_barrier', 'mpi_barrier_wait') if a.case == 'barrier' else ('delay_n2n', 'mpi_wait_nxn')
+            (tp, tr), _ = top_cause(vals, (dm,))
             if (tp, tr) != (cause, rank):
-                fail('the largest barrier delay is %s on rank %s, not %s on rank %d' % (tp, tr, func, rank))
+                fail('the largest %s is %s on rank %s, not %s on rank %d' % (dm, tp, tr, func, rank))
             else:
-                print('largest barrier delay: %s on rank %d' % (func, rank))
-            check_close('short-term barrier delay of %s, rank %d' % (func, rank),
-                        inclusive(vals, 'delay_barrier', cause, rank), facts['short'],
+                print('largest %s: %s on rank %d' % (dm, func, rank))
+            check_close('short-term %s of %s, rank %d' % (dm, func, rank),
+                        inclusive(vals, dm, cause, rank), facts['short'],
                         noise=noise['short'])
+            if a.case == 'nbc':
+                # every wait of the collectives is explained, short-term (nothing propagates)
+                check_close('%s = %s' % (dm, wm), total(vals, dm), total(vals, wm), rel=1e-6)
+                serial = os.path.join(tmp, 'serial.cube')
+                run([a.analyze, exp, '--serial', '-q', '-o', serial])
+                d1 = subprocess.run([a.cube, 'dump', '--csv', report], capture_output=True, text=True).stdout
+                d2 = subprocess.run([a.cube, 'dump', '--csv', serial], capture_output=True, text=True).stdout
+                if d1 != d2:
+                    fail('--serial and MPI reports differ')
+                same_with_threads(a, 'nbc', exp, serial, tmp)
         # the critical path runs through the built-in delay: all of its time
         cp = inclusive(vals, 'critical_path', cause, rank)
         spent = inclusive(vals, 'time', cause, rank)

@@ -101,6 +101,33 @@ barrier (RankData *rd,
   g_array_append_val (rd->colls, r);
 }
 
+/* A non-blocking collective: started by an MPI_I* call entered at @start (its Enter at
+ * @start_pos), completed by the event at @end (@end_pos) in a Wait entered at @wait. */
+static void
+icoll (RankData *rd,
+       guint32   op,
+       guint32   root,
+       Tick      start,
+       guint64   start_pos,
+       Tick      wait,
+       Tick      end,
+       guint64   end_pos)
+{
+  CallRec c = { wait, end, 0, 0 };
+  NbcRec r = { 0 };
+  g_array_append_val (rd->calls, c);
+  r.call = rd->calls->len - 1;
+  r.comm = 0;
+  r.root = root;
+  r.op = op;
+  r.sent = r.received = 1;
+  r.start = start;
+  r.enter_pos = start_pos;
+  r.end = end;
+  r.end_pos = end_pos;
+  g_array_append_val (rd->nbcs, r);
+}
+
 static ClockRepair *
 repair (Fixture          *f,
         ClockRepairStats *st)
@@ -336,6 +363,42 @@ test_collective (void)
   fixture_clear (&f);
 }
 
+/* Non-blocking collectives take their blocking forms' rule, the start as the enter and the
+ * completion event as the end: rank 1's MPI_Iallreduce completes at 90, before rank 0 started
+ * it at 100 (rank 1's clock behind), so the completion moves to 100; rank 0's completion at
+ * 130 is after both starts (50, 100) and stays. A blocking barrier on the same communicator
+ * with consistent times is a separate sequence (never matched with the non-blocking one).
+ * Then an MPI_Ibcast from root 0: rank 1's completion (200) lies before the root's start
+ * (250), so it moves there; the root's own completion depends on nobody. */
+static void
+test_nonblocking (void)
+{
+  Fixture f;
+  ClockRepairStats st;
+  ClockRepair *cr;
+
+  fixture_init (&f, 2);
+  f.rds[0]->first_time = 10;
+  barrier (f.rds[0], 10, 2, 20, 4);
+  icoll (f.rds[0], OTF2_COLLECTIVE_OP_ALLREDUCE, NO_INDEX, 100, 6, 120, 130, 10);
+  icoll (f.rds[0], OTF2_COLLECTIVE_OP_BCAST, 0, 250, 12, 260, 270, 16);
+  f.rds[1]->first_time = 10;
+  barrier (f.rds[1], 10, 2, 20, 4);
+  icoll (f.rds[1], OTF2_COLLECTIVE_OP_ALLREDUCE, NO_INDEX, 50, 6, 60, 90, 10);
+  icoll (f.rds[1], OTF2_COLLECTIVE_OP_BCAST, 0, 150, 12, 160, 200, 16);
+  cr = repair (&f, &st);
+  g_assert_null (clock_repair_map (cr, 0));
+  g_assert_cmpint (clock_map_apply_at (clock_repair_map (cr, 1), 90, 10), ==, 100);
+  /* the broadcast's completion: after the first jump the clock runs at γ, so 200 is still
+   * 100 + 110 − 0 = 210 (110 ticks amortize nothing), below the root's start: it jumps to 250 */
+  g_assert_cmpint (clock_map_apply_at (clock_repair_map (cr, 1), 200, 16), ==, 250);
+  g_assert_cmpuint (st.violations_coll, ==, 2);
+  g_assert_cmpuint (st.violations_p2p, ==, 0);
+  g_assert_cmpuint (st.corrections, ==, 2);
+  clock_repair_free (cr);
+  fixture_clear (&f);
+}
+
 /* An impossible trace (each rank receives what the other sends only afterwards): the repair
  * raises both forever; it stops at its pass limit and says so instead of hanging. */
 static void
@@ -372,6 +435,7 @@ main (int    argc,
   g_test_add_func ("/clock-repair/chain", test_chain);
   g_test_add_func ("/clock-repair/channels", test_channels);
   g_test_add_func ("/clock-repair/collective", test_collective);
+  g_test_add_func ("/clock-repair/nonblocking", test_nonblocking);
   g_test_add_func ("/clock-repair/cycle", test_cycle);
   return g_test_run ();
 }
