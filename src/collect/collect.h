@@ -113,9 +113,17 @@ void kubus_clock_calibrate_begin (void) KUBUS_INTERNAL;
 extern uint64_t kubus_stamp  KUBUS_INTERNAL;
 extern int kubus_stamp_fresh KUBUS_INTERNAL;
 
+void kubus_record_flush (void) KUBUS_INTERNAL;
+
+/* The time of the events after an MPI call.  A buffer flush that happened while the call's
+ * Enter was written (its time lies after that Enter's) is recorded first: OTF2 takes a
+ * location's events in time order, and the call's own events after it (a receive completed
+ * by MPI_Wait) are stamped after the flush. */
 static inline uint64_t
 kubus_time_after_call (void)
 {
+  if (__builtin_expect (kubus_flush_pending, 0))
+    kubus_record_flush ();
   if (!kubus_stamp_fresh)
     {
       kubus_stamp = kubus_now ();
@@ -132,7 +140,6 @@ void kubus_incomplete (const char *fmt, ...) KUBUS_INTERNAL __attribute__ ((form
 void kubus_measurement_start (uint64_t t0, uint32_t init_region) KUBUS_INTERNAL;
 void kubus_measurement_finish (uint32_t finalize_region) KUBUS_INTERNAL;
 void kubus_measurement_abort (uint32_t abort_region, int errorcode) KUBUS_INTERNAL;
-void kubus_record_flush (void) KUBUS_INTERNAL;
 /* the executable (/proc/self/exe): names the program region */
 extern char kubus_program_path[4096] KUBUS_INTERNAL;
 extern int kubus_world_rank         KUBUS_INTERNAL;

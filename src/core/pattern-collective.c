@@ -147,6 +147,49 @@ coll_order_take (CollOrder *co,
     }
 }
 
+/* The instances of @comm's collectives of one kind (@orders: blocking or non-blocking) each
+ * local rank takes part in: their records in @idx[i] (NULL where the rank is no member), its
+ * position in the communicator in @pos[i], its count in @cnt[i] (freed by the caller). The
+ * members agree on the number, the fewest: an aborted run may not have finished them all, and
+ * the rest count as mismatches. Returns that number. */
+static gsize
+agree_instances (Transport  *t,
+                 RankData  **rds,
+                 CollOrder  *orders,
+                 TraceComm  *comm,
+                 gint64    **cnt,
+                 GArray    **idx,
+                 int        *pos)
+{
+  gint64 n_max = 0, n_min = 0;
+
+  for (int i = 0; i < t->n_local; i++)
+    {
+      pos[i] = -1;
+      for (int m = 0; m < comm->size; m++)
+        if (comm->world[m] == rds[i]->rank)
+          pos[i] = m;
+      if (pos[i] < 0)
+        continue;
+      idx[i] = g_array_new (FALSE, FALSE, sizeof (guint));
+      coll_order_take (&orders[i], comm->index, idx[i]);
+      cnt[i] = g_new (gint64, 2);
+      cnt[i][0] = idx[i]->len;
+      cnt[i][1] = -(gint64) idx[i]->len;
+    }
+  t->allreduce_max (t, comm->index, comm->world, comm->size, cnt, 2);
+  for (int i = 0; i < t->n_local; i++)
+    if (cnt[i])
+      {
+        n_max = cnt[i][0];
+        n_min = -cnt[i][1];
+      }
+  for (int i = 0; i < t->n_local; i++)
+    if (idx[i] && n_max != n_min)
+      rds[i]->collective_mismatch += idx[i]->len - (gsize) n_min;
+  return (gsize) n_min;
+}
+
 static void
 run_comm (Transport  *t,
           RankData  **rds,
@@ -159,40 +202,12 @@ run_comm (Transport  *t,
   g_autofree gint64 **scan = g_new0 (gint64 *, n_local);
   g_autofree GArray **idx = g_new0 (GArray *, n_local);
   g_autofree int *pos = g_new (int, n_local);
-  gint64 n_max = 0, n_min = 0;
   gsize n;
 
+  n = agree_instances (t, rds, orders, comm, cnt, idx, pos);
   for (int i = 0; i < n_local; i++)
     {
-      RankData *rd = rds[i];
-      pos[i] = -1;
-      for (int m = 0; m < comm->size; m++)
-        if (comm->world[m] == rd->rank)
-          pos[i] = m;
-      if (pos[i] < 0)
-        continue;
-      idx[i] = g_array_new (FALSE, FALSE, sizeof (guint));
-      coll_order_take (&orders[i], comm->index, idx[i]);
-      cnt[i] = g_new (gint64, 2);
-      cnt[i][0] = idx[i]->len;
-      cnt[i][1] = -(gint64) idx[i]->len;
-    }
-  /* members must agree on the number of instances; an aborted run may not */
-  t->allreduce_max (t, comm->index, comm->world, comm->size, cnt, 2);
-  for (int i = 0; i < n_local; i++)
-    if (cnt[i])
-      {
-        n_max = cnt[i][0];
-        n_min = -cnt[i][1];
-      }
-  n = (gsize) n_min;
-  for (int i = 0; i < n_local; i++)
-    {
-      if (!idx[i])
-        continue;
-      if (n_max != n_min)
-        rds[i]->collective_mismatch += idx[i]->len - n;
-      if (n == 0)
+      if (!idx[i] || n == 0)
         continue;
       vals[i] = g_new (gint64, n * N_V);
       scan[i] = g_new (gint64, n);
@@ -341,38 +356,12 @@ run_comm_nbc (Transport   *t,
   g_autofree gint64 **scan = g_new0 (gint64 *, n_local);
   g_autofree GArray **idx = g_new0 (GArray *, n_local);
   g_autofree int *pos = g_new (int, n_local);
-  gint64 n_max = 0, n_min = 0;
   gsize n;
 
+  n = agree_instances (t, rds, orders, comm, cnt, idx, pos);
   for (int i = 0; i < n_local; i++)
     {
-      pos[i] = -1;
-      for (int m = 0; m < comm->size; m++)
-        if (comm->world[m] == rds[i]->rank)
-          pos[i] = m;
-      if (pos[i] < 0)
-        continue;
-      idx[i] = g_array_new (FALSE, FALSE, sizeof (guint));
-      coll_order_take (&orders[i], comm->index, idx[i]);
-      cnt[i] = g_new (gint64, 2);
-      cnt[i][0] = idx[i]->len;
-      cnt[i][1] = -(gint64) idx[i]->len;
-    }
-  t->allreduce_max (t, comm->index, comm->world, comm->size, cnt, 2);
-  for (int i = 0; i < n_local; i++)
-    if (cnt[i])
-      {
-        n_max = cnt[i][0];
-        n_min = -cnt[i][1];
-      }
-  n = (gsize) n_min;
-  for (int i = 0; i < n_local; i++)
-    {
-      if (!idx[i])
-        continue;
-      if (n_max != n_min)
-        rds[i]->collective_mismatch += idx[i]->len - n;
-      if (n == 0)
+      if (!idx[i] || n == 0)
         continue;
       vals[i] = g_new (gint64, n * N_V);
       scan[i] = g_new (gint64, n);
