@@ -655,6 +655,27 @@ on_irecv (OTF2_LocationRef loc G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t pos,
   return OTF2_CALLBACK_SUCCESS;
 }
 
+/* A collective (blocking or not) completed in @call: its bytes, and its count by kind
+ * (synchronization, exchange, one to all, all to one), at the call's call path. */
+static void
+count_collective (RankData *rd,
+                  guint32   call,
+                  guint64   sent,
+                  guint64   received)
+{
+  gint64 *row = rank_data_row (rd, g_array_index (rd->calls, CallRec, call).cnode);
+  row[M_BYTES_COUT] += sent;
+  row[M_BYTES_CIN] += received;
+  if (sent == 0 && received == 0)
+    row[M_SYNCS_COLL]++;
+  else if (sent > 0 && received > 0)
+    row[M_COMMS_CXCH]++;
+  else if (sent > 0)
+    row[M_COMMS_CSRC]++;
+  else
+    row[M_COMMS_CDST]++;
+}
+
 static OTF2_CallbackCode
 on_coll_end (OTF2_LocationRef loc G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t pos, void *ud,
              OTF2_AttributeList *al G_GNUC_UNUSED, OTF2_CollectiveOp op, OTF2_CommRef comm,
@@ -666,7 +687,6 @@ on_coll_end (OTF2_LocationRef loc G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t p
   TraceComm *c = trace_defs_comm (st->defs, comm);
   Frame *f = top_frame (st);
   CollRec r = { 0 };
-  gint64 *row;
 
   st->n_events++;
   if (call == NO_INDEX || !c)
@@ -699,17 +719,7 @@ on_coll_end (OTF2_LocationRef loc G_GNUC_UNUSED, OTF2_TimeStamp time, uint64_t p
     }
   if (st->tl)
     st->tl->begin_time = TL_UNSET;
-  row = rank_data_row (st->rd, g_array_index (st->rd->calls, CallRec, call).cnode);
-  row[M_BYTES_COUT] += sent;
-  row[M_BYTES_CIN] += received;
-  if (sent == 0 && received == 0)
-    row[M_SYNCS_COLL]++;
-  else if (sent > 0 && received > 0)
-    row[M_COMMS_CXCH]++;
-  else if (sent > 0)
-    row[M_COMMS_CSRC]++;
-  else
-    row[M_COMMS_CDST]++;
+  count_collective (st->rd, call, sent, received);
   return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -767,7 +777,6 @@ on_nbc_complete (OTF2_LocationRef loc G_GNUC_UNUSED, OTF2_TimeStamp time, uint64
   guint32 call = current_call (st);
   TraceComm *c = trace_defs_comm (st->defs, comm);
   guint64 idx = reqmap_take (&st->nbc_req, request);
-  gint64 *row;
 
   Tick end = event_time (st, time, pos);
 
@@ -795,17 +804,7 @@ on_nbc_complete (OTF2_LocationRef loc G_GNUC_UNUSED, OTF2_TimeStamp time, uint64
           g_array_index (st->tl->nbc_cmark, guint32, idx) = delay_timeline_mark (st->tl, cr->cnode, cr->enter);
         }
     }
-  row = rank_data_row (st->rd, g_array_index (st->rd->calls, CallRec, call).cnode);
-  row[M_BYTES_COUT] += sent;
-  row[M_BYTES_CIN] += received;
-  if (sent == 0 && received == 0)
-    row[M_SYNCS_COLL]++;
-  else if (sent > 0 && received > 0)
-    row[M_COMMS_CXCH]++;
-  else if (sent > 0)
-    row[M_COMMS_CSRC]++;
-  else
-    row[M_COMMS_CDST]++;
+  count_collective (st->rd, call, sent, received);
   return OTF2_CALLBACK_SUCCESS;
 }
 
