@@ -457,6 +457,24 @@ kubus_measurement_start (uint64_t t0, uint32_t init_region)
   verbose = v != NULL && v[0] != '\0' && strcmp (v, "0") != 0;
   if (getenv ("KUBUS_DISABLE") != NULL)
     return;
+  /* Processes started by MPI_Comm_spawn inherit kubus-run's environment but are an
+   * MPI_COMM_WORLD of their own: measured, their rank 0 would write its archive over the
+   * parents' experiment (both traces lost).  They are left unmeasured; the parents' calls,
+   * MPI_Comm_spawn and the traffic over the inter-communicator included, are measured. */
+  MPI_Comm parent = MPI_COMM_NULL;
+  if (PMPI_Comm_get_parent (&parent) == MPI_SUCCESS && parent != MPI_COMM_NULL)
+    {
+      int r = 0;
+      PMPI_Comm_rank (MPI_COMM_WORLD, &r);
+      if (r == 0)
+        {
+          static const char note[] = "kubus: processes started by MPI_Comm_spawn are not measured "
+                                     "(only those mpirun started are)\n";
+          ssize_t w = write (STDERR_FILENO, note, sizeof note - 1);
+          (void)w;
+        }
+      return;
+    }
   kubus_kct_configure ();
   kubus_unwind_configure ();
   PMPI_Comm_rank (MPI_COMM_WORLD, &kubus_world_rank);

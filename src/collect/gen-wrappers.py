@@ -54,14 +54,17 @@ def parse(path):
                         sys.exit(f'{path}:{lineno}: cannot parse parameter {p!r}')
                     ctype = ' '.join(m.group(1).replace('*', ' * ').split())
                     plist.append(dict(ctype=ctype, name=m.group(2), array=bool(m.group(3))))
-            frules = parse_pairs(fortran)
+            # 'c-only': no Fortran entry point (a Fortran call reaches the C wrapper through
+            # the MPI library or not at all: MPI_Comm_spawn's array of strings)
+            c_only = fortran == 'c-only'
+            frules = {} if c_only else parse_pairs(fortran)
             for k in frules:
                 if k not in [q['name'] for q in plist]:
                     sys.exit(f'{path}:{lineno}: Fortran rule for unknown parameter {k!r}')
             rows.append(dict(name=name, kind=kind, role=role, op=op,
                              params=params, plist=plist,
                              args=', '.join(q['name'] for q in plist),
-                             a=parse_pairs(attrs), f=frules,
+                             a=parse_pairs(attrs), f=frules, c_only=c_only,
                              line=lineno))
     names = {r['name'] for r in rows}
     for al in aliases:
@@ -526,6 +529,8 @@ def write_fortran(rows, aliases, out_f):
         c.write('#define KUBUS_F_EXPORT(target, name) \\\n'
                 '  extern __typeof__ (target) name __attribute__ ((alias (#target), visibility ("default")));\n\n')
         for r in rows:
+            if r['c_only']:
+                continue
             f77 = fortran_entry(r, 'f77', f"kubus_f_{r['name']}")
             f08 = fortran_entry(r, 'f08', f"kubus_f08_{r['name']}")
             c.write(f77 + '\n')

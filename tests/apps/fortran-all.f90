@@ -525,7 +525,9 @@ program fortran_all
   call check (k == rank / 2 + 2 * mod (rank, 2), 'intercomm_merge high')
 
   call comm_free (merged)
-  call comm_free (inter)
+  call note ('MPI_Comm_disconnect')
+  call MPI_Comm_disconnect (inter)
+  call check (inter == MPI_COMM_NULL, 'comm_disconnect')
   call comm_free (half)
   call comm_free (dgraph2)
   call comm_free (dgraph)

@@ -805,6 +805,36 @@ def case_nompi(a, tmp):
                f'{opts}: stderr {p.stderr!r}')
 
 
+def case_spawn(a, tmp):
+    """Ranks that start more processes with MPI_Comm_spawn (as mpi4py's Comm.Spawn does): the
+    spawned ones, a second MPI_COMM_WORLD with kubus-run's environment, are not measured and
+    say so once; the trace of the first ones is whole, MPI_Comm_spawn and MPI_Comm_disconnect
+    in it as MPI calls; the profile alike.  The processes reach each other over TCP (shared
+    memory does not connect two jobs in Open MPI 4.1)."""
+    mca = ['--mca', 'btl', 'self,vader,tcp', '--mca', 'btl_tcp_if_include', 'lo',
+           '--mca', 'oob_tcp_if_include', 'lo']
+    note = 'kubus: processes started by MPI_Comm_spawn are not measured (only those mpirun started are)\n'
+    exp = os.path.join(tmp, 'exp')
+    p = kubus_run(a, exp, 2, mpi_opts=mca)
+    expect(p.stdout == 'collect-spawn: done\n', f'application output: {p.stdout!r}')
+    expect(p.stderr.count(note) == 1, f'stderr: {p.stderr!r}')
+    expect('kubus[' not in p.stderr and 'incomplete' not in p.stderr, f'stderr: {p.stderr!r}')
+    L = check_trace(a, exp)
+    balanced(L, 2)
+    program(a, L, range(2))
+    for r in range(2):
+        has(L, f'enter MPI_Comm_spawn {r} 1')
+        has(L, f'enter MPI_Comm_disconnect {r} 1')
+        has(L, f'enter MPI_Barrier {r} 1')
+    exp = os.path.join(tmp, 'exp-profile')
+    p = kubus_run(a, exp, 2, opts=['--no-trace'], mpi_opts=mca)
+    expect(p.stderr.count(note) == 1, f'--no-trace: stderr: {p.stderr!r}')
+    with open(os.path.join(exp, 'profile.cube'), encoding='utf-8') as f:
+        cube = f.read()
+    expect('MPI_Comm_spawn' in cube and 'MPI_Comm_disconnect' in cube,
+           'the profile has no MPI_Comm_spawn or MPI_Comm_disconnect')
+
+
 def leftover_processes(a):
     """Processes whose command line names the test program (mpirun and its ranks)."""
     p = subprocess.run(['pgrep', '-f', a.app], capture_output=True, text=True)
@@ -907,6 +937,7 @@ CASES = {
     'user': case_user,
     'abort': case_abort,
     'nompi': case_nompi,
+    'spawn': case_spawn,
     'abortkilled': case_abort_killed,
     'crash': case_crash,
     'exit': lambda a, tmp: case_crash(a, tmp, ['exit']),

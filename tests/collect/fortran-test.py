@@ -407,7 +407,9 @@ def mode_binding(a, tmp):
 def mode_all(a, tmp):
     n = 4
     with open(a.table) as f:
-        table = {l.split('|')[0].strip() for l in f if l.startswith('MPI_')}
+        # the functions wrapped for Fortran too (not those marked c-only)
+        table = {l.split('|')[0].strip() for l in f
+                 if l.startswith('MPI_') and l.rstrip().split('|')[-1].strip() != 'c-only'}
     exp = os.path.join(tmp, 'exp')
     prefix = os.path.join(tmp, 'counts')
     p = kubus_run(a, exp, a.app, n, [prefix])
