@@ -593,6 +593,29 @@ program_regions (const char *const *names,
                           list->str);
 }
 
+/* The name a C++ programmer writes for the function of @brief, a short form such as "void
+ * ns::f<int>(…) const": "ns::f<int>", without the return type and the parameter list; NULL when
+ * @brief has no "(…)". */
+static char *
+bare_function (const char *brief)
+{
+  const char *args = strstr (brief, "(\xE2\x80\xA6)");
+  const char *from = brief;
+  int depth = 0;
+
+  if (args == NULL)
+    return NULL;
+  /* the return type ends at the last space outside template brackets */
+  for (const char *p = brief; p < args; p++)
+    if (*p == '<')
+      depth++;
+    else if (*p == '>')
+      depth--;
+    else if (*p == ' ' && depth == 0)
+      from = p + 1;
+  return g_strndup (from, (gsize) (args - from));
+}
+
 /* "; did you mean foo?" / "; did you mean foo, fob or fox?" among @names (@user: the program's
  * own, preferred; may be NULL); when nothing is close, the program's regions (program_regions). */
 static char *
@@ -625,6 +648,14 @@ suggest_among (const char *const *names,
 
         if (brief != NULL && strcmp (brief, lower_a) != 0)
           k.dist = MIN (k.dist, sim_edit_distance (brief, lower_b));
+        if (brief != NULL && strchr (lower_b, '(') == NULL)
+          {
+            /* or from its name alone ("ns::f") */
+            g_autofree char *bare = bare_function (brief);
+
+            if (bare != NULL)
+              k.dist = MIN (k.dist, sim_edit_distance (bare, lower_b));
+          }
         free (brief);
       }
       if (strcmp (names[i], name) != 0 && strcmp (lower_a, lower_b) == 0)
@@ -708,8 +739,9 @@ is_parsed (const Hypothesis *h,
 /* The indices of @names (@n of them) that the rule's @wanted names: those equal to it; when none
  * is and @wanted is a C++ function as kubus-sim's summary lines show it, its parameter list left
  * out ("ns::f(…) const", kubus_text_short_function), those of which it is the short form, as
- * long as they are one function.  When they are several (overloads), none, and *@several gets
- * them ("a, b or c"). */
+ * long as they are one function; when @wanted has no parameter list at all ("ns::C::f", as a C++
+ * programmer names a member function), those whose short form is it followed by "(…)" and
+ * qualifiers.  When they are several (overloads), none, and *@several gets them ("a, b or c"). */
 static GArray *
 region_matches (const char *const *names,
                 guint              n,
@@ -718,19 +750,29 @@ region_matches (const char *const *names,
 {
   GArray *at = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autoptr (GPtrArray) distinct = NULL;
+  gboolean bare;
 
   *several = NULL;
   for (guint k = 0; k < n; k++)
     if (names[k] != NULL && strcmp (names[k], wanted) == 0)
       g_array_append_val (at, k);
-  if (at->len > 0 || strstr (wanted, "(\xE2\x80\xA6)") == NULL)
+  bare = strchr (wanted, '(') == NULL;
+  if (at->len > 0 || (!bare && strstr (wanted, "(\xE2\x80\xA6)") == NULL))
     return at;
   distinct = g_ptr_array_new ();
   for (guint k = 0; k < n; k++)
     {
       char *brief = names[k] != NULL ? kubus_text_short_function (names[k]) : NULL;
+      gboolean same = brief != NULL && strcmp (brief, wanted) == 0;
 
-      if (brief != NULL && strcmp (brief, wanted) == 0)
+      if (brief != NULL && bare)
+        {
+          /* "[return type ]NAME(…)[ const]": NAME is @wanted */
+          g_autofree char *name = bare_function (brief);
+
+          same = name != NULL && strcmp (name, wanted) == 0;
+        }
+      if (same)
         {
           g_array_append_val (at, k);
           if (!g_ptr_array_find_with_equal_func (distinct, names[k], g_str_equal, NULL))

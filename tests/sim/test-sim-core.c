@@ -315,11 +315,38 @@ test_resolve_short (void)
                      "h.hyp:2:14: region ns::Solver::solve(…) is not in the trace; did you mean "
                      "ns::Solver::solve(double*, int) const?");
   }
+  /* a C++ function named without its parameter list, as its programmer writes it (third sweep:
+   * Boost.MPI's "physics::Solver::step" was not in the trace): the one function of that name,
+   * a template instance after its return type too; overloads refused; a name that is only the
+   * end of a qualified one ("Solver::solve") is not it */
+  add_region (f.defs, 9006, "void ns::halo<ns::Field<double> >(ns::Field<double>&, int)");
+  {
+    g_autoptr (GError) error = NULL;
+    g_autoptr (Hypothesis) h = hyp ("scale region ns::Solver::solve by 0.5\n"
+                                    "scale region \"ns::halo<ns::Field<double> >\" by 0.5");
+    g_assert_true (sim_hypothesis_resolve (h, f.defs, &error));
+    g_assert_no_error (error);
+    g_assert_cmpuint (((Rule *) h->rules->pdata[0])->n_regions, ==, 1);
+    g_assert_cmpuint (((Rule *) h->rules->pdata[0])->regions[0], ==, 9001);
+    g_assert_cmpuint (((Rule *) h->rules->pdata[1])->n_regions, ==, 1);
+    g_assert_cmpuint (((Rule *) h->rules->pdata[1])->regions[0], ==, 9006);
+  }
+  {
+    g_autoptr (GError) error = NULL;
+    g_autoptr (Hypothesis) h = hyp ("scale region \"ns::grad<double>\" by 2\nscale region Solver::solve by 2");
+    g_assert_false (sim_hypothesis_resolve (h, f.defs, &error));
+    g_assert_cmpstr (error->message, ==,
+                     "h.hyp:1:14: region ns::grad<double> stands for several functions, "
+                     "ns::grad<double>(ns::Field<double> const&) or ns::grad<double>(ns::Field<double>&): "
+                     "quote the one meant with its parameter list\n"
+                     "h.hyp:2:14: region Solver::solve is not in the trace; did you mean "
+                     "ns::Solver::solve(double*, int) const?");
+  }
   /* the same against a report's names, as the Simulate dialog checks */
   {
     const char *const names[] = { "main", "a::f(int)", "a::f(long)", "a::g(int) const", "MPI_Send" };
     const gboolean mpi[] = { FALSE, FALSE, FALSE, FALSE, TRUE };
-    static const char text[] = "scale region \"a::g(…) const\" by 2\nbalance region \"a::f(…)\"\n";
+    static const char text[] = "scale region \"a::g(…) const\" by 2\nbalance region \"a::f(…)\"\nbalance region a::g\n";
     g_autoptr (GPtrArray) errors = g_ptr_array_new_with_free_func (g_free);
     g_autoptr (Hypothesis) m = sim_hypothesis_parse_all ("h.hyp", text, strlen (text), errors);
 
