@@ -290,8 +290,12 @@ STATUS_ARRAY_KINDS = {'waitall', 'testall', 'waitsome'}
 
 # the names a Fortran compiler may give a mpif.h / use mpi subroutine (Open MPI exports all four)
 def f77_names(name):
+    # not the lowercase name without underscore (Open MPI's libmpi_mpifh has it, for
+    # -fno-underscoring): C libraries name their own functions so (R's Rmpi: mpi_allreduce,
+    # mpi_send, ...), and a preloaded entry point of that name took their calls
+    # (docs/decisions/2026-11-29-fortran-names.md)
     low = name.lower()
-    return [low, low + '_', low + '__', name.upper()]
+    return [low + '_', low + '__', name.upper()]
 
 
 def f08_name(name):

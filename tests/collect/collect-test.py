@@ -835,6 +835,20 @@ def case_spawn(a, tmp):
            'the profile has no MPI_Comm_spawn or MPI_Comm_disconnect')
 
 
+def case_cnames(a, tmp):
+    """A library of C functions named mpi_allreduce and mpi_barrier (Rmpi's names): under
+    kubus-run the program calls them, not the collector's Fortran entry points (the mangling
+    without underscore is not exported); their MPI calls are in the trace."""
+    exp = os.path.join(tmp, 'exp')
+    p = kubus_run(a, exp, 2)
+    expect(p.stdout == 'collect-cnames: 3 2\n', f'application output: {p.stdout!r}')
+    L = check_trace(a, exp)
+    balanced(L, 2)
+    for r in range(2):
+        has(L, f'enter MPI_Allreduce {r} 1')
+        has(L, f'enter MPI_Barrier {r} 2')
+
+
 def leftover_processes(a):
     """Processes whose command line names the test program (mpirun and its ranks)."""
     p = subprocess.run(['pgrep', '-f', a.app], capture_output=True, text=True)
@@ -938,6 +952,7 @@ CASES = {
     'abort': case_abort,
     'nompi': case_nompi,
     'spawn': case_spawn,
+    'cnames': case_cnames,
     'abortkilled': case_abort_killed,
     'crash': case_crash,
     'exit': lambda a, tmp: case_crash(a, tmp, ['exit']),
