@@ -342,6 +342,19 @@ test_resolve_short (void)
                      "h.hyp:2:14: region Solver::solve is not in the trace; did you mean "
                      "ns::Solver::solve(double*, int) const?");
   }
+  /* no name close: the program's regions are listed, not the measurement's KUBUS_UNKNOWN_REGION
+   * (every trace defines it; it came first in every such list) */
+  add_region (f.defs, 9007, "KUBUS_UNKNOWN_REGION");
+  {
+    g_autoptr (GError) error = NULL;
+    g_autoptr (Hypothesis) h = hyp ("scale region qqqqqqqqqqqq by 2");
+    g_assert_false (sim_hypothesis_resolve (h, f.defs, &error));
+    g_assert_true (g_str_has_prefix (error->message, "h.hyp:1:14: region qqqqqqqqqqqq is not in the trace; the "
+                                                     "program's regions are bar, foo, main, ns::Solver::solve(double*, "
+                                                     "int) const, ns::grad<double>(ns::Field<double> const&), "
+                                                     "ns::grad<double>(ns::Field<double>&), ns::norm(int), ns::norm(…) "
+                                                     "and 1 more ("));
+  }
   /* the same against a report's names, as the Simulate dialog checks */
   {
     const char *const names[] = { "main", "a::f(int)", "a::f(long)", "a::g(int) const", "MPI_Send" };
