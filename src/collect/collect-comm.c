@@ -216,6 +216,18 @@ add_comm_like (MPI_Comm c, uint64_t key, uint64_t parent_key, int like)
       report_out_of_memory ();
       return -1;
     }
+  /* Processes outside this MPI_COMM_WORLD (started by MPI_Comm_spawn, joined by
+   * MPI_Comm_connect/accept) have no world rank to name in the definitions, which are then
+   * refused: said once, as the reason the trace is lost (docs/decisions/2026-11-29-spawned-processes.md) */
+  static int outside_said;
+  for (int i = 0; i < size + rsize && like < 0 && !outside_said; i++)
+    if ((i < size ? members[i] : remote[i - size]) == MPI_UNDEFINED)
+      {
+        outside_said = 1;
+        kubus_incomplete ("a communicator holds processes outside the measured MPI_COMM_WORLD (started "
+                          "by MPI_Comm_spawn or joined by MPI_Comm_connect/accept): calls on it cannot "
+                          "be traced, and the trace will be refused");
+      }
   KubusComm *e = &comms[n_comms];
   e->handle = c;
   e->key = key;

@@ -1,8 +1,10 @@
 /* collect-spawn: the ranks mpirun started spawn two more processes of this program
  * (MPI_Comm_spawn), wait for them in a barrier of their own and disconnect.  Under kubus-run
  * only the first ones are measured (collect-state.c); the spawned ones used to write their
- * trace over theirs.  Usage: collect-spawn (the spawned ones get "child").  Prints
- * "collect-spawn: done" from rank 0 of the first ones. */
+ * trace over theirs.  Usage: collect-spawn [talk] (the spawned ones get "child" [talk]);
+ * with talk, rank 0 broadcasts a number to the spawned ones over the inter-communicator
+ * (MPI_ROOT), whose processes the trace cannot name.  Prints "collect-spawn: done" from rank 0
+ * of the first ones. */
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
@@ -26,16 +28,27 @@ main (int argc, char **argv)
   if (argc > 1 && strcmp (argv[1], "child") == 0 && parent != MPI_COMM_NULL)
     {
       nap (20);
+      if (argc > 2)
+        {
+          int v = 0;
+          MPI_Bcast (&v, 1, MPI_INT, 0, parent);
+        }
       MPI_Barrier (MPI_COMM_WORLD);
       MPI_Comm_disconnect (&parent);
       MPI_Finalize ();
       return 0;
     }
-  char    *child_argv[] = { "child", NULL };
+  int      talk = argc > 1 && strcmp (argv[1], "talk") == 0;
+  char    *child_argv[] = { "child", talk ? "talk" : NULL, NULL };
   MPI_Comm kids = MPI_COMM_NULL;
   int      errs[2] = { 0, 0 };
   MPI_Comm_spawn (argv[0], child_argv, 2, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &kids, errs);
   nap (10);
+  if (talk)
+    {
+      int v = 7;
+      MPI_Bcast (&v, 1, MPI_INT, rank == 0 ? MPI_ROOT : MPI_PROC_NULL, kids);
+    }
   MPI_Barrier (MPI_COMM_WORLD);
   MPI_Comm_disconnect (&kids);
   if (rank == 0)
