@@ -8,6 +8,7 @@
  * finalize maps keys to global ids.
  */
 #include "collect.h"
+#include "collect-profile.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -220,7 +221,7 @@ add_comm_like (MPI_Comm c, uint64_t key, uint64_t parent_key, int like)
    * MPI_Comm_connect/accept) have no world rank to name in the definitions, which are then
    * refused: said once, as the reason the trace is lost (docs/decisions/2026-11-29-spawned-processes.md) */
   static int outside_said;
-  for (int i = 0; i < size + rsize && like < 0 && !outside_said; i++)
+  for (int i = 0; i < size + rsize && like < 0 && !outside_said && kubus_trace_wanted (); i++)
     if ((i < size ? members[i] : remote[i - size]) == MPI_UNDEFINED)
       {
         outside_said = 1;

@@ -842,6 +842,10 @@ def case_spawn(a, tmp):
            'or joined by MPI_Comm_connect/accept): calls on it cannot be traced, and the trace will be refused')
     expect(f'kubus-run: rank 0: {why}\n' in p.stderr and f'kubus-run: rank 1: {why}\n' in p.stderr,
            f'talk: stderr {p.stderr!r}')
+    # the profile alone is whole
+    exp = os.path.join(tmp, 'exp-talk-profile')
+    p = kubus_run(a, exp, 2, app_args=['talk'], opts=['--no-trace'], mpi_opts=mca)
+    expect(why not in p.stderr, f'talk --no-trace: stderr {p.stderr!r}')
 
 
 def case_cnames(a, tmp):
