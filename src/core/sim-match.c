@@ -353,11 +353,24 @@ sim_match_messages (Transport          *t,
           if (!head)
             {
               if (!first)
-                g_set_error (&first, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-                             _("unmatched message: rank %d received a message from rank %d (tag %u, "
-                               "communicator %s, %.6f s into the trace) that rank %d never sent — the trace "
-                               "is incomplete (an aborted run?) and cannot be re-enacted"),
-                             sr->rank, s, e->tag, comm_name (sr->defs, e->region), e->time / 1e9, s);
+                {
+                  g_autofree char *untraced = sim_untraced_threads_text (sr->defs);
+
+                  if (untraced != NULL)
+                    g_set_error (&first, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                                 _("unmatched message: rank %d received a message from rank %d (tag %u, "
+                                   "communicator %s, %.6f s into the trace) that rank %d sent in none of its "
+                                   "traced calls — the trace leaves out the MPI calls made on other threads than "
+                                   "MPI_Init's under MPI_THREAD_MULTIPLE (%s) and cannot be re-enacted without "
+                                   "them"),
+                                 sr->rank, s, e->tag, comm_name (sr->defs, e->region), e->time / 1e9, s, untraced);
+                  else
+                    g_set_error (&first, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                                 _("unmatched message: rank %d received a message from rank %d (tag %u, "
+                                   "communicator %s, %.6f s into the trace) that rank %d never sent — the trace "
+                                   "is incomplete (an aborted run?) and cannot be re-enacted"),
+                                 sr->rank, s, e->tag, comm_name (sr->defs, e->region), e->time / 1e9, s);
+                }
               ok = FALSE;
               continue;
             }

@@ -329,6 +329,10 @@ void      sim_plan_coll_costs (Transport *t, SimRank **srs);
  * rank cut short by an abort has fewer, and a re-enactment would wait for it forever): FALSE
  * with @error naming @anchor otherwise.  Collective over the transport. */
 gboolean  sim_plan_check_colls (Transport *t, SimRank **srs, const char *anchor, GError **error);
+/* The MPI calls of other threads than MPI_Init's that the trace leaves out (KUBUS::UNTRACED_THREAD_CALLS,
+ * MPI_THREAD_MULTIPLE) as "rank 0: 1282, rank 2: 5", or NULL when it leaves out none: the reason
+ * why messages and collectives do not match in a run that was not aborted. */
+char     *sim_untraced_threads_text (const TraceDefs *defs);
 SimPlan  *sim_plan_build (SimRank *sr, SimPlanNotes *notes, GError **error);
 void      sim_plan_free (SimPlan *p);
 void      sim_plan_notes_init (SimPlanNotes *n);

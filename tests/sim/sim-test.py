@@ -417,7 +417,7 @@ def expect_error(args, target, hyp, out, pattern, what, offline=False):
 
 def mode_bad(args, tmp):
     traces = {}
-    for v in ('exact', 'unmatched', 'omp', 'approx', 'clockviol', 'cutcoll'):
+    for v in ('exact', 'unmatched', 'omp', 'approx', 'clockviol', 'cutcoll', 'threadcoll'):
         traces[v] = os.path.join(tmp, v)
         run([args.make_trace, v, traces[v]])
     exact = traces['exact']
@@ -455,6 +455,14 @@ def mode_bad(args, tmp):
         expect_error(args, traces['cutcoll'], empty, os.path.join(traces['cutcoll'], 'sim'),
                      'the members of communicator MPI_COMM_WORLD did not complete the same collective operations '
                      '(one completed 1, another 0): the trace is incomplete (an aborted run?)', what, offline)
+    # the same where the trace says calls of another thread are missing (mpi4py.futures): not an abort
+    for offline in (False, True):
+        what = 'untraced thread collective (%s)' % ('offline' if offline else 'real-time')
+        expect_error(args, traces['threadcoll'], empty, os.path.join(traces['threadcoll'], 'sim'),
+                     'the members of communicator MPI_COMM_WORLD did not complete the same collective operations '
+                     '(one completed 1, another 0): the trace leaves out the MPI calls made on other threads than '
+                     'MPI_Init\'s under MPI_THREAD_MULTIPLE (rank 1: 1) and cannot be re-enacted without them',
+                     what, offline)
     expect_error(args, traces['omp'], empty, os.path.join(traces['omp'], 'sim'),
                  'the trace holds events the simulator cannot re-enact (ThreadFork ×1)', 'threads', True)
     # approximated operations are listed, and the simulation goes on

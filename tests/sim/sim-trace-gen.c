@@ -25,6 +25,9 @@
  * "cutcoll": as exact, but rank 1's MPI_Allreduce 31..34 has no CollectiveEnd and no MPI_Finalize
  *   follows (an abort cut the run short inside it): rank 0 completed one collective operation on
  *   MPI_COMM_WORLD, rank 1 none, and no re-enactment can complete it.
+ * "threadcoll": as exact, but rank 1's MPI_Allreduce 31..34 was made on another thread under
+ *   MPI_THREAD_MULTIPLE and is not in the trace (bar lasts 28..34), which says so (the archive
+ *   property KUBUS::UNTRACED_THREAD_CALLS "1:1"): not an abort, mpi4py.futures' master thread.
  * "flush": as exact, but rank 0's first foo visit 3..13 holds KUBUS_FLUSH 5..7 (the collector
  *   writing its trace buffer): 8 ms of foo's computation and 2 ms of the measurement's.
  * "frames": as exact, but main is a function found on the stack (paradigm SAMPLING, as the
@@ -173,6 +176,14 @@ rank1 (OTF2_EvtWriter *w, const char *variant)
   if (strcmp (variant, "omp") == 0)
     OTF2_EvtWriter_ThreadFork (w, NULL, 29, OTF2_PARADIGM_OPENMP, 4);
   leave (w, 31, R_BAR);
+  if (strcmp (variant, "threadcoll") == 0)
+    {
+      enter (w, 31, R_BAR);
+      leave (w, 34, R_BAR);
+      span (w, R_FINALIZE, 35, 40);
+      leave (w, 41, R_MAIN);
+      return;
+    }
   if (strcmp (variant, "cutcoll") == 0)
     {
       enter (w, 31, R_ALLREDUCE);
@@ -266,6 +277,7 @@ sim_trace_gen_write (const char *dir,
   if (strcmp (variant, "exact") && strcmp (variant, "unmatched") && strcmp (variant, "omp")
       && strcmp (variant, "approx") && strcmp (variant, "clockviol") && strcmp (variant, "frames")
       && strcmp (variant, "irecv") && strcmp (variant, "cutcoll") && strcmp (variant, "progress")
+      && strcmp (variant, "threadcoll")
       && strcmp (variant, "flush") && strcmp (variant, "tree") && strcmp (variant, "waits"))
     return FALSE;
   ar = OTF2_Archive_Open (dir, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024, 4 * 1024 * 1024,
@@ -275,6 +287,8 @@ sim_trace_gen_write (const char *dir,
   OTF2_Archive_SetFlushCallbacks (ar, &flush, NULL);
   OTF2_Archive_SetSerialCollectiveCallbacks (ar);
   OTF2_Archive_SetCreator (ar, "sim-trace-gen");
+  if (strcmp (variant, "threadcoll") == 0)
+    OTF2_Archive_SetProperty (ar, "KUBUS::UNTRACED_THREAD_CALLS", "1:1", true);
   OTF2_Archive_OpenEvtFiles (ar);
   for (int r = 0; r < n_ranks; r++)
     {
