@@ -74,6 +74,14 @@ trace_kct_read (guint32 rank, const TraceKctCallbacks *cb, void *ud, guint64 *n_
           CALL (coll_end, (OTF2_CollectiveOp)e.op, e.comm,
                 e.peer == UINT32_MAX ? OTF2_UNDEFINED_UINT32 : e.peer, e.bytes, e.received);
           break;
+        case KCT_RAW_NBC_REQUEST:
+          CALL (nbc_request, e.request);
+          break;
+        case KCT_RAW_NBC_COMPLETE:
+          CALL (nbc_complete, (OTF2_CollectiveOp)e.op, e.comm,
+                e.peer == UINT32_MAX ? OTF2_UNDEFINED_UINT32 : e.peer, e.bytes, e.received,
+                e.request);
+          break;
         default:
           break;
 #undef CALL

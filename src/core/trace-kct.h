@@ -32,6 +32,8 @@ typedef struct
   OTF2_EvtReaderCallback_MpiRequestCancelled request_cancelled;
   OTF2_EvtReaderCallback_MpiCollectiveBegin  coll_begin;
   OTF2_EvtReaderCallback_MpiCollectiveEnd    coll_end;
+  OTF2_EvtReaderCallback_NonBlockingCollectiveRequest  nbc_request;
+  OTF2_EvtReaderCallback_NonBlockingCollectiveComplete nbc_complete;
 } TraceKctCallbacks;
 
 /* Replays rank @rank of the source into the callbacks (location id = rank, event positions
