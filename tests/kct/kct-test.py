@@ -18,7 +18,8 @@ Cases:
                runs), the compression ratio that info reports is OTF2 size / compressed size.
   compressed   --trace-format=compressed: only traces.kct, kubus.json says so, expand works,
                kubus-analyze reads the expanded trace.
-  badinput     corrupt, truncated and foreign files, and a file of format version 1
+  badinput     corrupt, truncated and foreign files, a file of format version 1 and one of a
+               newer version (refused), one of version 2 (read)
                (tests/kct/data/version1.kct, histograms instead of timelines): a clear error
                naming the file (and the versions), no crash, nothing half-written.
   sim          kubus-sim on an experiment that holds only traces.kct (replayed without
@@ -472,8 +473,21 @@ def case_badinput(a, tmp):
     old = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'data', 'version1.kct')
     for cmd in (['info', old], ['expand', old, '-o', os.path.join(tmp, 'v1.out')]):
         p = tool([a.trace, *cmd], ok=False)
-        expect(p.returncode == 1 and old in p.stderr and 'format version 1' in p.stderr
-               and 'reads version 2' in p.stderr, f'{" ".join(cmd)}: {p.returncode} {p.stderr!r}')
+        expect(p.returncode == 1 and old in p.stderr
+               and 'format version 1, older than this Kubus reads (versions 2 to 3)' in p.stderr,
+               f'{" ".join(cmd)}: {p.returncode} {p.stderr!r}')
+    # a newer one: refused, saying so
+    p = tool([a.trace, 'info', os.path.join(tmp, 'version.kct')], ok=False)
+    expect(p.returncode == 1 and 'format version 7, newer than this Kubus reads' in p.stderr,
+           f'info of version 7: {p.stderr!r}')
+    # a version 2 file (before non-blocking collectives; tests/fuzz/seeds/kct/ring-3.kct) is read
+    v2 = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'fuzz', 'seeds', 'kct',
+                      'ring-3.kct')
+    with open(v2, 'rb') as f:
+        expect(f.read(12)[8:] == b'\x02\0\0\0', f'{v2} is no version 2 file')
+    tool([a.trace, 'info', v2])
+    tool([a.trace, 'expand', v2, '-o', os.path.join(tmp, 'v2.out')])
+    expect(os.path.exists(os.path.join(tmp, 'v2.out', 'traces.otf2')), 'version 2 not expanded')
     expect(not os.path.exists(os.path.join(tmp, 'v1.out')), 'expand of a version 1 file left output')
     p = tool([a.analyze, '-q', '--serial', old, '-o', os.path.join(tmp, 'v1.cube')], ok=False)
     expect(p.returncode == 1 and 'format version 1' in p.stderr, f'analyze of version 1: {p.stderr!r}')
