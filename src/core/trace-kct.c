@@ -13,6 +13,13 @@ trace_kct_source_set (const KctTrace *t, const KctComms *comms)
   source_comms = comms;
 }
 
+void
+trace_kct_source_get (const KctTrace **t, const KctComms **comms)
+{
+  *t = source;
+  *comms = source_comms;
+}
+
 gboolean
 trace_kct_active (void)
 {

@@ -15,6 +15,9 @@
 /* Borrowed: both stay alive while the readers run; NULL ends it. */
 void     trace_kct_source_set (const KctTrace *t, const KctComms *comms);
 gboolean trace_kct_active (void);
+/* The source set (NULL when none): a reader of another trace in the same process (kubus-sim's
+ * analysis of its simulated trace) sets it aside and restores it. */
+void     trace_kct_source_get (const KctTrace **t, const KctComms **comms);
 
 /* The OTF2 event callbacks a reader wants (NULL: not wanted). */
 typedef struct

@@ -22,6 +22,8 @@ Cases:
                newer version (refused), one of version 2 (read)
                (tests/kct/data/version1.kct, histograms instead of timelines): a clear error
                naming the file (and the versions), no crash, nothing half-written.
+  nbc          non-blocking collectives (collect-more): requests and completions expand and
+               compress offline exactly as recorded (format version 3).
   sim          kubus-sim on an experiment that holds only traces.kct (replayed without
                expanding it) with an empty hypothesis predicts the recorded run time within 5 %,
                writes a simulated OTF2 trace with every rank, and leaves nothing behind.
@@ -297,6 +299,26 @@ def case_irregular(a, tmp):
           f'ratio {ratio:.2f}, info: {d.get("compression ratio")}')
     expect(abs(float(d.get('compression ratio', '0')) - ratio) < 0.06,
            f'info reports ratio {d.get("compression ratio")}, files give {ratio:.2f}')
+
+
+def case_nbc(a, tmp):
+    """collect-more on 4 ranks: every non-blocking collective kind and completion form (MPI_Wait,
+    MPI_Waitall, MPI_Waitany, MPI_Testall, an MPI_Test loop, a freed request)"""
+    counts = os.path.join(tmp, 'counts')
+    os.mkdir(counts)
+    a.app_args = [counts] + a.app_args
+    exp = os.path.join(tmp, 'run')
+    if not kubus_run(a, exp, 4, 'both'):
+        return
+    text, _ = seq(a, os.path.join(exp, 'traces.otf2'))
+    n_req, n_done = text.count('\nNBCREQUEST '), text.count('\nNBCCOMPLETE ')
+    print(f'nbc: {n_req} requests, {n_done} completions in the OTF2 trace')
+    expect(n_req == 4 * 9 and n_done == 4 * 8, f'nbc: {n_req} requests, {n_done} completions')
+    # their requests, completions (op, communicator, root, bytes, which request) as recorded,
+    # from the collector's compressed trace and from the offline compression of the OTF2 trace
+    lossless(a, tmp, exp, polls=True, label='nbc')
+    d = info(a, os.path.join(exp, 'traces.kct'))
+    expect(any(k.startswith('MPI_Iallreduce') for k in d.get('calls', {})), f'nbc: info {d}')
 
 
 def case_compressed(a, tmp):
