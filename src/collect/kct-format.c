@@ -591,7 +591,13 @@ in_list (In *in, KctList *l, uint64_t max_value, const char *what)
         }
       total += size;
       *in->listed += size;
-      /* the extremes of the block must lie in [0, max_value] */
+      /* the extremes of the block must lie in [0, max_value] (max_value < 2^32; a start beyond
+       * it is refused before the arithmetic below could overflow) */
+      if (start > max_value)
+        {
+          fail (in, _ ("%s: value out of range (at most %llu)"), what, (unsigned long long)max_value);
+          return;
+        }
       int64_t lo = (int64_t)start, hi = (int64_t)start;
       for (int d = 0; d < 2; d++)
         {
