@@ -24,6 +24,8 @@ Cases:
                naming the file (and the versions), no crash, nothing half-written.
   nbc          non-blocking collectives (collect-more): requests and completions expand and
                compress offline exactly as recorded (format version 3).
+  nbcextrapolate  sim-lb-nbc extrapolated from --ranks to --extrapolate: its non-blocking
+               collectives' requests and completions as in a real run at that count.
   sim          kubus-sim on an experiment that holds only traces.kct (replayed without
                expanding it) with an empty hypothesis predicts the recorded run time within 5 %,
                writes a simulated OTF2 trace with every rank, and leaves nothing behind.
@@ -319,6 +321,29 @@ def case_nbc(a, tmp):
     lossless(a, tmp, exp, polls=True, label='nbc')
     d = info(a, os.path.join(exp, 'traces.kct'))
     expect(any(k.startswith('MPI_Iallreduce') for k in d.get('calls', {})), f'nbc: info {d}')
+
+
+def case_nbcextrapolate(a, tmp):
+    """sim-lb-nbc (Iallreduce + Wait) at small rank counts extrapolated to --extrapolate ranks: the
+    calls, groups and non-blocking collectives' events per rank of a real run at that count"""
+    for n in a.ranks:
+        if not kubus_run(a, os.path.join(tmp, f'run{n}'), n, 'compressed'):
+            return
+    big = a.extrapolate
+    extrapolate(a, tmp, a.ranks, big)
+
+    def nbc_lines(kct, label):
+        out = os.path.join(tmp, 'nbc-' + label)
+        tool([a.trace, 'expand', kct, '-o', out])
+        text, _ = seq(a, os.path.join(out, 'traces.otf2'))
+        return [line for line in text.splitlines() if line.startswith(('== rank', 'NBC'))]
+    got = nbc_lines(os.path.join(tmp, f'extrapolated{big}.kct'), 'extrapolated')
+    real = nbc_lines(os.path.join(tmp, f'run{big}', 'traces.kct'), 'real')
+    n_nbc = sum(1 for line in real if line.startswith('NBCCOMPLETE'))
+    print(f'nbcextrapolate: {n_nbc} completions at {big} ranks')
+    expect(n_nbc >= big and got == real,
+           f'extrapolated non-blocking collectives differ from the real run\'s: '
+           f'{first_difference(chr(10).join(got), chr(10).join(real))}')
 
 
 def case_compressed(a, tmp):
