@@ -138,16 +138,21 @@ otf2_error_quiet (void          *user_data,
   return code;
 }
 
-/* Flush callbacks: the flush itself is recorded as region KUBUS_FLUSH by
- * the next event (writing from inside the callback would re-enter OTF2). */
+static void save_from_signal (int sig);
+/* a save signal came while the event buffer was written out (collect-buffer.c) */
+static volatile sig_atomic_t save_deferred;
+
+/* Flush callbacks.  OTF2 writes events only while the event buffer's records are written out
+ * (collect-buffer.c), and its flushes are part of that: the buffer records the whole as region
+ * KUBUS_FLUSH (kubus_note_flush), so these only say "flush". */
 static OTF2_FlushType
 pre_flush (void *user_data, OTF2_FileType type, OTF2_LocationRef location, void *caller, bool final)
 {
   (void)user_data;
+  (void)type;
   (void)location;
   (void)caller;
-  if (type == OTF2_FILETYPE_EVENTS && !final)
-    flush_begin = kubus_now ();
+  (void)final;
   return OTF2_FLUSH;
 }
 
@@ -155,17 +160,29 @@ static OTF2_TimeStamp
 post_flush (void *user_data, OTF2_FileType type, OTF2_LocationRef location)
 {
   (void)user_data;
+  (void)type;
   (void)location;
-  uint64_t t = kubus_now ();
-  if (type == OTF2_FILETYPE_EVENTS && flush_begin != 0)
-    {
-      flush_end = t;
-      kubus_flush_pending = 1;
-    }
-  return t;
+  return kubus_raw_flush_time ();
 }
 
 static const OTF2_FlushCallbacks flush_callbacks = { pre_flush, post_flush };
+
+/* The event buffer was full and written out from @b to @e, inside an event's append: the
+ * next event site records it (kubus_record_flush), as the first thing of an MPI call's events
+ * or before the events after the call (kubus_time_after_call).  A save signal that came while
+ * the buffer was written out saves the trace now. */
+void
+kubus_note_flush (uint64_t b, uint64_t e)
+{
+  flush_begin = b;
+  flush_end = e;
+  kubus_flush_pending = 1;
+  if (save_deferred)
+    {
+      save_deferred = 0;
+      save_from_signal (KUBUS_SAVE_SIGNAL);
+    }
+}
 
 void
 kubus_record_flush (void)
@@ -1058,6 +1075,13 @@ save_from_signal (int sig)
   if (!on_main_thread ())
     {
       syscall (SYS_tgkill, getpid (), main_tid, sig);
+      return;
+    }
+  /* the event buffer is being written to OTF2 (a flush): writing into the same writer from
+   * here would cut a record in two; the flush saves the trace when it is done */
+  if (kubus_raw_draining () && !finished)
+    {
+      save_deferred = 1;
       return;
     }
   int was = in_abort;
