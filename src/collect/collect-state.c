@@ -145,14 +145,20 @@ static volatile sig_atomic_t save_deferred;
 /* Flush callbacks.  OTF2 writes events only while the event buffer's records are written out
  * (collect-buffer.c), and its flushes are part of that: the buffer records the whole as region
  * KUBUS_FLUSH (kubus_note_flush), so these only say "flush". */
+/* KUBUS_TEST_SAVE_IN_FLUSH=RANK (a test of the deferred save): that rank gets the save signal,
+ * as when a peer aborts, while OTF2 flushes in the middle of writing the buffer out; once saved
+ * it ends like a process mpirun kills */
+static int test_save_in_flush = -1;
+
 static OTF2_FlushType
 pre_flush (void *user_data, OTF2_FileType type, OTF2_LocationRef location, void *caller, bool final)
 {
   (void)user_data;
-  (void)type;
   (void)location;
   (void)caller;
-  (void)final;
+  if (__builtin_expect (test_save_in_flush >= 0, 0) && type == OTF2_FILETYPE_EVENTS && !final
+      && kubus_raw_draining () && test_save_in_flush == kubus_world_rank)
+    syscall (SYS_tgkill, getpid (), main_tid, KUBUS_SAVE_SIGNAL);
   return OTF2_FLUSH;
 }
 
@@ -181,6 +187,8 @@ kubus_note_flush (uint64_t b, uint64_t e)
     {
       save_deferred = 0;
       save_from_signal (KUBUS_SAVE_SIGNAL);
+      if (test_save_in_flush == kubus_world_rank)
+        kill (getpid (), SIGKILL);
     }
 }
 
@@ -566,6 +574,9 @@ kubus_measurement_start (uint64_t t0, uint32_t init_region)
   program_open = kubus_recording;
   /* KUBUS_TEST_FAIL=RANK: that rank's collector fails here as on an internal error (the tests of
    * what kubus-run says then) */
+  const char *test_save = getenv ("KUBUS_TEST_SAVE_IN_FLUSH");
+  if (test_save != NULL && test_save[0] != '\0')
+    test_save_in_flush = atoi (test_save);
   const char *test_fail = getenv ("KUBUS_TEST_FAIL");
   if (trace && test_fail != NULL && test_fail[0] != '\0' && atoi (test_fail) == kubus_world_rank)
     kubus_fail ("a test (KUBUS_TEST_FAIL)");
