@@ -489,6 +489,12 @@ kubus_raw_more (unsigned words)
       kubus_fail ("the event buffer (none)");
       return NULL;
     }
+  if (kubus_save_deferred)
+    {
+      /* saved now; this record would come after the trace's end */
+      kubus_save_deferred_run ();
+      return NULL;
+    }
   uint64_t used = (uint64_t)((char *)p - pool) + (uint64_t)words * sizeof *p;
   if (used > pool_bytes)
     {
@@ -506,5 +512,9 @@ kubus_raw_more (unsigned words)
     fault_in (used);
   uint64_t room = pool_faulted < pool_bytes ? pool_faulted : pool_bytes;
   kubus_raw_end = (uint64_t *)(pool + room);
+  /* a save signal came while the buffer was written out: room for this record only, the next
+   * append saves */
+  if (kubus_save_deferred)
+    kubus_raw_end = p + words;
   return p;
 }

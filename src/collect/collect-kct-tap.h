@@ -3,9 +3,10 @@
  * collect.h includes this right after <otf2/otf2.h>.  The macros at the end route the
  * collector's OTF2_EvtWriter_* calls through the inline taps below, which hand the event to
  * the compressed-trace recorder (--trace-format=compressed|both) and then to OTF2 unless
- * only the compressed trace is wanted.  The event sites themselves stay as they are, and any
- * event written in the future is compressed as well.  With the default (OTF2 only) a tap
- * costs one predictable branch.
+ * only the compressed trace is wanted: to the event buffer of collect-raw.h, from which OTF2's
+ * records are written later (when it is full, at the end), in the same order.  The event sites
+ * themselves stay as they are, and any event written in the future is compressed as well.
+ * With the default (OTF2 only) a tap costs one predictable branch.
  */
 #pragma once
 

@@ -140,7 +140,7 @@ otf2_error_quiet (void          *user_data,
 
 static void save_from_signal (int sig);
 /* a save signal came while the event buffer was written out (collect-buffer.c) */
-static volatile sig_atomic_t save_deferred;
+volatile sig_atomic_t kubus_save_deferred;
 
 /* Flush callbacks.  OTF2 writes events only while the event buffer's records are written out
  * (collect-buffer.c), and its flushes are part of that: the buffer records the whole as region
@@ -175,21 +175,24 @@ static const OTF2_FlushCallbacks flush_callbacks = { pre_flush, post_flush };
 
 /* The event buffer was full and written out from @b to @e, inside an event's append: the
  * next event site records it (kubus_record_flush), as the first thing of an MPI call's events
- * or before the events after the call (kubus_time_after_call).  A save signal that came while
- * the buffer was written out saves the trace now. */
+ * or before the events after the call (kubus_time_after_call). */
 void
 kubus_note_flush (uint64_t b, uint64_t e)
 {
   flush_begin = b;
   flush_end = e;
   kubus_flush_pending = 1;
-  if (save_deferred)
-    {
-      save_deferred = 0;
-      save_from_signal (KUBUS_SAVE_SIGNAL);
-      if (test_save_in_flush == kubus_world_rank)
-        kill (getpid (), SIGKILL);
-    }
+}
+
+/* A save signal came while the event buffer was written out: the record whose append wrote it
+ * out is in the buffer, the next append saves the trace (collect-buffer.c). */
+void
+kubus_save_deferred_run (void)
+{
+  kubus_save_deferred = 0;
+  save_from_signal (KUBUS_SAVE_SIGNAL);
+  if (test_save_in_flush == kubus_world_rank)
+    kill (getpid (), SIGKILL);
 }
 
 void
@@ -1092,7 +1095,7 @@ save_from_signal (int sig)
    * here would cut a record in two; the flush saves the trace when it is done */
   if (kubus_raw_draining () && !finished)
     {
-      save_deferred = 1;
+      kubus_save_deferred = 1;
       return;
     }
   int was = in_abort;
