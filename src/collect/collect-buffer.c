@@ -506,7 +506,11 @@ kubus_raw_more (unsigned words)
       p = kubus_raw_pos;
       used = (uint64_t)words * sizeof *p;
       if (!ok || !kubus_recording || used > pool_bytes)
-        return NULL;
+        {
+          if (kubus_save_deferred)
+            kubus_raw_end = kubus_raw_pos; /* the next append saves */
+          return NULL;
+        }
     }
   if (pool_faulted < used)
     fault_in (used);

@@ -141,14 +141,14 @@ otf2_error_quiet (void          *user_data,
 static void save_from_signal (int sig);
 /* a save signal came while the event buffer was written out (collect-buffer.c) */
 volatile sig_atomic_t kubus_save_deferred;
-
-/* Flush callbacks.  OTF2 writes events only while the event buffer's records are written out
- * (collect-buffer.c), and its flushes are part of that: the buffer records the whole as region
- * KUBUS_FLUSH (kubus_note_flush), so these only say "flush". */
 /* KUBUS_TEST_SAVE_IN_FLUSH=RANK (a test of the deferred save): that rank gets the save signal,
  * as when a peer aborts, while OTF2 flushes in the middle of writing the buffer out; once saved
  * it ends like a process mpirun kills */
 static int test_save_in_flush = -1;
+
+/* Flush callbacks.  OTF2 writes events only while the event buffer's records are written out
+ * (collect-buffer.c), and its flushes are part of that: the buffer records the whole as region
+ * KUBUS_FLUSH (kubus_note_flush), so these only say "flush". */
 
 static OTF2_FlushType
 pre_flush (void *user_data, OTF2_FileType type, OTF2_LocationRef location, void *caller, bool final)
@@ -575,11 +575,11 @@ kubus_measurement_start (uint64_t t0, uint32_t init_region)
       kubus_check (OTF2_EvtWriter_Enter (kubus_evt, NULL, begin, KUBUS_R_PROGRAM), "Enter");
     }
   program_open = kubus_recording;
-  /* KUBUS_TEST_FAIL=RANK: that rank's collector fails here as on an internal error (the tests of
-   * what kubus-run says then) */
   const char *test_save = getenv ("KUBUS_TEST_SAVE_IN_FLUSH");
   if (test_save != NULL && test_save[0] != '\0')
     test_save_in_flush = atoi (test_save);
+  /* KUBUS_TEST_FAIL=RANK: that rank's collector fails here as on an internal error (the tests of
+   * what kubus-run says then) */
   const char *test_fail = getenv ("KUBUS_TEST_FAIL");
   if (trace && test_fail != NULL && test_fail[0] != '\0' && atoi (test_fail) == kubus_world_rank)
     kubus_fail ("a test (KUBUS_TEST_FAIL)");
@@ -1092,7 +1092,8 @@ save_from_signal (int sig)
       return;
     }
   /* the event buffer is being written to OTF2 (a flush): writing into the same writer from
-   * here would cut a record in two; the flush saves the trace when it is done */
+   * here would cut a record in two; the first append after the flush saves the trace
+   * (kubus_raw_more) */
   if (kubus_raw_draining () && !finished)
     {
       kubus_save_deferred = 1;

@@ -114,7 +114,8 @@ extern uint64_t kubus_stamp  KUBUS_INTERNAL;
 extern int kubus_stamp_fresh KUBUS_INTERNAL;
 
 void kubus_record_flush (void) KUBUS_INTERNAL;
-/* collect-buffer.c: the event buffer was full and written out from @b to @e */
+/* collect-state.c, called by collect-buffer.c: the event buffer was full and written out from
+ * @b to @e */
 void kubus_note_flush (uint64_t b, uint64_t e) KUBUS_INTERNAL;
 /* collect-state.c: a peer's save signal came while the event buffer was written out; the next
  * append saves the trace (kubus_save_deferred_run) */
