@@ -37,6 +37,11 @@ void kubus_kct_coll_begin (uint64_t t) KUBUS_KCT_HIDDEN;
 void kubus_kct_coll_end (uint64_t t, uint32_t op, uint32_t comm, uint32_t root, uint64_t sent,
                          uint64_t received) KUBUS_KCT_HIDDEN;
 void kubus_kct_program (uint64_t t, int end, int64_t status) KUBUS_KCT_HIDDEN;
+/* a non-blocking collective's request (@t: the enter time of its MPI_I* call) and its
+ * completion */
+void kubus_kct_nbc_request (uint64_t t, uint64_t request) KUBUS_KCT_HIDDEN;
+void kubus_kct_nbc_complete (uint64_t t, uint32_t op, uint32_t comm, uint32_t root, uint64_t sent,
+                             uint64_t received, uint64_t request) KUBUS_KCT_HIDDEN;
 
 /* the raw event types of src/collect/kct-format.h, repeated to keep this header small */
 enum
@@ -196,14 +201,15 @@ kubus_tap_program_end (OTF2_EvtWriter *w, OTF2_AttributeList *al, OTF2_TimeStamp
   return KUBUS_TAP_OTF2 (kubus_raw_request (KUBUS_RAW_PROGRAM_END, t, (uint64_t)status));
 }
 
-/* Non-blocking collectives: the compressed trace has no record for them yet (its format and
- * merge know the blocking collective's pair only), so it keeps just their calls' regions, as
- * before they were recorded; the OTF2 trace gets both events. */
+/* Non-blocking collectives: their request in the MPI_I* call, their completion in the call
+ * that completes them (format version 3 of the compressed trace). */
 static inline OTF2_ErrorCode
 kubus_tap_nbc_request (OTF2_EvtWriter *w, OTF2_AttributeList *al, OTF2_TimeStamp t, uint64_t req)
 {
   (void)w;
   (void)al;
+  if (kubus_kct_on)
+    kubus_kct_nbc_request (t, req);
   return KUBUS_TAP_OTF2 (kubus_raw_request (KUBUS_RAW_NBC_REQUEST, t, req));
 }
 
@@ -214,18 +220,18 @@ kubus_tap_nbc_complete (OTF2_EvtWriter *w, OTF2_AttributeList *al, OTF2_TimeStam
 {
   (void)w;
   (void)al;
+  if (kubus_kct_on)
+    kubus_kct_nbc_complete (t, op, comm, root, sent, received, req);
   return KUBUS_TAP_OTF2 (kubus_raw_coll (KUBUS_RAW_NBC_COMPLETE, 6, t, op, comm, root, sent,
                                          received, req));
 }
 
-/* the end of a non-blocking collective's request that was freed or cancelled: OTF2 only, the
- * compressed trace never saw the request */
+/* the end of a non-blocking collective's request that was freed or cancelled (kept apart from
+ * kubus_tap_request_cancelled for the collector's event sites; the same record) */
 static inline OTF2_ErrorCode
 kubus_tap_nbc_cancelled (OTF2_EvtWriter *w, OTF2_AttributeList *al, OTF2_TimeStamp t, uint64_t req)
 {
-  (void)w;
-  (void)al;
-  return KUBUS_TAP_OTF2 (kubus_raw_request (KUBUS_RAW_REQUEST_CANCELLED, t, req));
+  return kubus_tap_request_cancelled (w, al, t, req);
 }
 
 #define OTF2_EvtWriter_Enter kubus_tap_enter

@@ -253,6 +253,39 @@ kubus_kct_coll_end (
 }
 
 void
+kubus_kct_nbc_request (uint64_t t, uint64_t request)
+{
+  KctRaw *ev = slot ();
+  if (ev == NULL)
+    return;
+  ev->type = KCT_RAW_NBC_REQUEST;
+  ev->x = request;
+  commit (t);
+}
+
+void
+kubus_kct_nbc_complete (uint64_t t,
+                        uint32_t op,
+                        uint32_t comm,
+                        uint32_t root,
+                        uint64_t sent,
+                        uint64_t received,
+                        uint64_t request)
+{
+  KctRaw *ev = slot ();
+  if (ev == NULL)
+    return;
+  ev->type = KCT_RAW_NBC_COMPLETE;
+  ev->op = (uint8_t)op;
+  ev->a = comm;
+  ev->peer = root == OTF2_UNDEFINED_UINT32 ? -1 : (int32_t)root;
+  ev->bytes = sent;
+  ev->y = received;
+  ev->x = request;
+  commit (t);
+}
+
+void
 kubus_kct_program (uint64_t t, int end, int64_t status)
 {
   KctRaw *ev = slot ();

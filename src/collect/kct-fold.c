@@ -758,6 +758,7 @@ kct_rank_commit (KctRank *r, uint64_t t)
     {
     case KCT_RAW_ISEND:
     case KCT_RAW_IRECV_REQUEST:
+    case KCT_RAW_NBC_REQUEST:
       ev->x = slot_open (r, ev->x);
       if (ev->x == KCT_NONE)
         goto fail;
@@ -765,6 +766,7 @@ kct_rank_commit (KctRank *r, uint64_t t)
     case KCT_RAW_ISEND_COMPLETE:
     case KCT_RAW_IRECV:
     case KCT_RAW_REQUEST_CANCELLED:
+    case KCT_RAW_NBC_COMPLETE:
       ev->x = slot_close (r, ev->x);
       break;
     default:

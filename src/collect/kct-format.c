@@ -253,6 +253,17 @@ out_raw (Out *o, const KctRaw *r)
     case KCT_RAW_PROGRAM_END:
       out_sv (o, (int64_t)r->bytes);
       break;
+    case KCT_RAW_NBC_REQUEST:
+      out_uv (o, r->x);
+      break;
+    case KCT_RAW_NBC_COMPLETE:
+      out_uv (o, r->op);
+      out_uv (o, r->a);
+      out_sv (o, r->peer);
+      out_uv (o, r->bytes);
+      out_uv (o, r->y);
+      out_uv (o, r->x);
+      break;
     default: /* COLL_BEGIN, PROGRAM_BEGIN: no fields */
       break;
     }
@@ -441,6 +452,7 @@ typedef struct
   char          *err;
   size_t         errlen;
   uint64_t      *listed; /* list entries expanded so far (all sections) */
+  uint32_t       version; /* the file's format version */
 } In;
 
 static void
@@ -579,7 +591,13 @@ in_list (In *in, KctList *l, uint64_t max_value, const char *what)
         }
       total += size;
       *in->listed += size;
-      /* the extremes of the block must lie in [0, max_value] */
+      /* the extremes of the block must lie in [0, max_value] (max_value < 2^32; a start beyond
+       * it is refused before the arithmetic below could overflow) */
+      if (start > max_value)
+        {
+          fail (in, _ ("%s: value out of range (at most %llu)"), what, (unsigned long long)max_value);
+          return;
+        }
       int64_t lo = (int64_t)start, hi = (int64_t)start;
       for (int d = 0; d < 2; d++)
         {
@@ -921,7 +939,9 @@ read_leaves (In *in, KctTrace *t)
           uint64_t type = in_uv (in), at = in_uv (in);
           if (in->bad)
             break;
-          if (type == 0 || type >= KCT_RAW_N || at > KCT_AT_MID)
+          /* version 2 knew no non-blocking collectives */
+          if (type == 0 || type >= KCT_RAW_N || at > KCT_AT_MID
+              || (in->version < 3 && type > KCT_RAW_PROGRAM_END))
             {
               fail (in, _ ("leaf %u: unknown event type %llu"), i, (unsigned long long)type);
               break;
@@ -958,7 +978,11 @@ read_leaves (In *in, KctTrace *t)
             case KCT_RAW_REQUEST_CANCELLED:
               r->x = in_u32 (in, _ ("request"));
               break;
+            case KCT_RAW_NBC_REQUEST:
+              r->x = in_u32 (in, _ ("request"));
+              break;
             case KCT_RAW_COLL_END:
+            case KCT_RAW_NBC_COMPLETE:
               {
                 uint64_t op = in_uv (in);
                 if (op > 255)
@@ -970,7 +994,13 @@ read_leaves (In *in, KctTrace *t)
                   fail (in, _ ("leaf %u: root out of range"), i);
                 r->peer = (int32_t)root;
                 r->bytes = in_uv (in);
-                r->x = in_uv (in);
+                if (r->type == KCT_RAW_COLL_END)
+                  r->x = in_uv (in);
+                else
+                  {
+                    r->y = in_uv (in);
+                    r->x = in_u32 (in, _ ("request"));
+                  }
                 break;
               }
             case KCT_RAW_PROGRAM_END:
@@ -1159,7 +1189,7 @@ int
 kct_decode (const uint8_t *buf, size_t len, KctTrace **out, char *err, size_t errlen)
 {
   uint64_t listed = 0;
-  In       in = { buf, len, 0, 0, "header", err, errlen, &listed };
+  In       in = { buf, len, 0, 0, "header", err, errlen, &listed, 0 };
   *out = NULL;
   if (err && errlen)
     err[0] = '\0';
@@ -1170,11 +1200,20 @@ kct_decode (const uint8_t *buf, size_t len, KctTrace **out, char *err, size_t er
     }
   uint32_t version = (uint32_t)buf[8] | (uint32_t)buf[9] << 8 | (uint32_t)buf[10] << 16
                      | (uint32_t)buf[11] << 24;
-  if (version != KCT_VERSION)
+  if (version > KCT_VERSION)
     {
-      fail (&in, _ ("format version %u; this Kubus reads version %u"), version, KCT_VERSION);
+      fail (&in, _ ("format version %u, newer than this Kubus reads (versions %u to %u): "
+                    "read it with the Kubus that wrote it or a newer one"),
+            version, KCT_VERSION_MIN, KCT_VERSION);
       return -1;
     }
+  if (version < KCT_VERSION_MIN)
+    {
+      fail (&in, _ ("format version %u, older than this Kubus reads (versions %u to %u)"),
+            version, KCT_VERSION_MIN, KCT_VERSION);
+      return -1;
+    }
+  in.version = version;
   KctTrace *t = kct_trace_new ();
   if (t == NULL)
     {
@@ -1230,7 +1269,7 @@ kct_decode (const uint8_t *buf, size_t len, KctTrace **out, char *err, size_t er
           fail (&in, _ ("out of order: expected section %s"), order[next]);
           break;
         }
-      In sub = { buf + pos, (size_t)plen, 0, 0, in.section, err, errlen, &listed };
+      In sub = { buf + pos, (size_t)plen, 0, 0, in.section, err, errlen, &listed, version };
       switch (next)
         {
         case 0:

@@ -24,7 +24,10 @@
 #include <stdint.h>
 
 #define KCT_MAGIC "KUBUSKCT"
-#define KCT_VERSION 2u
+#define KCT_VERSION 3u
+/* the oldest version this reader still takes: 2 lacks the non-blocking collectives' events
+ * (types 14 and 15), nothing else differs */
+#define KCT_VERSION_MIN 2u
 #define KCT_NONE UINT32_MAX
 
 /* ---- raw events: the OTF2 events the collector writes ------------------ */
@@ -44,6 +47,10 @@ enum
   KCT_RAW_COLL_END,
   KCT_RAW_PROGRAM_BEGIN,
   KCT_RAW_PROGRAM_END,
+  /* version 3: a non-blocking collective's request (in its MPI_I* call, at the call's start)
+   * and its completion (in the MPI_Wait* / MPI_Test* that completes it) */
+  KCT_RAW_NBC_REQUEST,
+  KCT_RAW_NBC_COMPLETE,
   KCT_RAW_N
 };
 
@@ -56,20 +63,22 @@ enum
   KCT_AT_MID = 2
 };
 
-/* 32 bytes; memset to 0 before filling so that leaves compare with memcmp. */
+/* 40 bytes, no padding; memset to 0 before filling so that leaves compare with memcmp. */
 typedef struct
 {
   uint8_t  type; /* KCT_RAW_* */
   uint8_t  at;   /* KCT_AT_*, set by the recorder */
-  uint8_t  op;   /* COLL_END: OTF2_CollectiveOp */
+  uint8_t  op;   /* COLL_END, NBC_COMPLETE: OTF2_CollectiveOp */
   uint8_t  pad;
   uint32_t a;    /* ENTER/LEAVE: region id; message and collective events: local communicator */
-  int32_t  peer; /* messages: peer rank minus own rank (in the communicator); COLL_END: root,
-                    -1 when undefined */
+  int32_t  peer; /* messages: peer rank minus own rank (in the communicator); COLL_END and
+                    NBC_COMPLETE: root, -1 when undefined */
   uint32_t tag;  /* messages: tag; ENTER of an MPI call: call-site signature */
-  uint64_t bytes; /* messages: bytes; COLL_END: bytes sent; PROGRAM_END: exit status */
-  uint64_t x;     /* request events: request (recorder input: the request id; stored: the slot);
-                     COLL_END: bytes received */
+  uint64_t bytes; /* messages: bytes; COLL_END, NBC_COMPLETE: bytes sent; PROGRAM_END: exit
+                     status */
+  uint64_t x;     /* request events (NBC_REQUEST and NBC_COMPLETE too): request (recorder input:
+                     the request id; stored: the slot); COLL_END: bytes received */
+  uint64_t y;     /* NBC_COMPLETE: bytes received */
 } KctRaw;
 
 /* ---- ordered rank lists (communicator members, the ranks of a group) ------ */

@@ -86,13 +86,15 @@ grid_code (const KctGrid *g, uint64_t v, int dir)
 static int
 is_cause (uint8_t type)
 {
-  return type == KCT_RAW_SEND || type == KCT_RAW_ISEND || type == KCT_RAW_COLL_BEGIN;
+  return type == KCT_RAW_SEND || type == KCT_RAW_ISEND || type == KCT_RAW_COLL_BEGIN
+         || type == KCT_RAW_NBC_REQUEST;
 }
 
 static int
 is_effect (uint8_t type)
 {
-  return type == KCT_RAW_RECV || type == KCT_RAW_IRECV || type == KCT_RAW_COLL_END;
+  return type == KCT_RAW_RECV || type == KCT_RAW_IRECV || type == KCT_RAW_COLL_END
+         || type == KCT_RAW_NBC_COMPLETE;
 }
 
 uint32_t

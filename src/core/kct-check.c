@@ -42,7 +42,9 @@ type_name (guint8 type)
   static const char *names[] = { "?",        "Enter",    "Leave",           "MpiSend",
                                  "MpiRecv",  "MpiIsend", "MpiIsendComplete", "MpiIrecvRequest",
                                  "MpiIrecv", "MpiRequestCancelled", "MpiCollectiveBegin",
-                                 "MpiCollectiveEnd", "ProgramBegin", "ProgramEnd" };
+                                 "MpiCollectiveEnd", "ProgramBegin", "ProgramEnd",
+                                 "NonBlockingCollectiveRequest",
+                                 "NonBlockingCollectiveComplete" };
   return type < G_N_ELEMENTS (names) ? names[type] : "?";
 }
 

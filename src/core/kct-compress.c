@@ -504,6 +504,37 @@ ev_coll_end (OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u, OTF2_A
 }
 
 static OTF2_CallbackCode
+ev_nbc_request (OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u, OTF2_AttributeList *a,
+                uint64_t req)
+{
+  (void)l;
+  (void)pos;
+  (void)a;
+  request (u, t, KCT_RAW_NBC_REQUEST, req);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+ev_nbc_complete (OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                 OTF2_AttributeList *a, OTF2_CollectiveOp op, OTF2_CommRef comm, uint32_t root,
+                 uint64_t sent, uint64_t received, uint64_t req)
+{
+  (void)l;
+  (void)pos;
+  (void)a;
+  KctRaw ev = { 0 };
+  ev.type = KCT_RAW_NBC_COMPLETE;
+  ev.op = (uint8_t)op;
+  ev.a = comm;
+  ev.peer = root == OTF2_UNDEFINED_UINT32 ? -1 : (int32_t)root;
+  ev.bytes = sent;
+  ev.y = received;
+  ev.x = req;
+  record (u, t, &ev);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
 ev_program_begin (OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u, OTF2_AttributeList *a,
                   OTF2_StringRef name, uint32_t n_args, const OTF2_StringRef *args)
 {
@@ -735,6 +766,8 @@ compress_rank (OTF2_Reader *reader, Defs *d, guint32 rank, const KctTimeSettings
   OTF2_EvtReaderCallbacks_SetMpiRequestCancelledCallback (cb, ev_cancelled);
   OTF2_EvtReaderCallbacks_SetMpiCollectiveBeginCallback (cb, ev_coll_begin);
   OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback (cb, ev_coll_end);
+  OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveRequestCallback (cb, ev_nbc_request);
+  OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveCompleteCallback (cb, ev_nbc_complete);
   OTF2_EvtReaderCallbacks_SetProgramBeginCallback (cb, ev_program_begin);
   OTF2_EvtReaderCallbacks_SetProgramEndCallback (cb, ev_program_end);
   OTF2_EvtReaderCallbacks_SetMpiRequestTestCallback (cb, ev_request_test);

@@ -366,6 +366,15 @@ write_rank (OTF2_Archive    *archive,
                                                ev.peer == UINT32_MAX ? OTF2_UNDEFINED_UINT32 : ev.peer,
                                                ev.bytes, ev.received);
           break;
+        case KCT_RAW_NBC_REQUEST:
+          e = OTF2_EvtWriter_NonBlockingCollectiveRequest (w, NULL, ev.time, ev.request);
+          break;
+        case KCT_RAW_NBC_COMPLETE:
+          e = OTF2_EvtWriter_NonBlockingCollectiveComplete (
+              w, NULL, ev.time, ev.op, ev.comm,
+              ev.peer == UINT32_MAX ? OTF2_UNDEFINED_UINT32 : ev.peer, ev.bytes, ev.received,
+              ev.request);
+          break;
         case KCT_RAW_PROGRAM_BEGIN:
           e = OTF2_EvtWriter_ProgramBegin (w, NULL, ev.time, 0 /* string 0: the program */, 0,
                                            NULL);

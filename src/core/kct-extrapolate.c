@@ -489,7 +489,7 @@ walk_leaf (Ex *x, const uint32_t *leaves)
             }
           peer[i] = e->peer;
           bytes[i] = (gint64)e->bytes;
-          recv[i] = (gint64)e->x;
+          recv[i] = (gint64)(e->type == KCT_RAW_NBC_COMPLETE ? e->y : e->x);
           tag[i] = e->tag;
         }
       if (x->failed)
@@ -523,12 +523,13 @@ walk_leaf (Ex *x, const uint32_t *leaves)
             break;
           }
         case KCT_RAW_COLL_END:
+        case KCT_RAW_NBC_COMPLETE:
           if (fit (x, bytes, &v) && v >= 0)
             out[k].bytes = (uint64_t)v;
           else
             fail_fit (x, _ ("the bytes a collective sends"));
           if (fit (x, recv, &v) && v >= 0)
-            out[k].x = (uint64_t)v;
+            *(r0[k].type == KCT_RAW_NBC_COMPLETE ? &out[k].y : &out[k].x) = (uint64_t)v;
           else
             fail_fit (x, _ ("the bytes a collective receives"));
           if (fit (x, peer, &v))

@@ -67,6 +67,11 @@ otf2_record (const KctRaw *r)
     case KCT_RAW_COLL_END:
       return 2 + 1 + otf2_uint (r->a) + (r->peer < 0 ? 5 : otf2_uint ((guint64)r->peer))
              + otf2_uint (r->bytes) + otf2_uint (r->x);
+    case KCT_RAW_NBC_REQUEST:
+      return 2 + 3;
+    case KCT_RAW_NBC_COMPLETE:
+      return 2 + 1 + otf2_uint (r->a) + (r->peer < 0 ? 5 : otf2_uint ((guint64)r->peer))
+             + otf2_uint (r->bytes) + otf2_uint (r->y) + 3;
     case KCT_RAW_PROGRAM_BEGIN:
       return 2 + 2 + 2;
     case KCT_RAW_PROGRAM_END:

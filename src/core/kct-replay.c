@@ -545,6 +545,7 @@ kct_replay_next (KctReplay *it, KctEvent *ev)
         break;
       }
     case KCT_RAW_IRECV_REQUEST:
+    case KCT_RAW_NBC_REQUEST:
       ev->request = it->next_request++;
       if (slot_set (it, r->x, ev->request) != 0)
         return -1;
@@ -554,6 +555,7 @@ kct_replay_next (KctReplay *it, KctEvent *ev)
       ev->request = slot_take (it, r->x);
       break;
     case KCT_RAW_COLL_END:
+    case KCT_RAW_NBC_COMPLETE:
       {
         const Resolved *c = find_comm (it, r->a);
         if (c == NULL)
@@ -562,7 +564,13 @@ kct_replay_next (KctReplay *it, KctEvent *ev)
         ev->op = r->op;
         ev->peer = r->peer < 0 ? UINT32_MAX : (uint32_t)r->peer;
         ev->bytes = r->bytes;
-        ev->received = r->x;
+        if (r->type == KCT_RAW_COLL_END)
+          ev->received = r->x;
+        else
+          {
+            ev->received = r->y;
+            ev->request = slot_take (it, r->x);
+          }
         break;
       }
     case KCT_RAW_PROGRAM_END:

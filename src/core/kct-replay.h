@@ -34,16 +34,16 @@ uint32_t kct_comms_find (const KctComms *c, uint32_t entry, uint32_t world_rank)
 typedef struct
 {
   uint8_t  type;  /* KCT_RAW_* */
-  uint8_t  op;    /* COLL_END: OTF2_CollectiveOp */
+  uint8_t  op;    /* COLL_END, NBC_COMPLETE: OTF2_CollectiveOp */
   uint64_t time;  /* ticks, in the trace's time base (global_start is the earliest) */
   uint32_t region; /* ENTER/LEAVE: region id */
   uint32_t comm;   /* global communicator id */
   uint32_t peer;   /* messages: rank in comm (the remote group's, across an inter-communicator);
-                      COLL_END: root, UINT32_MAX when undefined */
+                      COLL_END, NBC_COMPLETE: root, UINT32_MAX when undefined */
   uint32_t peer_world; /* messages: the peer's world rank */
   uint32_t tag;
-  uint64_t bytes;    /* messages: bytes; COLL_END: sent */
-  uint64_t received; /* COLL_END */
+  uint64_t bytes;    /* messages: bytes; COLL_END, NBC_COMPLETE: sent */
+  uint64_t received; /* COLL_END, NBC_COMPLETE */
   uint64_t request;  /* request events: an id unique within the rank, from 1 */
   int64_t  status;   /* PROGRAM_END */
 } KctEvent;

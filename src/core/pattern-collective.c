@@ -190,85 +190,6 @@ agree_instances (Transport  *t,
   return (gsize) n_min;
 }
 
-static void
-run_comm (Transport  *t,
-          RankData  **rds,
-          CollOrder  *orders,
-          TraceComm  *comm)
-{
-  int n_local = t->n_local;
-  g_autofree gint64 **cnt = g_new0 (gint64 *, n_local);
-  g_autofree gint64 **vals = g_new0 (gint64 *, n_local);
-  g_autofree gint64 **scan = g_new0 (gint64 *, n_local);
-  g_autofree GArray **idx = g_new0 (GArray *, n_local);
-  g_autofree int *pos = g_new (int, n_local);
-  gsize n;
-
-  n = agree_instances (t, rds, orders, comm, cnt, idx, pos);
-  for (int i = 0; i < n_local; i++)
-    {
-      if (!idx[i] || n == 0)
-        continue;
-      vals[i] = g_new (gint64, n * N_V);
-      scan[i] = g_new (gint64, n);
-      for (gsize k = 0; k < n; k++)
-        {
-          const CollRec *cr = &g_array_index (rds[i]->colls, CollRec, g_array_index (idx[i], guint, k));
-          const CallRec *call = &g_array_index (rds[i]->calls, CallRec, cr->call);
-          gboolean root = cr->root != NO_INDEX && (int) cr->root == pos[i];
-          vals[i][k * N_V + V_ENTER] = call->enter;
-          vals[i][k * N_V + V_NEG_LEAVE] = -call->leave;
-          vals[i][k * N_V + V_ROOT] = root ? call->enter : G_MININT64;
-          vals[i][k * N_V + V_NONROOT] = root ? G_MININT64 : call->enter;
-          scan[i][k] = call->enter;
-        }
-    }
-  if (n > 0)
-    {
-      t->allreduce_max (t, comm->index, comm->world, comm->size, vals, n * N_V);
-      t->scan_max (t, comm->index, comm->world, comm->size, scan, n);
-    }
-  for (int i = 0; i < n_local; i++)
-    {
-      RankData *rd = rds[i];
-      for (gsize k = 0; vals[i] && k < n; k++)
-        {
-          const CollRec *cr = &g_array_index (rd->colls, CollRec, g_array_index (idx[i], guint, k));
-          const CallRec *call = &g_array_index (rd->calls, CallRec, cr->call);
-          const gint64 *v = vals[i] + k * N_V;
-          gboolean root = cr->root != NO_INDEX && (int) cr->root == pos[i];
-
-          switch (coll_kind (cr->op))
-            {
-            case K_BARRIER:
-              sync_waits (rd, call, v[V_ENTER], -v[V_NEG_LEAVE], M_BARRIER_WAIT, M_BARRIER_COMPLETION);
-              break;
-            case K_NXN:
-              sync_waits (rd, call, v[V_ENTER], -v[V_NEG_LEAVE], M_WAIT_NXN, M_NXN_COMPLETION);
-              break;
-            case K_BCAST:
-              if (!root && cr->root != NO_INDEX && v[V_ROOT] != G_MININT64)
-                rank_data_wait (rd, M_LATEBROADCAST, call, MIN (v[V_ROOT], call->leave) - call->enter);
-              break;
-            case K_REDUCE:
-              if (root && v[V_NONROOT] != G_MININT64)
-                rank_data_wait (rd, M_EARLYREDUCE, call, MIN (v[V_NONROOT], call->leave) - call->enter);
-              break;
-            case K_SCAN:
-              rank_data_wait (rd, M_EARLYSCAN, call, MIN (scan[i][k], call->leave) - call->enter);
-              break;
-            case K_OTHER:
-              break;
-            }
-        }
-      g_free (vals[i]);
-      g_free (scan[i]);
-      g_free (cnt[i]);
-      if (idx[i])
-        g_array_unref (idx[i]);
-    }
-}
-
 /* Moves @w of the time of @call from the category metric of its region (Point-to-point for
  * MPI_Wait*) to the one wait-state metric @m lies under, with their ancestors: the wait is
  * collective time, the rest of the call stays where it was. */
@@ -342,13 +263,68 @@ nbc_charge (RankData *rd)
     }
 }
 
-/* The non-blocking collectives of one communicator, as run_comm's blocking ones: the members
- * exchange their starts per instance (in start order, which MPI's matching follows). */
+/* One instance of a collective as the exchange and the wait states see it: the call that
+ * waits (the blocking call; the completing call of a non-blocking one), when it started (its
+ * enter; the MPI_I* call's enter), its kind, root and record. */
+typedef struct
+{
+  const CallRec *call;
+  Tick           start;
+  guint32        op;
+  guint32        root;
+  NbcRec        *nbc;       /* NULL: blocking */
+} CollInstance;
+
+static CollInstance
+instance_at (RankData *rd,
+             gboolean  nbc,
+             guint     rec)
+{
+  CollInstance in;
+  if (nbc)
+    {
+      in.nbc = &g_array_index (rd->nbcs, NbcRec, rec);
+      in.call = &g_array_index (rd->calls, CallRec, in.nbc->call);
+      in.start = in.nbc->start;
+      in.op = in.nbc->op;
+      in.root = in.nbc->root;
+    }
+  else
+    {
+      const CollRec *cr = &g_array_index (rd->colls, CollRec, rec);
+      in.nbc = NULL;
+      in.call = &g_array_index (rd->calls, CallRec, cr->call);
+      in.start = in.call->enter;
+      in.op = cr->op;
+      in.root = cr->root;
+    }
+  return in;
+}
+
+/* The wait state @m of @w in @in's call: charged at once for a blocking collective, recorded
+ * for nbc_charge for a non-blocking one (a call may complete several). */
 static void
-run_comm_nbc (Transport   *t,
-              RankData   **rds,
-              CollOrder   *orders,
-              TraceComm   *comm)
+instance_wait (RankData        *rd,
+               const CollInstance *in,
+               MetricId         m,
+               gint64           w)
+{
+  if (in->nbc)
+    nbc_wait (in->nbc, m, w);
+  else
+    rank_data_wait (rd, m, in->call, w);
+}
+
+/* The collectives of one kind (@nbc) of one communicator: the members exchange their starts
+ * (and a blocking call's leave) per instance, in recorded order (start order, which MPI's
+ * matching follows), and each charges its wait states. A non-blocking collective has no
+ * Wait/N x N completion: its completing call's leave is not the collective's. */
+static void
+run_comm (Transport  *t,
+          RankData  **rds,
+          CollOrder  *orders,
+          TraceComm  *comm,
+          gboolean    nbc)
 {
   int n_local = t->n_local;
   g_autofree gint64 **cnt = g_new0 (gint64 *, n_local);
@@ -367,13 +343,13 @@ run_comm_nbc (Transport   *t,
       scan[i] = g_new (gint64, n);
       for (gsize k = 0; k < n; k++)
         {
-          const NbcRec *nr = &g_array_index (rds[i]->nbcs, NbcRec, g_array_index (idx[i], guint, k));
-          gboolean root = nr->root != NO_INDEX && (int) nr->root == pos[i];
-          vals[i][k * N_V + V_ENTER] = nr->start;
-          vals[i][k * N_V + V_NEG_LEAVE] = G_MININT64;
-          vals[i][k * N_V + V_ROOT] = root ? nr->start : G_MININT64;
-          vals[i][k * N_V + V_NONROOT] = root ? G_MININT64 : nr->start;
-          scan[i][k] = nr->start;
+          CollInstance in = instance_at (rds[i], nbc, g_array_index (idx[i], guint, k));
+          gboolean root = in.root != NO_INDEX && (int) in.root == pos[i];
+          vals[i][k * N_V + V_ENTER] = in.start;
+          vals[i][k * N_V + V_NEG_LEAVE] = nbc ? G_MININT64 : -in.call->leave;
+          vals[i][k * N_V + V_ROOT] = root ? in.start : G_MININT64;
+          vals[i][k * N_V + V_NONROOT] = root ? G_MININT64 : in.start;
+          scan[i][k] = in.start;
         }
     }
   if (n > 0)
@@ -386,29 +362,35 @@ run_comm_nbc (Transport   *t,
       RankData *rd = rds[i];
       for (gsize k = 0; vals[i] && k < n; k++)
         {
-          NbcRec *nr = &g_array_index (rd->nbcs, NbcRec, g_array_index (idx[i], guint, k));
-          const CallRec *call = &g_array_index (rd->calls, CallRec, nr->call);
+          CollInstance in = instance_at (rd, nbc, g_array_index (idx[i], guint, k));
+          const CallRec *call = in.call;
           const gint64 *v = vals[i] + k * N_V;
-          gboolean root = nr->root != NO_INDEX && (int) nr->root == pos[i];
+          gboolean root = in.root != NO_INDEX && (int) in.root == pos[i];
 
-          switch (coll_kind (nr->op))
+          switch (coll_kind (in.op))
             {
             case K_BARRIER:
-              nbc_wait (nr, M_BARRIER_WAIT, MIN (v[V_ENTER], call->leave) - call->enter);
-              break;
             case K_NXN:
-              nbc_wait (nr, M_WAIT_NXN, MIN (v[V_ENTER], call->leave) - call->enter);
+              {
+                gboolean barrier = coll_kind (in.op) == K_BARRIER;
+                MetricId wait = barrier ? M_BARRIER_WAIT : M_WAIT_NXN;
+                if (nbc)
+                  nbc_wait (in.nbc, wait, MIN (v[V_ENTER], call->leave) - call->enter);
+                else
+                  sync_waits (rd, call, v[V_ENTER], -v[V_NEG_LEAVE], wait,
+                              barrier ? M_BARRIER_COMPLETION : M_NXN_COMPLETION);
+              }
               break;
             case K_BCAST:
-              if (!root && nr->root != NO_INDEX && v[V_ROOT] != G_MININT64)
-                nbc_wait (nr, M_LATEBROADCAST, MIN (v[V_ROOT], call->leave) - call->enter);
+              if (!root && in.root != NO_INDEX && v[V_ROOT] != G_MININT64)
+                instance_wait (rd, &in, M_LATEBROADCAST, MIN (v[V_ROOT], call->leave) - call->enter);
               break;
             case K_REDUCE:
               if (root && v[V_NONROOT] != G_MININT64)
-                nbc_wait (nr, M_EARLYREDUCE, MIN (v[V_NONROOT], call->leave) - call->enter);
+                instance_wait (rd, &in, M_EARLYREDUCE, MIN (v[V_NONROOT], call->leave) - call->enter);
               break;
             case K_SCAN:
-              nbc_wait (nr, M_EARLYSCAN, MIN (scan[i][k], call->leave) - call->enter);
+              instance_wait (rd, &in, M_EARLYSCAN, MIN (scan[i][k], call->leave) - call->enter);
               break;
             case K_OTHER:
               break;
@@ -504,9 +486,9 @@ pattern_collective_run (Transport  *t,
         if (comm->world[m] < 0 || comm->world[m] >= t->n_ranks)
           usable = FALSE;
       if (usable && used[0][c] > 0)
-        run_comm (t, rds, orders, comm);
+        run_comm (t, rds, orders, comm, FALSE);
       if (usable && used[0][n_comms + c] > 0)
-        run_comm_nbc (t, rds, nb_orders, comm);
+        run_comm (t, rds, nb_orders, comm, TRUE);
     }
   for (int i = 0; i < t->n_local; i++)
     {

@@ -368,6 +368,12 @@ read_local_defs (OTF2_Reader *reader,
   return TRUE;
 }
 
+static OTF2_CallbackCode on_nbc_request (OTF2_LocationRef, OTF2_TimeStamp, uint64_t, void *,
+                                          OTF2_AttributeList *, uint64_t);
+static OTF2_CallbackCode on_nbc_complete (OTF2_LocationRef, OTF2_TimeStamp, uint64_t, void *,
+                                           OTF2_AttributeList *, OTF2_CollectiveOp, OTF2_CommRef,
+                                           uint32_t, uint64_t, uint64_t, uint64_t);
+
 /* The same events from a compressed trace set as the event source (trace-kct.h). */
 static gboolean
 events_read_kct (SimRank *sr, GError **error)
@@ -392,7 +398,11 @@ events_read_kct (SimRank *sr, GError **error)
   cb.request_cancelled = on_request_cancelled;
   cb.coll_begin = on_coll_begin;
   cb.coll_end = on_coll_end;
+  cb.nbc_request = on_nbc_request;
+  cb.nbc_complete = on_nbc_complete;
   gboolean ok = trace_kct_read ((guint32) sr->rank, &cb, &st, &done, error);
+  if (st.nbc_open)
+    g_hash_table_unref (st.nbc_open);
   if (ok && sr->ev->len >= G_MAXUINT32 / 2)
     {
       g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,

@@ -13,6 +13,13 @@ trace_kct_source_set (const KctTrace *t, const KctComms *comms)
   source_comms = comms;
 }
 
+void
+trace_kct_source_get (const KctTrace **t, const KctComms **comms)
+{
+  *t = source;
+  *comms = source_comms;
+}
+
 gboolean
 trace_kct_active (void)
 {
@@ -73,6 +80,14 @@ trace_kct_read (guint32 rank, const TraceKctCallbacks *cb, void *ud, guint64 *n_
         case KCT_RAW_COLL_END:
           CALL (coll_end, (OTF2_CollectiveOp)e.op, e.comm,
                 e.peer == UINT32_MAX ? OTF2_UNDEFINED_UINT32 : e.peer, e.bytes, e.received);
+          break;
+        case KCT_RAW_NBC_REQUEST:
+          CALL (nbc_request, e.request);
+          break;
+        case KCT_RAW_NBC_COMPLETE:
+          CALL (nbc_complete, (OTF2_CollectiveOp)e.op, e.comm,
+                e.peer == UINT32_MAX ? OTF2_UNDEFINED_UINT32 : e.peer, e.bytes, e.received,
+                e.request);
           break;
         default:
           break;

@@ -15,6 +15,9 @@
 /* Borrowed: both stay alive while the readers run; NULL ends it. */
 void     trace_kct_source_set (const KctTrace *t, const KctComms *comms);
 gboolean trace_kct_active (void);
+/* The source set (NULL when none): a reader of another trace in the same process (kubus-sim's
+ * analysis of its simulated trace) sets it aside and restores it. */
+void     trace_kct_source_get (const KctTrace **t, const KctComms **comms);
 
 /* The OTF2 event callbacks a reader wants (NULL: not wanted). */
 typedef struct
@@ -32,6 +35,8 @@ typedef struct
   OTF2_EvtReaderCallback_MpiRequestCancelled request_cancelled;
   OTF2_EvtReaderCallback_MpiCollectiveBegin  coll_begin;
   OTF2_EvtReaderCallback_MpiCollectiveEnd    coll_end;
+  OTF2_EvtReaderCallback_NonBlockingCollectiveRequest  nbc_request;
+  OTF2_EvtReaderCallback_NonBlockingCollectiveComplete nbc_complete;
 } TraceKctCallbacks;
 
 /* Replays rank @rank of the source into the callbacks (location id = rank, event positions

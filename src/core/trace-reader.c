@@ -900,7 +900,7 @@ read_rank_kct (RankData *rd, GError **error)
   st.stack = g_new (Frame, st.cap);
   reqmap_init (&st.isend_req);
   reqmap_init (&st.irecv_req);
-  reqmap_init (&st.nbc_req); /* the compressed trace holds no non-blocking collective yet */
+  reqmap_init (&st.nbc_req);
   TraceKctCallbacks cb = { 0 };
   cb.enter = on_enter;
   cb.leave = on_leave;
@@ -913,6 +913,8 @@ read_rank_kct (RankData *rd, GError **error)
   cb.request_cancelled = on_request_cancelled;
   cb.coll_begin = on_coll_begin;
   cb.coll_end = on_coll_end;
+  cb.nbc_request = on_nbc_request;
+  cb.nbc_complete = on_nbc_complete;
   gboolean ok = trace_kct_read ((guint32) rd->rank, &cb, &st, &done, error);
   while (ok && st.depth)
     {

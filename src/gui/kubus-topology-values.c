@@ -89,8 +89,7 @@ kubus_topology_values_apply (KubusBrowser *browser,
   KubusPaneModel *system = kubus_browser_get_pane (browser, KUBUS_PANE_SYSTEM);
   g_autofree double *values = g_new0 (double, MAX (report->sysnodes->len, 1));
   g_autofree gboolean *level = g_new0 (gboolean, 64);
-  g_autofree char *title = topo_cart_display_name (g_ptr_array_index (report->topologies, topology),
-                                                   topology);
+  g_autofree char *title = topo_cart_title (report, topology);
   g_autofree char *metric = selected_name (kubus_browser_get_pane (browser, KUBUS_PANE_METRIC));
   g_autofree char *call = selected_name (kubus_browser_get_pane (browser, KUBUS_PANE_CALL));
   g_autofree char *subtitle = NULL;

@@ -197,8 +197,7 @@ rebuild_grid (KubusTopologyView *self)
     {
       /* Still name the topology above the message. */
       CubeReport *report = kubus_browser_get_report (self->browser);
-      g_autofree char *title = topo_cart_display_name (g_ptr_array_index (report->topologies, self->topology),
-                                                       self->topology);
+      g_autofree char *title = topo_cart_title (report, self->topology);
       topo_scene_set_texts (self->scene, title, NULL, NULL, NULL, NULL);
     }
   self->values_dirty = TRUE;

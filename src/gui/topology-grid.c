@@ -1,6 +1,7 @@
 /* topology-grid.c — see topology-grid.h. */
 #include <glib/gi18n.h>
 #include <math.h>
+#include <string.h>
 
 #include "topology-grid.h"
 
@@ -148,6 +149,7 @@ topo_group_free (gpointer data)
 
   g_array_unref (g->members);
   g_free (g->label);
+  g_free (g->title);
   g_free (g->tooltip);
   g_free (g);
 }
@@ -289,7 +291,8 @@ topo_groups_new (const CubeReport *report)
          * as it, e.g. "MPI_Cart_create 2×2 ×21" */
         g->label = g_strdup_printf (_("%s ×%u"), label, g->members->len);
       else
-        g->label = g_steal_pointer (&label);
+        g->label = g_strdup (label);
+      g->title = g_steal_pointer (&label);
       {
         GString *tip = g_string_new (g_ptr_array_index (names, i));
         g_autofree char *list = members_text (g->members, 12);
@@ -313,6 +316,32 @@ topo_groups_new (const CubeReport *report)
       }
     }
   return groups;
+}
+
+char *
+topo_cart_title (const CubeReport *report,
+                 guint             topology)
+{
+  g_autofree char *name = topo_cart_display_name (g_ptr_array_index (report->topologies, topology), topology);
+  g_autoptr (GPtrArray) groups = NULL;
+  int g;
+
+  gboolean shared = FALSE;
+
+  /* the plain name where no other topology has it: no groups to build on every repaint */
+  for (guint t = 0; t < report->topologies->len && !shared; t++)
+    if (t != topology)
+      {
+        g_autofree char *other = topo_cart_display_name (g_ptr_array_index (report->topologies, t), t);
+        shared = strcmp (other, name) == 0;
+      }
+  if (!shared)
+    return g_steal_pointer (&name);
+  groups = topo_groups_new (report);
+  g = topo_groups_find (groups, topology);
+  if (g < 0)
+    return g_steal_pointer (&name);
+  return g_strdup (((const TopoGroup *) g_ptr_array_index (groups, g))->title);
 }
 
 int

@@ -59,12 +59,17 @@ typedef struct
   GArray *members; /* of guint: every topology of the group, ascending (first included) */
   char  *label;    /* the name, then what tells it from groups of the same name (dimensions
                     * "2×2", then the ranks or "#2"), then "×N" for N topologies */
+  char  *title;    /* the label without "×N": the grid's title */
   char  *tooltip;  /* the label's parts spelled out: dimensions, periodicity, which topologies */
 } TopoGroup;
 
 /* The groups of @report's topologies, in the order of their first topologies; of TopoGroup*,
  * freed with the array. */
 GPtrArray *topo_groups_new          (const CubeReport *report);
+/* The title of topology @topology of @report: its name, told apart from the other topologies
+ * of the same name as its group's label is (without the count); new string. */
+char      *topo_cart_title          (const CubeReport *report,
+                                     guint             topology);
 /* The index in @groups of the group holding topology @topology, or -1. */
 int        topo_groups_find         (GPtrArray        *groups,
                                      guint             topology);

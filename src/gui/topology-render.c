@@ -217,6 +217,12 @@ topo_scene_set_texts (TopoScene      *scene,
   scene->format_data = format_data;
 }
 
+const char *
+topo_scene_get_title (const TopoScene *scene)
+{
+  return scene->title;
+}
+
 void
 topo_scene_set_font (TopoScene  *scene,
                      const char *font)

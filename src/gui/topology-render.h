@@ -68,6 +68,8 @@ void         topo_scene_set_scale        (TopoScene       *scene,
                                           double           insignificant);
 /* The grid's values changed (topo_grid_set_values): colours and statistics again. */
 void         topo_scene_values_changed   (TopoScene *scene);
+/* The title set last (topo_scene_set_texts), or NULL. */
+const char *topo_scene_get_title         (const TopoScene *scene);
 /* @title: the topology's name; @subtitle: what is shown (metric, call path, mode); @caption:
  * the unit as the legend writes it. @format may be NULL (printf %g). */
 void         topo_scene_set_texts        (TopoScene      *scene,

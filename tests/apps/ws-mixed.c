@@ -17,9 +17,11 @@
  *     with root 1 (a local rank that is neither 0 nor the world rank)
  *  H  MPI_Alltoallv with unequal counts, MPI_Reduce_scatter_block
  *  I  MPI_Cart_create + MPI_Cart_sub: MPI_Barrier on the grid, MPI_Allreduce on the sub-grid
- *  (non-blocking collectives, once stage J here, have their own program since they carry wait
- *  states: ws-nonblocking.c; the compressed trace, which kct-accuracy-ws-mixed compares with
- *  this one, does not hold them yet)
+ *  J  MPI_Ibarrier + MPI_Wait, MPI_Iallreduce + MPI_Wait, ranks staggered, 10 ms of work between
+ *     start and completion: Wait at Barrier / Wait at N x N in MPI_Wait (the rule of
+ *     docs/decisions/2026-11-29-nonblocking-collectives.md; every other form of them is in
+ *     ws-nonblocking.c). Back since the compressed trace, which kct-accuracy-ws-mixed compares
+ *     with the OTF2 trace, holds them (format version 3).
  *
  * Truth (ws-common.h): point-to-point — the sender's enter time travels in the payload, the
  * receiver applies max(0, min(E(send), L(recv)) − E(recv)) to the call that completes the
@@ -40,6 +42,10 @@ enum
   I_RSB,
   I_CART_BARRIER,
   I_ROW_ALLREDUCE,
+  I_J_IBARRIER_START,  /* J: E holds the start (enter of the MPI_I* call), L nothing */
+  I_J_IBARRIER,        /*    E and L of the MPI_Wait that completes it */
+  I_J_IALLREDUCE_START,
+  I_J_IALLREDUCE,
   I_SYNC0,          /* the barriers that separate the stages: waits there count too */
   N_INST = I_SYNC0 + 32
 };
@@ -459,6 +465,34 @@ stage_cart (int *members, int *n_members)
   MPI_Comm_free (&cart);
 }
 
+/* J: non-blocking collectives, ranks staggered; the wait happens in MPI_Wait. */
+static void
+stage_nonblocking (void)
+{
+  MPI_Request req;
+  double x = rank, y;
+
+  sync_point ();
+  ws_sleep_ms (30.0 * rank);
+  E (I_J_IBARRIER_START) = ws_now ();
+  MPI_Ibarrier (MPI_COMM_WORLD, &req);
+  ws_sleep_ms (10);
+  E (I_J_IBARRIER) = ws_now ();
+  MPI_Wait (&req, MPI_STATUS_IGNORE);
+  L (I_J_IBARRIER) = ws_now ();
+
+  sync_point ();
+  ws_sleep_ms (30.0 * (size - 1 - rank));
+  E (I_J_IALLREDUCE_START) = ws_now ();
+  MPI_Iallreduce (&x, &y, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD, &req);
+  ws_sleep_ms (10);
+  E (I_J_IALLREDUCE) = ws_now ();
+  MPI_Wait (&req, MPI_STATUS_IGNORE);
+  L (I_J_IALLREDUCE) = ws_now ();
+  if (y != size - 1)
+    MPI_Abort (MPI_COMM_WORLD, 3);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -502,6 +536,7 @@ main (int argc, char **argv)
   stage_split (sub_members, &n_sub);
   stage_alltoallv ();
   stage_cart (row_members, &n_row);
+  stage_nonblocking ();
   MPI_Buffer_detach (&bsend_buf, &bsend_size);
   free (bsend_buf);
 
@@ -533,6 +568,18 @@ main (int argc, char **argv)
           for (int r = 0; r < size; r++)
             maxe = ws_max (maxe, AE (r, nxn[k]));
           ws_add (WS_WAIT_NXN, ws_min (maxe, L (nxn[k])) - E (nxn[k]));
+        }
+    }
+    /* J: the latest start among all ranks, against the MPI_Wait's enter and leave */
+    {
+      int j[][2] = { { I_J_IBARRIER_START, I_J_IBARRIER }, { I_J_IALLREDUCE_START, I_J_IALLREDUCE } };
+      for (int k = 0; k < 2; k++)
+        {
+          maxe = 0;
+          for (int r = 0; r < size; r++)
+            maxe = ws_max (maxe, AE (r, j[k][0]));
+          ws_add (k == 0 ? WS_BARRIER_WAIT : WS_WAIT_NXN,
+                  ws_min (maxe, L (j[k][1])) - E (j[k][1]));
         }
     }
     if (n_row > 1)

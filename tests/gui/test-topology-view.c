@@ -376,6 +376,8 @@ test_many (void)
     TopoGrid *grid = topo_scene_get_grid (kubus_topology_view_get_scene (view));
     g_assert_nonnull (grid);
     g_assert_cmpuint (grid->n_placed, ==, 4);
+    /* the grid's own title tells it from the other MPI_Cart_create, as the list does */
+    g_assert_cmpstr (topo_scene_get_title (kubus_topology_view_get_scene (view)), ==, "MPI_Cart_create 2×2");
   }
   /* Choosing in the list: the view and File › Export View… follow. */
   gtk_drop_down_set_selected (chooser, 4);
@@ -389,6 +391,12 @@ test_many (void)
     g_assert_cmpstr (kubus_window_export_view_label (window, "topology:111"), ==,
                      "Topology “MPI_Cart_create 4×1”");
   }
+  gtk_drop_down_set_selected (chooser, 2);
+  spin (200);
+  view = kubus_window_get_topology_view (window, kubus_window_get_shown_topology (window));
+  g_assert_nonnull (view);
+  g_assert_cmpstr (topo_scene_get_title (kubus_topology_view_get_scene (view)), ==,
+                   "MPI_Cart_sub 2 (ranks 0, 1)");
   /* A topology that is not there. */
   g_assert_false (kubus_window_show_topology (window, (int) n));
   close_window (window);

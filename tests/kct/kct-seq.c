@@ -252,6 +252,23 @@ EV (ev_coll_end), OTF2_CollectiveOp op, OTF2_CommRef c, uint32_t root, uint64_t 
   return OTF2_CALLBACK_SUCCESS;
 }
 
+EV (ev_nbc_request), uint64_t id)
+{
+  UNUSED;
+  g_string_append_printf (out (l, t), "NBCREQUEST r%u\n", req (l, id));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+EV (ev_nbc_complete), OTF2_CollectiveOp op, OTF2_CommRef c, uint32_t root, uint64_t sent,
+    uint64_t recv, uint64_t id)
+{
+  UNUSED;
+  g_string_append_printf (out (l, t), "NBCCOMPLETE %d [%s] %d %" PRIu64 " %" PRIu64 " r%u\n",
+                          (int)op, comm (c), root == OTF2_UNDEFINED_UINT32 ? -1 : (int)root, sent,
+                          recv, req (l, id));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
 EV (ev_program_begin), OTF2_StringRef name, uint32_t n, const OTF2_StringRef *args)
 {
   UNUSED;
@@ -343,6 +360,8 @@ main (int argc, char **argv)
   OTF2_EvtReaderCallbacks_SetMpiRequestCancelledCallback (ec, ev_cancelled);
   OTF2_EvtReaderCallbacks_SetMpiCollectiveBeginCallback (ec, ev_coll_begin);
   OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback (ec, ev_coll_end);
+  OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveRequestCallback (ec, ev_nbc_request);
+  OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveCompleteCallback (ec, ev_nbc_complete);
   OTF2_EvtReaderCallbacks_SetProgramBeginCallback (ec, ev_program_begin);
   OTF2_EvtReaderCallbacks_SetProgramEndCallback (ec, ev_program_end);
   for (guint r = 0; r < S.locs->len; r++)

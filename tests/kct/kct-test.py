@@ -18,9 +18,14 @@ Cases:
                runs), the compression ratio that info reports is OTF2 size / compressed size.
   compressed   --trace-format=compressed: only traces.kct, kubus.json says so, expand works,
                kubus-analyze reads the expanded trace.
-  badinput     corrupt, truncated and foreign files, and a file of format version 1
+  badinput     corrupt, truncated and foreign files, a file of format version 1 and one of a
+               newer version (refused), one of version 2 (read)
                (tests/kct/data/version1.kct, histograms instead of timelines): a clear error
                naming the file (and the versions), no crash, nothing half-written.
+  nbc          non-blocking collectives (collect-more): requests and completions expand and
+               compress offline exactly as recorded (format version 3).
+  nbcextrapolate  sim-lb-nbc extrapolated from --ranks to --extrapolate: its non-blocking
+               collectives' requests and completions as in a real run at that count.
   sim          kubus-sim on an experiment that holds only traces.kct (replayed without
                expanding it) with an empty hypothesis predicts the recorded run time within 5 %,
                writes a simulated OTF2 trace with every rank, and leaves nothing behind.
@@ -298,6 +303,49 @@ def case_irregular(a, tmp):
            f'info reports ratio {d.get("compression ratio")}, files give {ratio:.2f}')
 
 
+def case_nbc(a, tmp):
+    """collect-more on 4 ranks: every non-blocking collective kind and completion form (MPI_Wait,
+    MPI_Waitall, MPI_Waitany, MPI_Testall, an MPI_Test loop, a freed request)"""
+    counts = os.path.join(tmp, 'counts')
+    os.mkdir(counts)
+    a.app_args = [counts] + a.app_args
+    exp = os.path.join(tmp, 'run')
+    if not kubus_run(a, exp, 4, 'both'):
+        return
+    text, _ = seq(a, os.path.join(exp, 'traces.otf2'))
+    n_req, n_done = text.count('\nNBCREQUEST '), text.count('\nNBCCOMPLETE ')
+    print(f'nbc: {n_req} requests, {n_done} completions in the OTF2 trace')
+    expect(n_req == 4 * 9 and n_done == 4 * 8, f'nbc: {n_req} requests, {n_done} completions')
+    # their requests, completions (op, communicator, root, bytes, which request) as recorded,
+    # from the collector's compressed trace and from the offline compression of the OTF2 trace
+    lossless(a, tmp, exp, polls=True, label='nbc')
+    d = info(a, os.path.join(exp, 'traces.kct'))
+    expect(any(k.startswith('MPI_Iallreduce') for k in d.get('calls', {})), f'nbc: info {d}')
+
+
+def case_nbcextrapolate(a, tmp):
+    """sim-lb-nbc (Iallreduce + Wait) at small rank counts extrapolated to --extrapolate ranks: the
+    calls, groups and non-blocking collectives' events per rank of a real run at that count"""
+    for n in a.ranks:
+        if not kubus_run(a, os.path.join(tmp, f'run{n}'), n, 'compressed'):
+            return
+    big = a.extrapolate
+    extrapolate(a, tmp, a.ranks, big)
+
+    def nbc_lines(kct, label):
+        out = os.path.join(tmp, 'nbc-' + label)
+        tool([a.trace, 'expand', kct, '-o', out])
+        text, _ = seq(a, os.path.join(out, 'traces.otf2'))
+        return [line for line in text.splitlines() if line.startswith(('== rank', 'NBC'))]
+    got = nbc_lines(os.path.join(tmp, f'extrapolated{big}.kct'), 'extrapolated')
+    real = nbc_lines(os.path.join(tmp, f'run{big}', 'traces.kct'), 'real')
+    n_nbc = sum(1 for line in real if line.startswith('NBCCOMPLETE'))
+    print(f'nbcextrapolate: {n_nbc} completions at {big} ranks')
+    expect(n_nbc >= big and got == real,
+           f'extrapolated non-blocking collectives differ from the real run\'s: '
+           f'{first_difference(chr(10).join(got), chr(10).join(real))}')
+
+
 def case_compressed(a, tmp):
     n = a.ranks[0]
     exp = os.path.join(tmp, 'run')
@@ -472,8 +520,21 @@ def case_badinput(a, tmp):
     old = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'data', 'version1.kct')
     for cmd in (['info', old], ['expand', old, '-o', os.path.join(tmp, 'v1.out')]):
         p = tool([a.trace, *cmd], ok=False)
-        expect(p.returncode == 1 and old in p.stderr and 'format version 1' in p.stderr
-               and 'reads version 2' in p.stderr, f'{" ".join(cmd)}: {p.returncode} {p.stderr!r}')
+        expect(p.returncode == 1 and old in p.stderr
+               and 'format version 1, older than this Kubus reads (versions 2 to 3)' in p.stderr,
+               f'{" ".join(cmd)}: {p.returncode} {p.stderr!r}')
+    # a newer one: refused, saying so
+    p = tool([a.trace, 'info', os.path.join(tmp, 'version.kct')], ok=False)
+    expect(p.returncode == 1 and 'format version 7, newer than this Kubus reads' in p.stderr,
+           f'info of version 7: {p.stderr!r}')
+    # a version 2 file (before non-blocking collectives; tests/fuzz/seeds/kct/ring-3.kct) is read
+    v2 = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'fuzz', 'seeds', 'kct',
+                      'ring-3.kct')
+    with open(v2, 'rb') as f:
+        expect(f.read(12)[8:] == b'\x02\0\0\0', f'{v2} is no version 2 file')
+    tool([a.trace, 'info', v2])
+    tool([a.trace, 'expand', v2, '-o', os.path.join(tmp, 'v2.out')])
+    expect(os.path.exists(os.path.join(tmp, 'v2.out', 'traces.otf2')), 'version 2 not expanded')
     expect(not os.path.exists(os.path.join(tmp, 'v1.out')), 'expand of a version 1 file left output')
     p = tool([a.analyze, '-q', '--serial', old, '-o', os.path.join(tmp, 'v1.cube')], ok=False)
     expect(p.returncode == 1 and 'format version 1' in p.stderr, f'analyze of version 1: {p.stderr!r}')

@@ -587,6 +587,239 @@ test_merge_groups (void)
   kct_trace_free (t);
 }
 
+/* ---- non-blocking collectives (format version 3) ------------------------------------------ */
+
+static void expect_error (const uint8_t *buf, size_t len, const char *part);
+
+/* One rank's calls with non-blocking collectives, @iters times: an Iallreduce (request at the
+ * call's start) completed by a Wait 40 + 10·rank ticks later, an Ibcast from root 1 and an
+ * Ibarrier completed together by a Waitall in the other order, and an Ibarrier freed (its
+ * request ended as cancelled).  Request ids grow by 3 per iteration as the collector's do. */
+static void
+nbc_calls (KctRank *r, uint32_t rank, uint32_t ranks, int iters, uint64_t *now)
+{
+  uint64_t id = 77;
+  for (int it = 0; it < iters; it++)
+    {
+      KctRaw e;
+#define EV(t_, ...)                                                                                \
+  do                                                                                               \
+    {                                                                                              \
+      memset (&e, 0, sizeof e);                                                                    \
+      __VA_ARGS__;                                                                                 \
+      g_assert_cmpint (kct_rank_record (r, (t_), &e), ==, 0);                                      \
+    }                                                                                              \
+  while (0)
+      uint64_t a = id++, b = id++, c = id++, d = id++;
+      /* MPI_Iallreduce (region 3) */
+      EV (*now, e.type = KCT_RAW_ENTER; e.a = 3; e.tag = 13);
+      EV (*now, e.type = KCT_RAW_NBC_REQUEST; e.x = a);
+      EV (*now + 2, e.type = KCT_RAW_LEAVE; e.a = 3);
+      *now += 100;
+      /* MPI_Wait (region 4) completes it */
+      uint64_t end = *now + 40 + 10 * rank;
+      EV (*now, e.type = KCT_RAW_ENTER; e.a = 4; e.tag = 14);
+      EV (end, e.type = KCT_RAW_NBC_COMPLETE; e.op = 10 /* ALLREDUCE */; e.a = 0; e.peer = -1;
+          e.bytes = 8; e.y = 8; e.x = a);
+      EV (end, e.type = KCT_RAW_LEAVE; e.a = 4);
+      *now = end + 5;
+      /* MPI_Ibcast (region 5), root 1, then MPI_Ibarrier (region 6) */
+      EV (*now, e.type = KCT_RAW_ENTER; e.a = 5; e.tag = 15);
+      EV (*now, e.type = KCT_RAW_NBC_REQUEST; e.x = b);
+      EV (*now + 1, e.type = KCT_RAW_LEAVE; e.a = 5);
+      *now += 7;
+      EV (*now, e.type = KCT_RAW_ENTER; e.a = 6; e.tag = 16);
+      EV (*now, e.type = KCT_RAW_NBC_REQUEST; e.x = c);
+      EV (*now + 1, e.type = KCT_RAW_LEAVE; e.a = 6);
+      *now += 50;
+      /* MPI_Waitall (region 7): the barrier first, then the broadcast */
+      end = *now + 30 + 5 * (ranks - 1 - rank);
+      EV (*now, e.type = KCT_RAW_ENTER; e.a = 7; e.tag = 17);
+      EV (end - 1, e.type = KCT_RAW_NBC_COMPLETE; e.op = 0 /* BARRIER */; e.a = 0; e.peer = -1;
+          e.x = c);
+      EV (end, e.type = KCT_RAW_NBC_COMPLETE; e.op = 2 /* BCAST */; e.a = 0; e.peer = 1;
+          e.bytes = rank == 1 ? 64 * (uint64_t)ranks : 0; e.y = 64; e.x = b);
+      EV (end, e.type = KCT_RAW_LEAVE; e.a = 7);
+      *now = end + 3;
+      /* an Ibarrier on the rank's own communicator (local id 1) whose request is freed */
+      EV (*now, e.type = KCT_RAW_ENTER; e.a = 6; e.tag = 16);
+      EV (*now, e.type = KCT_RAW_NBC_REQUEST; e.x = d);
+      EV (*now + 1, e.type = KCT_RAW_LEAVE; e.a = 6);
+      EV (*now + 2, e.type = KCT_RAW_ENTER; e.a = 2; e.tag = 12);
+      EV (*now + 2, e.type = KCT_RAW_REQUEST_CANCELLED; e.x = d);
+      EV (*now + 3, e.type = KCT_RAW_LEAVE; e.a = 2);
+      *now += 20;
+#undef EV
+    }
+}
+
+static KctTrace *
+nbc_trace (uint32_t ranks, int iters)
+{
+  KctTrace *all = NULL;
+  for (uint32_t rank = 0; rank < ranks; rank++)
+    {
+      KctTrace *t = new_trace ();
+      t->h.n_ranks = ranks;
+      t->h.flags |= KCT_FILE_PARTIAL;
+      t->h.time_abs = 1; /* times below 2^17 ticks exact */
+      KctRank *r = new_rank (t, rank);
+      uint64_t now = 500 + rank;
+      nbc_calls (r, rank, ranks, iters, &now);
+      g_assert_cmpint (kct_rank_end (r, 0, 500), ==, 0);
+      kct_rank_free (r);
+      KctComm *w = kct_comm_add (t);
+      w->key = 1;
+      w->local_id = 0;
+      for (uint32_t k = 0; k < ranks; k++)
+        kct_list_add (&w->members, k);
+      kct_list_add (&w->users, rank);
+      KctComm *self = kct_comm_add (t);
+      self->key = 100 + rank;
+      self->local_id = 1;
+      kct_list_add (&self->members, rank);
+      kct_list_add (&self->users, rank);
+      KctHost *h = kct_host_add (t, "node");
+      kct_list_add (&h->ranks, rank);
+      kct_set_string (&t->h.program, "/bin/nbc");
+      if (all == NULL)
+        all = t;
+      else
+        {
+          g_assert_cmpint (kct_merge (all, t), ==, 0);
+          kct_trace_free (t);
+        }
+    }
+  g_assert_cmpint (kct_finish (all), ==, 0);
+  return all;
+}
+
+/* Requests and completions of non-blocking collectives survive folding, merging, encoding and
+ * replay exactly: their fields, their times, and which completion ends which request. */
+static void
+test_nbc_roundtrip (void)
+{
+  const uint32_t ranks = 3;
+  const int      iters = 25;
+  KctTrace      *t0 = nbc_trace (ranks, iters);
+  uint8_t       *buf;
+  size_t         len;
+  g_assert_cmpint (kct_encode (t0, &buf, &len), ==, 0);
+  g_assert_cmpuint (buf[8], ==, 3);
+  KctTrace *t;
+  char      err[256];
+  g_assert_cmpint (kct_decode (buf, len, &t, err, sizeof err), ==, 0);
+  /* folded: every rank's iterations are one loop */
+  for (uint32_t g = 0; g < t->n_groups; g++)
+    {
+      GString *s = g_string_new (NULL);
+      print_body (t, t->groups[g].seq, s);
+      if (strstr (s->str, "x25") == NULL)
+        g_error ("group %u not folded: %s", g, s->str);
+      g_string_free (s, TRUE);
+    }
+  KctComms *comms = kct_comms_new (t, err, sizeof err);
+  g_assert_nonnull (comms);
+  for (uint32_t rank = 0; rank < ranks; rank++)
+    {
+      KctReplay *it = kct_replay_new (t, comms, rank);
+      KctEvent   ev;
+      uint64_t   open[8] = { 0 }; /* request ids of the Iallreduce, Ibcast, Ibarrier, freed one */
+      int        n_req = 0, n_done = 0, n_cancel = 0;
+      uint64_t   prev = 0, t_req[4] = { 0 };
+      while (kct_replay_next (it, &ev) == 1)
+        {
+          g_assert_cmpuint (ev.time, >=, prev);
+          prev = ev.time;
+          if (ev.type == KCT_RAW_NBC_REQUEST)
+            {
+              g_assert_cmpuint (ev.request, !=, 0);
+              t_req[n_req % 4] = ev.time;
+              open[n_req++ % 4] = ev.request;
+            }
+          else if (ev.type == KCT_RAW_NBC_COMPLETE)
+            {
+              n_done++;
+              g_assert_cmpuint (ev.comm, ==, 0);
+              if (ev.op == 10)
+                {
+                  g_assert_cmpuint (ev.request, ==, open[0]);
+                  g_assert_cmpuint (ev.peer, ==, UINT32_MAX);
+                  g_assert_cmpuint (ev.bytes, ==, 8);
+                  g_assert_cmpuint (ev.received, ==, 8);
+                  /* 102 ticks after the Iallreduce's start, plus 40 + 10 rank: exact */
+                  g_assert_cmpuint (ev.time - t_req[0], ==, 100 + 40 + 10 * rank);
+                }
+              else if (ev.op == 2)
+                {
+                  g_assert_cmpuint (ev.request, ==, open[1]);
+                  g_assert_cmpuint (ev.peer, ==, 1);
+                  g_assert_cmpuint (ev.bytes, ==, rank == 1 ? 64 * ranks : 0);
+                  g_assert_cmpuint (ev.received, ==, 64);
+                }
+              else
+                {
+                  g_assert_cmpuint (ev.op, ==, 0);
+                  g_assert_cmpuint (ev.request, ==, open[2]);
+                  g_assert_cmpuint (ev.time - t_req[2], ==, 50 + 30 + 5 * (ranks - 1 - rank) - 1);
+                }
+            }
+          else if (ev.type == KCT_RAW_REQUEST_CANCELLED)
+            {
+              n_cancel++;
+              g_assert_cmpuint (ev.request, ==, open[3]);
+            }
+        }
+      g_assert_null (kct_replay_error (it));
+      g_assert_cmpint (n_req, ==, 4 * iters);
+      g_assert_cmpint (n_done, ==, 3 * iters);
+      g_assert_cmpint (n_cancel, ==, iters);
+      kct_replay_free (it);
+    }
+  kct_comms_free (comms);
+  /* the encoding is stable */
+  uint8_t *again;
+  size_t   len2;
+  g_assert_cmpint (kct_encode (t, &again, &len2), ==, 0);
+  g_assert_cmpmem (buf, len, again, len2);
+  g_free (again);
+  kct_trace_free (t);
+  kct_trace_free (t0);
+  g_free (buf);
+}
+
+/* Version 2 files (no non-blocking collectives) are still read; a version-2 header on a file
+ * with their events is corrupt; older and newer versions are refused by name. */
+static void
+test_format_versions (void)
+{
+  KctTrace *plain = sample_trace (4);
+  uint8_t  *a;
+  size_t    la;
+  g_assert_cmpint (kct_encode (plain, &a, &la), ==, 0);
+  g_assert_cmpuint (a[8], ==, KCT_VERSION);
+  a[8] = 2;
+  KctTrace *u = NULL;
+  char      err[256];
+  if (kct_decode (a, la, &u, err, sizeof err) != 0)
+    g_error ("a version 2 file: %s", err);
+  g_assert_cmpuint (u->n_leaves, ==, plain->n_leaves);
+  kct_trace_free (u);
+  a[8] = 1;
+  expect_error (a, la, "format version 1, older than this Kubus reads (versions 2 to 3)");
+  a[8] = 4;
+  expect_error (a, la, "format version 4, newer than this Kubus reads (versions 2 to 3)");
+  g_free (a);
+  kct_trace_free (plain);
+
+  KctTrace *nbc = nbc_trace (2, 3);
+  g_assert_cmpint (kct_encode (nbc, &a, &la), ==, 0);
+  a[8] = 2;
+  expect_error (a, la, "unknown event type 14");
+  g_free (a);
+  kct_trace_free (nbc);
+}
+
 static void
 test_format_roundtrip (void)
 {
@@ -971,5 +1204,7 @@ main (int argc, char **argv)
   g_test_add_func ("/kct/merge/mean", test_merge_mean);
   g_test_add_func ("/kct/time/grid", test_time_grid);
   g_test_add_func ("/kct/intern/empty", test_intern_empty);
+  g_test_add_func ("/kct/nbc/roundtrip", test_nbc_roundtrip);
+  g_test_add_func ("/kct/format/versions", test_format_versions);
   return g_test_run ();
 }

@@ -106,10 +106,27 @@ def run(cmd, expect=0, **kw):
     return p
 
 
+# --kct: runs are traced in both formats, and kubus-sim gets the compressed trace alone
+KCT = False
+
+
 def collect(args, tmp, name, app_args=()):
     exp = os.path.join(tmp, name)
-    run([args.run, '-o', exp, '--', 'mpirun', '-n', args.ranks, args.app] + list(app_args))
+    fmt = ['--trace-format', 'both'] if KCT else []
+    run([args.run, '-o', exp] + fmt + ['--', 'mpirun', '-n', args.ranks, args.app] + list(app_args))
     return exp
+
+
+def sim_input(exp):
+    """What kubus-sim reads for the experiment EXP: EXP itself, or with --kct a folder beside it
+    that holds only its traces.kct (so nothing can come from the OTF2 trace)."""
+    if not KCT:
+        return exp
+    only = exp + '-kct'
+    if not os.path.isdir(only):
+        os.mkdir(only)
+        shutil.copy(os.path.join(exp, 'traces.kct'), only)
+    return only
 
 
 def hypothesis(tmp, name, text):
@@ -120,7 +137,7 @@ def hypothesis(tmp, name, text):
 
 
 def simulate(args, exp, hyp, out, offline=False, expect=0, extra=()):
-    cmd = [args.sim, exp, '--hypothesis', hyp, '-o', out, '-q']
+    cmd = [args.sim, sim_input(exp), '--hypothesis', hyp, '-o', out, '-q']
     if offline:
         cmd.append('--offline')
     cmd += list(extra)
@@ -221,13 +238,14 @@ def mode_identity(args, tmp):
         return
     check_simdir(out)
     no_leftovers(exp, 'identity')
+    no_leftovers(sim_input(exp), 'identity')
     err = abs(s['predicted_runtime_s'] - s['original_runtime_s']) / s['original_runtime_s']
     print('identity: original %.6f s, predicted %.6f s (%.3f %%)' % (
         s['original_runtime_s'], s['predicted_runtime_s'], 100 * err))
     check(err < 0.01, 'predicted run time %.6f s is %.2f %% off the original %.6f s (limit 1 %%)' % (
         s['predicted_runtime_s'], 100 * err, s['original_runtime_s']))
     # summed |error| over (call path, rank) of the time metric
-    orig_total = total(args, os.path.join(exp, 'analysis.cube'), 'time')
+    orig_total = total(args, os.path.join(sim_input(exp), 'analysis.cube'), 'time')
     abs_err = sum(abs(v) for _, _, v in dump(args, os.path.join(out, 'difference.cube'), 'time'))
     print('identity: summed |time error| %.6f s of %.6f s (%.3f %%)' % (abs_err, orig_total,
                                                                       100 * abs_err / orig_total))
@@ -363,7 +381,7 @@ def mode_balance(args, tmp):
             check(err < 0.03, '%s: predicted %.6f s, the balanced run took %.6f s: %.2f %% off (limit 3 %%)' % (
                 'offline' if offline else 'real-time', pred, measured, 100 * err))
         # the difference report shows the wait that went away
-        w_orig = total(args, os.path.join(exp, 'analysis.cube'), args.metric)
+        w_orig = total(args, os.path.join(sim_input(exp), 'analysis.cube'), args.metric)
         w_sim = total(args, os.path.join(out, 'analysis.cube'), args.metric)
         w_diff = total(args, os.path.join(out, 'difference.cube'), args.metric)
         print('  %s: original %.6f s, simulated %.6f s, difference %.6f s' % (args.metric, w_orig, w_sim, w_diff))
@@ -524,7 +542,7 @@ def identity_both(args, exp, limit, what, rt_extra=(), offline_extra=(), offline
         best = None
         for attempt in range(1 if offline else 3):
             out = os.path.join(exp, 'sim-id-%s' % mode)
-            cmd = [args.sim, exp, '--hypothesis', hyp, '-o', out, '-q']
+            cmd = [args.sim, sim_input(exp), '--hypothesis', hyp, '-o', out, '-q']
             cmd += ['--offline'] if offline else []
             cmd += list(offline_extra if offline else rt_extra)
             p = run(cmd)
@@ -1184,9 +1202,12 @@ def main():
     # is printed but not held to 3 % (the exact per-phase times: test-sim-core)
     ap.add_argument('--waits-only', action='store_true')
     ap.add_argument('--make-trace')
+    ap.add_argument('--kct', action='store_true',
+                    help='simulate from the compressed trace of a run traced in both formats')
     args = ap.parse_args()
-    global CALL_PATHS
+    global CALL_PATHS, KCT
     CALL_PATHS = args.call_paths
+    KCT = args.kct
     if not shutil.which('otf2-print'):
         print('otf2-print not found', file=sys.stderr)
         return 77
