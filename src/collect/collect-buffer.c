@@ -1,26 +1,60 @@
 /* collect-buffer.c: the per-rank event buffer.
  *
- * One block of --buffer/KUBUS_BUFFER bytes (default 64M) is reserved at
- * MPI_Init and handed to OTF2 chunk by chunk.  When it is used up the
- * allocator says no, OTF2 flushes the chunks to the event file and frees
- * them all at once, and recording continues: nothing is lost, and the
- * event path never calls malloc.  Definitions (small, written at the end)
- * use malloc.
+ * One block of --buffer/KUBUS_BUFFER bytes (default 64M) is reserved at MPI_Init.  The events
+ * are appended to it as compact records of our own (collect-raw.h); when it is full its records
+ * are written to OTF2's event writer in order (kubus_raw_drain), OTF2 writes them to the event
+ * file, the block is used again from its start, and the time all that took is recorded as region
+ * KUBUS_FLUSH.  Nothing is lost, and the event path never calls malloc.  OTF2's own event chunks
+ * come from a small pool of at most POOL_CHUNKS chunks: filled only while the block is written
+ * out, and written to the file whenever full.  Definitions (small, written at the end) use
+ * malloc.
  *
  * Page size: the block's memory is new to the process, and the first touch of each page is a
- * page fault on the event path (one every ~130 MPI calls when tracing, in 4 KiB pages). Which
- * page size costs less to fault in depends on the machine, and changes during a run: on one
- * virtual machine of this project 18 µs a 4 KiB page and far less per byte in 2 MiB transparent
- * huge pages; on another 1.2 µs a 4 KiB page and up to 3.3 ms a huge page (its hypervisor takes
- * back free memory in 8 MiB blocks, where huge pages come from, and faults it in again page by
- * page), though 0.2 ms for the first few. So the block is faulted in 2 MiB at a time as OTF2
- * takes its chunks (one system call where the kernel has MADV_POPULATE_WRITE), each region in
- * the page size that has cost less so far in this thread's CPU time, trying the other size
- * every eighth region (docs/decisions/2026-11-29-buffer-pages.md). KUBUS_HUGE_PAGES=1 or 0
- * decides without measuring.
+ * page fault on the event path.  Which page size costs less to fault in depends on the machine,
+ * and changes during a run: on one virtual machine of this project 18 µs a 4 KiB page and far
+ * less per byte in 2 MiB transparent huge pages; on another 1.2 µs a 4 KiB page and up to 3.3 ms
+ * a huge page (its hypervisor takes back free memory in 8 MiB blocks, where huge pages come
+ * from, and faults it in again page by page), though 0.2 ms for the first few. So the block is
+ * faulted in 2 MiB at a time as the records reach it (one system call where the kernel has
+ * MADV_POPULATE_WRITE), each region in the page size that has cost less so far in this thread's
+ * CPU time, trying the other size every eighth region (docs/decisions/2026-11-29-buffer-pages.md).
+ * KUBUS_HUGE_PAGES=1 or 0 decides without measuring.
  */
 #include "collect.h"
 #include "collect-size.h"
+
+/* OTF2's own writer functions, not the taps of collect-kct-tap.h (which append to the block) */
+#undef OTF2_EvtWriter_Enter
+#undef OTF2_EvtWriter_Leave
+#undef OTF2_EvtWriter_MpiSend
+#undef OTF2_EvtWriter_MpiIsend
+#undef OTF2_EvtWriter_MpiRecv
+#undef OTF2_EvtWriter_MpiIrecv
+#undef OTF2_EvtWriter_MpiIsendComplete
+#undef OTF2_EvtWriter_MpiIrecvRequest
+#undef OTF2_EvtWriter_MpiRequestCancelled
+#undef OTF2_EvtWriter_MpiCollectiveBegin
+#undef OTF2_EvtWriter_MpiCollectiveEnd
+#undef OTF2_EvtWriter_ProgramBegin
+#undef OTF2_EvtWriter_ProgramEnd
+#undef OTF2_EvtWriter_NonBlockingCollectiveRequest
+#undef OTF2_EvtWriter_NonBlockingCollectiveComplete
+#define real_enter OTF2_EvtWriter_Enter
+#define real_leave OTF2_EvtWriter_Leave
+#define real_send OTF2_EvtWriter_MpiSend
+#define real_isend OTF2_EvtWriter_MpiIsend
+#define real_recv OTF2_EvtWriter_MpiRecv
+#define real_irecv OTF2_EvtWriter_MpiIrecv
+#define real_isend_complete OTF2_EvtWriter_MpiIsendComplete
+#define real_irecv_request OTF2_EvtWriter_MpiIrecvRequest
+#define real_request_cancelled OTF2_EvtWriter_MpiRequestCancelled
+#define real_coll_begin OTF2_EvtWriter_MpiCollectiveBegin
+#define real_coll_end OTF2_EvtWriter_MpiCollectiveEnd
+#define real_program_begin OTF2_EvtWriter_ProgramBegin
+#define real_program_end OTF2_EvtWriter_ProgramEnd
+#define real_nbc_request OTF2_EvtWriter_NonBlockingCollectiveRequest
+#define real_nbc_complete OTF2_EvtWriter_NonBlockingCollectiveComplete
+#define real_metric OTF2_EvtWriter_Metric
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -36,11 +70,27 @@
 #define KUBUS_ASAN 1
 #endif
 
+/* the block of records */
 static char    *pool;
-static uint64_t pool_chunks;
-static uint64_t pool_next;
-static uint64_t pool_chunk_size;
+static uint64_t pool_bytes;
 static uint64_t pool_faulted; /* bytes from the start faulted in */
+/* before the block exists both point at one word that is never written (kubus_raw_more says
+ * there is no room) */
+static uint64_t  raw_none[1];
+uint64_t        *kubus_raw_pos = raw_none, *kubus_raw_end = raw_none;
+static uint64_t *raw_read; /* the next record to write to OTF2 (kubus_raw_drain) */
+static int       raw_draining;
+static int       raw_final;    /* writing out for the last time: OTF2 gets more chunks */
+static uint64_t  raw_drain_at; /* time of the record being written */
+/* OTF2's event chunks */
+#define POOL_CHUNKS 4
+static char    *chunks;
+static uint64_t chunks_n;
+static uint64_t chunks_next;
+static uint64_t chunk_bytes;
+/* chunks beyond the pool, for the last writing out (freed with the pool's) */
+static void   **extra;
+static size_t   extra_n, extra_cap;
 
 #define HUGE_PAGE (2u << 20)
 
@@ -118,7 +168,7 @@ next_page_size (void)
 static void
 fault_in (uint64_t upto)
 {
-  uint64_t total = pool_chunks * pool_chunk_size;
+  uint64_t total = pool_bytes;
 
   while (pool_faulted < upto && pool_faulted < total)
     {
@@ -174,6 +224,7 @@ static void
 fault_in (uint64_t upto)
 {
   (void)upto;
+  pool_faulted = pool_bytes; /* an ordinary allocation: no regions of our own */
 }
 
 static void
@@ -208,11 +259,28 @@ pool_allocate (void            *user,
   (void)per_buffer;
   if (type != OTF2_FILETYPE_EVENTS)
     return malloc (chunk_size);
-  if (chunk_size != pool_chunk_size || pool_next >= pool_chunks)
-    return NULL; /* full: OTF2 flushes, then calls free_all */
-  if (__builtin_expect (pool_faulted < (pool_next + 1) * pool_chunk_size, 0))
-    fault_in ((pool_next + 1) * pool_chunk_size);
-  return pool + (pool_next++) * pool_chunk_size;
+  if (chunk_size == chunk_bytes && chunks_next < chunks_n)
+    return chunks + (chunks_next++) * chunk_bytes;
+  /* The last writing out (MPI_Finalize, an abort) keeps OTF2's chunks in memory until the
+   * writer is closed, as OTF2 kept its buffer before: a flush in between would add a
+   * BUFFER_FLUSH record the trace did not have. */
+  if (raw_final)
+    {
+      if (extra_n == extra_cap)
+        {
+          size_t cap = extra_cap ? 2 * extra_cap : 64;
+          void **e = realloc (extra, cap * sizeof *e);
+          if (e == NULL)
+            return NULL;
+          extra = e;
+          extra_cap = cap;
+        }
+      void *c = malloc (chunk_size);
+      if (c != NULL)
+        extra[extra_n++] = c;
+      return c;
+    }
+  return NULL; /* full: OTF2 flushes, then calls free_all */
 }
 
 static void
@@ -224,7 +292,12 @@ pool_free_all (
   (void)per_buffer;
   (void) final;
   if (type == OTF2_FILETYPE_EVENTS)
-    pool_next = 0;
+    {
+      chunks_next = 0;
+      for (size_t i = 0; i < extra_n; i++)
+        free (extra[i]);
+      extra_n = 0;
+    }
 }
 
 static const OTF2_MemoryCallbacks memory_callbacks = { pool_allocate, pool_free_all };
@@ -246,22 +319,206 @@ kubus_buffer_setup (OTF2_Archive *archive, const char *spec, uint64_t *chunk_siz
   if (pool == NULL)
     {
       pages_setup ();
-      pool_chunks = total / chunk;
-      pool_chunk_size = chunk;
-      pool = pool_reserve (pool_chunks * chunk);
+      chunk_bytes = chunk;
+      chunks_n = total / chunk < POOL_CHUNKS ? total / chunk : POOL_CHUNKS;
+      chunks = malloc (chunks_n * chunk);
+      pool_bytes = total;
+      pool = chunks != NULL ? pool_reserve (pool_bytes) : NULL;
       /* more than the machine gives (a typo like 64G for 64M): record with the default
        * size rather than not at all */
-      if (pool == NULL && total > (64ull << 20))
+      if (chunks != NULL && pool == NULL && total > (64ull << 20))
         {
-          pool_chunks = (64ull << 20) / chunk;
-          pool = pool_reserve (pool_chunks * chunk);
+          pool_bytes = 64ull << 20;
+          pool = pool_reserve (pool_bytes);
         }
       if (pool == NULL)
         return -1;
-      if (pool_chunks * chunk < total)
+      if (pool_bytes < total)
         kubus_log ("cannot reserve a buffer of %s: using %llu MiB", spec,
-                   (unsigned long long)(pool_chunks * chunk >> 20));
+                   (unsigned long long)(pool_bytes >> 20));
+      kubus_raw_pos = kubus_raw_end = raw_read = (uint64_t *)pool;
     }
   return OTF2_Archive_SetMemoryCallbacks (archive, &memory_callbacks, NULL) == OTF2_SUCCESS ? 0
                                                                                             : -1;
+}
+
+/* ---- the records (collect-raw.h) ------------------------------------------------------------ */
+
+/* one record to OTF2's writer @w */
+static OTF2_ErrorCode
+write_record (OTF2_EvtWriter *w, const uint64_t *r, const char **what)
+{
+  uint32_t a = (uint32_t)(r[0] >> 32);
+  uint64_t t = r[1];
+  switch (r[0] & 0xff)
+    {
+    case KUBUS_RAW_ENTER:
+      *what = "Enter";
+      return real_enter (w, NULL, t, a);
+    case KUBUS_RAW_LEAVE:
+      *what = "Leave";
+      return real_leave (w, NULL, t, a);
+    case KUBUS_RAW_SEND:
+      *what = "MpiSend";
+      return real_send (w, NULL, t, a, (uint32_t)r[2], (uint32_t)(r[2] >> 32), r[3]);
+    case KUBUS_RAW_RECV:
+      *what = "MpiRecv";
+      return real_recv (w, NULL, t, a, (uint32_t)r[2], (uint32_t)(r[2] >> 32), r[3]);
+    case KUBUS_RAW_ISEND:
+      *what = "MpiIsend";
+      return real_isend (w, NULL, t, a, (uint32_t)r[2], (uint32_t)(r[2] >> 32), r[3], r[4]);
+    case KUBUS_RAW_IRECV:
+      *what = "MpiIrecv";
+      return real_irecv (w, NULL, t, a, (uint32_t)r[2], (uint32_t)(r[2] >> 32), r[3], r[4]);
+    case KUBUS_RAW_ISEND_COMPLETE:
+      *what = "MpiIsendComplete";
+      return real_isend_complete (w, NULL, t, r[2]);
+    case KUBUS_RAW_IRECV_REQUEST:
+      *what = "MpiIrecvRequest";
+      return real_irecv_request (w, NULL, t, r[2]);
+    case KUBUS_RAW_REQUEST_CANCELLED:
+      *what = "MpiRequestCancelled";
+      return real_request_cancelled (w, NULL, t, r[2]);
+    case KUBUS_RAW_COLL_BEGIN:
+      *what = "MpiCollectiveBegin";
+      return real_coll_begin (w, NULL, t);
+    case KUBUS_RAW_COLL_END:
+      *what = "MpiCollectiveEnd";
+      return real_coll_end (w, NULL, t, (OTF2_CollectiveOp)a, (uint32_t)r[2],
+                            (uint32_t)(r[2] >> 32), r[3], r[4]);
+    case KUBUS_RAW_NBC_REQUEST:
+      *what = "NonBlockingCollectiveRequest";
+      return real_nbc_request (w, NULL, t, r[2]);
+    case KUBUS_RAW_NBC_COMPLETE:
+      *what = "NonBlockingCollectiveComplete";
+      return real_nbc_complete (w, NULL, t, (OTF2_CollectiveOp)a, (uint32_t)r[2],
+                                (uint32_t)(r[2] >> 32), r[3], r[4], r[5]);
+    case KUBUS_RAW_PROGRAM_BEGIN:
+      *what = "ProgramBegin";
+      return real_program_begin (w, NULL, t, a, 0, NULL);
+    case KUBUS_RAW_PROGRAM_END:
+      *what = "ProgramEnd";
+      return real_program_end (w, NULL, t, (int64_t)r[2]);
+    case KUBUS_RAW_METRIC2:
+      {
+        OTF2_Type        type[2] = { OTF2_TYPE_UINT64, OTF2_TYPE_UINT64 };
+        OTF2_MetricValue v[2];
+        v[0].unsigned_int = r[2];
+        v[1].unsigned_int = r[3];
+        *what = "Metric";
+        return real_metric (w, NULL, t, a, 2, type, v);
+      }
+    }
+  *what = "the event buffer (unknown record)";
+  return OTF2_ERROR_INVALID_DATA;
+}
+
+/* Writes the records from raw_read on.  A signal that saves the trace (collect-state.c) may
+ * come in the middle and write them itself (it closes the writer): the loop then stops. */
+static int
+drain (void)
+{
+  OTF2_EvtWriter *w = kubus_evt;
+  int             ok = 1;
+  raw_draining++;
+  if (raw_read == NULL || raw_read < (uint64_t *)pool)
+    raw_read = (uint64_t *)pool;
+  while (raw_read < kubus_raw_pos)
+    {
+      const uint64_t *r = raw_read;
+      unsigned        kind = (unsigned)(r[0] & 0xff);
+      const char     *what = "the event buffer";
+      if (w != NULL && kubus_evt != w)
+        break; /* saved and closed by a signal meanwhile */
+      if (w == NULL || kind == 0 || kind >= KUBUS_RAW_KINDS)
+        {
+          kubus_fail (w == NULL ? "the event buffer (no event writer)"
+                                : "the event buffer (unknown record)");
+          ok = 0;
+          break;
+        }
+      raw_drain_at = r[1];
+      if (write_record (w, r, &what) != OTF2_SUCCESS)
+        {
+          /* the trace ends here, as OTF2's refusal used to end it on the spot */
+          kubus_fail (what);
+          ok = 0;
+          break;
+        }
+      raw_read = (uint64_t *)r + kubus_raw_words[kind];
+    }
+  /* the block is empty again (what could not be written is dropped with the writer) */
+  raw_read = (uint64_t *)pool;
+  __atomic_signal_fence (__ATOMIC_SEQ_CST);
+  kubus_raw_pos = (uint64_t *)pool;
+  raw_draining--;
+  return ok;
+}
+
+void
+kubus_raw_drain (void)
+{
+  if (pool != NULL)
+    {
+      raw_final = 1;
+      (void)drain ();
+    }
+}
+
+int
+kubus_raw_draining (void)
+{
+  return raw_draining != 0;
+}
+
+/* OTF2 flushes its chunks while the block is written out: the BUFFER_FLUSH record it writes then
+ * ends where it begins, at the record being written (the whole writing out is the KUBUS_FLUSH
+ * region), rather than at a time later than the records that follow it */
+uint64_t
+kubus_raw_flush_time (void)
+{
+  return raw_draining ? raw_drain_at : kubus_now ();
+}
+
+uint64_t *
+kubus_raw_more (unsigned words)
+{
+  uint64_t *p = kubus_raw_pos;
+  if (pool == NULL)
+    {
+      kubus_fail ("the event buffer (none)");
+      return NULL;
+    }
+  if (kubus_save_deferred)
+    {
+      /* saved now; this record would come after the trace's end */
+      kubus_save_deferred_run ();
+      return NULL;
+    }
+  uint64_t used = (uint64_t)((char *)p - pool) + (uint64_t)words * sizeof *p;
+  if (used > pool_bytes)
+    {
+      /* full: written out now, a flush recorded like OTF2's own before (collect-state.c) */
+      uint64_t b = kubus_now ();
+      int      ok = drain ();
+      uint64_t e = kubus_now ();
+      kubus_note_flush (b, e);
+      p = kubus_raw_pos;
+      used = (uint64_t)words * sizeof *p;
+      if (!ok || !kubus_recording || used > pool_bytes)
+        {
+          if (kubus_save_deferred)
+            kubus_raw_end = kubus_raw_pos; /* the next append saves */
+          return NULL;
+        }
+    }
+  if (pool_faulted < used)
+    fault_in (used);
+  uint64_t room = pool_faulted < pool_bytes ? pool_faulted : pool_bytes;
+  kubus_raw_end = (uint64_t *)(pool + room);
+  /* a save signal came while the buffer was written out: room for this record only, the next
+   * append saves */
+  if (kubus_save_deferred)
+    kubus_raw_end = p + words;
+  return p;
 }

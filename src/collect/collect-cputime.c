@@ -109,12 +109,20 @@ kubus_cpu_sample (uint64_t t)
    * MPI_THREAD_SERIALIZED) is another series; kubus-sim takes differences of samples */
   if (!kubus_main_thread)
     return;
-  OTF2_Type        type[2] = { OTF2_TYPE_UINT64, OTF2_TYPE_UINT64 };
-  OTF2_MetricValue v[2];
-  v[0].unsigned_int = thread_cpu_ns ();
-  v[1].unsigned_int = thread_wait_ns ();
+  uint64_t cpu = thread_cpu_ns (), wait = thread_wait_ns ();
+  /* into the event buffer (collect-raw.h): a Metric of two UINT64 values */
   if (kubus_recording && kubus_evt != NULL)
-    kubus_check (OTF2_EvtWriter_Metric (kubus_evt, NULL, t, KUBUS_METRIC_CPU, 2, type, v), "Metric");
+    {
+      uint64_t *p = kubus_raw_take (4);
+      if (p != NULL)
+        {
+          p[0] = KUBUS_RAW_METRIC2 | (uint64_t)KUBUS_METRIC_CPU << 32;
+          p[1] = t;
+          p[2] = cpu;
+          p[3] = wait;
+          kubus_raw_publish (p, 4);
+        }
+    }
 }
 
 /* CPUs the ranks of this host may use: the union of their affinity masks (collective on @host) */

@@ -3,14 +3,17 @@
  * collect.h includes this right after <otf2/otf2.h>.  The macros at the end route the
  * collector's OTF2_EvtWriter_* calls through the inline taps below, which hand the event to
  * the compressed-trace recorder (--trace-format=compressed|both) and then to OTF2 unless
- * only the compressed trace is wanted.  The event sites themselves stay as they are, and any
- * event written in the future is compressed as well.  With the default (OTF2 only) a tap
- * costs one predictable branch.
+ * only the compressed trace is wanted: to the event buffer of collect-raw.h, from which OTF2's
+ * records are written later (when it is full, at the end), in the same order.  The event sites
+ * themselves stay as they are, and any event written in the future is compressed as well.
+ * With the default (OTF2 only) a tap costs one predictable branch.
  */
 #pragma once
 
 #include <otf2/otf2.h>
 #include <stdint.h>
+
+#include "collect-raw.h" /* where the OTF2 events go first */
 
 #define KUBUS_KCT_HIDDEN __attribute__ ((visibility ("hidden")))
 
@@ -57,88 +60,108 @@ enum
 static inline OTF2_ErrorCode
 kubus_tap_enter (OTF2_EvtWriter *w, OTF2_AttributeList *al, OTF2_TimeStamp t, OTF2_RegionRef r)
 {
+  (void)w;
+  (void)al;
   if (kubus_kct_on)
     kubus_kct_enter (t, r);
-  return KUBUS_TAP_OTF2 (OTF2_EvtWriter_Enter (w, al, t, r));
+  return KUBUS_TAP_OTF2 (kubus_raw_2 (KUBUS_RAW_ENTER, r, t));
 }
 
 static inline OTF2_ErrorCode
 kubus_tap_leave (OTF2_EvtWriter *w, OTF2_AttributeList *al, OTF2_TimeStamp t, OTF2_RegionRef r)
 {
+  (void)w;
+  (void)al;
   if (kubus_kct_on)
     kubus_kct_leave (t, r);
-  return KUBUS_TAP_OTF2 (OTF2_EvtWriter_Leave (w, al, t, r));
+  return KUBUS_TAP_OTF2 (kubus_raw_2 (KUBUS_RAW_LEAVE, r, t));
 }
 
 static inline OTF2_ErrorCode
 kubus_tap_send (OTF2_EvtWriter *w, OTF2_AttributeList *al, OTF2_TimeStamp t, uint32_t peer,
                 OTF2_CommRef comm, uint32_t tag, uint64_t bytes)
 {
+  (void)w;
+  (void)al;
   if (kubus_kct_on)
     kubus_kct_p2p (t, KUBUS_KCT_SEND, comm, peer, tag, bytes, 0);
-  return KUBUS_TAP_OTF2 (OTF2_EvtWriter_MpiSend (w, al, t, peer, comm, tag, bytes));
+  return KUBUS_TAP_OTF2 (kubus_raw_p2p (KUBUS_RAW_SEND, 4, t, peer, comm, tag, bytes, 0));
 }
 
 static inline OTF2_ErrorCode
 kubus_tap_isend (OTF2_EvtWriter *w, OTF2_AttributeList *al, OTF2_TimeStamp t, uint32_t peer,
                  OTF2_CommRef comm, uint32_t tag, uint64_t bytes, uint64_t req)
 {
+  (void)w;
+  (void)al;
   if (kubus_kct_on)
     kubus_kct_p2p (t, KUBUS_KCT_ISEND, comm, peer, tag, bytes, req);
-  return KUBUS_TAP_OTF2 (OTF2_EvtWriter_MpiIsend (w, al, t, peer, comm, tag, bytes, req));
+  return KUBUS_TAP_OTF2 (kubus_raw_p2p (KUBUS_RAW_ISEND, 5, t, peer, comm, tag, bytes, req));
 }
 
 static inline OTF2_ErrorCode
 kubus_tap_recv (OTF2_EvtWriter *w, OTF2_AttributeList *al, OTF2_TimeStamp t, uint32_t peer,
                 OTF2_CommRef comm, uint32_t tag, uint64_t bytes)
 {
+  (void)w;
+  (void)al;
   if (kubus_kct_on)
     kubus_kct_p2p (t, KUBUS_KCT_RECV, comm, peer, tag, bytes, 0);
-  return KUBUS_TAP_OTF2 (OTF2_EvtWriter_MpiRecv (w, al, t, peer, comm, tag, bytes));
+  return KUBUS_TAP_OTF2 (kubus_raw_p2p (KUBUS_RAW_RECV, 4, t, peer, comm, tag, bytes, 0));
 }
 
 static inline OTF2_ErrorCode
 kubus_tap_irecv (OTF2_EvtWriter *w, OTF2_AttributeList *al, OTF2_TimeStamp t, uint32_t peer,
                  OTF2_CommRef comm, uint32_t tag, uint64_t bytes, uint64_t req)
 {
+  (void)w;
+  (void)al;
   if (kubus_kct_on)
     kubus_kct_p2p (t, KUBUS_KCT_IRECV, comm, peer, tag, bytes, req);
-  return KUBUS_TAP_OTF2 (OTF2_EvtWriter_MpiIrecv (w, al, t, peer, comm, tag, bytes, req));
+  return KUBUS_TAP_OTF2 (kubus_raw_p2p (KUBUS_RAW_IRECV, 5, t, peer, comm, tag, bytes, req));
 }
 
 static inline OTF2_ErrorCode
 kubus_tap_isend_complete (OTF2_EvtWriter *w, OTF2_AttributeList *al, OTF2_TimeStamp t,
                           uint64_t req)
 {
+  (void)w;
+  (void)al;
   if (kubus_kct_on)
     kubus_kct_request (t, KUBUS_KCT_ISEND_COMPLETE, req);
-  return KUBUS_TAP_OTF2 (OTF2_EvtWriter_MpiIsendComplete (w, al, t, req));
+  return KUBUS_TAP_OTF2 (kubus_raw_request (KUBUS_RAW_ISEND_COMPLETE, t, req));
 }
 
 static inline OTF2_ErrorCode
 kubus_tap_irecv_request (OTF2_EvtWriter *w, OTF2_AttributeList *al, OTF2_TimeStamp t,
                          uint64_t req)
 {
+  (void)w;
+  (void)al;
   if (kubus_kct_on)
     kubus_kct_request (t, KUBUS_KCT_IRECV_REQUEST, req);
-  return KUBUS_TAP_OTF2 (OTF2_EvtWriter_MpiIrecvRequest (w, al, t, req));
+  return KUBUS_TAP_OTF2 (kubus_raw_request (KUBUS_RAW_IRECV_REQUEST, t, req));
 }
 
 static inline OTF2_ErrorCode
 kubus_tap_request_cancelled (OTF2_EvtWriter *w, OTF2_AttributeList *al, OTF2_TimeStamp t,
                              uint64_t req)
 {
+  (void)w;
+  (void)al;
   if (kubus_kct_on)
     kubus_kct_request (t, KUBUS_KCT_REQUEST_CANCELLED, req);
-  return KUBUS_TAP_OTF2 (OTF2_EvtWriter_MpiRequestCancelled (w, al, t, req));
+  return KUBUS_TAP_OTF2 (kubus_raw_request (KUBUS_RAW_REQUEST_CANCELLED, t, req));
 }
 
 static inline OTF2_ErrorCode
 kubus_tap_coll_begin (OTF2_EvtWriter *w, OTF2_AttributeList *al, OTF2_TimeStamp t)
 {
+  (void)w;
+  (void)al;
   if (kubus_kct_on)
     kubus_kct_coll_begin (t);
-  return KUBUS_TAP_OTF2 (OTF2_EvtWriter_MpiCollectiveBegin (w, al, t));
+  return KUBUS_TAP_OTF2 (kubus_raw_2 (KUBUS_RAW_COLL_BEGIN, 0, t));
 }
 
 static inline OTF2_ErrorCode
@@ -146,28 +169,36 @@ kubus_tap_coll_end (OTF2_EvtWriter *w, OTF2_AttributeList *al, OTF2_TimeStamp t,
                     OTF2_CollectiveOp op, OTF2_CommRef comm, uint32_t root, uint64_t sent,
                     uint64_t received)
 {
+  (void)w;
+  (void)al;
   if (kubus_kct_on)
     kubus_kct_coll_end (t, op, comm, root, sent, received);
   return KUBUS_TAP_OTF2 (
-      OTF2_EvtWriter_MpiCollectiveEnd (w, al, t, op, comm, root, sent, received));
+      kubus_raw_coll (KUBUS_RAW_COLL_END, 5, t, op, comm, root, sent, received, 0));
 }
 
 static inline OTF2_ErrorCode
 kubus_tap_program_begin (OTF2_EvtWriter *w, OTF2_AttributeList *al, OTF2_TimeStamp t,
                          OTF2_StringRef name, uint32_t n_args, const OTF2_StringRef *args)
 {
+  (void)w;
+  (void)al;
   if (kubus_kct_on)
     kubus_kct_program (t, 0, 0);
-  return KUBUS_TAP_OTF2 (OTF2_EvtWriter_ProgramBegin (w, al, t, name, n_args, args));
+  (void)args;
+  return n_args == 0 ? KUBUS_TAP_OTF2 (kubus_raw_2 (KUBUS_RAW_PROGRAM_BEGIN, name, t))
+                     : OTF2_ERROR_INVALID_ARGUMENT; /* the buffer keeps no arguments */
 }
 
 static inline OTF2_ErrorCode
 kubus_tap_program_end (OTF2_EvtWriter *w, OTF2_AttributeList *al, OTF2_TimeStamp t,
                        int64_t status)
 {
+  (void)w;
+  (void)al;
   if (kubus_kct_on)
     kubus_kct_program (t, 1, status);
-  return KUBUS_TAP_OTF2 (OTF2_EvtWriter_ProgramEnd (w, al, t, status));
+  return KUBUS_TAP_OTF2 (kubus_raw_request (KUBUS_RAW_PROGRAM_END, t, (uint64_t)status));
 }
 
 /* Non-blocking collectives: their request in the MPI_I* call, their completion in the call
@@ -175,9 +206,11 @@ kubus_tap_program_end (OTF2_EvtWriter *w, OTF2_AttributeList *al, OTF2_TimeStamp
 static inline OTF2_ErrorCode
 kubus_tap_nbc_request (OTF2_EvtWriter *w, OTF2_AttributeList *al, OTF2_TimeStamp t, uint64_t req)
 {
+  (void)w;
+  (void)al;
   if (kubus_kct_on)
     kubus_kct_nbc_request (t, req);
-  return KUBUS_TAP_OTF2 (OTF2_EvtWriter_NonBlockingCollectiveRequest (w, al, t, req));
+  return KUBUS_TAP_OTF2 (kubus_raw_request (KUBUS_RAW_NBC_REQUEST, t, req));
 }
 
 static inline OTF2_ErrorCode
@@ -185,10 +218,12 @@ kubus_tap_nbc_complete (OTF2_EvtWriter *w, OTF2_AttributeList *al, OTF2_TimeStam
                         OTF2_CollectiveOp op, OTF2_CommRef comm, uint32_t root, uint64_t sent,
                         uint64_t received, uint64_t req)
 {
+  (void)w;
+  (void)al;
   if (kubus_kct_on)
     kubus_kct_nbc_complete (t, op, comm, root, sent, received, req);
-  return KUBUS_TAP_OTF2 (OTF2_EvtWriter_NonBlockingCollectiveComplete (w, al, t, op, comm, root,
-                                                                       sent, received, req));
+  return KUBUS_TAP_OTF2 (kubus_raw_coll (KUBUS_RAW_NBC_COMPLETE, 6, t, op, comm, root, sent,
+                                         received, req));
 }
 
 /* the end of a non-blocking collective's request that was freed or cancelled (kept apart from

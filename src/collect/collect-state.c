@@ -138,16 +138,27 @@ otf2_error_quiet (void          *user_data,
   return code;
 }
 
-/* Flush callbacks: the flush itself is recorded as region KUBUS_FLUSH by
- * the next event (writing from inside the callback would re-enter OTF2). */
+static void save_from_signal (int sig);
+/* a save signal came while the event buffer was written out (collect-buffer.c) */
+volatile sig_atomic_t kubus_save_deferred;
+/* KUBUS_TEST_SAVE_IN_FLUSH=RANK (a test of the deferred save): that rank gets the save signal,
+ * as when a peer aborts, while OTF2 flushes in the middle of writing the buffer out; once saved
+ * it ends like a process mpirun kills */
+static int test_save_in_flush = -1;
+
+/* Flush callbacks.  OTF2 writes events only while the event buffer's records are written out
+ * (collect-buffer.c), and its flushes are part of that: the buffer records the whole as region
+ * KUBUS_FLUSH (kubus_note_flush), so these only say "flush". */
+
 static OTF2_FlushType
 pre_flush (void *user_data, OTF2_FileType type, OTF2_LocationRef location, void *caller, bool final)
 {
   (void)user_data;
   (void)location;
   (void)caller;
-  if (type == OTF2_FILETYPE_EVENTS && !final)
-    flush_begin = kubus_now ();
+  if (__builtin_expect (test_save_in_flush >= 0, 0) && type == OTF2_FILETYPE_EVENTS && !final
+      && kubus_raw_draining () && test_save_in_flush == kubus_world_rank)
+    syscall (SYS_tgkill, getpid (), main_tid, KUBUS_SAVE_SIGNAL);
   return OTF2_FLUSH;
 }
 
@@ -155,17 +166,34 @@ static OTF2_TimeStamp
 post_flush (void *user_data, OTF2_FileType type, OTF2_LocationRef location)
 {
   (void)user_data;
+  (void)type;
   (void)location;
-  uint64_t t = kubus_now ();
-  if (type == OTF2_FILETYPE_EVENTS && flush_begin != 0)
-    {
-      flush_end = t;
-      kubus_flush_pending = 1;
-    }
-  return t;
+  return kubus_raw_flush_time ();
 }
 
 static const OTF2_FlushCallbacks flush_callbacks = { pre_flush, post_flush };
+
+/* The event buffer was full and written out from @b to @e, inside an event's append: the
+ * next event site records it (kubus_record_flush), as the first thing of an MPI call's events
+ * or before the events after the call (kubus_time_after_call). */
+void
+kubus_note_flush (uint64_t b, uint64_t e)
+{
+  flush_begin = b;
+  flush_end = e;
+  kubus_flush_pending = 1;
+}
+
+/* A save signal came while the event buffer was written out: the record whose append wrote it
+ * out is in the buffer, the next append saves the trace (collect-buffer.c). */
+void
+kubus_save_deferred_run (void)
+{
+  kubus_save_deferred = 0;
+  save_from_signal (KUBUS_SAVE_SIGNAL);
+  if (test_save_in_flush == kubus_world_rank)
+    kill (getpid (), SIGKILL);
+}
 
 void
 kubus_record_flush (void)
@@ -565,6 +593,9 @@ kubus_measurement_start (uint64_t t0, uint32_t init_region)
       kubus_check (OTF2_EvtWriter_Enter (kubus_evt, NULL, begin, KUBUS_R_PROGRAM), "Enter");
     }
   program_open = kubus_recording;
+  const char *test_save = getenv ("KUBUS_TEST_SAVE_IN_FLUSH");
+  if (test_save != NULL && test_save[0] != '\0')
+    test_save_in_flush = atoi (test_save);
   /* KUBUS_TEST_FAIL=RANK: that rank's collector fails here as on an internal error (the tests of
    * what kubus-run says then) */
   const char *test_fail = getenv ("KUBUS_TEST_FAIL");
@@ -1076,6 +1107,14 @@ save_from_signal (int sig)
   if (!on_main_thread ())
     {
       syscall (SYS_tgkill, getpid (), main_tid, sig);
+      return;
+    }
+  /* the event buffer is being written to OTF2 (a flush): writing into the same writer from
+   * here would cut a record in two; the first append after the flush saves the trace
+   * (kubus_raw_more) */
+  if (kubus_raw_draining () && !finished)
+    {
+      kubus_save_deferred = 1;
       return;
     }
   int was = in_abort;

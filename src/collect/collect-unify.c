@@ -786,6 +786,7 @@ close_events (OTF2_Archive *archive)
   uint64_t n = 0;
   if (kubus_evt != NULL)
     {
+      kubus_raw_drain (); /* the event buffer's records, in order (collect-buffer.c) */
       OTF2_EvtWriter_GetNumberOfEvents (kubus_evt, &n);
       OTF2_Archive_CloseEvtWriter (archive, kubus_evt);
       kubus_evt = NULL;

@@ -114,6 +114,18 @@ extern uint64_t kubus_stamp  KUBUS_INTERNAL;
 extern int kubus_stamp_fresh KUBUS_INTERNAL;
 
 void kubus_record_flush (void) KUBUS_INTERNAL;
+/* collect-state.c, called by collect-buffer.c: the event buffer was full and written out from
+ * @b to @e */
+void kubus_note_flush (uint64_t b, uint64_t e) KUBUS_INTERNAL;
+/* collect-state.c: a peer's save signal came while the event buffer was written out; the next
+ * append saves the trace (kubus_save_deferred_run) */
+#include <signal.h>
+extern volatile sig_atomic_t kubus_save_deferred KUBUS_INTERNAL;
+void kubus_save_deferred_run (void) KUBUS_INTERNAL;
+/* collect-buffer.c: 1 while the event buffer's records are written to OTF2 */
+int kubus_raw_draining (void) KUBUS_INTERNAL;
+/* collect-buffer.c: the stop time of the BUFFER_FLUSH record OTF2 writes at its own flush */
+uint64_t kubus_raw_flush_time (void) KUBUS_INTERNAL;
 
 /* The time of the events after an MPI call.  A buffer flush that happened while the call's
  * Enter was written (its time lies after that Enter's) is recorded first: OTF2 takes a

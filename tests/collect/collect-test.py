@@ -443,6 +443,32 @@ def case_buffer(a, tmp):
     fl = lines_with(L, 'enter KUBUS_FLUSH 0 ')
     expect(len(fl) == 1 and int(fl[0].split()[-1]) >= 1,
            f'no flush recorded: {fl}')
+    # The events go into the event buffer of our own and OTF2's records are written from it when
+    # it is full (docs/decisions/2026-11-29-raw-event-buffer.md): through those flushes every
+    # location's events are the same, in the same order, as in a run whose buffer holds them all
+    # (otf2-print modulo timestamps, without the flushes' own records)
+    def events_by_location(expdir):
+        p = run(['otf2-print', os.path.join(expdir, 'traces.otf2')])
+        expect(p.returncode == 0, f'otf2-print {expdir}: {p.stderr[-2000:]}')
+        seq = {}
+        for line in p.stdout.splitlines():
+            f = line.split()
+            if (len(f) < 4 or not f[1].isdigit() or not f[2].isdigit() or f[0] == 'BUFFER_FLUSH'
+                    or f[0] == 'METRIC' or '"KUBUS_FLUSH"' in line):
+                continue
+            seq.setdefault(int(f[1]), []).append(' '.join([f[0]] + f[3:]))
+        return seq
+    whole = os.path.join(tmp, 'whole')
+    kubus_run(a, whole, 2, app_args=['30000'], opts=['--buffer', '64M'])
+    small, big = events_by_location(exp), events_by_location(whole)
+    expect(set(small) == {0, 1} and set(big) == {0, 1}, f'locations {set(small)} {set(big)}')
+    for r in sorted(set(small) & set(big)):
+        expect(len(small[r]) > 90000, f'rank {r}: {len(small[r])} events')
+        if small[r] != big[r]:
+            i = next((i for i, (x, y) in enumerate(zip(small[r], big[r])) if x != y),
+                     min(len(small[r]), len(big[r])))
+            expect(False, f'rank {r}: the flushed trace differs from the whole one at event {i} '
+                   f'of {len(small[r])}/{len(big[r])}: {small[r][i:i + 2]} / {big[r][i:i + 2]}')
     # A flush while a call's Enter is written, the call's own events after it stamped later
     # (MPI_Wait's receive): the flush is recorded before them, not at the Leave, which OTF2
     # refused as out of time order ("internal error in flush Enter", 1 run in ~20 of sim-poll).
@@ -487,6 +513,32 @@ def case_buffer(a, tmp):
         balanced(L, 2)
         has(L, 'send 0 1 MPI_COMM_WORLD 0 300000 1200000')
         has(L, 'recv 1 0 MPI_COMM_WORLD 0 300000 1200000')
+
+
+def case_flushsave(a, tmp):
+    """A peer's abort while a rank writes its event buffer out (OTF2 in the middle of a flush,
+    the test hook KUBUS_TEST_SAVE_IN_FLUSH sends the save signal then): the rank saves its
+    trace once the buffer is written, not from inside OTF2's flush, and is then killed as
+    mpirun would; the other rank saves from its SIGTERM handler."""
+    exp = os.path.join(tmp, 'exp')
+    p = kubus_run(a, exp, 2, app_args=['300000'], opts=['--buffer', '512K'], expect_rc=None,
+                  mpi_opts=['-x', 'KUBUS_TEST_SAVE_IN_FLUSH=0'])
+    expect(p.returncode != 0, f'the killed run exited 0\n{p.stderr[-2000:]}')
+    expect('internal error' not in p.stderr, f'internal error: {p.stderr[-2000:]}')
+    L = check_trace(a, exp)
+    has(L, 'locations 2')
+    has(L, 'balance 0 ok')
+    has(L, 'balance 1 ok')
+    # rank 0 filled its 512K buffer once (about 9000 sends): every one of them is in the trace
+    sends = lines_with(L, 'enter MPI_Send 0 ')
+    expect(len(sends) == 1 and 5000 <= int(sends[0].split()[-1]) < 300000,
+           f'rank 0 sends: {sends}')
+    # the events up to the save are complete: each recorded send has its MpiSend event, but the
+    # last one if the save came between its Enter and its message
+    msgs = lines_with(L, 'send 0 1 MPI_COMM_WORLD 0 ')
+    expect(len(msgs) == 1 and len(sends) == 1
+           and 0 <= int(sends[0].split()[-1]) - int(msgs[0].split()[-2]) <= 1,
+           f'rank 0: {sends} and {msgs}')
 
 
 def case_flushuser(a, tmp):
@@ -972,6 +1024,7 @@ CASES = {
     'crashfinalize': lambda a, tmp: case_crash(a, tmp, ['finalize']),
     'buffer': case_buffer,
     'flushuser': case_flushuser,
+    'flushsave': case_flushsave,
     'badinput': case_badinput,
     'more': case_more,
     'morelinked': case_more_linked,
