@@ -61,6 +61,8 @@ typedef struct
 {
   SimRank  *sr;
   SimPlan  *plan;
+  const Tick *tt;         /* the events' times the engine runs on: the transformed trace's, or
+                           * with computation intervals stretched for the cores (NULL: sr's) */
   guint     k;            /* next event */
   Tick      anchor_new;
   Tick      anchor_trans;
@@ -107,6 +109,7 @@ typedef struct
   int            *queue;
   int             q_head, q_len;
   guint64         events;
+  GArray        **rates;       /* per host: the cores' rates of the pass before (NULL: none yet) */
 } Engine;
 
 static void
@@ -850,6 +853,41 @@ call_class (Engine  *e,
   return sim_model_class (r, call->region, bytes, MAX (kind, 0), waited);
 }
 
+/* What a call's residual from @model to @tl was: where the rank shared a host's CPUs, the CPU
+ * time it got (the call's sampled CPU share of it, or where the call was too short to be
+ * sampled the original's rate over it), since the time it waited for a CPU comes back from the
+ * sharing (sim_offline_run); elsewhere the residual itself. */
+static double
+call_work (Engine         *e,
+           int             r,
+           const SimEvent *ev,
+           const SimCall  *call,
+           Tick            model,
+           Tick            tl)
+{
+  int h = e->m->host[r];
+  double res = (double) (tl - model);
+  if (res <= 0 || !e->m->host_cpus || !e->m->host_cpus[h])
+    return res;
+  if (ev[call->leave].flags & EVF_CPU)
+    return res * sim_cpu_share (&ev[call->leave], FALSE);
+  return sim_cores_work (e->m->orig_rates[h], model, tl);
+}
+
+/* How long a call's cost @work takes from @model: on a shared host at the rates of the pass
+ * before. */
+static Tick
+call_span (Engine *e,
+           int     r,
+           Tick    model,
+           double  work)
+{
+  int h = e->m->host[r];
+  if (work > 0 && e->rates && e->m->host_cpus[h] && e->rates[h])
+    return (Tick) llround (sim_cores_span (e->rates[h], model, work));
+  return (Tick) llround (work);
+}
+
 /* Advances rank @r as far as it can. */
 static void
 run_rank (Engine *e,
@@ -859,6 +897,7 @@ run_rank (Engine *e,
   SimEvent *ev = (SimEvent *) rs->sr->ev->data;
   Tick *nt = rs->sr->new_time;
   guint n = rs->sr->ev->len;
+#define TT(k) (rs->tt ? rs->tt[k] : ev[k].time)
 
   while (rs->k < n)
     {
@@ -870,7 +909,7 @@ run_rank (Engine *e,
               rs->k++;
               continue;
             }
-          nt[rs->k] = rs->anchor_new + (x->time - rs->anchor_trans);
+          nt[rs->k] = rs->anchor_new + (TT (rs->k) - rs->anchor_trans);
           e->events++;
           if (rs->plan->call_at[rs->k] == NO_INDEX)
             {
@@ -890,7 +929,7 @@ run_rank (Engine *e,
         }
       {
         SimCall *call = &g_array_index (rs->plan->calls, SimCall, rs->plan->call_at[rs->k]);
-        Tick te = ev[call->enter].time, tl = ev[call->leave].time;
+        Tick te = TT (call->enter), tl = TT (call->leave);
         while (rs->act < call->n)
           {
             if (!do_action (e, r, call, rs->act))
@@ -907,16 +946,16 @@ run_rank (Engine *e,
             {
               guint64 key = call_class (e, r, call, model > rs->enter_new);
               if (e->fit)
-                sim_model_add_cost (e->m, key, (double) (tl - model));
+                sim_model_add_cost (e->m, key, call_work (e, r, ev, call, model, tl));
               else
-                rs->t = MAX (rs->enter_new, model + (Tick) llround (sim_model_cost (e->m, key)));
+                rs->t = MAX (rs->enter_new, model + call_span (e, r, model, sim_model_cost (e->m, key)));
             }
           if (e->fit)
             rs->t = tl;
         }
         for (guint j = call->enter + 1; j < call->leave; j++)
           {
-            Tick t = ev[j].time;
+            Tick t = TT (j);
             if (ev[j].flags & EVF_REMOVED)
               continue;
             e->events++;
@@ -933,6 +972,7 @@ run_rank (Engine *e,
     }
   rs->done = TRUE;
   wake_progress (e, r, G_MAXINT64);
+#undef TT
 }
 
 /* Every rank is blocked and some wait for another's progress: each of those is blocked in a
@@ -957,14 +997,18 @@ resolve_stuck (Engine *e)
   return any;
 }
 
-gboolean
-sim_offline_run (SimRank       **srs,
-                 SimPlan       **plans,
-                 int             n_ranks,
-                 SimModel       *model,
-                 gboolean        fit,
-                 guint64        *n_events,
-                 GError        **error)
+/* One run of the engine over every rank; @tt: per rank the times it runs on (NULL: the
+ * events'). */
+static gboolean
+offline_pass (SimRank       **srs,
+              SimPlan       **plans,
+              int             n_ranks,
+              SimModel       *model,
+              gboolean        fit,
+              Tick          **tt,
+              GArray        **rates,
+              guint64        *n_events,
+              GError        **error)
 {
   Engine e = { 0 };
   int left;
@@ -972,6 +1016,7 @@ sim_offline_run (SimRank       **srs,
   e.n = n_ranks;
   e.m = model;
   e.fit = fit;
+  e.rates = rates;
   e.defs = srs[0]->defs;
   e.rs = g_new0 (RankSim, n_ranks);
   e.send_time = g_new0 (Tick *, n_ranks);
@@ -994,6 +1039,7 @@ sim_offline_run (SimRank       **srs,
       SimEvent *ev = (SimEvent *) srs[r]->ev->data;
       rs->sr = srs[r];
       rs->plan = plans[r];
+      rs->tt = tt ? tt[r] : NULL;
       rs->coll_seq = g_new0 (guint32, MAX (e.defs->comms->len, 1));
       rs->slots = g_new0 (SlotInfo, MAX (plans[r]->n_slots, 1));
       g_free (srs[r]->new_time);
@@ -1012,7 +1058,7 @@ sim_offline_run (SimRank       **srs,
       for (guint k = 0; k < n; k++)
         if (!(ev[k].flags & EVF_REMOVED))
           {
-            rs->anchor_trans = rs->anchor_new = ev[k].time;
+            rs->anchor_trans = rs->anchor_new = rs->tt ? rs->tt[k] : ev[k].time;
             break;
           }
       enqueue (&e, r);
@@ -1063,4 +1109,163 @@ sim_offline_run (SimRank       **srs,
   g_free (e.queue);
   g_hash_table_unref (e.colls);
   return left == 0;
+}
+
+/* ---- the cores: where a host's ranks outnumbered its CPUs
+ *
+ * The recorded computation intervals of such a run are as long as the CPUs' sharing made them
+ * in the original. Where the simulation moves them against each other (an identity that
+ * replaces every call's cost by its class mean already does), the sharing changes: an interval
+ * that the original ran beside three others may now run beside one, and take less time.
+ * The model (sim_cores_profile): the host's CPUs are shared evenly among the ranks that want
+ * one. Each interval keeps the work the original's sharing gave it — its runnable time times
+ * the original's mean rate over it — and takes as long as the simulated run's rates need for
+ * that work from where it starts; its sleep stays. The simulated run's rates depend on the
+ * interval lengths in turn: a fixed-point iteration, each pass over the whole engine with the
+ * lengths from the rates the pass before saw, averaged with the lengths before (damping).
+ * Deterministic; with one rank per CPU nothing changes (no pass runs). */
+
+#define CORES_PASSES  12
+#define CORES_SETTLED 1e-4
+
+/* Per rank the times to run the next pass on: every computation interval (from a planned call's
+ * Leave, or the rank's first event, to the next planned call's Enter) scaled to its length for
+ * the rates @rates (per host) of the pass that gave @prev (per rank its simulated times). */
+static void
+cores_times (SimRank  **srs,
+             SimPlan  **plans,
+             int        n_ranks,
+             SimModel  *m,
+             GArray   **rates,
+             Tick     **prev,
+             Tick     **tt)
+{
+  for (int r = 0; r < n_ranks; r++)
+    {
+      SimEvent *ev = (SimEvent *) srs[r]->ev->data;
+      guint n = srs[r]->ev->len;
+      int h = m->host[r];
+      guint a = 0;
+      if (!m->host_cpus[h] || !m->orig_time[r] || n == 0)
+        continue;
+      while (a < n && (ev[a].flags & EVF_REMOVED))
+        tt[r][a] = ev[a].time, a++;
+      if (a >= n)
+        continue;
+      tt[r][a] = ev[a].time;
+      for (;;)
+        {
+          /* the interval from @a (the first event, or a planned call's Leave) to the next
+           * planned call's Enter @b, or to the last event */
+          guint b = a;
+          double f = 1.0;
+          while (b + 1 < n && (b == a || plans[r]->call_at[b] == NO_INDEX || (ev[b].flags & EVF_REMOVED)))
+            b++;
+          if (b > a && ev[b].time > ev[a].time)
+            {
+              double g = (double) (ev[b].time - ev[a].time);
+              double sl = sim_cpu_share (&ev[b], TRUE);
+              double ra = sim_cores_work (m->orig_rates[h], m->orig_time[r][a], m->orig_time[r][b])
+                          / MAX (1.0, (double) (m->orig_time[r][b] - m->orig_time[r][a]));
+              double want = sim_cores_span (rates[h], prev[r][a], g * (1.0 - sl) * ra) + g * sl;
+              /* the next pass's length: the one the rates of this pass give (undamped: the
+               * lengths of a whole run settle within a few passes so, and creep on for many
+               * more when each pass moves them only part of the way) */
+              f = want / g;
+            }
+          for (guint k = a + 1; k <= b; k++)
+            tt[r][k] = tt[r][a] + (Tick) llround (f * (double) (ev[k].time - ev[a].time));
+          if (b > a && plans[r]->call_at[b] != NO_INDEX && !(ev[b].flags & EVF_REMOVED))
+            {
+              /* a planned call: its own times keep their distances */
+              SimCall *call = &g_array_index (plans[r]->calls, SimCall, plans[r]->call_at[b]);
+              Tick shift = tt[r][b] - ev[b].time;
+              for (guint k = b + 1; k <= call->leave && k < n; k++)
+                tt[r][k] = ev[k].time + shift;
+              if (call->leave <= b || call->leave >= n)
+                break;
+              a = call->leave;
+            }
+          else
+            break;
+        }
+    }
+}
+
+gboolean
+sim_offline_run (SimRank       **srs,
+                 SimPlan       **plans,
+                 int             n_ranks,
+                 SimModel       *model,
+                 gboolean        fit,
+                 guint64        *n_events,
+                 GError        **error)
+{
+  g_autofree Tick **tt = NULL;
+  g_autofree Tick **prev = NULL;
+  g_autofree GArray **rates = NULL;
+  gboolean ok;
+
+  ok = offline_pass (srs, plans, n_ranks, model, fit, NULL, NULL, n_events, error);
+  if (!ok || fit || !model->sharing)
+    return ok;
+  tt = g_new0 (Tick *, n_ranks);
+  prev = g_new0 (Tick *, n_ranks);
+  rates = g_new0 (GArray *, MAX (model->n_hosts, 1));
+  for (int r = 0; r < n_ranks; r++)
+    {
+      SimEvent *ev = (SimEvent *) srs[r]->ev->data;
+      tt[r] = g_new (Tick, MAX (srs[r]->ev->len, 1));
+      for (guint k = 0; k < srs[r]->ev->len; k++)
+        tt[r][k] = ev[k].time;
+    }
+  for (int pass = 1; pass <= CORES_PASSES && ok; pass++)
+    {
+      for (int r = 0; r < n_ranks; r++)
+        {
+          g_free (prev[r]);
+          prev[r] = g_steal_pointer (&srs[r]->new_time);
+        }
+      for (guint h = 0; h < model->n_hosts; h++)
+        {
+          g_autofree int *ranks = g_new (int, n_ranks);
+          int n = 0;
+          g_clear_pointer (&rates[h], g_array_unref);
+          if (!model->host_cpus[h])
+            continue;
+          for (int r = 0; r < n_ranks; r++)
+            if ((guint) model->host[r] == h)
+              ranks[n++] = r;
+          rates[h] = sim_cores_profile (srs, ranks, n, (const Tick *const *) prev, TRUE, model->host_cpus_fit[h]);
+        }
+      cores_times (srs, plans, n_ranks, model, rates, prev, tt);
+      ok = offline_pass (srs, plans, n_ranks, model, FALSE, tt, rates, n_events, error);
+      if (ok)
+        {
+          /* settled: no event moved by more than CORES_SETTLED of the run */
+          Tick first = G_MAXINT64, end = G_MININT64, moved = 0;
+          for (int r = 0; r < n_ranks; r++)
+            for (guint k = 0; k < srs[r]->ev->len; k++)
+              if (!(g_array_index (srs[r]->ev, SimEvent, k).flags & EVF_REMOVED))
+                {
+                  first = MIN (first, srs[r]->new_time[k]);
+                  end = MAX (end, srs[r]->new_time[k]);
+                  moved = MAX (moved, llabs (srs[r]->new_time[k] - prev[r][k]));
+                }
+          model->cores_passes = pass;
+          g_debug ("offline cores, pass %d: the run ends at %.6f s, events moved by up to %.6f s", pass,
+                   (end - first) / 1e9, moved / 1e9);
+          if ((double) moved <= CORES_SETTLED * (double) (end - first))
+            break;
+        }
+    }
+  for (int r = 0; r < n_ranks; r++)
+    {
+      g_free (tt[r]);
+      g_free (prev[r]);
+    }
+  for (guint h = 0; h < model->n_hosts; h++)
+    if (rates[h])
+      g_array_unref (rates[h]);
+  return ok;
 }

@@ -492,6 +492,7 @@ reenact (Ctx               *cx,
   g_autofree GError **errs = g_new0 (GError *, cx->t->n_local);
   SimModel *model = NULL;
   SimReplayStats scratch = { 0 };
+  SimCpuStats local_cpu = { 0 };
   gboolean ok = TRUE;
   guint64 n_events = 0;
 
@@ -502,6 +503,7 @@ reenact (Ctx               *cx,
   for (int i = 0; i < cx->t->n_local; i++)
     {
       SimCpuStats cs = sim_cpu_shares (cx->srs[i]);
+      cpu_stats_add (&local_cpu, &cs);
       if (!quiet_pass)
         cpu_stats_add (&cx->cpu, &cs);
     }
@@ -558,9 +560,14 @@ reenact (Ctx               *cx,
           agree (cx, errs, error);
           return FALSE;
         }
-      model = sim_model_fit (cx->srs, cx->t->n_ranks);
-      if (!quiet_pass)
-        cx->sum.model_json = sim_model_describe (model);
+      /* the model shares the cores where ranks outnumbered them, unless other programs took
+       * some of them too: their share came and went with the other programs, and the model's
+       * even sharing of what the ranks got misses such runs far more than the mean costs do
+       * (docs/decisions/2026-11-29-offline-cores.md); offline, every rank's samples are here */
+      {
+        double load = sim_outside_load (&cx->hosts, &local_cpu);
+        model = sim_model_fit_cores (cx->srs, cx->t->n_ranks, load >= 0 && load <= SIM_CONTENTION_SHARE);
+      }
     }
 
   if (!quiet_pass)
@@ -588,6 +595,8 @@ reenact (Ctx               *cx,
       if (!quiet_pass)
         phase (cx, 0.35, 0.7, _("simulating offline (fitted communication model)"));
       ok = sim_offline_run (cx->srs, cx->plans, cx->t->n_ranks, model, FALSE, &n_events, error);
+      if (ok && !quiet_pass)
+        cx->sum.model_json = sim_model_describe (model);
       sim_model_free (model);
       if (!ok)
         return FALSE;
