@@ -523,19 +523,20 @@ reenact (Ctx               *cx,
       if (cx->prog.root && !cx->sum.mode_advice
           && (cx->sum.mode_advice = sim_load_advice (&cx->hosts, &cx->sum.cpu)) && !cx->opt->quiet)
         fprintf (stderr, _("kubus-sim: note: %s\n"), cx->sum.mode_advice);
-      /* the offline model keeps each rank's costs but knows no cores: where the ranks competed
-       * for them, say so before simulating and name the mode that re-enacts the contention */
+      /* the offline model shares the cores evenly among the ranks that compute: where the ranks
+       * competed for them, say so before simulating, and what the scheduler does that it does
+       * not (docs/decisions/2026-11-29-offline-cores.md) */
       if (cx->opt->offline && cx->prog.root && !cx->sum.mode_advice && cx->hosts.oversubscribed
           && cx->sum.cpu.gap_wall > 0
           && cx->sum.cpu.gap_wait / cx->sum.cpu.gap_wall > SIM_CONTENTION_SHARE)
         {
           cx->sum.mode_advice = g_strdup_printf (
             _("The original's ranks shared %u CPUs of a host (up to %u ranks) and their computation waited %.0f %% "
-              "of its time for a CPU. The offline model keeps every rank's costs but not how the ranks took turns "
-              "on the cores, and may predict such a run too long (by 10–18 %% on the project's rank-count sweep) "
-              "or, where the ranks wait for one another every few microseconds, too short (Meep: by up to 7 %%: a rank "
-              "held off its core delays those waiting for it, while a mean cost per call spreads that delay evenly); "
-              "the real-time re-enactment (without --offline) brings the contention back."),
+              "of its time for a CPU. The offline model shares the CPUs evenly among the ranks that compute, as "
+              "many as the samples show the ranks got, but not in the scheduler's time slices: where the ranks "
+              "wait for one another every few microseconds it may predict such a run a few per cent too short "
+              "(Meep: up to 5 %%); the real-time re-enactment (without --offline) brings the scheduler's own "
+              "sharing back."),
             cx->hosts.min_cpus, cx->hosts.max_ranks_per_host, 100.0 * cx->sum.cpu.gap_wait / cx->sum.cpu.gap_wall);
           if (!cx->opt->quiet)
             fprintf (stderr, _("kubus-sim: note: %s\n"), cx->sum.mode_advice);
