@@ -163,11 +163,12 @@ sim_cpu_host_cpus (const TraceDefs *defs,
  * Where a host ran more ranks than it had CPUs, the ranks took turns on its cores. The model of
  * that: the host's CPUs are shared evenly among the ranks that want one. A rank that computes
  * wants one (less the share of the interval it slept, from the samples); a rank waiting in an
- * MPI call does not: Open MPI yields the core when oversubscribed (in the samples of the
- * rank-count sweep, GROMACS and Meep at 4 ranks on 2 cores, the long MPI calls got 4–16 % of a
- * CPU and waited, runnable, 34–90 % of their time, while ranks computed). With n ranks wanting
+ * MPI call does not: Open MPI yields the core when oversubscribed (in the samples of
+ * `sim-busy` at 6 ranks, GROMACS and Meep at 4 ranks on 2 cores, the long MPI calls got 2–16 %
+ * of a CPU and waited, runnable, 34–90 % of their time; `sim-busy` at 4 ranks's 31 %, spinning
+ * on a core no computing rank wanted). With n ranks wanting
  * a CPU on c CPUs, each gets min (1, c / n) of one: the rate at which a computation interval's
- * work gets done. c is fitted (sim_cores_fit_cpus): the scheduler's balance of the ranks on
+ * CPU time gets done. c is fitted (sim_cores_fit_cpus): the scheduler's balance of the ranks on
  * the cores is not perfect, and other programs may have taken some. */
 
 typedef struct

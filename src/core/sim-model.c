@@ -701,8 +701,8 @@ fit_coll_deps (SimModel *m,
     }
 }
 
-/* Hosts whose ranks outnumbered their CPUs: the CPUs the sharing had, the original's
- * processor-sharing rates and times (none where @cores is FALSE or the trace has no samples). */
+/* Hosts whose ranks outnumbered their CPUs: the CPUs the sharing had (none where @cores is
+ * FALSE or the trace has no samples). */
 static void
 fit_cores (SimModel *m,
            SimRank **srs,
@@ -710,14 +710,13 @@ fit_cores (SimModel *m,
            gboolean  cores)
 {
   g_autofree guint *count = NULL;
+  g_autofree Tick **times = g_new0 (Tick *, MAX (n_ranks, 1));
   m->n_hosts = 0;
   for (int r = 0; r < n_ranks; r++)
     m->n_hosts = MAX (m->n_hosts, (guint) m->host[r] + 1);
   m->host_cpus = g_new0 (guint32, MAX (m->n_hosts, 1));
   m->host_cpus_fit = g_new0 (double, MAX (m->n_hosts, 1));
   m->host_intervals = g_new0 (guint, MAX (m->n_hosts, 1));
-  m->orig_rates = g_new0 (GArray *, MAX (m->n_hosts, 1));
-  m->orig_time = g_new0 (Tick *, MAX (n_ranks, 1));
   count = g_new0 (guint, MAX (m->n_hosts, 1));
   for (int r = 0; r < n_ranks; r++)
     {
@@ -742,15 +741,15 @@ fit_cores (SimModel *m,
           {
             SimEvent *ev = (SimEvent *) srs[r]->ev->data;
             ranks[n++] = r;
-            m->orig_time[r] = g_new (Tick, MAX (srs[r]->ev->len, 1));
+            times[r] = g_new (Tick, MAX (srs[r]->ev->len, 1));
             for (guint k = 0; k < srs[r]->ev->len; k++)
-              m->orig_time[r][k] = ev[k].time;
+              times[r][k] = ev[k].time;
           }
-      m->host_cpus_fit[h] = sim_cores_fit_cpus (srs, ranks, n, (const Tick *const *) m->orig_time, m->host_cpus[h],
+      m->host_cpus_fit[h] = sim_cores_fit_cpus (srs, ranks, n, (const Tick *const *) times, m->host_cpus[h],
                                                 &m->host_intervals[h]);
-      m->orig_rates[h] = sim_cores_profile (srs, ranks, n, (const Tick *const *) m->orig_time, FALSE,
-                                            m->host_cpus_fit[h]);
     }
+  for (int r = 0; r < n_ranks; r++)
+    g_free (times[r]);
 }
 
 SimModel *
@@ -883,13 +882,6 @@ sim_model_free (SimModel *m)
   g_clear_pointer (&m->nbc_needs, g_hash_table_unref);
   if (m->coll_deps)
     g_hash_table_unref (m->coll_deps);
-  for (guint h = 0; h < m->n_hosts && m->orig_rates; h++)
-    if (m->orig_rates[h])
-      g_array_unref (m->orig_rates[h]);
-  for (int r = 0; r < m->n_ranks && m->orig_time; r++)
-    g_free (m->orig_time[r]);
-  g_free (m->orig_rates);
-  g_free (m->orig_time);
   g_free (m->host_cpus);
   g_free (m->host_cpus_fit);
   g_free (m->host_intervals);

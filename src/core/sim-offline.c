@@ -22,7 +22,9 @@
  * 2026-11-29-collective-trees-and-wait-classes.md). Then every call costs the mean residual of
  * its class; a wait's class is by what it completed. Computation intervals are the
  * transformed trace's. In fit mode the engine runs on the recorded times instead (every call
- * enters when it did and leaves when it did) and hands each call's residual to the model. */
+ * enters when it did and leaves when it did) and hands each call's residual to the model.
+ * Where a host's ranks outnumbered its CPUs, the intervals and the costs are CPU time shared
+ * out by the model of the cores (below, sim_offline_run). */
 #include "sim-private.h"
 
 #include <glib/gi18n.h>
@@ -854,9 +856,9 @@ call_class (Engine  *e,
 }
 
 /* What a call's residual from @model to @tl was: where the rank shared a host's CPUs, the CPU
- * time it got (the call's sampled CPU share of it, or where the call was too short to be
- * sampled the original's rate over it), since the time it waited for a CPU comes back from the
- * sharing (sim_offline_run); elsewhere the residual itself. */
+ * time it got (the call's sampled CPU share of it; a call too short to be sampled ran on its
+ * CPU), since the time it waited for a CPU comes back from the sharing (sim_offline_run);
+ * elsewhere the residual itself. */
 static double
 call_work (Engine         *e,
            int             r,
@@ -865,13 +867,10 @@ call_work (Engine         *e,
            Tick            model,
            Tick            tl)
 {
-  int h = e->m->host[r];
   double res = (double) (tl - model);
-  if (res <= 0 || !e->m->host_cpus || !e->m->host_cpus[h])
+  if (res <= 0 || !e->m->host_cpus || !e->m->host_cpus[e->m->host[r]])
     return res;
-  if (ev[call->leave].flags & EVF_CPU)
-    return res * sim_cpu_share (&ev[call->leave], FALSE);
-  return sim_cores_work (e->m->orig_rates[h], model, tl);
+  return res * sim_cpu_share (&ev[call->leave], FALSE);
 }
 
 /* How long a call's cost @work takes from @model: on a shared host at the rates of the pass
@@ -1113,17 +1112,20 @@ offline_pass (SimRank       **srs,
 
 /* ---- the cores: where a host's ranks outnumbered its CPUs
  *
- * The recorded computation intervals of such a run are as long as the CPUs' sharing made them
- * in the original. Where the simulation moves them against each other (an identity that
- * replaces every call's cost by its class mean already does), the sharing changes: an interval
- * that the original ran beside three others may now run beside one, and take less time.
- * The model (sim_cores_profile): the host's CPUs are shared evenly among the ranks that want
- * one. Each interval keeps the work the original's sharing gave it — its runnable time times
- * the original's mean rate over it — and takes as long as the simulated run's rates need for
- * that work from where it starts; its sleep stays. The simulated run's rates depend on the
- * interval lengths in turn: a fixed-point iteration, each pass over the whole engine with the
- * lengths from the rates the pass before saw, averaged with the lengths before (damping).
- * Deterministic; with one rank per CPU nothing changes (no pass runs). */
+ * The recorded computation intervals of such a run are as long as the sharing of the CPUs made
+ * them in the original, and a call's residual holds the time its rank spent off its core. A
+ * simulation moves the ranks against each other (an identity that replaces every call's cost
+ * by its class mean already does): an interval that the original ran beside three others may
+ * now run beside one, and a class mean spreads one call's preemption over all of them.
+ * The model (sim_cores_profile): the host's CPUs (as many as the samples show the ranks got,
+ * sim_cores_fit_cpus) are shared evenly among the ranks that compute. Each computation interval
+ * needs the CPU time it got in the original (the samples' share of it; an interval too short to
+ * be sampled ran on its CPU) and sleeps what it slept; it takes as long as the simulated run's
+ * sharing needs for that from where it starts. A call's cost is likewise the CPU time calls of
+ * its class got (call_work). The sharing depends on the lengths in turn: a fixed-point
+ * iteration, each pass over the whole engine with the lengths the rates of the pass before
+ * give, until no event moves by more than CORES_SETTLED of the run. Deterministic; with a CPU
+ * per rank no pass runs. docs/decisions/2026-11-29-offline-cores.md */
 
 #define CORES_PASSES  12
 #define CORES_SETTLED 1e-4
@@ -1146,7 +1148,7 @@ cores_times (SimRank  **srs,
       guint n = srs[r]->ev->len;
       int h = m->host[r];
       guint a = 0;
-      if (!m->host_cpus[h] || !m->orig_time[r] || n == 0)
+      if (!m->host_cpus[h] || n == 0)
         continue;
       while (a < n && (ev[a].flags & EVF_REMOVED))
         tt[r][a] = ev[a].time, a++;
@@ -1163,11 +1165,11 @@ cores_times (SimRank  **srs,
             b++;
           if (b > a && ev[b].time > ev[a].time)
             {
+              /* its CPU time and its sleep (the samples' shares, of the interval as the
+               * hypothesis made it; one too short to be sampled ran on its CPU) */
               double g = (double) (ev[b].time - ev[a].time);
-              double sl = sim_cpu_share (&ev[b], TRUE);
-              double ra = sim_cores_work (m->orig_rates[h], m->orig_time[r][a], m->orig_time[r][b])
-                          / MAX (1.0, (double) (m->orig_time[r][b] - m->orig_time[r][a]));
-              double want = sim_cores_span (rates[h], prev[r][a], g * (1.0 - sl) * ra) + g * sl;
+              double want = sim_cores_span (rates[h], prev[r][a], g * sim_cpu_share (&ev[b], FALSE))
+                            + g * sim_cpu_share (&ev[b], TRUE);
               /* the next pass's length: the one the rates of this pass give (undamped: the
                * lengths of a whole run settle within a few passes so, and creep on for many
                * more when each pass moves them only part of the way) */

@@ -467,15 +467,11 @@ typedef struct
   guint        n_coll_deps;
   /* hosts whose ranks outnumbered their CPUs (the offline model's cores, sim-offline.c): per
    * host index its CPUs, 0 where every rank had one or the model does not share them; the CPUs
-   * the sharing had, fitted (sim_cores_fit_cpus); the processor-sharing rates over the original
-   * timeline (NULL where no sharing); per world rank its events' original times (NULL where no
-   * sharing) */
+   * the sharing had, fitted (sim_cores_fit_cpus) */
   guint        n_hosts;
   guint32     *host_cpus;
   double      *host_cpus_fit;
   guint       *host_intervals; /* sampled computation intervals the fit had */
-  GArray     **orig_rates;
-  Tick       **orig_time;
   gboolean     sharing;      /* some host shared its CPUs */
   int          cores_passes; /* passes the last simulation ran (sim_offline_run) */
 } SimModel;
