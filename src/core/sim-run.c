@@ -534,8 +534,8 @@ reenact (Ctx               *cx,
             _("The original's ranks shared %u CPUs of a host (up to %u ranks) and their computation waited %.0f %% "
               "of its time for a CPU. The offline model shares the CPUs evenly among the ranks that compute, as "
               "many as the samples show the ranks got, but not in the scheduler's time slices: where the ranks "
-              "wait for one another every few microseconds it may predict such a run a few per cent too short "
-              "(Meep: up to 5 %%); the real-time re-enactment (without --offline) brings the scheduler's own "
+              "wait for one another every few microseconds it may miss such a run by a few per cent (Meep and "
+              "GROMACS: up to 5 %%); the real-time re-enactment (without --offline) brings the scheduler's own "
               "sharing back."),
             cx->hosts.min_cpus, cx->hosts.max_ranks_per_host, 100.0 * cx->sum.cpu.gap_wait / cx->sum.cpu.gap_wall);
           if (!cx->opt->quiet)
