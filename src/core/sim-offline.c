@@ -1165,11 +1165,23 @@ cores_times (SimRank  **srs,
             b++;
           if (b > a && ev[b].time > ev[a].time)
             {
-              /* its CPU time and its sleep (the samples' shares, of the interval as the
-               * hypothesis made it; one too short to be sampled ran on its CPU) */
-              double g = (double) (ev[b].time - ev[a].time);
-              double want = sim_cores_span (rates[h], prev[r][a], g * sim_cpu_share (&ev[b], FALSE))
-                            + g * sim_cpu_share (&ev[b], TRUE);
+              /* its CPU time and its sleep: per stretch between two of its events, the
+               * samples' shares of the sampled interval it belongs to (as the hypothesis
+               * made it; one too short to be sampled ran on its CPU), so that an interval
+               * holding calls without communication, or merged where a hypothesis removed
+               * a call, counts each stretch as it was */
+              double g = (double) (ev[b].time - ev[a].time), cpu = 0, sleep = 0, want;
+              Tick last = ev[a].time;
+              for (guint k = a + 1; k <= b; k++)
+                {
+                  /* removed events too: a removed call's Enter ends the stretch before it
+                   * (the transformation leaves the call no time of its own) */
+                  double d = (double) (ev[k].time - last);
+                  cpu += d * sim_cpu_share (&ev[k], FALSE);
+                  sleep += d * sim_cpu_share (&ev[k], TRUE);
+                  last = ev[k].time;
+                }
+              want = sim_cores_span (rates[h], prev[r][a], cpu) + sleep;
               /* the next pass's length: the one the rates of this pass give (undamped: the
                * lengths of a whole run settle within a few passes so, and creep on for many
                * more when each pass moves them only part of the way) */

@@ -1142,6 +1142,30 @@ test_offline_cores (void)
   sim_model_free (m);
   fixture_free (&f);
 
+  /* the CPU time of an interval is counted per sampled stretch: rank 0's foo 3..13 got 9 ms of
+   * CPU (sampled, waiting the rest: 230/255 of it in the shares), its foo 14..18 ran (not
+   * sampled); with its MPI_Send removed (and rank 1's MPI_Recv) they are one interval 3..17
+   * that needs 13.02 ms of CPU, not 14 (the share at its end); from MPI_Init's end at 4 both
+   * share the CPU, rank 0 is done at 30.04 (rank 1's 14 ms end alone at 31.02); with 14 ms
+   * both would end at 32 */
+  fixture_load (&f, "exact");
+  share_one_cpu (&f);
+  {
+    SimCpuSample smp[2] = { { event_index (f.srs[0], EV_LEAVE, "MPI_Init"), 1000000, 0 },
+                            { event_index (f.srs[0], EV_ENTER, "MPI_Send"), 10000000, 1000000 } };
+    f.srs[0]->cpu = g_array_new (FALSE, FALSE, sizeof (SimCpuSample));
+    g_array_append_vals (f.srs[0]->cpu, smp, 2);
+    sim_cpu_shares (f.srs[0]);
+  }
+  m = fit (&f);
+  transform (&f, "remove messages with tag == 1", &st);
+  offline (&f, m, 42);
+  g_assert_cmpfloat_with_epsilon (m->host_cpus_fit[m->host[0]], 1.0, 1e-6);
+  g_assert_cmpfloat_with_epsilon (ev_ms (f.srs[0], EV_ENTER, "MPI_Isend", 0, TRUE), 4 + 2 * (10 * 230.0 / 255 + 4), 0.005);
+  g_assert_cmpfloat_with_epsilon (ev_ms (f.srs[1], EV_ENTER, "MPI_Irecv", 0, TRUE), 4 + (10 * 230.0 / 255 + 4) + 14, 0.005);
+  sim_model_free (m);
+  fixture_free (&f);
+
   /* not where the model is told not to share (other programs loaded the machine) */
   fixture_load (&f, "exact");
   share_one_cpu (&f);
