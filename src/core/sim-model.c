@@ -921,6 +921,7 @@ sim_model_describe (const SimModel *m)
     if (m->host_cpus[h])
       g_string_append_printf (s, "%s{\"host\": %u, \"cpus\": %u, \"fitted_cpus\": %.3f, \"sampled_intervals\": %u}",
                               n++ ? ", " : "", h, m->host_cpus[h], m->host_cpus_fit[h], m->host_intervals[h]);
-  g_string_append_printf (s, "], \"shared_cpus_passes\": %d}", m->cores_passes);
+  g_string_append_printf (s, "], \"shared_cpus_passes\": %d, \"shared_cpus_pass_kept\": %d}", m->cores_passes,
+                          m->cores_best_pass);
   return g_string_free (s, FALSE);
 }

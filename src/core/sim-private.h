@@ -474,6 +474,7 @@ typedef struct
   guint       *host_intervals; /* sampled computation intervals the fit had */
   gboolean     sharing;      /* some host shared its CPUs */
   int          cores_passes; /* passes the last simulation ran (sim_offline_run) */
+  int          cores_best_pass; /* ... and the one whose times it kept: the one that moved least */
 } SimModel;
 
 typedef struct
