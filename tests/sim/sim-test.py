@@ -774,8 +774,8 @@ def mode_contention(args, tmp):
         # so 8 % (issue 21 stays open on it). Offline the model shares the cores since
         # docs/decisions/2026-11-29-offline-cores.md: 20 traces of each on a machine other
         # sessions loaded, those kubus-sim did not find loaded: 4 ranks -3.0 .. +1.1 %, 6 ranks
-        # -6.0 .. -0.6 % (+7.8 .. +16.6 % before); 5 runs of this test later -2.6 .. +2.2 %;
-        # hence 10 %
+        # -6.0 .. -0.6 % (+7.8 .. +16.6 % before); 21 runs of this test, the verdicts not
+        # skipped for load: 4 ranks -6.4 .. +0.1 % (11), 6 ranks -3.5 .. +1.0 % (17); hence 10 %
         got = identity_both(args, exp, 0.02 if n <= cores else 0.08, '%d ranks on %d cores' % (n, cores),
                             offline_limit=None if n <= cores else 0.10, loaded_ok=True)
         for mode, s in got.items():
