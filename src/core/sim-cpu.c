@@ -157,3 +157,280 @@ sim_cpu_host_cpus (const TraceDefs *defs,
   const TraceSysNode *sn = host_of (defs, rank);
   return sn ? sn->cpus : 0;
 }
+
+/* ---- processor sharing (the offline model's cores, sim-offline.c) ---------------------------
+ *
+ * Where a host ran more ranks than it had CPUs, the ranks took turns on its cores. The model of
+ * that: the host's CPUs are shared evenly among the ranks that want one. A rank that computes
+ * wants one (less the share of the interval it slept, from the samples); a rank waiting in an
+ * MPI call does not: Open MPI yields the core when oversubscribed (in the samples of
+ * `sim-busy` at 6 ranks, GROMACS and Meep at 4 ranks on 2 cores, the long MPI calls got 2–16 %
+ * of a CPU and waited, runnable, 34–90 % of their time; `sim-busy` at 4 ranks's 31 %, spinning
+ * on a core no computing rank wanted). With n ranks wanting
+ * a CPU on c CPUs, each gets min (1, c / n) of one: the rate at which a computation interval's
+ * CPU time gets done. c is fitted (sim_cores_fit_cpus): the scheduler's balance of the ranks on
+ * the cores is not perfect, and other programs may have taken some. */
+
+typedef struct
+{
+  Tick   t;
+  double d;
+} Delta;
+
+static int
+cmp_delta (gconstpointer a,
+           gconstpointer b)
+{
+  const Delta *x = a, *y = b;
+  return x->t < y->t ? -1 : x->t > y->t;
+}
+
+/* The weight changes of rank @sr over its events' times @times (the recorded or the simulated
+ * ones; removed events skipped where @skip_removed): computing from its first event to each
+ * outermost MPI Enter and from each MPI Leave to the next, with the weight 1 − the interval's
+ * sleep share; in MPI it wants no CPU. */
+static void
+rank_deltas (GArray      *out,
+             SimRank     *sr,
+             const Tick  *times,
+             gboolean     skip_removed)
+{
+  const SimEvent *ev = (const SimEvent *) sr->ev->data;
+  guint n = sr->ev->len;
+  int depth = 0;
+  gboolean started = FALSE;
+  Tick last = 0;
+  for (guint k = 0; k < n; k++)
+    {
+      const SimEvent *e = &ev[k];
+      gboolean mpi;
+      if (skip_removed && (e->flags & EVF_REMOVED))
+        continue;
+      mpi = (e->type == EV_ENTER || e->type == EV_LEAVE) && sim_region_is_mpi (sr->defs, e->region);
+      if (!started)
+        {
+          started = TRUE;
+          last = times[k];
+        }
+      if (e->type == EV_PROGRAM_END)
+        break;
+      if (!mpi)
+        continue;
+      if (e->type == EV_ENTER && depth++ == 0)
+        {
+          /* a computation interval [last, times[k]] ends */
+          double w = 1.0 - sim_cpu_share (e, TRUE);
+          if (times[k] > last && w > 0)
+            {
+              Delta a = { last, w }, b = { times[k], -w };
+              g_array_append_val (out, a);
+              g_array_append_val (out, b);
+            }
+          last = times[k];
+        }
+      else if (e->type == EV_LEAVE && depth > 0 && --depth == 0)
+        last = times[k];
+    }
+}
+
+/* the ranks wanting a CPU from each step on (SimRateStep.rate holding their number) */
+static GArray *
+wanting (SimRank   **srs,
+         const int  *ranks,
+         int         n_ranks,
+         const Tick *const *times,
+         gboolean    skip_removed)
+{
+  g_autoptr (GArray) d = g_array_new (FALSE, FALSE, sizeof (Delta));
+  GArray *steps = g_array_new (FALSE, FALSE, sizeof (SimRateStep));
+  double n = 0;
+  for (int i = 0; i < n_ranks; i++)
+    rank_deltas (d, srs[ranks[i]], times[ranks[i]], skip_removed);
+  g_array_sort (d, cmp_delta);
+  for (guint i = 0; i < d->len;)
+    {
+      Tick t = g_array_index (d, Delta, i).t;
+      SimRateStep s;
+      for (; i < d->len && g_array_index (d, Delta, i).t == t; i++)
+        n += g_array_index (d, Delta, i).d;
+      s.t = t;
+      s.rate = n;
+      g_array_append_val (steps, s);
+    }
+  return steps;
+}
+
+static double
+share_of (double n,
+          double cpus)
+{
+  return n > cpus + 1e-9 ? cpus / n : 1.0;
+}
+
+GArray *
+sim_cores_profile (SimRank   **srs,
+                   const int  *ranks,
+                   int         n_ranks,
+                   const Tick *const *times,
+                   gboolean    skip_removed,
+                   double      cpus)
+{
+  GArray *steps = wanting (srs, ranks, n_ranks, times, skip_removed);
+  guint o = 0;
+  for (guint i = 0; i < steps->len; i++)
+    {
+      SimRateStep s = g_array_index (steps, SimRateStep, i);
+      s.rate = share_of (s.rate, cpus);
+      if (o && g_array_index (steps, SimRateStep, o - 1).rate == s.rate)
+        continue;
+      g_array_index (steps, SimRateStep, o++) = s;
+    }
+  g_array_set_size (steps, o);
+  return steps;
+}
+
+double
+sim_cores_fit_cpus (SimRank   **srs,
+                    const int  *ranks,
+                    int         n_ranks,
+                    const Tick *const *times,
+                    guint32     cpus,
+                    guint      *n_intervals)
+{
+  g_autoptr (GArray) want = wanting (srs, ranks, n_ranks, times, FALSE);
+  g_autoptr (GArray) iv = g_array_new (FALSE, FALSE, sizeof (Tick));   /* a, b pairs */
+  g_autoptr (GArray) awake = g_array_new (FALSE, FALSE, sizeof (double));   /* 1 − sleep share */
+  const SimRateStep *st = (const SimRateStep *) want->data;
+  double got = 0, awake_ns = 0, wall_ns = 0, lo = 0.05 * cpus, hi = cpus;
+  *n_intervals = 0;
+  for (int i = 0; i < n_ranks; i++)
+    {
+      SimRank *sr = srs[ranks[i]];
+      const SimEvent *ev = (const SimEvent *) sr->ev->data;
+      const Tick *t = times[ranks[i]];
+      int depth = 0;
+      Tick last = sr->ev->len ? t[0] : 0;
+      for (guint k = 0; k < sr->ev->len; k++)
+        {
+          if (!((ev[k].type == EV_ENTER || ev[k].type == EV_LEAVE) && sim_region_is_mpi (sr->defs, ev[k].region)))
+            continue;
+          if (ev[k].type == EV_ENTER && depth++ == 0)
+            {
+              if ((ev[k].flags & EVF_CPU) && t[k] > last)
+                {
+                  Tick p[2] = { last, t[k] };
+                  double aw = 1.0 - sim_cpu_share (&ev[k], TRUE);
+                  g_array_append_vals (iv, p, 2);
+                  g_array_append_val (awake, aw);
+                  awake_ns += aw * (double) (t[k] - last);
+                  wall_ns += (double) (t[k] - last);
+                  got += (double) (t[k] - last) * sim_cpu_share (&ev[k], FALSE);
+                }
+              last = t[k];
+            }
+          else if (ev[k].type == EV_LEAVE && depth > 0 && --depth == 0)
+            last = t[k];
+        }
+    }
+  *n_intervals = iv->len / 2;
+  /* ranks that slept nearly throughout (sim-lb-stack: 99.9 %) tell nothing */
+  if (iv->len == 0 || got <= 0 || awake_ns < 0.01 * wall_ns)
+    return cpus;
+  /* the CPU time the sampled intervals got, as processor sharing on c CPUs gives it, grows with
+   * c: the c that gives what they got, at most the host's CPUs */
+  for (int it = 0; it < 40; it++)
+    {
+      double c = 0.5 * (lo + hi), w = 0;
+      for (guint j = 0; j < iv->len; j += 2)
+        {
+          Tick a = g_array_index (iv, Tick, j), b = g_array_index (iv, Tick, j + 1);
+          double aw = g_array_index (awake, double, j / 2);
+          guint l = 0, h = want->len;
+          Tick x = a;
+          while (l < h)
+            {
+              guint mid = l + (h - l) / 2;
+              if (st[mid].t <= a)
+                l = mid + 1;
+              else
+                h = mid;
+            }
+          for (gint s = (gint) l - 1; x < b; s++)
+            {
+              Tick next = (guint) (s + 1) < want->len ? st[s + 1].t : b;
+              Tick e = MIN (b, next);
+              w += aw * (s >= 0 ? share_of (st[s].rate, c) : 1.0) * (double) (e - x);
+              x = e;
+            }
+        }
+      if (w < got)
+        lo = c;
+      else
+        hi = c;
+    }
+  return 0.5 * (lo + hi);
+}
+
+/* the index of the step holding @t, or −1 before the first (rate 1) */
+static gint
+step_at (const GArray *steps,
+         Tick          t)
+{
+  const SimRateStep *s = (const SimRateStep *) steps->data;
+  guint lo = 0, hi = steps->len;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (s[mid].t <= t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return (gint) lo - 1;
+}
+
+double
+sim_cores_work (const GArray *steps,
+                Tick          a,
+                Tick          b)
+{
+  const SimRateStep *s = (const SimRateStep *) steps->data;
+  gint i = step_at (steps, a);
+  double w = 0;
+  Tick t = a;
+  while (t < b)
+    {
+      double rate = i >= 0 ? s[i].rate : 1.0;
+      Tick next = (guint) (i + 1) < steps->len ? s[i + 1].t : b;
+      Tick e = MIN (b, next);
+      w += rate * (double) (e - t);
+      t = e;
+      i++;
+    }
+  return w;
+}
+
+double
+sim_cores_span (const GArray *steps,
+                Tick          a,
+                double        work)
+{
+  const SimRateStep *s = (const SimRateStep *) steps->data;
+  gint i = step_at (steps, a);
+  double t = (double) a;
+  while (work > 0)
+    {
+      double rate = i >= 0 ? s[i].rate : 1.0;
+      if ((guint) (i + 1) >= steps->len)
+        return t + work / rate - (double) a;
+      {
+        double room = (double) s[i + 1].t - t;
+        if (room * rate >= work)
+          return t + work / rate - (double) a;
+        work -= room * rate;
+        t = (double) s[i + 1].t;
+        i++;
+      }
+    }
+  return t - (double) a;
+}

@@ -15,7 +15,7 @@
 #include <string.h>
 
 /* Raise when the simulator's models change: cached error bars of older simulators are dropped. */
-#define SIM_IDENTITY_MODEL "2026-11-29d"   /* collectives' learned waits, waits costed by what they completed (offline) */
+#define SIM_IDENTITY_MODEL "2026-11-29e"   /* the cores shared where ranks outnumbered them (offline) */
 
 static void
 hash_file (GChecksum  *ck,

@@ -701,9 +701,68 @@ fit_coll_deps (SimModel *m,
     }
 }
 
+/* Hosts whose ranks outnumbered their CPUs: the CPUs the sharing had (none where @cores is
+ * FALSE or the trace has no samples). */
+static void
+fit_cores (SimModel *m,
+           SimRank **srs,
+           int       n_ranks,
+           gboolean  cores)
+{
+  g_autofree guint *count = NULL;
+  g_autofree Tick **times = g_new0 (Tick *, MAX (n_ranks, 1));
+  m->n_hosts = 0;
+  for (int r = 0; r < n_ranks; r++)
+    m->n_hosts = MAX (m->n_hosts, (guint) m->host[r] + 1);
+  m->host_cpus = g_new0 (guint32, MAX (m->n_hosts, 1));
+  m->host_cpus_fit = g_new0 (double, MAX (m->n_hosts, 1));
+  m->host_intervals = g_new0 (guint, MAX (m->n_hosts, 1));
+  count = g_new0 (guint, MAX (m->n_hosts, 1));
+  for (int r = 0; r < n_ranks; r++)
+    {
+      count[m->host[r]]++;
+      if (!m->host_cpus[m->host[r]])
+        m->host_cpus[m->host[r]] = sim_cpu_host_cpus (srs[0]->defs, r);
+    }
+  for (guint h = 0; h < m->n_hosts; h++)
+    {
+      g_autofree int *ranks = NULL;
+      int n = 0;
+      if (!cores || srs[0]->defs->cpu_metric == OTF2_UNDEFINED_METRIC || m->host_cpus[h] == 0
+          || count[h] <= m->host_cpus[h])
+        {
+          m->host_cpus[h] = 0;
+          continue;
+        }
+      m->sharing = TRUE;
+      ranks = g_new (int, count[h]);
+      for (int r = 0; r < n_ranks; r++)
+        if ((guint) m->host[r] == h)
+          {
+            SimEvent *ev = (SimEvent *) srs[r]->ev->data;
+            ranks[n++] = r;
+            times[r] = g_new (Tick, MAX (srs[r]->ev->len, 1));
+            for (guint k = 0; k < srs[r]->ev->len; k++)
+              times[r][k] = ev[k].time;
+          }
+      m->host_cpus_fit[h] = sim_cores_fit_cpus (srs, ranks, n, (const Tick *const *) times, m->host_cpus[h],
+                                                &m->host_intervals[h]);
+    }
+  for (int r = 0; r < n_ranks; r++)
+    g_free (times[r]);
+}
+
 SimModel *
 sim_model_fit (SimRank **srs,
                int       n_ranks)
+{
+  return sim_model_fit_cores (srs, n_ranks, TRUE);
+}
+
+SimModel *
+sim_model_fit_cores (SimRank **srs,
+                     int       n_ranks,
+                     gboolean  cores)
 {
   SimModel *m = g_new0 (SimModel, 1);
   g_autofree CallTimes *ct = g_new0 (CallTimes, n_ranks);
@@ -714,6 +773,7 @@ sim_model_fit (SimRank **srs,
   m->cost = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   m->coll_deps = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   fit_hosts (m, srs[0]->defs);
+  fit_cores (m, srs, n_ranks, cores);
   for (int t = 0; t < 2; t++)
     {
       ts[t].xs = g_array_new (FALSE, FALSE, sizeof (double));
@@ -822,6 +882,9 @@ sim_model_free (SimModel *m)
   g_clear_pointer (&m->nbc_needs, g_hash_table_unref);
   if (m->coll_deps)
     g_hash_table_unref (m->coll_deps);
+  g_free (m->host_cpus);
+  g_free (m->host_cpus_fit);
+  g_free (m->host_intervals);
   g_free (m->host);
   g_free (m);
 }
@@ -850,7 +913,15 @@ sim_model_describe (const SimModel *m)
   describe_transport (s, "same host", &m->tr[0]);
   g_string_append (s, ", ");
   describe_transport (s, "between hosts", &m->tr[1]);
-  g_string_append_printf (s, "], \"cost_classes\": %u, \"cost_samples\": %u, \"collective_waits\": %u}", m->n_classes,
+  g_string_append_printf (s, "], \"cost_classes\": %u, \"cost_samples\": %u, \"collective_waits\": %u", m->n_classes,
                           m->n_cost_samples, m->n_coll_deps);
+  /* the hosts whose CPUs the ranks shared (sim_cores_profile) */
+  g_string_append (s, ", \"shared_cpus\": [");
+  for (guint h = 0, n = 0; h < m->n_hosts; h++)
+    if (m->host_cpus[h])
+      g_string_append_printf (s, "%s{\"host\": %u, \"cpus\": %u, \"fitted_cpus\": %.3f, \"sampled_intervals\": %u}",
+                              n++ ? ", " : "", h, m->host_cpus[h], m->host_cpus_fit[h], m->host_intervals[h]);
+  g_string_append_printf (s, "], \"shared_cpus_passes\": %d, \"shared_cpus_pass_kept\": %d}", m->cores_passes,
+                          m->cores_best_pass);
   return g_string_free (s, FALSE);
 }

@@ -22,7 +22,9 @@
  * 2026-11-29-collective-trees-and-wait-classes.md). Then every call costs the mean residual of
  * its class; a wait's class is by what it completed. Computation intervals are the
  * transformed trace's. In fit mode the engine runs on the recorded times instead (every call
- * enters when it did and leaves when it did) and hands each call's residual to the model. */
+ * enters when it did and leaves when it did) and hands each call's residual to the model.
+ * Where a host's ranks outnumbered its CPUs, the intervals and the costs are CPU time shared
+ * out by the model of the cores (below, sim_offline_run). */
 #include "sim-private.h"
 
 #include <glib/gi18n.h>
@@ -61,6 +63,8 @@ typedef struct
 {
   SimRank  *sr;
   SimPlan  *plan;
+  const Tick *tt;         /* the events' times the engine runs on: the transformed trace's, or
+                           * with computation intervals stretched for the cores (NULL: sr's) */
   guint     k;            /* next event */
   Tick      anchor_new;
   Tick      anchor_trans;
@@ -107,6 +111,7 @@ typedef struct
   int            *queue;
   int             q_head, q_len;
   guint64         events;
+  GArray        **rates;       /* per host: the cores' rates of the pass before (NULL: none yet) */
 } Engine;
 
 static void
@@ -850,6 +855,38 @@ call_class (Engine  *e,
   return sim_model_class (r, call->region, bytes, MAX (kind, 0), waited);
 }
 
+/* What a call's residual from @model to @tl was: where the rank shared a host's CPUs, the CPU
+ * time it got (the call's sampled CPU share of it; a call too short to be sampled ran on its
+ * CPU), since the time it waited for a CPU comes back from the sharing (sim_offline_run);
+ * elsewhere the residual itself. */
+static double
+call_work (Engine         *e,
+           int             r,
+           const SimEvent *ev,
+           const SimCall  *call,
+           Tick            model,
+           Tick            tl)
+{
+  double res = (double) (tl - model);
+  if (res <= 0 || !e->m->host_cpus || !e->m->host_cpus[e->m->host[r]])
+    return res;
+  return res * sim_cpu_share (&ev[call->leave], FALSE);
+}
+
+/* How long a call's cost @work takes from @model: on a shared host at the rates of the pass
+ * before. */
+static Tick
+call_span (Engine *e,
+           int     r,
+           Tick    model,
+           double  work)
+{
+  int h = e->m->host[r];
+  if (work > 0 && e->rates && e->m->host_cpus[h] && e->rates[h])
+    return (Tick) llround (sim_cores_span (e->rates[h], model, work));
+  return (Tick) llround (work);
+}
+
 /* Advances rank @r as far as it can. */
 static void
 run_rank (Engine *e,
@@ -859,6 +896,7 @@ run_rank (Engine *e,
   SimEvent *ev = (SimEvent *) rs->sr->ev->data;
   Tick *nt = rs->sr->new_time;
   guint n = rs->sr->ev->len;
+#define TT(k) (rs->tt ? rs->tt[k] : ev[k].time)
 
   while (rs->k < n)
     {
@@ -870,7 +908,7 @@ run_rank (Engine *e,
               rs->k++;
               continue;
             }
-          nt[rs->k] = rs->anchor_new + (x->time - rs->anchor_trans);
+          nt[rs->k] = rs->anchor_new + (TT (rs->k) - rs->anchor_trans);
           e->events++;
           if (rs->plan->call_at[rs->k] == NO_INDEX)
             {
@@ -890,7 +928,7 @@ run_rank (Engine *e,
         }
       {
         SimCall *call = &g_array_index (rs->plan->calls, SimCall, rs->plan->call_at[rs->k]);
-        Tick te = ev[call->enter].time, tl = ev[call->leave].time;
+        Tick te = TT (call->enter), tl = TT (call->leave);
         while (rs->act < call->n)
           {
             if (!do_action (e, r, call, rs->act))
@@ -907,16 +945,16 @@ run_rank (Engine *e,
             {
               guint64 key = call_class (e, r, call, model > rs->enter_new);
               if (e->fit)
-                sim_model_add_cost (e->m, key, (double) (tl - model));
+                sim_model_add_cost (e->m, key, call_work (e, r, ev, call, model, tl));
               else
-                rs->t = MAX (rs->enter_new, model + (Tick) llround (sim_model_cost (e->m, key)));
+                rs->t = MAX (rs->enter_new, model + call_span (e, r, model, sim_model_cost (e->m, key)));
             }
           if (e->fit)
             rs->t = tl;
         }
         for (guint j = call->enter + 1; j < call->leave; j++)
           {
-            Tick t = ev[j].time;
+            Tick t = TT (j);
             if (ev[j].flags & EVF_REMOVED)
               continue;
             e->events++;
@@ -933,6 +971,7 @@ run_rank (Engine *e,
     }
   rs->done = TRUE;
   wake_progress (e, r, G_MAXINT64);
+#undef TT
 }
 
 /* Every rank is blocked and some wait for another's progress: each of those is blocked in a
@@ -957,14 +996,18 @@ resolve_stuck (Engine *e)
   return any;
 }
 
-gboolean
-sim_offline_run (SimRank       **srs,
-                 SimPlan       **plans,
-                 int             n_ranks,
-                 SimModel       *model,
-                 gboolean        fit,
-                 guint64        *n_events,
-                 GError        **error)
+/* One run of the engine over every rank; @tt: per rank the times it runs on (NULL: the
+ * events'). */
+static gboolean
+offline_pass (SimRank       **srs,
+              SimPlan       **plans,
+              int             n_ranks,
+              SimModel       *model,
+              gboolean        fit,
+              Tick          **tt,
+              GArray        **rates,
+              guint64        *n_events,
+              GError        **error)
 {
   Engine e = { 0 };
   int left;
@@ -972,6 +1015,7 @@ sim_offline_run (SimRank       **srs,
   e.n = n_ranks;
   e.m = model;
   e.fit = fit;
+  e.rates = rates;
   e.defs = srs[0]->defs;
   e.rs = g_new0 (RankSim, n_ranks);
   e.send_time = g_new0 (Tick *, n_ranks);
@@ -994,6 +1038,7 @@ sim_offline_run (SimRank       **srs,
       SimEvent *ev = (SimEvent *) srs[r]->ev->data;
       rs->sr = srs[r];
       rs->plan = plans[r];
+      rs->tt = tt ? tt[r] : NULL;
       rs->coll_seq = g_new0 (guint32, MAX (e.defs->comms->len, 1));
       rs->slots = g_new0 (SlotInfo, MAX (plans[r]->n_slots, 1));
       g_free (srs[r]->new_time);
@@ -1012,7 +1057,7 @@ sim_offline_run (SimRank       **srs,
       for (guint k = 0; k < n; k++)
         if (!(ev[k].flags & EVF_REMOVED))
           {
-            rs->anchor_trans = rs->anchor_new = ev[k].time;
+            rs->anchor_trans = rs->anchor_new = rs->tt ? rs->tt[k] : ev[k].time;
             break;
           }
       enqueue (&e, r);
@@ -1063,4 +1108,196 @@ sim_offline_run (SimRank       **srs,
   g_free (e.queue);
   g_hash_table_unref (e.colls);
   return left == 0;
+}
+
+/* ---- the cores: where a host's ranks outnumbered its CPUs
+ *
+ * The recorded computation intervals of such a run are as long as the sharing of the CPUs made
+ * them in the original, and a call's residual holds the time its rank spent off its core. A
+ * simulation moves the ranks against each other (an identity that replaces every call's cost
+ * by its class mean already does): an interval that the original ran beside three others may
+ * now run beside one, and a class mean spreads one call's preemption over all of them.
+ * The model (sim_cores_profile): the host's CPUs (as many as the samples show the ranks got,
+ * sim_cores_fit_cpus) are shared evenly among the ranks that compute. Each computation interval
+ * needs the CPU time it got in the original (the samples' share of it; an interval too short to
+ * be sampled ran on its CPU) and sleeps what it slept; it takes as long as the simulated run's
+ * sharing needs for that from where it starts. A call's cost is likewise the CPU time calls of
+ * its class got (call_work). The sharing depends on the lengths in turn: a fixed-point
+ * iteration, each pass over the whole engine with the lengths the rates of the pass before
+ * give, until no event moves by more than CORES_SETTLED of the run. Deterministic; with a CPU
+ * per rank no pass runs. docs/decisions/2026-11-29-offline-cores.md */
+
+#define CORES_PASSES  12
+#define CORES_SETTLED 1e-4
+
+/* Per rank the times to run the next pass on: every computation interval (from a planned call's
+ * Leave, or the rank's first event, to the next planned call's Enter) scaled to its length for
+ * the rates @rates (per host) of the pass that gave @prev (per rank its simulated times). */
+static void
+cores_times (SimRank  **srs,
+             SimPlan  **plans,
+             int        n_ranks,
+             SimModel  *m,
+             GArray   **rates,
+             Tick     **prev,
+             Tick     **tt)
+{
+  for (int r = 0; r < n_ranks; r++)
+    {
+      SimEvent *ev = (SimEvent *) srs[r]->ev->data;
+      guint n = srs[r]->ev->len;
+      int h = m->host[r];
+      guint a = 0;
+      if (!m->host_cpus[h] || n == 0)
+        continue;
+      while (a < n && (ev[a].flags & EVF_REMOVED))
+        tt[r][a] = ev[a].time, a++;
+      if (a >= n)
+        continue;
+      tt[r][a] = ev[a].time;
+      for (;;)
+        {
+          /* the interval from @a (the first event, or a planned call's Leave) to the next
+           * planned call's Enter @b, or to the last event */
+          guint b = a;
+          double f = 1.0;
+          while (b + 1 < n && (b == a || plans[r]->call_at[b] == NO_INDEX || (ev[b].flags & EVF_REMOVED)))
+            b++;
+          if (b > a && ev[b].time > ev[a].time)
+            {
+              /* its CPU time and its sleep: per stretch between two of its events, the
+               * samples' shares of the sampled interval it belongs to (as the hypothesis
+               * made it; one too short to be sampled ran on its CPU), so that an interval
+               * holding calls without communication, or merged where a hypothesis removed
+               * a call, counts each stretch as it was */
+              double g = (double) (ev[b].time - ev[a].time), cpu = 0, sleep = 0, want;
+              Tick last = ev[a].time;
+              for (guint k = a + 1; k <= b; k++)
+                {
+                  /* removed events too: a removed call's Enter ends the stretch before it
+                   * (the transformation leaves the call no time of its own) */
+                  double d = (double) (ev[k].time - last);
+                  cpu += d * sim_cpu_share (&ev[k], FALSE);
+                  sleep += d * sim_cpu_share (&ev[k], TRUE);
+                  last = ev[k].time;
+                }
+              want = sim_cores_span (rates[h], prev[r][a], cpu) + sleep;
+              /* the next pass's length: the one the rates of this pass give (undamped: the
+               * lengths of a whole run settle within a few passes so, and creep on for many
+               * more when each pass moves them only part of the way) */
+              f = want / g;
+            }
+          for (guint k = a + 1; k <= b; k++)
+            tt[r][k] = tt[r][a] + (Tick) llround (f * (double) (ev[k].time - ev[a].time));
+          if (b > a && plans[r]->call_at[b] != NO_INDEX && !(ev[b].flags & EVF_REMOVED))
+            {
+              /* a planned call: its own times keep their distances */
+              SimCall *call = &g_array_index (plans[r]->calls, SimCall, plans[r]->call_at[b]);
+              Tick shift = tt[r][b] - ev[b].time;
+              for (guint k = b + 1; k <= call->leave && k < n; k++)
+                tt[r][k] = ev[k].time + shift;
+              if (call->leave <= b || call->leave >= n)
+                break;
+              a = call->leave;
+            }
+          else
+            break;
+        }
+    }
+}
+
+gboolean
+sim_offline_run (SimRank       **srs,
+                 SimPlan       **plans,
+                 int             n_ranks,
+                 SimModel       *model,
+                 gboolean        fit,
+                 guint64        *n_events,
+                 GError        **error)
+{
+  g_autofree Tick **tt = NULL;
+  g_autofree Tick **prev = NULL;
+  g_autofree GArray **rates = NULL;
+  g_autofree Tick **best = NULL;   /* the times of the pass that moved its events least */
+  double best_moved = G_MAXDOUBLE;
+  gboolean ok;
+
+  ok = offline_pass (srs, plans, n_ranks, model, fit, NULL, NULL, n_events, error);
+  if (!ok || fit || !model->sharing)
+    return ok;
+  tt = g_new0 (Tick *, n_ranks);
+  prev = g_new0 (Tick *, n_ranks);
+  rates = g_new0 (GArray *, MAX (model->n_hosts, 1));
+  best = g_new0 (Tick *, n_ranks);
+  model->cores_passes = model->cores_best_pass = 0;
+  for (int r = 0; r < n_ranks; r++)
+    {
+      SimEvent *ev = (SimEvent *) srs[r]->ev->data;
+      tt[r] = g_new (Tick, MAX (srs[r]->ev->len, 1));
+      best[r] = g_new (Tick, MAX (srs[r]->ev->len, 1));
+      for (guint k = 0; k < srs[r]->ev->len; k++)
+        tt[r][k] = ev[k].time;
+    }
+  for (int pass = 1; pass <= CORES_PASSES && ok; pass++)
+    {
+      for (int r = 0; r < n_ranks; r++)
+        {
+          g_free (prev[r]);
+          prev[r] = g_steal_pointer (&srs[r]->new_time);
+        }
+      for (guint h = 0; h < model->n_hosts; h++)
+        {
+          g_autofree int *ranks = g_new (int, n_ranks);
+          int n = 0;
+          g_clear_pointer (&rates[h], g_array_unref);
+          if (!model->host_cpus[h])
+            continue;
+          for (int r = 0; r < n_ranks; r++)
+            if ((guint) model->host[r] == h)
+              ranks[n++] = r;
+          rates[h] = sim_cores_profile (srs, ranks, n, (const Tick *const *) prev, TRUE, model->host_cpus_fit[h]);
+        }
+      cores_times (srs, plans, n_ranks, model, rates, prev, tt);
+      ok = offline_pass (srs, plans, n_ranks, model, FALSE, tt, rates, n_events, error);
+      if (ok)
+        {
+          /* settled: no event moved by more than CORES_SETTLED of the run */
+          Tick first = G_MAXINT64, end = G_MININT64, moved = 0;
+          for (int r = 0; r < n_ranks; r++)
+            for (guint k = 0; k < srs[r]->ev->len; k++)
+              if (!(g_array_index (srs[r]->ev, SimEvent, k).flags & EVF_REMOVED))
+                {
+                  first = MIN (first, srs[r]->new_time[k]);
+                  end = MAX (end, srs[r]->new_time[k]);
+                  moved = MAX (moved, llabs (srs[r]->new_time[k] - prev[r][k]));
+                }
+          model->cores_passes = pass;
+          g_debug ("offline cores, pass %d: the run ends at %.6f s, events moved by up to %.6f s", pass,
+                   (end - first) / 1e9, moved / 1e9);
+          /* the result: the pass closest to its own sharing, the one that moved its events
+           * least (the lengths do not always settle: they may creep or swing) */
+          if ((double) moved / MAX (1.0, (double) (end - first)) < best_moved)
+            {
+              best_moved = (double) moved / MAX (1.0, (double) (end - first));
+              model->cores_best_pass = pass;
+              for (int r = 0; r < n_ranks; r++)
+                memcpy (best[r], srs[r]->new_time, sizeof (Tick) * srs[r]->ev->len);
+            }
+          if ((double) moved <= CORES_SETTLED * (double) (end - first))
+            break;
+        }
+    }
+  if (ok && model->cores_best_pass != model->cores_passes)
+    for (int r = 0; r < n_ranks; r++)
+      memcpy (srs[r]->new_time, best[r], sizeof (Tick) * srs[r]->ev->len);
+  for (int r = 0; r < n_ranks; r++)
+    {
+      g_free (tt[r]);
+      g_free (prev[r]);
+      g_free (best[r]);
+    }
+  for (guint h = 0; h < model->n_hosts; h++)
+    if (rates[h])
+      g_array_unref (rates[h]);
+  return ok;
 }

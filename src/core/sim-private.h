@@ -145,6 +145,29 @@ void        sim_cpu_hosts (const TraceDefs *defs, SimHosts *h);
 /* KUBUS::CPUS of the host @rank ran on, 0 when unknown */
 guint32     sim_cpu_host_cpus (const TraceDefs *defs, int rank);
 
+/* Processor sharing on a host whose ranks outnumbered its CPUs (the offline model's cores): from
+ * time t on, each rank that wants a CPU gets @rate of one. */
+typedef struct
+{
+  Tick   t;
+  double rate;
+} SimRateStep;
+
+/* The rate steps of a host's ranks (@ranks, @n_ranks of them) over their events' times (@times,
+ * per world rank; without removed events where @skip_removed): computing ranks want a CPU
+ * (less their sampled sleep), ranks in MPI calls do not; @cpus CPUs shared evenly. */
+GArray     *sim_cores_profile (SimRank **srs, const int *ranks, int n_ranks, const Tick *const *times,
+                               gboolean skip_removed, double cpus);
+/* The CPUs (at most @cpus) with which processor sharing gives the sampled computation intervals
+ * of the host's ranks, on their recorded times, the CPU time they got: fewer where other
+ * programs took some of them. @n_intervals: how many were sampled. */
+double      sim_cores_fit_cpus (SimRank **srs, const int *ranks, int n_ranks, const Tick *const *times,
+                                guint32 cpus, guint *n_intervals);
+/* CPU time a rank that wants a CPU gets from @a to @b */
+double      sim_cores_work (const GArray *steps, Tick a, Tick b);
+/* how long from @a a rank that wants a CPU takes to get @work ns of CPU time */
+double      sim_cores_span (const GArray *steps, Tick a, double work);
+
 /* ---- hypotheses (sim-hypothesis.c) ------------------------------------------------------- */
 
 typedef enum
@@ -446,6 +469,16 @@ typedef struct
   GHashTable  *nbc_needs;
   GHashTable  *coll_deps;  /* sim_model_coll_key -> guint64[size]: per member, the members it waits for */
   guint        n_coll_deps;
+  /* hosts whose ranks outnumbered their CPUs (the offline model's cores, sim-offline.c): per
+   * host index its CPUs, 0 where every rank had one or the model does not share them; the CPUs
+   * the sharing had, fitted (sim_cores_fit_cpus) */
+  guint        n_hosts;
+  guint32     *host_cpus;
+  double      *host_cpus_fit;
+  guint       *host_intervals; /* sampled computation intervals the fit had */
+  gboolean     sharing;      /* some host shared its CPUs */
+  int          cores_passes; /* passes the last simulation ran (sim_offline_run) */
+  int          cores_best_pass; /* ... and the one whose times it kept: the one that moved least */
 } SimModel;
 
 typedef struct
@@ -455,8 +488,12 @@ typedef struct
 } SimCost;
 
 /* Fits transfer times and eager limits, then the cost classes: the plans of the untransformed
- * trace run through the offline engine on the recorded times (sim_offline_run with @fit). */
-SimModel *sim_model_fit (SimRank **srs, int n_ranks);
+ * trace run through the offline engine on the recorded times (sim_offline_run with @fit).
+ * Where a host ran more ranks than it had CPUs and the trace has the collector's CPU samples,
+ * and @cores, also how the ranks shared the CPUs (sim_cores_profile): the simulation then
+ * shares them too (sim_offline_run). */
+SimModel *sim_model_fit_cores (SimRank **srs, int n_ranks, gboolean cores);
+SimModel *sim_model_fit (SimRank **srs, int n_ranks);   /* ... with @cores */
 void      sim_model_free (SimModel *m);
 /* The eager limit from votes per message size (@sizes ascending): the split that contradicts
  * the fewest votes; the largest size voted eager below it; G_MAXUINT64 without rendezvous. */

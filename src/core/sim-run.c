@@ -492,6 +492,7 @@ reenact (Ctx               *cx,
   g_autofree GError **errs = g_new0 (GError *, cx->t->n_local);
   SimModel *model = NULL;
   SimReplayStats scratch = { 0 };
+  SimCpuStats local_cpu = { 0 };
   gboolean ok = TRUE;
   guint64 n_events = 0;
 
@@ -502,6 +503,7 @@ reenact (Ctx               *cx,
   for (int i = 0; i < cx->t->n_local; i++)
     {
       SimCpuStats cs = sim_cpu_shares (cx->srs[i]);
+      cpu_stats_add (&local_cpu, &cs);
       if (!quiet_pass)
         cpu_stats_add (&cx->cpu, &cs);
     }
@@ -521,19 +523,20 @@ reenact (Ctx               *cx,
       if (cx->prog.root && !cx->sum.mode_advice
           && (cx->sum.mode_advice = sim_load_advice (&cx->hosts, &cx->sum.cpu)) && !cx->opt->quiet)
         fprintf (stderr, _("kubus-sim: note: %s\n"), cx->sum.mode_advice);
-      /* the offline model keeps each rank's costs but knows no cores: where the ranks competed
-       * for them, say so before simulating and name the mode that re-enacts the contention */
+      /* the offline model shares the cores evenly among the ranks that compute: where the ranks
+       * competed for them, say so before simulating, and what the scheduler does that it does
+       * not (docs/decisions/2026-11-29-offline-cores.md) */
       if (cx->opt->offline && cx->prog.root && !cx->sum.mode_advice && cx->hosts.oversubscribed
           && cx->sum.cpu.gap_wall > 0
           && cx->sum.cpu.gap_wait / cx->sum.cpu.gap_wall > SIM_CONTENTION_SHARE)
         {
           cx->sum.mode_advice = g_strdup_printf (
             _("The original's ranks shared %u CPUs of a host (up to %u ranks) and their computation waited %.0f %% "
-              "of its time for a CPU. The offline model keeps every rank's costs but not how the ranks took turns "
-              "on the cores, and may predict such a run too long (by 10–18 %% on the project's rank-count sweep) "
-              "or, where the ranks wait for one another every few microseconds, too short (Meep: by up to 7 %%: a rank "
-              "held off its core delays those waiting for it, while a mean cost per call spreads that delay evenly); "
-              "the real-time re-enactment (without --offline) brings the contention back."),
+              "of its time for a CPU. The offline model shares the CPUs evenly among the ranks that compute, as "
+              "many as the samples show the ranks got, but not in the scheduler's time slices: where the ranks "
+              "wait for one another every few microseconds it may miss such a run by a few per cent (Meep and "
+              "GROMACS: up to 5 %%); the real-time re-enactment (without --offline) brings the scheduler's own "
+              "sharing back."),
             cx->hosts.min_cpus, cx->hosts.max_ranks_per_host, 100.0 * cx->sum.cpu.gap_wait / cx->sum.cpu.gap_wall);
           if (!cx->opt->quiet)
             fprintf (stderr, _("kubus-sim: note: %s\n"), cx->sum.mode_advice);
@@ -558,9 +561,14 @@ reenact (Ctx               *cx,
           agree (cx, errs, error);
           return FALSE;
         }
-      model = sim_model_fit (cx->srs, cx->t->n_ranks);
-      if (!quiet_pass)
-        cx->sum.model_json = sim_model_describe (model);
+      /* the model shares the cores where ranks outnumbered them, unless other programs took
+       * some of them too: their share came and went with the other programs, and the model's
+       * even sharing of what the ranks got misses such runs far more than the mean costs do
+       * (docs/decisions/2026-11-29-offline-cores.md); offline, every rank's samples are here */
+      {
+        double load = sim_outside_load (&cx->hosts, &local_cpu);
+        model = sim_model_fit_cores (cx->srs, cx->t->n_ranks, load >= 0 && load <= SIM_CONTENTION_SHARE);
+      }
     }
 
   if (!quiet_pass)
@@ -588,6 +596,8 @@ reenact (Ctx               *cx,
       if (!quiet_pass)
         phase (cx, 0.35, 0.7, _("simulating offline (fitted communication model)"));
       ok = sim_offline_run (cx->srs, cx->plans, cx->t->n_ranks, model, FALSE, &n_events, error);
+      if (ok && !quiet_pass)
+        cx->sum.model_json = sim_model_describe (model);
       sim_model_free (model);
       if (!ok)
         return FALSE;

@@ -797,10 +797,13 @@ def mode_contention(args, tmp):
               '%d ranks: host properties %s' % (n, other))
         # 2 % without sharing; shared, the issue asks 5 % (its "4 ranks on 2 cores"): measured on
         # a quiet machine -3.1 % at 2x and -4.7 % at 3x, too close to 5 % to hold on every run,
-        # so 8 % (issue 21 stays open on it); offline knows no cores: with more ranks than cores
-        # it says so (and names real time)
+        # so 8 % (issue 21 stays open on it). Offline the model shares the cores since
+        # docs/decisions/2026-11-29-offline-cores.md: 20 traces of each on a machine other
+        # sessions loaded, those kubus-sim did not find loaded: 4 ranks -3.0 .. +1.1 %, 6 ranks
+        # -6.0 .. -0.6 % (+7.8 .. +16.6 % before); 21 runs of this test, the verdicts not
+        # skipped for load: 4 ranks -6.4 .. +0.1 % (11), 6 ranks -3.5 .. +1.0 % (17); hence 10 %
         got = identity_both(args, exp, 0.02 if n <= cores else 0.08, '%d ranks on %d cores' % (n, cores),
-                            offline_limit=None if n <= cores else False, loaded_ok=True)
+                            offline_limit=None if n <= cores else 0.10, loaded_ok=True)
         for mode, s in got.items():
             c = s['cores']
             print('  %s: %s' % (mode, c))
@@ -816,6 +819,12 @@ def mode_contention(args, tmp):
             else:
                 check((s['mode_advice'] is not None and 'real-time re-enactment' in s['mode_advice']) == (n > cores),
                       '%d ranks, offline: advice %s' % (n, s['mode_advice']))
+                # the model shares the host's cores where the ranks outnumbered them
+                shared = s['model'].get('shared_cpus')
+                check(shared is not None and len(shared) == (1 if n > cores else 0)
+                      and all(h['cpus'] == cores and 0 < h['fitted_cpus'] <= cores for h in shared)
+                      and (s['model'].get('shared_cpus_passes', 0) >= 1) == (n > cores),
+                      '%d ranks, offline: shared cores %s, passes %s' % (n, shared, s['model'].get('shared_cpus_passes')))
     os.environ.pop('KUBUS_CPU_TIME', None)
 
 

@@ -925,7 +925,7 @@ test_offline_tree (void)
   g_assert_cmphex (deps[3], ==, 1 << 1);
   g_assert_null (sim_model_coll_deps (m, 0, OTF2_COLLECTIVE_OP_BCAST, 1));
   json = sim_model_describe (m);
-  g_assert_nonnull (strstr (json, "\"collective_waits\": 1}"));
+  g_assert_nonnull (strstr (json, "\"collective_waits\": 1,"));
   transform (&f, "", &st);
   offline (&f, m, 80);
   for (int r = 0; r < f.n; r++)
@@ -1083,6 +1083,141 @@ test_cpu_shares (void)
   g_assert_cmpfloat (sim_cpu_share (&ev[send_enter + 1], TRUE), ==, 0.0);
   g_assert_cmpfloat (fabs (sim_cpu_share (&ev[isend_enter], FALSE) - 0.5), <=, 0.5 / 255);
   g_assert_cmpfloat (fabs (sim_cpu_share (&ev[isend_enter], TRUE) - 0.25), <=, 0.5 / 255);
+  fixture_free (&f);
+}
+
+/* The exact trace as if its 2 ranks had shared 1 CPU, with the collector's samples defined
+ * (none taken: every interval ran, as far as the samples tell, on its CPU all its length). */
+static void
+share_one_cpu (Fixture *f)
+{
+  for (guint n = 0; n < f->defs->sysnodes->len; n++)
+    ((TraceSysNode *) f->defs->sysnodes->pdata[n])->cpus = 1;
+  f->defs->cpu_metric = 0;
+}
+
+/* Processor sharing (the offline model's cores) on the exact trace's times, 1 CPU: rank 0
+ * computes 0..1, 3..13, 14..18, 20..25, 34..35; rank 1 0..2, 3..5, 15..27, 28..31, 34..35 (from
+ * a Leave of MPI to the next Enter); both at once, each gets half the CPU. */
+static void
+test_cores_profile (void)
+{
+  Fixture f = { 0 };
+  int ranks[2] = { 0, 1 };
+  Tick *times[2];
+  GArray *p;
+  SimCpuSample smp[2];
+  guint n_iv = 0;
+  const double ms = 1e6;
+
+  fixture_load (&f, "exact");
+  for (int r = 0; r < 2; r++)
+    {
+      times[r] = g_new (Tick, f.srs[r]->ev->len);
+      for (guint k = 0; k < f.srs[r]->ev->len; k++)
+        times[r][k] = g_array_index (f.srs[r]->ev, SimEvent, k).time;
+    }
+  p = sim_cores_profile (f.srs, ranks, 2, (const Tick *const *) times, FALSE, 1.0);
+  /* rank 0's foo 3..13: both compute to 5, then rank 0 alone (rank 1 in MPI_Recv 5..15) */
+  g_assert_cmpfloat_with_epsilon (sim_cores_work (p, 3 * ms, 13 * ms), 9 * ms, 1);
+  /* rank 1's foo 15..27: shared 15..18 and 20..25, alone 18..20 and 25..27 */
+  g_assert_cmpfloat_with_epsilon (sim_cores_work (p, 15 * ms, 27 * ms), 8 * ms, 1);
+  /* 9 ms of CPU from 3 take to 13; 1 ms from 34 (shared to 35, then nobody computes) to 35.5 */
+  g_assert_cmpfloat_with_epsilon (sim_cores_span (p, 3 * ms, 9 * ms), 10 * ms, 1);
+  g_assert_cmpfloat_with_epsilon (sim_cores_span (p, 34 * ms, 1 * ms), 1.5 * ms, 1);
+  g_assert_cmpfloat_with_epsilon (sim_cores_span (p, 28 * ms, 0), 0, 1e-9);
+  g_array_unref (p);
+  /* 2 CPUs: nobody waits */
+  p = sim_cores_profile (f.srs, ranks, 2, (const Tick *const *) times, FALSE, 2.0);
+  g_assert_cmpfloat_with_epsilon (sim_cores_work (p, 3 * ms, 13 * ms), 10 * ms, 1);
+  g_array_unref (p);
+
+  /* the CPUs the sharing had, from the samples: rank 0's foo 3..13 got 7 ms of CPU; processor
+   * sharing on c < 1 CPUs gives it 2 c / 2 + 8 c = 9 c */
+  g_assert_cmpfloat (sim_cores_fit_cpus (f.srs, ranks, 2, (const Tick *const *) times, 1, &n_iv), ==, 1.0);
+  g_assert_cmpuint (n_iv, ==, 0);   /* nothing sampled: nothing to fit */
+  smp[0] = (SimCpuSample) { event_index (f.srs[0], EV_LEAVE, "MPI_Init"), 1000000, 0 };
+  smp[1] = (SimCpuSample) { event_index (f.srs[0], EV_ENTER, "MPI_Send"), 8000000, 3000000 };
+  f.srs[0]->cpu = g_array_new (FALSE, FALSE, sizeof (SimCpuSample));
+  g_array_append_vals (f.srs[0]->cpu, smp, 2);
+  sim_cpu_shares (f.srs[0]);
+  g_assert_cmpfloat_with_epsilon (sim_cores_fit_cpus (f.srs, ranks, 2, (const Tick *const *) times, 1, &n_iv),
+                                  7.0 / 9.0, 10.0 / 9.0 * 0.5 / 255 + 1e-6);   /* shares in 255ths */
+  g_assert_cmpuint (n_iv, ==, 1);
+  for (int r = 0; r < 2; r++)
+    g_free (times[r]);
+  fixture_free (&f);
+}
+
+/* The offline engine with the cores shared. The exact trace on 1 CPU, no interval sampled (so
+ * each ran on its CPU for all its length: 2 ranks that never shared it, as the model sees the
+ * samples); the identity then makes them share it where both compute. Worked out by hand:
+ * rank 0 computes 1 ms and rank 1 2 ms from 0, at half a CPU each until 2, rank 1 alone to 3;
+ * MPI_Init ends 1 ms after the last rank came (its recorded tail): at 4 on both; then rank 0's
+ * foo (10 ms of CPU) and rank 1's (2 ms) share the CPU until 8, rank 1 waits in MPI_Recv and
+ * rank 0 computes alone to 16. Without the sharing: 3, 5 and 13. */
+static void
+test_offline_cores (void)
+{
+  Fixture f = { 0 };
+  SimTransformStats st = { 0 };
+  SimModel *m;
+
+  fixture_load (&f, "exact");
+  share_one_cpu (&f);
+  m = fit (&f);
+  g_assert_true (m->sharing);
+  g_assert_cmpuint (m->host_cpus[m->host[0]], ==, 1);
+  g_assert_cmpfloat (m->host_cpus_fit[m->host[0]], ==, 1.0);   /* nothing sampled to fit */
+  transform (&f, "", &st);
+  offline (&f, m, 48);
+  for (int r = 0; r < 2; r++)
+    g_assert_cmpfloat_with_epsilon (ev_ms (f.srs[r], EV_LEAVE, "MPI_Init", 0, TRUE), 4, 0.005);
+  g_assert_cmpfloat_with_epsilon (ev_ms (f.srs[0], EV_ENTER, "MPI_Init", 0, TRUE), 2, 0.005);
+  g_assert_cmpfloat_with_epsilon (ev_ms (f.srs[1], EV_ENTER, "MPI_Init", 0, TRUE), 3, 0.005);
+  g_assert_cmpfloat_with_epsilon (ev_ms (f.srs[1], EV_LEAVE, "foo", 0, TRUE), 8, 0.005);
+  g_assert_cmpfloat_with_epsilon (ev_ms (f.srs[0], EV_LEAVE, "foo", 0, TRUE), 16, 0.005);
+  g_assert_cmpint (m->cores_passes, >, 1);
+  g_assert_cmpint (m->cores_passes, <=, 12);
+  sim_model_free (m);
+  fixture_free (&f);
+
+  /* the CPU time of an interval is counted per sampled stretch: rank 0's foo 3..13 got 9 ms of
+   * CPU (sampled, waiting the rest: 230/255 of it in the shares), its foo 14..18 ran (not
+   * sampled); with its MPI_Send removed (and rank 1's MPI_Recv) they are one interval 3..17
+   * that needs 13.02 ms of CPU, not 14 (the share at its end); from MPI_Init's end at 4 both
+   * share the CPU, rank 0 is done at 30.04 (rank 1's 14 ms end alone at 31.02); with 14 ms
+   * both would end at 32 */
+  fixture_load (&f, "exact");
+  share_one_cpu (&f);
+  {
+    SimCpuSample smp[2] = { { event_index (f.srs[0], EV_LEAVE, "MPI_Init"), 1000000, 0 },
+                            { event_index (f.srs[0], EV_ENTER, "MPI_Send"), 10000000, 1000000 } };
+    f.srs[0]->cpu = g_array_new (FALSE, FALSE, sizeof (SimCpuSample));
+    g_array_append_vals (f.srs[0]->cpu, smp, 2);
+    sim_cpu_shares (f.srs[0]);
+  }
+  m = fit (&f);
+  transform (&f, "remove messages with tag == 1", &st);
+  offline (&f, m, 42);
+  g_assert_cmpfloat_with_epsilon (m->host_cpus_fit[m->host[0]], 1.0, 1e-6);
+  g_assert_cmpfloat_with_epsilon (ev_ms (f.srs[0], EV_ENTER, "MPI_Isend", 0, TRUE), 4 + 2 * (10 * 230.0 / 255 + 4), 0.005);
+  g_assert_cmpfloat_with_epsilon (ev_ms (f.srs[1], EV_ENTER, "MPI_Irecv", 0, TRUE), 4 + (10 * 230.0 / 255 + 4) + 14, 0.005);
+  sim_model_free (m);
+  fixture_free (&f);
+
+  /* not where the model is told not to share (other programs loaded the machine) */
+  fixture_load (&f, "exact");
+  share_one_cpu (&f);
+  sim_plan_sync_tails (f.t, f.srs);
+  g_assert_true (sim_match_messages (f.t, f.srs, NULL, NULL, NULL, NULL));
+  m = sim_model_fit_cores (f.srs, f.n, FALSE);
+  g_assert_false (m->sharing);
+  transform (&f, "", &st);
+  offline (&f, m, 48);
+  g_assert_cmpfloat (ev_ms (f.srs[0], EV_LEAVE, "foo", 0, TRUE), ==, 13);
+  g_assert_cmpint (m->cores_passes, ==, 0);
+  sim_model_free (m);
   fixture_free (&f);
 }
 
@@ -1280,5 +1415,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sim/report/large-messages", test_large_messages_note);
   g_test_add_func ("/sim/cpu/shares", test_cpu_shares);
   g_test_add_func ("/sim/cpu/outside-load", test_outside_load);
+  g_test_add_func ("/sim/cpu/cores-profile", test_cores_profile);
+  g_test_add_func ("/sim/offline/cores", test_offline_cores);
   return g_test_run ();
 }
