@@ -92,16 +92,30 @@ for_each_visit (RankWork   *w,
     fn (w, enter, w->sr->ev->len - 1, data);
 }
 
+/* The computation of the gap before event @k as balance evens it out: its time on a core of
+ * its own. Where the collector sampled the interval (ranks that outnumbered the cores), the
+ * part the rank waited, runnable, for a CPU is left out: what a phase needs is its CPU time and
+ * its sleep (sim-cpu.c), and the re-enactment and the offline model share the cores out again;
+ * balancing wall times would give a phase that ran beside few others more CPU time than it had
+ * (docs/decisions/2026-11-29-offline-cores.md). Elsewhere it is the gap's length. */
+static double
+gap_own_time (const RankWork *w,
+              guint           k)
+{
+  const SimEvent *ev = (const SimEvent *) w->sr->ev->data;
+  double own = sim_cpu_share (&ev[k], FALSE) + sim_cpu_share (&ev[k], TRUE);
+  return ((double) (ev[k].time - ev[k - 1].time) * w->mul[k] + w->add[k]) * MIN (own, 1.0);
+}
+
 static double
 visit_computation (RankWork *w,
                    guint     enter,
                    guint     leave)
 {
-  SimEvent *ev = (SimEvent *) w->sr->ev->data;
   double c = 0;
   for (guint k = enter + 1; k <= leave; k++)
     if (w->comp[k])
-      c += (double) (ev[k].time - ev[k - 1].time) * w->mul[k] + w->add[k];
+      c += gap_own_time (w, k);
   return c;
 }
 
@@ -278,8 +292,7 @@ collect_phases (RankWork *w,
     {
       if (w->comp[k] && mpi_depth == 0)
         {
-          g_array_index (pl->c, double, phase)
-              += (double) (ev[k].time - ev[k - 1].time) * w->mul[k] + w->add[k];
+          g_array_index (pl->c, double, phase) += gap_own_time (w, k);
           g_array_index (pl->phase, guint32, k) = phase + 1;
         }
       if (ev[k].type == EV_ENTER && sim_region_is_mpi (w->sr->defs, ev[k].region))

@@ -5,11 +5,16 @@
  * Each of ITERATIONS iterations: every rank computes WORK units (about 2 ms of one core;
  * rank-dependent, so ranks wait for each other too), exchanges 1 KB with both ring neighbours
  * (MPI_Sendrecv), and every fourth iteration all meet in MPI_Allreduce. Run with 1× to 3× as
- * many ranks as cores. Never under SCHED_RR: the point is the normal scheduler's sharing. */
+ * many ranks as cores. Never under SCHED_RR: the point is the normal scheduler's sharing.
+ *
+ * `sim-busy balanced`: every rank computes, each iteration, the mean over the ranks of that
+ * iteration's work: the run `balance region main` predicts (its phases are the computation
+ * before each iteration's first MPI_Sendrecv). */
 #include <math.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define ITERATIONS 240
 #define WORK 2000000L
@@ -32,6 +37,7 @@ main (int    argc,
   int rank, size;
   static char out[1024], in[1024];
   double v = 1.0, all;
+  int balanced = argc > 1 && strcmp (argv[1], "balanced") == 0;
 
   MPI_Init (&argc, &argv);
   MPI_Comm_rank (MPI_COMM_WORLD, &rank);
@@ -40,7 +46,15 @@ main (int    argc,
   for (int it = 0; it < ITERATIONS; it++)
     {
       int right = (rank + 1) % size, left = (rank + size - 1) % size;
-      compute (WORK + WORK / 4 * ((rank + it) % 3));
+      if (balanced)
+        {
+          long sum = 0;
+          for (int r = 0; r < size; r++)
+            sum += WORK / 4 * ((r + it) % 3);
+          compute (WORK + sum / size);
+        }
+      else
+        compute (WORK + WORK / 4 * ((rank + it) % 3));
       MPI_Sendrecv (out, sizeof out, MPI_BYTE, right, 1, in, sizeof in, MPI_BYTE, left, 1, MPI_COMM_WORLD,
                     MPI_STATUS_IGNORE);
       MPI_Sendrecv (out, sizeof out, MPI_BYTE, left, 2, in, sizeof in, MPI_BYTE, right, 2, MPI_COMM_WORLD,

@@ -569,6 +569,40 @@ test_balance (void)
   fixture_free (&f);
 }
 
+/* Where the collector sampled a visit (ranks that outnumbered the cores), balance evens out
+ * the time each visit needs on a core of its own, its CPU time and sleep, not its wall time:
+ * rank 0's first foo (10 ms) ran a fifth of it and slept a fifth (4 ms of its own), rank 1's
+ * (2 ms) was not sampled (on its CPU throughout): both need 3 ms, so rank 0's takes 7.5 ms of
+ * wall time at its shares and rank 1's 3 ms. */
+static void
+test_balance_cpu (void)
+{
+  Fixture f = { 0 };
+  SimTransformStats st = { 0 };
+  SimEvent *ev;
+  guint32 foo;
+  guint enter = 0, leave = 0;
+
+  fixture_load (&f, "exact");
+  ev = (SimEvent *) f.srs[0]->ev->data;
+  foo = region_id (f.srs[0]->defs, "foo");
+  for (guint k = 0; k < f.srs[0]->ev->len; k++)
+    if (ev[k].region == foo && ev[k].type == EV_ENTER && enter == 0)
+      enter = k;
+    else if (ev[k].region == foo && ev[k].type == EV_LEAVE && leave == 0)
+      leave = k;
+  g_assert_cmpuint (leave, >, enter);
+  for (guint k = enter + 1; k <= leave; k++)
+    {
+      ev[k].flags |= EVF_CPU;
+      ev[k].spare = 51 | (51 << 8);
+    }
+  transform (&f, "balance region foo", &st);
+  g_assert_cmpfloat_with_epsilon (ev_ms (f.srs[0], EV_LEAVE, "foo", 0, FALSE), 10.5, 1e-6);
+  g_assert_cmpfloat_with_epsilon (ev_ms (f.srs[1], EV_LEAVE, "foo", 0, FALSE), 6.0, 1e-6);
+  fixture_free (&f);
+}
+
 static void
 test_balance_global (void)
 {
@@ -1395,6 +1429,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sim/transform/scale-flush", test_scale_flush);
   g_test_add_func ("/sim/transform/balance", test_balance);
   g_test_add_func ("/sim/transform/balance-globally", test_balance_global);
+  g_test_add_func ("/sim/transform/balance-cpu", test_balance_cpu);
   g_test_add_func ("/sim/transform/balance-phases", test_balance_phases);
   g_test_add_func ("/sim/transform/remove-size", test_remove_size);
   g_test_add_func ("/sim/transform/remove-tag", test_remove_tag_region);
