@@ -289,6 +289,24 @@ sim_cores_profile (SimRank   **srs,
   return steps;
 }
 
+/* the index of the step holding @t, or −1 before the first (rate 1) */
+static gint
+step_at (const GArray *steps,
+         Tick          t)
+{
+  const SimRateStep *s = (const SimRateStep *) steps->data;
+  guint lo = 0, hi = steps->len;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (s[mid].t <= t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return (gint) lo - 1;
+}
+
 double
 sim_cores_fit_cpus (SimRank   **srs,
                     const int  *ranks,
@@ -345,17 +363,8 @@ sim_cores_fit_cpus (SimRank   **srs,
         {
           Tick a = g_array_index (iv, Tick, j), b = g_array_index (iv, Tick, j + 1);
           double aw = g_array_index (awake, double, j / 2);
-          guint l = 0, h = want->len;
           Tick x = a;
-          while (l < h)
-            {
-              guint mid = l + (h - l) / 2;
-              if (st[mid].t <= a)
-                l = mid + 1;
-              else
-                h = mid;
-            }
-          for (gint s = (gint) l - 1; x < b; s++)
+          for (gint s = step_at (want, a); x < b; s++)
             {
               Tick next = (guint) (s + 1) < want->len ? st[s + 1].t : b;
               Tick e = MIN (b, next);
@@ -369,24 +378,6 @@ sim_cores_fit_cpus (SimRank   **srs,
         hi = c;
     }
   return 0.5 * (lo + hi);
-}
-
-/* the index of the step holding @t, or −1 before the first (rate 1) */
-static gint
-step_at (const GArray *steps,
-         Tick          t)
-{
-  const SimRateStep *s = (const SimRateStep *) steps->data;
-  guint lo = 0, hi = steps->len;
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-      if (s[mid].t <= t)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return (gint) lo - 1;
 }
 
 double
