@@ -567,7 +567,9 @@ reenact (Ctx               *cx,
        * (docs/decisions/2026-11-29-offline-cores.md); offline, every rank's samples are here */
       {
         double load = sim_outside_load (&cx->hosts, &local_cpu);
-        model = sim_model_fit_cores (cx->srs, cx->t->n_ranks, load >= 0 && load <= SIM_CONTENTION_SHARE);
+        const char *force = g_getenv ("KUBUS_SIM_CONTENTION");
+        gboolean never = force && strcmp (force, "0") == 0;
+        model = sim_model_fit_cores (cx->srs, cx->t->n_ranks, !never && load >= 0 && load <= SIM_CONTENTION_SHARE);
       }
     }
 
