@@ -94,6 +94,16 @@ sim_load_advice (const SimHosts    *h,
                  const SimCpuStats *c)
 {
   double load = sim_outside_load (h, c);
+  if (load <= SIM_CONTENTION_SHARE && c->shortfall > SIM_SHORTFALL)
+    /* the waits alone do not show it where ranks slept or waited in MPI much of the time (the
+     * share above counts every rank runnable throughout); the sharing of the cores among the
+     * ranks that computed, on the recorded times, does (offline: every rank's events) */
+    return g_strdup_printf (_("Other programs loaded the machine while the original ran: where its ranks computed "
+                              "they got %.0f %% less CPU time than sharing %u CPUs among up to %u ranks gives them. "
+                              "Neither mode brings that load back, so the simulation may be far off the run (the "
+                              "identity error shows how far). Trace the run again on a quiet machine (or on cores "
+                              "of its own) to predict it."),
+                            100.0 * c->shortfall, h->min_cpus, h->max_ranks_per_host);
   if (load <= SIM_CONTENTION_SHARE)
     return NULL;
   return g_strdup_printf (_("Other programs loaded the machine while the original ran: its ranks waited %.0f %% "

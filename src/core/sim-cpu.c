@@ -307,20 +307,46 @@ step_at (const GArray *steps,
   return (gint) lo - 1;
 }
 
-double
-sim_cores_fit_cpus (SimRank   **srs,
-                    const int  *ranks,
-                    int         n_ranks,
-                    const Tick *const *times,
-                    guint32     cpus,
-                    guint      *n_intervals)
+/* the CPU time processor sharing on @c CPUs gives the sampled intervals @iv (a, b pairs; @awake:
+ * the share of each its rank did not sleep), the ranks wanting a CPU as in @want */
+static double
+shared_work (const GArray *iv,
+             const GArray *awake,
+             const GArray *want,
+             double        c)
 {
-  g_autoptr (GArray) want = wanting (srs, ranks, n_ranks, times, FALSE);
-  g_autoptr (GArray) iv = g_array_new (FALSE, FALSE, sizeof (Tick));   /* a, b pairs */
-  g_autoptr (GArray) awake = g_array_new (FALSE, FALSE, sizeof (double));   /* 1 − sleep share */
   const SimRateStep *st = (const SimRateStep *) want->data;
-  double got = 0, awake_ns = 0, wall_ns = 0, lo = 0.05 * cpus, hi = cpus;
-  *n_intervals = 0;
+  double w = 0;
+  for (guint j = 0; j < iv->len; j += 2)
+    {
+      Tick a = g_array_index (iv, Tick, j), b = g_array_index (iv, Tick, j + 1);
+      double aw = g_array_index (awake, double, j / 2);
+      Tick x = a;
+      for (gint s = step_at (want, a); x < b; s++)
+        {
+          Tick next = (guint) (s + 1) < want->len ? st[s + 1].t : b;
+          Tick e = MIN (b, next);
+          w += aw * (s >= 0 ? share_of (st[s].rate, c) : 1.0) * (double) (e - x);
+          x = e;
+        }
+    }
+  return w;
+}
+
+/* The sampled computation intervals of @ranks on @times (@iv: a, b pairs; @awake: the share of
+ * each its rank did not sleep) and the CPU time they got. FALSE where they tell nothing: none,
+ * or ranks that slept nearly throughout (sim-lb-stack: 99.9 %). */
+static gboolean
+sampled_intervals (SimRank   **srs,
+                   const int  *ranks,
+                   int         n_ranks,
+                   const Tick *const *times,
+                   GArray     *iv,
+                   GArray     *awake,
+                   double     *got)
+{
+  double awake_ns = 0, wall_ns = 0;
+  *got = 0;
   for (int i = 0; i < n_ranks; i++)
     {
       SimRank *sr = srs[ranks[i]];
@@ -342,7 +368,7 @@ sim_cores_fit_cpus (SimRank   **srs,
                   g_array_append_val (awake, aw);
                   awake_ns += aw * (double) (t[k] - last);
                   wall_ns += (double) (t[k] - last);
-                  got += (double) (t[k] - last) * sim_cpu_share (&ev[k], FALSE);
+                  *got += (double) (t[k] - last) * sim_cpu_share (&ev[k], FALSE);
                 }
               last = t[k];
             }
@@ -350,34 +376,91 @@ sim_cores_fit_cpus (SimRank   **srs,
             last = t[k];
         }
     }
+  return iv->len > 0 && *got > 0 && awake_ns >= 0.01 * wall_ns;
+}
+
+double
+sim_cores_fit_cpus (SimRank   **srs,
+                    const int  *ranks,
+                    int         n_ranks,
+                    const Tick *const *times,
+                    guint32     cpus,
+                    guint      *n_intervals)
+{
+  g_autoptr (GArray) want = wanting (srs, ranks, n_ranks, times, FALSE);
+  g_autoptr (GArray) iv = g_array_new (FALSE, FALSE, sizeof (Tick));
+  g_autoptr (GArray) awake = g_array_new (FALSE, FALSE, sizeof (double));
+  double got, lo = 0.05 * cpus, hi = cpus;
+  gboolean any = sampled_intervals (srs, ranks, n_ranks, times, iv, awake, &got);
+
   *n_intervals = iv->len / 2;
-  /* ranks that slept nearly throughout (sim-lb-stack: 99.9 %) tell nothing */
-  if (iv->len == 0 || got <= 0 || awake_ns < 0.01 * wall_ns)
+  if (!any)
     return cpus;
   /* the CPU time the sampled intervals got, as processor sharing on c CPUs gives it, grows with
    * c: the c that gives what they got, at most the host's CPUs */
   for (int it = 0; it < 40; it++)
     {
-      double c = 0.5 * (lo + hi), w = 0;
-      for (guint j = 0; j < iv->len; j += 2)
-        {
-          Tick a = g_array_index (iv, Tick, j), b = g_array_index (iv, Tick, j + 1);
-          double aw = g_array_index (awake, double, j / 2);
-          Tick x = a;
-          for (gint s = step_at (want, a); x < b; s++)
-            {
-              Tick next = (guint) (s + 1) < want->len ? st[s + 1].t : b;
-              Tick e = MIN (b, next);
-              w += aw * (s >= 0 ? share_of (st[s].rate, c) : 1.0) * (double) (e - x);
-              x = e;
-            }
-        }
-      if (w < got)
+      double c = 0.5 * (lo + hi);
+      if (shared_work (iv, awake, want, c) < got)
         lo = c;
       else
         hi = c;
     }
   return 0.5 * (lo + hi);
+}
+
+double
+sim_cores_shortfall (SimRank **srs,
+                     int       n_ranks)
+{
+  g_autoptr (GHashTable) hosts = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
+  GHashTableIter it;
+  gpointer k, v;
+  double worst = 0;
+
+  if (n_ranks <= 0 || srs[0]->defs->cpu_metric == OTF2_UNDEFINED_METRIC)
+    return 0;
+  for (int r = 0; r < n_ranks; r++)
+    {
+      const TraceSysNode *sn = host_of (srs[0]->defs, r);
+      GArray *ranks;
+      if (!sn || sn->cpus == 0)
+        continue;
+      ranks = g_hash_table_lookup (hosts, sn);
+      if (!ranks)
+        g_hash_table_insert (hosts, (gpointer) sn, ranks = g_array_new (FALSE, FALSE, sizeof (int)));
+      g_array_append_val (ranks, r);
+    }
+  g_hash_table_iter_init (&it, hosts);
+  while (g_hash_table_iter_next (&it, &k, &v))
+    {
+      const TraceSysNode *sn = k;
+      GArray *ranks = v;
+      g_autofree const Tick **times = NULL;
+      g_autoptr (GArray) want = NULL;
+      g_autoptr (GArray) iv = g_array_new (FALSE, FALSE, sizeof (Tick));
+      g_autoptr (GArray) awake = g_array_new (FALSE, FALSE, sizeof (double));
+      double got, full;
+      if (ranks->len <= sn->cpus)
+        continue;
+      times = g_new0 (const Tick *, n_ranks);
+      for (guint i = 0; i < ranks->len; i++)
+        {
+          int r = g_array_index (ranks, int, i);
+          SimEvent *ev = (SimEvent *) srs[r]->ev->data;
+          Tick *t = g_new (Tick, MAX (srs[r]->ev->len, 1));
+          for (guint j = 0; j < srs[r]->ev->len; j++)
+            t[j] = ev[j].time;
+          times[r] = t;
+        }
+      want = wanting (srs, (const int *) ranks->data, (int) ranks->len, times, FALSE);
+      if (sampled_intervals (srs, (const int *) ranks->data, (int) ranks->len, times, iv, awake, &got)
+          && (full = shared_work (iv, awake, want, sn->cpus)) > 0)
+        worst = MAX (worst, 1.0 - got / full);
+      for (guint i = 0; i < ranks->len; i++)
+        g_free ((gpointer) times[g_array_index (ranks, int, i)]);
+    }
+  return worst;
 }
 
 double

@@ -116,6 +116,8 @@ typedef struct
   guint  samples;
   double gap_wall, gap_cpu, gap_wait, gap_sleep;   /* long computation intervals, ns */
   double call_wall, call_cpu, call_wait;           /* long MPI calls, ns */
+  /* sim_cores_shortfall, −1 unknown (kubus-sim knows it where it has every rank: offline) */
+  double shortfall;
 } SimCpuStats;
 
 typedef struct
@@ -163,6 +165,14 @@ GArray     *sim_cores_profile (SimRank **srs, const int *ranks, int n_ranks, con
  * programs took some of them. @n_intervals: how many were sampled. */
 double      sim_cores_fit_cpus (SimRank **srs, const int *ranks, int n_ranks, const Tick *const *times,
                                 guint32 cpus, guint *n_intervals);
+/* The share of the CPU time that sharing its CPUs among its ranks (sim_cores_profile on the
+ * recorded times) would have given the sampled computation intervals which they did not get, on
+ * the host of an oversubscribed run where it is largest: other programs took it (0 where nothing
+ * was sampled; every rank's events needed) */
+double      sim_cores_shortfall (SimRank **srs, int n_ranks);
+/* above this shortfall other programs took the CPUs (quiet traces, 2026-11-29: at most 0.30,
+ * 6 ranks on 2 cores; 4 ranks at most 0.15) */
+#define SIM_SHORTFALL 0.35
 /* CPU time a rank that wants a CPU gets from @a to @b */
 double      sim_cores_work (const GArray *steps, Tick a, Tick b);
 /* how long from @a a rank that wants a CPU takes to get @work ns of CPU time */

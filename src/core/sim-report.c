@@ -337,6 +337,13 @@ sim_report_write (const char  *orig_cube,
       g_string_append (js, ", \"outside_wait_share\": ");
       json_number (js, sim_outside_load (&s->hosts, &s->cpu));
     }
+  if (s->cpu.shortfall >= 0)
+    {
+      /* offline: the CPU time the sampled computation did not get of what sharing the cores
+       * among the ranks gives it (sim_cores_shortfall) */
+      g_string_append (js, ", \"cpu_shortfall\": ");
+      json_number (js, s->cpu.shortfall);
+    }
   g_string_append_c (js, '}');
   g_string_append (js, ",\n  \"mode_advice\": ");
   json_string (js, s->mode_advice);

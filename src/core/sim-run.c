@@ -492,7 +492,7 @@ reenact (Ctx               *cx,
   g_autofree GError **errs = g_new0 (GError *, cx->t->n_local);
   SimModel *model = NULL;
   SimReplayStats scratch = { 0 };
-  SimCpuStats local_cpu = { 0 };
+  SimCpuStats local_cpu = { .shortfall = -1 };
   gboolean ok = TRUE;
   guint64 n_events = 0;
 
@@ -507,12 +507,17 @@ reenact (Ctx               *cx,
       if (!quiet_pass)
         cpu_stats_add (&cx->cpu, &cs);
     }
+  /* with every rank here (offline): how much CPU time the sampled computation missed of what
+   * sharing the cores among the ranks gives it (other programs took it) */
+  if (cx->opt->offline && cx->t->n_local == cx->t->n_ranks && cx->hosts.oversubscribed)
+    local_cpu.shortfall = sim_cores_shortfall (cx->srs, cx->t->n_ranks);
   if (!quiet_pass)
     {
       /* the contention re-enactment where the original's ranks really competed for cores:
        * their computation waited, runnable, for a CPU a noticeable part of its time (ranks that
        * share cores but mostly sleep keep the precise, real-time scheduled re-enactment) */
       sum_cpu (cx);
+      cx->sum.cpu.shortfall = local_cpu.shortfall;
       if (cx->contention_auto)
         {
           cx->contention = cx->sum.cpu.gap_wall > 0
@@ -569,7 +574,9 @@ reenact (Ctx               *cx,
         double load = sim_outside_load (&cx->hosts, &local_cpu);
         const char *force = g_getenv ("KUBUS_SIM_CONTENTION");
         gboolean never = force && strcmp (force, "0") == 0;
-        model = sim_model_fit_cores (cx->srs, cx->t->n_ranks, !never && load >= 0 && load <= SIM_CONTENTION_SHARE);
+        model = sim_model_fit_cores (cx->srs, cx->t->n_ranks,
+                                     !never && load >= 0 && load <= SIM_CONTENTION_SHARE
+                                     && local_cpu.shortfall <= SIM_SHORTFALL);
       }
     }
 

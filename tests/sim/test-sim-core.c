@@ -1178,6 +1178,14 @@ test_cores_profile (void)
   g_assert_cmpfloat_with_epsilon (sim_cores_fit_cpus (f.srs, ranks, 2, (const Tick *const *) times, 1, &n_iv),
                                   7.0 / 9.0, 10.0 / 9.0 * 0.5 / 255 + 1e-6);   /* shares in 255ths */
   g_assert_cmpuint (n_iv, ==, 1);
+  /* what it did not get: on the host's one CPU sharing gives foo 9 ms of CPU, it got 7 (179/255
+   * of its 10 ms); nothing without the samples' metric, nothing where each rank has a CPU */
+  g_assert_cmpfloat (sim_cores_shortfall (f.srs, 2), ==, 0);
+  share_one_cpu (&f);
+  g_assert_cmpfloat_with_epsilon (sim_cores_shortfall (f.srs, 2), 1.0 - 179.0 / 255 * 10 / 9, 1e-9);
+  for (guint n = 0; n < f.defs->sysnodes->len; n++)
+    ((TraceSysNode *) f.defs->sysnodes->pdata[n])->cpus = 2;
+  g_assert_cmpfloat (sim_cores_shortfall (f.srs, 2), ==, 0);
   for (int r = 0; r < 2; r++)
     g_free (times[r]);
   fixture_free (&f);
