@@ -364,16 +364,17 @@ sim_plan_coll_costs (Transport *t,
             member = c->world[m] == srs[i]->rank;
           if (!member)
             continue;
-          /* per instance: the latest member's Enter, the root's */
-          enters[i] = g_new (gint64, 2 * count);
+          /* per instance: the latest member's Enter, the root's, minus the earliest's */
+          enters[i] = g_new (gint64, 3 * count);
           for (gint64 x = 0; x < count; x++)
             {
               gboolean have = s && x < (gint64) s->enter->len;
-              enters[i][2 * x] = have ? (gint64) g_array_index (s->enter, Tick, x) : -1;
-              enters[i][2 * x + 1] = have && g_array_index (s->root, gboolean, x) ? enters[i][2 * x] : -1;
+              enters[i][3 * x] = have ? (gint64) g_array_index (s->enter, Tick, x) : -1;
+              enters[i][3 * x + 1] = have && g_array_index (s->root, gboolean, x) ? enters[i][3 * x] : -1;
+              enters[i][3 * x + 2] = have ? -(gint64) g_array_index (s->enter, Tick, x) : G_MININT64;
             }
         }
-      t->allreduce_max (t, c->index, c->world, c->size, enters, 2 * (gsize) count);
+      t->allreduce_max (t, c->index, c->world, c->size, enters, 3 * (gsize) count);
       for (int i = 0; i < t->n_local; i++)
         {
           CollSeq *s = enters[i] ? g_hash_table_lookup (seqs[i], GUINT_TO_POINTER (c->index + 1)) : NULL;
@@ -384,8 +385,16 @@ sim_plan_coll_costs (Transport *t,
               gboolean root = g_array_index (s->root, gboolean, x);
               gboolean eager = ev[k].len + ev[k].req < COLL_EAGER;
               Tick own = g_array_index (s->enter, Tick, x);
-              Tick leave = ev[k].time, last = (Tick) MAX (enters[i][2 * x], 0);
-              Tick root_enter = enters[i][2 * x + 1] >= 0 ? (Tick) enters[i][2 * x + 1] : last;
+              Tick leave = ev[k].time, last = (Tick) MAX (enters[i][3 * x], 0);
+              Tick root_enter = enters[i][3 * x + 1] >= 0 ? (Tick) enters[i][3 * x + 1] : last;
+              /* every member entered (all reduced the same values): a short instance? */
+              if (enters[i][3 * x + 2] > G_MININT64 && enters[i][3 * x] >= 0
+                  && enters[i][3 * x] + enters[i][3 * x + 2] < SIM_COLL_SHORT_NS)
+                {
+                  if (!srs[i]->coll_short)
+                    srs[i]->coll_short = g_hash_table_new (g_direct_hash, g_direct_equal);
+                  g_hash_table_add (srs[i]->coll_short, GUINT_TO_POINTER (k + 1));
+                }
               /* whom the call waited for: everybody, except in rooted operations */
               switch (ev[k].tag)
                 {

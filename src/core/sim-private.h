@@ -89,6 +89,11 @@ typedef struct
    * blocking collectives (their COLL_END): how long the call lasted after the last member
    * entered it (sim_plan_coll_costs) */
   GHashTable *copy_cost;
+  /* blocking collectives (their COLL_END, event index + 1) whose members all entered within
+   * SIM_COLL_SHORT_NS of each other in the original: the same set on every member
+   * (sim_plan_coll_costs), so that the real-time re-enactment may run them in their blocking
+   * form on every member alike */
+  GHashTable *coll_short;
   /* set before trace_events_read: every timestamp is read through it (replay-clock.h) */
   const ClockMap *clock_map;
 } SimRank;
@@ -173,6 +178,8 @@ double      sim_cores_shortfall (SimRank **srs, int n_ranks);
 /* above this shortfall other programs took the CPUs (quiet traces, 2026-11-29: at most 0.30,
  * 6 ranks on 2 cores; 4 ranks at most 0.15) */
 #define SIM_SHORTFALL 0.35
+/* a blocking collective whose members entered within this of each other (sim_plan_coll_costs) */
+#define SIM_COLL_SHORT_NS 1000000
 /* CPU time a rank that wants a CPU gets from @a to @b */
 double      sim_cores_work (const GArray *steps, Tick a, Tick b);
 /* how long from @a a rank that wants a CPU takes to get @work ns of CPU time */

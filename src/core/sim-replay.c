@@ -117,6 +117,9 @@ static gboolean spin_waits;
 /* every rank of this host has a CPU of its own: spins need not yield (a yield is a system call,
  * microseconds under a hypervisor, and a message that arrives meanwhile waits for it) */
 static gboolean core_each;
+/* every rank of the run has a core of its own (core_each on every process): do_coll() may use
+ * the blocking forms */
+static gboolean colls_blocking;
 /* CLOCK_MONOTONIC (this process's) when the MPI call being re-enacted is expected to end: its
  * recorded (transformed) duration after its Enter */
 static gint64 call_expected_end;
@@ -478,12 +481,15 @@ grow (guint8 **buf,
 }
 
 /* Starts the collective of @a (ACT_COLL, ACT_ICOLL) in its non-blocking form: @req stays
- * MPI_REQUEST_NULL when there is nothing to do. */
+ * MPI_REQUEST_NULL when there is nothing to do; or, with @blocking, runs its blocking form. */
+#define COLL(blocking_form, nonblocking_form, ...) \
+  (blocking ? blocking_form (__VA_ARGS__) : nonblocking_form (__VA_ARGS__, &req))
 static int
-start_coll (Replay      *rp,
-            guint32      a_index,
-            SimAction   *a,
-            MPI_Request *reqp)
+run_coll (Replay      *rp,
+          guint32      a_index,
+          SimAction   *a,
+          gboolean     blocking,
+          MPI_Request *reqp)
 {
   MPI_Comm c = rp->comms[a->comm];
   int size = rp->comm_size[a->comm], me = rp->comm_rank[a->comm];
@@ -506,40 +512,40 @@ start_coll (Replay      *rp,
   switch (a->op)
     {
     case OTF2_COLLECTIVE_OP_BARRIER:
-      rc = MPI_Ibarrier (c, &req);
+      rc = COLL (MPI_Barrier, MPI_Ibarrier, c);
       break;
     case OTF2_COLLECTIVE_OP_BCAST:
-      rc = MPI_Ibcast (me == root ? rp->sbuf : rp->rbuf, (int) a->bytes2, MPI_BYTE, root, c, &req);
+      rc = COLL (MPI_Bcast, MPI_Ibcast, me == root ? rp->sbuf : rp->rbuf, (int) a->bytes2, MPI_BYTE, root, c);
       break;
     case OTF2_COLLECTIVE_OP_REDUCE:
-      rc = MPI_Ireduce (rp->sbuf, rp->rbuf, (int) a->bytes, MPI_BYTE, MPI_BOR, root, c, &req);
+      rc = COLL (MPI_Reduce, MPI_Ireduce, rp->sbuf, rp->rbuf, (int) a->bytes, MPI_BYTE, MPI_BOR, root, c);
       break;
     case OTF2_COLLECTIVE_OP_ALLREDUCE:
-      rc = MPI_Iallreduce (rp->sbuf, rp->rbuf, (int) (a->bytes / size), MPI_BYTE, MPI_BOR, c, &req);
+      rc = COLL (MPI_Allreduce, MPI_Iallreduce, rp->sbuf, rp->rbuf, (int) (a->bytes / size), MPI_BYTE, MPI_BOR, c);
       break;
     case OTF2_COLLECTIVE_OP_GATHER:
-      rc = MPI_Igather (rp->sbuf, (int) a->bytes, MPI_BYTE, rp->rbuf, (int) a->bytes, MPI_BYTE, root, c, &req);
+      rc = COLL (MPI_Gather, MPI_Igather, rp->sbuf, (int) a->bytes, MPI_BYTE, rp->rbuf, (int) a->bytes, MPI_BYTE, root, c);
       break;
     case OTF2_COLLECTIVE_OP_SCATTER:
-      rc = MPI_Iscatter (rp->sbuf, (int) a->bytes2, MPI_BYTE, rp->rbuf, (int) a->bytes2, MPI_BYTE, root, c, &req);
+      rc = COLL (MPI_Scatter, MPI_Iscatter, rp->sbuf, (int) a->bytes2, MPI_BYTE, rp->rbuf, (int) a->bytes2, MPI_BYTE, root, c);
       break;
     case OTF2_COLLECTIVE_OP_ALLGATHER:
       count = (int) (a->bytes2 / size);
-      rc = MPI_Iallgather (rp->sbuf, count, MPI_BYTE, rp->rbuf, count, MPI_BYTE, c, &req);
+      rc = COLL (MPI_Allgather, MPI_Iallgather, rp->sbuf, count, MPI_BYTE, rp->rbuf, count, MPI_BYTE, c);
       break;
     case OTF2_COLLECTIVE_OP_ALLTOALL:
       count = (int) (a->bytes2 / size);
-      rc = MPI_Ialltoall (rp->sbuf, count, MPI_BYTE, rp->rbuf, count, MPI_BYTE, c, &req);
+      rc = COLL (MPI_Alltoall, MPI_Ialltoall, rp->sbuf, count, MPI_BYTE, rp->rbuf, count, MPI_BYTE, c);
       break;
     case OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK:
-      rc = MPI_Ireduce_scatter_block (rp->sbuf, rp->rbuf, (int) (a->bytes2 / size), MPI_BYTE, MPI_BOR, c, &req);
+      rc = COLL (MPI_Reduce_scatter_block, MPI_Ireduce_scatter_block, rp->sbuf, rp->rbuf, (int) (a->bytes2 / size), MPI_BYTE, MPI_BOR, c);
       break;
     case OTF2_COLLECTIVE_OP_SCAN:
-      rc = MPI_Iscan (rp->sbuf, rp->rbuf, (int) (a->bytes2 / (me + 1)), MPI_BYTE, MPI_BOR, c, &req);
+      rc = COLL (MPI_Scan, MPI_Iscan, rp->sbuf, rp->rbuf, (int) (a->bytes2 / (me + 1)), MPI_BYTE, MPI_BOR, c);
       break;
     case OTF2_COLLECTIVE_OP_EXSCAN:
-      rc = MPI_Iexscan (rp->sbuf, rp->rbuf, size > 1 ? (int) ((a->bytes + a->bytes2) / (size - 1)) : 0,
-                        MPI_BYTE, MPI_BOR, c, &req);
+      rc = COLL (MPI_Exscan, MPI_Iexscan, rp->sbuf, rp->rbuf, size > 1 ? (int) ((a->bytes + a->bytes2) / (size - 1)) : 0,
+                        MPI_BYTE, MPI_BOR, c);
       break;
     case OTF2_COLLECTIVE_OP_GATHERV:
       {
@@ -550,7 +556,7 @@ start_coll (Replay      *rp,
             rd[m] = (int) total;
             total += vt[2 * m];
           }
-        rc = MPI_Igatherv (rp->sbuf, (int) a->bytes, MPI_BYTE, rp->rbuf, rcn, rd, MPI_BYTE, root, c, &req);
+        rc = COLL (MPI_Gatherv, MPI_Igatherv, rp->sbuf, (int) a->bytes, MPI_BYTE, rp->rbuf, rcn, rd, MPI_BYTE, root, c);
       }
       break;
     case OTF2_COLLECTIVE_OP_SCATTERV:
@@ -562,7 +568,7 @@ start_coll (Replay      *rp,
             sd[m] = (int) total;
             total += vt[2 * m + 1];
           }
-        rc = MPI_Iscatterv (rp->sbuf, sc, sd, MPI_BYTE, rp->rbuf, (int) a->bytes2, MPI_BYTE, root, c, &req);
+        rc = COLL (MPI_Scatterv, MPI_Iscatterv, rp->sbuf, sc, sd, MPI_BYTE, rp->rbuf, (int) a->bytes2, MPI_BYTE, root, c);
       }
       break;
     case OTF2_COLLECTIVE_OP_ALLGATHERV:
@@ -574,7 +580,7 @@ start_coll (Replay      *rp,
             rd[m] = (int) total;
             total += rcn[m];
           }
-        rc = MPI_Iallgatherv (rp->sbuf, rcn[me], MPI_BYTE, rp->rbuf, rcn, rd, MPI_BYTE, c, &req);
+        rc = COLL (MPI_Allgatherv, MPI_Iallgatherv, rp->sbuf, rcn[me], MPI_BYTE, rp->rbuf, rcn, rd, MPI_BYTE, c);
       }
       break;
     case OTF2_COLLECTIVE_OP_ALLTOALLV:
@@ -591,22 +597,23 @@ start_coll (Replay      *rp,
             stot += sc[m];
             rtot += rcn[m];
           }
-        rc = MPI_Ialltoallv (rp->sbuf, sc, sd, MPI_BYTE, rp->rbuf, rcn, rd, MPI_BYTE, c, &req);
+        rc = COLL (MPI_Alltoallv, MPI_Ialltoallv, rp->sbuf, sc, sd, MPI_BYTE, rp->rbuf, rcn, rd, MPI_BYTE, c);
       }
       break;
     case OTF2_COLLECTIVE_OP_REDUCE_SCATTER:
       for (int m = 0; m < size; m++)
         rcn[m] = (int) (vt[2 * m + 1] / size);
-      rc = MPI_Ireduce_scatter (rp->sbuf, rp->rbuf, rcn, MPI_BYTE, MPI_BOR, c, &req);
+      rc = COLL (MPI_Reduce_scatter, MPI_Ireduce_scatter, rp->sbuf, rp->rbuf, rcn, MPI_BYTE, MPI_BOR, c);
       break;
     default:
       /* communicator creation and other synchronising operations some writers record */
-      rc = MPI_Ibarrier (c, &req);
+      rc = COLL (MPI_Barrier, MPI_Ibarrier, c);
       break;
     }
   *reqp = req;
   return rc;
 }
+#undef COLL
 
 static gboolean
 do_coll (Replay    *rp,
@@ -616,9 +623,26 @@ do_coll (Replay    *rp,
          GError   **error)
 {
   MPI_Request req;
-  int rc = start_coll (rp, a_index, a, &req);
-  if (rc == MPI_SUCCESS && req != MPI_REQUEST_NULL)
-    rc = settle1 (&req);
+  int rc;
+  /* where every rank of the run has a core and the members entered this instance within 1 ms
+   * of each other in the original, the program's own blocking form: settle() would spin through
+   * such a wait anyway, and the non-blocking form is another, slower algorithm (libnbc: 2-4 µs
+   * more per small collective at 2 ranks, +2-3 % on a program of Gatherv, Scatterv, Scan and
+   * Reduce_scatter_block). Longer waits keep the non-blocking form and settle()'s naps. A
+   * blocking collective matches only blocking ones: every member decides alike (the instance
+   * from the reduced Enters, colls_blocking from all processes). */
+  if (colls_blocking && sr->coll_short && g_hash_table_contains (sr->coll_short, GUINT_TO_POINTER (a->ev + 1)))
+    {
+      __atomic_store_n (&wd_since, sim_now (), __ATOMIC_RELAXED);
+      rc = run_coll (rp, a_index, a, TRUE, &req);
+      __atomic_store_n (&wd_since, 0, __ATOMIC_RELAXED);
+    }
+  else
+    {
+      rc = run_coll (rp, a_index, a, FALSE, &req);
+      if (rc == MPI_SUCCESS && req != MPI_REQUEST_NULL)
+        rc = settle1 (&req);
+    }
   return mpi_fail (rc, _("a collective operation"), sr->rank, error);
 }
 
@@ -919,7 +943,7 @@ run_actions (Replay    *rp,
         case ACT_ICOLL:
           what = _("a non-blocking collective operation");
           rp->persistent[a->slot] = 0;
-          rc = start_coll (rp, call->first + i, a, &rp->reqs[a->slot]);
+          rc = run_coll (rp, call->first + i, a, FALSE, &rp->reqs[a->slot]);
           break;
         case ACT_SYNC:
           what = "MPI_Barrier";
@@ -1085,6 +1109,11 @@ sim_replay_run (SimRank             *sr,
   if (contention)
     stats->cpus_used = host_known ? limit_cpus (&host_set, mode->cpus) : 0;
   core_each = !contention && host_known && ranks_here <= CPU_COUNT (&host_set);
+  {
+    int mine = core_each, all = 0;
+    MPI_Allreduce (&mine, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    colls_blocking = all != 0 && !g_getenv ("KUBUS_SIM_NBC_ONLY");
+  }
   /* SCHED_RR would hand the cores out by 100 ms time slices, not as the original shared them */
   sim_wait_calibrate (&stats->cal, !contention);
   /* A polling call that found nothing: an Enter of no call whose Leave follows it. */

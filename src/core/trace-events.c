@@ -87,6 +87,8 @@ sim_rank_free (SimRank *sr)
   g_free (sr->new_time);
   if (sr->copy_cost)
     g_hash_table_unref (sr->copy_cost);
+  if (sr->coll_short)
+    g_hash_table_unref (sr->coll_short);
   g_free (sr);
 }
 
