@@ -88,12 +88,26 @@ sim_outside_load (const SimHosts    *h,
 
 /* NULL, or the sentence saying that other programs slowed the original run down: no mode brings
  * that load back, so the identity error (the error bar) shows it, and no prediction is better
- * than the run it starts from */
+ * than the run it starts from. Without CPU samples (ranks did not outnumber cores), from what
+ * the collector found other programs took of the hosts' CPUs (every traced run since
+ * docs/decisions/2026-11-29-outside-load-always.md): both modes take the original's
+ * computation for as long as it lasted, load included (the real-time re-enactment computes
+ * that long where no samples say it waited, the offline model replays it and fits its MPI costs
+ * to the loaded calls too), so an identity may come close while a prediction does not */
 char *
 sim_load_advice (const SimHosts    *h,
                  const SimCpuStats *c)
 {
   double load = sim_outside_load (h, c);
+  if (load < 0 && h->other_known && h->other_share > SIM_CONTENTION_SHARE)
+    return g_strdup_printf (_("Other programs shared the host with the original run: they took %.0f %% of the CPU "
+                              "time its ranks could have had (%u ranks on %u CPUs). The original's times are "
+                              "inflated by it as far as its ranks wanted those CPUs, and both modes start from them: "
+                              "the real-time re-enactment computes for as long as the original's computation took, "
+                              "the offline model also fits its MPI costs to the original's calls. Predictions from "
+                              "this trace are less reliable (its identity error need not show it). Trace the run "
+                              "again on a quiet machine (or on cores of its own) to predict it."),
+                            100.0 * h->other_share, h->other_share_ranks, h->other_share_cpus);
   if (load <= SIM_CONTENTION_SHARE)
     return NULL;
   return g_strdup_printf (_("Other programs loaded the machine while the original ran: its ranks waited %.0f %% "
