@@ -833,10 +833,11 @@ def load_note(share, ranks, cpus):
     time the ranks could have had and the ranks did not sample (LC_ALL=C)"""
     return ('Other programs shared the host with the original run: they took %.0f %% of the CPU time its ranks '
             'could have had (%d ranks on %d CPUs). The original\'s times are inflated by it as far as its ranks '
-            'wanted those CPUs, and both modes start from them: the real-time re-enactment computes for as long as '
-            'the original\'s computation took, the offline model also fits its MPI costs to the original\'s calls. '
-            'Predictions from this trace are less reliable (its identity error need not show it). Trace the run '
-            'again on a quiet machine (or on cores of its own) to predict it.' % (100 * share, ranks, cpus))
+            'wanted those CPUs. The real-time re-enactment computes for as long as the original\'s computation '
+            'took, but its MPI calls run without that load (a wait for a descheduled peer goes); the offline model '
+            'keeps the loaded times in its computation and its MPI costs. Predictions from this trace are less '
+            'reliable in either mode, whatever its identity error. Trace the run again on a quiet machine (or on '
+            'cores of its own) to predict it.' % (100 * share, ranks, cpus))
 
 
 def mode_outsideload(args, tmp):
