@@ -50,8 +50,8 @@ uint64_t kubus_cpu_prev;
 
 static int *cpus_of_rank; /* per world rank: the CPUs its host's ranks may use */
 static int  any_sampling;
-static int  any_tracing; /* some rank traces: every host measures other programs' CPU time */
-static int  host_cpu_count; /* the CPUs this host's ranks may use */
+static int  any_tracing;       /* some rank traces: every host measures other programs' CPU time */
+static int  host_cpu_count;    /* the CPUs this host's ranks may use */
 static int  schedstat_fd = -1; /* /proc/thread-self/schedstat of the thread that samples */
 
 /* other programs' CPU time on this host (kubus_cpu_finish) */
