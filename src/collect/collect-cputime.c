@@ -1,4 +1,5 @@
-/* collect-cputime.c: how much CPU a rank got, where ranks outnumber cores.
+/* collect-cputime.c: how much CPU a rank got, where ranks outnumber cores, and what other
+ * programs took of each host's CPUs during every traced run.
  *
  * With more ranks than cores on a host, a rank that computes for 1 ms of wall time may have run
  * for 0.5 ms: the other half it waited for a core the ranks sharing it held. kubus-sim re-enacts
@@ -19,14 +20,23 @@
  * CPU count goes into the definitions as the system tree node property KUBUS::CPUS, so the
  * simulator knows the machine the run shared.
  *
- * Where ranks sample, the first rank of each host also reads the host's busy CPU time
- * (/proc/stat) at MPI_Init and at MPI_Finalize; less the CPU time of the host's ranks (whole
- * processes) it is what other programs took meanwhile: KUBUS::OTHER_CPU_NS, over the interval
- * KUBUS::OTHER_WALL_NS. A rank's wait for a CPU beyond its share of the cores is not always
- * other programs' doing (the scheduler balances 4 ranks on 2 cores imperfectly: 5-9 % more on
- * an idle machine), but other programs cannot have delayed the ranks by more than the CPU time
- * they got, so kubus-sim takes the smaller of the two (docs/decisions/2026-11-29-oversubscribed-
- * reference.md). */
+ * On every traced run, sampled or not, the first rank of each host also reads the host's busy
+ * CPU time (/proc/stat) at MPI_Init and at MPI_Finalize; less the CPU time of the host's ranks
+ * (whole processes) it is what other programs took meanwhile: KUBUS::OTHER_CPU_NS, over the
+ * interval KUBUS::OTHER_WALL_NS. Two reads of /proc/stat and of the process's CPU clock per
+ * host, and a reduction at MPI_Finalize: nothing against a run. kubus-sim says from them, also
+ * where ranks did not outnumber cores (no samples), that other programs shared the host and
+ * inflated the original's times (docs/decisions/2026-11-29-outside-load-always.md). Where ranks
+ * sample, a rank's wait for a CPU beyond its share of the cores is not always other programs'
+ * doing (the scheduler balances 4 ranks on 2 cores imperfectly: 5-9 % more on an idle machine),
+ * but other programs cannot have delayed the ranks by more than the CPU time they got, so
+ * kubus-sim takes the smaller of the two (docs/decisions/2026-11-29-oversubscribed-
+ * reference.md). The properties say nothing about sampling: the metric definition does.
+ *
+ * Test-only switch (not for users): KUBUS_TEST_OTHER_CPU=F makes each host's reading report that
+ * other programs kept F of the host's CPUs (KUBUS::CPUS) busy over the run (F x CPUs x
+ * OTHER_WALL_NS), whatever /proc/stat says: a deterministic load for the tests of kubus-sim's
+ * note. */
 #include "collect.h"
 
 #include <fcntl.h>
@@ -40,6 +50,8 @@ uint64_t kubus_cpu_prev;
 
 static int *cpus_of_rank; /* per world rank: the CPUs its host's ranks may use */
 static int  any_sampling;
+static int  any_tracing;       /* some rank traces: every host measures other programs' CPU time */
+static int  host_cpu_count;    /* the CPUs this host's ranks may use */
 static int  schedstat_fd = -1; /* /proc/thread-self/schedstat of the thread that samples */
 
 /* other programs' CPU time on this host (kubus_cpu_finish) */
@@ -162,6 +174,7 @@ kubus_cpu_setup (uint64_t t, int tracing)
       PMPI_Comm_size (host, &local);
       PMPI_Comm_rank (host, &hr);
       cpus = host_cpus (host);
+      host_cpu_count = cpus;
       cpu_host = host; /* freed by kubus_cpu_finish */
       if (hr == 0)
         host_busy0 = host_busy_ns ();
@@ -174,7 +187,12 @@ kubus_cpu_setup (uint64_t t, int tracing)
     PMPI_Allgather (&cpus, 1, MPI_INT, cpus_of_rank, 1, MPI_INT, kubus_internal_comm);
   else
     PMPI_Allgather (&cpus, 1, MPI_INT, NULL, 0, MPI_INT, kubus_internal_comm);
-  PMPI_Allreduce (&want, &any_sampling, 1, MPI_INT, MPI_MAX, kubus_internal_comm);
+  {
+    int mine[2] = { want, tracing != 0 }, any[2] = { 0, 0 };
+    PMPI_Allreduce (mine, any, 2, MPI_INT, MPI_MAX, kubus_internal_comm);
+    any_sampling = any[0];
+    any_tracing = any[1];
+  }
   if (!want)
     return;
 
@@ -216,8 +234,9 @@ void
 kubus_cpu_finish (void)
 {
   uint64_t pair[2] = { UINT64_MAX, UINT64_MAX };
-  /* any_sampling is the same on every rank, and so is whether the host split worked */
-  if (!any_sampling)
+  /* any_tracing is the same on every rank, and so is whether the host split worked: every
+   * traced run measures other programs' CPU time, sampled or not */
+  if (!any_tracing)
     {
       if (cpu_host != MPI_COMM_NULL)
         PMPI_Comm_free (&cpu_host);
@@ -236,6 +255,19 @@ kubus_cpu_finish (void)
             {
               pair[0] = busy - host_busy0 > ranks ? busy - host_busy0 - ranks : 0;
               pair[1] = wall;
+            }
+          const char *test = getenv ("KUBUS_TEST_OTHER_CPU");
+          if (test != NULL && test[0] != '\0')
+            {
+              char  *end = NULL;
+              double f = strtod (test, &end);
+              if (end != test && *end == '\0' && f >= 0 && f <= 1)
+                {
+                  pair[0] = (uint64_t)(f * (double)host_cpu_count * (double)wall + 0.5);
+                  pair[1] = wall;
+                }
+              else
+                kubus_log ("KUBUS_TEST_OTHER_CPU=%s: not a share from 0 to 1, ignored", test);
             }
         }
       PMPI_Bcast (pair, 2, MPI_UINT64_T, 0, cpu_host);

@@ -20,8 +20,8 @@ void kubus_cpu_sample (uint64_t t) KUBUS_CPU_HIDDEN;
 /* MPI_Init, collective: decides whether to sample (more ranks than cores on some host, or
  * KUBUS_CPU_TIME=1) and measures what a sample costs */
 void kubus_cpu_setup (uint64_t t, int tracing) KUBUS_CPU_HIDDEN;
-/* MPI_Finalize, collective, before the definitions are written: where any rank sampled, what
- * other programs took of each host's CPUs since kubus_cpu_setup */
+/* MPI_Finalize, collective, before the definitions are written: where any rank traces (sampled
+ * or not), what other programs took of each host's CPUs since kubus_cpu_setup */
 void kubus_cpu_finish (void) KUBUS_CPU_HIDDEN;
 /* the global definitions: KUBUS::CPUS of every host node (and KUBUS::OTHER_CPU_NS and
  * KUBUS::OTHER_WALL_NS where kubus_cpu_finish measured them), the metric when any rank sampled.

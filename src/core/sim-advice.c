@@ -88,12 +88,27 @@ sim_outside_load (const SimHosts    *h,
 
 /* NULL, or the sentence saying that other programs slowed the original run down: no mode brings
  * that load back, so the identity error (the error bar) shows it, and no prediction is better
- * than the run it starts from */
+ * than the run it starts from. Without CPU samples (ranks did not outnumber cores), from what
+ * the collector found other programs took of the hosts' CPUs (every traced run since
+ * docs/decisions/2026-11-29-outside-load-always.md): the real-time re-enactment computes for as
+ * long as each computation interval took, load included (no samples say it waited), but runs
+ * the MPI calls on this machine without the load; the offline model keeps the loaded times in
+ * the computation and in the MPI costs it fits. Neither identity error measures the load */
 char *
 sim_load_advice (const SimHosts    *h,
                  const SimCpuStats *c)
 {
   double load = sim_outside_load (h, c);
+  if (load < 0 && h->other_known && h->other_share > SIM_CONTENTION_SHARE)
+    return g_strdup_printf (_("Other programs shared the host with the original run: they took %.0f %% of the CPU "
+                              "time its ranks could have had (%u ranks on %u CPUs). The original's times are "
+                              "inflated by it as far as its ranks wanted those CPUs. The real-time re-enactment "
+                              "computes for as long as the original's computation took, but its MPI calls run "
+                              "without that load (a wait for a descheduled peer goes); the offline model keeps the "
+                              "loaded times in its computation and its MPI costs. Predictions from this trace are "
+                              "less reliable in either mode, whatever its identity error. Trace the run again on a "
+                              "quiet machine (or on cores of its own) to predict it."),
+                            100.0 * h->other_share, h->other_share_ranks, h->other_share_cpus);
   if (load <= SIM_CONTENTION_SHARE && c->shortfall > SIM_SHORTFALL)
     /* the waits alone do not show it where ranks slept or waited in MPI much of the time (the
      * share above counts every rank runnable throughout); the sharing of the cores among the

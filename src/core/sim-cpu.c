@@ -134,7 +134,19 @@ sim_cpu_hosts (const TraceDefs *defs,
         guint ranks = GPOINTER_TO_UINT (v);
         h->max_ranks_per_host = MAX (h->max_ranks_per_host, ranks);
         if (sn && sn->other_wall_ns > 0)
-          h->other_bound = MAX (h->other_bound, (double) sn->other_cpu_ns / ((double) ranks * (double) sn->other_wall_ns));
+          {
+            h->other_bound = MAX (h->other_bound, (double) sn->other_cpu_ns / ((double) ranks * (double) sn->other_wall_ns));
+            /* other programs' CPUs beyond the ones the ranks left idle came out of the ranks' */
+            guint cpus = sn->cpus ? sn->cpus : ranks;
+            double others = (double) sn->other_cpu_ns / (double) sn->other_wall_ns;
+            double share = MAX (0.0, others - (cpus > ranks ? cpus - ranks : 0)) / MIN (ranks, cpus);
+            if (share > h->other_share || h->other_share_ranks == 0)
+              {
+                h->other_share = MIN (share, 1.0);
+                h->other_share_ranks = ranks;
+                h->other_share_cpus = cpus;
+              }
+          }
         else
           h->other_known = FALSE;
         if (sn && sn->cpus)
@@ -147,7 +159,10 @@ sim_cpu_hosts (const TraceDefs *defs,
   }
   h->has_samples = defs->cpu_metric != OTF2_UNDEFINED_METRIC;
   if (!h->other_known)
-    h->other_bound = 0;
+    {
+      h->other_bound = h->other_share = 0;
+      h->other_share_ranks = h->other_share_cpus = 0;
+    }
 }
 
 guint32

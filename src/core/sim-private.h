@@ -138,6 +138,12 @@ typedef struct
    * known only when every host has them */
   gboolean other_known;
   double   other_bound;
+  /* the share of the CPU time the ranks could have had that other programs took, largest over
+   * hosts: (OTHER_CPU_NS / OTHER_WALL_NS less the CPUs the ranks left idle) / the CPUs the ranks
+   * could use (min of ranks and CPUs); known with other_known, samples or not (sim_load_advice),
+   * and with the ranks and CPUs of that host */
+  double   other_share;
+  guint    other_share_ranks, other_share_cpus;
 } SimHosts;
 
 /* The share of their sampled computation time the ranks waited, runnable, for a CPU above which

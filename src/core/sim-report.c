@@ -344,6 +344,13 @@ sim_report_write (const char  *orig_cube,
       g_string_append (js, ", \"cpu_shortfall\": ");
       json_number (js, s->cpu.shortfall);
     }
+  if (s->hosts.other_known)
+    {
+      /* what other programs took of the CPU time the ranks could have had (collector's
+       * /proc/stat readings, every traced run): the load note without samples */
+      g_string_append (js, ", \"outside_cpu_share\": ");
+      json_number (js, s->hosts.other_share);
+    }
   g_string_append_c (js, '}');
   g_string_append (js, ",\n  \"mode_advice\": ");
   json_string (js, s->mode_advice);

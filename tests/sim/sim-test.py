@@ -828,6 +828,118 @@ def mode_contention(args, tmp):
     os.environ.pop('KUBUS_CPU_TIME', None)
 
 
+def load_note(share, ranks, cpus):
+    """kubus-sim's note where the collector found that other programs took @share of the CPU
+    time the ranks could have had and the ranks did not sample (LC_ALL=C)"""
+    return ('Other programs shared the host with the original run: they took %.0f %% of the CPU time its ranks '
+            'could have had (%d ranks on %d CPUs). The original\'s times are inflated by it as far as its ranks '
+            'wanted those CPUs. The real-time re-enactment computes for as long as the original\'s computation '
+            'took, but its MPI calls run without that load (a wait for a descheduled peer goes); the offline model '
+            'keeps the loaded times in its computation and its MPI costs. Predictions from this trace are less '
+            'reliable in either mode, whatever its identity error. Trace the run again on a quiet machine (or on '
+            'cores of its own) to predict it.' % (100 * share, ranks, cpus))
+
+
+def mode_outsideload(args, tmp):
+    """Other programs' load where the ranks did not outnumber the cores (no CPU samples): the
+    collector measures it on every traced run (KUBUS::OTHER_CPU_NS over KUBUS::OTHER_WALL_NS),
+    and kubus-sim says before simulating, in both modes, that it inflated the original's times
+    (docs/decisions/2026-11-29-outside-load-always.md). The load is made deterministic by the
+    collector's test switch KUBUS_TEST_OTHER_CPU=F: each host's reading reports that other
+    programs kept F of its CPUs busy."""
+    ranks = int(args.ranks)
+    if len(os.sched_getaffinity(0)) < ranks:
+        print('fewer cores than %d ranks: the ranks sample, and their waits decide (sim-contention)' % ranks)
+        return 77
+    os.environ.pop('KUBUS_CPU_TIME', None)
+    env = env_for_mpi()
+    env['LC_ALL'] = 'C'
+    env.pop('LANGUAGE', None)
+    hyp = hypothesis(tmp, 'identity.hyp', '# the run as it was\n')
+
+    def traced(name, share):
+        if share is None:
+            os.environ.pop('KUBUS_TEST_OTHER_CPU', None)
+        else:
+            os.environ['KUBUS_TEST_OTHER_CPU'] = repr(share)
+        try:
+            return collect(args, tmp, name)
+        finally:
+            os.environ.pop('KUBUS_TEST_OTHER_CPU', None)
+
+    def simulated(exp, offline, quiet=True):
+        mode = 'offline' if offline else 'real-time'
+        out = os.path.join(exp, 'sim-%s' % mode)
+        cmd = [args.sim, exp, '--hypothesis', hyp, '-o', out, '--no-identity'] + (['-q'] if quiet else [])
+        p = subprocess.run(cmd + (['--offline'] if offline else []), capture_output=True, text=True, env=env)
+        if not check(p.returncode == 0, '%s (%s) exited %d: %s' % (exp, mode, p.returncode, p.stderr[-2000:])):
+            return p, None
+        with open(os.path.join(out, 'summary.json')) as f:
+            return p, json.load(f)
+
+    # measured on every traced run, not only where the ranks sample: the properties without the metric
+    exp = traced('measured', None)
+    other = host_other(exp)
+    check(set(other) == {'OTHER_CPU_NS', 'OTHER_WALL_NS'} and other['OTHER_WALL_NS'] > 0
+          and other['OTHER_CPU_NS'] <= os.cpu_count() * other['OTHER_WALL_NS'],
+          'no samples: host properties %s' % other)
+    _, s = simulated(exp, True)
+    if s:
+        c = s['cores']
+        print('measured: %s' % c)
+        # no samples: the offline model does not share the cores, whatever the load
+        check(c['cpu_samples'] == 0 and 'outside_wait_share' not in c and not c['oversubscribed']
+              and 0 <= c.get('outside_cpu_share', -1) <= 1 and not s['model'].get('shared_cpus'),
+              'measured, offline: cores %s, model shared_cpus %s' % (c, s['model'].get('shared_cpus')))
+        check((c['outside_cpu_share'] > 0.05) == (s['mode_advice'] is not None
+                                                  and s['mode_advice'].startswith('Other programs shared the host')),
+              'measured: other programs took %s, advice %s' % (c['outside_cpu_share'], s['mode_advice']))
+
+    # hooked to none: no note in either mode
+    exp = traced('quiet', 0.0)
+    other = host_other(exp)
+    check(other.get('OTHER_CPU_NS') == 0 and other.get('OTHER_WALL_NS', 0) > 0, 'hooked to 0: %s' % other)
+    cpus = None
+    for offline in (False, True):
+        _, s = simulated(exp, offline)
+        if not s:
+            continue
+        c = s['cores']
+        cpus = c['host_cpus']
+        check(c['cpu_samples'] == 0 and c['outside_cpu_share'] == 0 and s['mode_advice'] is None,
+              'hooked to 0 (%s): cores %s, advice %s' % ('offline' if offline else 'real time', c, s['mode_advice']))
+    if not check(cpus is not None and cpus >= ranks, 'the CPUs of the host: %s' % cpus):
+        return 1
+
+    # hooked to what leaves the ranks 80 % of their CPUs: F of the host's CPUs, the ones the
+    # ranks left idle (mpirun binds 2 ranks to a core each: usually none) first
+    want = 0.2
+    f = (want * ranks + (cpus - ranks)) / cpus
+    exp = traced('loaded', f)
+    other = host_other(exp)
+    wall = other.get('OTHER_WALL_NS', 0)
+    check(wall > 0 and other.get('OTHER_CPU_NS') == int(f * cpus * wall + 0.5),
+          'hooked to %r of %d CPUs: %s' % (f, cpus, other))
+    note = load_note(want, ranks, cpus)
+    for offline in (False, True):
+        mode = 'offline' if offline else 'real time'
+        p, s = simulated(exp, offline, quiet=False)
+        if not s:
+            continue
+        c = s['cores']
+        print('loaded (%s): %s' % (mode, c))
+        check(c['cpu_samples'] == 0 and abs(c['outside_cpu_share'] - want) < 1e-6,
+              'loaded (%s): cores %s' % (mode, c))
+        check(s['mode_advice'] == note, 'loaded (%s): advice\n  %s\nexpected\n  %s' % (mode, s['mode_advice'], note))
+        # said before simulating, and again in the printed summary
+        lines = p.stderr.splitlines()
+        said = [i for i, l in enumerate(lines) if l == 'kubus-sim: note: ' + note]
+        sim = [i for i, l in enumerate(lines) if 'simulating offline' in l or 're-enacting' in l]
+        check(len(said) == 1 and sim and said[0] < sim[0] and note in p.stdout.splitlines(),
+              'loaded (%s): not said before simulating:\n%s\n%s' % (mode, p.stderr[-2000:], p.stdout[:1500]))
+    return 0
+
+
 def mode_errorbar(args, tmp):
     exp = collect(args, tmp, 'exp')
     hyp = hypothesis(tmp, 'balance-foo.hyp', 'balance region foo\n')
@@ -1201,7 +1313,7 @@ def mode_unreceived(args, tmp):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('mode', choices=['identity', 'balance', 'remove', 'bad', 'real', 'eager', 'poll', 'pollboth', 'contention',
-                                     'errorbar', 'fresh', 'aborted', 'unreceived', 'nbcforms'])
+                                     'errorbar', 'fresh', 'aborted', 'unreceived', 'nbcforms', 'outsideload'])
     ap.add_argument('--code')
     ap.add_argument('--limit', type=float, default=0.02)
     ap.add_argument('--offline-limit', type=float, default=None, help='offline limit when not --limit')
@@ -1235,7 +1347,8 @@ def main():
         rc = {'identity': mode_identity, 'balance': mode_balance, 'remove': mode_remove, 'bad': mode_bad,
               'real': mode_real, 'eager': mode_eager, 'poll': mode_poll, 'pollboth': mode_pollboth, 'contention': mode_contention,
               'errorbar': mode_errorbar, 'fresh': mode_fresh, 'aborted': mode_aborted,
-              'unreceived': mode_unreceived, 'nbcforms': mode_nbcforms}[args.mode](args, tmp)
+              'unreceived': mode_unreceived, 'nbcforms': mode_nbcforms,
+              'outsideload': mode_outsideload}[args.mode](args, tmp)
         if rc == 77:
             return 77
         if LOADED and not failures:

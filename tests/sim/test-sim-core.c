@@ -1378,6 +1378,85 @@ test_outside_load (void)
   g_free (advice);
 }
 
+/* What other programs took of the host where the ranks did not sample (ranks did not outnumber
+ * cores): from KUBUS::OTHER_CPU_NS / KUBUS::OTHER_WALL_NS less the CPUs the ranks left idle, over
+ * the CPUs the ranks could use; the advice above 5 % (docs/decisions/2026-11-29-outside-load-
+ * always.md) */
+static void
+set_host (Fixture *f, guint32 cpus, guint64 other_cpu_ns, guint64 other_wall_ns)
+{
+  for (guint n = 0; n < f->defs->sysnodes->len; n++)
+    {
+      TraceSysNode *sn = f->defs->sysnodes->pdata[n];
+      sn->cpus = cpus;
+      sn->other_cpu_ns = other_cpu_ns;
+      sn->other_wall_ns = other_wall_ns;
+    }
+}
+
+static void
+test_outside_cpu_share (void)
+{
+  Fixture f = { 0 };
+  SimHosts h;
+  SimCpuStats none = { 0 };
+  SimCpuStats c = { .samples = 10, .gap_wall = 600, .gap_wait = 6, .call_wall = 400, .call_wait = 4 };
+  char *advice;
+
+  fixture_load (&f, "exact");
+  g_assert_true (f.defs->cpu_metric == OTF2_UNDEFINED_METRIC);
+  /* no properties (a trace of an older collector): unknown, nothing said */
+  sim_cpu_hosts (f.defs, &h);
+  g_assert_false (h.other_known);
+  g_assert_null (sim_load_advice (&h, &none));
+  /* 2 ranks on 2 CPUs, other programs kept 0.4 CPUs busy: 20 % of the ranks' CPUs */
+  set_host (&f, 2, 400000000, 1000000000);
+  sim_cpu_hosts (f.defs, &h);
+  g_assert_true (h.other_known && !h.has_samples && !h.oversubscribed);
+  g_assert_cmpfloat_with_epsilon (h.other_share, 0.2, 1e-12);
+  g_assert_cmpuint (h.other_share_ranks, ==, 2);
+  g_assert_cmpuint (h.other_share_cpus, ==, 2);
+  g_assert_cmpfloat (sim_outside_load (&h, &none), <, 0);   /* the waits' figure stays unknown */
+  advice = sim_load_advice (&h, &none);
+  g_assert_nonnull (advice);
+  g_assert_true (g_str_has_prefix (advice, "Other programs shared the host with the original run: they took 20 % "
+                                           "of the CPU time its ranks could have had (2 ranks on 2 CPUs)."));
+  g_assert_true (strstr (advice, "quiet machine") != NULL);
+  g_free (advice);
+  /* 4 CPUs: the first 2 CPUs other programs kept busy were the ones the ranks left idle */
+  set_host (&f, 4, 2400000000, 1000000000);
+  sim_cpu_hosts (f.defs, &h);
+  g_assert_cmpfloat_with_epsilon (h.other_share, 0.2, 1e-12);
+  advice = sim_load_advice (&h, &none);
+  g_assert_true (advice && strstr (advice, "20 % of the CPU time its ranks could have had (2 ranks on 4 CPUs)"));
+  g_free (advice);
+  set_host (&f, 4, 1500000000, 1000000000);
+  sim_cpu_hosts (f.defs, &h);
+  g_assert_cmpfloat (h.other_share, ==, 0.0);
+  g_assert_null (sim_load_advice (&h, &none));
+  /* 5 %: not above; all of the CPUs (and more, by the accounting's error): at most 100 % */
+  set_host (&f, 2, 100000000, 1000000000);
+  sim_cpu_hosts (f.defs, &h);
+  g_assert_cmpfloat_with_epsilon (h.other_share, 0.05, 1e-12);
+  g_assert_null (sim_load_advice (&h, &none));
+  set_host (&f, 2, 2500000000, 1000000000);
+  sim_cpu_hosts (f.defs, &h);
+  g_assert_cmpfloat (h.other_share, ==, 1.0);
+  /* 2 ranks on 1 CPU: the share of that one CPU */
+  set_host (&f, 1, 300000000, 1000000000);
+  sim_cpu_hosts (f.defs, &h);
+  g_assert_true (h.oversubscribed);
+  g_assert_cmpfloat_with_epsilon (h.other_share, 0.3, 1e-12);
+  /* with samples the ranks' waits for a CPU decide (1 % here): the existing note's rule */
+  set_host (&f, 2, 400000000, 1000000000);
+  f.defs->cpu_metric = 0;
+  sim_cpu_hosts (f.defs, &h);
+  g_assert_true (h.has_samples);
+  g_assert_cmpfloat_with_epsilon (sim_outside_load (&h, &c), 0.01, 1e-12);
+  g_assert_null (sim_load_advice (&h, &c));
+  fixture_free (&f);
+}
+
 /* The floors the real-time replay takes from the original (sim_plan_coll_costs, and the costs
  * message matching notes): a blocking call's cost after the peers it waits for were ready. */
 static gint64
@@ -1458,6 +1537,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sim/report/large-messages", test_large_messages_note);
   g_test_add_func ("/sim/cpu/shares", test_cpu_shares);
   g_test_add_func ("/sim/cpu/outside-load", test_outside_load);
+  g_test_add_func ("/sim/cpu/outside-cpu-share", test_outside_cpu_share);
   g_test_add_func ("/sim/cpu/cores-profile", test_cores_profile);
   g_test_add_func ("/sim/offline/cores", test_offline_cores);
   return g_test_run ();
