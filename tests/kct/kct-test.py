@@ -128,9 +128,9 @@ def info(a, kct):
     return d
 
 
-def seq(a, anchor):
-    """per-rank event text and the run length"""
-    p = tool([a.seq, anchor])
+def seq(a, anchor, cpu=False):
+    """per-rank event text and the run length (cpu: with the CPU samples, METRIC lines)"""
+    p = tool([a.seq] + (['--cpu'] if cpu else []) + [anchor])
     lines = p.stdout.splitlines()
     length = float(lines[-1].split()[1]) if lines and lines[-1].startswith('length') else -1
     return '\n'.join(lines[:-1]), length
@@ -172,10 +172,18 @@ def otf2_size(expdir):
 def lossless(a, tmp, expdir, polls=False, label=''):
     """the compressed trace of a `both` run against its OTF2 trace"""
     kct = os.path.join(expdir, 'traces.kct')
-    original, length = seq(a, os.path.join(expdir, 'traces.otf2'))
+    # the CPU samples (format version 4; where ranks outnumber cores) come back as recorded, at
+    # the same events, where every rank keeps times of its own (the others replay a mean)
+    d = info(a, kct)
+    cpu = not polls and d.get('ranks with times of their own', '').startswith(d.get('ranks', '-') + ';')
+    original, length = seq(a, os.path.join(expdir, 'traces.otf2'), cpu)
+    if cpu and 'CPU samples' in d:
+        n = original.count('\nMETRIC ')
+        expect(d['CPU samples'].startswith(f'{n} of '),
+               f'{label}: the OTF2 trace has {n} CPU samples, the compressed one {d["CPU samples"]}')
     out = os.path.join(tmp, 'expanded-' + label)
     tool([a.trace, 'expand', kct, '-o', out])
-    expanded, elength = seq(a, os.path.join(out, 'traces.otf2'))
+    expanded, elength = seq(a, os.path.join(out, 'traces.otf2'), cpu)
     if polls:
         original, expanded = squeeze_polls(original), squeeze_polls(expanded)
     expect(original == expanded,
@@ -195,7 +203,7 @@ def lossless(a, tmp, expdir, polls=False, label=''):
     expect(made == 'compression of an OTF2 trace', f'{label}: compressed offline, made by {made}')
     out2 = os.path.join(tmp, 'offline-' + label)
     tool([a.trace, 'expand', off, '-o', out2])
-    offline, _ = seq(a, os.path.join(out2, 'traces.otf2'))
+    offline, _ = seq(a, os.path.join(out2, 'traces.otf2'), cpu)
     if polls:
         offline = squeeze_polls(offline)
     expect(original == offline,
@@ -847,21 +855,42 @@ def case_accuracy(a, tmp):
            f'{label}: info --check compares no wait state: {p.stdout[-2000:]}')
     print('\n'.join(line for line in p.stdout.splitlines()
                     if line.startswith(('largest', 'mean time', 'events', 'receives'))))
-    # kubus-sim's identity (empty hypothesis, offline): the same prediction from both. The
-    # compressed trace has no CPU samples, so where ranks outnumbered the cores the OTF2 trace
-    # alone would let the offline model share them (a sanitizer build's slower ranks: 1.5 %
-    # apart): both without it
+    # kubus-sim's identity (empty hypothesis, offline): the same prediction from both. Where
+    # ranks outnumbered the cores the compressed trace carries the CPU samples and the hosts'
+    # CPUs (format version 4), so the offline model shares the cores from either; without it
+    # (KUBUS_SIM_CONTENTION=0) too
     hyp = os.path.join(tmp, 'same.hyp')
     with open(hyp, 'w', encoding='utf-8') as f:
         f.write('# the run as it was\n')
-    os.environ['KUBUS_SIM_CONTENTION'] = '0'
-    ro = sim_runtime(a, exp, hyp, os.path.join(tmp, 'sim-otf2'))
-    rk = sim_runtime(a, only, hyp, os.path.join(tmp, 'sim-kct'))
-    del os.environ['KUBUS_SIM_CONTENTION']
-    print(f'{label}: kubus-sim --offline predicts {ro:.6f} s from the OTF2 trace, {rk:.6f} s from '
-          f'the compressed trace ({100 * (rk - ro) / ro:+.3f} %)')
-    expect(abs(rk - ro) <= 0.01 * ro, f'{label}: simulated run time {rk:.6f} s from the compressed '
-                                      f'trace, {ro:.6f} s from the OTF2 trace')
+    d = info(a, kct)
+    own = d.get('ranks with times of their own', '').startswith(d.get('ranks', '-') + ';')
+    for contention in (None, '0'):
+        what = 'cores model' if contention is None else 'KUBUS_SIM_CONTENTION=0'
+        if contention is not None:
+            os.environ['KUBUS_SIM_CONTENTION'] = contention
+        so, sk = os.path.join(tmp, 'sim-otf2'), os.path.join(tmp, 'sim-kct')
+        ro = sim_runtime(a, exp, hyp, so)
+        rk = sim_runtime(a, only, hyp, sk)
+        os.environ.pop('KUBUS_SIM_CONTENTION', None)
+        with open(os.path.join(so, 'summary.json'), encoding='utf-8') as f:
+            mo = json.load(f).get('model', {})
+        with open(os.path.join(sk, 'summary.json'), encoding='utf-8') as f:
+            mk = json.load(f).get('model', {})
+        print(f'{label} ({what}): kubus-sim --offline predicts {ro:.6f} s from the OTF2 trace, '
+              f'{rk:.6f} s from the compressed trace ({100 * (rk - ro) / ro:+.3f} %); shared CPUs '
+              f'{mo.get("shared_cpus")} / {mk.get("shared_cpus")}')
+        expect(abs(rk - ro) <= 0.01 * ro, f'{label} ({what}): simulated run time {rk:.6f} s from the '
+                                          f'compressed trace, {ro:.6f} s from the OTF2 trace')
+        # the same model from both: the cores shared with the same fitted CPUs
+        if contention is None and own:
+            co, ck = mo.get('shared_cpus') or [], mk.get('shared_cpus') or []
+            same = len(co) == len(ck) and all(
+                x['host'] == y['host'] and x['cpus'] == y['cpus']
+                and x['sampled_intervals'] == y['sampled_intervals']
+                and abs(x['fitted_cpus'] - y['fitted_cpus']) <= 0.01 for x, y in zip(co, ck))
+            expect(same, f'{label}: shared CPUs {co} from the OTF2 trace, {ck} from the compressed trace')
+        shutil.rmtree(so, ignore_errors=True)
+        shutil.rmtree(sk, ignore_errors=True)
     return None
 
 
