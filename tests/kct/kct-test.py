@@ -529,7 +529,7 @@ def case_badinput(a, tmp):
     for cmd in (['info', old], ['expand', old, '-o', os.path.join(tmp, 'v1.out')]):
         p = tool([a.trace, *cmd], ok=False)
         expect(p.returncode == 1 and old in p.stderr
-               and 'format version 1, older than this Kubus reads (versions 2 to 3)' in p.stderr,
+               and 'format version 1, older than this Kubus reads (versions 2 to 4)' in p.stderr,
                f'{" ".join(cmd)}: {p.returncode} {p.stderr!r}')
     # a newer one: refused, saying so
     p = tool([a.trace, 'info', os.path.join(tmp, 'version.kct')], ok=False)
@@ -543,6 +543,26 @@ def case_badinput(a, tmp):
     tool([a.trace, 'info', v2])
     tool([a.trace, 'expand', v2, '-o', os.path.join(tmp, 'v2.out')])
     expect(os.path.exists(os.path.join(tmp, 'v2.out', 'traces.otf2')), 'version 2 not expanded')
+    # a version 3 file (before CPU samples; tests/fuzz/seeds/kct/nonblocking-3.kct) is read
+    v3 = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'fuzz', 'seeds', 'kct',
+                      'nonblocking-3.kct')
+    with open(v3, 'rb') as f:
+        expect(f.read(12)[8:] == b'\x03\0\0\0', f'{v3} is no version 3 file')
+    expect('CPU samples' not in info(a, v3), f'{v3}: CPU samples in a version 3 file')
+    tool([a.trace, 'expand', v3, '-o', os.path.join(tmp, 'v3.out')])
+    # a version 4 file with CPU samples (3 ranks on 2 cores; tests/fuzz/seeds/kct/ring-3-cpu.kct):
+    # info counts them, expand writes them as Metric events with the host's CPUs
+    v4 = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'fuzz', 'seeds', 'kct',
+                      'ring-3-cpu.kct')
+    d = info(a, v4)
+    expect(d.get('CPU samples') == '57 of 3 ranks in 376 bytes', f'{v4}: CPU samples {d.get("CPU samples")}')
+    expect(d.get('host vm', '').startswith('3 ranks on 2 CPUs; other programs took'),
+           f'{v4}: host {d.get("host vm")}')
+    tool([a.trace, 'expand', v4, '-o', os.path.join(tmp, 'v4.out')])
+    text, _ = seq(a, os.path.join(tmp, 'v4.out', 'traces.otf2'), cpu=True)
+    metrics = [line for line in text.splitlines() if line.startswith('METRIC ')]
+    expect(len(metrics) == 57 and all(len(m.split()) == 3 for m in metrics),
+           f'{v4}: expanded {len(metrics)} CPU samples: {metrics[:3]}')
     expect(not os.path.exists(os.path.join(tmp, 'v1.out')), 'expand of a version 1 file left output')
     p = tool([a.analyze, '-q', '--serial', old, '-o', os.path.join(tmp, 'v1.cube')], ok=False)
     expect(p.returncode == 1 and 'format version 1' in p.stderr, f'analyze of version 1: {p.stderr!r}')
@@ -879,8 +899,12 @@ def case_accuracy(a, tmp):
         print(f'{label} ({what}): kubus-sim --offline predicts {ro:.6f} s from the OTF2 trace, '
               f'{rk:.6f} s from the compressed trace ({100 * (rk - ro) / ro:+.3f} %); shared CPUs '
               f'{mo.get("shared_cpus")} / {mk.get("shared_cpus")}')
-        expect(abs(rk - ro) <= 0.01 * ro, f'{label} ({what}): simulated run time {rk:.6f} s from the '
-                                          f'compressed trace, {ro:.6f} s from the OTF2 trace')
+        # 0.5 %: measured within 0.001 % (ws-mixed, ws-latesender, ws-collective at 3 and 4 ranks
+        # on 2 cores, both ways; -0.09 % under the sanitizers), LAMMPS -0.052 %, HPCC +0.008 % at 2
+        # ranks
+        # (docs/decisions/2026-11-29-kct-cpu-samples.md)
+        expect(abs(rk - ro) <= 0.005 * ro, f'{label} ({what}): simulated run time {rk:.6f} s from the '
+                                           f'compressed trace, {ro:.6f} s from the OTF2 trace')
         # the same model from both: the cores shared with the same fitted CPUs
         if contention is None and own:
             co, ck = mo.get('shared_cpus') or [], mk.get('shared_cpus') or []
