@@ -177,6 +177,8 @@ def lossless(a, tmp, expdir, polls=False, label=''):
     d = info(a, kct)
     cpu = not polls and d.get('ranks with times of their own', '').startswith(d.get('ranks', '-') + ';')
     original, length = seq(a, os.path.join(expdir, 'traces.otf2'), cpu)
+    if cpu:
+        print(f'{label}: the CPU samples compared too: {original.count(chr(10) + "METRIC ")}')
     if cpu and 'CPU samples' in d:
         n = original.count('\nMETRIC ')
         expect(d['CPU samples'].startswith(f'{n} of '),
@@ -884,6 +886,7 @@ def case_accuracy(a, tmp):
         f.write('# the run as it was\n')
     d = info(a, kct)
     own = d.get('ranks with times of their own', '').startswith(d.get('ranks', '-') + ';')
+    print(f'{label}: CPU samples: {d.get("CPU samples", "none")}')
     for contention in (None, '0'):
         what = 'cores model' if contention is None else 'KUBUS_SIM_CONTENTION=0'
         if contention is not None:
