@@ -902,12 +902,14 @@ def case_accuracy(a, tmp):
         print(f'{label} ({what}): kubus-sim --offline predicts {ro:.6f} s from the OTF2 trace, '
               f'{rk:.6f} s from the compressed trace ({100 * (rk - ro) / ro:+.3f} %); shared CPUs '
               f'{mo.get("shared_cpus")} / {mk.get("shared_cpus")}')
-        # 0.5 %: measured within 0.001 % (ws-mixed, ws-latesender, ws-collective at 3 and 4 ranks
-        # on 2 cores, both ways; -0.09 % under the sanitizers), LAMMPS -0.052 %, HPCC +0.008 % at 2
-        # ranks
+        # ws programs 0.5 %: measured within 0.002 % (all of them at 3 to 6 ranks on 2 cores, both
+        # ways; -0.09 % under the sanitizers). Real codes 1 % as before: LAMMPS and HPCC at 2
+        # ranks (no samples) -0.05 ... +0.26 % and -0.28 ... +0.01 % on a loaded machine
         # (docs/decisions/2026-11-29-kct-cpu-samples.md)
-        expect(abs(rk - ro) <= 0.005 * ro, f'{label} ({what}): simulated run time {rk:.6f} s from the '
-                                           f'compressed trace, {ro:.6f} s from the OTF2 trace')
+        limit = 0.01 if a.real else 0.005
+        expect(abs(rk - ro) <= limit * ro, f'{label} ({what}): simulated run time {rk:.6f} s from the '
+                                           f'compressed trace, {ro:.6f} s from the OTF2 trace '
+                                           f'(limit {100 * limit:g} %)')
         # the same model from both: the cores shared with the same fitted CPUs
         if contention is None and own:
             co, ck = mo.get('shared_cpus') or [], mk.get('shared_cpus') or []
