@@ -122,8 +122,11 @@ kubus_cpu_sample (uint64_t t)
   if (!kubus_main_thread)
     return;
   uint64_t cpu = thread_cpu_ns (), wait = thread_wait_ns ();
+  /* the compressed trace keeps it too (before the event it precedes, format version 4) */
+  if (kubus_recording && kubus_kct_on)
+    kubus_kct_cpu (cpu, wait);
   /* into the event buffer (collect-raw.h): a Metric of two UINT64 values */
-  if (kubus_recording && kubus_evt != NULL)
+  if (kubus_recording && kubus_trace_otf2 && kubus_evt != NULL)
     {
       uint64_t *p = kubus_raw_take (4);
       if (p != NULL)
@@ -181,7 +184,8 @@ kubus_cpu_setup (uint64_t t, int tracing)
       proc_cpu0 = process_cpu_ns ();
       wall0 = kubus_monotonic_ns ();
     }
-  want = !off && (forced || local > cpus) && tracing && kubus_trace_otf2;
+  /* into the OTF2 trace, the compressed one (--trace-format=compressed) or both */
+  want = !off && (forced || local > cpus) && tracing;
   cpus_of_rank = calloc ((size_t)kubus_world_size, sizeof *cpus_of_rank);
   if (cpus_of_rank != NULL)
     PMPI_Allgather (&cpus, 1, MPI_INT, cpus_of_rank, 1, MPI_INT, kubus_internal_comm);
@@ -278,6 +282,23 @@ kubus_cpu_finish (void)
     PMPI_Allgather (pair, 2, MPI_UINT64_T, other_of_rank, 2, MPI_UINT64_T, kubus_internal_comm);
   else
     PMPI_Allgather (pair, 2, MPI_UINT64_T, NULL, 0, MPI_UINT64_T, kubus_internal_comm);
+}
+
+int
+kubus_cpu_sampled (void)
+{
+  return any_sampling;
+}
+
+int
+kubus_cpu_host (int rank, uint32_t *cpus, uint64_t *other_cpu_ns, uint64_t *other_wall_ns)
+{
+  *cpus = cpus_of_rank != NULL && rank >= 0 && rank < kubus_world_size ? (uint32_t)cpus_of_rank[rank] : 0;
+  if (other_of_rank == NULL || rank < 0 || rank >= kubus_world_size || other_of_rank[2 * rank] == UINT64_MAX)
+    return 0;
+  *other_cpu_ns = other_of_rank[2 * rank];
+  *other_wall_ns = other_of_rank[2 * rank + 1];
+  return 1;
 }
 
 void

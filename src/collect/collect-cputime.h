@@ -29,6 +29,13 @@ void kubus_cpu_finish (void) KUBUS_CPU_HIDDEN;
 void kubus_cpu_write_defs (OTF2_GlobalDefWriter *gw, const uint32_t *node_of, int n_ranks,
                            uint32_t (*str) (void *st, const char *s), void *st) KUBUS_CPU_HIDDEN;
 
+/* for the compressed trace (collect-kct.c), after kubus_cpu_finish: whether any rank sampled
+ * (the metric is defined), and the host properties of @rank's host as kubus_cpu_write_defs
+ * writes them (*cpus 0: unknown; returns 1 when the other programs' times are known) */
+int kubus_cpu_sampled (void) KUBUS_CPU_HIDDEN;
+int kubus_cpu_host (int rank, uint32_t *cpus, uint64_t *other_cpu_ns, uint64_t *other_wall_ns)
+    KUBUS_CPU_HIDDEN;
+
 static inline void
 kubus_cpu_boundary (uint64_t t)
 {

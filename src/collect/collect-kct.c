@@ -182,6 +182,13 @@ kubus_kct_enter (uint64_t t, uint32_t region)
 }
 
 void
+kubus_kct_cpu (uint64_t cpu, uint64_t wait)
+{
+  if (kct_rank_cpu (rec, cpu, wait) != 0)
+    give_up ("out of memory");
+}
+
+void
 kubus_kct_leave (uint64_t t, uint32_t region)
 {
   KctRaw *ev = slot ();
@@ -397,6 +404,15 @@ add_definitions (void)
                                          : "localhost";
       KctHost    *h = kct_host_add (trace, host);
       err = h == NULL || kct_list_add (&h->ranks, (uint32_t)kubus_world_rank) != 0;
+      /* KUBUS::CPUS, KUBUS::OTHER_CPU_NS, KUBUS::OTHER_WALL_NS as in the OTF2 definitions */
+      if (!err)
+        h->other_known = kubus_cpu_host (kubus_world_rank, &h->cpus, &h->other_cpu_ns,
+                                         &h->other_wall_ns);
+    }
+  if (!err && kubus_cpu_sampled ())
+    {
+      /* the collector's metric: KUBUS_CPU_TIME and KUBUS_CPU_WAIT (collect-cputime.c) */
+      trace->cpu_flags = KCT_CPU_SAMPLED | KCT_CPU_WAIT;
     }
   trace->h.n_ranks = (uint32_t)kubus_world_size;
   trace->h.flags |= KCT_FILE_PARTIAL; /* until rank 0 has merged all */

@@ -55,6 +55,8 @@ struct KctRank
   int          started;
   uint64_t     first_t, last_t;
   uint64_t     n_events;
+  /* the CPU samples (kct_rank_cpu), handed to the trace at the end */
+  KctCpuStream cpu;
 
   /* requests: slot -> request id (0 = free); id -> slot by open addressing */
   uint64_t *slot_req;
@@ -154,6 +156,7 @@ kct_rank_free (KctRank *r)
   free (r->slot_t);
   kct_tc_clear (&r->tc);
   kct_grid_clear (&r->grid);
+  kct_cpu_clear (&r->cpu);
   free (r);
 }
 
@@ -850,6 +853,17 @@ kct_rank_end (KctRank *r, int64_t start_offset, uint64_t global_start)
   tl->n_bytes = r->tc.n;
   r->tc.buf = NULL;
   r->tc.n = r->tc.cap = 0;
+  kct_cpu_end (&r->cpu, r->n_events);
+  if (r->cpu.n > 0)
+    {
+      KctCpuStream *s = kct_cpu_stream (t, r->rank, 1);
+      if (s == NULL)
+        goto fail;
+      kct_cpu_clear (s);
+      *s = r->cpu;
+      s->rank = r->rank;
+      memset (&r->cpu, 0, sizeof r->cpu);
+    }
   t->h.global_start = global_start;
   if (r->started)
     {
@@ -860,6 +874,19 @@ kct_rank_end (KctRank *r, int64_t start_offset, uint64_t global_start)
 fail:
   r->failed = 1;
   return -1;
+}
+
+int
+kct_rank_cpu (KctRank *r, uint64_t cpu, uint64_t wait)
+{
+  if (r->failed)
+    return -1;
+  if (kct_cpu_append (&r->cpu, r->n_events, cpu, wait) != 0)
+    {
+      r->failed = 1;
+      return -1;
+    }
+  return 0;
 }
 
 uint64_t
@@ -887,7 +914,7 @@ kct_rank_memory (const KctRank *r)
   size_t          n = sizeof *r + r->cap_buf * (sizeof *r->buf + sizeof *r->buf_t)
              + r->cap_slot * sizeof *r->slot_req
              + r->map_slots * (sizeof *r->map_id + sizeof *r->map_slot)
-             + r->cap_q * sizeof *r->q + r->cap_fr * sizeof *r->fr;
+             + r->cap_q * sizeof *r->q + r->cap_fr * sizeof *r->fr + r->cpu.cap;
   n += t->cap_raw * sizeof *t->raw + t->cap_leaves * 2 * sizeof (uint32_t)
        + t->leaf_slots * sizeof (uint32_t) + t->cap_elems * sizeof *t->elems
        + t->cap_bodies * 2 * sizeof (uint32_t) + t->body_slots * sizeof (uint32_t);

@@ -285,9 +285,17 @@ section (Out *file, const char tag[4], Out *payload)
 int
 kct_encode (const KctTrace *t, uint8_t **out, size_t *len)
 {
+  return kct_encode_version (t, KCT_VERSION, out, len);
+}
+
+int
+kct_encode_version (const KctTrace *t, uint32_t version, uint8_t **out, size_t *len)
+{
   Out f = { 0 }, p = { 0 };
+  if (version < KCT_VERSION_MIN || version > KCT_VERSION)
+    return -1;
   out_bytes (&f, KCT_MAGIC, 8);
-  out_le (&f, KCT_VERSION, 4);
+  out_le (&f, version, 4);
   out_le (&f, 0, 4);
 
   out_uv (&p, t->h.n_ranks);
@@ -357,8 +365,14 @@ kct_encode (const KctTrace *t, uint8_t **out, size_t *len)
   out_uv (&p, t->n_hosts);
   for (uint32_t i = 0; i < t->n_hosts; i++)
     {
-      out_str (&p, t->hosts[i].name);
-      out_list (&p, &t->hosts[i].ranks);
+      const KctHost *h = &t->hosts[i];
+      out_str (&p, h->name);
+      out_list (&p, &h->ranks);
+      if (version < 4)
+        continue;
+      out_uv (&p, h->cpus);
+      out_uv (&p, h->other_known ? h->other_cpu_ns + 1 : 0);
+      out_uv (&p, h->other_known ? h->other_wall_ns : 0);
     }
   section (&f, "HOST", &p);
 
@@ -424,6 +438,21 @@ kct_encode (const KctTrace *t, uint8_t **out, size_t *len)
         }
     }
   section (&f, "GRUP", &p);
+  if (version < 4)
+    goto end;
+
+  out_uv (&p, t->cpu_flags);
+  out_uv (&p, t->n_cpu);
+  for (uint32_t i = 0; i < t->n_cpu; i++)
+    {
+      const KctCpuStream *s = &t->cpu[i];
+      out_uv (&p, s->rank);
+      out_uv (&p, s->n);
+      out_uv (&p, s->n_bytes);
+      out_bytes (&p, s->bytes, s->n_bytes);
+    }
+  section (&f, "CPUS", &p);
+end:
   section (&f, "END ", &p);
 
   if (f.failed)
@@ -902,6 +931,88 @@ read_hosts (In *in, KctTrace *t)
           return;
         }
       in_list (in, &h->ranks, t->h.n_ranks - 1, _ ("host ranks"));
+      if (in->version >= 4 && !in->bad)
+        {
+          h->cpus = in_u32 (in, _ ("host CPUs"));
+          uint64_t other = in_uv (in);
+          uint64_t wall = in_uv (in);
+          h->other_known = other > 0;
+          h->other_cpu_ns = other > 0 ? other - 1 : 0;
+          h->other_wall_ns = other > 0 ? wall : 0;
+          if (!in->bad && other == 0 && wall != 0)
+            fail (in, _ ("host %u: a time without the CPU time of other programs"), i);
+        }
+    }
+}
+
+/* version 4: the CPU samples of the ranks with times of their own */
+static void
+read_cpus (In *in, KctTrace *t)
+{
+  uint64_t flags = in_uv (in);
+  if (!in->bad && flags > (KCT_CPU_SAMPLED | KCT_CPU_WAIT))
+    {
+      fail (in, _ ("unknown flags %llu"), (unsigned long long)flags);
+      return;
+    }
+  t->cpu_flags = (uint32_t)flags;
+  uint32_t n = in_count (in, t->h.n_ranks, 3, _ ("sampled ranks"));
+  for (uint32_t i = 0; i < n && !in->bad; i++)
+    {
+      uint32_t rank = in_u32 (in, _ ("sampled rank"));
+      uint64_t samples = in_uv (in);
+      uint64_t bytes = in_uv (in);
+      if (in->bad)
+        return;
+      if (!(flags & KCT_CPU_SAMPLED))
+        {
+          fail (in, _ ("samples of a run that did not sample"));
+          return;
+        }
+      if (rank >= t->h.n_ranks || (i > 0 && rank <= t->cpu[t->n_cpu - 1].rank))
+        {
+          fail (in, _ ("sampled rank %u out of range or order"), rank);
+          return;
+        }
+      if (bytes > in->n - in->pos || samples == 0 || samples > bytes / 3)
+        {
+          fail (in, _ ("rank %u: %llu samples in %llu bytes"), rank, (unsigned long long)samples,
+                (unsigned long long)bytes);
+          return;
+        }
+      KctCpuStream *s = kct_cpu_stream (t, rank, 1);
+      if (s == NULL || (s->bytes = malloc (bytes ? (size_t)bytes : 1)) == NULL)
+        {
+          fail (in, _ ("out of memory"));
+          return;
+        }
+      memcpy (s->bytes, in->p + in->pos, (size_t)bytes);
+      s->n_bytes = s->cap = (size_t)bytes;
+      s->n = samples;
+      in->pos += (size_t)bytes;
+      /* every sample readable, the stream read exactly */
+      KctCpuReader rd;
+      uint64_t     pos, cpu, wait;
+      int          r;
+      kct_cpu_reader (&rd, s);
+      while ((r = kct_cpu_read (&rd, &pos, &cpu, &wait)) == 1)
+        ;
+      if (r < 0)
+        {
+          fail (in, _ ("rank %u: the samples cannot be read"), rank);
+          return;
+        }
+    }
+  /* only ranks with times of their own */
+  for (uint32_t i = 0; i < t->n_cpu && !in->bad; i++)
+    {
+      int own = 0;
+      for (uint32_t g = 0; g < t->n_groups && !own; g++)
+        if (kct_list_contains_sorted (&t->groups[g].ranks, t->cpu[i].rank))
+          for (uint32_t j = 0; j < t->groups[g].n_tl && !own; j++)
+            own = t->groups[g].tl[j].rank == t->cpu[i].rank;
+      if (!own)
+        fail (in, _ ("samples of rank %u, which has no times of its own"), t->cpu[i].rank);
     }
 }
 
@@ -1220,15 +1331,20 @@ kct_decode (const uint8_t *buf, size_t len, KctTrace **out, char *err, size_t er
       fail (&in, _ ("out of memory"));
       return -1;
     }
-  static const char *order[] = { "HEAD", "REGN", "COMM", "TOPO", "HOST", "LEAF", "BODY", "GRUP",
-                                 "END " };
+  static const char *order4[] = { "HEAD", "REGN", "COMM", "TOPO", "HOST", "LEAF", "BODY", "GRUP",
+                                  "CPUS", "END " };
+  static const char *order3[] = { "HEAD", "REGN", "COMM", "TOPO", "HOST", "LEAF", "BODY", "GRUP",
+                                  "END " };
+  /* version 4 added CPUS; before, a section of that name was a newer writer's, skipped */
+  const char *const *order = version >= 4 ? order4 : order3;
+  const size_t       n_order = version >= 4 ? 10 : 9;
   size_t next = 0; /* index into order of the next required section */
   size_t pos = 16;
   while (!in.bad)
     {
       if (len - pos < 16)
         {
-          in.section = order[next < 9 ? next : 8];
+          in.section = order[next < n_order ? next : n_order - 1];
           fail (&in, _ ("the file is truncated (section missing or cut short)"));
           break;
         }
@@ -1243,7 +1359,7 @@ kct_decode (const uint8_t *buf, size_t len, KctTrace **out, char *err, size_t er
         crc |= (uint32_t)buf[pos + 12 + i] << (8 * i);
       pos += 16;
       in.section = NULL;
-      for (size_t k = 0; k < 9; k++)
+      for (size_t k = 0; k < n_order; k++)
         if (memcmp (tag, order[k], 4) == 0)
           in.section = order[k];
       if (plen > len - pos)
@@ -1297,6 +1413,10 @@ kct_decode (const uint8_t *buf, size_t len, KctTrace **out, char *err, size_t er
         case 7:
           read_groups (&sub, t);
           break;
+        case 8:
+          if (n_order == 10)
+            read_cpus (&sub, t);
+          break;
         default:
           break;
         }
@@ -1308,7 +1428,7 @@ kct_decode (const uint8_t *buf, size_t len, KctTrace **out, char *err, size_t er
           break;
         }
       pos += (size_t)plen;
-      if (++next == 9)
+      if (++next == n_order)
         break;
     }
   if (!in.bad && pos != len)

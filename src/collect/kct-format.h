@@ -24,9 +24,10 @@
 #include <stdint.h>
 
 #define KCT_MAGIC "KUBUSKCT"
-#define KCT_VERSION 3u
+#define KCT_VERSION 4u
 /* the oldest version this reader still takes: 2 lacks the non-blocking collectives' events
- * (types 14 and 15), nothing else differs */
+ * (types 14 and 15), 3 the CPU samples (section CPUS) and the hosts' CPU counts; nothing
+ * else differs */
 #define KCT_VERSION_MIN 2u
 #define KCT_NONE UINT32_MAX
 
@@ -311,7 +312,56 @@ typedef struct
 {
   char   *name;
   KctList ranks; /* sorted */
+  /* version 4: KUBUS::CPUS (the CPUs the host's ranks could use, 0 = unknown) and, where the
+   * collector measured them, KUBUS::OTHER_CPU_NS / KUBUS::OTHER_WALL_NS (CPU time other
+   * programs took on the host, and over how long) */
+  uint32_t cpus;
+  int      other_known;
+  uint64_t other_cpu_ns, other_wall_ns;
 } KctHost;
+
+/* ---- CPU samples (version 4) --------------------------------------------------------- */
+
+/* The collector's KUBUS_CPU_TIME / KUBUS_CPU_WAIT samples of one rank (collect-cputime.c):
+ * each sample stands before one of the rank's events (an MPI call's Enter or Leave, with its
+ * time), named by the number of the rank's events before it.  Coded as varints, per sample:
+ * the events since the previous sample (uv; the first: since the rank's first event), the CPU
+ * time minus the previous one's (sv, ns; the first: from 0), the wait for a CPU plus 1 minus
+ * the previous one's (sv, modulo 2^64; 0 = unknown, the collector's all ones). */
+#define KCT_CPU_SAMPLED 1u /* the run sampled (the OTF2 trace defines the metric) */
+#define KCT_CPU_WAIT 2u    /* the metric has the second member KUBUS_CPU_WAIT */
+
+typedef struct
+{
+  uint32_t rank;
+  uint64_t n;        /* samples */
+  uint8_t *bytes;
+  size_t   n_bytes, cap;
+  /* while recording: the last sample (event position, CPU ns, wait + 1), and where the
+   * samples at the last position begin (dropped when no event follows them) */
+  uint64_t last_pos, last_cpu, last_wait1;
+  size_t   tail_bytes;
+  uint64_t tail_n;
+} KctCpuStream;
+
+/* Appends a sample standing before event @pos (>= the previous one's); -1 out of memory. */
+int  kct_cpu_append (KctCpuStream *s, uint64_t pos, uint64_t cpu, uint64_t wait);
+/* Drops the samples no event follows (@events: the rank's events). */
+void kct_cpu_end (KctCpuStream *s, uint64_t events);
+void kct_cpu_clear (KctCpuStream *s);
+
+typedef struct
+{
+  const uint8_t *p;
+  size_t         n, at;
+  uint64_t       left;
+  uint64_t       pos, cpu, wait1;
+} KctCpuReader;
+
+void kct_cpu_reader (KctCpuReader *rd, const KctCpuStream *s);
+/* 1: the next sample (*wait UINT64_MAX: unknown), 0: the end (the stream read exactly),
+ * -1: corrupt */
+int  kct_cpu_read (KctCpuReader *rd, uint64_t *pos, uint64_t *cpu, uint64_t *wait);
 
 #define KCT_FILE_OFFLINE 1u      /* made by kubus-trace compress from an OTF2 trace */
 #define KCT_FILE_EXTRAPOLATED 2u /* made by kubus-trace extrapolate */
@@ -366,6 +416,12 @@ typedef struct
 
   KctGroup *groups;
   uint32_t  n_groups, cap_groups;
+
+  /* CPU samples (version 4): KCT_CPU_* flags, and the streams of the ranks that have times of
+   * their own (sorted by rank; a rank replaying its group's mean has none) */
+  uint32_t      cpu_flags;
+  KctCpuStream *cpu;
+  uint32_t      n_cpu, cap_cpu;
 } KctTrace;
 
 KctTrace *kct_trace_new (void);
@@ -378,6 +434,11 @@ KctComm *kct_comm_add (KctTrace *t);                       /* zeroed, repeat 1 *
 KctTopo *kct_topo_add (KctTrace *t);
 KctHost *kct_host_add (KctTrace *t, const char *name);
 KctGroup *kct_group_add (KctTrace *t);
+/* the stream of @rank: found, or added (zeroed) when @add; NULL when not found / out of memory */
+KctCpuStream *kct_cpu_stream (KctTrace *t, uint32_t rank, int add);
+const KctCpuStream *kct_cpu_find (const KctTrace *t, uint32_t rank);
+/* drops the streams of ranks without times of their own (they replay their group's mean) */
+void kct_cpu_prune (KctTrace *t);
 
 uint32_t kct_leaf_intern (KctTrace *t, const KctRaw *raw, uint32_t n);  /* KCT_NONE: failed */
 uint32_t kct_body_intern (KctTrace *t, const KctElem *e, uint32_t n);
@@ -410,6 +471,9 @@ void kct_group_calls (const KctTrace *t, uint32_t g, uint64_t *calls);
 
 /* The whole trace as one .kct image (malloc'd). */
 int kct_encode (const KctTrace *t, uint8_t **out, size_t *len);
+/* The same in an older version's layout (KCT_VERSION_MIN .. KCT_VERSION; tests and fuzz
+ * seeds): what that version lacks is left out (before 4: the CPU samples, the hosts' CPUs). */
+int kct_encode_version (const KctTrace *t, uint32_t version, uint8_t **out, size_t *len);
 /* Checks everything (sizes, ids, checksums); on failure writes what is wrong to err. */
 int kct_decode (const uint8_t *buf, size_t len, KctTrace **out, char *err, size_t errlen);
 
@@ -433,6 +497,9 @@ int     kct_rank_commit (KctRank *r, uint64_t t);
 /* Ends the sequence; @start_offset is added to local times to get the run's time base,
  * @global_start is the first timestamp of all ranks in that base. */
 int kct_rank_end (KctRank *r, int64_t start_offset, uint64_t global_start);
+/* A CPU sample (collect-cputime.c) standing before the rank's next event (@wait UINT64_MAX:
+ * unknown); the caller sets the trace's cpu_flags. */
+int kct_rank_cpu (KctRank *r, uint64_t cpu, uint64_t wait);
 uint64_t kct_rank_first_time (const KctRank *r); /* local time of the first event */
 uint64_t kct_rank_last_time (const KctRank *r);
 uint64_t kct_rank_events (const KctRank *r);

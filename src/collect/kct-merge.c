@@ -200,6 +200,39 @@ merge_hosts (KctTrace *to, const KctTrace *from)
         return -1;
       if (kct_list_union (&d->ranks, &d->ranks, &from->hosts[i].ranks) != 0)
         return -1;
+      /* every rank of a host knows its properties: the first that does */
+      if (d->cpus == 0)
+        d->cpus = from->hosts[i].cpus;
+      if (!d->other_known && from->hosts[i].other_known)
+        {
+          d->other_known = 1;
+          d->other_cpu_ns = from->hosts[i].other_cpu_ns;
+          d->other_wall_ns = from->hosts[i].other_wall_ns;
+        }
+    }
+  return 0;
+}
+
+/* The CPU samples of @from's ranks (disjoint from @to's). */
+static int
+merge_cpus (KctTrace *to, const KctTrace *from)
+{
+  to->cpu_flags |= from->cpu_flags;
+  for (uint32_t i = 0; i < from->n_cpu; i++)
+    {
+      const KctCpuStream *s = &from->cpu[i];
+      KctCpuStream       *d = kct_cpu_stream (to, s->rank, 1);
+      if (d == NULL)
+        return -1;
+      uint8_t *b = malloc (s->n_bytes ? s->n_bytes : 1);
+      if (b == NULL)
+        return -1;
+      memcpy (b, s->bytes, s->n_bytes);
+      kct_cpu_clear (d);
+      d->rank = s->rank;
+      d->bytes = b;
+      d->n_bytes = d->cap = s->n_bytes;
+      d->n = s->n;
     }
   return 0;
 }
@@ -628,6 +661,11 @@ kct_merge (KctTrace *to, const KctTrace *from)
     err = limit_timelines (to, have_grid ? &grid : NULL,
                            to->h.timelines ? to->h.timelines : KCT_TIMELINES)
           != 0;
+  /* the samples of the ranks that keep times of their own (the others replay a mean) */
+  if (!err)
+    err = merge_cpus (to, from) != 0;
+  if (!err)
+    kct_cpu_prune (to);
 
   kct_grid_clear (&grid);
   map_free (&names);
@@ -1121,6 +1159,7 @@ kct_finish (KctTrace *t)
   if (compact_structure (t) != 0 || compact_comms (t) != 0 || compact_topos (t) != 0
       || code_means (t) != 0)
     return -1;
+  kct_cpu_prune (t);
   if (t->n_hosts > 1)
     qsort (t->hosts, t->n_hosts, sizeof *t->hosts, cmp_host);
   return 0;

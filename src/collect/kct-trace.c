@@ -234,6 +234,9 @@ kct_trace_free (KctTrace *t)
   for (uint32_t i = 0; i < t->n_groups; i++)
     group_clear (&t->groups[i]);
   free (t->groups);
+  for (uint32_t i = 0; i < t->n_cpu; i++)
+    kct_cpu_clear (&t->cpu[i]);
+  free (t->cpu);
   free (t);
 }
 
@@ -314,6 +317,176 @@ kct_host_add (KctTrace *t, const char *name)
     return NULL;
   t->n_hosts++;
   return h;
+}
+
+/* ---- CPU samples ------------------------------------------------------------ */
+
+static int
+cpu_put (KctCpuStream *s, uint64_t v)
+{
+  if (s->n_bytes + 10 > s->cap)
+    {
+      size_t   cap = s->cap ? s->cap * 2 : 256;
+      uint8_t *b = realloc (s->bytes, cap);
+      if (b == NULL)
+        return -1;
+      s->bytes = b;
+      s->cap = cap;
+    }
+  do
+    {
+      uint8_t byte = v & 0x7F;
+      v >>= 7;
+      s->bytes[s->n_bytes++] = byte | (v ? 0x80 : 0);
+    }
+  while (v);
+  return 0;
+}
+
+static uint64_t
+zigzag (uint64_t d)
+{
+  int64_t v = (int64_t)d;
+  return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+}
+
+int
+kct_cpu_append (KctCpuStream *s, uint64_t pos, uint64_t cpu, uint64_t wait)
+{
+  if (pos < s->last_pos)
+    pos = s->last_pos;
+  size_t   before = s->n_bytes;
+  uint64_t wait1 = wait + 1; /* all ones (unknown) -> 0 */
+  if (cpu_put (s, pos - s->last_pos) != 0 || cpu_put (s, zigzag (cpu - s->last_cpu)) != 0
+      || cpu_put (s, zigzag (wait1 - s->last_wait1)) != 0)
+    {
+      s->n_bytes = before;
+      return -1;
+    }
+  if (s->n == 0 || pos != s->last_pos)
+    {
+      s->tail_bytes = before;
+      s->tail_n = s->n;
+    }
+  s->n++;
+  s->last_pos = pos;
+  s->last_cpu = cpu;
+  s->last_wait1 = wait1;
+  return 0;
+}
+
+void
+kct_cpu_end (KctCpuStream *s, uint64_t events)
+{
+  if (s->n > 0 && s->last_pos >= events)
+    {
+      s->n_bytes = s->tail_bytes;
+      s->n = s->tail_n;
+    }
+}
+
+void
+kct_cpu_clear (KctCpuStream *s)
+{
+  free (s->bytes);
+  memset (s, 0, sizeof *s);
+}
+
+void
+kct_cpu_reader (KctCpuReader *rd, const KctCpuStream *s)
+{
+  memset (rd, 0, sizeof *rd);
+  if (s != NULL)
+    {
+      rd->p = s->bytes;
+      rd->n = s->n_bytes;
+      rd->left = s->n;
+    }
+}
+
+static int
+cpu_get (KctCpuReader *rd, uint64_t *v)
+{
+  *v = 0;
+  for (int shift = 0; shift < 64; shift += 7)
+    {
+      if (rd->at >= rd->n)
+        return -1;
+      uint8_t b = rd->p[rd->at++];
+      if (shift == 63 && (b & 0x7E))
+        return -1;
+      *v |= (uint64_t)(b & 0x7F) << shift;
+      if (!(b & 0x80))
+        return 0;
+    }
+  return -1;
+}
+
+int
+kct_cpu_read (KctCpuReader *rd, uint64_t *pos, uint64_t *cpu, uint64_t *wait)
+{
+  if (rd->left == 0)
+    return rd->at == rd->n ? 0 : -1;
+  uint64_t dp, dc, dw;
+  if (cpu_get (rd, &dp) != 0 || cpu_get (rd, &dc) != 0 || cpu_get (rd, &dw) != 0
+      || dp > UINT64_MAX - rd->pos)
+    return -1;
+  rd->left--;
+  rd->pos += dp;
+  rd->cpu += (uint64_t)((int64_t)(dc >> 1) ^ -(int64_t)(dc & 1));
+  rd->wait1 += (uint64_t)((int64_t)(dw >> 1) ^ -(int64_t)(dw & 1));
+  *pos = rd->pos;
+  *cpu = rd->cpu;
+  *wait = rd->wait1 - 1;
+  return 1;
+}
+
+KctCpuStream *
+kct_cpu_stream (KctTrace *t, uint32_t rank, int add)
+{
+  uint32_t lo = 0, hi = t->n_cpu;
+  while (lo < hi)
+    {
+      uint32_t mid = lo + (hi - lo) / 2;
+      if (t->cpu[mid].rank < rank)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo < t->n_cpu && t->cpu[lo].rank == rank)
+    return &t->cpu[lo];
+  if (!add || grow ((void **)&t->cpu, &t->cap_cpu, t->n_cpu + 1, sizeof *t->cpu) != 0)
+    return NULL;
+  memmove (&t->cpu[lo + 1], &t->cpu[lo], (t->n_cpu - lo) * sizeof *t->cpu);
+  memset (&t->cpu[lo], 0, sizeof *t->cpu);
+  t->cpu[lo].rank = rank;
+  t->n_cpu++;
+  return &t->cpu[lo];
+}
+
+const KctCpuStream *
+kct_cpu_find (const KctTrace *t, uint32_t rank)
+{
+  return kct_cpu_stream ((KctTrace *)t, rank, 0);
+}
+
+void
+kct_cpu_prune (KctTrace *t)
+{
+  uint32_t k = 0;
+  for (uint32_t i = 0; i < t->n_cpu; i++)
+    {
+      int own = 0;
+      for (uint32_t g = 0; g < t->n_groups && !own; g++)
+        if (kct_list_contains_sorted (&t->groups[g].ranks, t->cpu[i].rank))
+          for (uint32_t j = 0; j < t->groups[g].n_tl && !own; j++)
+            own = t->groups[g].tl[j].rank == t->cpu[i].rank;
+      if (own && t->cpu[i].n > 0)
+        t->cpu[k++] = t->cpu[i];
+      else
+        kct_cpu_clear (&t->cpu[i]);
+    }
+  t->n_cpu = k;
 }
 
 KctGroup *

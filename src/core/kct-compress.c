@@ -56,7 +56,20 @@ typedef struct
   GHashTable *node_name; /* system tree node id -> name string id */
   GArray     *ranks;     /* guint64 location ids, by world rank */
   guint64     resolution, offset, length, realtime;
+  /* the collector's host properties (KUBUS::CPUS, KUBUS::OTHER_CPU_NS, KUBUS::OTHER_WALL_NS)
+   * by system tree node id, and its CPU samples' metric (collect-cputime.c) */
+  GHashTable *node_props;  /* node id -> NodeProps* */
+  GHashTable *cpu_members; /* metric member id -> 1 KUBUS_CPU_TIME, 2 KUBUS_CPU_WAIT */
+  guint32     cpu_metric;  /* OTF2_UNDEFINED_METRIC: none */
+  gboolean    cpu_wait;    /* its second member is KUBUS_CPU_WAIT */
 } Defs;
+
+typedef struct
+{
+  guint32  cpus;
+  gboolean other_cpu_known, other_wall_known;
+  guint64  other_cpu_ns, other_wall_ns;
+} NodeProps;
 
 static const char *
 string (Defs *d, guint32 id)
@@ -92,6 +105,78 @@ on_sysnode (void *u, OTF2_SystemTreeNodeRef id, OTF2_StringRef name, OTF2_String
   (void)klass;
   (void)parent;
   g_hash_table_insert (d->node_name, GUINT_TO_POINTER (id), GUINT_TO_POINTER (name + 1));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+/* as trace-defs.c reads them */
+static OTF2_CallbackCode
+on_sysnode_property (void *u, OTF2_SystemTreeNodeRef node, OTF2_StringRef name, OTF2_Type type,
+                     OTF2_AttributeValue value)
+{
+  Defs       *d = u;
+  const char *s = string (d, name);
+  int         which = type == OTF2_TYPE_UINT32 && strcmp (s, "KUBUS::CPUS") == 0              ? 1
+                      : type == OTF2_TYPE_UINT64 && strcmp (s, "KUBUS::OTHER_CPU_NS") == 0  ? 2
+                      : type == OTF2_TYPE_UINT64 && strcmp (s, "KUBUS::OTHER_WALL_NS") == 0 ? 3
+                                                                                           : 0;
+  if (which == 0)
+    return OTF2_CALLBACK_SUCCESS;
+  NodeProps *p = g_hash_table_lookup (d->node_props, GUINT_TO_POINTER (node));
+  if (p == NULL)
+    {
+      p = g_new0 (NodeProps, 1);
+      g_hash_table_insert (d->node_props, GUINT_TO_POINTER (node), p);
+    }
+  if (which == 1)
+    p->cpus = value.uint32;
+  else if (which == 2)
+    {
+      p->other_cpu_ns = value.uint64;
+      p->other_cpu_known = TRUE;
+    }
+  else
+    {
+      p->other_wall_ns = value.uint64;
+      p->other_wall_known = TRUE;
+    }
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+on_metric_member (void *u, OTF2_MetricMemberRef self, OTF2_StringRef name, OTF2_StringRef descr,
+                  OTF2_MetricType type, OTF2_MetricMode mode, OTF2_Type value_type, OTF2_Base base,
+                  int64_t exponent, OTF2_StringRef unit)
+{
+  Defs       *d = u;
+  const char *n = string (d, name);
+  int which = strcmp (n, "KUBUS_CPU_TIME") == 0 ? 1 : strcmp (n, "KUBUS_CPU_WAIT") == 0 ? 2 : 0;
+  (void)descr;
+  (void)type;
+  (void)base;
+  (void)unit;
+  if (which && value_type == OTF2_TYPE_UINT64 && exponent == -9
+      && mode == OTF2_METRIC_ACCUMULATED_START)
+    g_hash_table_insert (d->cpu_members, GUINT_TO_POINTER (self), GINT_TO_POINTER (which));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+on_metric_class (void *u, OTF2_MetricRef self, uint8_t n, const OTF2_MetricMemberRef *members,
+                 OTF2_MetricOccurrence occurrence, OTF2_RecorderKind kind)
+{
+  Defs *d = u;
+  (void)occurrence;
+  (void)kind;
+  /* [KUBUS_CPU_TIME] or [KUBUS_CPU_TIME, KUBUS_CPU_WAIT] */
+  if (n >= 1 && n <= 2
+      && GPOINTER_TO_INT (g_hash_table_lookup (d->cpu_members, GUINT_TO_POINTER (members[0]))) == 1)
+    {
+      d->cpu_metric = self;
+      d->cpu_wait = n == 2
+                    && GPOINTER_TO_INT (g_hash_table_lookup (d->cpu_members,
+                                                             GUINT_TO_POINTER (members[1])))
+                           == 2;
+    }
   return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -284,6 +369,8 @@ defs_free (Defs *d)
   g_hash_table_unref (d->loc_group);
   g_hash_table_unref (d->loc_node);
   g_hash_table_unref (d->node_name);
+  g_hash_table_unref (d->node_props);
+  g_hash_table_unref (d->cpu_members);
   g_array_unref (d->ranks);
 }
 
@@ -297,6 +384,9 @@ read_defs (OTF2_Reader *reader, Defs *d)
   OTF2_GlobalDefReaderCallbacks_SetStringCallback (cb, on_string);
   OTF2_GlobalDefReaderCallbacks_SetClockPropertiesCallback (cb, on_clock);
   OTF2_GlobalDefReaderCallbacks_SetSystemTreeNodeCallback (cb, on_sysnode);
+  OTF2_GlobalDefReaderCallbacks_SetSystemTreeNodePropertyCallback (cb, on_sysnode_property);
+  OTF2_GlobalDefReaderCallbacks_SetMetricMemberCallback (cb, on_metric_member);
+  OTF2_GlobalDefReaderCallbacks_SetMetricClassCallback (cb, on_metric_class);
   OTF2_GlobalDefReaderCallbacks_SetLocationGroupCallback (cb, on_locgroup);
   OTF2_GlobalDefReaderCallbacks_SetLocationCallback (cb, on_location);
   OTF2_GlobalDefReaderCallbacks_SetRegionCallback (cb, on_region);
@@ -603,10 +693,17 @@ static OTF2_CallbackCode
 ev_metric (OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u, OTF2_AttributeList *a,
            OTF2_MetricRef m, uint8_t n, const OTF2_Type *types, const OTF2_MetricValue *values)
 {
-  (void)m;
-  (void)n;
-  (void)types;
-  (void)values;
+  Rank *r = u;
+  /* the collector's CPU samples: kept, before the event that follows (format version 4) */
+  if (m == r->defs->cpu_metric && n >= 1 && types[0] == OTF2_TYPE_UINT64)
+    {
+      uint64_t wait = r->defs->cpu_wait && n >= 2 && types[1] == OTF2_TYPE_UINT64
+                          ? values[1].unsigned_int
+                          : UINT64_MAX;
+      if (!r->failed && kct_rank_cpu (r->rec, values[0].unsigned_int, wait) != 0)
+        r->failed = TRUE;
+      return OTF2_CALLBACK_SUCCESS;
+    }
   return ev_other (l, t, pos, u, a);
 }
 
@@ -702,7 +799,19 @@ rank_definitions (Defs *d, Rank *r, guint32 rank)
   guint    node = lg ? GPOINTER_TO_UINT (g_hash_table_lookup (d->loc_node, GUINT_TO_POINTER (lg - 1))) : 0;
   guint    name = node ? GPOINTER_TO_UINT (g_hash_table_lookup (d->node_name, GUINT_TO_POINTER (node - 1))) : 0;
   KctHost *h = kct_host_add (t, name ? string (d, name - 1) : "localhost");
-  return h != NULL && kct_list_add (&h->ranks, rank) == 0;
+  if (h == NULL || kct_list_add (&h->ranks, rank) != 0)
+    return FALSE;
+  const NodeProps *p = node ? g_hash_table_lookup (d->node_props, GUINT_TO_POINTER (node - 1)) : NULL;
+  if (p != NULL)
+    {
+      h->cpus = p->cpus;
+      h->other_known = p->other_cpu_known && p->other_wall_known;
+      h->other_cpu_ns = h->other_known ? p->other_cpu_ns : 0;
+      h->other_wall_ns = h->other_known ? p->other_wall_ns : 0;
+    }
+  if (d->cpu_metric != OTF2_UNDEFINED_METRIC)
+    t->cpu_flags = KCT_CPU_SAMPLED | (d->cpu_wait ? KCT_CPU_WAIT : 0);
+  return TRUE;
 }
 
 static gboolean
@@ -884,6 +993,9 @@ compress_all (const char *anchor, const KctTimeSettings *ts, KctOtf2EventFunc ob
   d.loc_node = g_hash_table_new (NULL, NULL);
   d.node_name = g_hash_table_new (NULL, NULL);
   d.ranks = g_array_new (FALSE, FALSE, sizeof (guint64));
+  d.node_props = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  d.cpu_members = g_hash_table_new (NULL, NULL);
+  d.cpu_metric = OTF2_UNDEFINED_METRIC;
   KctTrace *all = NULL;
   gboolean  ok = read_defs (reader, &d);
   if (!ok)

@@ -142,6 +142,7 @@ causal_moves (const KctTrace *t, const KctComms *comms, KctExpandStats *st, GErr
   for (guint32 r = 0; r < n; r++)
     {
       lanes[r].it = kct_replay_new (t, comms, r);
+      kct_replay_cpu (lanes[r].it); /* event indices as write_rank counts them */
       lanes[r].moved = g_array_new (FALSE, FALSE, sizeof (Moved));
     }
   guint32 left = n;
@@ -172,6 +173,13 @@ causal_moves (const KctTrace *t, const KctComms *comms, KctExpandStats *st, GErr
                       break;
                     }
                   l->have = TRUE;
+                }
+              if (l->ev.type == KCT_EV_CPU)
+                {
+                  /* a CPU sample takes the time of the event after it (write_rank) */
+                  l->index++;
+                  l->have = FALSE;
+                  continue;
                 }
               guint64 time = MAX (l->ev.time, l->last);
               if (l->ev.type == KCT_RAW_SEND || l->ev.type == KCT_RAW_ISEND)
@@ -321,12 +329,34 @@ write_rank (OTF2_Archive    *archive,
   int            r;
   OTF2_ErrorCode e = OTF2_SUCCESS;
   guint64        index = 0, next_move = 0;
+  /* CPU samples wait for the event they stand before: they take its time as moved */
+  GArray        *samples = g_array_new (FALSE, FALSE, sizeof (KctEvent));
+  gboolean       wait = (t->cpu_flags & KCT_CPU_WAIT) != 0;
+  kct_replay_cpu (it);
   while (e == OTF2_SUCCESS && (r = kct_replay_next (it, &ev)) == 1)
     {
       if (moved != NULL && next_move < moved->len
           && g_array_index (moved, Moved, next_move).index == index)
         ev.time = g_array_index (moved, Moved, next_move++).time;
       index++;
+      if (ev.type == KCT_EV_CPU)
+        {
+          g_array_append_val (samples, ev);
+          continue;
+        }
+      for (guint i = 0; i < samples->len && e == OTF2_SUCCESS; i++)
+        {
+          const KctEvent   *s = &g_array_index (samples, KctEvent, i);
+          OTF2_Type         types[2] = { OTF2_TYPE_UINT64, OTF2_TYPE_UINT64 };
+          OTF2_MetricValue  values[2];
+          values[0].unsigned_int = s->cpu;
+          values[1].unsigned_int = s->wait;
+          e = OTF2_EvtWriter_Metric (w, NULL, ev.time, 0 /* the metric class of write_globals */,
+                                     wait ? 2 : 1, types, values);
+        }
+      g_array_set_size (samples, 0);
+      if (e != OTF2_SUCCESS)
+        break;
       switch (ev.type)
         {
         case KCT_RAW_ENTER:
@@ -388,6 +418,7 @@ write_rank (OTF2_Archive    *archive,
       if (ev.time > *last_time)
         *last_time = ev.time;
     }
+  g_array_unref (samples);
   gint64 n = (gint64)kct_replay_count (it);
   if (r < 0 || e != OTF2_SUCCESS)
     {
@@ -457,6 +488,47 @@ write_globals (OTF2_Archive   *archive,
   if (t->n_hosts == 0)
     OTF2_GlobalDefWriter_WriteSystemTreeNode (gw, 1, str (&st, "localhost"), str (&st, "node"),
                                               0);
+  /* the collector's host properties (collect-cputime.c), as its definitions have them */
+  for (uint32_t h = 0; h < t->n_hosts; h++)
+    {
+      const KctHost      *ho = &t->hosts[h];
+      OTF2_AttributeValue v;
+      if (ho->cpus == 0 && !ho->other_known)
+        continue;
+      v.uint32 = ho->cpus;
+      OTF2_GlobalDefWriter_WriteSystemTreeNodeProperty (gw, h + 1, str (&st, "KUBUS::CPUS"),
+                                                        OTF2_TYPE_UINT32, v);
+      if (ho->other_known)
+        {
+          v.uint64 = ho->other_cpu_ns;
+          OTF2_GlobalDefWriter_WriteSystemTreeNodeProperty (
+              gw, h + 1, str (&st, "KUBUS::OTHER_CPU_NS"), OTF2_TYPE_UINT64, v);
+          v.uint64 = ho->other_wall_ns;
+          OTF2_GlobalDefWriter_WriteSystemTreeNodeProperty (
+              gw, h + 1, str (&st, "KUBUS::OTHER_WALL_NS"), OTF2_TYPE_UINT64, v);
+        }
+    }
+  if (t->cpu_flags & KCT_CPU_SAMPLED)
+    {
+      /* the collector's metric (collect-cputime.c): class 0, the CPU samples' events */
+      OTF2_MetricMemberRef members[2] = { 0, 1 };
+      guint32              unit = str (&st, "s");
+      OTF2_GlobalDefWriter_WriteMetricMember (
+          gw, members[0], str (&st, "KUBUS_CPU_TIME"),
+          str (&st, "CPU time of the thread since it started (CLOCK_THREAD_CPUTIME_ID), sampled at "
+                    "the MPI event that ends a long interval"),
+          OTF2_METRIC_TYPE_OTHER, OTF2_METRIC_ACCUMULATED_START, OTF2_TYPE_UINT64, OTF2_BASE_DECIMAL,
+          -9, unit);
+      if (t->cpu_flags & KCT_CPU_WAIT)
+        OTF2_GlobalDefWriter_WriteMetricMember (
+            gw, members[1], str (&st, "KUBUS_CPU_WAIT"),
+            str (&st, "time the thread has waited, runnable, for a CPU since it started (run_delay "
+                      "of schedstat; all ones: unknown), sampled with KUBUS_CPU_TIME"),
+            OTF2_METRIC_TYPE_OTHER, OTF2_METRIC_ACCUMULATED_START, OTF2_TYPE_UINT64,
+            OTF2_BASE_DECIMAL, -9, unit);
+      OTF2_GlobalDefWriter_WriteMetricClass (gw, 0, (t->cpu_flags & KCT_CPU_WAIT) ? 2 : 1, members,
+                                             OTF2_METRIC_ASYNCHRONOUS, OTF2_RECORDER_KIND_CPU);
+    }
   guint32 thread = str (&st, "Master thread");
   for (guint32 r = 0; r < n; r++)
     {
@@ -636,6 +708,7 @@ expand_into (const KctTrace *t, const char *dir, gboolean events, GError **error
           KctReplay *it = kct_replay_new (t, comms, r);
           KctEvent   ev;
           int        rc;
+          kct_replay_cpu (it); /* OTF2 counts the Metric events too */
           while ((rc = kct_replay_next (it, &ev)) == 1)
             ;
           if (rc < 0)

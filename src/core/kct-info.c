@@ -206,6 +206,29 @@ kct_info_text (const KctTrace *t, const char *path, guint64 file_bytes, gboolean
   g_string_append_printf (s, _ ("ranks with times of their own: %u; ranks replaying their group's "
                                 "mean: %u (timelines: %u, at most %u)\n"),
                           own, mean_ranks, timelines, t->h.timelines);
+  if (t->cpu_flags & KCT_CPU_SAMPLED)
+    {
+      guint64 samples = 0, bytes = 0;
+      for (uint32_t i = 0; i < t->n_cpu; i++)
+        {
+          samples += t->cpu[i].n;
+          bytes += t->cpu[i].n_bytes;
+        }
+      /* TRANSLATORS: the collector's CPU-time samples where ranks outnumbered the cores */
+      g_string_append_printf (s, _ ("CPU samples: %llu of %u ranks in %llu bytes\n"),
+                              (unsigned long long)samples, t->n_cpu, (unsigned long long)bytes);
+    }
+  for (uint32_t h = 0; h < t->n_hosts; h++)
+    if (t->hosts[h].cpus > 0)
+      {
+        g_string_append_printf (s, _ ("host %s: %u ranks on %u CPUs"), t->hosts[h].name,
+                                t->hosts[h].ranks.n, t->hosts[h].cpus);
+        if (t->hosts[h].other_known)
+          g_string_append_printf (s, _ ("; other programs took %.3f s of CPU in %.3f s"),
+                                  (double)t->hosts[h].other_cpu_ns / 1e9,
+                                  (double)t->hosts[h].other_wall_ns / 1e9);
+        g_string_append_c (s, '\n');
+      }
   g_string_append_printf (s, _ ("size: %llu bytes\n"), (unsigned long long)file_bytes);
   g_string_append_printf (s, _ ("size per rank: %.1f bytes\n"),
                           (double)file_bytes / (double)t->h.n_ranks);

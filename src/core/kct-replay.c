@@ -160,6 +160,13 @@ struct KctReplay
   uint64_t *slot_id;
   uint32_t  n_slot;
   uint64_t  next_request;
+
+  /* CPU samples (kct_replay_cpu): the next one stands before event number cpu_pos */
+  int          cpu_on, cpu_have, held;
+  KctCpuReader cpu;
+  uint64_t     cpu_pos, cpu_val, cpu_wait;
+  uint64_t     real;    /* events (not samples) yielded so far */
+  KctEvent     held_ev; /* the event the samples before it took their time from */
 };
 
 static int __attribute__ ((format (printf, 2, 3)))
@@ -480,8 +487,75 @@ slot_take (KctReplay *it, uint64_t slot)
   return it->next_request++;
 }
 
+static int next_event (KctReplay *it, KctEvent *ev);
+
+static int
+cpu_advance (KctReplay *it)
+{
+  int r = kct_cpu_read (&it->cpu, &it->cpu_pos, &it->cpu_val, &it->cpu_wait);
+  if (r < 0)
+    return failf (it, _ ("the CPU samples of this rank cannot be read"));
+  it->cpu_have = r == 1;
+  return 0;
+}
+
+void
+kct_replay_cpu (KctReplay *it)
+{
+  if (it == NULL || it->failed || it->cpu_on)
+    return;
+  it->cpu_on = 1;
+  kct_cpu_reader (&it->cpu, kct_cpu_find (it->t, it->rank));
+  cpu_advance (it);
+}
+
 int
 kct_replay_next (KctReplay *it, KctEvent *ev)
+{
+  if (it->failed)
+    return -1;
+  if (it->cpu_on && it->cpu_have && it->cpu_pos == it->real)
+    {
+      /* a sample: the time of the event it stands before */
+      if (!it->held)
+        {
+          int r = next_event (it, &it->held_ev);
+          if (r < 0)
+            return -1;
+          if (r == 0)
+            return failf (it, _ ("a CPU sample after the last event"));
+          it->held = 1;
+        }
+      memset (ev, 0, sizeof *ev);
+      ev->type = KCT_EV_CPU;
+      ev->time = it->held_ev.time;
+      ev->cpu = it->cpu_val;
+      ev->wait = it->cpu_wait;
+      if (cpu_advance (it) != 0)
+        return -1;
+      it->count++;
+      return 1;
+    }
+  if (it->held)
+    {
+      *ev = it->held_ev;
+      it->held = 0;
+    }
+  else
+    {
+      int r = next_event (it, ev);
+      if (r == 0 && it->cpu_on && it->cpu_have)
+        return failf (it, _ ("a CPU sample after the last event"));
+      if (r <= 0)
+        return r;
+    }
+  it->real++;
+  it->count++;
+  return 1;
+}
+
+static int
+next_event (KctReplay *it, KctEvent *ev)
 {
   if (it->failed)
     return -1;
@@ -579,6 +653,5 @@ kct_replay_next (KctReplay *it, KctEvent *ev)
     default:
       break;
     }
-  it->count++;
   return 1;
 }

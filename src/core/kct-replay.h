@@ -31,9 +31,13 @@ uint32_t kct_comms_member (const KctComms *c, uint32_t gid, int b, uint32_t i);
 /* global id of the instance of entry @entry that holds @world_rank, KCT_NONE if none */
 uint32_t kct_comms_find (const KctComms *c, uint32_t entry, uint32_t world_rank);
 
+/* Not a raw event: a CPU sample of the collector (format version 4), yielded only after
+ * kct_replay_cpu, before the event it stands before and with that event's time. */
+#define KCT_EV_CPU 64
+
 typedef struct
 {
-  uint8_t  type;  /* KCT_RAW_* */
+  uint8_t  type;  /* KCT_RAW_*, KCT_EV_CPU */
   uint8_t  op;    /* COLL_END, NBC_COMPLETE: OTF2_CollectiveOp */
   uint64_t time;  /* ticks, in the trace's time base (global_start is the earliest) */
   uint32_t region; /* ENTER/LEAVE: region id */
@@ -46,11 +50,15 @@ typedef struct
   uint64_t received; /* COLL_END, NBC_COMPLETE */
   uint64_t request;  /* request events: an id unique within the rank, from 1 */
   int64_t  status;   /* PROGRAM_END */
+  uint64_t cpu, wait; /* KCT_EV_CPU: KUBUS_CPU_TIME, KUBUS_CPU_WAIT (UINT64_MAX: unknown), ns */
 } KctEvent;
 
 typedef struct KctReplay KctReplay;
 
 KctReplay *kct_replay_new (const KctTrace *t, const KctComms *comms, uint32_t rank);
+/* Before the first kct_replay_next: yield the rank's CPU samples too (KCT_EV_CPU; counted by
+ * kct_replay_count like the other events, as OTF2 counts its Metric events). */
+void       kct_replay_cpu (KctReplay *it);
 /* 1: *ev holds the next event; 0: the end; -1: the trace is inconsistent (kct_replay_error) */
 int         kct_replay_next (KctReplay *it, KctEvent *ev);
 const char *kct_replay_error (const KctReplay *it);

@@ -402,6 +402,7 @@ events_read_kct (SimRank *sr, GError **error)
   cb.coll_end = on_coll_end;
   cb.nbc_request = on_nbc_request;
   cb.nbc_complete = on_nbc_complete;
+  cb.metric = on_metric; /* the CPU samples (format version 4) */
   gboolean ok = trace_kct_read ((guint32) sr->rank, &cb, &st, &done, error);
   if (st.nbc_open)
     g_hash_table_unref (st.nbc_open);

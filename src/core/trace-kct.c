@@ -35,6 +35,11 @@ trace_kct_read (guint32 rank, const TraceKctCallbacks *cb, void *ud, guint64 *n_
   guint64    pos = 0;
   int        r;
   OTF2_CallbackCode cc = OTF2_CALLBACK_SUCCESS;
+  OTF2_Type         types[2] = { OTF2_TYPE_UINT64, OTF2_TYPE_UINT64 };
+  OTF2_MetricValue  values[2];
+  uint8_t           n_values = (source->cpu_flags & KCT_CPU_WAIT) ? 2 : 1;
+  if (cb->metric)
+    kct_replay_cpu (it);
   while (cc == OTF2_CALLBACK_SUCCESS && (r = kct_replay_next (it, &e)) == 1)
     {
       OTF2_LocationRef l = rank;
@@ -88,6 +93,11 @@ trace_kct_read (guint32 rank, const TraceKctCallbacks *cb, void *ud, guint64 *n_
           CALL (nbc_complete, (OTF2_CollectiveOp)e.op, e.comm,
                 e.peer == UINT32_MAX ? OTF2_UNDEFINED_UINT32 : e.peer, e.bytes, e.received,
                 e.request);
+          break;
+        case KCT_EV_CPU:
+          values[0].unsigned_int = e.cpu;
+          values[1].unsigned_int = e.wait;
+          CALL (metric, 0, n_values, types, values);
           break;
         default:
           break;

@@ -37,6 +37,9 @@ typedef struct
   OTF2_EvtReaderCallback_MpiCollectiveEnd    coll_end;
   OTF2_EvtReaderCallback_NonBlockingCollectiveRequest  nbc_request;
   OTF2_EvtReaderCallback_NonBlockingCollectiveComplete nbc_complete;
+  /* the collector's CPU samples (format version 4), as Metric events of class 0 (the one the
+   * definitions-only archive defines) before the event they stand before */
+  OTF2_EvtReaderCallback_Metric              metric;
 } TraceKctCallbacks;
 
 /* Replays rank @rank of the source into the callbacks (location id = rank, event positions

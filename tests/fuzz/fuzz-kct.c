@@ -1,7 +1,7 @@
 /* fuzz-kct — compressed traces (.kct) through the decoder, and whatever decodes through the
  * structure statistics, the replay iterator (a bounded number of events of a few ranks), the
  * encoder (a decoded trace must encode to bytes that decode again, identically), merging and
- * finishing.  Errors are fine; crashes, leaks, hangs and sanitizer reports are not. */
+ * finishing.  Seeds: tests/fuzz/seeds/kct (ring-3-cpu.kct: format version 4 with CPU samples).  Errors are fine; crashes, leaks, hangs and sanitizer reports are not. */
 #include "kct-format.h"
 #include "kct-replay.h"
 
@@ -21,6 +21,8 @@ replay_some (const KctTrace *t)
     {
       KctReplay *it = kct_replay_new (t, comms, r);
       KctEvent   ev;
+      if (r % 2 == 0)
+        kct_replay_cpu (it); /* the CPU samples too (format version 4) */
       for (int i = 0; i < 20000 && kct_replay_next (it, &ev) == 1; i++)
         ;
       kct_replay_free (it);

@@ -284,12 +284,31 @@ EV (ev_program_end), int64_t status)
   return OTF2_CALLBACK_SUCCESS;
 }
 
+/* --cpu: the collector's CPU samples too (Metric events, their values), where they stand */
+EV (ev_metric), OTF2_MetricRef m, uint8_t n, const OTF2_Type *types, const OTF2_MetricValue *values)
+{
+  UNUSED;
+  (void)m;
+  GString *o = out (l, t);
+  g_string_append (o, "METRIC");
+  for (uint8_t i = 0; i < n; i++)
+    g_string_append_printf (o, " %" PRIu64, types[i] == OTF2_TYPE_UINT64 ? values[i].unsigned_int : 0);
+  g_string_append_c (o, '\n');
+  return OTF2_CALLBACK_SUCCESS;
+}
+
 int
 main (int argc, char **argv)
 {
+  int cpu = argc == 3 && strcmp (argv[1], "--cpu") == 0;
+  if (cpu)
+    {
+      argv[1] = argv[2];
+      argc = 2;
+    }
   if (argc != 2)
     {
-      fprintf (stderr, "usage: kct-seq TRACE.otf2\n");
+      fprintf (stderr, "usage: kct-seq [--cpu] TRACE.otf2\n");
       return 2;
     }
   S.strings = g_hash_table_new_full (NULL, NULL, NULL, g_free);
@@ -364,6 +383,8 @@ main (int argc, char **argv)
   OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveCompleteCallback (ec, ev_nbc_complete);
   OTF2_EvtReaderCallbacks_SetProgramBeginCallback (ec, ev_program_begin);
   OTF2_EvtReaderCallbacks_SetProgramEndCallback (ec, ev_program_end);
+  if (cpu)
+    OTF2_EvtReaderCallbacks_SetMetricCallback (ec, ev_metric);
   for (guint r = 0; r < S.locs->len; r++)
     {
       OTF2_EvtReader *er = OTF2_Reader_GetEvtReader (rd, g_array_index (S.locs, guint64, r));

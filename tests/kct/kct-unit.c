@@ -343,6 +343,16 @@ test_replay_times (void)
 
 /* a trace with a bit of everything: several ranks, communicators, a topology, hosts */
 static uint32_t sample_timelines; /* 0: the default */
+/* CPU samples (format version 4): before the Enter of the second call of iteration i when
+ * i % 3 == rank % 3 (CPU time 1000 i + rank, wait 7 i, unknown on rank 1), and one after the
+ * last event (dropped); host properties */
+static gboolean sample_cpu;
+
+static uint64_t
+sample_wait (int rank, int it)
+{
+  return rank == 1 ? UINT64_MAX : 7 * (uint64_t)it;
+}
 
 /* Ranks [@first, @last) of @ranks, merged as the collector merges them (partial traces, by
  * key), finished when @finish.  @aliased: one more communicator, the same one on every rank
@@ -382,6 +392,8 @@ sample_trace_range (int ranks, int first, int last, gboolean finish, gboolean al
           e.a = 0;
           kct_rank_record (r, now + 3, &e);
           now += 50;
+          if (sample_cpu && it % 3 == rank % 3)
+            g_assert_cmpint (kct_rank_cpu (r, 1000 * (uint64_t)it + (uint64_t)rank, sample_wait (rank, it)), ==, 0);
           memset (&e, 0, sizeof e);
           e.type = KCT_RAW_ENTER;
           e.a = 1;
@@ -423,8 +435,12 @@ sample_trace_range (int ranks, int first, int last, gboolean finish, gboolean al
           kct_rank_record (r, now + 30 + 10 * (uint64_t)rank, &e);
           now += 200;
         }
+      if (sample_cpu)
+        g_assert_cmpint (kct_rank_cpu (r, 99999, 1), ==, 0); /* no event follows: dropped */
       g_assert_cmpint (kct_rank_end (r, 0, 1000), ==, 0);
       kct_rank_free (r);
+      if (sample_cpu)
+        t->cpu_flags = KCT_CPU_SAMPLED | KCT_CPU_WAIT;
       KctComm *w = kct_comm_add (t);
       w->key = 1;
       w->local_id = 0;
@@ -457,6 +473,13 @@ sample_trace_range (int ranks, int first, int last, gboolean finish, gboolean al
       kct_list_add (&tp->coords, (uint32_t)rank % 2);
       KctHost *h = kct_host_add (t, rank < ranks / 2 ? "node-a" : "node-b");
       kct_list_add (&h->ranks, (uint32_t)rank);
+      if (sample_cpu)
+        {
+          h->cpus = rank < ranks / 2 ? 2 : 3;
+          h->other_known = rank < ranks / 2;
+          h->other_cpu_ns = h->other_known ? 1234 : 0;
+          h->other_wall_ns = h->other_known ? 5678 : 0;
+        }
       kct_set_string (&t->h.program, "/bin/sample");
       if (all == NULL)
         all = t;
@@ -705,7 +728,7 @@ test_nbc_roundtrip (void)
   uint8_t       *buf;
   size_t         len;
   g_assert_cmpint (kct_encode (t0, &buf, &len), ==, 0);
-  g_assert_cmpuint (buf[8], ==, 3);
+  g_assert_cmpuint (buf[8], ==, KCT_VERSION);
   KctTrace *t;
   char      err[256];
   g_assert_cmpint (kct_decode (buf, len, &t, err, sizeof err), ==, 0);
@@ -798,26 +821,171 @@ test_format_versions (void)
   size_t    la;
   g_assert_cmpint (kct_encode (plain, &a, &la), ==, 0);
   g_assert_cmpuint (a[8], ==, KCT_VERSION);
-  a[8] = 2;
+  g_assert_cmpuint (KCT_VERSION, ==, 4);
   KctTrace *u = NULL;
   char      err[256];
-  if (kct_decode (a, la, &u, err, sizeof err) != 0)
-    g_error ("a version 2 file: %s", err);
-  g_assert_cmpuint (u->n_leaves, ==, plain->n_leaves);
-  kct_trace_free (u);
+  for (uint32_t v = 2; v <= 3; v++)
+    {
+      uint8_t *old;
+      size_t   lo;
+      g_assert_cmpint (kct_encode_version (plain, v, &old, &lo), ==, 0);
+      g_assert_cmpuint (old[8], ==, v);
+      if (kct_decode (old, lo, &u, err, sizeof err) != 0)
+        g_error ("a version %u file: %s", v, err);
+      g_assert_cmpuint (u->n_leaves, ==, plain->n_leaves);
+      g_assert_cmpuint (u->n_cpu, ==, 0);
+      kct_trace_free (u);
+      /* a version 3 file's hosts lack their CPUs: a version 4 header on it is corrupt */
+      old[8] = 4;
+      expect_error (old, lo, "section HOST");
+      g_free (old);
+    }
   a[8] = 1;
-  expect_error (a, la, "format version 1, older than this Kubus reads (versions 2 to 3)");
-  a[8] = 4;
-  expect_error (a, la, "format version 4, newer than this Kubus reads (versions 2 to 3)");
+  expect_error (a, la, "format version 1, older than this Kubus reads (versions 2 to 4)");
+  a[8] = 5;
+  expect_error (a, la, "format version 5, newer than this Kubus reads (versions 2 to 4)");
   g_free (a);
   kct_trace_free (plain);
 
   KctTrace *nbc = nbc_trace (2, 3);
-  g_assert_cmpint (kct_encode (nbc, &a, &la), ==, 0);
-  a[8] = 2;
+  g_assert_cmpint (kct_encode_version (nbc, 2, &a, &la), ==, 0);
   expect_error (a, la, "unknown event type 14");
   g_free (a);
   kct_trace_free (nbc);
+}
+
+/* Format version 4: the CPU samples stand before the events they were taken at, with their
+ * values (an unknown wait too), through merge, encoding and replay; a sample no event follows
+ * is dropped; the host properties come back; an older version's layout leaves them out; the
+ * ranks that replay their group's mean keep no samples. */
+static void
+test_cpu_roundtrip (void)
+{
+  sample_cpu = TRUE;
+  KctTrace *t0 = sample_trace (4);
+  sample_cpu = FALSE;
+  uint8_t *buf;
+  size_t   len;
+  g_assert_cmpint (kct_encode (t0, &buf, &len), ==, 0);
+  KctTrace *t;
+  char      err[256];
+  if (kct_decode (buf, len, &t, err, sizeof err) != 0)
+    g_error ("%s", err);
+  g_assert_cmpuint (t->cpu_flags, ==, KCT_CPU_SAMPLED | KCT_CPU_WAIT);
+  g_assert_cmpuint (t->n_cpu, ==, 4);
+  g_assert_cmpuint (t->n_hosts, ==, 2);
+  for (uint32_t h = 0; h < 2; h++)
+    {
+      const KctHost *ho = &t->hosts[h];
+      gboolean       a = strcmp (ho->name, "node-a") == 0;
+      g_assert_cmpuint (ho->cpus, ==, a ? 2 : 3);
+      g_assert_cmpint (ho->other_known, ==, a);
+      g_assert_cmpuint (ho->other_cpu_ns, ==, a ? 1234 : 0);
+      g_assert_cmpuint (ho->other_wall_ns, ==, a ? 5678 : 0);
+    }
+  KctComms *comms = kct_comms_new (t, err, sizeof err);
+  g_assert_nonnull (comms);
+  for (uint32_t rank = 0; rank < 4; rank++)
+    {
+      g_assert_cmpuint (kct_cpu_find (t, rank)->n, ==, rank % 3 == 0 ? 4 : 3);
+      /* without kct_replay_cpu: the events alone */
+      KctReplay *it = kct_replay_new (t, comms, rank);
+      KctEvent   ev;
+      uint64_t   plain = 0;
+      while (kct_replay_next (it, &ev) == 1)
+        {
+          g_assert_cmpuint (ev.type, !=, KCT_EV_CPU);
+          plain++;
+        }
+      g_assert_null (kct_replay_error (it));
+      g_assert_cmpuint (plain, ==, 110);
+      kct_replay_free (it);
+      it = kct_replay_new (t, comms, rank);
+      kct_replay_cpu (it);
+      uint64_t real = 0, samples = 0;
+      int      pending = -1; /* the iteration of the sample just seen */
+      uint64_t pending_time = 0;
+      while (kct_replay_next (it, &ev) == 1)
+        {
+          if (ev.type == KCT_EV_CPU)
+            {
+              int i = (int)(real / 11);
+              g_assert_cmpuint (real % 11, ==, 3); /* after the first call's three events */
+              g_assert_cmpint (i % 3, ==, (int)rank % 3);
+              g_assert_cmpuint (ev.cpu, ==, 1000 * (uint64_t)i + rank);
+              g_assert_cmpuint (ev.wait, ==, sample_wait ((int)rank, i));
+              pending = i;
+              pending_time = ev.time;
+              samples++;
+              continue;
+            }
+          if (pending >= 0)
+            {
+              /* the Enter of the second call, at the sample's time */
+              g_assert_cmpuint (ev.type, ==, KCT_RAW_ENTER);
+              g_assert_cmpuint (ev.region, ==, 1);
+              g_assert_cmpuint (ev.time, ==, pending_time);
+              pending = -1;
+            }
+          real++;
+        }
+      g_assert_null (kct_replay_error (it));
+      g_assert_cmpuint (real, ==, 110);
+      g_assert_cmpuint (samples, ==, rank % 3 == 0 ? 4 : 3);
+      g_assert_cmpuint (kct_replay_count (it), ==, real + samples);
+      kct_replay_free (it);
+    }
+  kct_comms_free (comms);
+  /* stable */
+  uint8_t *again;
+  size_t   len2;
+  g_assert_cmpint (kct_encode (t, &again, &len2), ==, 0);
+  g_assert_cmpmem (buf, len, again, len2);
+  g_free (again);
+  /* version 3's layout: no samples, no host CPUs */
+  g_assert_cmpint (kct_encode_version (t, 3, &again, &len2), ==, 0);
+  KctTrace *v3;
+  if (kct_decode (again, len2, &v3, err, sizeof err) != 0)
+    g_error ("%s", err);
+  g_assert_cmpuint (v3->n_cpu, ==, 0);
+  g_assert_cmpuint (v3->cpu_flags, ==, 0);
+  g_assert_cmpuint (v3->hosts[0].cpus, ==, 0);
+  kct_trace_free (v3);
+  g_free (again);
+  /* a corrupt stream: a sample count the bytes do not hold */
+  KctCpuStream *s = &t->cpu[1];
+  s->n++;
+  g_assert_cmpint (kct_encode (t, &again, &len2), ==, 0);
+  expect_error (again, len2, "section CPUS: rank 1: the samples cannot be read");
+  g_free (again);
+  s->n--;
+  kct_trace_free (t);
+  kct_trace_free (t0);
+  g_free (buf);
+
+  /* 2 timelines for 4 ranks in 2 groups: the ranks replaying a mean keep no samples */
+  sample_cpu = TRUE;
+  sample_timelines = 2;
+  t = sample_trace (4);
+  sample_cpu = FALSE;
+  sample_timelines = 0;
+  g_assert_cmpuint (t->n_cpu, <, 4);
+  for (uint32_t i = 0; i < t->n_cpu; i++)
+    {
+      gboolean own = FALSE;
+      for (uint32_t g = 0; g < t->n_groups; g++)
+        for (uint32_t k = 0; k < t->groups[g].n_tl; k++)
+          own |= t->groups[g].tl[k].rank == t->cpu[i].rank;
+      g_assert_true (own);
+    }
+  g_assert_cmpint (kct_encode (t, &buf, &len), ==, 0);
+  KctTrace *u;
+  if (kct_decode (buf, len, &u, err, sizeof err) != 0)
+    g_error ("%s", err);
+  g_assert_cmpuint (u->n_cpu, ==, t->n_cpu);
+  kct_trace_free (u);
+  g_free (buf);
+  kct_trace_free (t);
 }
 
 static void
@@ -1206,5 +1374,6 @@ main (int argc, char **argv)
   g_test_add_func ("/kct/intern/empty", test_intern_empty);
   g_test_add_func ("/kct/nbc/roundtrip", test_nbc_roundtrip);
   g_test_add_func ("/kct/format/versions", test_format_versions);
+  g_test_add_func ("/kct/cpu/roundtrip", test_cpu_roundtrip);
   return g_test_run ();
 }
