@@ -33,7 +33,10 @@
  * Waiting in MPI: every operation is started with its non-blocking form (MPI_Isend for MPI_Send,
  * MPI_Iallreduce for MPI_Allreduce, …; a non-blocking collective of the program as itself, its
  * request completed by the call that completed it) and completed by settle(): it tests for 50 µs, then tests
- * every 20 µs while sleeping. MPI's own blocking calls spin the whole time; with four ranks on
+ * every 20 µs while sleeping. Two exceptions where every rank of the run has a core: a blocking
+ * collective whose members all entered within 1 ms of each other in the original runs in its
+ * blocking form (libnbc's algorithms are slower, and such a wait spins anyway), and a blocking
+ * probe spins as settle() does (do_coll(), probe()). MPI's own blocking calls spin the whole time; with four ranks on
  * two cores a spinning rank takes the core from the rank that has work, and under SCHED_RR a
  * long spin would also trip the kernel's real-time throttling. The protocol (eager or rendezvous,
  * the same peers, tags, sizes and communicators) is the recorded call's. */
@@ -1112,7 +1115,7 @@ sim_replay_run (SimRank             *sr,
   {
     int mine = core_each, all = 0;
     MPI_Allreduce (&mine, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    colls_blocking = all != 0 && !g_getenv ("KUBUS_SIM_NBC_ONLY");
+    colls_blocking = all != 0 && !g_getenv ("KUBUS_SIM_NBC_ONLY");   /* (A/B measurements) */
   }
   /* SCHED_RR would hand the cores out by 100 ms time slices, not as the original shared them */
   sim_wait_calibrate (&stats->cal, !contention);

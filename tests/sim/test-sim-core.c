@@ -1487,6 +1487,37 @@ test_floors (void)
   /* MPI_Send 13..14 to a receive in MPI since 5: 1 ms; MPI_Recv 5..15 of a send from 13: 2 ms */
   g_assert_cmpint (floor_ms (f.srs[0], EV_SEND), ==, 1);
   g_assert_cmpint (floor_ms (f.srs[1], EV_RECV), ==, 2);
+  /* the members entered 6 ms apart: not an instance the re-enactment may run blocking */
+  g_assert_null (f.srs[0]->coll_short);
+  g_assert_null (f.srs[1]->coll_short);
+  fixture_free (&f);
+
+  /* rank 0 entering the MPI_Allreduce at 30.2 ms instead, 0.8 ms before rank 1: a short
+   * instance, on both members alike */
+  fixture_load (&f, "exact");
+  for (guint k = 1; k < f.srs[0]->ev->len; k++)
+    if (g_array_index (f.srs[0]->ev, SimEvent, k).type == EV_COLL_END)
+      {
+        guint e = k;
+        while (e > 0 && g_array_index (f.srs[0]->ev, SimEvent, e).type != EV_ENTER)
+          e--;
+        g_array_index (f.srs[0]->ev, SimEvent, e).time = 30200000;
+        for (guint j = e + 1; j < k; j++)
+          g_array_index (f.srs[0]->ev, SimEvent, j).time = MAX (g_array_index (f.srs[0]->ev, SimEvent, j).time, 30200000);
+        break;
+      }
+  sim_plan_coll_costs (f.t, f.srs);
+  for (int r = 0; r < 2; r++)
+    {
+      SimEvent *ev = (SimEvent *) f.srs[r]->ev->data;
+      guint end = 0;
+      for (guint k = 0; k < f.srs[r]->ev->len; k++)
+        if (ev[k].type == EV_COLL_END)
+          end = k;
+      g_assert_nonnull (f.srs[r]->coll_short);
+      g_assert_cmpuint (g_hash_table_size (f.srs[r]->coll_short), ==, 1);
+      g_assert_true (g_hash_table_contains (f.srs[r]->coll_short, GUINT_TO_POINTER (end + 1)));
+    }
   fixture_free (&f);
 
   /* the receive posted at 5, its rank computing until its MPI_Wait at 15: a rendezvous send
