@@ -769,6 +769,15 @@ def mode_fresh(args, tmp):
               'fresh buffers: large messages %s' % large)
 
 
+def mode_patterns(args, tmp):
+    # communication patterns of codes nobody tuned the simulator for (tests/apps/sim-patterns.c):
+    # an MPI_Mprobe server loop, small collectives, a halo of rendezvous messages, persistent
+    # requests, MPI_Waitsome; the identity of its trace in both modes
+    os.environ['KUBUS_CPU_TIME'] = '1'   # samples: was the machine loaded by other programs?
+    exp = collect(args, tmp, 'patterns')
+    identity_both(args, exp, 0.02, 'patterns', loaded_ok=True)
+
+
 def host_other(exp):
     """{property: value} of the KUBUS::OTHER_* properties in @exp's definitions"""
     p = subprocess.run(['otf2-print', '-G', os.path.join(exp, 'traces.otf2')], capture_output=True, text=True)
@@ -1313,7 +1322,8 @@ def mode_unreceived(args, tmp):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('mode', choices=['identity', 'balance', 'remove', 'bad', 'real', 'eager', 'poll', 'pollboth', 'contention',
-                                     'errorbar', 'fresh', 'aborted', 'unreceived', 'nbcforms', 'outsideload'])
+                                     'errorbar', 'fresh', 'aborted', 'unreceived', 'nbcforms', 'outsideload',
+                                     'patterns'])
     ap.add_argument('--code')
     ap.add_argument('--limit', type=float, default=0.02)
     ap.add_argument('--offline-limit', type=float, default=None, help='offline limit when not --limit')
@@ -1346,7 +1356,7 @@ def main():
     try:
         rc = {'identity': mode_identity, 'balance': mode_balance, 'remove': mode_remove, 'bad': mode_bad,
               'real': mode_real, 'eager': mode_eager, 'poll': mode_poll, 'pollboth': mode_pollboth, 'contention': mode_contention,
-              'errorbar': mode_errorbar, 'fresh': mode_fresh, 'aborted': mode_aborted,
+              'errorbar': mode_errorbar, 'fresh': mode_fresh, 'aborted': mode_aborted, 'patterns': mode_patterns,
               'unreceived': mode_unreceived, 'nbcforms': mode_nbcforms,
               'outsideload': mode_outsideload}[args.mode](args, tmp)
         if rc == 77:
