@@ -4,7 +4,7 @@
  * Per transport (ranks of one host, ranks of different hosts; the system tree says which):
  *  - transfer time T(s) = latency + per_byte·s, from receives (or the waits completing them)
  *    entered before the matching send started: leave − enter of the send, least squares over
- *    the per-size medians;
+ *    the per-size medians (of the sizes with SIM_LINE_MIN_SAMPLES samples, where there are);
  *  - the eager limit, from sends whose receive was posted after the send started: a send that
  *    returned before the post is eager, one that returned only just after it waited for it
  *    (rendezvous). Blocking sends and the waits completing non-blocking ones both vote; the
