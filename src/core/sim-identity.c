@@ -15,7 +15,7 @@
 #include <string.h>
 
 /* Raise when the simulator's models change: cached error bars of older simulators are dropped. */
-#define SIM_IDENTITY_MODEL "2026-11-29e"   /* the cores shared where ranks outnumbered them (offline) */
+#define SIM_IDENTITY_MODEL "2026-11-29f"   /* the transfer line capped beyond its samples (offline) */
 
 static void
 hash_file (GChecksum  *ck,

@@ -4,11 +4,13 @@
  * Per transport (ranks of one host, ranks of different hosts; the system tree says which):
  *  - transfer time T(s) = latency + per_byte·s, from receives (or the waits completing them)
  *    entered before the matching send started: leave − enter of the send, least squares over
- *    the per-size medians;
+ *    the per-size medians (of the sizes with SIM_LINE_MIN_SAMPLES samples, where there are);
  *  - the eager limit, from sends whose receive was posted after the send started: a send that
  *    returned before the post is eager, one that returned only just after it waited for it
  *    (rendezvous). Blocking sends and the waits completing non-blocking ones both vote; the
- *    limit is the split of the voted sizes that contradicts the fewest votes.
+ *    limit is the split of the voted sizes that contradicts the fewest votes;
+ *  - beyond the largest sampled size, the line's slope at most what the trace's larger messages
+ *    took (cap_line); within, the samples' own.
  * Costs: the plans of the untransformed trace run through the offline engine on the recorded
  * times (sim_offline_run, fit mode); what each call took beyond the Leave the model gives
  * (its residual: the call's own work, MPI's progress, a rank waiting for a core) is averaged
@@ -154,6 +156,8 @@ sim_model_transfer (const SimModel *m,
                     guint64         bytes)
 {
   const SimTransport *t = &m->tr[sim_model_transport (m, from, to)];
+  if (bytes > t->sampled_max)
+    return t->latency + t->per_byte * (double) t->sampled_max + t->per_byte_beyond * (double) (bytes - t->sampled_max);
   return t->latency + t->per_byte * (double) bytes;
 }
 
@@ -355,6 +359,12 @@ call_name (SimRank *sr,
   return "";
 }
 
+static gboolean
+send_mode_sync (const char *name)
+{
+  return strcmp (name, "MPI_Ssend") == 0 || strcmp (name, "MPI_Issend") == 0;
+}
+
 /* A send that started at @start and was done (its call left) at @done, whose receiver was ready
  * (posted the receive and in MPI) at @p: eager when it was done before, rendezvous when it
  * waited for it. */
@@ -374,6 +384,9 @@ vote_send (TransportSamples *ts,
     vote (ts->votes, len, FALSE);   /* waited in the call, left right after the post */
 }
 
+/* the samples a size needs for its median to enter the transfer line (fit_line) */
+#define SIM_LINE_MIN_SAMPLES 3
+
 static void
 fit_line (SimTransport     *t,
           TransportSamples *ts)
@@ -383,7 +396,7 @@ fit_line (SimTransport     *t,
   GHashTableIter it;
   gpointer k, v;
   double sx = 0, sy = 0, sxx = 0, sxy = 0;
-  guint nb = 0;
+  guint nb = 0, n_reliable = 0;
 
   t->n_samples = ts->xs->len;
   for (guint i = 0; i < ts->xs->len; i++)
@@ -399,11 +412,24 @@ fit_line (SimTransport     *t,
         }
       g_array_append_val (a, g_array_index (ts->ys, double, i));
     }
-  /* least squares on the per-size medians (robust against the odd late wake-up) */
+  /* least squares on the per-size medians (robust against the odd late wake-up). A median of
+   * one or two samples is a sample: it rejects nothing. Where some sizes have at least
+   * SIM_LINE_MIN_SAMPLES samples, only those make the line; the others are messages beyond it
+   * or within it like any other (cap_line). ws-mixed at 2 ranks: seven 8-byte samples and two
+   * of 16 bytes, the upper of which (a late wake-up, 1.07 ms) made the median and the slope
+   * 130 µs a byte: every 16-byte message then took a millisecond too long. */
+  g_hash_table_iter_init (&it, by_size);
+  while (g_hash_table_iter_next (&it, &k, &v))
+    if (((GArray *) v)->len >= SIM_LINE_MIN_SAMPLES)
+      n_reliable++;
   g_hash_table_iter_init (&it, by_size);
   while (g_hash_table_iter_next (&it, &k, &v))
     {
-      double x = (double) *(gint64 *) k, y = med (v);
+      double x = (double) *(gint64 *) k, y;
+      if (n_reliable > 0 && ((GArray *) v)->len < SIM_LINE_MIN_SAMPLES)
+        continue;
+      y = med (v);
+      t->sampled_max = MAX (t->sampled_max, (guint64) x);
       sx += x;
       sy += y;
       sxx += x * x;
@@ -425,6 +451,7 @@ fit_line (SimTransport     *t,
       t->latency = 2000;
       t->per_byte = 0.1;
     }
+  t->per_byte_beyond = t->per_byte;
 }
 
 guint64
@@ -462,6 +489,33 @@ sim_model_eager_split (const guint64 *sizes,
   if (best < 0)
     return sizes[0] > 0 ? sizes[0] - 1 : 0;
   return sizes[best];
+}
+
+/* Beyond the largest sampled size the line is an extrapolation, and its slope, fitted over
+ * the sampled sizes alone, may be their noise (ws-mixed: medians of 8- and 16-byte messages a
+ * millisecond apart gave 130 µs per byte, and its one 64 KiB message then took 8.5 s instead
+ * of 0.3 ms). Every message the trace holds beyond the samples still bounds the line there: it
+ * was delivered by the time its receive completed (@done), and, as the model has it, it could
+ * not start moving before @from (the send's start; for a rendezvous the receiver's progress
+ * after both the start and the post). So from the largest sampled size x on, the line rises by
+ * at most (@done − @from − T(x)) / (@bytes − x) a byte, and not at all where the message took
+ * less than T(x). Within the sampled sizes the samples decide. */
+static void
+cap_line (SimTransport *t,
+          guint64       bytes,
+          Tick          from,
+          Tick          done)
+{
+  double base, cap;
+  if (bytes <= t->sampled_max || from < 0 || done < from)
+    return;
+  base = t->latency + t->per_byte * (double) t->sampled_max;
+  cap = MAX (0.0, ((double) (done - from) - base) / (double) (bytes - t->sampled_max));
+  if (cap < t->per_byte_beyond)
+    {
+      t->per_byte_beyond = cap;
+      t->capped_by = bytes;
+    }
 }
 
 /* The eager limit of a transport from its votes (sim_model_eager_split). */
@@ -768,6 +822,7 @@ sim_model_fit_cores (SimRank **srs,
   g_autofree CallTimes *ct = g_new0 (CallTimes, n_ranks);
   g_autofree guint32 **post_of = g_new0 (guint32 *, n_ranks);
   TransportSamples ts[2];
+  gboolean borrowed;
 
   m->n_ranks = n_ranks;
   m->cost = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
@@ -840,9 +895,34 @@ sim_model_fit_cores (SimRank **srs,
       g_array_unref (ts[t].ys);
       g_hash_table_unref (ts[t].votes);
     }
-  /* a transport without samples borrows the other's line and limit */
-  if (m->tr[1].n_samples == 0 && m->tr[1].votes_eager + m->tr[1].votes_rdv == 0)
-    m->tr[1] = (SimTransport) { m->tr[0].latency, m->tr[0].per_byte, m->tr[0].eager_limit, 0, 0, 0 };
+  /* a transport without samples borrows the other's line and limit (capped below as that one) */
+  borrowed = m->tr[1].n_samples == 0 && m->tr[1].votes_eager + m->tr[1].votes_rdv == 0;
+  if (borrowed)
+    m->tr[1] = (SimTransport) { m->tr[0].latency, m->tr[0].per_byte, m->tr[0].eager_limit, 0, 0, 0,
+                                m->tr[0].sampled_max, m->tr[0].per_byte, 0 };
+  /* the messages beyond the sampled sizes bound the lines (cap_line) */
+  for (int r = 0; r < n_ranks; r++)
+    {
+      SimEvent *ev = (SimEvent *) srs[r]->ev->data;
+      for (guint i = 0; i < srs[r]->ev->len; i++)
+        {
+          SimEvent *e = &ev[i];
+          int p = e->peer_world;
+          Tick start, from;
+          if ((e->type != EV_RECV && e->type != EV_IRECV) || e->link == NO_INDEX || p < 0 || p >= n_ranks
+              || ct[r].leave[i] < 0 || e->link >= srs[p]->ev->len || (start = ct[p].enter[e->link]) < 0)
+            continue;
+          from = start;
+          if (sim_model_rendezvous (m, p, r, e->len, send_mode_sync (call_name (srs[p], e->link))))
+            from = ready_time (srs, ct, r, i, post_of, start);
+          cap_line (&m->tr[sim_model_transport (m, p, r)], e->len, from, ct[r].leave[i]);
+        }
+    }
+  if (borrowed && m->tr[0].per_byte_beyond < m->tr[1].per_byte_beyond)
+    {
+      m->tr[1].per_byte_beyond = m->tr[0].per_byte_beyond;
+      m->tr[1].capped_by = m->tr[0].capped_by;
+    }
   for (int r = 0; r < n_ranks; r++)
     {
       g_free (ct[r].enter);
@@ -902,8 +982,15 @@ describe_transport (GString            *s,
     g_string_append (s, "\"eager_limit\": null, ");
   else
     g_string_append_printf (s, "\"eager_limit\": %" G_GUINT64_FORMAT ", ", t->eager_limit);
-  g_string_append_printf (s, "\"message_samples\": %u, \"eager_votes\": %u, \"rendezvous_votes\": %u}", t->n_samples,
-                          t->votes_eager, t->votes_rdv);
+  g_string_append_printf (s, "\"message_samples\": %u, \"largest_sample_bytes\": %" G_GUINT64_FORMAT ", ",
+                          t->n_samples, t->sampled_max);
+  g_string_append_printf (s, "\"per_byte_beyond_samples_ns\": %s, ",
+                          g_ascii_formatd (b, sizeof b, "%.5f", t->per_byte_beyond));
+  if (t->capped_by)
+    g_string_append_printf (s, "\"per_byte_capped_by_bytes\": %" G_GUINT64_FORMAT ", ", t->capped_by);
+  else
+    g_string_append (s, "\"per_byte_capped_by_bytes\": null, ");
+  g_string_append_printf (s, "\"eager_votes\": %u, \"rendezvous_votes\": %u}", t->votes_eager, t->votes_rdv);
 }
 
 char *

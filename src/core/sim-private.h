@@ -464,7 +464,8 @@ gboolean sim_replay_run (SimRank             *sr,
 /* The offline model (sim-model.c), fitted from the original trace, all times in ns.
  *
  * Messages: per transport (between ranks of one host, between hosts), a message of s bytes
- * arrives T(s) = latency + per_byte·s after its send started, or — above the transport's eager
+ * arrives T(s) = latency + per_byte·s (beyond the sampled sizes per_byte_beyond) after its send
+ * started, or — above the transport's eager
  * limit, and for synchronous sends — after both the send started and the receive was posted.
  * Every MPI call then costs, beyond what it waited for, the mean of what calls of its class cost
  * in the original (its residual: recorded Leave − the Leave the model gives from the recorded
@@ -477,6 +478,10 @@ typedef struct
   guint   n_samples;       /* transfer samples */
   guint   votes_eager;     /* sends that returned before their receive was posted */
   guint   votes_rdv;       /* sends that returned only once it was */
+  guint64 sampled_max;     /* largest size among the transfer samples (0: none) */
+  double  per_byte_beyond; /* the slope above sampled_max: per_byte, capped by the trace's
+                            * larger messages (sim-model.c, cap_line) */
+  guint64 capped_by;       /* size of the message that capped it (0: none) */
 } SimTransport;
 
 typedef struct

@@ -50,6 +50,12 @@
       says it; gains print as time saved; a launcher after "--" starts the re-enactment. Where a
       mode misses the goal the advice names the other mode; in real time, kubus-sim measures the
       offline error bar itself where it is not cached (offline never starts a real-time run).
+  sim-test.py offline --app ws-mixed --ranks N,..   TOOLS
+      a program nobody tuned for the simulator (the wait-state test program ws-mixed: tiny
+      messages and one 64 KiB message to a late receiver) traced at each rank count, then
+      kubus-sim --offline with an empty hypothesis and without the model of shared cores
+      (KUBUS_SIM_CONTENTION=0): the predicted run time after MPI_Init within --limit (2 %) of the
+      original (no verdict where other programs loaded the traced run, as for sim-real-*).
 
 TOOLS: --sim kubus-sim --run kubus-run --cube kubus-cube. Exit 0 pass, 1 fail, 77 skip.
 """
@@ -264,6 +270,50 @@ def mode_identity(args, tmp):
         check(tb == sorted(tb), 'location %d: simulated time goes back' % loc)
     check(s['removed_messages'] == 0 and s['removed_calls'] == 0, 'identity: removed %d messages' % (
         s['removed_messages']))
+
+
+def mode_offline(args, tmp):
+    """The offline identity of a program with only tiny messages sampled for the transfer line
+    and one large message whose receive was posted late (ws-mixed): the line's slope, fitted
+    over 8 and 16 bytes, is the noise of their medians (up to 130 µs a byte before
+    docs/decisions/2026-11-29-transfer-line-beyond-samples.md: +7.6 .. +413 % at 2 ranks). The
+    model of shared cores is off: it has a bias of its own on this program (open, same note)."""
+    hyp = hypothesis(tmp, 'identity.hyp', '# the run as it was\n')
+    os.environ['KUBUS_SIM_CONTENTION'] = '0'
+    os.environ['KUBUS_CPU_TIME'] = '1'   # samples at 2 ranks too: was the machine loaded by other programs?
+    try:
+        for n in args.ranks.split(','):
+            args_n = argparse.Namespace(**vars(args))
+            args_n.ranks = n
+            exp = collect(args_n, tmp, 'exp-%s' % n)
+            out = os.path.join(tmp, 'sim-%s' % n)
+            _, s = simulate(args, exp, hyp, out, offline=True, extra=['--no-identity'])
+            if not check(s is not None, '%s ranks: no summary.json' % n):
+                continue
+            a, p = s['original_runtime_after_init_s'], s['predicted_runtime_after_init_s']
+            tr = s['model']['transports'][0]
+            print('%s ranks, offline: original %.6f s after MPI_Init, predicted %.6f s (%+.3f %%); transfer '
+                  'line %.1f ns + %.5f ns/byte up to %s bytes (the samples), %.5f ns/byte beyond (capped by '
+                  '%s bytes)' % (n, a, p, 100 * (p / a - 1), tr['latency_ns'], tr['per_byte_ns'],
+                                 tr.get('largest_sample_bytes'), tr.get('per_byte_beyond_samples_ns', float('nan')),
+                                 tr.get('per_byte_capped_by_bytes')))
+            # the CPU samples measure other programs' share of the CPUs: a trace they slowed down
+            # and the model misses gets no verdict (as sim-real-*): at 2 ranks, ws-mixed's messages
+            # then took milliseconds (a 10 s run instead of 1.6 s, latency 16 ms: +8.6 %), at 3
+            # ranks its vote on the eager limit went astray (+4.3 %, 2026-11-29). ws-mixed mostly
+            # sleeps, so a few ms of others' time make 5 %: a pass still counts.
+            outside = (s.get('cores') or {}).get('outside_wait_share') or 0
+            if abs(p / a - 1) > args.limit and outside > 0.05:
+                print('%s ranks: other programs took %.0f %% of the traced run\'s time: no limit' % (
+                    n, 100 * outside))
+                LOADED.append('ws-mixed %s ranks' % n)
+                continue
+            check(abs(p / a - 1) <= args.limit, '%s ranks, offline: predicted run time %.6f s after MPI_Init '
+                  'is %+.2f %% off the original %.6f s (limit %.0f %%)' % (n, p, 100 * (p / a - 1), a,
+                                                                       100 * args.limit))
+    finally:
+        del os.environ['KUBUS_SIM_CONTENTION']
+        del os.environ['KUBUS_CPU_TIME']
 
 
 def mode_nbcforms(args, tmp):
@@ -1323,7 +1373,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('mode', choices=['identity', 'balance', 'remove', 'bad', 'real', 'eager', 'poll', 'pollboth', 'contention',
                                      'errorbar', 'fresh', 'aborted', 'unreceived', 'nbcforms', 'outsideload',
-                                     'patterns'])
+                                     'patterns', 'offline'])
     ap.add_argument('--code')
     ap.add_argument('--limit', type=float, default=0.02)
     ap.add_argument('--offline-limit', type=float, default=None, help='offline limit when not --limit')
@@ -1358,7 +1408,7 @@ def main():
               'real': mode_real, 'eager': mode_eager, 'poll': mode_poll, 'pollboth': mode_pollboth, 'contention': mode_contention,
               'errorbar': mode_errorbar, 'fresh': mode_fresh, 'aborted': mode_aborted, 'patterns': mode_patterns,
               'unreceived': mode_unreceived, 'nbcforms': mode_nbcforms,
-              'outsideload': mode_outsideload}[args.mode](args, tmp)
+              'outsideload': mode_outsideload, 'offline': mode_offline}[args.mode](args, tmp)
         if rc == 77:
             return 77
         if LOADED and not failures:

@@ -43,7 +43,19 @@
  *           it: the send needed the receiver), MPI_Irecv B+5..B+6 (request 20+i), foo,
  *           MPI_Wait B+15..B+16 (receives tag 2, 8 bytes, sent at B+10), foo until B+20;
  *   rank 1: MPI_Recv B..B+4 (tag 1), foo, MPI_Send B+10..B+11 (tag 2), foo until B+20;
- *   both: MPI_Finalize 103..108, main 0..110. */
+ *   both: MPI_Finalize 103..108, main 0..110.
+ * "extrapolate" (2 ranks): transfer samples at 8 and 16 bytes only, and one message far larger
+ *   whose receive was posted late, as in ws-mixed:
+ *   rank 0: main 0..60; MPI_Init 1..2; foo 2..10; MPI_Send 10..11 (8 bytes, tag 1); foo 11..20;
+ *           MPI_Send 20..21 (16 bytes, tag 2); foo 21..30; MPI_Send 30..31 (4096 bytes, tag 3);
+ *           foo 31..50; MPI_Finalize 50..55
+ *   rank 1: main 0..60; MPI_Init 1..2; foo 2..5; MPI_Recv 5..12 (tag 1, @12: 2 ms after its send
+ *           started); foo 12..15; MPI_Recv 15..23 (tag 2, @23: 3 ms); foo 23..40; MPI_Recv
+ *           40..42 (tag 3, @42); foo 42..50; MPI_Finalize 50..55.
+ * "scatter": as extrapolate, but five messages of 8, 8, 8, 16 and 16 bytes (tags 1..5), sent at
+ *   10, 15, 20, 25, 30 (MPI_Send 1 ms each) and received in MPI_Recv 5..11, 12..16, 17..22,
+ *   22..26, 27..39: transfer times 1, 1, 2, 1 and 9 ms, a median of 1 ms at 8 bytes and (the
+ *   upper of two) 9 ms at 16. */
 #include "sim-trace-gen.h"
 
 #include <otf2/otf2.h>
@@ -222,6 +234,40 @@ tree_rank (OTF2_EvtWriter *w, int r)
 }
 
 static void
+extrapolate_rank (OTF2_EvtWriter *w, int r, gboolean scatter)
+{
+  static const uint64_t x_send_at[3] = { 10, 20, 30 }, x_recv_e[3] = { 5, 15, 40 }, x_recv_l[3] = { 12, 23, 42 };
+  static const uint64_t x_len[3] = { 8, 16, 4096 };
+  static const uint64_t s_send_at[5] = { 10, 15, 20, 25, 30 }, s_recv_e[5] = { 5, 12, 17, 22, 27 };
+  static const uint64_t s_recv_l[5] = { 11, 16, 22, 26, 39 }, s_len[5] = { 8, 8, 8, 16, 16 };
+  const uint64_t *send_at = scatter ? s_send_at : x_send_at, *recv_e = scatter ? s_recv_e : x_recv_e;
+  const uint64_t *recv_l = scatter ? s_recv_l : x_recv_l, *len = scatter ? s_len : x_len;
+  uint64_t t = 2;
+  enter (w, 0, R_MAIN);
+  span (w, R_INIT, 1, 2);
+  for (int i = 0; i < (scatter ? 5 : 3); i++)
+    if (r == 0)
+      {
+        span (w, R_FOO, t, send_at[i]);
+        enter (w, send_at[i], R_SEND);
+        OTF2_EvtWriter_MpiSend (w, NULL, send_at[i], 1, 0, 1 + i, len[i]);
+        leave (w, send_at[i] + 1, R_SEND);
+        t = send_at[i] + 1;
+      }
+    else
+      {
+        span (w, R_FOO, t, recv_e[i]);
+        enter (w, recv_e[i], R_RECV);
+        OTF2_EvtWriter_MpiRecv (w, NULL, recv_l[i], 0, 0, 1 + i, len[i]);
+        leave (w, recv_l[i], R_RECV);
+        t = recv_l[i];
+      }
+  span (w, R_FOO, t, 50);
+  span (w, R_FINALIZE, 50, 55);
+  leave (w, 60, R_MAIN);
+}
+
+static void
 waits_rank (OTF2_EvtWriter *w, int r)
 {
   enter (w, 0, R_MAIN);
@@ -278,7 +324,8 @@ sim_trace_gen_write (const char *dir,
       && strcmp (variant, "approx") && strcmp (variant, "clockviol") && strcmp (variant, "frames")
       && strcmp (variant, "irecv") && strcmp (variant, "cutcoll") && strcmp (variant, "progress")
       && strcmp (variant, "threadcoll")
-      && strcmp (variant, "flush") && strcmp (variant, "tree") && strcmp (variant, "waits"))
+      && strcmp (variant, "flush") && strcmp (variant, "tree") && strcmp (variant, "waits")
+      && strcmp (variant, "extrapolate") && strcmp (variant, "scatter"))
     return FALSE;
   ar = OTF2_Archive_Open (dir, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024, 4 * 1024 * 1024,
                           OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
@@ -297,6 +344,8 @@ sim_trace_gen_write (const char *dir,
         tree_rank (w, r);
       else if (strcmp (variant, "waits") == 0)
         waits_rank (w, r);
+      else if (strcmp (variant, "extrapolate") == 0 || strcmp (variant, "scatter") == 0)
+        extrapolate_rank (w, r, strcmp (variant, "scatter") == 0);
       else if (r == 0)
         rank0 (w, variant);
       else

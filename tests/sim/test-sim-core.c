@@ -872,7 +872,9 @@ test_model_fit (void)
                      ==, 1e6);
   g_assert_cmpuint (m->n_cost_samples, ==, 8);   /* the planned calls but MPI_Init and MPI_Finalize */
   json = sim_model_describe (m);
-  g_assert_nonnull (strstr (json, "\"message_samples\": 1, \"eager_votes\": 1"));
+  g_assert_nonnull (strstr (json, "\"message_samples\": 1, \"largest_sample_bytes\": 8, "
+                                  "\"per_byte_beyond_samples_ns\": 0.10000, \"per_byte_capped_by_bytes\": null, "
+                                  "\"eager_votes\": 1"));
   g_assert_nonnull (strstr (json, "\"eager_limit\": null"));
   sim_model_free (m);
   fixture_free (&f);
@@ -930,6 +932,70 @@ test_offline_progress (void)
   g_assert_cmpfloat (ev_ms (f.srs[1], EV_ENTER, "MPI_Wait", 0, TRUE), ==, 9);    /* foo 4..9 */
   g_assert_cmpfloat (ev_ms (f.srs[0], EV_LEAVE, "MPI_Send", 0, TRUE), ==, 9);    /* not 8 */
   g_assert_cmpfloat (ev_ms (f.srs[1], EV_LEAVE, "MPI_Wait", 0, TRUE), ==, 10);   /* 9 + 2 µs + 0.998 */
+  sim_model_free (m);
+  fixture_free (&f);
+}
+
+/* The line T(s) beyond the sampled sizes: the samples (8 bytes in 2 ms, 16 in 3 ms) give
+ * 1 ms + 125 µs per byte, and the 4096-byte message, whose receive was posted 9 ms after its
+ * send started (an eager vote), would then take 513 s. It was there 12 ms after the send
+ * started: from 16 bytes on the line rises by at most (12 − 3) ms / (4096 − 16) bytes. Within
+ * the samples it stays theirs; the identity gives every event back. */
+static void
+test_offline_extrapolate (void)
+{
+  Fixture f = { 0 };
+  SimTransformStats st = { 0 };
+  SimModel *m;
+  g_autofree char *json = NULL;
+
+  fixture_load (&f, "extrapolate");
+  m = fit (&f);
+  g_assert_cmpuint (m->tr[0].n_samples, ==, 2);
+  g_assert_cmpuint (m->tr[0].sampled_max, ==, 16);
+  g_assert_cmpfloat (m->tr[0].latency, ==, 1e6);
+  g_assert_cmpfloat (m->tr[0].per_byte, ==, 125000);
+  g_assert_cmpfloat (m->tr[0].per_byte_beyond, ==, 9e6 / 4080);
+  g_assert_cmpuint (m->tr[0].capped_by, ==, 4096);
+  g_assert_cmpfloat (fabs (sim_model_transfer (m, 0, 1, 8) - 2e6), <, 1);
+  g_assert_cmpfloat (fabs (sim_model_transfer (m, 0, 1, 16) - 3e6), <, 1);
+  g_assert_cmpfloat (fabs (sim_model_transfer (m, 0, 1, 4096) - 12e6), <, 1);
+  g_assert_cmpuint (m->tr[0].votes_eager, ==, 1);
+  g_assert_false (sim_model_rendezvous (m, 0, 1, 4096, FALSE));
+  /* the other transport has no samples: it borrows the capped line */
+  g_assert_cmpfloat (m->tr[1].per_byte_beyond, ==, 9e6 / 4080);
+  json = sim_model_describe (m);
+  g_assert_nonnull (strstr (json, "\"largest_sample_bytes\": 16, \"per_byte_beyond_samples_ns\": 2205.88235, "
+                                  "\"per_byte_capped_by_bytes\": 4096"));
+  transform (&f, "", &st);
+  offline (&f, m, 46);
+  for (int r = 0; r < 2; r++)
+    for (guint k = 0; k < f.srs[r]->ev->len; k++)
+      g_assert_cmpint (f.srs[r]->new_time[k], ==, g_array_index (f.srs[r]->ev, SimEvent, k).time);
+  sim_model_free (m);
+  fixture_free (&f);
+}
+
+/* A median of two samples is a sample: 1 ms at 8 bytes (three samples: 1, 1, 2 ms) and 9 ms at
+ * 16 (two: 1 and 9, the upper taken) would give 1 ms a byte (the least squares' latency clamped
+ * at 0). Only the 8-byte size has the three samples a median needs to reject one: the line is
+ * the one-size line through it (0.1 ns a byte), and the 16-byte messages are beyond it, where
+ * the one done 1 ms after its send started keeps the line flat. */
+static void
+test_model_scatter (void)
+{
+  Fixture f = { 0 };
+  SimModel *m;
+
+  fixture_load (&f, "scatter");
+  m = fit (&f);
+  g_assert_cmpuint (m->tr[0].n_samples, ==, 5);
+  g_assert_cmpuint (m->tr[0].sampled_max, ==, 8);
+  g_assert_cmpfloat (m->tr[0].per_byte, ==, 0.1);
+  g_assert_cmpfloat (fabs (m->tr[0].latency - (1e6 - 0.8)), <, 1e-6);
+  g_assert_cmpfloat (m->tr[0].per_byte_beyond, ==, 0);
+  g_assert_cmpuint (m->tr[0].capped_by, ==, 16);
+  g_assert_cmpfloat (fabs (sim_model_transfer (m, 0, 1, 16) - 1e6), <, 1e-6);
   sim_model_free (m);
   fixture_free (&f);
 }
@@ -1561,6 +1627,8 @@ main (int argc, char **argv)
   g_test_add_func ("/sim/model/eager-limit", test_model_eager_limit);
   g_test_add_func ("/sim/offline/progress", test_offline_progress);
   g_test_add_func ("/sim/offline/tree", test_offline_tree);
+  g_test_add_func ("/sim/offline/extrapolate", test_offline_extrapolate);
+  g_test_add_func ("/sim/model/scatter", test_model_scatter);
   g_test_add_func ("/sim/offline/wait-classes", test_offline_wait_classes);
   g_test_add_func ("/sim/write/roundtrip", test_write_roundtrip);
   g_test_add_func ("/sim/report/headline", test_report_headline);
