@@ -538,10 +538,12 @@ reenact (Ctx               *cx,
           cx->sum.mode_advice = g_strdup_printf (
             _("The original's ranks shared %u CPUs of a host (up to %u ranks) and their computation waited %.0f %% "
               "of its time for a CPU. The offline model shares the CPUs evenly among the ranks that compute, as "
-              "many as the samples show the ranks got, but not in the scheduler's time slices: where the ranks "
-              "wait for one another every few microseconds it may miss such a run by a few per cent (Meep and "
-              "GROMACS: up to 5 %%); the real-time re-enactment (without --offline) brings the scheduler's own "
-              "sharing back."),
+              "many as the samples show the ranks got, but not in the scheduler's time slices, and it gives ranks "
+              "waiting in MPI no CPU time while MPI spins on them: it has missed such runs by up to 5 %% where the "
+              "ranks computed side by side (Meep, GROMACS, LAMMPS mostly) and by 10-30 %% where ranks waiting for "
+              "large messages or collectives spun on the cores (small programs at 3 to 4 ranks on 2 cores). The "
+              "identity error of this trace says how far it misses this one; the real-time re-enactment (without "
+              "--offline) brings the scheduler's own sharing back, and sometimes the run."),
             cx->hosts.min_cpus, cx->hosts.max_ranks_per_host, 100.0 * cx->sum.cpu.gap_wait / cx->sum.cpu.gap_wall);
           if (!cx->opt->quiet)
             fprintf (stderr, _("kubus-sim: note: %s\n"), cx->sum.mode_advice);
