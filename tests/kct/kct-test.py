@@ -910,12 +910,16 @@ def case_accuracy(a, tmp):
         expect(abs(rk - ro) <= limit * ro, f'{label} ({what}): simulated run time {rk:.6f} s from the '
                                            f'compressed trace, {ro:.6f} s from the OTF2 trace '
                                            f'(limit {100 * limit:g} %)')
-        # the same model from both: the cores shared with the same fitted CPUs
+        # the same model from both: the cores shared with the same fitted CPUs. The fit leaves out
+        # intervals that slept more than half their time, and the compressed trace's times are
+        # within 1 us of the OTF2 trace's: an interval sleeping about half its time may count in
+        # one and not the other (ws-latesender: 0 and 1 of them, the same 2.0 CPUs fitted; CI 22)
         if contention is None and own:
             co, ck = mo.get('shared_cpus') or [], mk.get('shared_cpus') or []
             same = len(co) == len(ck) and all(
                 x['host'] == y['host'] and x['cpus'] == y['cpus']
-                and x['sampled_intervals'] == y['sampled_intervals']
+                and abs(x['sampled_intervals'] - y['sampled_intervals'])
+                <= max(1, 0.02 * x['sampled_intervals'])
                 and abs(x['fitted_cpus'] - y['fitted_cpus']) <= 0.01 for x, y in zip(co, ck))
             expect(same, f'{label}: shared CPUs {co} from the OTF2 trace, {ck} from the compressed trace')
         shutil.rmtree(so, ignore_errors=True)
