@@ -282,6 +282,23 @@ share_of (double n,
   return n > cpus + 1e-9 ? cpus / n : 1.0;
 }
 
+/* the rates processor sharing on @cpus CPUs gives the ranks wanting a CPU as in @want */
+static GArray *
+rates_of (const GArray *want,
+          double        cpus)
+{
+  GArray *steps = g_array_sized_new (FALSE, FALSE, sizeof (SimRateStep), want->len);
+  for (guint i = 0; i < want->len; i++)
+    {
+      SimRateStep s = g_array_index (want, SimRateStep, i);
+      s.rate = share_of (s.rate, cpus);
+      if (steps->len && g_array_index (steps, SimRateStep, steps->len - 1).rate == s.rate)
+        continue;
+      g_array_append_val (steps, s);
+    }
+  return steps;
+}
+
 GArray *
 sim_cores_profile (SimRank   **srs,
                    const int  *ranks,
@@ -290,18 +307,8 @@ sim_cores_profile (SimRank   **srs,
                    gboolean    skip_removed,
                    double      cpus)
 {
-  GArray *steps = wanting (srs, ranks, n_ranks, times, skip_removed);
-  guint o = 0;
-  for (guint i = 0; i < steps->len; i++)
-    {
-      SimRateStep s = g_array_index (steps, SimRateStep, i);
-      s.rate = share_of (s.rate, cpus);
-      if (o && g_array_index (steps, SimRateStep, o - 1).rate == s.rate)
-        continue;
-      g_array_index (steps, SimRateStep, o++) = s;
-    }
-  g_array_set_size (steps, o);
-  return steps;
+  g_autoptr (GArray) want = wanting (srs, ranks, n_ranks, times, skip_removed);
+  return rates_of (want, cpus);
 }
 
 /* the index of the step holding @t, or −1 before the first (rate 1) */
@@ -330,21 +337,11 @@ shared_work (const GArray *iv,
              const GArray *want,
              double        c)
 {
-  const SimRateStep *st = (const SimRateStep *) want->data;
+  g_autoptr (GArray) rates = rates_of (want, c);
   double w = 0;
   for (guint j = 0; j < iv->len; j += 2)
-    {
-      Tick a = g_array_index (iv, Tick, j), b = g_array_index (iv, Tick, j + 1);
-      double aw = g_array_index (awake, double, j / 2);
-      Tick x = a;
-      for (gint s = step_at (want, a); x < b; s++)
-        {
-          Tick next = (guint) (s + 1) < want->len ? st[s + 1].t : b;
-          Tick e = MIN (b, next);
-          w += aw * (s >= 0 ? share_of (st[s].rate, c) : 1.0) * (double) (e - x);
-          x = e;
-        }
-    }
+    w += g_array_index (awake, double, j / 2)
+         * sim_cores_work (rates, g_array_index (iv, Tick, j), g_array_index (iv, Tick, j + 1));
   return w;
 }
 
