@@ -549,6 +549,24 @@ test_simulation_unknown_identity (void)
                                                                            KUBUS_PANE_CALL)));
   close_window (window, &ev);
 
+  /* an identity that ran short: the error bar is its size, not "±-14.37 %" */
+  {
+    g_autofree char *short_json = g_strdup ("{\"rules\": [], \"original_runtime_s\": 2, \"predicted_runtime_s\": 1.8, "
+                                            "\"identity_error_percent\": -14.37, \"identity_mode\": \"offline\"}");
+    g_autofree char *short_exp = study_folder ("short", short_json);
+    g_autoptr (GFile) sd = child_file (short_exp, "sim-half/difference.cube");
+    g_autofree char *short_text = NULL;
+    ev = (Events) { 0 };
+    window = new_window (&ev);
+    kubus_window_open (window, sd);
+    wait_events (&ev, 1, 0);
+    short_text = kubus_sim_panel_get_text (kubus_window_get_sim_panel (window));
+    if (strstr (short_text, "The simulator's identity error on this run: ±14.37 % offline.") == NULL
+        || strstr (short_text, "±-") != NULL)
+      g_error ("the simulation panel says:\n%s", short_text);
+    close_window (window, &ev);
+  }
+
   /* a simulation written beside the experiment (kubus-sim -o lb-sim): its own folder names it,
    * not the folder that holds both (the session's window read "wtb-study · simulated: …") */
   {
