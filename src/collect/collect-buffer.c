@@ -408,6 +408,16 @@ write_record (OTF2_EvtWriter *w, const uint64_t *r, const char **what)
         *what = "Metric";
         return real_metric (w, NULL, t, a, 2, type, v);
       }
+    case KUBUS_RAW_METRIC3:
+      {
+        OTF2_Type        type[3] = { OTF2_TYPE_UINT64, OTF2_TYPE_UINT64, OTF2_TYPE_UINT64 };
+        OTF2_MetricValue v[3];
+        v[0].unsigned_int = r[2];
+        v[1].unsigned_int = r[3];
+        v[2].unsigned_int = r[4];
+        *what = "Metric";
+        return real_metric (w, NULL, t, a, 3, type, v);
+      }
     }
   *what = "the event buffer (unknown record)";
   return OTF2_ERROR_INVALID_DATA;

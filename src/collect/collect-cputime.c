@@ -122,20 +122,22 @@ kubus_cpu_sample (uint64_t t)
   if (!kubus_main_thread)
     return;
   uint64_t cpu = thread_cpu_ns (), wait = thread_wait_ns ();
+  int      where = sched_getcpu ();
   /* the compressed trace keeps it too (before the event it precedes, format version 4) */
   if (kubus_recording && kubus_kct_on)
     kubus_kct_cpu (cpu, wait);
   /* into the event buffer (collect-raw.h): a Metric of two UINT64 values */
   if (kubus_recording && kubus_trace_otf2 && kubus_evt != NULL)
     {
-      uint64_t *p = kubus_raw_take (4);
+      uint64_t *p = kubus_raw_take (5);
       if (p != NULL)
         {
-          p[0] = KUBUS_RAW_METRIC2 | (uint64_t)KUBUS_METRIC_CPU << 32;
+          p[0] = KUBUS_RAW_METRIC3 | (uint64_t)KUBUS_METRIC_CPU << 32;
           p[1] = t;
           p[2] = cpu;
           p[3] = wait;
-          kubus_raw_publish (p, 4);
+          p[4] = where >= 0 ? (uint64_t)where : UINT64_MAX;
+          kubus_raw_publish (p, 5);
         }
     }
 }
@@ -332,7 +334,7 @@ kubus_cpu_write_defs (OTF2_GlobalDefWriter *gw, const uint32_t *node_of, int n_r
     }
   if (any_sampling)
     {
-      OTF2_MetricMemberRef members[2] = { 0, 1 };
+      OTF2_MetricMemberRef members[3] = { 0, 1, 2 };
       uint32_t             s = str (st, "s");
       OTF2_GlobalDefWriter_WriteMetricMember (
           gw, members[0], str (st, "KUBUS_CPU_TIME"),
@@ -346,7 +348,13 @@ kubus_cpu_write_defs (OTF2_GlobalDefWriter *gw, const uint32_t *node_of, int n_r
                    "schedstat; all ones: unknown), sampled with KUBUS_CPU_TIME"),
           OTF2_METRIC_TYPE_OTHER, OTF2_METRIC_ACCUMULATED_START, OTF2_TYPE_UINT64, OTF2_BASE_DECIMAL,
           -9, s);
-      OTF2_GlobalDefWriter_WriteMetricClass (gw, KUBUS_METRIC_CPU, 2, members, OTF2_METRIC_ASYNCHRONOUS,
+      OTF2_GlobalDefWriter_WriteMetricMember (
+          gw, members[2], str (st, "KUBUS_CPU_ID"),
+          str (st, "the CPU the thread ran on when sampled (sched_getcpu; all ones: unknown), sampled "
+                   "with KUBUS_CPU_TIME"),
+          OTF2_METRIC_TYPE_OTHER, OTF2_METRIC_ABSOLUTE_POINT, OTF2_TYPE_UINT64, OTF2_BASE_DECIMAL, 0,
+          str (st, "#"));
+      OTF2_GlobalDefWriter_WriteMetricClass (gw, KUBUS_METRIC_CPU, 3, members, OTF2_METRIC_ASYNCHRONOUS,
                                              OTF2_RECORDER_KIND_CPU);
     }
 }

@@ -39,6 +39,7 @@ enum
   KUBUS_RAW_PROGRAM_BEGIN, /* a = name (no arguments) */
   KUBUS_RAW_PROGRAM_END,   /* status */
   KUBUS_RAW_METRIC2,       /* a = metric; 2 values of type UINT64 */
+  KUBUS_RAW_METRIC3,       /* a = metric; 3 values of type UINT64 */
   KUBUS_RAW_KINDS
 };
 
@@ -52,6 +53,7 @@ static const uint8_t kubus_raw_words[KUBUS_RAW_KINDS] = {
   [KUBUS_RAW_COLL_END] = 5,        [KUBUS_RAW_NBC_REQUEST] = 3,
   [KUBUS_RAW_NBC_COMPLETE] = 6,    [KUBUS_RAW_PROGRAM_BEGIN] = 2,
   [KUBUS_RAW_PROGRAM_END] = 3,     [KUBUS_RAW_METRIC2] = 4,
+  [KUBUS_RAW_METRIC3] = 5,
 };
 #define KUBUS_RAW_MAX_WORDS 6
 

@@ -154,6 +154,7 @@ typedef struct
    * OTF2_UNDEFINED_METRIC */
   guint32     cpu_metric;
   gboolean    cpu_metric_wait; /* its second member is KUBUS_CPU_WAIT */
+  gboolean    cpu_metric_where; /* its third member is KUBUS_CPU_ID */
   GHashTable *cpu_members;     /* member id -> 1 KUBUS_CPU_TIME, 2 KUBUS_CPU_WAIT (while reading) */
   /* the archive property KUBUS::UNTRACED_THREAD_CALLS ("RANK:COUNT,…": MPI calls of other threads
    * than MPI_Init's that the collector did not trace, MPI_THREAD_MULTIPLE), NULL without */

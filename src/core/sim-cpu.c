@@ -525,3 +525,147 @@ sim_cores_span (const GArray *steps,
     }
   return t - (double) a;
 }
+
+/* ---- the cores per CPU, where the samples say which CPU each rank ran on */
+
+gint16 *
+sim_cpu_where (const SimRank *sr)
+{
+  const SimCpuSample *s;
+  gint16 *w;
+  guint n = sr->ev->len, k = 0;
+  gint16 last = -1;
+  gboolean any = FALSE;
+
+  if (!sr->cpu || !sr->cpu->len)
+    return NULL;
+  s = (const SimCpuSample *) sr->cpu->data;
+  for (guint j = 0; j < sr->cpu->len; j++)
+    any |= s[j].where >= 0;
+  if (!any)
+    return NULL;
+  w = g_new (gint16, MAX (n, 1));
+  for (guint j = 0; j < sr->cpu->len; j++)
+    {
+      if (s[j].where < 0 || s[j].where > G_MAXINT16)
+        continue;
+      for (; k <= s[j].ev && k < n; k++)
+        w[k] = (gint16) s[j].where;
+      last = (gint16) s[j].where;
+    }
+  for (; k < n; k++)
+    w[k] = last;
+  return w;
+}
+
+/* as rank_deltas, into the array of the CPU each computation interval ran on (the CPU of the
+ * event that ends it) */
+static void
+rank_cpu_deltas (GArray      **out,
+                 int           n_ids,
+                 SimRank      *sr,
+                 const Tick   *times,
+                 gboolean      skip_removed,
+                 const gint16 *where)
+{
+  const SimEvent *ev = (const SimEvent *) sr->ev->data;
+  guint n = sr->ev->len;
+  int depth = 0;
+  gboolean started = FALSE;
+  Tick last = 0;
+  for (guint k = 0; k < n; k++)
+    {
+      const SimEvent *e = &ev[k];
+      gboolean mpi;
+      if (skip_removed && (e->flags & EVF_REMOVED))
+        continue;
+      mpi = (e->type == EV_ENTER || e->type == EV_LEAVE) && sim_region_is_mpi (sr->defs, e->region);
+      if (!started)
+        {
+          started = TRUE;
+          last = times[k];
+        }
+      if (e->type == EV_PROGRAM_END)
+        break;
+      if (!mpi)
+        continue;
+      if (e->type == EV_ENTER && depth++ == 0)
+        {
+          double w = 1.0 - sim_cpu_share (e, TRUE);
+          if (times[k] > last && w > 0 && where[k] >= 0 && where[k] < n_ids)
+            {
+              Delta a = { last, w }, b = { times[k], -w };
+              g_array_append_val (out[where[k]], a);
+              g_array_append_val (out[where[k]], b);
+            }
+          last = times[k];
+        }
+      else if (e->type == EV_LEAVE && depth > 0 && --depth == 0)
+        last = times[k];
+    }
+}
+
+GArray **
+sim_cores_cpu_counts (SimRank          **srs,
+                      const int         *ranks,
+                      int                n_ranks,
+                      const Tick *const *times,
+                      gboolean           skip_removed,
+                      gint16 *const     *where,
+                      int                n_ids)
+{
+  GArray **d = g_new (GArray *, MAX (n_ids, 1));
+  GArray **counts = g_new (GArray *, MAX (n_ids, 1));
+  for (int p = 0; p < n_ids; p++)
+    d[p] = g_array_new (FALSE, FALSE, sizeof (Delta));
+  for (int i = 0; i < n_ranks; i++)
+    if (where[ranks[i]])
+      rank_cpu_deltas (d, n_ids, srs[ranks[i]], times[ranks[i]], skip_removed, where[ranks[i]]);
+  for (int p = 0; p < n_ids; p++)
+    {
+      double c = 0;
+      counts[p] = g_array_new (FALSE, FALSE, sizeof (SimRateStep));
+      g_array_sort (d[p], cmp_delta);
+      for (guint i = 0; i < d[p]->len;)
+        {
+          Tick t = g_array_index (d[p], Delta, i).t;
+          SimRateStep s;
+          for (; i < d[p]->len && g_array_index (d[p], Delta, i).t == t; i++)
+            c += g_array_index (d[p], Delta, i).d;
+          s.t = t;
+          s.rate = MAX (c, 0.0);
+          g_array_append_val (counts[p], s);
+        }
+      g_array_unref (d[p]);
+    }
+  g_free (d);
+  return counts;
+}
+
+GArray *
+sim_cores_cpu_rates (const GArray *counts,
+                     gboolean      call)
+{
+  GArray *steps = g_array_sized_new (FALSE, FALSE, sizeof (SimRateStep), counts->len);
+  for (guint i = 0; i < counts->len; i++)
+    {
+      SimRateStep s = g_array_index (counts, SimRateStep, i);
+      s.rate = call ? 1.0 / (1.0 + s.rate) : 1.0 / MAX (1.0, s.rate);
+      if (steps->len && g_array_index (steps, SimRateStep, steps->len - 1).rate == s.rate)
+        continue;
+      g_array_append_val (steps, s);
+    }
+  return steps;
+}
+
+void
+sim_cores_cpu_free (GArray **a,
+                    int      n_ids)
+{
+  if (!a)
+    return;
+  for (int p = 0; p < n_ids; p++)
+    if (a[p])
+      g_array_unref (a[p]);
+  g_free (a);
+}

@@ -755,6 +755,71 @@ fit_coll_deps (SimModel *m,
     }
 }
 
+/* Host @h (its @n ranks @ranks, their recorded times @times) per CPU, where every rank's
+ * samples name the CPU it ran on and the host has at most 64 ranks: per event each rank's CPU,
+ * and which ranks shared it then (those whose event at that time, the recorded one, ran on
+ * the same CPU). docs/decisions/2026-11-30-cores-per-cpu.md */
+static void
+fit_per_cpu (SimModel   *m,
+             SimRank   **srs,
+             int         n_ranks,
+             guint       h,
+             const int  *ranks,
+             int         n,
+             Tick      **times)
+{
+  const char *off = g_getenv ("KUBUS_SIM_PER_CPU");
+  int ids = 0;
+  if ((off && strcmp (off, "0") == 0) || n > 64)
+    return;
+  if (!m->where)
+    m->where = g_new0 (gint16 *, MAX (n_ranks, 1));
+  for (int i = 0; i < n; i++)
+    {
+      int r = ranks[i];
+      m->where[r] = sim_cpu_where (srs[r]);
+      if (!m->where[r])
+        return;
+      for (guint k = 0; k < srs[r]->ev->len; k++)
+        ids = MAX (ids, m->where[r][k] + 1);
+    }
+  if (ids <= 0)
+    return;
+  if (!m->host_ids)
+    {
+      m->host_ids = g_new0 (int, m->n_hosts);
+      m->counts_orig = g_new0 (GArray **, m->n_hosts);
+      m->host_rank = g_new0 (int *, m->n_hosts);
+      m->mates = g_new0 (guint64 *, MAX (n_ranks, 1));
+      m->gate_ok = g_new0 (guint8 *, MAX (n_ranks, 1));
+    }
+  m->cpu_hosts++;
+  m->host_ids[h] = ids;
+  m->counts_orig[h] = sim_cores_cpu_counts (srs, ranks, n, (const Tick *const *) times, FALSE, m->where, ids);
+  m->host_rank[h] = g_memdup2 (ranks, sizeof (int) * n);
+  for (int i = 0; i < n; i++)
+    {
+      int a = ranks[i];
+      guint len = srs[a]->ev->len;
+      m->mates[a] = g_new0 (guint64, MAX (len, 1));
+      m->gate_ok[a] = g_new0 (guint8, MAX (len, 1));
+      for (int j = 0; j < n; j++)
+        {
+          int b = ranks[j];
+          guint lb = srs[b]->ev->len, kb = 0;
+          if (j == i || lb == 0)
+            continue;
+          for (guint k = 0; k < len; k++)
+            {
+              while (kb + 1 < lb && times[b][kb] < times[a][k])
+                kb++;
+              if (m->where[a][k] >= 0 && m->where[b][kb] == m->where[a][k])
+                m->mates[a][k] |= G_GUINT64_CONSTANT (1) << j;
+            }
+        }
+    }
+}
+
 /* Hosts whose ranks outnumbered their CPUs: the CPUs the sharing had (none where @cores is
  * FALSE or the trace has no samples). */
 static void
@@ -801,6 +866,7 @@ fit_cores (SimModel *m,
           }
       m->host_cpus_fit[h] = sim_cores_fit_cpus (srs, ranks, n, (const Tick *const *) times, m->host_cpus[h],
                                                 &m->host_intervals[h]);
+      fit_per_cpu (m, srs, n_ranks, h, ranks, n, times);
     }
   for (int r = 0; r < n_ranks; r++)
     g_free (times[r]);
@@ -965,6 +1031,27 @@ sim_model_free (SimModel *m)
   g_free (m->host_cpus);
   g_free (m->host_cpus_fit);
   g_free (m->host_intervals);
+  for (int r = 0; r < m->n_ranks; r++)
+    {
+      if (m->where)
+        g_free (m->where[r]);
+      if (m->mates)
+        {
+          g_free (m->mates[r]);
+          g_free (m->gate_ok[r]);
+        }
+    }
+  for (guint h = 0; m->host_ids && h < m->n_hosts; h++)
+    {
+      sim_cores_cpu_free (m->counts_orig[h], m->host_ids[h]);
+      g_free (m->host_rank[h]);
+    }
+  g_free (m->where);
+  g_free (m->mates);
+  g_free (m->gate_ok);
+  g_free (m->counts_orig);
+  g_free (m->host_rank);
+  g_free (m->host_ids);
   g_free (m->host);
   g_free (m);
 }

@@ -61,6 +61,7 @@ typedef struct
   guint32 ev;
   Tick    cpu;     /* CPU time */
   Tick    wait;    /* time waiting, runnable, for a CPU; -1 unknown */
+  gint32  where;   /* the CPU it ran on when sampled; -1 unknown */
 } SimCpuSample;
 
 typedef struct
@@ -190,6 +191,18 @@ double      sim_cores_shortfall (SimRank **srs, int n_ranks);
 double      sim_cores_work (const GArray *steps, Tick a, Tick b);
 /* how long from @a a rank that wants a CPU takes to get @work ns of CPU time */
 double      sim_cores_span (const GArray *steps, Tick a, double work);
+/* Where the samples say which CPU each rank ran on (KUBUS_CPU_ID): per event of @sr its CPU (the
+ * first sample's at or after it, the last sample's after the last); NULL without. */
+gint16     *sim_cpu_where (const SimRank *sr);
+/* per CPU id below @n_ids of a host, the steps of the number of its ranks computing there
+ * (SimRateStep.rate: the number, weighted by 1 - the interval's sleep share) */
+GArray    **sim_cores_cpu_counts (SimRank **srs, const int *ranks, int n_ranks, const Tick *const *times,
+                                  gboolean skip_removed, gint16 *const *where, int n_ids);
+/* the rates those counts give a rank computing there (1 / max (1, n)) or, @call, in MPI there
+ * (1 / (1 + n)) */
+GArray     *sim_cores_cpu_rates (const GArray *counts, gboolean call);
+/* per CPU id of a host, arrays from the function above (NULL: none) */
+void        sim_cores_cpu_free (GArray **a, int n_ids);
 
 /* ---- hypotheses (sim-hypothesis.c) ------------------------------------------------------- */
 
@@ -507,6 +520,15 @@ typedef struct
   gboolean     sharing;      /* some host shared its CPUs */
   int          cores_passes; /* passes the last simulation ran (sim_offline_run) */
   int          cores_best_pass; /* ... and the one whose times it kept: the one that moved least */
+  /* the cores per CPU (docs/decisions/2026-11-30-cores-per-cpu.md), on hosts whose ranks'
+   * samples name the CPU they ran on and that have at most 64 ranks: */
+  int         *host_ids;     /* per host: CPU ids (the largest + 1); 0: its CPUs shared as one */
+  gint16     **where;        /* per rank: per event the CPU it ran on (NULL: unknown) */
+  guint64    **mates;        /* per rank, per event: the ranks on its CPU then (bits: host index) */
+  int        **host_rank;    /* per host, per index there: the world rank */
+  guint8     **gate_ok;      /* per rank, per call's Leave: its wait for its CPU held in the original */
+  GArray    ***counts_orig;  /* per host, per CPU id: its ranks computing there, recorded times */
+  int          cpu_hosts;    /* hosts shared per CPU */
 } SimModel;
 
 typedef struct

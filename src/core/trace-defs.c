@@ -205,7 +205,10 @@ on_metric_member (void                *ud,
   DefsBuild *b = ud;
   const char *n = trace_defs_string (b->defs, name);
   int which = strcmp (n, "KUBUS_CPU_TIME") == 0 ? 1 : strcmp (n, "KUBUS_CPU_WAIT") == 0 ? 2 : 0;
-  if (which && valueType == OTF2_TYPE_UINT64 && exponent == -9 && metricMode == OTF2_METRIC_ACCUMULATED_START)
+  if (strcmp (n, "KUBUS_CPU_ID") == 0 && valueType == OTF2_TYPE_UINT64 && exponent == 0
+      && metricMode == OTF2_METRIC_ABSOLUTE_POINT)
+    g_hash_table_insert (b->defs->cpu_members, GUINT_TO_POINTER (self), GINT_TO_POINTER (3));
+  else if (which && valueType == OTF2_TYPE_UINT64 && exponent == -9 && metricMode == OTF2_METRIC_ACCUMULATED_START)
     g_hash_table_insert (b->defs->cpu_members, GUINT_TO_POINTER (self), GINT_TO_POINTER (which));
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -219,11 +222,14 @@ on_metric_class (void                       *ud,
                  OTF2_RecorderKind           kind G_GNUC_UNUSED)
 {
   DefsBuild *b = ud;
-  /* [KUBUS_CPU_TIME] or [KUBUS_CPU_TIME, KUBUS_CPU_WAIT] */
-  if (n >= 1 && n <= 2 && GPOINTER_TO_INT (g_hash_table_lookup (b->defs->cpu_members, GUINT_TO_POINTER (members[0]))) == 1)
+  /* [KUBUS_CPU_TIME], [KUBUS_CPU_TIME, KUBUS_CPU_WAIT] or [..., KUBUS_CPU_ID] */
+  if (n >= 1 && n <= 3 && GPOINTER_TO_INT (g_hash_table_lookup (b->defs->cpu_members, GUINT_TO_POINTER (members[0]))) == 1)
     {
       b->defs->cpu_metric = self;
-      b->defs->cpu_metric_wait = n == 2
+      b->defs->cpu_metric_where = n == 3
+                                  && GPOINTER_TO_INT (g_hash_table_lookup (b->defs->cpu_members,
+                                                                           GUINT_TO_POINTER (members[2]))) == 3;
+      b->defs->cpu_metric_wait = n >= 2
                                  && GPOINTER_TO_INT (g_hash_table_lookup (b->defs->cpu_members,
                                                                           GUINT_TO_POINTER (members[1]))) == 2;
     }

@@ -1159,10 +1159,10 @@ test_cpu_shares (void)
   send_enter = event_index (sr, EV_ENTER, "MPI_Send");     /* 13 ms, after foo 3..13 */
   isend_enter = event_index (sr, EV_ENTER, "MPI_Isend");   /* 18 ms, after foo 14..18 */
   /* foo 3..13: 4 ms on a CPU, 3 ms waiting for one: it slept 3 ms */
-  smp[0] = (SimCpuSample) { init_leave, 1000000, 0 };
-  smp[1] = (SimCpuSample) { send_enter, 5000000, 3000000 };
+  smp[0] = (SimCpuSample) { init_leave, 1000000, 0, -1 };
+  smp[1] = (SimCpuSample) { send_enter, 5000000, 3000000, -1 };
   /* then the Send (13..14, short: CPU = wall) and foo 14..18: 1 ms + 2 ms CPU, 1 ms waiting */
-  smp[2] = (SimCpuSample) { isend_enter, 8000000, 4000000 };
+  smp[2] = (SimCpuSample) { isend_enter, 8000000, 4000000, -1 };
   sr->cpu = g_array_new (FALSE, FALSE, sizeof (SimCpuSample));
   g_array_append_vals (sr->cpu, smp, 3);
   st = sim_cpu_shares (sr);
@@ -1236,8 +1236,8 @@ test_cores_profile (void)
    * sharing on c < 1 CPUs gives it 2 c / 2 + 8 c = 9 c */
   g_assert_cmpfloat (sim_cores_fit_cpus (f.srs, ranks, 2, (const Tick *const *) times, 1, &n_iv), ==, 1.0);
   g_assert_cmpuint (n_iv, ==, 0);   /* nothing sampled: nothing to fit */
-  smp[0] = (SimCpuSample) { event_index (f.srs[0], EV_LEAVE, "MPI_Init"), 1000000, 0 };
-  smp[1] = (SimCpuSample) { event_index (f.srs[0], EV_ENTER, "MPI_Send"), 8000000, 3000000 };
+  smp[0] = (SimCpuSample) { event_index (f.srs[0], EV_LEAVE, "MPI_Init"), 1000000, 0, -1 };
+  smp[1] = (SimCpuSample) { event_index (f.srs[0], EV_ENTER, "MPI_Send"), 8000000, 3000000, -1 };
   f.srs[0]->cpu = g_array_new (FALSE, FALSE, sizeof (SimCpuSample));
   g_array_append_vals (f.srs[0]->cpu, smp, 2);
   sim_cpu_shares (f.srs[0]);
@@ -1299,8 +1299,8 @@ test_offline_cores (void)
   fixture_load (&f, "exact");
   share_one_cpu (&f);
   {
-    SimCpuSample smp[2] = { { event_index (f.srs[0], EV_LEAVE, "MPI_Init"), 1000000, 0 },
-                            { event_index (f.srs[0], EV_ENTER, "MPI_Send"), 10000000, 1000000 } };
+    SimCpuSample smp[2] = { { event_index (f.srs[0], EV_LEAVE, "MPI_Init"), 1000000, 0, -1 },
+                            { event_index (f.srs[0], EV_ENTER, "MPI_Send"), 10000000, 1000000, -1 } };
     f.srs[0]->cpu = g_array_new (FALSE, FALSE, sizeof (SimCpuSample));
     g_array_append_vals (f.srs[0]->cpu, smp, 2);
     sim_cpu_shares (f.srs[0]);
