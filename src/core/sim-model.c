@@ -274,6 +274,8 @@ sim_model_cost (const SimModel *m,
 typedef struct
 {
   GArray     *xs, *ys;   /* size, transfer time */
+  GArray     *held;      /* (size, time) pairs where a rank computing on the receiver's CPU may
+                          * have held the message up */
   GHashTable *votes;     /* size -> guint[2] eager, rendezvous */
 } TransportSamples;
 
@@ -872,6 +874,34 @@ fit_cores (SimModel *m,
     g_free (times[r]);
 }
 
+/* Whether, on a host shared per CPU, some rank computed on the CPU rank @r ran on at its event
+ * @k at some time from @a to @b (the recorded times) */
+static gboolean
+cpu_held (const SimModel *m,
+          int             r,
+          guint           k,
+          Tick            a,
+          Tick            b)
+{
+  int h = m->host[r], p;
+  const GArray *c;
+  const SimRateStep *s;
+  gint i = -1;
+  if (!m->host_ids || !m->host_ids[h] || !m->where || !m->where[r])
+    return FALSE;
+  p = m->where[r][k];
+  if (p < 0 || p >= m->host_ids[h])
+    return FALSE;
+  c = m->counts_orig[h][p];
+  s = (const SimRateStep *) c->data;
+  for (guint j = 0; j < c->len && s[j].t <= a; j++)
+    i = (gint) j;
+  for (guint j = (guint) MAX (i, 0); j < c->len && s[j].t < b; j++)
+    if ((gint) j >= i && s[j].rate > 0.5)
+      return TRUE;
+  return FALSE;
+}
+
 SimModel *
 sim_model_fit (SimRank **srs,
                int       n_ranks)
@@ -899,6 +929,7 @@ sim_model_fit_cores (SimRank **srs,
     {
       ts[t].xs = g_array_new (FALSE, FALSE, sizeof (double));
       ts[t].ys = g_array_new (FALSE, FALSE, sizeof (double));
+      ts[t].held = g_array_new (FALSE, FALSE, sizeof (double));
       ts[t].votes = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
     }
   for (int r = 0; r < n_ranks; r++)
@@ -923,12 +954,23 @@ sim_model_fit_cores (SimRank **srs,
               && e->peer_world < n_ranks && ct[r].enter[i] >= 0)
             {
               Tick es = ct[e->peer_world].enter[e->link];
+              /* not where a rank computing on the receiver's CPU may have kept it from taking
+               * the message (docs/decisions/2026-11-30-cores-per-cpu.md): that wait is the
+               * CPU's, not the transfer's */
               if (es >= 0 && ct[r].enter[i] < es)
                 {
                   TransportSamples *s = &ts[sim_model_transport (m, e->peer_world, r)];
                   double x = (double) e->len, y = (double) (ct[r].leave[i] - es);
-                  g_array_append_val (s->xs, x);
-                  g_array_append_val (s->ys, y);
+                  if (cpu_held (m, r, i, es, ct[r].leave[i]))
+                    {
+                      g_array_append_val (s->held, x);
+                      g_array_append_val (s->held, y);
+                    }
+                  else
+                    {
+                      g_array_append_val (s->xs, x);
+                      g_array_append_val (s->ys, y);
+                    }
                 }
             }
           if (e->type == EV_SEND && e->link != NO_INDEX && e->peer_world >= 0 && e->peer_world < n_ranks
@@ -955,6 +997,14 @@ sim_model_fit_cores (SimRank **srs,
     }
   for (int t = 0; t < 2; t++)
     {
+      /* the transfers no CPU held up; all of them where every one may have been */
+      if (ts[t].xs->len == 0)
+        for (guint i = 0; i + 1 < ts[t].held->len; i += 2)
+          {
+            g_array_append_val (ts[t].xs, g_array_index (ts[t].held, double, i));
+            g_array_append_val (ts[t].ys, g_array_index (ts[t].held, double, i + 1));
+          }
+      g_array_unref (ts[t].held);
       fit_line (&m->tr[t], &ts[t]);
       fit_eager_limit (&m->tr[t], &ts[t]);
       g_array_unref (ts[t].xs);
@@ -1093,8 +1143,10 @@ sim_model_describe (const SimModel *m)
   g_string_append (s, ", \"shared_cpus\": [");
   for (guint h = 0, n = 0; h < m->n_hosts; h++)
     if (m->host_cpus[h])
-      g_string_append_printf (s, "%s{\"host\": %u, \"cpus\": %u, \"fitted_cpus\": %.3f, \"sampled_intervals\": %u}",
-                              n++ ? ", " : "", h, m->host_cpus[h], m->host_cpus_fit[h], m->host_intervals[h]);
+      g_string_append_printf (s, "%s{\"host\": %u, \"cpus\": %u, \"fitted_cpus\": %.3f, \"sampled_intervals\": %u, "
+                              "\"per_cpu\": %s}",
+                              n++ ? ", " : "", h, m->host_cpus[h], m->host_cpus_fit[h], m->host_intervals[h],
+                              m->host_ids && m->host_ids[h] ? "true" : "false");
   g_string_append_printf (s, "], \"shared_cpus_passes\": %d, \"shared_cpus_pass_kept\": %d}", m->cores_passes,
                           m->cores_best_pass);
   return g_string_free (s, FALSE);

@@ -4,7 +4,10 @@
  * halo exchange of rendezvous messages (MPI_Isend/MPI_Irecv/MPI_Waitall), persistent requests
  * (MPI_Startall) and MPI_Waitsome. Computation is nanosleep (robust on a busy machine), uneven
  * between the ranks so that each phase also waits. The identity simulation of its trace must
- * give the run back in both modes (sim-test.py patterns). */
+ * give the run back in both modes (sim-test.py patterns). With the argument "busy" the
+ * computation is CPU time instead (a busy loop on the thread's CPU clock), for more ranks than
+ * cores: the ranks then compete for the CPUs and wait for them in MPI (sim-test.py
+ * patterns-busy). */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,9 +16,28 @@
 
 #define ROUNDS 40
 
+static int busy;
+static volatile double sink;
+
+/* @us of computation: a sleep, or with "busy" that much CPU time */
 static void
 nap_us (long us)
 {
+  if (busy)
+    {
+      struct timespec a, b;
+      double x = 1;
+      clock_gettime (CLOCK_THREAD_CPUTIME_ID, &a);
+      do
+        {
+          for (int i = 0; i < 2000; i++)
+            x = x * 1.0000001 + 1e-9;
+          clock_gettime (CLOCK_THREAD_CPUTIME_ID, &b);
+        }
+      while ((b.tv_sec - a.tv_sec) * 1000000L + (b.tv_nsec - a.tv_nsec) / 1000 < us);
+      sink = x;
+      return;
+    }
   struct timespec t = { us / 1000000, (us % 1000000) * 1000 };
   while (nanosleep (&t, &t) != 0)
     ;
@@ -29,6 +51,7 @@ main (int    argc,
   int rank, size, left, right;
 
   MPI_Init (&argc, &argv);
+  busy = argc > 1 && strcmp (argv[1], "busy") == 0;
   MPI_Comm_rank (MPI_COMM_WORLD, &rank);
   MPI_Comm_size (MPI_COMM_WORLD, &size);
   left = (rank + size - 1) % size;
@@ -60,11 +83,16 @@ main (int    argc,
   /* 2. small collectives, the members arriving together */
   for (int i = 0; i < ROUNDS; i++)
     {
-      int cnt[2] = { 500, 1000 }, dsp[2] = { 0, 500 }, ci[64];
+      int cnt[64], dsp[64], ci[64];
       double v = rank, s;
+      for (int p = 0; p < size && p < 64; p++)
+        {
+          cnt[p] = 500 * (1 + p % 2);
+          dsp[p] = p ? dsp[p - 1] + cnt[p - 1] : 0;
+        }
       nap_us (300);
-      MPI_Gatherv (sb, cnt[rank % 2], MPI_DOUBLE, rb, cnt, dsp, MPI_DOUBLE, i % size, MPI_COMM_WORLD);
-      MPI_Scatterv (rb, cnt, dsp, MPI_DOUBLE, sb, cnt[rank % 2], MPI_DOUBLE, (i + 1) % size, MPI_COMM_WORLD);
+      MPI_Gatherv (sb, cnt[rank], MPI_DOUBLE, rb, cnt, dsp, MPI_DOUBLE, i % size, MPI_COMM_WORLD);
+      MPI_Scatterv (rb, cnt, dsp, MPI_DOUBLE, sb, cnt[rank], MPI_DOUBLE, (i + 1) % size, MPI_COMM_WORLD);
       MPI_Scan (&v, &s, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
       MPI_Exscan (&v, &s, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
       MPI_Reduce_scatter_block (sb, rb, 256, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);

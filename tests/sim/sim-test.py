@@ -828,6 +828,21 @@ def mode_patterns(args, tmp):
     identity_both(args, exp, 0.02, 'patterns', loaded_ok=True)
 
 
+def mode_patterns_busy(args, tmp):
+    # the same patterns computing for CPU time, more ranks than cores (4 on 2): the ranks compete
+    # for the CPUs and wait for them in MPI. Offline the model shares the cores per CPU (the
+    # samples name each rank's CPU: docs/decisions/2026-11-30-cores-per-cpu.md) and holds issue
+    # 21's 5 %: 9 quiet traces -1.9 .. +2.6 % (evenly shared CPUs: -14.5 .. +2.6 %). Real time
+    # re-enacts the scheduler's choices of another run: printed, no limit.
+    exp = collect(args, tmp, 'patterns-busy', ['busy'])
+    got = identity_both(args, exp, False, 'patterns busy', offline_limit=0.05, loaded_ok=True)
+    s = got.get('offline')
+    if s is not None and s['cores'].get('outside_wait_share', 0) <= 0.05 and s['model'].get('shared_cpus'):
+        shared = s['model']['shared_cpus']
+        check(len(shared) == 1 and shared[0]['per_cpu'] is True,
+              'patterns busy: the host is not shared per CPU: %s' % shared)
+
+
 def host_other(exp):
     """{property: value} of the KUBUS::OTHER_* properties in @exp's definitions"""
     p = subprocess.run(['otf2-print', '-G', os.path.join(exp, 'traces.otf2')], capture_output=True, text=True)
@@ -1373,7 +1388,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('mode', choices=['identity', 'balance', 'remove', 'bad', 'real', 'eager', 'poll', 'pollboth', 'contention',
                                      'errorbar', 'fresh', 'aborted', 'unreceived', 'nbcforms', 'outsideload',
-                                     'patterns', 'offline'])
+                                     'patterns', 'offline', 'patterns-busy'])
     ap.add_argument('--code')
     ap.add_argument('--limit', type=float, default=0.02)
     ap.add_argument('--offline-limit', type=float, default=None, help='offline limit when not --limit')
@@ -1407,6 +1422,7 @@ def main():
         rc = {'identity': mode_identity, 'balance': mode_balance, 'remove': mode_remove, 'bad': mode_bad,
               'real': mode_real, 'eager': mode_eager, 'poll': mode_poll, 'pollboth': mode_pollboth, 'contention': mode_contention,
               'errorbar': mode_errorbar, 'fresh': mode_fresh, 'aborted': mode_aborted, 'patterns': mode_patterns,
+              'patterns-busy': mode_patterns_busy,
               'unreceived': mode_unreceived, 'nbcforms': mode_nbcforms,
               'outsideload': mode_outsideload, 'offline': mode_offline}[args.mode](args, tmp)
         if rc == 77:

@@ -1329,6 +1329,77 @@ test_offline_cores (void)
   fixture_free (&f);
 }
 
+/* The cores per CPU (docs/decisions/2026-11-30-cores-per-cpu.md): which CPU each rank ran on
+ * comes from the samples (each event takes the CPU of the first sample at or after it), and the
+ * ranks share a CPU only where they ran on the same one. The exact trace on a host of 1 CPU (as
+ * test_offline_cores), nothing sampled long enough to give shares: both ranks on CPU 0 share it
+ * as processor sharing on the one CPU does (MPI_Init ends at 4, rank 1's foo at 8, rank 0's at
+ * 16); rank 0 on CPU 0 and rank 1 on CPU 1 share nothing (3, 5, 13), whatever the host's count.
+ * Rank 1's MPI_Recv (5..15) waited for rank 0's message: a rank waiting in MPI runs only once
+ * the ranks computing on its CPU are in MPI too. The message arrives, as the model has it, after
+ * rank 0 left its MPI_Send at 14, and rank 0 computed until 18, after the Recv had ended: the
+ * original does not bear the rule out there (gate_ok 0), and the model does not apply it. */
+static void
+test_offline_cores_per_cpu (void)
+{
+  for (int apart = 0; apart < 2; apart++)
+    {
+      Fixture f = { 0 };
+      SimTransformStats st = { 0 };
+      SimModel *m;
+      guint init_leave, recv_leave;
+      gint16 *w;
+
+      fixture_load (&f, "exact");
+      share_one_cpu (&f);
+      f.defs->cpu_metric_where = TRUE;
+      for (int r = 0; r < 2; r++)
+        {
+          /* one sample each, too few for shares: where only */
+          SimCpuSample smp = { event_index (f.srs[r], EV_LEAVE, "MPI_Init"), 1000000, 0, apart ? r : 0 };
+          f.srs[r]->cpu = g_array_new (FALSE, FALSE, sizeof (SimCpuSample));
+          g_array_append_val (f.srs[r]->cpu, smp);
+        }
+      /* where: the first sample's CPU at or after each event, the last sample's after it */
+      w = sim_cpu_where (f.srs[1]);
+      g_assert_nonnull (w);
+      g_assert_cmpint (w[0], ==, apart);
+      g_assert_cmpint (w[f.srs[1]->ev->len - 1], ==, apart);
+      g_free (w);
+      {
+        SimCpuSample two[2] = { { 2, 0, 0, 1 }, { 5, 0, 0, 0 } };
+        GArray *keep = f.srs[0]->cpu;
+        f.srs[0]->cpu = g_array_new (FALSE, FALSE, sizeof (SimCpuSample));
+        g_array_append_vals (f.srs[0]->cpu, two, 2);
+        w = sim_cpu_where (f.srs[0]);
+        g_assert_cmpint (w[0], ==, 1);
+        g_assert_cmpint (w[2], ==, 1);
+        g_assert_cmpint (w[3], ==, 0);
+        g_assert_cmpint (w[5], ==, 0);
+        g_assert_cmpint (w[6], ==, 0);
+        g_free (w);
+        g_array_unref (f.srs[0]->cpu);
+        f.srs[0]->cpu = keep;
+      }
+      m = fit (&f);
+      g_assert_true (m->sharing);
+      g_assert_cmpint (m->cpu_hosts, ==, 1);
+      g_assert_cmpint (m->host_ids[m->host[0]], ==, apart ? 2 : 1);
+      init_leave = event_index (f.srs[0], EV_LEAVE, "MPI_Init");
+      recv_leave = event_index (f.srs[1], EV_LEAVE, "MPI_Recv");
+      /* who shared rank 0's CPU at its MPI_Init's Leave: rank 1, unless apart */
+      g_assert_cmpuint (m->mates[0][init_leave], ==, apart ? 0 : 2);
+      g_assert_cmpuint (m->gate_ok[1][recv_leave], ==, apart ? 1 : 0);
+      transform (&f, "", &st);
+      offline (&f, m, 48);
+      g_assert_cmpfloat_with_epsilon (ev_ms (f.srs[0], EV_LEAVE, "MPI_Init", 0, TRUE), apart ? 3 : 4, 0.005);
+      g_assert_cmpfloat_with_epsilon (ev_ms (f.srs[1], EV_LEAVE, "foo", 0, TRUE), apart ? 5 : 8, 0.005);
+      g_assert_cmpfloat_with_epsilon (ev_ms (f.srs[0], EV_LEAVE, "foo", 0, TRUE), apart ? 13 : 16, 0.005);
+      sim_model_free (m);
+      fixture_free (&f);
+    }
+}
+
 /* The headline of the printed summary: the prediction with its error bar, time saved or added
  * as a positive time, "not significant" when the change is within the identity error. */
 static void
@@ -1639,5 +1710,6 @@ main (int argc, char **argv)
   g_test_add_func ("/sim/cpu/outside-cpu-share", test_outside_cpu_share);
   g_test_add_func ("/sim/cpu/cores-profile", test_cores_profile);
   g_test_add_func ("/sim/offline/cores", test_offline_cores);
+  g_test_add_func ("/sim/offline/cores-per-cpu", test_offline_cores_per_cpu);
   return g_test_run ();
 }
