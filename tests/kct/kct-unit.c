@@ -347,6 +347,8 @@ static uint32_t sample_timelines; /* 0: the default */
  * i % 3 == rank % 3 (CPU time 1000 i + rank, wait 7 i, unknown on rank 1, the CPU as
  * sample_where: version 5), and one after the last event (dropped); host properties */
 static gboolean sample_cpu;
+/* ranks from this one on sample without the CPU ids, as a version 4 collector's */
+static int sample_plain_from = 1 << 30;
 
 static uint64_t
 sample_wait (int rank, int it)
@@ -452,6 +454,13 @@ sample_trace_range (int ranks, int first, int last, gboolean finish, gboolean al
       kct_rank_free (r);
       if (sample_cpu)
         t->cpu_flags = KCT_CPU_SAMPLED | KCT_CPU_WAIT | KCT_CPU_WHERE;
+      if (sample_cpu && rank >= sample_plain_from)
+        {
+          KctCpuStream *s = kct_cpu_stream (t, (uint32_t)rank, 0);
+          g_assert_nonnull (s);
+          g_assert_cmpint (kct_cpu_recode (s, 0), ==, 0);
+          t->cpu_flags = KCT_CPU_SAMPLED | KCT_CPU_WAIT;
+        }
       KctComm *w = kct_comm_add (t);
       w->key = 1;
       w->local_id = 0;
@@ -1027,7 +1036,31 @@ test_cpu_roundtrip (void)
     expect_error (v5, len, "section CPUS: unknown flags 7");
     g_free (v5);
   }
-  /* the flag without the second member: corrupt */
+  /* the ids without the waits in a file: corrupt (the flags byte of section CPUS changed, its
+   * checksum made anew) */
+  {
+    uint8_t *v5 = g_memdup2 (buf, len);
+    size_t   at = 16;
+    while (at + 16 <= len && memcmp (v5 + at, "CPUS", 4) != 0)
+      {
+        uint64_t n = 0;
+        for (int k = 0; k < 8; k++)
+          n |= (uint64_t)v5[at + 4 + k] << (8 * k);
+        at += 16 + (size_t)n;
+      }
+    g_assert_true (at + 16 <= len);
+    uint64_t n = 0;
+    for (int k = 0; k < 8; k++)
+      n |= (uint64_t)v5[at + 4 + k] << (8 * k);
+    g_assert_cmpuint (v5[at + 16], ==, KCT_CPU_SAMPLED | KCT_CPU_WAIT | KCT_CPU_WHERE);
+    v5[at + 16] = KCT_CPU_SAMPLED | KCT_CPU_WHERE;
+    uint32_t crc = kct_crc32 (v5 + at + 16, (size_t)n);
+    for (int k = 0; k < 4; k++)
+      v5[at + 12 + k] = (uint8_t)(crc >> (8 * k));
+    expect_error (v5, len, "section CPUS: CPU ids without the waits for a CPU");
+    g_free (v5);
+  }
+  /* the flag without the second member: the encoder leaves the ids out */
   t->cpu_flags = KCT_CPU_SAMPLED | KCT_CPU_WHERE;
   g_assert_cmpint (kct_encode (t, &again, &len2), ==, 0); /* the encoder drops the ids */
   KctTrace *nw;
@@ -1127,6 +1160,50 @@ test_cpu_where_stream (void)
   g_assert_cmpint (plain.where, ==, 1);
   kct_cpu_clear (&plain);
   kct_cpu_clear (&s);
+}
+
+/* Merging ranks that sampled with the CPU ids and ranks that did not (the collector's merge,
+ * kubus-trace's): the trace has the ids, the others' samples have them unknown; none: the
+ * version 4 flags. */
+static void
+test_cpu_where_merge (void)
+{
+  for (int from = 0; from <= 2; from += 2)
+    {
+      sample_cpu = TRUE;
+      sample_plain_from = from;
+      KctTrace *t0 = sample_trace (4);
+      sample_cpu = FALSE;
+      sample_plain_from = 1 << 30;
+      uint8_t *buf;
+      size_t   len;
+      char     err[256];
+      KctTrace *t;
+      g_assert_cmpint (kct_encode (t0, &buf, &len), ==, 0);
+      if (kct_decode (buf, len, &t, err, sizeof err) != 0)
+        g_error ("%s", err);
+      g_assert_cmpuint (t->cpu_flags, ==,
+                        KCT_CPU_SAMPLED | KCT_CPU_WAIT | (from > 0 ? KCT_CPU_WHERE : 0));
+      g_assert_cmpuint (t->n_cpu, ==, 4);
+      for (uint32_t rank = 0; rank < 4; rank++)
+        {
+          KctCpuReader rd;
+          uint64_t     pos, cpu, wait, id, n = 0;
+          kct_cpu_reader (&rd, kct_cpu_find (t, rank));
+          while (kct_cpu_read (&rd, &pos, &cpu, &wait, &id) == 1)
+            {
+              int i = (int)(pos / 11);
+              g_assert_cmpuint (cpu, ==, 1000 * (uint64_t)i + rank);
+              g_assert_cmpuint (wait, ==, sample_wait ((int)rank, i));
+              g_assert_cmpuint (id, ==, (int)rank < from ? sample_where ((int)rank, i) : UINT64_MAX);
+              n++;
+            }
+          g_assert_cmpuint (n, ==, rank % 3 == 0 ? 4 : 3);
+        }
+      kct_trace_free (t);
+      kct_trace_free (t0);
+      g_free (buf);
+    }
 }
 
 static void
@@ -1517,5 +1594,6 @@ main (int argc, char **argv)
   g_test_add_func ("/kct/format/versions", test_format_versions);
   g_test_add_func ("/kct/cpu/roundtrip", test_cpu_roundtrip);
   g_test_add_func ("/kct/cpu/where-stream", test_cpu_where_stream);
+  g_test_add_func ("/kct/cpu/where-merge", test_cpu_where_merge);
   return g_test_run ();
 }
