@@ -123,9 +123,10 @@ kubus_cpu_sample (uint64_t t)
     return;
   uint64_t cpu = thread_cpu_ns (), wait = thread_wait_ns ();
   int      where = sched_getcpu ();
-  /* the compressed trace keeps it too (before the event it precedes, format version 4) */
+  /* the compressed trace keeps it too (before the event it precedes, format version 4; the
+   * CPU id since version 5) */
   if (kubus_recording && kubus_kct_on)
-    kubus_kct_cpu (cpu, wait);
+    kubus_kct_cpu (cpu, wait, where >= 0 ? (uint64_t)where : UINT64_MAX);
   /* into the event buffer (collect-raw.h): a Metric of two UINT64 values */
   if (kubus_recording && kubus_trace_otf2 && kubus_evt != NULL)
     {

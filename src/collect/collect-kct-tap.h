@@ -43,8 +43,9 @@ void kubus_kct_nbc_request (uint64_t t, uint64_t request) KUBUS_KCT_HIDDEN;
 void kubus_kct_nbc_complete (uint64_t t, uint32_t op, uint32_t comm, uint32_t root, uint64_t sent,
                              uint64_t received, uint64_t request) KUBUS_KCT_HIDDEN;
 
-/* a CPU sample (collect-cputime.c) before the event that follows (format version 4) */
-void kubus_kct_cpu (uint64_t cpu, uint64_t wait) KUBUS_KCT_HIDDEN;
+/* a CPU sample (collect-cputime.c) before the event that follows (format version 4; @where,
+ * the CPU it ran on, UINT64_MAX unknown: version 5) */
+void kubus_kct_cpu (uint64_t cpu, uint64_t wait, uint64_t where) KUBUS_KCT_HIDDEN;
 
 /* the raw event types of src/collect/kct-format.h, repeated to keep this header small */
 enum

@@ -182,9 +182,9 @@ kubus_kct_enter (uint64_t t, uint32_t region)
 }
 
 void
-kubus_kct_cpu (uint64_t cpu, uint64_t wait)
+kubus_kct_cpu (uint64_t cpu, uint64_t wait, uint64_t where)
 {
-  if (kct_rank_cpu (rec, cpu, wait) != 0)
+  if (kct_rank_cpu (rec, cpu, wait, where) != 0)
     give_up ("out of memory");
 }
 
@@ -411,8 +411,9 @@ add_definitions (void)
     }
   if (!err && kubus_cpu_sampled ())
     {
-      /* the collector's metric: KUBUS_CPU_TIME and KUBUS_CPU_WAIT (collect-cputime.c) */
-      trace->cpu_flags = KCT_CPU_SAMPLED | KCT_CPU_WAIT;
+      /* the collector's metric: KUBUS_CPU_TIME, KUBUS_CPU_WAIT and KUBUS_CPU_ID
+       * (collect-cputime.c) */
+      trace->cpu_flags = KCT_CPU_SAMPLED | KCT_CPU_WAIT | KCT_CPU_WHERE;
     }
   trace->h.n_ranks = (uint32_t)kubus_world_size;
   trace->h.flags |= KCT_FILE_PARTIAL; /* until rank 0 has merged all */

@@ -877,11 +877,13 @@ fail:
 }
 
 int
-kct_rank_cpu (KctRank *r, uint64_t cpu, uint64_t wait)
+kct_rank_cpu (KctRank *r, uint64_t cpu, uint64_t wait, uint64_t where)
 {
   if (r->failed)
     return -1;
-  if (kct_cpu_append (&r->cpu, r->n_events, cpu, wait) != 0)
+  if (r->cpu.n == 0 && r->cpu.n_bytes == 0)
+    r->cpu.where = 1;
+  if (kct_cpu_append (&r->cpu, r->n_events, cpu, wait, where) != 0)
     {
       r->failed = 1;
       return -1;

@@ -441,15 +441,43 @@ kct_encode_version (const KctTrace *t, uint32_t version, uint8_t **out, size_t *
   if (version < 4)
     goto end;
 
-  out_uv (&p, t->cpu_flags);
+  /* version 5: the CPU ids, where the metric has them; every stream as the flags say */
+  uint32_t flags = version < 5 ? t->cpu_flags & ~KCT_CPU_WHERE : t->cpu_flags;
+  if (!(flags & KCT_CPU_WAIT))
+    flags &= ~KCT_CPU_WHERE;
+  out_uv (&p, flags);
   out_uv (&p, t->n_cpu);
   for (uint32_t i = 0; i < t->n_cpu; i++)
     {
       const KctCpuStream *s = &t->cpu[i];
+      KctCpuStream        re = { 0 };
+      int                 where = (flags & KCT_CPU_WHERE) != 0;
+      if (s->where != where)
+        {
+          uint8_t *b = malloc (s->n_bytes ? s->n_bytes : 1);
+          if (b == NULL)
+            {
+              p.failed = 1;
+              break;
+            }
+          memcpy (b, s->bytes, s->n_bytes);
+          re = *s;
+          re.bytes = b;
+          re.cap = s->n_bytes;
+          if (kct_cpu_recode (&re, where) != 0)
+            {
+              kct_cpu_clear (&re);
+              p.failed = 1;
+              break;
+            }
+          s = &re;
+        }
       out_uv (&p, s->rank);
       out_uv (&p, s->n);
       out_uv (&p, s->n_bytes);
       out_bytes (&p, s->bytes, s->n_bytes);
+      if (s == &re)
+        kct_cpu_clear (&re);
     }
   section (&f, "CPUS", &p);
 end:
@@ -950,11 +978,18 @@ static void
 read_cpus (In *in, KctTrace *t)
 {
   uint64_t flags = in_uv (in);
-  if (!in->bad && flags > (KCT_CPU_SAMPLED | KCT_CPU_WAIT))
+  if (!in->bad
+      && flags > (KCT_CPU_SAMPLED | KCT_CPU_WAIT | (in->version >= 5 ? KCT_CPU_WHERE : 0)))
     {
       fail (in, _ ("unknown flags %llu"), (unsigned long long)flags);
       return;
     }
+  if (!in->bad && (flags & KCT_CPU_WHERE) && !(flags & KCT_CPU_WAIT))
+    {
+      fail (in, _ ("CPU ids without the waits for a CPU"));
+      return;
+    }
+  unsigned per = (flags & KCT_CPU_WHERE) ? 4 : 3; /* bytes a sample takes at least */
   t->cpu_flags = (uint32_t)flags;
   uint32_t n = in_count (in, t->h.n_ranks, 3, _ ("sampled ranks"));
   for (uint32_t i = 0; i < n && !in->bad; i++)
@@ -974,7 +1009,7 @@ read_cpus (In *in, KctTrace *t)
           fail (in, _ ("sampled rank %u out of range or order"), rank);
           return;
         }
-      if (bytes > in->n - in->pos || samples == 0 || samples > bytes / 3)
+      if (bytes > in->n - in->pos || samples == 0 || samples > bytes / per)
         {
           fail (in, _ ("rank %u: %llu samples in %llu bytes"), rank, (unsigned long long)samples,
                 (unsigned long long)bytes);
@@ -989,13 +1024,14 @@ read_cpus (In *in, KctTrace *t)
       memcpy (s->bytes, in->p + in->pos, (size_t)bytes);
       s->n_bytes = s->cap = (size_t)bytes;
       s->n = samples;
+      s->where = (flags & KCT_CPU_WHERE) != 0;
       in->pos += (size_t)bytes;
       /* every sample readable, the stream read exactly */
       KctCpuReader rd;
       uint64_t     pos, cpu, wait;
       int          r;
       kct_cpu_reader (&rd, s);
-      while ((r = kct_cpu_read (&rd, &pos, &cpu, &wait)) == 1)
+      while ((r = kct_cpu_read (&rd, &pos, &cpu, &wait, NULL)) == 1)
         ;
       if (r < 0)
         {

@@ -24,10 +24,10 @@
 #include <stdint.h>
 
 #define KCT_MAGIC "KUBUSKCT"
-#define KCT_VERSION 4u
+#define KCT_VERSION 5u
 /* the oldest version this reader still takes: 2 lacks the non-blocking collectives' events
- * (types 14 and 15), 3 the CPU samples (section CPUS) and the hosts' CPU counts; nothing
- * else differs */
+ * (types 14 and 15), 3 the CPU samples (section CPUS) and the hosts' CPU counts, 4 the CPUs
+ * the samples ran on (KCT_CPU_WHERE); nothing else differs */
 #define KCT_VERSION_MIN 2u
 #define KCT_NONE UINT32_MAX
 
@@ -322,30 +322,41 @@ typedef struct
 
 /* ---- CPU samples (version 4) --------------------------------------------------------- */
 
-/* The collector's KUBUS_CPU_TIME / KUBUS_CPU_WAIT samples of one rank (collect-cputime.c):
- * each sample stands before one of the rank's events (an MPI call's Enter or Leave, with its
- * time), named by the number of the rank's events before it.  Coded as varints, per sample:
- * the events since the previous sample (uv; the first: since the rank's first event), the CPU
- * time minus the previous one's (sv, ns; the first: from 0), the wait for a CPU plus 1 minus
- * the previous one's (sv, modulo 2^64; 0 = unknown, the collector's all ones). */
+/* The collector's KUBUS_CPU_TIME / KUBUS_CPU_WAIT / KUBUS_CPU_ID samples of one rank
+ * (collect-cputime.c): each sample stands before one of the rank's events (an MPI call's Enter
+ * or Leave, with its time), named by the number of the rank's events before it.  Coded as
+ * varints, per sample: the events since the previous sample (uv; the first: since the rank's
+ * first event), the CPU time minus the previous one's (sv, ns; the first: from 0), the wait
+ * for a CPU plus 1 minus the previous one's (sv, modulo 2^64; 0 = unknown, the collector's all
+ * ones) and, version 5 with KCT_CPU_WHERE only, the CPU id plus 1 minus the previous one's (sv,
+ * modulo 2^64, the first from 0; 0 = unknown, the collector's all ones: ids rarely change, so
+ * mostly one byte 0). */
 #define KCT_CPU_SAMPLED 1u /* the run sampled (the OTF2 trace defines the metric) */
 #define KCT_CPU_WAIT 2u    /* the metric has the second member KUBUS_CPU_WAIT */
+/* version 5: the metric has the third member KUBUS_CPU_ID (only with KCT_CPU_WAIT), the
+ * samples their fourth varint */
+#define KCT_CPU_WHERE 4u
 
 typedef struct
 {
   uint32_t rank;
+  int      where;    /* the samples have the fourth varint (the CPU id); set before the first */
   uint64_t n;        /* samples */
   uint8_t *bytes;
   size_t   n_bytes, cap;
-  /* while recording: the last sample (event position, CPU ns, wait + 1), and where the
-   * samples at the last position begin (dropped when no event follows them) */
-  uint64_t last_pos, last_cpu, last_wait1;
+  /* while recording: the last sample (event position, CPU ns, wait + 1, CPU id + 1), and where
+   * the samples at the last position begin (dropped when no event follows them) */
+  uint64_t last_pos, last_cpu, last_wait1, last_where1;
   size_t   tail_bytes;
   uint64_t tail_n;
 } KctCpuStream;
 
-/* Appends a sample standing before event @pos (>= the previous one's); -1 out of memory. */
-int  kct_cpu_append (KctCpuStream *s, uint64_t pos, uint64_t cpu, uint64_t wait);
+/* Appends a sample standing before event @pos (>= the previous one's); @where: the CPU id
+ * (UINT64_MAX: unknown; kept only when s->where); -1 out of memory. */
+int  kct_cpu_append (KctCpuStream *s, uint64_t pos, uint64_t cpu, uint64_t wait, uint64_t where);
+/* Rewrites the stream with (@where) or without the CPU ids (added: unknown); -1 out of memory
+ * or a corrupt stream (left as it was). */
+int  kct_cpu_recode (KctCpuStream *s, int where);
 /* Drops the samples no event follows (@events: the rank's events). */
 void kct_cpu_end (KctCpuStream *s, uint64_t events);
 void kct_cpu_clear (KctCpuStream *s);
@@ -354,14 +365,16 @@ typedef struct
 {
   const uint8_t *p;
   size_t         n, at;
+  int            where;
   uint64_t       left;
-  uint64_t       pos, cpu, wait1;
+  uint64_t       pos, cpu, wait1, where1;
 } KctCpuReader;
 
 void kct_cpu_reader (KctCpuReader *rd, const KctCpuStream *s);
-/* 1: the next sample (*wait UINT64_MAX: unknown), 0: the end (the stream read exactly),
- * -1: corrupt */
-int  kct_cpu_read (KctCpuReader *rd, uint64_t *pos, uint64_t *cpu, uint64_t *wait);
+/* 1: the next sample (*wait, *where UINT64_MAX: unknown; *where always so in a stream without
+ * the ids; @where may be NULL), 0: the end (the stream read exactly), -1: corrupt */
+int  kct_cpu_read (KctCpuReader *rd, uint64_t *pos, uint64_t *cpu, uint64_t *wait,
+                   uint64_t *where);
 
 #define KCT_FILE_OFFLINE 1u      /* made by kubus-trace compress from an OTF2 trace */
 #define KCT_FILE_EXTRAPOLATED 2u /* made by kubus-trace extrapolate */
@@ -472,7 +485,8 @@ void kct_group_calls (const KctTrace *t, uint32_t g, uint64_t *calls);
 /* The whole trace as one .kct image (malloc'd). */
 int kct_encode (const KctTrace *t, uint8_t **out, size_t *len);
 /* The same in an older version's layout (KCT_VERSION_MIN .. KCT_VERSION; tests and fuzz
- * seeds): what that version lacks is left out (before 4: the CPU samples, the hosts' CPUs). */
+ * seeds): what that version lacks is left out (before 4: the CPU samples, the hosts' CPUs;
+ * before 5: the samples' CPU ids). */
 int kct_encode_version (const KctTrace *t, uint32_t version, uint8_t **out, size_t *len);
 /* Checks everything (sizes, ids, checksums); on failure writes what is wrong to err. */
 int kct_decode (const uint8_t *buf, size_t len, KctTrace **out, char *err, size_t errlen);
@@ -497,9 +511,10 @@ int     kct_rank_commit (KctRank *r, uint64_t t);
 /* Ends the sequence; @start_offset is added to local times to get the run's time base,
  * @global_start is the first timestamp of all ranks in that base. */
 int kct_rank_end (KctRank *r, int64_t start_offset, uint64_t global_start);
-/* A CPU sample (collect-cputime.c) standing before the rank's next event (@wait UINT64_MAX:
- * unknown); the caller sets the trace's cpu_flags. */
-int kct_rank_cpu (KctRank *r, uint64_t cpu, uint64_t wait);
+/* A CPU sample (collect-cputime.c) standing before the rank's next event (@wait, @where — the
+ * CPU it ran on — UINT64_MAX: unknown); the caller sets the trace's cpu_flags (the encoder
+ * leaves the ids out without KCT_CPU_WHERE). */
+int kct_rank_cpu (KctRank *r, uint64_t cpu, uint64_t wait, uint64_t where);
 uint64_t kct_rank_first_time (const KctRank *r); /* local time of the first event */
 uint64_t kct_rank_last_time (const KctRank *r);
 uint64_t kct_rank_events (const KctRank *r);

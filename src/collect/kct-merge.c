@@ -233,6 +233,7 @@ merge_cpus (KctTrace *to, const KctTrace *from)
       d->bytes = b;
       d->n_bytes = d->cap = s->n_bytes;
       d->n = s->n;
+      d->where = s->where; /* the encoder makes every stream as the merged flags say */
     }
   return 0;
 }

@@ -351,14 +351,16 @@ zigzag (uint64_t d)
 }
 
 int
-kct_cpu_append (KctCpuStream *s, uint64_t pos, uint64_t cpu, uint64_t wait)
+kct_cpu_append (KctCpuStream *s, uint64_t pos, uint64_t cpu, uint64_t wait, uint64_t where)
 {
   if (pos < s->last_pos)
     pos = s->last_pos;
   size_t   before = s->n_bytes;
-  uint64_t wait1 = wait + 1; /* all ones (unknown) -> 0 */
+  uint64_t wait1 = wait + 1;   /* all ones (unknown) -> 0 */
+  uint64_t where1 = where + 1; /* the same */
   if (cpu_put (s, pos - s->last_pos) != 0 || cpu_put (s, zigzag (cpu - s->last_cpu)) != 0
-      || cpu_put (s, zigzag (wait1 - s->last_wait1)) != 0)
+      || cpu_put (s, zigzag (wait1 - s->last_wait1)) != 0
+      || (s->where && cpu_put (s, zigzag (where1 - s->last_where1)) != 0))
     {
       s->n_bytes = before;
       return -1;
@@ -372,6 +374,34 @@ kct_cpu_append (KctCpuStream *s, uint64_t pos, uint64_t cpu, uint64_t wait)
   s->last_pos = pos;
   s->last_cpu = cpu;
   s->last_wait1 = wait1;
+  if (s->where)
+    s->last_where1 = where1;
+  return 0;
+}
+
+int
+kct_cpu_recode (KctCpuStream *s, int where)
+{
+  where = where != 0;
+  if (s->where == where)
+    return 0;
+  KctCpuStream to = { 0 };
+  KctCpuReader rd;
+  uint64_t     pos, cpu, wait, id;
+  int          r;
+  to.rank = s->rank;
+  to.where = where;
+  kct_cpu_reader (&rd, s);
+  while ((r = kct_cpu_read (&rd, &pos, &cpu, &wait, &id)) == 1)
+    if (kct_cpu_append (&to, pos, cpu, wait, id) != 0)
+      break;
+  if (r != 0)
+    {
+      kct_cpu_clear (&to);
+      return -1;
+    }
+  free (s->bytes);
+  *s = to;
   return 0;
 }
 
@@ -401,6 +431,7 @@ kct_cpu_reader (KctCpuReader *rd, const KctCpuStream *s)
       rd->p = s->bytes;
       rd->n = s->n_bytes;
       rd->left = s->n;
+      rd->where = s->where;
     }
 }
 
@@ -423,21 +454,24 @@ cpu_get (KctCpuReader *rd, uint64_t *v)
 }
 
 int
-kct_cpu_read (KctCpuReader *rd, uint64_t *pos, uint64_t *cpu, uint64_t *wait)
+kct_cpu_read (KctCpuReader *rd, uint64_t *pos, uint64_t *cpu, uint64_t *wait, uint64_t *where)
 {
   if (rd->left == 0)
     return rd->at == rd->n ? 0 : -1;
-  uint64_t dp, dc, dw;
+  uint64_t dp, dc, dw, di = 0;
   if (cpu_get (rd, &dp) != 0 || cpu_get (rd, &dc) != 0 || cpu_get (rd, &dw) != 0
-      || dp > UINT64_MAX - rd->pos)
+      || (rd->where && cpu_get (rd, &di) != 0) || dp > UINT64_MAX - rd->pos)
     return -1;
   rd->left--;
   rd->pos += dp;
   rd->cpu += (uint64_t)((int64_t)(dc >> 1) ^ -(int64_t)(dc & 1));
   rd->wait1 += (uint64_t)((int64_t)(dw >> 1) ^ -(int64_t)(dw & 1));
+  rd->where1 += (uint64_t)((int64_t)(di >> 1) ^ -(int64_t)(di & 1));
   *pos = rd->pos;
   *cpu = rd->cpu;
   *wait = rd->wait1 - 1;
+  if (where != NULL)
+    *where = rd->where1 - 1;
   return 1;
 }
 

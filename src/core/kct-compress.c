@@ -59,9 +59,11 @@ typedef struct
   /* the collector's host properties (KUBUS::CPUS, KUBUS::OTHER_CPU_NS, KUBUS::OTHER_WALL_NS)
    * by system tree node id, and its CPU samples' metric (collect-cputime.c) */
   GHashTable *node_props;  /* node id -> NodeProps* */
-  GHashTable *cpu_members; /* metric member id -> 1 KUBUS_CPU_TIME, 2 KUBUS_CPU_WAIT */
+  GHashTable *cpu_members; /* metric member id -> 1 KUBUS_CPU_TIME, 2 KUBUS_CPU_WAIT,
+                              3 KUBUS_CPU_ID */
   guint32     cpu_metric;  /* OTF2_UNDEFINED_METRIC: none */
   gboolean    cpu_wait;    /* its second member is KUBUS_CPU_WAIT */
+  gboolean    cpu_where;   /* and its third KUBUS_CPU_ID */
 } Defs;
 
 typedef struct
@@ -154,7 +156,10 @@ on_metric_member (void *u, OTF2_MetricMemberRef self, OTF2_StringRef name, OTF2_
   (void)type;
   (void)base;
   (void)unit;
-  if (which && value_type == OTF2_TYPE_UINT64 && exponent == -9
+  if (strcmp (n, "KUBUS_CPU_ID") == 0 && value_type == OTF2_TYPE_UINT64 && exponent == 0
+      && mode == OTF2_METRIC_ABSOLUTE_POINT)
+    g_hash_table_insert (d->cpu_members, GUINT_TO_POINTER (self), GINT_TO_POINTER (3));
+  else if (which && value_type == OTF2_TYPE_UINT64 && exponent == -9
       && mode == OTF2_METRIC_ACCUMULATED_START)
     g_hash_table_insert (d->cpu_members, GUINT_TO_POINTER (self), GINT_TO_POINTER (which));
   return OTF2_CALLBACK_SUCCESS;
@@ -167,15 +172,19 @@ on_metric_class (void *u, OTF2_MetricRef self, uint8_t n, const OTF2_MetricMembe
   Defs *d = u;
   (void)occurrence;
   (void)kind;
-  /* [KUBUS_CPU_TIME] or [KUBUS_CPU_TIME, KUBUS_CPU_WAIT] */
-  if (n >= 1 && n <= 2
+  /* [KUBUS_CPU_TIME], [KUBUS_CPU_TIME, KUBUS_CPU_WAIT] or [..., KUBUS_CPU_ID] */
+  if (n >= 1 && n <= 3
       && GPOINTER_TO_INT (g_hash_table_lookup (d->cpu_members, GUINT_TO_POINTER (members[0]))) == 1)
     {
       d->cpu_metric = self;
-      d->cpu_wait = n == 2
+      d->cpu_wait = n >= 2
                     && GPOINTER_TO_INT (g_hash_table_lookup (d->cpu_members,
                                                              GUINT_TO_POINTER (members[1])))
                            == 2;
+      d->cpu_where = d->cpu_wait && n == 3
+                     && GPOINTER_TO_INT (g_hash_table_lookup (d->cpu_members,
+                                                              GUINT_TO_POINTER (members[2])))
+                            == 3;
     }
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -694,13 +703,17 @@ ev_metric (OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u, OTF2_Att
            OTF2_MetricRef m, uint8_t n, const OTF2_Type *types, const OTF2_MetricValue *values)
 {
   Rank *r = u;
-  /* the collector's CPU samples: kept, before the event that follows (format version 4) */
+  /* the collector's CPU samples: kept, before the event that follows (format version 4; the
+   * CPU id: 5) */
   if (m == r->defs->cpu_metric && n >= 1 && types[0] == OTF2_TYPE_UINT64)
     {
       uint64_t wait = r->defs->cpu_wait && n >= 2 && types[1] == OTF2_TYPE_UINT64
                           ? values[1].unsigned_int
                           : UINT64_MAX;
-      if (!r->failed && kct_rank_cpu (r->rec, values[0].unsigned_int, wait) != 0)
+      uint64_t where = r->defs->cpu_where && n >= 3 && types[2] == OTF2_TYPE_UINT64
+                           ? values[2].unsigned_int
+                           : UINT64_MAX;
+      if (!r->failed && kct_rank_cpu (r->rec, values[0].unsigned_int, wait, where) != 0)
         r->failed = TRUE;
       return OTF2_CALLBACK_SUCCESS;
     }
@@ -810,7 +823,8 @@ rank_definitions (Defs *d, Rank *r, guint32 rank)
       h->other_wall_ns = h->other_known ? p->other_wall_ns : 0;
     }
   if (d->cpu_metric != OTF2_UNDEFINED_METRIC)
-    t->cpu_flags = KCT_CPU_SAMPLED | (d->cpu_wait ? KCT_CPU_WAIT : 0);
+    t->cpu_flags = KCT_CPU_SAMPLED | (d->cpu_wait ? KCT_CPU_WAIT : 0)
+                   | (d->cpu_where ? KCT_CPU_WHERE : 0);
   return TRUE;
 }
 

@@ -331,7 +331,9 @@ write_rank (OTF2_Archive    *archive,
   guint64        index = 0, next_move = 0;
   /* CPU samples wait for the event they stand before: they take its time as moved */
   GArray        *samples = g_array_new (FALSE, FALSE, sizeof (KctEvent));
-  gboolean       wait = (t->cpu_flags & KCT_CPU_WAIT) != 0;
+  uint8_t        n_values = !(t->cpu_flags & KCT_CPU_WAIT)    ? 1
+                            : !(t->cpu_flags & KCT_CPU_WHERE) ? 2
+                                                              : 3;
   kct_replay_cpu (it);
   while (e == OTF2_SUCCESS && (r = kct_replay_next (it, &ev)) == 1)
     {
@@ -347,12 +349,13 @@ write_rank (OTF2_Archive    *archive,
       for (guint i = 0; i < samples->len && e == OTF2_SUCCESS; i++)
         {
           const KctEvent   *s = &g_array_index (samples, KctEvent, i);
-          OTF2_Type         types[2] = { OTF2_TYPE_UINT64, OTF2_TYPE_UINT64 };
-          OTF2_MetricValue  values[2];
+          OTF2_Type        types[3] = { OTF2_TYPE_UINT64, OTF2_TYPE_UINT64, OTF2_TYPE_UINT64 };
+          OTF2_MetricValue values[3];
           values[0].unsigned_int = s->cpu;
           values[1].unsigned_int = s->wait;
+          values[2].unsigned_int = s->where;
           e = OTF2_EvtWriter_Metric (w, NULL, ev.time, 0 /* the metric class of write_globals */,
-                                     wait ? 2 : 1, types, values);
+                                     n_values, types, values);
         }
       g_array_set_size (samples, 0);
       if (e != OTF2_SUCCESS)
@@ -511,7 +514,10 @@ write_globals (OTF2_Archive   *archive,
   if (t->cpu_flags & KCT_CPU_SAMPLED)
     {
       /* the collector's metric (collect-cputime.c): class 0, the CPU samples' events */
-      OTF2_MetricMemberRef members[2] = { 0, 1 };
+      OTF2_MetricMemberRef members[3] = { 0, 1, 2 };
+      uint8_t              n_members = !(t->cpu_flags & KCT_CPU_WAIT)    ? 1
+                                       : !(t->cpu_flags & KCT_CPU_WHERE) ? 2
+                                                                         : 3;
       guint32              unit = str (&st, "s");
       OTF2_GlobalDefWriter_WriteMetricMember (
           gw, members[0], str (&st, "KUBUS_CPU_TIME"),
@@ -526,7 +532,14 @@ write_globals (OTF2_Archive   *archive,
                       "of schedstat; all ones: unknown), sampled with KUBUS_CPU_TIME"),
             OTF2_METRIC_TYPE_OTHER, OTF2_METRIC_ACCUMULATED_START, OTF2_TYPE_UINT64,
             OTF2_BASE_DECIMAL, -9, unit);
-      OTF2_GlobalDefWriter_WriteMetricClass (gw, 0, (t->cpu_flags & KCT_CPU_WAIT) ? 2 : 1, members,
+      if (n_members == 3)
+        OTF2_GlobalDefWriter_WriteMetricMember (
+            gw, members[2], str (&st, "KUBUS_CPU_ID"),
+            str (&st, "the CPU the thread ran on when sampled (sched_getcpu; all ones: unknown), "
+                      "sampled with KUBUS_CPU_TIME"),
+            OTF2_METRIC_TYPE_OTHER, OTF2_METRIC_ABSOLUTE_POINT, OTF2_TYPE_UINT64,
+            OTF2_BASE_DECIMAL, 0, str (&st, "#"));
+      OTF2_GlobalDefWriter_WriteMetricClass (gw, 0, n_members, members,
                                              OTF2_METRIC_ASYNCHRONOUS, OTF2_RECORDER_KIND_CPU);
     }
   guint32 thread = str (&st, "Master thread");

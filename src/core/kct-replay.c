@@ -164,7 +164,7 @@ struct KctReplay
   /* CPU samples (kct_replay_cpu): the next one stands before event number cpu_pos */
   int          cpu_on, cpu_have, held;
   KctCpuReader cpu;
-  uint64_t     cpu_pos, cpu_val, cpu_wait;
+  uint64_t     cpu_pos, cpu_val, cpu_wait, cpu_where;
   uint64_t     real;    /* events (not samples) yielded so far */
   KctEvent     held_ev; /* the event the samples before it took their time from */
 };
@@ -492,7 +492,7 @@ static int next_event (KctReplay *it, KctEvent *ev);
 static int
 cpu_advance (KctReplay *it)
 {
-  int r = kct_cpu_read (&it->cpu, &it->cpu_pos, &it->cpu_val, &it->cpu_wait);
+  int r = kct_cpu_read (&it->cpu, &it->cpu_pos, &it->cpu_val, &it->cpu_wait, &it->cpu_where);
   if (r < 0)
     return failf (it, _ ("the CPU samples of this rank cannot be read"));
   it->cpu_have = r == 1;
@@ -531,6 +531,7 @@ kct_replay_next (KctReplay *it, KctEvent *ev)
       ev->time = it->held_ev.time;
       ev->cpu = it->cpu_val;
       ev->wait = it->cpu_wait;
+      ev->where = it->cpu_where;
       if (cpu_advance (it) != 0)
         return -1;
       it->count++;

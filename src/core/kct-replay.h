@@ -51,6 +51,7 @@ typedef struct
   uint64_t request;  /* request events: an id unique within the rank, from 1 */
   int64_t  status;   /* PROGRAM_END */
   uint64_t cpu, wait; /* KCT_EV_CPU: KUBUS_CPU_TIME, KUBUS_CPU_WAIT (UINT64_MAX: unknown), ns */
+  uint64_t where;     /* KCT_EV_CPU: KUBUS_CPU_ID, the CPU it ran on (UINT64_MAX: unknown) */
 } KctEvent;
 
 typedef struct KctReplay KctReplay;

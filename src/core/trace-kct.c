@@ -35,9 +35,12 @@ trace_kct_read (guint32 rank, const TraceKctCallbacks *cb, void *ud, guint64 *n_
   guint64    pos = 0;
   int        r;
   OTF2_CallbackCode cc = OTF2_CALLBACK_SUCCESS;
-  OTF2_Type         types[2] = { OTF2_TYPE_UINT64, OTF2_TYPE_UINT64 };
-  OTF2_MetricValue  values[2];
-  uint8_t           n_values = (source->cpu_flags & KCT_CPU_WAIT) ? 2 : 1;
+  OTF2_Type         types[3] = { OTF2_TYPE_UINT64, OTF2_TYPE_UINT64, OTF2_TYPE_UINT64 };
+  OTF2_MetricValue  values[3];
+  /* the metric kct_expand_definitions defines: as collect-cputime.c's */
+  uint8_t           n_values = !(source->cpu_flags & KCT_CPU_WAIT)   ? 1
+                               : !(source->cpu_flags & KCT_CPU_WHERE) ? 2
+                                                                      : 3;
   if (cb->metric)
     kct_replay_cpu (it);
   while (cc == OTF2_CALLBACK_SUCCESS && (r = kct_replay_next (it, &e)) == 1)
@@ -97,6 +100,7 @@ trace_kct_read (guint32 rank, const TraceKctCallbacks *cb, void *ud, guint64 *n_
         case KCT_EV_CPU:
           values[0].unsigned_int = e.cpu;
           values[1].unsigned_int = e.wait;
+          values[2].unsigned_int = e.where;
           CALL (metric, 0, n_values, types, values);
           break;
         default:

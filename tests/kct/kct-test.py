@@ -531,7 +531,7 @@ def case_badinput(a, tmp):
     for cmd in (['info', old], ['expand', old, '-o', os.path.join(tmp, 'v1.out')]):
         p = tool([a.trace, *cmd], ok=False)
         expect(p.returncode == 1 and old in p.stderr
-               and 'format version 1, older than this Kubus reads (versions 2 to 4)' in p.stderr,
+               and 'format version 1, older than this Kubus reads (versions 2 to 5)' in p.stderr,
                f'{" ".join(cmd)}: {p.returncode} {p.stderr!r}')
     # a newer one: refused, saying so
     p = tool([a.trace, 'info', os.path.join(tmp, 'version.kct')], ok=False)
@@ -565,6 +565,26 @@ def case_badinput(a, tmp):
     metrics = [line for line in text.splitlines() if line.startswith('METRIC ')]
     expect(len(metrics) == 57 and all(len(m.split()) == 3 for m in metrics),
            f'{v4}: expanded {len(metrics)} CPU samples: {metrics[:3]}')
+    # a version 5 file (tests/fuzz/seeds/kct/ring-3-cpu5.kct, 3 ranks on 2 cores): the samples
+    # with the CPUs they ran on (the metric's third member KUBUS_CPU_ID), kept by kubus-trace
+    # compress of the expansion too
+    v5 = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'fuzz', 'seeds', 'kct',
+                      'ring-3-cpu5.kct')
+    with open(v5, 'rb') as f:
+        expect(f.read(12)[8:] == b'\x05\0\0\0', f'{v5} is no version 5 file')
+    d = info(a, v5)
+    expect(d.get('CPU samples') == '93 of 3 ranks in 721 bytes', f'{v5}: CPU samples {d.get("CPU samples")}')
+    tool([a.trace, 'expand', v5, '-o', os.path.join(tmp, 'v5.out')])
+    text, _ = seq(a, os.path.join(tmp, 'v5.out', 'traces.otf2'), cpu=True)
+    metrics = [line.split() for line in text.splitlines() if line.startswith('METRIC ')]
+    ids = sorted({m[3] for m in metrics if len(m) == 4})
+    expect(len(metrics) == 93 and all(len(m) == 4 for m in metrics) and ids == ['0', '1'],
+           f'{v5}: expanded {len(metrics)} CPU samples, CPUs {ids}: {metrics[:3]}')
+    tool([a.trace, 'compress', os.path.join(tmp, 'v5.out'), '-o', os.path.join(tmp, 'v5.kct')])
+    tool([a.trace, 'expand', os.path.join(tmp, 'v5.kct'), '-o', os.path.join(tmp, 'v5.again')])
+    again, _ = seq(a, os.path.join(tmp, 'v5.again', 'traces.otf2'), cpu=True)
+    expect(again == text, f'{v5}: compressed again: {first_difference(text, again)}')
+    shutil.rmtree(os.path.join(tmp, 'v5.again'), ignore_errors=True)
     expect(not os.path.exists(os.path.join(tmp, 'v1.out')), 'expand of a version 1 file left output')
     p = tool([a.analyze, '-q', '--serial', old, '-o', os.path.join(tmp, 'v1.cube')], ok=False)
     expect(p.returncode == 1 and 'format version 1' in p.stderr, f'analyze of version 1: {p.stderr!r}')

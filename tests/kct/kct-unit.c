@@ -344,14 +344,26 @@ test_replay_times (void)
 /* a trace with a bit of everything: several ranks, communicators, a topology, hosts */
 static uint32_t sample_timelines; /* 0: the default */
 /* CPU samples (format version 4): before the Enter of the second call of iteration i when
- * i % 3 == rank % 3 (CPU time 1000 i + rank, wait 7 i, unknown on rank 1), and one after the
- * last event (dropped); host properties */
+ * i % 3 == rank % 3 (CPU time 1000 i + rank, wait 7 i, unknown on rank 1, the CPU as
+ * sample_where: version 5), and one after the last event (dropped); host properties */
 static gboolean sample_cpu;
+/* ranks from this one on sample without the CPU ids, as a version 4 collector's */
+static int sample_plain_from = 1 << 30;
 
 static uint64_t
 sample_wait (int rank, int it)
 {
   return rank == 1 ? UINT64_MAX : 7 * (uint64_t)it;
+}
+
+/* the CPU a sample ran on: unknown throughout on rank 2, at first on rank 3, then moving
+ * back and forth (deltas of both signs, from and to unknown) */
+static uint64_t
+sample_where (int rank, int it)
+{
+  if (rank == 2 || (rank == 3 && it < 4))
+    return UINT64_MAX;
+  return 4 * (uint64_t)rank + (uint64_t)(it / 4 % 2) * 70;
 }
 
 /* Ranks [@first, @last) of @ranks, merged as the collector merges them (partial traces, by
@@ -393,7 +405,8 @@ sample_trace_range (int ranks, int first, int last, gboolean finish, gboolean al
           kct_rank_record (r, now + 3, &e);
           now += 50;
           if (sample_cpu && it % 3 == rank % 3)
-            g_assert_cmpint (kct_rank_cpu (r, 1000 * (uint64_t)it + (uint64_t)rank, sample_wait (rank, it)), ==, 0);
+            g_assert_cmpint (kct_rank_cpu (r, 1000 * (uint64_t)it + (uint64_t)rank, sample_wait (rank, it),
+                                                sample_where (rank, it)), ==, 0);
           memset (&e, 0, sizeof e);
           e.type = KCT_RAW_ENTER;
           e.a = 1;
@@ -436,11 +449,18 @@ sample_trace_range (int ranks, int first, int last, gboolean finish, gboolean al
           now += 200;
         }
       if (sample_cpu)
-        g_assert_cmpint (kct_rank_cpu (r, 99999, 1), ==, 0); /* no event follows: dropped */
+        g_assert_cmpint (kct_rank_cpu (r, 99999, 1, 2), ==, 0); /* no event follows: dropped */
       g_assert_cmpint (kct_rank_end (r, 0, 1000), ==, 0);
       kct_rank_free (r);
       if (sample_cpu)
-        t->cpu_flags = KCT_CPU_SAMPLED | KCT_CPU_WAIT;
+        t->cpu_flags = KCT_CPU_SAMPLED | KCT_CPU_WAIT | KCT_CPU_WHERE;
+      if (sample_cpu && rank >= sample_plain_from)
+        {
+          KctCpuStream *s = kct_cpu_stream (t, (uint32_t)rank, 0);
+          g_assert_nonnull (s);
+          g_assert_cmpint (kct_cpu_recode (s, 0), ==, 0);
+          t->cpu_flags = KCT_CPU_SAMPLED | KCT_CPU_WAIT;
+        }
       KctComm *w = kct_comm_add (t);
       w->key = 1;
       w->local_id = 0;
@@ -821,9 +841,18 @@ test_format_versions (void)
   size_t    la;
   g_assert_cmpint (kct_encode (plain, &a, &la), ==, 0);
   g_assert_cmpuint (a[8], ==, KCT_VERSION);
-  g_assert_cmpuint (KCT_VERSION, ==, 4);
+  g_assert_cmpuint (KCT_VERSION, ==, 5);
   KctTrace *u = NULL;
   char      err[256];
+  /* version 4: the same file but for the samples' CPU ids (none here) */
+  {
+    uint8_t *v4;
+    size_t   l4;
+    g_assert_cmpint (kct_encode_version (plain, 4, &v4, &l4), ==, 0);
+    g_assert_cmpuint (v4[8], ==, 4);
+    g_assert_cmpmem (v4 + 12, l4 - 12, a + 12, la - 12);
+    g_free (v4);
+  }
   for (uint32_t v = 2; v <= 3; v++)
     {
       uint8_t *old;
@@ -841,9 +870,9 @@ test_format_versions (void)
       g_free (old);
     }
   a[8] = 1;
-  expect_error (a, la, "format version 1, older than this Kubus reads (versions 2 to 4)");
-  a[8] = 5;
-  expect_error (a, la, "format version 5, newer than this Kubus reads (versions 2 to 4)");
+  expect_error (a, la, "format version 1, older than this Kubus reads (versions 2 to 5)");
+  a[8] = 6;
+  expect_error (a, la, "format version 6, newer than this Kubus reads (versions 2 to 5)");
   g_free (a);
   kct_trace_free (plain);
 
@@ -871,7 +900,7 @@ test_cpu_roundtrip (void)
   char      err[256];
   if (kct_decode (buf, len, &t, err, sizeof err) != 0)
     g_error ("%s", err);
-  g_assert_cmpuint (t->cpu_flags, ==, KCT_CPU_SAMPLED | KCT_CPU_WAIT);
+  g_assert_cmpuint (t->cpu_flags, ==, KCT_CPU_SAMPLED | KCT_CPU_WAIT | KCT_CPU_WHERE);
   g_assert_cmpuint (t->n_cpu, ==, 4);
   g_assert_cmpuint (t->n_hosts, ==, 2);
   for (uint32_t h = 0; h < 2; h++)
@@ -914,6 +943,7 @@ test_cpu_roundtrip (void)
               g_assert_cmpint (i % 3, ==, (int)rank % 3);
               g_assert_cmpuint (ev.cpu, ==, 1000 * (uint64_t)i + rank);
               g_assert_cmpuint (ev.wait, ==, sample_wait ((int)rank, i));
+              g_assert_cmpuint (ev.where, ==, sample_where ((int)rank, i));
               pending = i;
               pending_time = ev.time;
               samples++;
@@ -952,6 +982,94 @@ test_cpu_roundtrip (void)
   g_assert_cmpuint (v3->hosts[0].cpus, ==, 0);
   kct_trace_free (v3);
   g_free (again);
+  /* version 4's layout: the samples without their CPUs (unknown when replayed), the rest as
+   * it was; a version-4 header on the version-5 file refuses the flag */
+  g_assert_cmpint (kct_encode_version (t, 4, &again, &len2), ==, 0);
+  g_assert_cmpuint (again[8], ==, 4);
+  g_assert_cmpuint (len2, <, len);
+  KctTrace *v4;
+  if (kct_decode (again, len2, &v4, err, sizeof err) != 0)
+    g_error ("%s", err);
+  g_assert_cmpuint (v4->cpu_flags, ==, KCT_CPU_SAMPLED | KCT_CPU_WAIT);
+  g_assert_cmpuint (v4->n_cpu, ==, 4);
+  comms = kct_comms_new (v4, err, sizeof err);
+  g_assert_nonnull (comms);
+  for (uint32_t rank = 0; rank < 4; rank++)
+    {
+      g_assert_false (v4->cpu[rank].where);
+      g_assert_cmpuint (v4->cpu[rank].n, ==, t->cpu[rank].n);
+      g_assert_cmpuint (v4->cpu[rank].n_bytes, <, t->cpu[rank].n_bytes);
+      KctReplay *it = kct_replay_new (v4, comms, rank);
+      KctEvent   ev;
+      uint64_t   real = 0, samples = 0;
+      kct_replay_cpu (it);
+      while (kct_replay_next (it, &ev) == 1)
+        if (ev.type == KCT_EV_CPU)
+          {
+            int i = (int)(real / 11);
+            g_assert_cmpuint (ev.cpu, ==, 1000 * (uint64_t)i + rank);
+            g_assert_cmpuint (ev.wait, ==, sample_wait ((int)rank, i));
+            g_assert_cmpuint (ev.where, ==, UINT64_MAX);
+            samples++;
+          }
+        else
+          real++;
+      g_assert_null (kct_replay_error (it));
+      g_assert_cmpuint (samples, ==, rank % 3 == 0 ? 4 : 3);
+      kct_replay_free (it);
+    }
+  kct_comms_free (comms);
+  /* the version 4 trace written as version 5: no ids, no flag; read as version 4 again */
+  {
+    uint8_t *v5;
+    size_t   l5;
+    g_assert_cmpint (kct_encode (v4, &v5, &l5), ==, 0);
+    g_assert_cmpuint (v5[8], ==, 5);
+    g_assert_cmpmem (v5 + 12, l5 - 12, again + 12, len2 - 12);
+    g_free (v5);
+  }
+  kct_trace_free (v4);
+  g_free (again);
+  {
+    uint8_t *v5 = g_memdup2 (buf, len);
+    v5[8] = 4;
+    expect_error (v5, len, "section CPUS: unknown flags 7");
+    g_free (v5);
+  }
+  /* the ids without the waits in a file: corrupt (the flags byte of section CPUS changed, its
+   * checksum made anew) */
+  {
+    uint8_t *v5 = g_memdup2 (buf, len);
+    size_t   at = 16;
+    while (at + 16 <= len && memcmp (v5 + at, "CPUS", 4) != 0)
+      {
+        uint64_t n = 0;
+        for (int k = 0; k < 8; k++)
+          n |= (uint64_t)v5[at + 4 + k] << (8 * k);
+        at += 16 + (size_t)n;
+      }
+    g_assert_true (at + 16 <= len);
+    uint64_t n = 0;
+    for (int k = 0; k < 8; k++)
+      n |= (uint64_t)v5[at + 4 + k] << (8 * k);
+    g_assert_cmpuint (v5[at + 16], ==, KCT_CPU_SAMPLED | KCT_CPU_WAIT | KCT_CPU_WHERE);
+    v5[at + 16] = KCT_CPU_SAMPLED | KCT_CPU_WHERE;
+    uint32_t crc = kct_crc32 (v5 + at + 16, (size_t)n);
+    for (int k = 0; k < 4; k++)
+      v5[at + 12 + k] = (uint8_t)(crc >> (8 * k));
+    expect_error (v5, len, "section CPUS: CPU ids without the waits for a CPU");
+    g_free (v5);
+  }
+  /* the flag without the second member: the encoder leaves the ids out */
+  t->cpu_flags = KCT_CPU_SAMPLED | KCT_CPU_WHERE;
+  g_assert_cmpint (kct_encode (t, &again, &len2), ==, 0); /* the encoder drops the ids */
+  KctTrace *nw;
+  if (kct_decode (again, len2, &nw, err, sizeof err) != 0)
+    g_error ("%s", err);
+  g_assert_cmpuint (nw->cpu_flags, ==, KCT_CPU_SAMPLED);
+  kct_trace_free (nw);
+  g_free (again);
+  t->cpu_flags = KCT_CPU_SAMPLED | KCT_CPU_WAIT | KCT_CPU_WHERE;
   /* a corrupt stream: a sample count the bytes do not hold */
   KctCpuStream *s = &t->cpu[1];
   s->n++;
@@ -986,6 +1104,106 @@ test_cpu_roundtrip (void)
   kct_trace_free (u);
   g_free (buf);
   kct_trace_free (t);
+}
+
+/* Format version 5: a stream's CPU ids (the fourth varint, the id + 1 as a zigzag delta) come
+ * back exactly, unknown ones (all ones) too, a repeated id in one byte; recoding drops them
+ * (then unknown) and adds them back as unknown, the other values unchanged. */
+static void
+test_cpu_where_stream (void)
+{
+  static const uint64_t where[] = { UINT64_MAX, 0, 0, 3, 3, 1, UINT64_MAX, 4095, 2, 2, 0, UINT64_MAX };
+  const uint32_t        n = G_N_ELEMENTS (where);
+  KctCpuStream          s = { 0 }, plain = { 0 };
+  s.where = 1;
+  for (uint32_t i = 0; i < n; i++)
+    {
+      uint64_t wait = i % 4 == 1 ? UINT64_MAX : 10 * (uint64_t)i;
+      g_assert_cmpint (kct_cpu_append (&s, 2 * (uint64_t)i, 1000 + 37 * (uint64_t)i, wait, where[i]), ==, 0);
+      g_assert_cmpint (kct_cpu_append (&plain, 2 * (uint64_t)i, 1000 + 37 * (uint64_t)i, wait, where[i]), ==, 0);
+    }
+  /* per sample one byte more but for the two-byte ids' jumps (4095 + 1 from 3 + 1 and back) */
+  g_assert_cmpuint (s.n_bytes, ==, plain.n_bytes + n + 2);
+  for (int pass = 0; pass < 3; pass++)
+    {
+      /* 0: as appended; 1: recoded without the ids; 2: with them again (unknown) */
+      if (pass == 1)
+        g_assert_cmpint (kct_cpu_recode (&s, 0), ==, 0);
+      if (pass == 1)
+        g_assert_cmpmem (s.bytes, s.n_bytes, plain.bytes, plain.n_bytes);
+      if (pass == 2)
+        g_assert_cmpint (kct_cpu_recode (&s, 1), ==, 0);
+      g_assert_cmpint (s.where, ==, pass != 1);
+      KctCpuReader rd;
+      uint64_t     pos, cpu, wait, id;
+      kct_cpu_reader (&rd, &s);
+      for (uint32_t i = 0; i < n; i++)
+        {
+          g_assert_cmpint (kct_cpu_read (&rd, &pos, &cpu, &wait, &id), ==, 1);
+          g_assert_cmpuint (pos, ==, 2 * (uint64_t)i);
+          g_assert_cmpuint (cpu, ==, 1000 + 37 * (uint64_t)i);
+          g_assert_cmpuint (wait, ==, i % 4 == 1 ? UINT64_MAX : 10 * (uint64_t)i);
+          g_assert_cmpuint (id, ==, pass == 0 ? where[i] : UINT64_MAX);
+        }
+      g_assert_cmpint (kct_cpu_read (&rd, &pos, &cpu, &wait, NULL), ==, 0);
+    }
+  /* a stream without the ids read as one with them: corrupt, and recoding it fails */
+  KctCpuReader rd;
+  uint64_t     pos, cpu, wait, id;
+  plain.where = 1;
+  kct_cpu_reader (&rd, &plain);
+  int r;
+  while ((r = kct_cpu_read (&rd, &pos, &cpu, &wait, &id)) == 1)
+    ;
+  g_assert_cmpint (r, ==, -1);
+  g_assert_cmpint (kct_cpu_recode (&plain, 0), ==, -1);
+  g_assert_cmpint (plain.where, ==, 1);
+  kct_cpu_clear (&plain);
+  kct_cpu_clear (&s);
+}
+
+/* Merging ranks that sampled with the CPU ids and ranks that did not (the collector's merge,
+ * kubus-trace's): the trace has the ids, the others' samples have them unknown; none: the
+ * version 4 flags. */
+static void
+test_cpu_where_merge (void)
+{
+  for (int from = 0; from <= 2; from += 2)
+    {
+      sample_cpu = TRUE;
+      sample_plain_from = from;
+      KctTrace *t0 = sample_trace (4);
+      sample_cpu = FALSE;
+      sample_plain_from = 1 << 30;
+      uint8_t *buf;
+      size_t   len;
+      char     err[256];
+      KctTrace *t;
+      g_assert_cmpint (kct_encode (t0, &buf, &len), ==, 0);
+      if (kct_decode (buf, len, &t, err, sizeof err) != 0)
+        g_error ("%s", err);
+      g_assert_cmpuint (t->cpu_flags, ==,
+                        KCT_CPU_SAMPLED | KCT_CPU_WAIT | (from > 0 ? KCT_CPU_WHERE : 0));
+      g_assert_cmpuint (t->n_cpu, ==, 4);
+      for (uint32_t rank = 0; rank < 4; rank++)
+        {
+          KctCpuReader rd;
+          uint64_t     pos, cpu, wait, id, n = 0;
+          kct_cpu_reader (&rd, kct_cpu_find (t, rank));
+          while (kct_cpu_read (&rd, &pos, &cpu, &wait, &id) == 1)
+            {
+              int i = (int)(pos / 11);
+              g_assert_cmpuint (cpu, ==, 1000 * (uint64_t)i + rank);
+              g_assert_cmpuint (wait, ==, sample_wait ((int)rank, i));
+              g_assert_cmpuint (id, ==, (int)rank < from ? sample_where ((int)rank, i) : UINT64_MAX);
+              n++;
+            }
+          g_assert_cmpuint (n, ==, rank % 3 == 0 ? 4 : 3);
+        }
+      kct_trace_free (t);
+      kct_trace_free (t0);
+      g_free (buf);
+    }
 }
 
 static void
@@ -1375,5 +1593,7 @@ main (int argc, char **argv)
   g_test_add_func ("/kct/nbc/roundtrip", test_nbc_roundtrip);
   g_test_add_func ("/kct/format/versions", test_format_versions);
   g_test_add_func ("/kct/cpu/roundtrip", test_cpu_roundtrip);
+  g_test_add_func ("/kct/cpu/where-stream", test_cpu_where_stream);
+  g_test_add_func ("/kct/cpu/where-merge", test_cpu_where_merge);
   return g_test_run ();
 }
