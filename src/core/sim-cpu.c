@@ -669,3 +669,4 @@ sim_cores_cpu_free (GArray **a,
       g_array_unref (a[p]);
   g_free (a);
 }
+

@@ -150,6 +150,9 @@ typedef struct
 /* The share of their sampled computation time the ranks waited, runnable, for a CPU above which
  * the real-time re-enactment brings the contention back (sim-run.c) */
 #define SIM_CONTENTION_SHARE 0.05
+/* the offline model shares a host's CPUs per CPU only where its ranks' computation waited less
+ * than this share of its time for a CPU (sim-model.c fit_per_cpu) */
+#define SIM_PER_CPU_WAIT 0.15
 
 /* Marks every event of a sampled long interval with its CPU and sleep shares (EVF_CPU). */
 SimCpuStats sim_cpu_shares (SimRank *sr);

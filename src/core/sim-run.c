@@ -538,10 +538,11 @@ reenact (Ctx               *cx,
           if (cx->defs->cpu_metric_where && cx->hosts.max_ranks_per_host <= 64)
             cx->sum.mode_advice = g_strdup_printf (
               _("The original's ranks shared %u CPUs of a host (up to %u ranks) and their computation waited %.0f %% "
-                "of its time for a CPU. The offline model shares each CPU among the ranks the samples place on it: "
-                "the ranks computing there share it, and a rank waiting in MPI gets it once they are in MPI too. On "
-                "57 traces of 3 to 6 ranks on 2 cores it missed 43 by at most 5 %% and the others by up to 23 %% "
-                "(GROMACS, LAMMPS and Meep by up to 8 %%; a non-blocking collective overlapping computation, 1 MiB "
+                "of its time for a CPU. Where it waited less than 15 %%, the offline model shares each CPU among the "
+                "ranks the samples place on it (a rank waiting in MPI gets it once those computing there are in MPI "
+                "too); where it waited more, the scheduler moved the ranks between the CPUs, and the model shares "
+                "them evenly. On 61 traces of 3 to 6 ranks on 2 cores it missed 49 by at most 5 %% and the others by "
+                "up to 17 %% (LAMMPS by up to 8 %%; a non-blocking collective overlapping computation, 1 MiB "
                 "messages). The identity error of this trace says how far it misses this one; the real-time "
                 "re-enactment (without --offline) brings the scheduler's own sharing back, and sometimes the run."),
               cx->hosts.min_cpus, cx->hosts.max_ranks_per_host, 100.0 * cx->sum.cpu.gap_wait / cx->sum.cpu.gap_wall);
