@@ -87,6 +87,7 @@ typedef struct
 {
   Tick    a, b;       /* in MPI from a to b (a == b: a progress point) */
   guint32 ev;         /* its event there (whom it shared its CPU with: SimModel.mates) */
+  guint32 enter;      /* the Enter of the call there (the interval before it ends there) */
 } Presence;
 
 typedef struct
@@ -169,10 +170,11 @@ presence_add (Engine *e,
               int     r,
               Tick    a,
               Tick    b,
-              guint   ev)
+              guint   ev,
+              guint   enter)
 {
   GArray *pa = e->presence[r];
-  Presence p = { a, b, ev };
+  Presence p = { a, b, ev, enter };
   if (pa->len > 0 && a - g_array_index (pa, Presence, pa->len - 1).b <= SIM_PRESENCE_GAP_NS
       && (!e->m->mates || !e->m->mates[r] || e->m->mates[r][g_array_index (pa, Presence, pa->len - 1).ev]
                                                == e->m->mates[r][ev]))
@@ -186,8 +188,9 @@ presence_add (Engine *e,
     wake_progress (e, r, b);
 }
 
-/* When rank @r is next in MPI at or after @at, as seen by rank @asker, and its event there
- * (@ev; G_MAXUINT: none); UNKNOWN if @r has not got that far (then @asker waits for it). A rank
+/* When rank @r is next in MPI at or after @at, as seen by rank @asker, its event there (@ev;
+ * G_MAXUINT: none) and the Enter it came in by (@enter); UNKNOWN if @r has not got that far
+ * (then @asker waits for it). A rank
  * blocked in a call it entered before @at is in MPI at @at if it leaves after it: @asker waits
  * for the Leave, or, when every rank is stuck (each waiting for another's progress), takes @at. */
 static Tick
@@ -195,7 +198,8 @@ in_mpi (Engine *e,
         int     r,
         Tick    at,
         int     asker,
-        guint  *ev)
+        guint  *ev,
+        guint  *enter)
 {
   GArray *pa = e->presence[r];
   const Presence *p = (const Presence *) pa->data;
@@ -203,7 +207,7 @@ in_mpi (Engine *e,
   RankSim *o;
   ProgressWait pw = { asker, at };
 
-  *ev = G_MAXUINT;
+  *ev = *enter = G_MAXUINT;
   if (r < 0 || r >= e->n)
     return at;
   while (lo < hi)
@@ -217,6 +221,7 @@ in_mpi (Engine *e,
   if (lo < pa->len)
     {
       *ev = p[lo].ev;
+      *enter = p[lo].enter;
       return MAX (at, p[lo].a);
     }
   o = &e->rs[r];
@@ -224,7 +229,7 @@ in_mpi (Engine *e,
     return at;
   if (o->in_call)
     {
-      *ev = o->k;
+      *ev = *enter = o->k;
       if (o->enter_new > at)
         return o->enter_new;
       if (r == asker || e->assume_in[asker])
@@ -241,9 +246,9 @@ in_mpi (Engine *e,
 #define SIM_CPU_STARVE_MAX_NS 20000000
 
 /* When rank @r, in MPI at its event @k from @t, gets to run there: once each rank that shared
- * its CPU then is in MPI too, or done (SimModel.mates); UNKNOWN if one has not got that far
- * (@asker waits for it). Only where the original bears the wait out (SimModel.gate_ok), or
- * while the fit asks whether it does (@deciding). */
+ * its CPU then is in MPI too, or done, or sleeps most of the interval it is in (SimModel.mates);
+ * UNKNOWN if one has not got that far (@asker waits for it). Only where the original bears the
+ * wait out (SimModel.gate_ok), or while the fit asks whether it does (@deciding). */
 static Tick
 cpu_free (Engine  *e,
           int      r,
@@ -264,10 +269,15 @@ cpu_free (Engine  *e,
       for (int j = 0; j < 64; j++)
         if (mm >> j & 1)
           {
-            guint kb;
-            Tick tb = in_mpi (e, e->m->host_rank[e->m->host[r]][j], t, asker, &kb);
+            int b = e->m->host_rank[e->m->host[r]][j];
+            guint kb, eb;
+            Tick tb = in_mpi (e, b, t, asker, &kb, &eb);
             if (tb == UNKNOWN)
               return UNKNOWN;
+            /* a rank that sleeps (most of the interval before its next call) holds no CPU */
+            if (tb > t && eb < e->rs[b].sr->ev->len
+                && sim_cpu_share (&g_array_index (e->rs[b].sr->ev, SimEvent, eb), TRUE) >= 0.5)
+              continue;
             t = MAX (t, tb);
           }
       if (t == before)
@@ -284,8 +294,8 @@ progress (Engine *e,
           Tick    at,
           int     asker)
 {
-  guint k;
-  Tick t = in_mpi (e, r, at, asker, &k);
+  guint k, enter;
+  Tick t = in_mpi (e, r, at, asker, &k, &enter);
   return t == UNKNOWN || k == G_MAXUINT ? t : cpu_free (e, r, k, t, asker, FALSE);
 }
 
@@ -985,7 +995,7 @@ run_rank (Engine *e,
           if (rs->plan->call_at[rs->k] == NO_INDEX)
             {
               if ((x->type == EV_ENTER || x->type == EV_LEAVE) && sim_region_is_mpi (e->defs, x->region))
-                presence_add (e, r, nt[rs->k], nt[rs->k], rs->k);   /* a call without communication */
+                presence_add (e, r, nt[rs->k], nt[rs->k], rs->k, rs->k);   /* a call without communication */
               rs->k++;
               continue;
             }
@@ -1051,7 +1061,7 @@ run_rank (Engine *e,
           }
         nt[call->leave] = MAX (rs->t, rs->enter_new);
         e->events++;
-        presence_add (e, r, rs->enter_new, nt[call->leave], call->leave);
+        presence_add (e, r, rs->enter_new, nt[call->leave], call->leave, call->enter);
         rs->anchor_new = nt[call->leave];
         rs->anchor_trans = tl;
         rs->in_call = FALSE;
