@@ -203,12 +203,15 @@ cmp_delta (gconstpointer a,
 /* The weight changes of rank @sr over its events' times @times (the recorded or the simulated
  * ones; removed events skipped where @skip_removed): computing from its first event to each
  * outermost MPI Enter and from each MPI Leave to the next, with the weight 1 − the interval's
- * sleep share; in MPI it wants no CPU. */
+ * sleep share; in MPI it wants no CPU. Into @out[0], or with @where (per event the CPU it ran
+ * on) into the array of the CPU of the event that ends each interval (below @n_ids). */
 static void
-rank_deltas (GArray      *out,
-             SimRank     *sr,
-             const Tick  *times,
-             gboolean     skip_removed)
+rank_deltas (GArray      **out,
+             int           n_ids,
+             SimRank      *sr,
+             const Tick   *times,
+             gboolean      skip_removed,
+             const gint16 *where)
 {
   const SimEvent *ev = (const SimEvent *) sr->ev->data;
   guint n = sr->ev->len;
@@ -235,11 +238,12 @@ rank_deltas (GArray      *out,
         {
           /* a computation interval [last, times[k]] ends */
           double w = 1.0 - sim_cpu_share (e, TRUE);
-          if (times[k] > last && w > 0)
+          int p = where ? where[k] : 0;
+          if (times[k] > last && w > 0 && p >= 0 && p < n_ids)
             {
               Delta a = { last, w }, b = { times[k], -w };
-              g_array_append_val (out, a);
-              g_array_append_val (out, b);
+              g_array_append_val (out[p], a);
+              g_array_append_val (out[p], b);
             }
           last = times[k];
         }
@@ -260,7 +264,7 @@ wanting (SimRank   **srs,
   GArray *steps = g_array_new (FALSE, FALSE, sizeof (SimRateStep));
   double n = 0;
   for (int i = 0; i < n_ranks; i++)
-    rank_deltas (d, srs[ranks[i]], times[ranks[i]], skip_removed);
+    rank_deltas (&d, 1, srs[ranks[i]], times[ranks[i]], skip_removed, NULL);
   g_array_sort (d, cmp_delta);
   for (guint i = 0; i < d->len;)
     {
@@ -558,53 +562,6 @@ sim_cpu_where (const SimRank *sr)
   return w;
 }
 
-/* as rank_deltas, into the array of the CPU each computation interval ran on (the CPU of the
- * event that ends it) */
-static void
-rank_cpu_deltas (GArray      **out,
-                 int           n_ids,
-                 SimRank      *sr,
-                 const Tick   *times,
-                 gboolean      skip_removed,
-                 const gint16 *where)
-{
-  const SimEvent *ev = (const SimEvent *) sr->ev->data;
-  guint n = sr->ev->len;
-  int depth = 0;
-  gboolean started = FALSE;
-  Tick last = 0;
-  for (guint k = 0; k < n; k++)
-    {
-      const SimEvent *e = &ev[k];
-      gboolean mpi;
-      if (skip_removed && (e->flags & EVF_REMOVED))
-        continue;
-      mpi = (e->type == EV_ENTER || e->type == EV_LEAVE) && sim_region_is_mpi (sr->defs, e->region);
-      if (!started)
-        {
-          started = TRUE;
-          last = times[k];
-        }
-      if (e->type == EV_PROGRAM_END)
-        break;
-      if (!mpi)
-        continue;
-      if (e->type == EV_ENTER && depth++ == 0)
-        {
-          double w = 1.0 - sim_cpu_share (e, TRUE);
-          if (times[k] > last && w > 0 && where[k] >= 0 && where[k] < n_ids)
-            {
-              Delta a = { last, w }, b = { times[k], -w };
-              g_array_append_val (out[where[k]], a);
-              g_array_append_val (out[where[k]], b);
-            }
-          last = times[k];
-        }
-      else if (e->type == EV_LEAVE && depth > 0 && --depth == 0)
-        last = times[k];
-    }
-}
-
 GArray **
 sim_cores_cpu_counts (SimRank          **srs,
                       const int         *ranks,
@@ -620,7 +577,7 @@ sim_cores_cpu_counts (SimRank          **srs,
     d[p] = g_array_new (FALSE, FALSE, sizeof (Delta));
   for (int i = 0; i < n_ranks; i++)
     if (where[ranks[i]])
-      rank_cpu_deltas (d, n_ids, srs[ranks[i]], times[ranks[i]], skip_removed, where[ranks[i]]);
+      rank_deltas (d, n_ids, srs[ranks[i]], times[ranks[i]], skip_removed, where[ranks[i]]);
   for (int p = 0; p < n_ids; p++)
     {
       double c = 0;
