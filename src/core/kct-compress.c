@@ -8,6 +8,7 @@
  * differ between ranks).  Events that compressed traces do not hold (metrics, parameters,
  * threads, RMA) are counted and reported. */
 #include "kct.h"
+#include "cpu-metric.h"
 
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
@@ -110,17 +111,14 @@ on_sysnode (void *u, OTF2_SystemTreeNodeRef id, OTF2_StringRef name, OTF2_String
   return OTF2_CALLBACK_SUCCESS;
 }
 
-/* as trace-defs.c reads them */
+/* the host properties (cpu-metric.h) */
 static OTF2_CallbackCode
 on_sysnode_property (void *u, OTF2_SystemTreeNodeRef node, OTF2_StringRef name, OTF2_Type type,
                      OTF2_AttributeValue value)
 {
   Defs       *d = u;
   const char *s = string (d, name);
-  int         which = type == OTF2_TYPE_UINT32 && strcmp (s, "KUBUS::CPUS") == 0              ? 1
-                      : type == OTF2_TYPE_UINT64 && strcmp (s, "KUBUS::OTHER_CPU_NS") == 0  ? 2
-                      : type == OTF2_TYPE_UINT64 && strcmp (s, "KUBUS::OTHER_WALL_NS") == 0 ? 3
-                                                                                           : 0;
+  int         which = cpu_host_property (s, type);
   if (which == 0)
     return OTF2_CALLBACK_SUCCESS;
   NodeProps *p = g_hash_table_lookup (d->node_props, GUINT_TO_POINTER (node));
@@ -151,16 +149,12 @@ on_metric_member (void *u, OTF2_MetricMemberRef self, OTF2_StringRef name, OTF2_
 {
   Defs       *d = u;
   const char *n = string (d, name);
-  int which = strcmp (n, "KUBUS_CPU_TIME") == 0 ? 1 : strcmp (n, "KUBUS_CPU_WAIT") == 0 ? 2 : 0;
+  int which = cpu_metric_member (n, mode, value_type, exponent);
   (void)descr;
   (void)type;
   (void)base;
   (void)unit;
-  if (strcmp (n, "KUBUS_CPU_ID") == 0 && value_type == OTF2_TYPE_UINT64 && exponent == 0
-      && mode == OTF2_METRIC_ABSOLUTE_POINT)
-    g_hash_table_insert (d->cpu_members, GUINT_TO_POINTER (self), GINT_TO_POINTER (3));
-  else if (which && value_type == OTF2_TYPE_UINT64 && exponent == -9
-      && mode == OTF2_METRIC_ACCUMULATED_START)
+  if (which != CPU_MEMBER_NONE)
     g_hash_table_insert (d->cpu_members, GUINT_TO_POINTER (self), GINT_TO_POINTER (which));
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -170,21 +164,16 @@ on_metric_class (void *u, OTF2_MetricRef self, uint8_t n, const OTF2_MetricMembe
                  OTF2_MetricOccurrence occurrence, OTF2_RecorderKind kind)
 {
   Defs *d = u;
+  int   kinds[3] = { 0 }, cls;
   (void)occurrence;
   (void)kind;
-  /* [KUBUS_CPU_TIME], [KUBUS_CPU_TIME, KUBUS_CPU_WAIT] or [..., KUBUS_CPU_ID] */
-  if (n >= 1 && n <= 3
-      && GPOINTER_TO_INT (g_hash_table_lookup (d->cpu_members, GUINT_TO_POINTER (members[0]))) == 1)
+  for (int i = 0; i < n && i < 3; i++)
+    kinds[i] = GPOINTER_TO_INT (g_hash_table_lookup (d->cpu_members, GUINT_TO_POINTER (members[i])));
+  if ((cls = cpu_metric_class (kinds, n)) != 0)
     {
       d->cpu_metric = self;
-      d->cpu_wait = n >= 2
-                    && GPOINTER_TO_INT (g_hash_table_lookup (d->cpu_members,
-                                                             GUINT_TO_POINTER (members[1])))
-                           == 2;
-      d->cpu_where = d->cpu_wait && n == 3
-                     && GPOINTER_TO_INT (g_hash_table_lookup (d->cpu_members,
-                                                              GUINT_TO_POINTER (members[2])))
-                            == 3;
+      d->cpu_wait = (cls & 2) != 0;
+      d->cpu_where = (cls & 6) == 6;   /* the .kct keeps the CPU ids only with the waits */
     }
   return OTF2_CALLBACK_SUCCESS;
 }

@@ -2,6 +2,7 @@
  * the metric tree), groups and communicators (comm-local rank → world rank), the system tree,
  * locations (world rank = position in the MPI COMM_LOCATIONS group) and Cartesian topologies. */
 #include "analyze-private.h"
+#include "cpu-metric.h"
 #include "kubus-mpi-io.h"
 
 #include <glib/gi18n.h>
@@ -169,10 +170,7 @@ on_sysnode_property (void                  *ud,
 {
   DefsBuild  *b = ud;
   const char *s = trace_defs_string (b->defs, name);
-  int         which = type == OTF2_TYPE_UINT32 && strcmp (s, "KUBUS::CPUS") == 0              ? 1
-                      : type == OTF2_TYPE_UINT64 && strcmp (s, "KUBUS::OTHER_CPU_NS") == 0  ? 2
-                      : type == OTF2_TYPE_UINT64 && strcmp (s, "KUBUS::OTHER_WALL_NS") == 0 ? 3
-                                                                                           : 0;
+  int         which = cpu_host_property (s, type);
   if (which == 0)
     return OTF2_CALLBACK_SUCCESS;
   for (guint i = 0; i < b->defs->sysnodes->len; i++)
@@ -204,11 +202,8 @@ on_metric_member (void                *ud,
 {
   DefsBuild *b = ud;
   const char *n = trace_defs_string (b->defs, name);
-  int which = strcmp (n, "KUBUS_CPU_TIME") == 0 ? 1 : strcmp (n, "KUBUS_CPU_WAIT") == 0 ? 2 : 0;
-  if (strcmp (n, "KUBUS_CPU_ID") == 0 && valueType == OTF2_TYPE_UINT64 && exponent == 0
-      && metricMode == OTF2_METRIC_ABSOLUTE_POINT)
-    g_hash_table_insert (b->defs->cpu_members, GUINT_TO_POINTER (self), GINT_TO_POINTER (3));
-  else if (which && valueType == OTF2_TYPE_UINT64 && exponent == -9 && metricMode == OTF2_METRIC_ACCUMULATED_START)
+  int which = cpu_metric_member (n, metricMode, valueType, exponent);
+  if (which != CPU_MEMBER_NONE)
     g_hash_table_insert (b->defs->cpu_members, GUINT_TO_POINTER (self), GINT_TO_POINTER (which));
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -222,16 +217,14 @@ on_metric_class (void                       *ud,
                  OTF2_RecorderKind           kind G_GNUC_UNUSED)
 {
   DefsBuild *b = ud;
-  /* [KUBUS_CPU_TIME], [KUBUS_CPU_TIME, KUBUS_CPU_WAIT] or [..., KUBUS_CPU_ID] */
-  if (n >= 1 && n <= 3 && GPOINTER_TO_INT (g_hash_table_lookup (b->defs->cpu_members, GUINT_TO_POINTER (members[0]))) == 1)
+  int kinds[3] = { 0 }, cls;
+  for (int i = 0; i < n && i < 3; i++)
+    kinds[i] = GPOINTER_TO_INT (g_hash_table_lookup (b->defs->cpu_members, GUINT_TO_POINTER (members[i])));
+  if ((cls = cpu_metric_class (kinds, n)) != 0)
     {
       b->defs->cpu_metric = self;
-      b->defs->cpu_metric_where = n == 3
-                                  && GPOINTER_TO_INT (g_hash_table_lookup (b->defs->cpu_members,
-                                                                           GUINT_TO_POINTER (members[2]))) == 3;
-      b->defs->cpu_metric_wait = n >= 2
-                                 && GPOINTER_TO_INT (g_hash_table_lookup (b->defs->cpu_members,
-                                                                          GUINT_TO_POINTER (members[1]))) == 2;
+      b->defs->cpu_metric_wait = (cls & 2) != 0;
+      b->defs->cpu_metric_where = (cls & 4) != 0;
     }
   return OTF2_CALLBACK_SUCCESS;
 }
