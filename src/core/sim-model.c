@@ -6,9 +6,10 @@
  *    entered before the matching send started: leave − enter of the send, least squares over
  *    the per-size medians (of the sizes with SIM_LINE_MIN_SAMPLES samples, where there are);
  *  - the eager limit, from sends whose receive was posted after the send started: a send that
- *    returned before the post is eager, one that returned only just after it waited for it
- *    (rendezvous). Blocking sends and the waits completing non-blocking ones both vote; the
- *    limit is the split of the voted sizes that contradicts the fewest votes;
+ *    returned before the post is eager, one that returned only just after it (within 200 µs
+ *    plus the message's transfer time on the line) waited for it (rendezvous). Blocking sends
+ *    and the waits completing non-blocking ones both vote; the limit is the split of the voted
+ *    sizes that contradicts the fewest votes;
  *  - beyond the largest sampled size, the line's slope at most what the trace's larger messages
  *    took (cap_line); within, the samples' own.
  * Costs: the plans of the untransformed trace run through the offline engine on the recorded
@@ -277,6 +278,8 @@ typedef struct
   GArray     *held;      /* (size, time) pairs where a rank computing on the receiver's CPU may
                           * have held the message up */
   GArray     *held_send; /* ... on the sender's CPU only */
+  GArray     *waited;    /* (size, time from the receiver's post to the send's end) pairs of
+                          * sends that were still in their call when the receive was posted */
   GHashTable *votes;     /* size -> guint[2] eager, rendezvous */
 } TransportSamples;
 
@@ -369,8 +372,9 @@ send_mode_sync (const char *name)
 }
 
 /* A send that started at @start and was done (its call left) at @done, whose receiver was ready
- * (posted the receive and in MPI) at @p: eager when it was done before, rendezvous when it
- * waited for it. */
+ * (posted the receive and in MPI) at @p: eager when it was done before; where it was still in
+ * its call at the post, a candidate for rendezvous (decided once the line is known,
+ * vote_waited). */
 static void
 vote_send (TransportSamples *ts,
            guint64           len,
@@ -379,12 +383,34 @@ vote_send (TransportSamples *ts,
            Tick              done,
            Tick              p)
 {
+  double w[2];
   if (p < 0 || p <= start + 20000)
     return;   /* posted before (or as) the send started: says nothing */
   if (p > done)
     vote (ts->votes, len, TRUE);
-  else if (p > done_enter + 20000 && done - p < 200000)
-    vote (ts->votes, len, FALSE);   /* waited in the call, left right after the post */
+  else if (p > done_enter + 20000)
+    {
+      w[0] = (double) len;
+      w[1] = (double) (done - p);
+      g_array_append_vals (ts->waited, w, 2);
+    }
+}
+
+/* The sends still in their call when their receive was posted vote rendezvous where they left
+ * right after the post: within 200 µs plus the message's transfer time on the line @t (a
+ * mebibyte took 1.5 ms at 4 ranks on 2 cores; 200 µs alone left such sends without a vote,
+ * and the model took them for eager: −6 % on a ping-pong). Later, the send was busy with
+ * something else and says nothing. */
+static void
+vote_waited (const SimTransport *t,
+             TransportSamples   *ts)
+{
+  for (guint i = 0; i + 1 < ts->waited->len; i += 2)
+    {
+      double x = g_array_index (ts->waited, double, i), y = g_array_index (ts->waited, double, i + 1);
+      if (y < 200000.0 + t->latency + t->per_byte * x)
+        vote (ts->votes, (guint64) x, FALSE);
+    }
 }
 
 /* the transfers held up by no CPU the line needs to go by them alone (sim_model_fit_cores) */
@@ -950,6 +976,7 @@ sim_model_fit_cores (SimRank **srs,
       ts[t].ys = g_array_new (FALSE, FALSE, sizeof (double));
       ts[t].held = g_array_new (FALSE, FALSE, sizeof (double));
       ts[t].held_send = g_array_new (FALSE, FALSE, sizeof (double));
+      ts[t].waited = g_array_new (FALSE, FALSE, sizeof (double));
       ts[t].votes = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
     }
   for (int r = 0; r < n_ranks; r++)
@@ -1043,6 +1070,8 @@ sim_model_fit_cores (SimRank **srs,
           }
       g_array_unref (ts[t].held);
       fit_line (&m->tr[t], &ts[t]);
+      vote_waited (&m->tr[t], &ts[t]);
+      g_array_unref (ts[t].waited);
       fit_eager_limit (&m->tr[t], &ts[t]);
       g_array_unref (ts[t].xs);
       g_array_unref (ts[t].ys);

@@ -55,7 +55,10 @@
  * "scatter": as extrapolate, but five messages of 8, 8, 8, 16 and 16 bytes (tags 1..5), sent at
  *   10, 15, 20, 25, 30 (MPI_Send 1 ms each) and received in MPI_Recv 5..11, 12..16, 17..22,
  *   22..26, 27..39: transfer times 1, 1, 2, 1 and 9 ms, a median of 1 ms at 8 bytes and (the
- *   upper of two) 9 ms at 16. */
+ *   upper of two) 9 ms at 16.
+ * "slowrdv": as extrapolate, but two messages of 8 bytes (tags 1, 2): MPI_Send 10..13 into
+ *   MPI_Recv 5..13 (a transfer of 3 ms), and MPI_Send 20..35 into MPI_Recv 32..35: the send
+ *   left 3 ms after the receive was posted, a transfer's time later (a rendezvous). */
 #include "sim-trace-gen.h"
 
 #include <otf2/otf2.h>
@@ -234,25 +237,36 @@ tree_rank (OTF2_EvtWriter *w, int r)
 }
 
 static void
-extrapolate_rank (OTF2_EvtWriter *w, int r, gboolean scatter)
+extrapolate_rank (OTF2_EvtWriter *w, int r, gboolean scatter, gboolean slowrdv)
 {
+  static const uint64_t r_send_at[2] = { 10, 20 }, r_send_l[2] = { 13, 35 }, r_recv_e[2] = { 5, 32 };
+  static const uint64_t r_recv_l[2] = { 13, 35 }, r_len[2] = { 8, 8 };
   static const uint64_t x_send_at[3] = { 10, 20, 30 }, x_recv_e[3] = { 5, 15, 40 }, x_recv_l[3] = { 12, 23, 42 };
   static const uint64_t x_len[3] = { 8, 16, 4096 };
   static const uint64_t s_send_at[5] = { 10, 15, 20, 25, 30 }, s_recv_e[5] = { 5, 12, 17, 22, 27 };
   static const uint64_t s_recv_l[5] = { 11, 16, 22, 26, 39 }, s_len[5] = { 8, 8, 8, 16, 16 };
   const uint64_t *send_at = scatter ? s_send_at : x_send_at, *recv_e = scatter ? s_recv_e : x_recv_e;
   const uint64_t *recv_l = scatter ? s_recv_l : x_recv_l, *len = scatter ? s_len : x_len;
+  int n = scatter ? 5 : 3;
   uint64_t t = 2;
+  if (slowrdv)
+    {
+      send_at = r_send_at;
+      recv_e = r_recv_e;
+      recv_l = r_recv_l;
+      len = r_len;
+      n = 2;
+    }
   enter (w, 0, R_MAIN);
   span (w, R_INIT, 1, 2);
-  for (int i = 0; i < (scatter ? 5 : 3); i++)
+  for (int i = 0; i < n; i++)
     if (r == 0)
       {
         span (w, R_FOO, t, send_at[i]);
         enter (w, send_at[i], R_SEND);
         OTF2_EvtWriter_MpiSend (w, NULL, send_at[i], 1, 0, 1 + i, len[i]);
-        leave (w, send_at[i] + 1, R_SEND);
-        t = send_at[i] + 1;
+        t = slowrdv ? r_send_l[i] : send_at[i] + 1;
+        leave (w, t, R_SEND);
       }
     else
       {
@@ -325,7 +339,7 @@ sim_trace_gen_write (const char *dir,
       && strcmp (variant, "irecv") && strcmp (variant, "cutcoll") && strcmp (variant, "progress")
       && strcmp (variant, "threadcoll")
       && strcmp (variant, "flush") && strcmp (variant, "tree") && strcmp (variant, "waits")
-      && strcmp (variant, "extrapolate") && strcmp (variant, "scatter"))
+      && strcmp (variant, "extrapolate") && strcmp (variant, "scatter") && strcmp (variant, "slowrdv"))
     return FALSE;
   ar = OTF2_Archive_Open (dir, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024, 4 * 1024 * 1024,
                           OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
@@ -344,8 +358,9 @@ sim_trace_gen_write (const char *dir,
         tree_rank (w, r);
       else if (strcmp (variant, "waits") == 0)
         waits_rank (w, r);
-      else if (strcmp (variant, "extrapolate") == 0 || strcmp (variant, "scatter") == 0)
-        extrapolate_rank (w, r, strcmp (variant, "scatter") == 0);
+      else if (strcmp (variant, "extrapolate") == 0 || strcmp (variant, "scatter") == 0
+               || strcmp (variant, "slowrdv") == 0)
+        extrapolate_rank (w, r, strcmp (variant, "scatter") == 0, strcmp (variant, "slowrdv") == 0);
       else if (r == 0)
         rank0 (w, variant);
       else

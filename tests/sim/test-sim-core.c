@@ -936,6 +936,34 @@ test_offline_progress (void)
   fixture_free (&f);
 }
 
+/* A send still in its call when its receive was posted votes rendezvous where it left within
+ * 200 µs plus the message's transfer time: the second 8-byte send left 3 ms after the post, as
+ * long as the first took from send to receive (the line: 3 ms). With 200 µs alone it said
+ * nothing, and large messages between ranks sharing CPUs went eager (bigp2p at 4 ranks on 2
+ * cores, -6 %). The identity gives every event back. */
+static void
+test_model_slow_rendezvous (void)
+{
+  Fixture f = { 0 };
+  SimTransformStats st = { 0 };
+  SimModel *m;
+
+  fixture_load (&f, "slowrdv");
+  m = fit (&f);
+  g_assert_cmpuint (m->tr[0].n_samples, ==, 1);
+  g_assert_cmpfloat (fabs (sim_model_transfer (m, 0, 1, 8) - 3e6), <, 1);
+  g_assert_cmpuint (m->tr[0].votes_eager, ==, 0);
+  g_assert_cmpuint (m->tr[0].votes_rdv, ==, 1);
+  g_assert_true (sim_model_rendezvous (m, 0, 1, 8, FALSE));
+  transform (&f, "", &st);
+  offline (&f, m, 36);
+  for (int r = 0; r < 2; r++)
+    for (guint k = 0; k < f.srs[r]->ev->len; k++)
+      g_assert_cmpint (f.srs[r]->new_time[k], ==, g_array_index (f.srs[r]->ev, SimEvent, k).time);
+  sim_model_free (m);
+  fixture_free (&f);
+}
+
 /* The line T(s) beyond the sampled sizes: the samples (8 bytes in 2 ms, 16 in 3 ms) give
  * 1 ms + 125 µs per byte, and the 4096-byte message, whose receive was posted 9 ms after its
  * send started (an eager vote), would then take 513 s. It was there 12 ms after the send
@@ -1699,6 +1727,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sim/offline/progress", test_offline_progress);
   g_test_add_func ("/sim/offline/tree", test_offline_tree);
   g_test_add_func ("/sim/offline/extrapolate", test_offline_extrapolate);
+  g_test_add_func ("/sim/model/slow-rendezvous", test_model_slow_rendezvous);
   g_test_add_func ("/sim/model/scatter", test_model_scatter);
   g_test_add_func ("/sim/offline/wait-classes", test_offline_wait_classes);
   g_test_add_func ("/sim/write/roundtrip", test_write_roundtrip);
