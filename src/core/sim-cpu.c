@@ -3,9 +3,10 @@
  *
  * The collector samples the thread's CPU time and its wait for a CPU at the MPI Enter or Leave
  * that ends an interval longer than its threshold. Between two samples lie short intervals
- * (each shorter than the threshold: they ran on their CPU, CPU time = wall time) and, last, the
- * long interval that triggered the second sample: it gets the rest of the CPU time and all of
- * the wait, and what remains of its wall time it slept. Each event of the long interval (the
+ * (each shorter than the threshold: they ran on their CPU, CPU time = wall time, but for the
+ * polls that found nothing: they waited for the CPU first, up to their length) and, last, the
+ * long interval that triggered the second sample: it gets the rest of the CPU time and of the
+ * wait, and what remains of its wall time it slept. Each event of the long interval (the
  * user events in a computation gap, or the events inside a long MPI call) carries the shares
  * in SimEvent.spare (EVF_CPU): the transformation then scales the CPU time and the sleep with
  * the interval's new length, and the contention re-enactment (sim-replay.c) computes and
@@ -28,14 +29,29 @@ sim_cpu_shares (SimRank *sr)
   SimCpuStats st = { 0 };
   SimEvent *ev = (SimEvent *) sr->ev->data;
   SimCpuSample *s;
+  g_autofree guint8 *in_poll = NULL;
+  int depth = 0;
+  gboolean polling = FALSE;
 
   if (!sr->cpu || sr->cpu->len < 2)
     return st;
   s = (SimCpuSample *) sr->cpu->data;
+  /* per event whether the stretch before it was inside a polling call */
+  in_poll = g_new0 (guint8, MAX (sr->ev->len, 1));
+  for (guint k = 0; k < sr->ev->len; k++)
+    {
+      in_poll[k] = depth > 0 && polling;
+      if (!is_boundary (sr, &ev[k]))
+        continue;
+      if (ev[k].type == EV_ENTER && depth++ == 0)
+        polling = sim_is_poll_region (sr->defs, ev[k].region);
+      else if (ev[k].type == EV_LEAVE && depth > 0 && --depth == 0)
+        polling = FALSE;
+    }
   for (guint j = 1; j < sr->cpu->len; j++)
     {
       guint32 p = s[j - 1].ev, e = s[j].ev, b;
-      double w, c, r, sl;
+      double w, c, r, sl, polls = 0, rp = 0;
       if (e >= sr->ev->len || p >= e)
         continue;
       /* the boundary before e: where the long interval began */
@@ -47,8 +63,24 @@ sim_cpu_shares (SimRank *sr)
       w = (double) (ev[e].time - ev[b].time);
       if (w <= 0)
         continue;
-      c = (double) (s[j].cpu - s[j - 1].cpu) - (double) (ev[b].time - ev[p].time);
       r = s[j].wait >= 0 && s[j - 1].wait >= 0 ? (double) (s[j].wait - s[j - 1].wait) : 0;
+      /* the polling calls among the short intervals waited for the CPU first: a polling rank
+       * yields it to a rank computing beside it (an MPI_Test between chunks of
+       * computation at 4 ranks on 2 cores: 2 % of its time on the CPU, 98 % waiting for it;
+       * docs/decisions/2026-11-30-polls-and-cores.md) */
+      for (guint32 k = p + 1; k <= b; k++)
+        if (in_poll[k])
+          polls += (double) (ev[k].time - ev[k - 1].time);
+      rp = CLAMP (r, 0, polls);
+      if (polls > 0)
+        for (guint32 k = p + 1; k <= b; k++)
+          if (in_poll[k])
+            {
+              ev[k].flags |= EVF_CPU;
+              ev[k].spare = (guint16) (guint) ((1.0 - rp / polls) * 255 + 0.5);
+            }
+      r -= rp;
+      c = (double) (s[j].cpu - s[j - 1].cpu) - ((double) (ev[b].time - ev[p].time) - rp);
       c = CLAMP (c, 0, w);
       r = CLAMP (r, 0, w - c);
       sl = w - c - r;
@@ -204,51 +236,59 @@ cmp_delta (gconstpointer a,
  * ones; removed events skipped where @skip_removed): computing from its first event to each
  * outermost MPI Enter and from each MPI Leave to the next, with the weight 1 − the interval's
  * sleep share; in MPI it wants no CPU. Into @out[0], or with @where (per event the CPU it ran
- * on) into the array of the CPU of the event that ends each interval (below @n_ids). */
+ * on) into the array of the CPU of the event that ends each interval (below @n_ids). With the
+ * rank's @plan, a poll that found nothing inside a computation interval is part of it, and a
+ * polling loop that ends a call is not (cores_times in sim-offline.c stretches the interval's
+ * CPU time over the first and leaves the second its length). */
 static void
-rank_deltas (GArray      **out,
-             int           n_ids,
-             SimRank      *sr,
-             const Tick   *times,
-             gboolean      skip_removed,
-             const gint16 *where)
+rank_deltas (GArray            **out,
+             int                 n_ids,
+             SimRank            *sr,
+             const Tick         *times,
+             gboolean            skip_removed,
+             const gint16       *where,
+             const SimPlan      *plan)
 {
   const SimEvent *ev = (const SimEvent *) sr->ev->data;
   guint n = sr->ev->len;
   int depth = 0;
-  gboolean started = FALSE;
-  Tick last = 0;
+  gboolean polls = FALSE;   /* the outermost call is a poll that found nothing */
+  gint prev = -1, start = -1, end = -1;   /* the run of stretches wanting a CPU: start .. end */
   for (guint k = 0; k < n; k++)
     {
       const SimEvent *e = &ev[k];
-      gboolean mpi;
+      gboolean mpi, wants;
       if (skip_removed && (e->flags & EVF_REMOVED))
         continue;
-      mpi = (e->type == EV_ENTER || e->type == EV_LEAVE) && sim_region_is_mpi (sr->defs, e->region);
-      if (!started)
-        {
-          started = TRUE;
-          last = times[k];
-        }
       if (e->type == EV_PROGRAM_END)
         break;
-      if (!mpi)
-        continue;
-      if (e->type == EV_ENTER && depth++ == 0)
+      mpi = (e->type == EV_ENTER || e->type == EV_LEAVE) && sim_region_is_mpi (sr->defs, e->region);
+      /* the stretch from the event before to this one */
+      wants = prev >= 0 && (depth == 0 || polls) && !(plan && plan->in_tail[k]);
+      if (wants)
         {
-          /* a computation interval [last, times[k]] ends */
-          double w = 1.0 - sim_cpu_share (e, TRUE);
-          int p = where ? where[k] : 0;
-          if (times[k] > last && w > 0 && p >= 0 && p < n_ids)
-            {
-              Delta a = { last, w }, b = { times[k], -w };
-              g_array_append_val (out[p], a);
-              g_array_append_val (out[p], b);
-            }
-          last = times[k];
+          if (start < 0)
+            start = prev;
+          end = (gint) k;
         }
-      else if (e->type == EV_LEAVE && depth > 0 && --depth == 0)
-        last = times[k];
+      else if (start >= 0)
+        {
+          /* a computation interval [start, end] ended */
+          double w = 1.0 - sim_cpu_share (&ev[end], TRUE);
+          int p = where ? where[end] : 0;
+          if (times[end] > times[start] && w > 0 && p >= 0 && p < n_ids)
+            {
+              Delta da = { times[start], w }, db = { times[end], -w };
+              g_array_append_val (out[p], da);
+              g_array_append_val (out[p], db);
+            }
+          start = end = -1;
+        }
+      if (mpi && e->type == EV_ENTER && depth++ == 0)
+        polls = plan && plan->call_at[k] == NO_INDEX && sim_is_poll_region (sr->defs, e->region);
+      else if (mpi && e->type == EV_LEAVE && depth > 0 && --depth == 0)
+        polls = FALSE;
+      prev = (gint) k;
     }
 }
 
@@ -258,13 +298,14 @@ wanting (SimRank   **srs,
          const int  *ranks,
          int         n_ranks,
          const Tick *const *times,
-         gboolean    skip_removed)
+         gboolean    skip_removed,
+         SimPlan *const *plans)
 {
   g_autoptr (GArray) d = g_array_new (FALSE, FALSE, sizeof (Delta));
   GArray *steps = g_array_new (FALSE, FALSE, sizeof (SimRateStep));
   double n = 0;
   for (int i = 0; i < n_ranks; i++)
-    rank_deltas (&d, 1, srs[ranks[i]], times[ranks[i]], skip_removed, NULL);
+    rank_deltas (&d, 1, srs[ranks[i]], times[ranks[i]], skip_removed, NULL, plans ? plans[ranks[i]] : NULL);
   g_array_sort (d, cmp_delta);
   for (guint i = 0; i < d->len;)
     {
@@ -309,9 +350,10 @@ sim_cores_profile (SimRank   **srs,
                    int         n_ranks,
                    const Tick *const *times,
                    gboolean    skip_removed,
-                   double      cpus)
+                   double      cpus,
+                   SimPlan *const *plans)
 {
-  g_autoptr (GArray) want = wanting (srs, ranks, n_ranks, times, skip_removed);
+  g_autoptr (GArray) want = wanting (srs, ranks, n_ranks, times, skip_removed, plans);
   return rates_of (want, cpus);
 }
 
@@ -408,7 +450,7 @@ sim_cores_fit_cpus (SimRank   **srs,
                     guint32     cpus,
                     guint      *n_intervals)
 {
-  g_autoptr (GArray) want = wanting (srs, ranks, n_ranks, times, FALSE);
+  g_autoptr (GArray) want = wanting (srs, ranks, n_ranks, times, FALSE, NULL);
   g_autoptr (GArray) iv = g_array_new (FALSE, FALSE, sizeof (Tick));
   g_autoptr (GArray) awake = g_array_new (FALSE, FALSE, sizeof (double));
   double got, lo = 0.05 * cpus, hi = cpus;
@@ -474,7 +516,7 @@ sim_cores_shortfall (SimRank **srs,
             t[j] = ev[j].time;
           times[r] = t;
         }
-      want = wanting (srs, (const int *) ranks->data, (int) ranks->len, times, FALSE);
+      want = wanting (srs, (const int *) ranks->data, (int) ranks->len, times, FALSE, NULL);
       if (sampled_intervals (srs, (const int *) ranks->data, (int) ranks->len, times, iv, awake, &got)
           && (full = shared_work (iv, awake, want, sn->cpus)) > 0)
         worst = MAX (worst, 1.0 - got / full);
@@ -569,7 +611,8 @@ sim_cores_cpu_counts (SimRank          **srs,
                       const Tick *const *times,
                       gboolean           skip_removed,
                       gint16 *const     *where,
-                      int                n_ids)
+                      int                n_ids,
+                      SimPlan *const    *plans)
 {
   GArray **d = g_new (GArray *, MAX (n_ids, 1));
   GArray **counts = g_new (GArray *, MAX (n_ids, 1));
@@ -577,7 +620,8 @@ sim_cores_cpu_counts (SimRank          **srs,
     d[p] = g_array_new (FALSE, FALSE, sizeof (Delta));
   for (int i = 0; i < n_ranks; i++)
     if (where[ranks[i]])
-      rank_deltas (d, n_ids, srs[ranks[i]], times[ranks[i]], skip_removed, where[ranks[i]]);
+      rank_deltas (d, n_ids, srs[ranks[i]], times[ranks[i]], skip_removed, where[ranks[i]],
+                   plans ? plans[ranks[i]] : NULL);
   for (int p = 0; p < n_ids; p++)
     {
       double c = 0;

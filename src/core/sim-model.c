@@ -840,7 +840,7 @@ fit_per_cpu (SimModel   *m,
       m->mates = g_new0 (guint64 *, MAX (n_ranks, 1));
       m->gate_ok = g_new0 (guint8 *, MAX (n_ranks, 1));
     }
-  m->counts_orig[h] = sim_cores_cpu_counts (srs, ranks, n, (const Tick *const *) times, FALSE, m->where, ids);
+  m->counts_orig[h] = sim_cores_cpu_counts (srs, ranks, n, (const Tick *const *) times, FALSE, m->where, ids, NULL);
   m->cpu_hosts++;
   m->host_ids[h] = ids;
   m->host_rank[h] = g_memdup2 (ranks, sizeof (int) * n);

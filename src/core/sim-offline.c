@@ -1388,7 +1388,8 @@ sim_offline_run (SimRank       **srs,
           for (int r = 0; r < n_ranks; r++)
             if ((guint) model->host[r] == h)
               ranks[n++] = r;
-          rates[h] = sim_cores_profile (srs, ranks, n, (const Tick *const *) prev, TRUE, model->host_cpus_fit[h]);
+          rates[h] = sim_cores_profile (srs, ranks, n, (const Tick *const *) prev, TRUE, model->host_cpus_fit[h],
+                                        plans);
         }
       if (model->host_ids)
         {
@@ -1407,7 +1408,7 @@ sim_offline_run (SimRank       **srs,
                 if ((guint) model->host[r] == h)
                   ranks[n++] = r;
               counts[h] = sim_cores_cpu_counts (srs, ranks, n, (const Tick *const *) prev, TRUE, model->where,
-                                                model->host_ids[h]);
+                                                model->host_ids[h], plans);
               crates[h] = g_new0 (GArray *, model->host_ids[h]);
               for (int p = 0; p < model->host_ids[h]; p++)
                 crates[h][p] = sim_cores_cpu_rates (counts[h][p], FALSE);

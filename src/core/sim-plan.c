@@ -43,6 +43,7 @@ sim_plan_free (SimPlan *p)
   g_array_unref (p->actions);
   g_array_unref (p->wait_slots);
   g_free (p->call_at);
+  g_free (p->in_tail);
   g_free (p);
 }
 
@@ -613,6 +614,55 @@ plan_nbc (SimRank      *sr,
   return TRUE;
 }
 
+/* The polling loops that end in a call that waits (for requests, a message): the polls that
+ * found nothing just before it, each Leave within SIM_PRESENCE_GAP_NS of the next Enter (a
+ * tight loop, in MPI throughout), nothing else in between. Such a loop is not computation: it
+ * lasts until what it polls for is there, and the CPU it got tells nothing of the CPU it needed
+ * (a polling rank yields its CPU to a computing one). The offline model of the cores leaves it
+ * its length (sim-offline.c, cores_times) and no share of the CPUs (sim-cpu.c, rank_deltas). */
+static void
+poll_tails (SimRank *sr,
+            SimPlan *p)
+{
+  SimEvent *ev = (SimEvent *) sr->ev->data;
+  guint n = sr->ev->len;
+  p->in_tail = g_new0 (guint8, MAX (n, 1));
+  for (guint c = 0; c < p->calls->len; c++)
+    {
+      SimCall *call = &g_array_index (p->calls, SimCall, c);
+      SimAction *a = &g_array_index (p->actions, SimAction, call->first);
+      guint32 pos = call->enter, tail = NO_INDEX;
+      gboolean waits = call->n > 0;
+      for (guint32 i = 0; i < call->n; i++)
+        waits &= a[i].kind == ACT_WAIT || a[i].kind == ACT_RECV || a[i].kind == ACT_PROBE;
+      call->tail = NO_INDEX;
+      if (!waits)
+        continue;
+      for (;;)
+        {
+          /* the poll before @pos: its Leave, then its Enter (removed events skipped) */
+          gint64 l = (gint64) pos - 1, en;
+          while (l >= 0 && (ev[l].flags & EVF_REMOVED))
+            l--;
+          if (l < 0 || ev[l].type != EV_LEAVE || !sim_is_poll_region (sr->defs, ev[l].region)
+              || ev[pos].time - ev[l].time > SIM_PRESENCE_GAP_NS)
+            break;
+          en = l - 1;
+          while (en >= 0 && (ev[en].flags & EVF_REMOVED))
+            en--;
+          if (en < 0 || ev[en].type != EV_ENTER || ev[en].region != ev[l].region || p->call_at[en] != NO_INDEX)
+            break;
+          tail = (guint32) en;
+          pos = (guint32) en;
+        }
+      if (tail == NO_INDEX)
+        continue;
+      call->tail = tail;
+      for (guint32 k = tail + 1; k <= call->enter; k++)
+        p->in_tail[k] = 1;
+    }
+}
+
 SimPlan *
 sim_plan_build (SimRank       *sr,
                 SimPlanNotes  *notes,
@@ -883,6 +933,7 @@ sim_plan_build (SimRank       *sr,
     }
   g_hash_table_unref (sl.open);
   g_array_unref (sl.free_slots);
+  poll_tails (sr, p);
   return p;
 
 fail:

@@ -172,9 +172,12 @@ typedef struct
 
 /* The rate steps of a host's ranks (@ranks, @n_ranks of them) over their events' times (@times,
  * per world rank; without removed events where @skip_removed): computing ranks want a CPU
- * (less their sampled sleep), ranks in MPI calls do not; @cpus CPUs shared evenly. */
+ * (less their sampled sleep), ranks in MPI calls do not; @cpus CPUs shared evenly. With
+ * @plans (per world rank), the polls inside a computation interval want one too (the interval's
+ * CPU time holds theirs), and the polling loops that end a call do not (SimCall.tail). */
+struct SimPlan;
 GArray     *sim_cores_profile (SimRank **srs, const int *ranks, int n_ranks, const Tick *const *times,
-                               gboolean skip_removed, double cpus);
+                               gboolean skip_removed, double cpus, struct SimPlan *const *plans);
 /* The CPUs (at most @cpus) with which processor sharing gives the sampled computation intervals
  * of the host's ranks, on their recorded times, the CPU time they got: fewer where other
  * programs took some of them. @n_intervals: how many were sampled. */
@@ -200,7 +203,8 @@ gint16     *sim_cpu_where (const SimRank *sr);
 /* per CPU id below @n_ids of a host, the steps of the number of its ranks computing there
  * (SimRateStep.rate: the number, weighted by 1 - the interval's sleep share) */
 GArray    **sim_cores_cpu_counts (SimRank **srs, const int *ranks, int n_ranks, const Tick *const *times,
-                                  gboolean skip_removed, gint16 *const *where, int n_ids);
+                                  gboolean skip_removed, gint16 *const *where, int n_ids,
+                                  struct SimPlan *const *plans);
 /* the rates those counts give a rank computing there (1 / max (1, n)) or, @call, in MPI there
  * (1 / (1 + n)) */
 GArray     *sim_cores_cpu_rates (const GArray *counts, gboolean call);
@@ -360,9 +364,11 @@ typedef struct
   guint32 first;     /* actions[first .. first + n) */
   guint32 n;
   guint32 region;
+  guint32 tail;      /* the Enter of the polling loop the call ends (sim-plan.c, poll_tails), or
+                      * NO_INDEX */
 } SimCall;
 
-typedef struct
+typedef struct SimPlan
 {
   GArray   *calls;       /* SimCall: every MPI call with something to re-enact, in order */
   GArray   *actions;     /* SimAction */
@@ -371,6 +377,8 @@ typedef struct
   guint64   max_send;    /* largest buffer needs, bytes */
   guint64   max_recv;
   guint32  *call_at;     /* per event: index into calls when it is a planned call's Enter, else NO_INDEX */
+  guint8   *in_tail;     /* per event: the stretch that ends there is in a polling loop a call
+                          * ends (after SimCall.tail, up to the call's Enter) */
   guint64   n_events;
 } SimPlan;
 

@@ -56,6 +56,13 @@
  *   10, 15, 20, 25, 30 (MPI_Send 1 ms each) and received in MPI_Recv 5..11, 12..16, 17..22,
  *   22..26, 27..39: transfer times 1, 1, 2, 1 and 9 ms, a median of 1 ms at 8 bytes and (the
  *   upper of two) 9 ms at 16.
+ * "polls" (2 ranks): MPI_Test calls that found nothing, one inside a computation and a tight
+ *   loop of three before the MPI_Wait that completes the request:
+ *   rank 0: main 0..40; MPI_Init 1..2; MPI_Irecv 2..3 (tag 1, request 5); foo 3..10; MPI_Test
+ *           10..12; foo 12..20; MPI_Test 20..21, 21..22, 22..23; MPI_Wait 23..24 (receives 8
+ *           bytes, tag 1, @24); foo 24..30; MPI_Finalize 30..35
+ *   rank 1: main 0..40; MPI_Init 1..2; foo 2..22; MPI_Send 22..23 (8 bytes, tag 1); foo 23..30;
+ *           MPI_Finalize 30..35
  * "slowrdv": as extrapolate, but two messages of 8 bytes (tags 1, 2): MPI_Send 10..13 into
  *   MPI_Recv 5..13 (a transfer of 3 ms), and MPI_Send 20..35 into MPI_Recv 32..35: the send
  *   left 3 ms after the receive was posted, a transfer's time later (a rendezvous). */
@@ -65,10 +72,10 @@
 #include <string.h>
 
 enum { R_MAIN, R_FOO, R_BAR, R_INIT, R_SEND, R_RECV, R_ISEND, R_IRECV, R_WAIT, R_ALLREDUCE, R_FINALIZE,
-       R_IBARRIER, R_FLUSH, R_BCAST, N_REG };
+       R_IBARRIER, R_FLUSH, R_BCAST, R_TEST, N_REG };
 static const char *reg_names[N_REG] = { "main", "foo", "bar", "MPI_Init", "MPI_Send", "MPI_Recv", "MPI_Isend",
                                         "MPI_Irecv", "MPI_Wait", "MPI_Allreduce", "MPI_Finalize",
-                                        "MPI_Ibarrier", "KUBUS_FLUSH", "MPI_Bcast" };
+                                        "MPI_Ibarrier", "KUBUS_FLUSH", "MPI_Bcast", "MPI_Test" };
 
 static OTF2_FlushType
 pre_flush (void *ud, OTF2_FileType ft, OTF2_LocationRef loc, void *cb, bool final)
@@ -282,6 +289,38 @@ extrapolate_rank (OTF2_EvtWriter *w, int r, gboolean scatter, gboolean slowrdv)
 }
 
 static void
+polls_rank (OTF2_EvtWriter *w, int r)
+{
+  enter (w, 0, R_MAIN);
+  span (w, R_INIT, 1, 2);
+  if (r == 0)
+    {
+      enter (w, 2, R_IRECV);
+      OTF2_EvtWriter_MpiIrecvRequest (w, NULL, 3, 5);
+      leave (w, 3, R_IRECV);
+      span (w, R_FOO, 3, 10);
+      span (w, R_TEST, 10, 12);
+      span (w, R_FOO, 12, 20);
+      for (uint64_t t = 20; t < 23; t++)
+        span (w, R_TEST, t, t + 1);
+      enter (w, 23, R_WAIT);
+      OTF2_EvtWriter_MpiIrecv (w, NULL, 24, 1, 0, 1, 8, 5);
+      leave (w, 24, R_WAIT);
+      span (w, R_FOO, 24, 30);
+    }
+  else
+    {
+      span (w, R_FOO, 2, 22);
+      enter (w, 22, R_SEND);
+      OTF2_EvtWriter_MpiSend (w, NULL, 22, 0, 0, 1, 8);
+      leave (w, 23, R_SEND);
+      span (w, R_FOO, 23, 30);
+    }
+  span (w, R_FINALIZE, 30, 35);
+  leave (w, 40, R_MAIN);
+}
+
+static void
 waits_rank (OTF2_EvtWriter *w, int r)
 {
   enter (w, 0, R_MAIN);
@@ -339,7 +378,8 @@ sim_trace_gen_write (const char *dir,
       && strcmp (variant, "irecv") && strcmp (variant, "cutcoll") && strcmp (variant, "progress")
       && strcmp (variant, "threadcoll")
       && strcmp (variant, "flush") && strcmp (variant, "tree") && strcmp (variant, "waits")
-      && strcmp (variant, "extrapolate") && strcmp (variant, "scatter") && strcmp (variant, "slowrdv"))
+      && strcmp (variant, "extrapolate") && strcmp (variant, "scatter") && strcmp (variant, "slowrdv")
+      && strcmp (variant, "polls"))
     return FALSE;
   ar = OTF2_Archive_Open (dir, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024, 4 * 1024 * 1024,
                           OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
@@ -358,6 +398,8 @@ sim_trace_gen_write (const char *dir,
         tree_rank (w, r);
       else if (strcmp (variant, "waits") == 0)
         waits_rank (w, r);
+      else if (strcmp (variant, "polls") == 0)
+        polls_rank (w, r);
       else if (strcmp (variant, "extrapolate") == 0 || strcmp (variant, "scatter") == 0
                || strcmp (variant, "slowrdv") == 0)
         extrapolate_rank (w, r, strcmp (variant, "scatter") == 0, strcmp (variant, "slowrdv") == 0);

@@ -1224,6 +1224,84 @@ share_one_cpu (Fixture *f)
   f->defs->cpu_metric = 0;
 }
 
+/* Polls that found nothing (sim-plan.c, poll_tails; sim-cpu.c, rank_deltas): rank 0's MPI_Test
+ * 10..12 inside its computation 3..20 is part of it and wants the CPU, its tight loop of three
+ * 20..23 before the MPI_Wait is the Wait's polling loop and wants none. On 1 CPU shared with
+ * rank 1 (computing 2..22), 10..12 gives each rank half of it; without the plans the Test was
+ * MPI and rank 1 had it alone. A sample spanning the Test gives its wait for the CPU to the Test
+ * first (sim-cpu.c). */
+static void
+test_cores_polls (void)
+{
+  Fixture f = { 0 };
+  g_autoptr (GError) error = NULL;
+  SimPlanNotes notes;
+  SimPlan *plans[2];
+  int ranks[2] = { 0, 1 };
+  Tick *times[2];
+  GArray *p;
+  SimCpuSample smp[2];
+  SimCpuStats stats;
+  SimEvent *ev;
+  guint wait, first = 0;
+  const double ms = 1e6;
+
+  fixture_load (&f, "polls");
+  sim_plan_notes_init (&notes);
+  for (int r = 0; r < 2; r++)
+    {
+      plans[r] = sim_plan_build (f.srs[r], &notes, &error);
+      g_assert_no_error (error);
+      times[r] = g_new (Tick, f.srs[r]->ev->len);
+      for (guint k = 0; k < f.srs[r]->ev->len; k++)
+        times[r][k] = g_array_index (f.srs[r]->ev, SimEvent, k).time;
+    }
+  /* the Wait ends the loop from the Test entered at 20, not the Test at 10 */
+  ev = (SimEvent *) f.srs[0]->ev->data;
+  wait = event_index (f.srs[0], EV_ENTER, "MPI_Wait");
+  g_assert_cmpuint (plans[0]->call_at[wait], !=, NO_INDEX);
+  {
+    const SimCall *c = &g_array_index (plans[0]->calls, SimCall, plans[0]->call_at[wait]);
+    g_assert_cmpuint (c->tail, !=, NO_INDEX);
+    g_assert_cmpint (ev[c->tail].time, ==, 20 * ms);
+    g_assert_cmpint (ev[c->tail].type, ==, EV_ENTER);
+    first = c->tail;
+    for (guint k = 0; k < f.srs[0]->ev->len; k++)
+      g_assert_cmpint (plans[0]->in_tail[k], ==, k > c->tail && k <= wait);
+  }
+  for (guint c = 0; c < plans[1]->calls->len; c++)
+    g_assert_cmpuint (g_array_index (plans[1]->calls, SimCall, c).tail, ==, NO_INDEX);
+
+  p = sim_cores_profile (f.srs, ranks, 2, (const Tick *const *) times, FALSE, 1.0, plans);
+  g_assert_cmpfloat_with_epsilon (sim_cores_work (p, 10 * ms, 12 * ms), 1 * ms, 1);
+  g_assert_cmpfloat_with_epsilon (sim_cores_work (p, 20 * ms, 22 * ms), 2 * ms, 1);
+  g_array_unref (p);
+  p = sim_cores_profile (f.srs, ranks, 2, (const Tick *const *) times, FALSE, 1.0, NULL);
+  g_assert_cmpfloat_with_epsilon (sim_cores_work (p, 10 * ms, 12 * ms), 2 * ms, 1);
+  g_array_unref (p);
+  for (int r = 0; r < 2; r++)
+    {
+      sim_plan_free (plans[r]);
+      g_free (times[r]);
+    }
+  sim_plan_notes_clear (&notes);
+
+  /* samples at the Irecv's Leave (3) and at the loop's first poll (20): 11 ms of CPU and 6 of
+   * waiting for it in those 17. The Test 10..12 waited first (2 of the 6: no CPU), so foo
+   * 3..10 ran on its CPU and foo 12..20 got the other 4 of CPU and 4 of waiting: half */
+  smp[0] = (SimCpuSample) { event_index (f.srs[0], EV_LEAVE, "MPI_Irecv"), 1 * ms, 0, -1 };
+  smp[1] = (SimCpuSample) { first, 12 * ms, 6 * ms, -1 };
+  f.srs[0]->cpu = g_array_new (FALSE, FALSE, sizeof (SimCpuSample));
+  g_array_append_vals (f.srs[0]->cpu, smp, 2);
+  stats = sim_cpu_shares (f.srs[0]);
+  g_assert_cmpfloat (sim_cpu_share (&ev[event_index (f.srs[0], EV_LEAVE, "MPI_Test")], FALSE), ==, 0.0);
+  g_assert_cmpfloat (sim_cpu_share (&ev[first], FALSE), ==, 128.0 / 255);
+  g_assert_cmpfloat (sim_cpu_share (&ev[first], TRUE), ==, 0.0);
+  g_assert_cmpfloat (stats.gap_wait, ==, 4 * ms);
+  g_assert_cmpfloat (stats.gap_cpu, ==, 4 * ms);
+  fixture_free (&f);
+}
+
 /* Processor sharing (the offline model's cores) on the exact trace's times, 1 CPU: rank 0
  * computes 0..1, 3..13, 14..18, 20..25, 34..35; rank 1 0..2, 3..5, 15..27, 28..31, 34..35 (from
  * a Leave of MPI to the next Enter); both at once, each gets half the CPU. */
@@ -1245,7 +1323,7 @@ test_cores_profile (void)
       for (guint k = 0; k < f.srs[r]->ev->len; k++)
         times[r][k] = g_array_index (f.srs[r]->ev, SimEvent, k).time;
     }
-  p = sim_cores_profile (f.srs, ranks, 2, (const Tick *const *) times, FALSE, 1.0);
+  p = sim_cores_profile (f.srs, ranks, 2, (const Tick *const *) times, FALSE, 1.0, NULL);
   /* rank 0's foo 3..13: both compute to 5, then rank 0 alone (rank 1 in MPI_Recv 5..15) */
   g_assert_cmpfloat_with_epsilon (sim_cores_work (p, 3 * ms, 13 * ms), 9 * ms, 1);
   /* rank 1's foo 15..27: shared 15..18 and 20..25, alone 18..20 and 25..27 */
@@ -1256,7 +1334,7 @@ test_cores_profile (void)
   g_assert_cmpfloat_with_epsilon (sim_cores_span (p, 28 * ms, 0), 0, 1e-9);
   g_array_unref (p);
   /* 2 CPUs: nobody waits */
-  p = sim_cores_profile (f.srs, ranks, 2, (const Tick *const *) times, FALSE, 2.0);
+  p = sim_cores_profile (f.srs, ranks, 2, (const Tick *const *) times, FALSE, 2.0, NULL);
   g_assert_cmpfloat_with_epsilon (sim_cores_work (p, 3 * ms, 13 * ms), 10 * ms, 1);
   g_array_unref (p);
 
@@ -1728,6 +1806,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sim/offline/tree", test_offline_tree);
   g_test_add_func ("/sim/offline/extrapolate", test_offline_extrapolate);
   g_test_add_func ("/sim/model/slow-rendezvous", test_model_slow_rendezvous);
+  g_test_add_func ("/sim/cores/polls", test_cores_polls);
   g_test_add_func ("/sim/model/scatter", test_model_scatter);
   g_test_add_func ("/sim/offline/wait-classes", test_offline_wait_classes);
   g_test_add_func ("/sim/write/roundtrip", test_write_roundtrip);
