@@ -217,6 +217,11 @@ kct_info_text (const KctTrace *t, const char *path, guint64 file_bytes, gboolean
       /* TRANSLATORS: the collector's CPU-time samples where ranks outnumbered the cores */
       g_string_append_printf (s, _ ("CPU samples: %llu of %u ranks in %llu bytes\n"),
                               (unsigned long long)samples, t->n_cpu, (unsigned long long)bytes);
+      /* TRANSLATORS: whether the samples say which CPU each rank ran on (kubus-sim's offline
+       * model shares each CPU on its own only then) */
+      g_string_append (s, (t->cpu_flags & KCT_CPU_WHERE)
+                              ? _ ("CPU samples name the CPU each rank ran on: yes\n")
+                              : _ ("CPU samples name the CPU each rank ran on: no\n"));
     }
   for (uint32_t h = 0; h < t->n_hosts; h++)
     if (t->hosts[h].cpus > 0)

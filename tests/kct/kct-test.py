@@ -558,6 +558,7 @@ def case_badinput(a, tmp):
                       'ring-3-cpu.kct')
     d = info(a, v4)
     expect(d.get('CPU samples') == '57 of 3 ranks in 376 bytes', f'{v4}: CPU samples {d.get("CPU samples")}')
+    expect(d.get('CPU samples name the CPU each rank ran on') == 'no', f'{v4}: CPU ids {d}')
     expect(d.get('host vm', '').startswith('3 ranks on 2 CPUs; other programs took'),
            f'{v4}: host {d.get("host vm")}')
     tool([a.trace, 'expand', v4, '-o', os.path.join(tmp, 'v4.out')])
@@ -574,6 +575,7 @@ def case_badinput(a, tmp):
         expect(f.read(12)[8:] == b'\x05\0\0\0', f'{v5} is no version 5 file')
     d = info(a, v5)
     expect(d.get('CPU samples') == '93 of 3 ranks in 721 bytes', f'{v5}: CPU samples {d.get("CPU samples")}')
+    expect(d.get('CPU samples name the CPU each rank ran on') == 'yes', f'{v5}: CPU ids {d}')
     tool([a.trace, 'expand', v5, '-o', os.path.join(tmp, 'v5.out')])
     text, _ = seq(a, os.path.join(tmp, 'v5.out', 'traces.otf2'), cpu=True)
     metrics = [line.split() for line in text.splitlines() if line.startswith('METRIC ')]
