@@ -924,6 +924,7 @@ kubus_unify_and_write (OTF2_Archive *archive)
         {
           kubus_clock_properties (archive);
           kubus_threads_properties (archive);
+          kubus_mpit_properties (archive);
           err = write_global (archive, &u, topos, n_topos);
         }
       else

@@ -69,6 +69,8 @@ extern int      kubus_user_seen      KUBUS_INTERNAL; /* user regions were record
 int kubus_other_thread_call (void) KUBUS_INTERNAL __attribute__ ((noinline, cold));
 /* rank 0, writing the definitions: KUBUS::UNTRACED_THREAD_CALLS where there were any */
 void kubus_threads_properties (OTF2_Archive *archive) KUBUS_INTERNAL;
+/* KUBUS::EAGER_LIMIT_* archive properties: the MPI library's eager limits (collect-mpit.c) */
+void kubus_mpit_properties (OTF2_Archive *archive) KUBUS_INTERNAL;
 
 /* Time: CLOCK_MONOTONIC in ns.  Where the TSC is invariant and the
  * kernel itself uses it, the collector reads the TSC and scales it to the

@@ -159,6 +159,9 @@ typedef struct
   /* the archive property KUBUS::UNTRACED_THREAD_CALLS ("RANK:COUNT,…": MPI calls of other threads
    * than MPI_Init's that the collector did not trace, MPI_THREAD_MULTIPLE), NULL without */
   char       *untraced_threads;
+  /* the archive properties KUBUS::EAGER_LIMIT_SAME_HOST and ..._BETWEEN_HOSTS (collect-mpit.c):
+   * the MPI library's configured eager limits in bytes, 0 unknown */
+  guint64     eager_limit_lib[2];
 } TraceDefs;
 
 TraceDefs   *trace_defs_read (const char *anchor, GError **error);

@@ -506,6 +506,8 @@ typedef struct
   double  per_byte_beyond; /* the slope above sampled_max: per_byte, capped by the trace's
                             * larger messages (sim-model.c, cap_line) */
   guint64 capped_by;       /* size of the message that capped it (0: none) */
+  guint64 eager_library;   /* the MPI library's eager limit (TraceDefs.eager_limit_lib), 0 unknown */
+  gboolean eager_from_library; /* eager_limit is that limit: no send voted rendezvous */
 } SimTransport;
 
 typedef struct

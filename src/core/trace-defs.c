@@ -846,6 +846,19 @@ trace_defs_read (const char *anchor,
       defs->untraced_threads = g_strdup (v);
     free (v);
   }
+  for (int t = 0; t < 2; t++)
+    {
+      char *v = NULL, *end = NULL;
+      guint64 x;
+      if (OTF2_Reader_GetProperty (reader, t == 0 ? "KUBUS::EAGER_LIMIT_SAME_HOST" : "KUBUS::EAGER_LIMIT_BETWEEN_HOSTS",
+                                   &v) == OTF2_SUCCESS && v != NULL && g_ascii_isdigit (v[0]))
+        {
+          x = g_ascii_strtoull (v, &end, 10);
+          if (end && *end == '\0' && x < G_MAXUINT64)
+            defs->eager_limit_lib[t] = x;
+        }
+      free (v);
+    }
   gdr = OTF2_Reader_GetGlobalDefReader (reader);
   if (!gdr)
     {

@@ -782,6 +782,13 @@ def mode_poll(args, tmp):
     # a rendezvous waited for the receiver's progress (the stalls of the polling rank;
     # docs/decisions/2026-11-29-rendezvous-progress.md): +0.04 .. +0.05 % since, so 2 %.
     got = identity_both(args, exp, 0.04, 'polling loop', offline_limit=0.02, loaded_ok=True)
+    if 'offline' in got:
+        # the library's eager limit (Open MPI's shared memory BTL, through MPI_T) is in the trace:
+        # without it, a run whose receiver never stalled gave no rendezvous vote, the 16 KB
+        # messages went eager and the identity was +4.4 .. +5.1 % off (collect-mpit.c)
+        tr = got['offline']['model']['transports'][0]
+        check(isinstance(tr.get('eager_limit_library'), int) and tr['eager_limit_library'] > 0,
+              'polling loop: no eager limit of the library in the trace: %s' % tr)
     if 'offline' in got and not sanitized:
         # every poll is an Enter and a Leave; how many polls fit in the program's waits depends
         # on the machine's speed and load (about 10^6 on an idle machine): at least 5 * 10^5

@@ -880,6 +880,53 @@ test_model_fit (void)
   fixture_free (&f);
 }
 
+/* Where no send voted rendezvous, the MPI library's own limit (KUBUS::EAGER_LIMIT_SAME_HOST,
+ * collect-mpit.c) decides, less Open MPI's header: the exact trace's one vote is eager (0 bytes),
+ * so without the library every message was eager; with 4096 a mebibyte goes by rendezvous and
+ * the 8-byte messages stay eager (the identity gives every event back). Between hosts, without
+ * a limit of its own, the transport borrows this one. */
+static void
+test_model_eager_library (void)
+{
+  Fixture f = { 0 };
+  SimTransformStats st = { 0 };
+  SimModel *m;
+  g_autofree char *json = NULL;
+
+  fixture_load (&f, "exact");
+  f.defs->eager_limit_lib[0] = 4096;
+  m = fit (&f);
+  g_assert_cmpuint (m->tr[0].votes_eager, ==, 1);
+  g_assert_cmpuint (m->tr[0].votes_rdv, ==, 0);
+  g_assert_cmpuint (m->tr[0].eager_limit, ==, 4096 - 64);
+  g_assert_true (m->tr[0].eager_from_library);
+  g_assert_true (sim_model_rendezvous (m, 0, 1, 1 << 20, FALSE));
+  g_assert_true (sim_model_rendezvous (m, 0, 1, 4096, FALSE));
+  g_assert_false (sim_model_rendezvous (m, 0, 1, 8, FALSE));
+  g_assert_cmpuint (m->tr[1].eager_limit, ==, 4096 - 64);
+  json = sim_model_describe (m);
+  g_assert_nonnull (strstr (json, "\"eager_limit\": 4032, "));
+  g_assert_nonnull (strstr (json, "\"eager_votes\": 1, \"rendezvous_votes\": 0, \"eager_limit_library\": 4096, "
+                                  "\"eager_limit_from\": \"library\"}"));
+  transform (&f, "", &st);
+  offline (&f, m, 48);
+  for (int r = 0; r < 2; r++)
+    for (guint k = 0; k < f.srs[r]->ev->len; k++)
+      g_assert_cmpint (f.srs[r]->new_time[k], ==, g_array_index (f.srs[r]->ev, SimEvent, k).time);
+  sim_model_free (m);
+  fixture_free (&f);
+
+  /* with a rendezvous vote, the votes decide (the progress trace: 8 bytes went by rendezvous) */
+  fixture_load (&f, "progress");
+  f.defs->eager_limit_lib[0] = 4096;
+  m = fit (&f);
+  g_assert_cmpuint (m->tr[0].votes_rdv, ==, 1);
+  g_assert_false (m->tr[0].eager_from_library);
+  g_assert_true (sim_model_rendezvous (m, 0, 1, 8, FALSE));
+  sim_model_free (m);
+  fixture_free (&f);
+}
+
 /* The eager limit is the split of the voted sizes that contradicts the fewest votes. */
 static void
 test_model_eager_limit (void)
@@ -1806,6 +1853,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sim/offline/tree", test_offline_tree);
   g_test_add_func ("/sim/offline/extrapolate", test_offline_extrapolate);
   g_test_add_func ("/sim/model/slow-rendezvous", test_model_slow_rendezvous);
+  g_test_add_func ("/sim/model/eager-library", test_model_eager_library);
   g_test_add_func ("/sim/cores/polls", test_cores_polls);
   g_test_add_func ("/sim/model/scatter", test_model_scatter);
   g_test_add_func ("/sim/offline/wait-classes", test_offline_wait_classes);
