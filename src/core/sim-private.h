@@ -561,6 +561,10 @@ void      sim_model_free (SimModel *m);
 /* The eager limit from votes per message size (@sizes ascending): the split that contradicts
  * the fewest votes; the largest size voted eager below it; G_MAXUINT64 without rendezvous. */
 guint64   sim_model_eager_split (const guint64 *sizes, const guint *eager, const guint *rdv, guint n);
+/* a transport's eager limit from its votes (@n sizes ascending) and the MPI library's configured
+ * limit @library (0: unknown), into @t (eager_limit, eager_library, eager_from_library) */
+guint64   sim_model_eager_limit (SimTransport *t, const guint64 *sz, const guint *eager, const guint *rdv,
+                                 guint n, guint64 library);
 int       sim_model_transport (const SimModel *m, int a, int b);
 double    sim_model_transfer (const SimModel *m, int from, int to, guint64 bytes);
 gboolean  sim_model_rendezvous (const SimModel *m, int from, int to, guint64 bytes, gboolean sync);

@@ -880,51 +880,50 @@ test_model_fit (void)
   fixture_free (&f);
 }
 
-/* Where no send voted rendezvous, the MPI library's own limit (KUBUS::EAGER_LIMIT_SAME_HOST,
- * collect-mpit.c) decides, less Open MPI's header: the exact trace's one vote is eager (0 bytes),
- * so without the library every message was eager; with 4096 a mebibyte goes by rendezvous and
- * the 8-byte messages stay eager (the identity gives every event back). Between hosts, without
- * a limit of its own, the transport borrows this one. */
+/* Where nothing voted, the MPI library's own limit (KUBUS::EAGER_LIMIT_SAME_HOST,
+ * collect-mpit.c) decides, less Open MPI's header; where something voted, the votes. The exact
+ * trace's one eager vote (0 bytes) keeps it all eager; without votes a mebibyte and a 4096-byte
+ * message go by rendezvous and 8 bytes stay eager. The limit shows in summary.json. */
 static void
 test_model_eager_library (void)
 {
   Fixture f = { 0 };
-  SimTransformStats st = { 0 };
   SimModel *m;
   g_autofree char *json = NULL;
+  const guint64 sizes[] = { 8, 65536 };
+  const guint none[] = { 0, 0 }, some[] = { 0, 3 };
+  SimTransport t = { 0 };
 
   fixture_load (&f, "exact");
   f.defs->eager_limit_lib[0] = 4096;
   m = fit (&f);
   g_assert_cmpuint (m->tr[0].votes_eager, ==, 1);
-  g_assert_cmpuint (m->tr[0].votes_rdv, ==, 0);
-  g_assert_cmpuint (m->tr[0].eager_limit, ==, 4096 - 64);
-  g_assert_true (m->tr[0].eager_from_library);
-  g_assert_true (sim_model_rendezvous (m, 0, 1, 1 << 20, FALSE));
-  g_assert_true (sim_model_rendezvous (m, 0, 1, 4096, FALSE));
-  g_assert_false (sim_model_rendezvous (m, 0, 1, 8, FALSE));
-  g_assert_cmpuint (m->tr[1].eager_limit, ==, 4096 - 64);
+  g_assert_cmpuint (m->tr[0].eager_limit, ==, G_MAXUINT64);
+  g_assert_false (m->tr[0].eager_from_library);
   json = sim_model_describe (m);
-  g_assert_nonnull (strstr (json, "\"eager_limit\": 4032, "));
   g_assert_nonnull (strstr (json, "\"eager_votes\": 1, \"rendezvous_votes\": 0, \"eager_limit_library\": 4096, "
-                                  "\"eager_limit_from\": \"library\"}"));
-  transform (&f, "", &st);
-  offline (&f, m, 48);
-  for (int r = 0; r < 2; r++)
-    for (guint k = 0; k < f.srs[r]->ev->len; k++)
-      g_assert_cmpint (f.srs[r]->new_time[k], ==, g_array_index (f.srs[r]->ev, SimEvent, k).time);
+                                  "\"eager_limit_from\": \"none\"}"));
   sim_model_free (m);
   fixture_free (&f);
 
-  /* with a rendezvous vote, the votes decide (the progress trace: 8 bytes went by rendezvous) */
-  fixture_load (&f, "progress");
-  f.defs->eager_limit_lib[0] = 4096;
-  m = fit (&f);
-  g_assert_cmpuint (m->tr[0].votes_rdv, ==, 1);
-  g_assert_false (m->tr[0].eager_from_library);
-  g_assert_true (sim_model_rendezvous (m, 0, 1, 8, FALSE));
-  sim_model_free (m);
-  fixture_free (&f);
+  g_assert_cmpuint (sim_model_eager_limit (&t, sizes, none, none, 2, 4096), ==, 4096 - 64);
+  g_assert_true (t.eager_from_library);
+  g_assert_cmpuint (t.eager_library, ==, 4096);
+  {
+    SimModel mm = { 0 };
+    mm.tr[0] = t;
+    mm.n_ranks = 2;
+    mm.host = (int[]) { 0, 0 };
+    g_assert_true (sim_model_rendezvous (&mm, 0, 1, 1 << 20, FALSE));
+    g_assert_true (sim_model_rendezvous (&mm, 0, 1, 4096, FALSE));
+    g_assert_false (sim_model_rendezvous (&mm, 0, 1, 8, FALSE));
+  }
+  t = (SimTransport) { 0 };
+  g_assert_cmpuint (sim_model_eager_limit (&t, sizes, none, some, 2, 4096), ==, 8);   /* the votes */
+  g_assert_false (t.eager_from_library);
+  t = (SimTransport) { 0 };
+  g_assert_cmpuint (sim_model_eager_limit (&t, sizes, none, none, 2, 0), ==, G_MAXUINT64);   /* neither */
+  g_assert_false (t.eager_from_library);
 }
 
 /* The eager limit is the split of the voted sizes that contradicts the fewest votes. */
