@@ -15,7 +15,7 @@
 #include <string.h>
 
 /* Raise when the simulator's models change: cached error bars of older simulators are dropped. */
-#define SIM_IDENTITY_MODEL "2026-11-30b"   /* offline: cores per CPU, polls and the cores, slow rendezvous votes, the library's eager limit */
+#define SIM_IDENTITY_MODEL "2026-11-30c"   /* offline: costs per placement of the ranks on the CPUs */
 
 static void
 hash_file (GChecksum  *ck,

@@ -18,7 +18,9 @@
  * per class. Means, not medians: a run time is a sum, and a class mean keeps every rank's sum of
  * call costs as recorded, scheduler delays of oversubscribed runs included. A wait's class is
  * by what it completed (bytes, transport, sends only or not); a class of fewer than
- * SIM_COST_MIN_SAMPLES calls yields to the first coarser one that has that many.
+ * SIM_COST_MIN_SAMPLES calls yields to the first coarser one that has that many. Where the
+ * samples place the ranks on CPUs and a rank's number of CPU mates changed, its classes are per
+ * number too (SIM_COST_MIN_PHASE calls at least, else the class of the whole run).
  * Collectives: before the costs, the recorded instances of the rooted ones and the scans vote
  * whom each member waited for beyond the operation's rule (fit_coll_deps). */
 #include "sim-private.h"
@@ -212,19 +214,41 @@ sim_model_class (int      rank,
   return pack ((guint) rank, region, bucket (bytes), (guint) MIN (kind, 30), waited ? 1 : 0);
 }
 
-/* the key and its ever coarser classes: any waited, any rank, any size and kind */
+/* The class with the number of ranks that shared its rank's CPU at the call (@mates, 1 .. 31;
+ * 0: unknown): a call's residual holds the time its rank waited for its core, and that depends on
+ * how many shared it. Where the scheduler moved a rank to another CPU halfway through the run
+ * (LAMMPS at 4 ranks on 2 cores: three ranks on one CPU, then two on each), a class mean over
+ * the whole run gave the second half the first half's residuals (+6 .. +15 % on 7 traces of 16).
+ * docs/decisions/2026-11-30-costs-per-placement.md */
+guint64
+sim_model_class_mates (guint64 key,
+                       guint   mates)
+{
+  return key | ((guint64) MIN (mates, 31u) << 53);
+}
+
+/* the key and its ever coarser classes: any waited, any rank, any size and kind; with the
+ * CPU's ranks, then without */
 static guint
 coarser (guint64 key,
-         guint64 out[5])
+         guint64 out[10])
 {
   guint rank = (guint) (key >> 33) & 0xfffff, region = (guint) (key >> 13) & 0xfffff;
   guint b = (guint) (key >> 7) & 0x3f, kind = (guint) (key >> 2) & 0x1f, w = (guint) key & 3;
-  out[0] = key;
-  out[1] = pack (rank, region, b, kind, 2);
-  out[2] = pack (ANY_RANK, region, b, kind, w);
-  out[3] = pack (ANY_RANK, region, b, kind, 2);
-  out[4] = pack (ANY_RANK, region, ANY_BUCKET, ANY_KIND, 2);
-  return 5;
+  guint mates = (guint) (key >> 53) & 0x1f, n = 0;
+  guint64 c[5], m = (guint64) mates << 53;
+  c[0] = pack (rank, region, b, kind, w);
+  c[1] = pack (rank, region, b, kind, 2);
+  c[2] = pack (ANY_RANK, region, b, kind, w);
+  c[3] = pack (ANY_RANK, region, b, kind, 2);
+  c[4] = pack (ANY_RANK, region, ANY_BUCKET, ANY_KIND, 2);
+  for (guint i = 0; i < 5; i++)
+    {
+      if (mates)
+        out[n++] = c[i] | m;
+      out[n++] = c[i];
+    }
+  return n;
 }
 
 void
@@ -232,7 +256,7 @@ sim_model_add_cost (SimModel *m,
                     guint64   key,
                     double    residual)
 {
-  guint64 keys[5];
+  guint64 keys[10];
   guint n = coarser (key, keys);
   for (guint i = 0; i < n; i++)
     {
@@ -256,7 +280,7 @@ double
 sim_model_cost (const SimModel *m,
                 guint64         key)
 {
-  guint64 keys[5];
+  guint64 keys[10];
   guint n = coarser (key, keys);
   SimCost *first = NULL;
   for (guint i = 0; i < n; i++)
@@ -264,7 +288,7 @@ sim_model_cost (const SimModel *m,
       SimCost *c = g_hash_table_lookup (m->cost, &keys[i]);
       if (c && c->n && !first)
         first = c;
-      if (c && c->n >= SIM_COST_MIN_SAMPLES)
+      if (c && c->n >= ((keys[i] >> 53) ? SIM_COST_MIN_PHASE : SIM_COST_MIN_SAMPLES))
         return c->sum / c->n;
     }
   return first ? first->sum / first->n : 0;
@@ -874,6 +898,7 @@ fit_per_cpu (SimModel   *m,
       m->counts_orig = g_new0 (GArray **, m->n_hosts);
       m->host_rank = g_new0 (int *, m->n_hosts);
       m->mates = g_new0 (guint64 *, MAX (n_ranks, 1));
+      m->mates_vary = g_new0 (gboolean, MAX (n_ranks, 1));
       m->gate_ok = g_new0 (guint8 *, MAX (n_ranks, 1));
     }
   m->counts_orig[h] = sim_cores_cpu_counts (srs, ranks, n, (const Tick *const *) times, FALSE, m->where, ids, NULL);
@@ -885,6 +910,7 @@ fit_per_cpu (SimModel   *m,
       int a = ranks[i];
       guint len = srs[a]->ev->len;
       m->mates[a] = g_new0 (guint64, MAX (len, 1));
+      m->mates_vary[a] = FALSE;
       m->gate_ok[a] = g_new0 (guint8, MAX (len, 1));
       for (int j = 0; j < n; j++)
         {
@@ -900,6 +926,8 @@ fit_per_cpu (SimModel   *m,
                 m->mates[a][k] |= G_GUINT64_CONSTANT (1) << j;
             }
         }
+      for (guint k = 1; k < len && !m->mates_vary[a]; k++)
+        m->mates_vary[a] = __builtin_popcountll (m->mates[a][k]) != __builtin_popcountll (m->mates[a][0]);
     }
 }
 
@@ -1209,6 +1237,7 @@ sim_model_free (SimModel *m)
     }
   g_free (m->where);
   g_free (m->mates);
+  g_free (m->mates_vary);
   g_free (m->gate_ok);
   g_free (m->counts_orig);
   g_free (m->host_rank);

@@ -878,7 +878,8 @@ do_action (Engine  *e,
 }
 
 /* The cost class of a planned call: its rank and region, its bytes, and the transport of its
- * first message (point-to-point) or its communicator's size (collectives). */
+ * first message (point-to-point) or its communicator's size (collectives); where the number of
+ * ranks on its rank's CPU changed during the run, that number at the call too. */
 static guint64
 call_class (Engine  *e,
             int      r,
@@ -888,7 +889,7 @@ call_class (Engine  *e,
   RankSim *rs = &e->rs[r];
   SimAction *acts = &g_array_index (rs->plan->actions, SimAction, call->first);
   SimEvent *ev = (SimEvent *) rs->sr->ev->data;
-  guint64 bytes = 0;
+  guint64 bytes = 0, key;
   int kind = -1;
 
   for (guint i = 0; i < call->n; i++)
@@ -930,7 +931,10 @@ call_class (Engine  *e,
       bytes = rs->wait_bytes;
       kind = rs->wait_kind;
     }
-  return sim_model_class (r, call->region, bytes, MAX (kind, 0), waited);
+  key = sim_model_class (r, call->region, bytes, MAX (kind, 0), waited);
+  if (e->m->mates && e->m->mates[r] && e->m->mates_vary[r] && call->enter < rs->sr->ev->len)
+    key = sim_model_class_mates (key, 1 + (guint) __builtin_popcountll (e->m->mates[r][call->enter]));
+  return key;
 }
 
 /* What a call's residual from @model to @tl was: where the rank shared a host's CPUs, the CPU

@@ -538,6 +538,8 @@ typedef struct
   int         *host_ids;     /* per host: CPU ids (the largest + 1); 0: its CPUs shared as one */
   gint16     **where;        /* per rank: per event the CPU it ran on (NULL: unknown) */
   guint64    **mates;        /* per rank, per event: the ranks on its CPU then (bits: host index) */
+  gboolean    *mates_vary;   /* per rank: how many shared its CPU changed during the run (then its
+                              * calls' cost classes are per placement, sim_model_class_mates) */
   int        **host_rank;    /* per host, per index there: the world rank */
   guint8     **gate_ok;      /* per rank, per call's Leave: its wait for its CPU held in the original */
   GArray    ***counts_orig;  /* per host, per CPU id: its ranks computing there, recorded times */
@@ -569,10 +571,16 @@ int       sim_model_transport (const SimModel *m, int a, int b);
 double    sim_model_transfer (const SimModel *m, int from, int to, guint64 bytes);
 gboolean  sim_model_rendezvous (const SimModel *m, int from, int to, guint64 bytes, gboolean sync);
 guint64   sim_model_class (int rank, guint32 region, guint64 bytes, int kind, gboolean waited);
+guint64   sim_model_class_mates (guint64 key, guint mates);
 void      sim_model_add_cost (SimModel *m, guint64 key, double residual);
 /* the mean residual of the class, else of ever coarser classes, else 0; a class of fewer than
  * SIM_COST_MIN_SAMPLES calls yields to the first coarser one that has that many */
 #define SIM_COST_MIN_SAMPLES 5
+/* ... and a class of one placement of the ranks on the CPUs (sim_model_class_mates) fewer than
+ * this: such a class splits a class of the whole run, and the split needs the calls of a phase
+ * of the run, not of a few iterations (sim-patterns at 3 ranks, 40 calls a class and a rank
+ * moved near the end: up to +5 % worse with 5) */
+#define SIM_COST_MIN_PHASE 100
 double    sim_model_cost (const SimModel *m, guint64 key);
 char     *sim_model_describe (const SimModel *m);   /* JSON object */
 /* Collectives whose members do not all wait for one another (one-to-all, all-to-one, scans):

@@ -541,9 +541,9 @@ reenact (Ctx               *cx,
                 "of its time for a CPU. Where it waited less than 15 %%, the offline model shares each CPU among the "
                 "ranks the samples place on it (a rank waiting in MPI gets it once those computing there are in MPI "
                 "too); where it waited more, the scheduler moved the ranks between the CPUs, and the model shares "
-                "them evenly. On 61 traces of 3 to 6 ranks on 2 cores it missed 51 by at most 5 %% and the others by "
-                "up to 17 %% (LAMMPS by up to 8 %%; a non-blocking collective overlapping computation, 1 MiB "
-                "messages). The identity error of this trace says how far it misses this one; the real-time "
+                "them evenly. On 77 traces of 3 to 6 ranks on 2 cores it missed 67 by at most 5 %% and the others by "
+                "up to 8 %% (LAMMPS at 4 ranks where three of them shared a CPU for part of the run; small "
+                "programs at 3 ranks that poll or compute in bursts). The identity error of this trace says how far it misses this one; the real-time "
                 "re-enactment (without --offline) brings the scheduler's own sharing back, and sometimes the run."),
               cx->hosts.min_cpus, cx->hosts.max_ranks_per_host, 100.0 * cx->sum.cpu.gap_wait / cx->sum.cpu.gap_wall);
           else

@@ -1149,6 +1149,38 @@ test_offline_wait_classes (void)
   fixture_free (&f);
 }
 
+/* Costs per placement: a rank that shared its CPU with two others for the first half of the run
+ * and with one for the second has its calls costed per phase (each phase's own mean), where a
+ * phase has SIM_COST_MIN_PHASE calls of the class; else by the class of the whole run. */
+static void
+test_model_cost_phase (void)
+{
+  Fixture f = { 0 };
+  SimModel *m;
+  guint32 send;
+  guint64 key;
+
+  fixture_load (&f, "waits");
+  m = fit (&f);
+  send = region_id (f.defs, "MPI_Send");
+  key = sim_model_class (3, send, 14000, 0, TRUE);   /* a rank and size the trace has not */
+  for (int i = 0; i < SIM_COST_MIN_PHASE; i++)
+    {
+      sim_model_add_cost (m, sim_model_class_mates (key, 3), 30e3);
+      sim_model_add_cost (m, sim_model_class_mates (key, 2), 10e3);
+    }
+  for (int i = 0; i < SIM_COST_MIN_PHASE - 1; i++)
+    sim_model_add_cost (m, sim_model_class_mates (key, 1), 50e3);
+  g_assert_cmpfloat_with_epsilon (sim_model_cost (m, sim_model_class_mates (key, 3)), 30e3, 1e-6);
+  g_assert_cmpfloat_with_epsilon (sim_model_cost (m, sim_model_class_mates (key, 2)), 10e3, 1e-6);
+  /* the class of the whole run: the three phases' calls together */
+  g_assert_cmpfloat_with_epsilon (sim_model_cost (m, key), (30e3 + 10e3 + 50e3) * 100 / 299 - 50e3 / 299, 1e-6);
+  /* a phase of too few calls: the whole run's */
+  g_assert_cmpfloat_with_epsilon (sim_model_cost (m, sim_model_class_mates (key, 1)), sim_model_cost (m, key), 1e-6);
+  sim_model_free (m);
+  fixture_free (&f);
+}
+
 static void
 test_write_roundtrip (void)
 {
@@ -1541,6 +1573,9 @@ test_offline_cores_per_cpu (void)
       recv_leave = event_index (f.srs[1], EV_LEAVE, "MPI_Recv");
       /* who shared rank 0's CPU at its MPI_Init's Leave: rank 1, unless apart */
       g_assert_cmpuint (m->mates[0][init_leave], ==, apart ? 0 : 2);
+      /* the placement did not change: the whole run's cost classes */
+      g_assert_false (m->mates_vary[0]);
+      g_assert_false (m->mates_vary[1]);
       g_assert_cmpuint (m->gate_ok[1][recv_leave], ==, apart ? 1 : 0);
       transform (&f, "", &st);
       offline (&f, m, 48);
@@ -1856,6 +1891,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sim/cores/polls", test_cores_polls);
   g_test_add_func ("/sim/model/scatter", test_model_scatter);
   g_test_add_func ("/sim/offline/wait-classes", test_offline_wait_classes);
+  g_test_add_func ("/sim/model/cost-phase", test_model_cost_phase);
   g_test_add_func ("/sim/write/roundtrip", test_write_roundtrip);
   g_test_add_func ("/sim/report/headline", test_report_headline);
   g_test_add_func ("/sim/report/identity-advice", test_identity_advice);
