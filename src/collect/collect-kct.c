@@ -668,7 +668,12 @@ kubus_kct_finish (void)
           uint64_t since = t1 > global_start ? t1 - global_start : 0;
           trace->h.realtime_start = now_real > since ? now_real - since : 0;
           trace->h.otf2_bytes = kubus_trace_otf2 ? otf2_size (kubus_expdir ()) : 0;
-          if (write_file (kubus_expdir ()) != 0)
+          /* the MPI library's eager limits, as the OTF2 archive's properties */
+          char v[32];
+          if ((kubus_mpit_limit (0, v) && kct_prop_set (trace, "KUBUS::EAGER_LIMIT_SAME_HOST", v) != 0)
+              || (kubus_mpit_limit (1, v) && kct_prop_set (trace, "KUBUS::EAGER_LIMIT_BETWEEN_HOSTS", v) != 0))
+            give_up ("out of memory");
+          else if (write_file (kubus_expdir ()) != 0)
             give_up ("cannot write traces.kct");
         }
       kubus_log ("compressed trace: merge of %d ranks took %.3f ms (OTF2 definitions before it: "

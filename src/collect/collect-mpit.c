@@ -9,7 +9,8 @@
  * (MPI_T control variables, MPI 3.0), at MPI_Finalize: the largest btl_{vader,sm}_eager_limit
  * (Open MPI's shared memory, between ranks of a host) and btl_tcp_eager_limit (between hosts),
  * as the archive properties KUBUS::EAGER_LIMIT_SAME_HOST and KUBUS::EAGER_LIMIT_BETWEEN_HOSTS
- * (bytes, decimal). Libraries without those variables write none. */
+ * (bytes, decimal), in the OTF2 archive and the compressed trace (its properties). Libraries
+ * without those variables write none. */
 #include "collect.h"
 
 #include <stdio.h>
@@ -60,14 +61,18 @@ cvar_read (int i, MPI_Datatype dt, unsigned long long *out)
   return ok;
 }
 
-void
-kubus_mpit_properties (OTF2_Archive *archive)
+/* the limits, read once (the OTF2 archive's rank 0 and the compressed trace's both want them) */
+static int read_done, have_same, have_between;
+static unsigned long long same, between;
+
+static void
+read_limits (void)
 {
   int provided = 0, n = 0;
-  unsigned long long same = 0, between = 0;
-  int have_same = 0, have_between = 0;
-  char v[32];
 
+  if (read_done)
+    return;
+  read_done = 1;
   if (getenv ("KUBUS_TEST_NO_MPIT"))   /* test-only: a library without the variables */
     return;
   if (MPI_T_init_thread (MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS)
@@ -96,14 +101,24 @@ kubus_mpit_properties (OTF2_Archive *archive)
           }
       }
   MPI_T_finalize ();
-  if (have_same)
-    {
-      snprintf (v, sizeof v, "%llu", same);
-      OTF2_Archive_SetProperty (archive, "KUBUS::EAGER_LIMIT_SAME_HOST", v, true);
-    }
-  if (have_between)
-    {
-      snprintf (v, sizeof v, "%llu", between);
-      OTF2_Archive_SetProperty (archive, "KUBUS::EAGER_LIMIT_BETWEEN_HOSTS", v, true);
-    }
+}
+
+int
+kubus_mpit_limit (int between_hosts, char value[32])
+{
+  read_limits ();
+  if (between_hosts ? !have_between : !have_same)
+    return 0;
+  snprintf (value, 32, "%llu", between_hosts ? between : same);
+  return 1;
+}
+
+void
+kubus_mpit_properties (OTF2_Archive *archive)
+{
+  char v[32];
+  if (kubus_mpit_limit (0, v))
+    OTF2_Archive_SetProperty (archive, "KUBUS::EAGER_LIMIT_SAME_HOST", v, true);
+  if (kubus_mpit_limit (1, v))
+    OTF2_Archive_SetProperty (archive, "KUBUS::EAGER_LIMIT_BETWEEN_HOSTS", v, true);
 }

@@ -71,6 +71,9 @@ int kubus_other_thread_call (void) KUBUS_INTERNAL __attribute__ ((noinline, cold
 void kubus_threads_properties (OTF2_Archive *archive) KUBUS_INTERNAL;
 /* KUBUS::EAGER_LIMIT_* archive properties: the MPI library's eager limits (collect-mpit.c) */
 void kubus_mpit_properties (OTF2_Archive *archive) KUBUS_INTERNAL;
+/* 1 and the limit (decimal bytes) in @value where the library has it: of the shared memory
+ * transport (@between_hosts 0) or the network's (1); rank 0 at MPI_Finalize */
+int kubus_mpit_limit (int between_hosts, char value[32]) KUBUS_INTERNAL;
 
 /* Time: CLOCK_MONOTONIC in ns.  Where the TSC is invariant and the
  * kernel itself uses it, the collector reads the TSC and scales it to the

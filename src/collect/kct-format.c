@@ -480,6 +480,17 @@ kct_encode_version (const KctTrace *t, uint32_t version, uint8_t **out, size_t *
         kct_cpu_clear (&re);
     }
   section (&f, "CPUS", &p);
+  if (version >= 5 && t->n_props > 0)
+    {
+      /* optional: the archive's properties */
+      out_uv (&p, t->n_props);
+      for (uint32_t i = 0; i < t->n_props; i++)
+        {
+          out_str (&p, t->prop_names[i]);
+          out_str (&p, t->prop_values[i]);
+        }
+      section (&f, "PROP", &p);
+    }
 end:
   section (&f, "END ", &p);
 
@@ -973,6 +984,26 @@ read_hosts (In *in, KctTrace *t)
     }
 }
 
+/* the optional section PROP (version 5): the archive's properties, names unique and not empty */
+static void
+read_props (In *in, KctTrace *t)
+{
+  uint32_t n = in_count (in, 1u << 16, 2, _ ("properties"));
+  for (uint32_t i = 0; i < n && !in->bad; i++)
+    {
+      char *name = in_str (in);
+      char *value = in->bad ? NULL : in_str (in);
+      if (!in->bad && name[0] == '\0')
+        fail (in, _ ("property %u has no name"), i);
+      else if (!in->bad && kct_prop_get (t, name) != NULL)
+        fail (in, _ ("property %s given twice"), name);
+      else if (!in->bad && kct_prop_set (t, name, value) != 0)
+        fail (in, _ ("out of memory"));
+      free (name);
+      free (value);
+    }
+}
+
 /* version 4: the CPU samples of the ranks with times of their own */
 static void
 read_cpus (In *in, KctTrace *t)
@@ -1410,6 +1441,23 @@ kct_decode (const uint8_t *buf, size_t len, KctTrace **out, char *err, size_t er
           in.section = in.section ? in.section : "?";
           fail (&in, _ ("checksum mismatch: the file is corrupt"));
           break;
+        }
+      if (in.section == NULL && version >= 5 && memcmp (tag, "PROP", 4) == 0 && next == n_order - 1)
+        {
+          /* optional, after CPUS */
+          In sub = { buf + pos, (size_t)plen, 0, 0, "PROP", err, errlen, &listed, version };
+          if (t->n_props > 0)
+            fail (&sub, _ ("given twice"));
+          read_props (&sub, t);
+          if (!sub.bad && sub.pos != sub.n)
+            fail (&sub, _ ("%llu bytes left over"), (unsigned long long)(sub.n - sub.pos));
+          if (sub.bad)
+            {
+              in.bad = 1;
+              break;
+            }
+          pos += (size_t)plen;
+          continue;
         }
       if (in.section == NULL)
         {

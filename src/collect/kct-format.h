@@ -435,6 +435,11 @@ typedef struct
   uint32_t      cpu_flags;
   KctCpuStream *cpu;
   uint32_t      n_cpu, cap_cpu;
+
+  /* the OTF2 archive's properties (name, value; e.g. KUBUS::EAGER_LIMIT_SAME_HOST): the
+   * optional section PROP (version 5; a reader before it skips it) */
+  char    **prop_names, **prop_values;
+  uint32_t  n_props, cap_props;
 } KctTrace;
 
 KctTrace *kct_trace_new (void);
@@ -447,6 +452,10 @@ KctComm *kct_comm_add (KctTrace *t);                       /* zeroed, repeat 1 *
 KctTopo *kct_topo_add (KctTrace *t);
 KctHost *kct_host_add (KctTrace *t, const char *name);
 KctGroup *kct_group_add (KctTrace *t);
+/* sets property @name to @value (replaced where it is there); -1 out of memory */
+int         kct_prop_set (KctTrace *t, const char *name, const char *value);
+/* the value of property @name, NULL where the trace has none */
+const char *kct_prop_get (const KctTrace *t, const char *name);
 /* the stream of @rank: found, or added (zeroed) when @add; NULL when not found / out of memory */
 KctCpuStream *kct_cpu_stream (KctTrace *t, uint32_t rank, int add);
 const KctCpuStream *kct_cpu_find (const KctTrace *t, uint32_t rank);
@@ -486,7 +495,7 @@ void kct_group_calls (const KctTrace *t, uint32_t g, uint64_t *calls);
 int kct_encode (const KctTrace *t, uint8_t **out, size_t *len);
 /* The same in an older version's layout (KCT_VERSION_MIN .. KCT_VERSION; tests and fuzz
  * seeds): what that version lacks is left out (before 4: the CPU samples, the hosts' CPUs;
- * before 5: the samples' CPU ids). */
+ * before 5: the samples' CPU ids and the properties). */
 int kct_encode_version (const KctTrace *t, uint32_t version, uint8_t **out, size_t *len);
 /* Checks everything (sizes, ids, checksums); on failure writes what is wrong to err. */
 int kct_decode (const uint8_t *buf, size_t len, KctTrace **out, char *err, size_t errlen);

@@ -237,6 +237,13 @@ kct_trace_free (KctTrace *t)
   for (uint32_t i = 0; i < t->n_cpu; i++)
     kct_cpu_clear (&t->cpu[i]);
   free (t->cpu);
+  for (uint32_t i = 0; i < t->n_props; i++)
+    {
+      free (t->prop_names[i]);
+      free (t->prop_values[i]);
+    }
+  free (t->prop_names);
+  free (t->prop_values);
   free (t);
 }
 
@@ -304,6 +311,41 @@ kct_topo_add (KctTrace *t)
   memset (p, 0, sizeof *p);
   p->comm = KCT_NONE;
   return p;
+}
+
+int
+kct_prop_set (KctTrace *t, const char *name, const char *value)
+{
+  for (uint32_t i = 0; i < t->n_props; i++)
+    if (strcmp (t->prop_names[i], name) == 0)
+      return kct_set_string (&t->prop_values[i], value);
+  if (grow ((void **)&t->prop_names, &t->cap_props, t->n_props + 1, sizeof *t->prop_names) != 0)
+    return -1;
+  uint32_t cap = t->cap_props;
+  char   **v = realloc (t->prop_values, cap * sizeof *v);
+  if (v == NULL)
+    return -1;
+  t->prop_values = v;
+  t->prop_names[t->n_props] = NULL;
+  t->prop_values[t->n_props] = NULL;
+  if (kct_set_string (&t->prop_names[t->n_props], name) != 0
+      || kct_set_string (&t->prop_values[t->n_props], value) != 0)
+    {
+      free (t->prop_names[t->n_props]);
+      free (t->prop_values[t->n_props]);
+      return -1;
+    }
+  t->n_props++;
+  return 0;
+}
+
+const char *
+kct_prop_get (const KctTrace *t, const char *name)
+{
+  for (uint32_t i = 0; i < t->n_props; i++)
+    if (strcmp (t->prop_names[i], name) == 0)
+      return t->prop_values[i];
+  return NULL;
 }
 
 KctHost *

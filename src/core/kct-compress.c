@@ -1052,6 +1052,26 @@ compress_all (const char *anchor, const KctTimeSettings *ts, KctOtf2EventFunc ob
     }
   if (ok)
     OTF2_Reader_CloseEvtFiles (reader);
+  if (ok)
+    {
+      /* the archive's properties (the MPI library's eager limits), not OTF2's own */
+      uint32_t n = 0;
+      char   **names = NULL;
+      if (OTF2_Reader_GetPropertyNames (reader, &n, &names) == OTF2_SUCCESS && names != NULL)
+        for (uint32_t i = 0; ok && i < n; i++)
+          {
+            char *v = NULL;
+            if (names[i] && strncmp (names[i], "OTF2::", 6) != 0
+                && OTF2_Reader_GetProperty (reader, names[i], &v) == OTF2_SUCCESS && v != NULL
+                && kct_prop_set (all, names[i], v) != 0)
+              {
+                g_set_error (error, KCT_ERROR, KCT_ERROR_OTF2, _ ("%s: out of memory"), anchor);
+                ok = FALSE;
+              }
+            free (v);
+          }
+      free (names);
+    }
   OTF2_Reader_Close (reader);
   if (ok && kct_finish (all) != 0)
     {

@@ -691,6 +691,11 @@ expand_into (const KctTrace *t, const char *dir, gboolean events, GError **error
                                                          : "Kubus " KUBUS_VERSION)
                        == OTF2_SUCCESS
                 && OTF2_Archive_OpenEvtFiles (archive) == OTF2_SUCCESS;
+  /* the archive's properties (the MPI library's eager limits); OTF2's own names are its own,
+   * and a name OTF2 refuses (it takes NAMESPACE::NAME) is left out: they only inform */
+  for (guint32 i = 0; ok && i < t->n_props; i++)
+    if (strncmp (t->prop_names[i], "OTF2::", 6) != 0)
+      (void) OTF2_Archive_SetProperty (archive, t->prop_names[i], t->prop_values[i], true);
   if (!ok)
     {
       g_set_error (error, KCT_ERROR, KCT_ERROR_OTF2, _ ("cannot create an OTF2 archive in %s"),

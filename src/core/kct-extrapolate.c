@@ -855,6 +855,10 @@ extrapolate_defs (Ex *x, const Input *tmpl)
   out->h.n_ranks = x->target.n;
   out->h.flags = (t0->h.flags & KCT_FILE_OFFLINE) | KCT_FILE_EXTRAPOLATED;
   out->h.otf2_bytes = 0;
+  /* the archive's properties (the MPI library's eager limits: the runs' library is one) */
+  for (guint32 i = 0; i < t0->n_props; i++)
+    if (kct_prop_set (out, t0->prop_names[i], t0->prop_values[i]) != 0)
+      return FALSE;
   return TRUE;
 }
 

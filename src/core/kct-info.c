@@ -234,6 +234,15 @@ kct_info_text (const KctTrace *t, const char *path, guint64 file_bytes, gboolean
                                   (double)t->hosts[h].other_wall_ns / 1e9);
         g_string_append_c (s, '\n');
       }
+  for (uint32_t i = 0; i < t->n_props; i++)
+    {
+      /* the OTF2 archive's properties, e.g. KUBUS::EAGER_LIMIT_SAME_HOST (the MPI library's
+       * eager limit in bytes); escaped: they come from the file */
+      g_autofree char *name = g_strescape (t->prop_names[i], NULL);
+      g_autofree char *value = g_strescape (t->prop_values[i], NULL);
+      /* TRANSLATORS: a property of the trace archive and its value */
+      g_string_append_printf (s, _ ("property %s: %s\n"), name, value);
+    }
   g_string_append_printf (s, _ ("size: %llu bytes\n"), (unsigned long long)file_bytes);
   g_string_append_printf (s, _ ("size per rank: %.1f bytes\n"),
                           (double)file_bytes / (double)t->h.n_ranks);

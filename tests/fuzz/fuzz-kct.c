@@ -2,7 +2,9 @@
  * structure statistics, the replay iterator (a bounded number of events of a few ranks), the
  * encoder (a decoded trace must encode to bytes that decode again, identically), merging and
  * finishing.  Seeds: tests/fuzz/seeds/kct (ring-3-cpu.kct: format version 4 with CPU samples;
- * ring-3-cpu5.kct: version 5, the samples with the CPUs they ran on).  Errors are fine; crashes, leaks, hangs and sanitizer reports are not. */
+ * ring-3-cpu5.kct: version 5, the samples with the CPUs they ran on; ring-3-props.kct: the same
+ * with the optional section PROP, the archive's properties).  Errors are fine; crashes, leaks,
+ * hangs and sanitizer reports are not. */
 #include "kct-format.h"
 #include "kct-replay.h"
 

@@ -136,6 +136,25 @@ def seq(a, anchor, cpu=False):
     return '\n'.join(lines[:-1]), length
 
 
+def anchor_properties(anchor):
+    """the OTF2 archive's properties (otf2-print -I), without OTF2's own"""
+    p = tool(['otf2-print', '-I', anchor])
+    props, name = {}, None
+    for line in p.stdout.splitlines():
+        if line.startswith('Property name'):
+            name = line.split(None, 2)[2].strip() if len(line.split(None, 2)) > 2 else ''
+        elif line.startswith('Property value') and name is not None:
+            parts = line.split(None, 2)
+            if not name.startswith('OTF2::'):
+                props[name] = parts[2].strip() if len(parts) > 2 else ''
+            name = None
+    return props
+
+
+def info_properties(d):
+    return {k[len('property '):]: v for k, v in d.items() if k.startswith('property ')}
+
+
 def squeeze_polls(text):
     """runs of unsuccessful MPI_Test calls as one (their number is statistical)"""
     out = []
@@ -201,10 +220,18 @@ def lossless(a, tmp, expdir, polls=False, label=''):
     # the same compression offline, from the OTF2 trace
     off = os.path.join(tmp, 'offline-' + label + '.kct')
     tool([a.trace, 'compress', expdir, '-o', off])
-    made = info(a, off).get('made by')
+    doff = info(a, off)
+    made = doff.get('made by')
     expect(made == 'compression of an OTF2 trace', f'{label}: compressed offline, made by {made}')
+    # the archive's properties (the MPI library's eager limits, the clocks) go along, and come
+    # back with the expansion
+    props = anchor_properties(os.path.join(expdir, 'traces.otf2'))
+    expect(props and info_properties(doff) == props,
+           f'{label}: properties of the OTF2 trace {props}, of its compression {info_properties(doff)}')
     out2 = os.path.join(tmp, 'offline-' + label)
     tool([a.trace, 'expand', off, '-o', out2])
+    back = anchor_properties(os.path.join(out2, 'traces.otf2'))
+    expect(back == props, f'{label}: properties after the expansion {back}, before {props}')
     offline, _ = seq(a, os.path.join(out2, 'traces.otf2'), cpu)
     if polls:
         offline = squeeze_polls(offline)
@@ -375,9 +402,15 @@ def case_compressed(a, tmp):
            f'profile visits {m.group(1) if m else None}, compressed trace calls {d["calls"]}')
     expect(d.get('OTF2 size (estimated)', '').endswith('bytes')
            and 'OTF2 size (measured, same run)' not in d, f'info: {d}')
+    # the MPI library's eager limit (MPI_T; Open MPI's shared memory transport has one), as the
+    # OTF2 trace has it, and back in the expansion, where kubus-sim's offline model reads it
+    limit = d.get('property KUBUS::EAGER_LIMIT_SAME_HOST', '')
+    expect(limit.isdigit() and int(limit) > 0, f'no eager limit in the compressed trace: {d}')
     out = os.path.join(tmp, 'expanded')
     tool([a.trace, 'expand', os.path.join(exp, 'traces.kct'), '-o', out])
     text, length = seq(a, os.path.join(out, 'traces.otf2'))
+    props = anchor_properties(os.path.join(out, 'traces.otf2'))
+    expect(props.get('KUBUS::EAGER_LIMIT_SAME_HOST') == limit, f'expanded trace: properties {props}')
     for r in range(n):
         expect(text.count(f'== rank {r}\n') == 1, f'expanded trace lacks rank {r}')
     expect(text.count('ENTER MPI_Waitall') == 10 * n, 'expanded trace: MPI_Waitall count')
@@ -587,6 +620,16 @@ def case_badinput(a, tmp):
     again, _ = seq(a, os.path.join(tmp, 'v5.again', 'traces.otf2'), cpu=True)
     expect(again == text, f'{v5}: compressed again: {first_difference(text, again)}')
     shutil.rmtree(os.path.join(tmp, 'v5.again'), ignore_errors=True)
+    # the same with the optional section PROP (tests/fuzz/seeds/kct/ring-3-props.kct): its
+    # properties in info, and in the expanded OTF2 archive
+    withprops = os.path.join(os.path.dirname(v5), 'ring-3-props.kct')
+    d = info(a, withprops)
+    expect(info_properties(d) == {'KUBUS::EAGER_LIMIT_SAME_HOST': '4096', 'KUBUS::EAGER_LIMIT_BETWEEN_HOSTS': '65536',
+                                  'KUBUS::CLOCK_SOURCE': 'TSC'}, f'{withprops}: {d}')
+    tool([a.trace, 'expand', withprops, '-o', os.path.join(tmp, 'props.out')])
+    props = anchor_properties(os.path.join(tmp, 'props.out', 'traces.otf2'))
+    expect(props == info_properties(d), f'{withprops} expanded: properties {props}')
+    shutil.rmtree(os.path.join(tmp, 'props.out'), ignore_errors=True)
     expect(not os.path.exists(os.path.join(tmp, 'v1.out')), 'expand of a version 1 file left output')
     p = tool([a.analyze, '-q', '--serial', old, '-o', os.path.join(tmp, 'v1.cube')], ok=False)
     expect(p.returncode == 1 and 'format version 1' in p.stderr, f'analyze of version 1: {p.stderr!r}')
@@ -671,6 +714,16 @@ def case_sim(a, tmp):
     expect(err <= 0.05, f'predicted run time {s["predicted_runtime_s"]:.4f} s, recorded {recorded:.4f} s')
     text, _ = seq(a, os.path.join(out, 'traces.otf2'))
     expect(all(f'== rank {r}\n' in text for r in range(n)), 'the simulated trace lacks ranks')
+    # offline, the model knows the MPI library's eager limit from the compressed trace as from
+    # an OTF2 one (the property PROP)
+    limit = info(a, os.path.join(exp, 'traces.kct')).get('property KUBUS::EAGER_LIMIT_SAME_HOST', '')
+    out = os.path.join(exp, 'sim-offline')
+    tool([a.sim, exp, '--hypothesis', hyp, '-o', out, '-q', '--offline', '--no-identity'])
+    with open(os.path.join(out, 'summary.json'), encoding='utf-8') as f:
+        tr = json.load(f)['model']['transports'][0]
+    expect(limit.isdigit() and tr.get('eager_limit_library') == int(limit),
+           f'offline from the compressed trace: transport {tr}, the trace\'s limit {limit!r}')
+    shutil.rmtree(out, ignore_errors=True)
     expect(not [x for x in os.listdir(exp) if x.startswith('.')], f'left behind: {os.listdir(exp)}')
 
 

@@ -1237,6 +1237,70 @@ expect_error (const uint8_t *buf, size_t len, const char *part)
     g_error ("error '%s' does not mention '%s'", err, part);
 }
 
+/* The archive's properties (the optional section PROP): they come back as they were, in the
+ * order given; a trace without them has no section; a version 4 layout leaves them out; a
+ * property named twice or without a name is refused, naming the section. */
+static void
+test_format_props (void)
+{
+  KctTrace *t = sample_trace (4);
+  uint8_t  *a, *b, *old;
+  size_t    la, lb, lo;
+  char      err[256];
+  KctTrace *u;
+  g_assert_cmpint (kct_encode (t, &old, &lo), ==, 0);
+  g_assert_null (memmem (old, lo, "PROP", 4));
+  g_assert_cmpint (kct_prop_set (t, "KUBUS::EAGER_LIMIT_SAME_HOST", "4096"), ==, 0);
+  g_assert_cmpint (kct_prop_set (t, "KUBUS::B", "x\n\xff y"), ==, 0);
+  g_assert_cmpint (kct_prop_set (t, "KUBUS::EAGER_LIMIT_SAME_HOST", "8192"), ==, 0);   /* replaced */
+  g_assert_cmpuint (t->n_props, ==, 2);
+  g_assert_cmpint (kct_encode (t, &a, &la), ==, 0);
+  g_assert_cmpuint (la, >, lo);
+  g_assert_cmpint (kct_decode (a, la, &u, err, sizeof err), ==, 0);
+  g_assert_cmpuint (u->n_props, ==, 2);
+  g_assert_cmpstr (u->prop_names[0], ==, "KUBUS::EAGER_LIMIT_SAME_HOST");
+  g_assert_cmpstr (kct_prop_get (u, "KUBUS::EAGER_LIMIT_SAME_HOST"), ==, "8192");
+  g_assert_cmpstr (kct_prop_get (u, "KUBUS::B"), ==, "x\n\xff y");
+  g_assert_null (kct_prop_get (u, "KUBUS::C"));
+  g_assert_cmpint (kct_encode (u, &b, &lb), ==, 0);
+  g_assert_cmpmem (a, la, b, lb);
+  kct_trace_free (u);
+  g_free (b);
+  /* version 4: no properties */
+  g_assert_cmpint (kct_encode_version (t, 4, &b, &lb), ==, 0);
+  g_assert_null (memmem (b, lb, "PROP", 4));
+  g_free (b);
+  g_free (a);
+  /* refused: a property named twice (the second name patched to the first's, its checksum
+   * fixed), one without a name */
+  for (int variant = 0; variant < 2; variant++)
+    {
+      KctTrace *v = sample_trace (4);
+      g_assert_cmpint (kct_prop_set (v, variant ? "" : "KUBUS::A", "1"), ==, 0);
+      g_assert_cmpint (kct_prop_set (v, "KUBUS::B", "2"), ==, 0);
+      g_assert_cmpint (kct_encode (v, &a, &la), ==, 0);
+      if (variant == 0)
+        {
+          uint8_t *prop = memmem (a, la, "PROP", 4);
+          uint64_t plen = 0;
+          g_assert_nonnull (prop);
+          for (int k = 0; k < 8; k++)
+            plen |= (uint64_t)prop[4 + k] << (8 * k);
+          uint8_t *second = memmem (prop + 16, plen, "KUBUS::B", 8);
+          g_assert_nonnull (second);
+          second[7] = 'A';
+          uint32_t crc = kct_crc32 (prop + 16, plen);
+          for (int k = 0; k < 4; k++)
+            prop[12 + k] = (uint8_t)(crc >> (8 * k));
+        }
+      expect_error (a, la, variant ? "PROP: property 0 has no name" : "PROP: property KUBUS::A given twice");
+      g_free (a);
+      kct_trace_free (v);
+    }
+  g_free (old);
+  kct_trace_free (t);
+}
+
 static void
 test_format_corrupt (void)
 {
@@ -1579,6 +1643,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/kct/fold/roundtrip", test_fold_roundtrip);
+  g_test_add_func ("/kct/format/props", test_format_props);
   g_test_add_func ("/kct/fold/bounded", test_fold_bounded);
   g_test_add_func ("/kct/replay/times", test_replay_times);
   g_test_add_func ("/kct/merge/groups", test_merge_groups);
