@@ -984,6 +984,15 @@ read_hosts (In *in, KctTrace *t)
     }
 }
 
+/* a section's payload read: 1 where it is bad (or has bytes left over) */
+static int
+section_end (In *sub)
+{
+  if (!sub->bad && sub->pos != sub->n)
+    fail (sub, _ ("%llu bytes left over"), (unsigned long long)(sub->n - sub->pos));
+  return sub->bad;
+}
+
 /* the optional section PROP (version 5): the archive's properties, names unique and not empty */
 static void
 read_props (In *in, KctTrace *t)
@@ -1449,9 +1458,7 @@ kct_decode (const uint8_t *buf, size_t len, KctTrace **out, char *err, size_t er
           if (t->n_props > 0)
             fail (&sub, _ ("given twice"));
           read_props (&sub, t);
-          if (!sub.bad && sub.pos != sub.n)
-            fail (&sub, _ ("%llu bytes left over"), (unsigned long long)(sub.n - sub.pos));
-          if (sub.bad)
+          if (section_end (&sub))
             {
               in.bad = 1;
               break;
@@ -1504,9 +1511,7 @@ kct_decode (const uint8_t *buf, size_t len, KctTrace **out, char *err, size_t er
         default:
           break;
         }
-      if (!sub.bad && sub.pos != sub.n)
-        fail (&sub, _ ("%llu bytes left over"), (unsigned long long)(sub.n - sub.pos));
-      if (sub.bad)
+      if (section_end (&sub))
         {
           in.bad = 1;
           break;
