@@ -887,6 +887,14 @@ analysis_write_report (TraceDefs   *defs,
   }
   cube_report_set_attr (report, "kubus::trace", defs->path);
   cube_report_set_attr (report, "kubus::analyzer", "kubus-analyze " KUBUS_VERSION);
+  /* the MPI library's eager limits as the collector read them (collect-mpit.c), in bytes */
+  for (int t = 0; t < 2; t++)
+    if (defs->eager_limit_lib[t] > 0)
+      {
+        char v[32];
+        g_snprintf (v, sizeof v, "%" G_GUINT64_FORMAT, defs->eager_limit_lib[t]);
+        cube_report_set_attr (report, t == 0 ? "kubus::eager_limit_same_host" : "kubus::eager_limit_between_hosts", v);
+      }
   {
     /* violations as recorded; after a repair, the p2p replay's count is what remains */
     g_autofree char *s = NULL;

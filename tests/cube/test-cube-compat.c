@@ -106,6 +106,7 @@ static void
 test_bare_ampersand (void)
 {
   g_autoptr (CubeReport) r = parse_all_chunkings (amp_xml, check_amp);
+  g_assert_nonnull (r);   /* checked per chunking; freed here */
   g_autoptr (GError) error = NULL;
   g_autoptr (CubeReport) bad = NULL;
   /* an entity that looks like one but is not defined is still refused, with its line */
@@ -168,6 +169,7 @@ static void
 test_short_rows (void)
 {
   g_autoptr (CubeReport) r = parse_all_chunkings (rows_xml, check_rows);
+  g_assert_nonnull (r);   /* checked per chunking; freed here */
   g_autoptr (GError) error = NULL;
   g_autoptr (CubeReport) bad = NULL;
   g_auto (GStrv) parts = g_strsplit (rows_xml, "7.5", 2);
@@ -239,6 +241,7 @@ static void
 test_void_metrics (void)
 {
   g_autoptr (CubeReport) r = parse_all_chunkings (void_xml, check_void);
+  g_assert_nonnull (r);   /* checked per chunking; freed here */
 }
 
 /* ---- processes and threads without a name ---------------------------------------------------
@@ -273,6 +276,7 @@ static void
 test_unnamed_sysnodes (void)
 {
   g_autoptr (CubeReport) r = parse_all_chunkings (names_xml, check_names);
+  g_assert_nonnull (r);   /* checked per chunking; freed here */
 }
 
 /* ---- unquoted attributes of derived metrics in anchors --------------------------------------

@@ -417,6 +417,10 @@ def case_compressed(a, tmp):
     p = tool([a.analyze, '--serial', out])
     expect(os.path.exists(os.path.join(out, 'analysis.cube')),
            f'kubus-analyze on the expanded trace: {p.stderr[-2000:]}')
+    # the analysis report names the library's limit too
+    cube_text = open(os.path.join(out, 'analysis.cube'), encoding='utf-8').read()
+    expect(f'<attr key="kubus::eager_limit_same_host" value="{limit}"/>' in cube_text,
+           f'analysis report without the eager limit {limit}')
     # the definitions alone (for a reader that replays the events): the same locations with
     # the same event counts as the expansion
     defs = os.path.join(tmp, 'defs')
