@@ -258,8 +258,8 @@ cmp_delta (gconstpointer a,
  * sleep share; in MPI it wants no CPU. Into @out[0], or with @where (per event the CPU it ran
  * on) into the array of the CPU of the event that ends each interval (below @n_ids). With the
  * rank's @plan, a poll that found nothing inside a computation interval is part of it, and a
- * polling loop that ends a call is not (cores_times in sim-offline.c stretches the interval's
- * CPU time over the first and leaves the second its length). */
+ * polling loop that ends a call is not (sim_want_step; cores_times in sim-offline.c asks the
+ * same of every stretch, except that it stretches such a loop with its interval). */
 static void
 rank_deltas (GArray            **out,
              int                 n_ids,
@@ -271,20 +271,18 @@ rank_deltas (GArray            **out,
 {
   const SimEvent *ev = (const SimEvent *) sr->ev->data;
   guint n = sr->ev->len;
-  int depth = 0;
-  gboolean polls = FALSE;   /* the outermost call is a poll that found nothing */
+  SimWantWalk walk = { 0, FALSE };
   gint prev = -1, start = -1, end = -1;   /* the run of stretches wanting a CPU: start .. end */
   for (guint k = 0; k < n; k++)
     {
       const SimEvent *e = &ev[k];
-      gboolean mpi, wants;
+      gboolean wants;
       if (skip_removed && (e->flags & EVF_REMOVED))
         continue;
       if (e->type == EV_PROGRAM_END)
         break;
-      mpi = (e->type == EV_ENTER || e->type == EV_LEAVE) && sim_region_is_mpi (sr->defs, e->region);
       /* the stretch from the event before to this one */
-      wants = prev >= 0 && (depth == 0 || polls) && !(plan && plan->in_tail[k]);
+      wants = sim_want_step (&walk, sr, plan, k, TRUE) && prev >= 0;
       if (wants)
         {
           if (start < 0)
@@ -304,12 +302,25 @@ rank_deltas (GArray            **out,
             }
           start = end = -1;
         }
-      if (mpi && e->type == EV_ENTER && depth++ == 0)
-        polls = plan && plan->call_at[k] == NO_INDEX && sim_is_poll_region (sr->defs, e->region);
-      else if (mpi && e->type == EV_LEAVE && depth > 0 && --depth == 0)
-        polls = FALSE;
       prev = (gint) k;
     }
+}
+
+gboolean
+sim_want_step (SimWantWalk           *w,
+               const SimRank         *sr,
+               const struct SimPlan  *plan,
+               guint                  k,
+               gboolean               tails)
+{
+  const SimEvent *e = &g_array_index (sr->ev, SimEvent, k);
+  gboolean wants = (w->depth == 0 || w->polls) && !(tails && plan && plan->in_tail[k]);
+  gboolean mpi = (e->type == EV_ENTER || e->type == EV_LEAVE) && sim_region_is_mpi (sr->defs, e->region);
+  if (mpi && e->type == EV_ENTER && w->depth++ == 0)
+    w->polls = plan && plan->call_at[k] == NO_INDEX && sim_is_poll_region (sr->defs, e->region);
+  else if (mpi && e->type == EV_LEAVE && w->depth > 0 && --w->depth == 0)
+    w->polls = FALSE;
+  return wants;
 }
 
 /* the ranks wanting a CPU from each step on (SimRateStep.rate holding their number) */

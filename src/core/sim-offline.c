@@ -1239,7 +1239,10 @@ offline_pass (SimRank       **srs,
  * sim_cores_fit_cpus) are shared evenly among the ranks that compute. Each computation interval
  * needs the CPU time it got in the original (the samples' share of it; an interval too short to
  * be sampled ran on its CPU) and sleeps what it slept; it takes as long as the simulated run's
- * sharing needs for that from where it starts. A call's cost is likewise the CPU time calls of
+ * sharing needs for that from where it starts. An MPI call inside it that the plan does not
+ * re-enact (no communication events: MPI_Neighbor_alltoall, MPI_Comm_rank, ...) wanted no CPU,
+ * as sim_cores_profile counts it, and keeps its length (sim_want_step); a poll that found
+ * nothing is computation. A call's cost is likewise the CPU time calls of
  * its class got (call_work). The sharing depends on the lengths in turn: a fixed-point
  * iteration, each pass over the whole engine with the lengths the rates of the pass before
  * give, until no event moves by more than CORES_SETTLED of the run. Deterministic; with a CPU
@@ -1291,13 +1294,21 @@ cores_times (SimRank  **srs,
                * a call, counts each stretch as it was */
               double g = (double) (ev[b].time - ev[a].time), cpu = 0, sleep = 0, want;
               Tick last = ev[a].time;
+              SimWantWalk walk = { 0, FALSE };
               for (guint k = a + 1; k <= b; k++)
                 {
                   /* removed events too: a removed call's Enter ends the stretch before it
                    * (the transformation leaves the call no time of its own) */
                   double d = (double) (ev[k].time - last);
-                  cpu += d * sim_cpu_share (&ev[k], FALSE);
-                  sleep += d * sim_cpu_share (&ev[k], TRUE);
+                  gboolean wants = (ev[k].flags & EVF_REMOVED) ? walk.depth == 0 || walk.polls
+                                                                : sim_want_step (&walk, srs[r], plans[r], k, FALSE);
+                  if (wants)
+                    {
+                      cpu += d * sim_cpu_share (&ev[k], FALSE);
+                      sleep += d * sim_cpu_share (&ev[k], TRUE);
+                    }
+                  else
+                    sleep += d;   /* in an MPI call that wanted no CPU (sim_cores_profile): as long as it was */
                   last = ev[k].time;
                 }
               /* on the CPU it ran on, where the host is shared per CPU: a rank computing there

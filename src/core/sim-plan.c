@@ -618,8 +618,10 @@ plan_nbc (SimRank      *sr,
  * found nothing just before it, each Leave within SIM_PRESENCE_GAP_NS of the next Enter (a
  * tight loop, in MPI throughout), nothing else in between. Such a loop is not computation: it
  * lasts until what it polls for is there, and the CPU it got tells nothing of the CPU it needed
- * (a polling rank yields its CPU to a computing one). The offline model of the cores leaves it
- * its length (sim-offline.c, cores_times) and no share of the CPUs (sim-cpu.c, rank_deltas). */
+ * (a polling rank yields its CPU to a computing one). The offline model of the cores gives it
+ * no share of the CPUs (sim-cpu.c, rank_deltas); cores_times (sim-offline.c) still stretches it
+ * with the computation before it, since at its recorded length a hypothesis that shortens the
+ * computation would leave the loop as long as it was (docs/decisions/2026-11-30-polls-and-cores.md). */
 static void
 poll_tails (SimRank *sr,
             SimPlan *p)

@@ -200,6 +200,18 @@ double      sim_cores_span (const GArray *steps, Tick a, double work);
 /* Where the samples say which CPU each rank ran on (KUBUS_CPU_ID): per event of @sr its CPU (the
  * first sample's at or after it, the last sample's after the last); NULL without. */
 gint16     *sim_cpu_where (const SimRank *sr);
+/* Walks a rank's events in order and says of each stretch (from the event before to the one
+ * passed) whether its rank wanted a CPU then: outside MPI, or in a poll that found nothing
+ * (not a planned call), unless, with @tails, it is in a polling loop that ends a call
+ * (SimPlan.in_tail); in any other MPI call, one without communication too, it did not. Zeroed
+ * at the rank's first event or at the Leave of an outermost call. */
+typedef struct
+{
+  int      depth;
+  gboolean polls;   /* the outermost call is a poll that found nothing */
+} SimWantWalk;
+gboolean    sim_want_step (SimWantWalk *w, const SimRank *sr, const struct SimPlan *plan, guint k,
+                           gboolean tails);
 /* per CPU id below @n_ids of a host, the steps of the number of its ranks computing there
  * (SimRateStep.rate: the number, weighted by 1 - the interval's sleep share) */
 GArray    **sim_cores_cpu_counts (SimRank **srs, const int *ranks, int n_ranks, const Tick *const *times,
