@@ -861,6 +861,28 @@ mark_saved (void)
     close (fd);
 }
 
+/* A peer process has ended: gone, or a zombie its parent has not reaped yet (an MPI library
+ * that aborts on an error ends its rank at once, and the launcher reaps it only later). */
+static int
+peer_gone (pid_t pid)
+{
+  char path[64], buf[256];
+  if (kill (pid, 0) != 0 && errno == ESRCH)
+    return 1;
+  snprintf (path, sizeof path, "/proc/%d/stat", (int)pid);
+  int fd = open (path, O_RDONLY);
+  if (fd < 0)
+    return 0;
+  ssize_t n = read (fd, buf, sizeof buf - 1);
+  close (fd);
+  if (n <= 0)
+    return 0;
+  buf[n] = '\0';
+  /* "PID (COMM) STATE ...": COMM may hold anything, the state follows its last ')' */
+  const char *paren = strrchr (buf, ')');
+  return paren != NULL && paren[1] == ' ' && (paren[2] == 'Z' || paren[2] == 'X');
+}
+
 /* The initiator asks its peers on this host to save their traces now. */
 static void
 notify_peers (void)
@@ -887,7 +909,7 @@ wait_for_peers (void)
             continue;
           char path[PATH_MAX + 32];
           saved_marker_path (path, sizeof path, r);
-          if (access (path, F_OK) != 0 && !(kill (peer_ids[2 * r], 0) != 0 && errno == ESRCH))
+          if (access (path, F_OK) != 0 && !peer_gone (peer_ids[2 * r]))
             pending = 1;
         }
       if (!pending)
@@ -975,7 +997,7 @@ kubus_abort_span_gather (uint64_t *first, uint64_t *last)
               *last = b > *last ? b : *last;
             }
           else if (peer_ids != NULL && peer_ids[2 * r] != 0 && same_host (r)
-                   && !(kill (peer_ids[2 * r], 0) != 0 && errno == ESRCH))
+                   && !peer_gone (peer_ids[2 * r]))
             pending = 1;
         }
       if (!pending || waited_ms >= 5000)

@@ -996,6 +996,12 @@ main (int argc, char **argv)
   g_autoptr (GPtrArray) args = g_ptr_array_new ();
   g_autoptr (GPtrArray) owned = g_ptr_array_new_with_free_func (g_free);
   g_auto (GStrv) child_env = g_get_environ ();
+  /* When a rank fails, Open MPI's launcher sends the others SIGTERM and, by default, SIGKILL
+   * within milliseconds: too soon for them to save their traces and for one of them to write the
+   * global definitions (a rank ended by MPI_ERRORS_ARE_FATAL left no trace at all in 1 run of 5).
+   * A setting of 3 lets them finish (0 of 30 runs without a trace); a failed job then ends
+   * about 2 s later, one that ends normally does not. The user's own setting stays. */
+  child_env = g_environ_setenv (child_env, "OMPI_MCA_odls_base_sigkill_timeout", "3", FALSE);
   g_ptr_array_add (args, cmd[0]);
   int next_context = 0;
   if (is_mpi_launcher (cmd[0]))
@@ -1107,6 +1113,8 @@ main (int argc, char **argv)
           g_remove (p);
         }
   }
+  g_autofree char *abort_marker = g_build_filename (expdir, ".kubus-abort-definitions", NULL);
+  gboolean aborted = g_file_test (abort_marker, G_FILE_TEST_EXISTS);
   if (!o.no_trace)
     {
       int repaired = kubus_run_repair (expdir, ranks, &error);
@@ -1157,6 +1165,11 @@ main (int argc, char **argv)
       if (!g_file_test (anchor, G_FILE_TEST_EXISTS) && any_incomplete_rank (expdir))
         fprintf (stderr, _ ("kubus-run: no trace was written to %s: the collector could not complete it (see "
                             "below)\n"),
+                 expdir);
+      else if (!g_file_test (anchor, G_FILE_TEST_EXISTS) && aborted)
+        fprintf (stderr,
+                 _ ("kubus-run: no trace was written to %s: the run was aborted, and the launcher "
+                    "killed the rank writing the trace's definitions before it was done\n"),
                  expdir);
       else if (!g_file_test (anchor, G_FILE_TEST_EXISTS))
         fprintf (stderr,

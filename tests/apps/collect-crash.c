@@ -1,5 +1,7 @@
 /* collect-crash: rank 2 dies of SIGSEGV (or, with argument "exit", calls
- * exit(5) without MPI_Finalize) while the others wait for it.  4 ranks.
+ * exit(5) without MPI_Finalize; with "mpierror", sends to a rank that does
+ * not exist, and the MPI library's MPI_ERRORS_ARE_FATAL ends the job) while
+ * the others wait for it.  4 ranks.
  * With argument "finalize" the others wait inside MPI_Finalize, and rank 2
  * crashes 300 ms after them. */
 #include <mpi.h>
@@ -34,6 +36,8 @@ main (int argc, char **argv)
       fflush (stdout);
       if (argc > 1 && strcmp (argv[1], "exit") == 0)
         exit (5);
+      if (argc > 1 && strcmp (argv[1], "mpierror") == 0)
+        MPI_Send (&v, 1, MPI_INT, size + 5, 0, MPI_COMM_WORLD);
       /* a real SIGSEGV; a NULL store would be caught by UBSan first */
       raise (SIGSEGV);
     }

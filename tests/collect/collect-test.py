@@ -427,6 +427,30 @@ def case_crash(a, tmp, args=()):
         has_not_prefix(L, 'enter MPI_Finalize 2 ')
 
 
+def case_mpierror(a, tmp):
+    """Rank 2 sends to a rank that does not exist: Open MPI's MPI_ERRORS_ARE_FATAL ends that
+    rank at once (no exit handler, no signal of its own) and mpirun stops the others. Their
+    SIGTERM handlers save their traces, and one of them writes the global definitions; it must
+    not wait for the dead rank, which stays a zombie until mpirun reaps it (it waited 5 s
+    before, and mpirun's SIGKILL came after 1 s: no trace at all). The failing rank's events
+    are lost; kubus-run puts stand-ins in their place."""
+    env = env_for_mpi()
+    plain = run(['mpirun', '-n', '4', '--oversubscribe', a.app, 'mpierror'], env=env)
+    exp = os.path.join(tmp, 'exp')
+    p = run([a.run, '-o', exp, '--', 'mpirun', '-n', '4', '--oversubscribe', a.app, 'mpierror'],
+            env=env)
+    expect(p.returncode == plain.returncode and p.returncode != 0,
+           f'exit status {p.returncode}, without Kubus {plain.returncode}')
+    expect(p.stdout == plain.stdout, f'output changed: {p.stdout!r} vs {plain.stdout!r}')
+    expect('no trace was written' not in p.stderr, f'kubus-run: {p.stderr[-2000:]}')
+    L = check_trace(a, exp)
+    has(L, 'locations 4')
+    for r in (0, 1, 3):
+        has(L, f'balance {r} ok')
+        has(L, f'enter MPI_Sendrecv {r} 10')
+        has(L, f'enter MPI_Barrier {r} 1')
+
+
 def case_buffer(a, tmp):
     exp = os.path.join(tmp, 'exp')
     p = kubus_run(a, exp, 2, app_args=['30000'], opts=['--buffer', '512K'])
@@ -1022,6 +1046,7 @@ CASES = {
     'crash': case_crash,
     'exit': lambda a, tmp: case_crash(a, tmp, ['exit']),
     'crashfinalize': lambda a, tmp: case_crash(a, tmp, ['finalize']),
+    'mpierror': case_mpierror,
     'buffer': case_buffer,
     'flushuser': case_flushuser,
     'flushsave': case_flushsave,
