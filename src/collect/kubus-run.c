@@ -998,7 +998,7 @@ main (int argc, char **argv)
   g_auto (GStrv) child_env = g_get_environ ();
   /* When a rank fails, Open MPI's launcher sends the others SIGTERM and, by default, SIGKILL
    * within milliseconds: too soon for them to save their traces and for one of them to write the
-   * global definitions (a rank ended by MPI_ERRORS_ARE_FATAL left no trace at all in 1 run of 5).
+   * global definitions (after a rank ended by MPI_ERRORS_ARE_FATAL, about 1 run in 6 had no trace).
    * A setting of 3 lets them finish (0 of 30 runs without a trace); a failed job then ends
    * about 2 s later, one that ends normally does not. The user's own setting stays. */
   child_env = g_environ_setenv (child_env, "OMPI_MCA_odls_base_sigkill_timeout", "3", FALSE);
