@@ -821,8 +821,12 @@ local_scatterv (void                   *u,
   return local_scatter (u, c, in, out, n, type, root);
 }
 
+/* The lock on writing the global definitions after an abort: EXPDIR/.kubus-abort-definitions
+ * holds the rank that took it, followed by " stopped" where that rank did not fail itself but
+ * was stopped (mpirun's SIGTERM: the failing rank ended without a word, as an MPI library ends a
+ * rank on MPI_ERRORS_ARE_FATAL). kubus-sim reads it (sim-incomplete.c). */
 static int
-win_global_lock (void)
+win_global_lock (int initiator)
 {
   char path[PATH_MAX + 32];
   snprintf (path, sizeof path, "%s/.kubus-abort-definitions", expdir);
@@ -830,7 +834,7 @@ win_global_lock (void)
   if (fd < 0)
     return 0;
   char    line[32];
-  int     n = snprintf (line, sizeof line, "%d\n", kubus_world_rank);
+  int     n = snprintf (line, sizeof line, initiator ? "%d\n" : "%d stopped\n", kubus_world_rank);
   ssize_t w = write (fd, line, (size_t)n);
   (void)w;
   close (fd);
@@ -1026,7 +1030,7 @@ write_after_abort (uint32_t open_region, int initiator, int64_t status)
   if (finished || (!traced && !kct && !kubus_prof_started ()))
     return;
   finished = 1;
-  int global = traced && win_global_lock ();
+  int global = traced && win_global_lock (initiator);
   if (initiator)
     notify_peers ();
   int was = kubus_recording;

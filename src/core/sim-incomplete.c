@@ -4,7 +4,8 @@
  * When a rank calls MPI_Abort, dies on a fatal signal or exits without MPI_Finalize, mpirun stops
  * the others; their collectors save what they have, and the rank that failed leaves
  * EXPDIR/.kubus-abort-definitions (its rank; docs/decisions/collect-abort.md), which stays in the
- * experiment. kubus-run writes kubus.json when the run starts (no "end_time") and again when
+ * experiment. Where the failing rank ended without a word (an MPI library ending it on an
+ * error), a rank mpirun stopped wrote it, and its rank is followed by " stopped". kubus-run writes kubus.json when the run starts (no "end_time") and again when
  * mpirun has returned (with "end_time" and "exit_status", 128 + N when a process was killed by
  * signal N). Such a trace ends early on some ranks and may hold messages nobody received: a
  * re-enactment of it re-enacts the failure, not the program, and a prediction from it means
@@ -58,6 +59,10 @@ sim_incomplete_reason (const char *expdir)
       if (end != text && *end == '\0' && rank >= 0)
         who = g_strdup_printf (_("rank %ld called MPI_Abort, died on a signal or exited without "
                                  "MPI_Finalize, and the other ranks were stopped"), rank);
+      else if (end != text && g_str_equal (end, " stopped") && rank >= 0)
+        /* the rank that failed left no word (an MPI library ending it on an error) */
+        who = g_strdup (_("a rank ended without saving its trace, as on an MPI error the library "
+                          "found fatal, and the other ranks were stopped"));
       else
         who = g_strdup (_("a rank called MPI_Abort, died on a signal or exited without "
                           "MPI_Finalize, and the other ranks were stopped"));

@@ -443,6 +443,11 @@ def case_mpierror(a, tmp):
            f'exit status {p.returncode}, without Kubus {plain.returncode}')
     expect(p.stdout == plain.stdout, f'output changed: {p.stdout!r} vs {plain.stdout!r}')
     expect('no trace was written' not in p.stderr, f'kubus-run: {p.stderr[-2000:]}')
+    # the definitions were written by a rank mpirun stopped, not by the one that failed
+    with open(os.path.join(exp, '.kubus-abort-definitions')) as f:
+        marker = f.read().strip()
+    expect(marker.endswith(' stopped') and marker.split()[0] in ('0', '1', '3'),
+           f'abort marker {marker!r}')
     L = check_trace(a, exp)
     has(L, 'locations 4')
     for r in (0, 1, 3):

@@ -1854,6 +1854,35 @@ test_floors (void)
   fixture_free (&f);
 }
 
+/* Why kubus-sim refuses an aborted experiment, from its abort marker and kubus.json: the rank
+ * that failed, or, where the rank that wrote the definitions was stopped (" stopped"), no rank */
+static void
+test_incomplete_reason (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("kubus-incomplete-XXXXXX", NULL);
+  g_autofree char *marker = g_build_filename (dir, ".kubus-abort-definitions", NULL);
+  g_autofree char *json = g_build_filename (dir, "kubus.json", NULL);
+  char *why;
+
+  g_assert_nonnull (dir);
+  g_assert_null (sim_incomplete_reason (dir));
+  g_assert_true (g_file_set_contents (json, "{\"end_time\": \"x\", \"exit_status\": 6}", -1, NULL));
+  g_assert_null (sim_incomplete_reason (dir));
+  g_assert_true (g_file_set_contents (marker, "2\n", -1, NULL));
+  why = sim_incomplete_reason (dir);
+  g_assert_cmpstr (why, ==, "the measured run was aborted (rank 2 called MPI_Abort, died on a signal or exited "
+                            "without MPI_Finalize, and the other ranks were stopped; exit status 6)");
+  g_free (why);
+  g_assert_true (g_file_set_contents (marker, "3 stopped\n", -1, NULL));
+  why = sim_incomplete_reason (dir);
+  g_assert_cmpstr (why, ==, "the measured run was aborted (a rank ended without saving its trace, as on an MPI "
+                            "error the library found fatal, and the other ranks were stopped; exit status 6)");
+  g_free (why);
+  g_remove (marker);
+  g_remove (json);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1895,6 +1924,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sim/write/roundtrip", test_write_roundtrip);
   g_test_add_func ("/sim/report/headline", test_report_headline);
   g_test_add_func ("/sim/report/identity-advice", test_identity_advice);
+  g_test_add_func ("/sim/report/incomplete-reason", test_incomplete_reason);
   g_test_add_func ("/sim/report/large-messages", test_large_messages_note);
   g_test_add_func ("/sim/cpu/shares", test_cpu_shares);
   g_test_add_func ("/sim/cpu/outside-load", test_outside_load);
