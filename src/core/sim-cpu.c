@@ -24,7 +24,8 @@ is_boundary (const SimRank *sr,
 }
 
 SimCpuStats
-sim_cpu_shares (SimRank *sr)
+sim_cpu_shares (SimRank *sr,
+                gboolean conserve)
 {
   SimCpuStats st = { 0 };
   SimEvent *ev = (SimEvent *) sr->ev->data;
@@ -101,6 +102,21 @@ sim_cpu_shares (SimRank *sr)
             }
       r -= rp;
       c = (double) (s[j].cpu - s[j - 1].cpu) - ((double) (ev[b].time - ev[p].time) - rp);
+      if (c < 0 && conserve && b > p)
+        {
+          /* the short intervals got less CPU time than their length: they waited for the CPU
+           * too (a rank in MPI yields it to one computing beside it), and get the window's CPU
+           * time in proportion */
+          double shorts = (double) (ev[b].time - ev[p].time) - polls;
+          double got = (double) (s[j].cpu - s[j - 1].cpu) - (polls - rp);
+          if (shorts > 0)
+            for (guint32 k = p + 1; k <= b; k++)
+              if (!in_poll[k])
+                {
+                  ev[k].flags |= EVF_CPU;
+                  ev[k].spare = (guint16) (guint) (CLAMP (got / shorts, 0, 1) * 255 + 0.5);
+                }
+        }
       c = CLAMP (c, 0, w);
       r = CLAMP (r, 0, w - c);
       sl = w - c - r;

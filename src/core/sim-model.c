@@ -863,6 +863,7 @@ fit_per_cpu (SimModel   *m,
   const char *off = g_getenv ("KUBUS_SIM_PER_CPU");
   double wall = 0, wait = 0;
   int ids = 0;
+  gboolean moved = FALSE;
   if ((off && strcmp (off, "0") == 0) || n > 64)
     return;
   /* not where the computation itself waited long for the CPUs: the ranks then competed as
@@ -873,12 +874,10 @@ fit_per_cpu (SimModel   *m,
    * and waited for the CPU in MPI instead. */
   for (int i = 0; i < n; i++)
     {
-      SimCpuStats st = sim_cpu_shares (srs[ranks[i]]);
+      SimCpuStats st = sim_cpu_shares (srs[ranks[i]], FALSE);
       wall += st.gap_wall;
       wait += st.gap_wait;
     }
-  if (wall > 0 && wait / wall >= SIM_PER_CPU_WAIT)
-    return;
   if (!m->where)
     m->where = g_new0 (gint16 *, MAX (n_ranks, 1));
   for (int i = 0; i < n; i++)
@@ -887,8 +886,27 @@ fit_per_cpu (SimModel   *m,
       m->where[r] = sim_cpu_where (srs[r]);
       if (!m->where[r])
         return;
+      const SimCpuSample *cs = (const SimCpuSample *) srs[r]->cpu->data;
+      gint32 at = -1;
       for (guint k = 0; k < srs[r]->ev->len; k++)
         ids = MAX (ids, m->where[r][k] + 1);
+      /* its CPU changes from its second sample on (a rank that binds itself after MPI_Init
+       * may be sampled once before) */
+      for (guint j = 1; j < srs[r]->cpu->len; j++)
+        if (cs[j].where >= 0)
+          {
+            moved |= at >= 0 && cs[j].where != at;
+            at = cs[j].where;
+          }
+    }
+  /* ... unless no rank changed its CPU after that (bound to it, by the program or the launcher):
+   * the scheduler did not move them, and the ranks on a CPU shared it however long their
+   * computation waited (docs/decisions/2026-11-30-pinned-replay.md) */
+  if (wall > 0 && wait / wall >= SIM_PER_CPU_WAIT && moved)
+    {
+      for (int i = 0; i < n; i++)
+        g_clear_pointer (&m->where[ranks[i]], g_free);
+      return;
     }
   if (ids <= 0)
     return;

@@ -154,8 +154,11 @@ typedef struct
  * than this share of its time for a CPU (sim-model.c fit_per_cpu) */
 #define SIM_PER_CPU_WAIT 0.15
 
-/* Marks every event of a sampled long interval with its CPU and sleep shares (EVF_CPU). */
-SimCpuStats sim_cpu_shares (SimRank *sr);
+/* Marks every event of a sampled long interval with its CPU and sleep shares (EVF_CPU). With
+ * @conserve (the real-time re-enactment, which computes for that much CPU time), also the short
+ * intervals of a window where they were longer than the CPU time the window got: they share it
+ * (the offline model's fit takes them as they were). */
+SimCpuStats sim_cpu_shares (SimRank *sr, gboolean conserve);
 /* The CPU (or sleep) share of the interval ending at @e: 1 (0) where it was not sampled. */
 double      sim_cpu_share (const SimEvent *e, gboolean sleep);
 void        sim_cpu_hosts (const TraceDefs *defs, SimHosts *h);
@@ -471,6 +474,7 @@ typedef struct
   guint64 polls;              /* polling calls that found nothing, re-enacted as a progress call */
   gboolean contention;        /* re-enacted with the original's CPU contention (SimReplayMode) */
   guint32  cpus_used;         /* CPUs the re-enactment's ranks of this host ran on (contention) */
+  gboolean pinned;            /* each rank ran on the CPU the original's samples place it on */
   guint    hosts;             /* hosts the re-enactment ran on */
   /* blocking calls that moved SIM_LARGE_BYTES or more (summed over the ranks after the run):
    * how long they took in the re-enactment, before any floor, and in the original */

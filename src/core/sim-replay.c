@@ -1054,6 +1054,76 @@ limit_cpus (const cpu_set_t *all,
   return sched_setaffinity (0, sizeof use, &use) == 0 ? taken : (guint32) n_all;
 }
 
+/* Contention mode: the CPU of this host each CPU id of the original's samples maps to, or NULL
+ * where the original's placement cannot be brought back (a rank without samples of its CPU, more
+ * CPU ids than the CPUs here). Collective over MPI_COMM_WORLD. The scheduler placed the
+ * original's ranks, and left them or moved them, as its load went: LAMMPS at 4 ranks on 2 cores
+ * ran three ranks on one CPU for 40-60 % of 7 of 16 runs, and such a run is slower. A
+ * re-enactment left to the scheduler places its ranks its own way; pinned, each rank runs on the
+ * CPU its samples place it on, and moves when they do (docs/decisions/2026-11-30-pinned-replay.md). */
+#define PIN_IDS 1024
+static int *
+pin_map (const gint16    *where,
+         guint            n,
+         const cpu_set_t *host_set,
+         guint32          cpus)
+{
+  MPI_Comm host = MPI_COMM_NULL;
+  unsigned char in[PIN_IDS / 8] = { 0 }, out[PIN_IDS / 8];
+  int me = 0, ok = where != NULL, all_ok = 0, ids = 0, *map = NULL;
+
+  for (guint k = 0; where && k < n; k++)
+    {
+      if (where[k] < 0 || where[k] >= PIN_IDS)
+        ok = 0;
+      else
+        in[where[k] / 8] |= (unsigned char) (1u << (where[k] % 8));
+    }
+  MPI_Comm_rank (MPI_COMM_WORLD, &me);
+  if (MPI_Comm_split_type (MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, me, MPI_INFO_NULL, &host) != MPI_SUCCESS)
+    ok = 0;
+  else
+    {
+      MPI_Allreduce (in, out, (int) sizeof in, MPI_BYTE, MPI_BOR, host);
+      MPI_Comm_free (&host);
+    }
+  for (int i = 0; ok && i < PIN_IDS; i++)
+    ids += out[i / 8] >> (i % 8) & 1;
+  /* the CPUs the host's ranks run on here: the first @cpus of the host's (limit_cpus) */
+  if (ok && (ids == 0 || ids > (int) cpus || (int) cpus > CPU_COUNT (host_set)))
+    ok = 0;
+  if (ok)
+    {
+      int c = 0;
+      map = g_new (int, PIN_IDS);
+      for (int i = 0; i < PIN_IDS; i++)
+        {
+          map[i] = -1;
+          if (out[i / 8] >> (i % 8) & 1)
+            {
+              while (c < CPU_SETSIZE && !CPU_ISSET (c, host_set))
+                c++;
+              map[i] = c++;
+            }
+        }
+    }
+  /* all ranks or none */
+  MPI_Allreduce (&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (!all_ok)
+    g_clear_pointer (&map, g_free);
+  return map;
+}
+
+/* runs this thread on the CPU @c alone */
+static void
+pin_to (int c)
+{
+  cpu_set_t one;
+  CPU_ZERO (&one);
+  CPU_SET (c, &one);
+  sched_setaffinity (0, sizeof one, &one);
+}
+
 gboolean
 sim_replay_run (SimRank             *sr,
                 SimPlan             *plan,
@@ -1077,6 +1147,9 @@ sim_replay_run (SimRank             *sr,
   int max_size = 1;
   gboolean debug = g_getenv ("KUBUS_SIM_DEBUG") != NULL;
   g_autofree guint8 *poll_enter = NULL; /* per event: the Enter of a polling call that found nothing */
+  g_autofree gint16 *where = NULL;       /* contention: per event the original's CPU */
+  g_autofree int *pin = NULL;            /* ... and the CPU here it maps to (pin_map) */
+  int pinned = -1;
   GThread *wd;
 
   MPI_Comm_set_errhandler (MPI_COMM_WORLD, MPI_ERRORS_RETURN);
@@ -1110,7 +1183,16 @@ sim_replay_run (SimRank             *sr,
   spin_waits = contention;
   stats->contention = contention;
   if (contention)
-    stats->cpus_used = host_known ? limit_cpus (&host_set, mode->cpus) : 0;
+    {
+      stats->cpus_used = host_known ? limit_cpus (&host_set, mode->cpus) : 0;
+      /* collective: every rank asks, KUBUS_SIM_NO_PIN (for comparisons) set for all or none */
+      if (!g_getenv ("KUBUS_SIM_NO_PIN"))
+        {
+          where = host_known ? sim_cpu_where (sr) : NULL;
+          pin = pin_map (where, n, &host_set, stats->cpus_used);
+          stats->pinned = pin != NULL;
+        }
+    }
   core_each = !contention && host_known && ranks_here <= CPU_COUNT (&host_set);
   {
     int mine = core_each, all = 0;
@@ -1164,6 +1246,8 @@ sim_replay_run (SimRank             *sr,
           stats->events++;
           continue;
         }
+      if (pin && pin[where[k]] != pinned)
+        pin_to (pinned = pin[where[k]]);
       if (contention && started)
         {
           /* compute for the CPU time the rank got, sleep for the time it slept; the time it

@@ -396,7 +396,8 @@ sim_report_write (const char  *orig_cube,
                               s->rstats.cal.realtime ? "true" : "false", s->rstats.hosts,
                               s->rstats.contention ? "true" : "false");
       if (s->rstats.contention)
-        g_string_append_printf (js, ", \"cpus\": %u", s->rstats.cpus_used);
+        g_string_append_printf (js, ", \"cpus\": %u, \"pinned\": %s", s->rstats.cpus_used,
+                                s->rstats.pinned ? "true" : "false");
       /* blocking calls of large messages: re-enactment against original, before any floor */
       g_string_append_printf (js, ", \"large_messages\": {\"min_bytes\": %u, \"calls\": %" G_GUINT64_FORMAT
                               ", \"replay_over_original\": ", SIM_LARGE_BYTES, s->rstats.large_calls);

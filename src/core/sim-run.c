@@ -502,7 +502,7 @@ reenact (Ctx               *cx,
     return FALSE;
   for (int i = 0; i < cx->t->n_local; i++)
     {
-      SimCpuStats cs = sim_cpu_shares (cx->srs[i]);
+      SimCpuStats cs = sim_cpu_shares (cx->srs[i], !cx->opt->offline);
       cpu_stats_add (&local_cpu, &cs);
       if (!quiet_pass)
         cpu_stats_add (&cx->cpu, &cs);

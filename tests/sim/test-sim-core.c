@@ -1271,7 +1271,7 @@ test_cpu_shares (void)
   smp[2] = (SimCpuSample) { isend_enter, 8000000, 4000000, -1 };
   sr->cpu = g_array_new (FALSE, FALSE, sizeof (SimCpuSample));
   g_array_append_vals (sr->cpu, smp, 3);
-  st = sim_cpu_shares (sr);
+  st = sim_cpu_shares (sr, FALSE);
   g_assert_cmpuint (st.samples, ==, 2);
   g_assert_cmpfloat (st.gap_wall, ==, 14e6);
   g_assert_cmpfloat (st.gap_cpu, ==, 6e6);
@@ -1290,6 +1290,57 @@ test_cpu_shares (void)
   g_assert_cmpfloat (fabs (sim_cpu_share (&ev[isend_enter], FALSE) - 0.5), <=, 0.5 / 255);
   g_assert_cmpfloat (fabs (sim_cpu_share (&ev[isend_enter], TRUE) - 0.25), <=, 0.5 / 255);
   fixture_free (&f);
+}
+
+/* Where the short intervals between two samples were longer than the CPU time the window got,
+ * they waited for the CPU too: the real-time re-enactment (@conserve) gives them the window's
+ * CPU time in proportion, so that it computes no more than the rank did; the offline model's
+ * fit takes them as they were. */
+static void
+test_cpu_shares_conserve (void)
+{
+  for (int conserve = 0; conserve < 2; conserve++)
+    {
+      Fixture f = { 0 };
+      SimRank *sr;
+      SimCpuSample smp[3];
+      guint init_leave, send_enter, isend_enter;
+      SimEvent *ev;
+
+      fixture_load (&f, "exact");
+      sr = f.srs[0];
+      ev = (SimEvent *) sr->ev->data;
+      init_leave = event_index (sr, EV_LEAVE, "MPI_Init");
+      send_enter = event_index (sr, EV_ENTER, "MPI_Send");     /* 13 ms; the Send is 13..14 */
+      isend_enter = event_index (sr, EV_ENTER, "MPI_Isend");   /* 18 ms, after foo 14..18 */
+      smp[0] = (SimCpuSample) { init_leave, 1000000, 0, -1 };
+      smp[1] = (SimCpuSample) { send_enter, 5000000, 3000000, -1 };
+      /* the window got 0.4 ms of CPU: less than the Send's 1 ms */
+      smp[2] = (SimCpuSample) { isend_enter, 5400000, 4000000, -1 };
+      sr->cpu = g_array_new (FALSE, FALSE, sizeof (SimCpuSample));
+      g_array_append_vals (sr->cpu, smp, 3);
+      sim_cpu_shares (sr, conserve);
+      for (guint k = send_enter + 1; ev[k - 1].type != EV_LEAVE || ev[k - 1].region != ev[send_enter].region; k++)
+        {
+          if (conserve)
+            {
+              g_assert_true (ev[k].flags & EVF_CPU);
+              g_assert_cmpfloat (fabs (sim_cpu_share (&ev[k], FALSE) - 0.4), <=, 0.5 / 255);
+            }
+          else
+            g_assert_cmpfloat (sim_cpu_share (&ev[k], FALSE), ==, 1.0);
+        }
+      /* foo 14..18 got none of it either way */
+      g_assert_cmpfloat (sim_cpu_share (&ev[isend_enter], FALSE), ==, 0.0);
+      /* the CPU time the window's events say: 0.4 ms, or the Send's whole 1 ms */
+      {
+        double cpu = 0;
+        for (guint k = send_enter + 1; k <= isend_enter; k++)
+          cpu += sim_cpu_share (&ev[k], FALSE) * (double) (ev[k].time - ev[k - 1].time);
+        g_assert_cmpfloat (fabs (cpu - (conserve ? 400000.0 : 1000000.0)), <=, 1000000.0 / 255);
+      }
+      fixture_free (&f);
+    }
 }
 
 /* The exact trace as if its 2 ranks had shared 1 CPU, with the collector's samples defined
@@ -1371,7 +1422,7 @@ test_cores_polls (void)
   smp[1] = (SimCpuSample) { first, 12 * ms, 6 * ms, -1 };
   f.srs[0]->cpu = g_array_new (FALSE, FALSE, sizeof (SimCpuSample));
   g_array_append_vals (f.srs[0]->cpu, smp, 2);
-  stats = sim_cpu_shares (f.srs[0]);
+  stats = sim_cpu_shares (f.srs[0], FALSE);
   g_assert_cmpfloat (sim_cpu_share (&ev[event_index (f.srs[0], EV_LEAVE, "MPI_Test")], FALSE), ==, 0.0);
   g_assert_cmpfloat (sim_cpu_share (&ev[first], FALSE), ==, 128.0 / 255);
   g_assert_cmpfloat (sim_cpu_share (&ev[first], TRUE), ==, 0.0);
@@ -1424,7 +1475,7 @@ test_cores_profile (void)
   smp[1] = (SimCpuSample) { event_index (f.srs[0], EV_ENTER, "MPI_Send"), 8000000, 3000000, -1 };
   f.srs[0]->cpu = g_array_new (FALSE, FALSE, sizeof (SimCpuSample));
   g_array_append_vals (f.srs[0]->cpu, smp, 2);
-  sim_cpu_shares (f.srs[0]);
+  sim_cpu_shares (f.srs[0], FALSE);
   g_assert_cmpfloat_with_epsilon (sim_cores_fit_cpus (f.srs, ranks, 2, (const Tick *const *) times, 1, &n_iv),
                                   7.0 / 9.0, 10.0 / 9.0 * 0.5 / 255 + 1e-6);   /* shares in 255ths */
   g_assert_cmpuint (n_iv, ==, 1);
@@ -1487,7 +1538,7 @@ test_offline_cores (void)
                             { event_index (f.srs[0], EV_ENTER, "MPI_Send"), 10000000, 1000000, -1 } };
     f.srs[0]->cpu = g_array_new (FALSE, FALSE, sizeof (SimCpuSample));
     g_array_append_vals (f.srs[0]->cpu, smp, 2);
-    sim_cpu_shares (f.srs[0]);
+    sim_cpu_shares (f.srs[0], FALSE);
   }
   m = fit (&f);
   transform (&f, "remove messages with tag == 1", &st);
@@ -1927,6 +1978,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sim/report/incomplete-reason", test_incomplete_reason);
   g_test_add_func ("/sim/report/large-messages", test_large_messages_note);
   g_test_add_func ("/sim/cpu/shares", test_cpu_shares);
+  g_test_add_func ("/sim/cpu/shares-conserve", test_cpu_shares_conserve);
   g_test_add_func ("/sim/cpu/outside-load", test_outside_load);
   g_test_add_func ("/sim/cpu/outside-cpu-share", test_outside_cpu_share);
   g_test_add_func ("/sim/cpu/cores-profile", test_cores_profile);
