@@ -538,15 +538,16 @@ reenact (Ctx               *cx,
           if (cx->defs->cpu_metric_where && cx->hosts.max_ranks_per_host <= 64)
             cx->sum.mode_advice = g_strdup_printf (
               _("The original's ranks shared %u CPUs of a host (up to %u ranks) and their computation waited %.0f %% "
-                "of its time for a CPU. Where it waited less than 15 %%, the offline model shares each CPU among the "
-                "ranks the samples place on it (a rank waiting in MPI gets it once those computing there are in MPI "
-                "too); where it waited more, the scheduler moved the ranks between the CPUs, and the model shares "
-                "them evenly. On 111 traces of 3 to 6 ranks on 2 cores it missed 96 by at most 5 %% and the others by "
+                "of its time for a CPU. Where it waited less than 15 %%, or no rank changed its CPU, the offline model "
+                "shares each CPU among the ranks the samples place on it (a rank waiting in MPI gets it once those "
+                "computing there are in MPI too); where it waited more and the scheduler moved the ranks between the "
+                "CPUs, the model shares them evenly. On 111 traces of 3 to 6 ranks on 2 cores it missed 96 by at most 5 %% and the others by "
                 "up to 16 %% (LAMMPS at 4 ranks where three of them shared a CPU for part of the run; small "
                 "programs at 3 ranks that poll or compute in bursts, whose traces vary most: four of one came out "
                 "-3.6 to +15.9 %%). The identity error of this trace says how far "
-                "it misses this one. The real-time re-enactment (without --offline) brings the scheduler's own "
-                "sharing back, but missed 46 of 77 of those traces by more than 5 %% (mean 15 %%)."),
+                "it misses this one. The real-time re-enactment (without --offline) runs each rank on the CPU the "
+                "samples place it on and brings the scheduler's own sharing back, but missed 54 of 93 of those "
+                "traces by more than 5 %% (mean 14 %%; LAMMPS at 4 ranks 3 %%)."),
               cx->hosts.min_cpus, cx->hosts.max_ranks_per_host, 100.0 * cx->sum.cpu.gap_wait / cx->sum.cpu.gap_wall);
           else
           cx->sum.mode_advice = g_strdup_printf (
