@@ -147,8 +147,9 @@ typedef struct
   guint    other_share_ranks, other_share_cpus;
 } SimHosts;
 
-/* The share of their sampled computation time the ranks waited, runnable, for a CPU above which
- * the real-time re-enactment brings the contention back (sim-run.c) */
+/* The share of their sampled computation time, or of their sampled MPI calls' time, the ranks
+ * waited, runnable, for a CPU above which the real-time re-enactment brings the contention back
+ * (sim-run.c) */
 #define SIM_CONTENTION_SHARE 0.05
 /* the offline model shares a host's CPUs per CPU only where its ranks' computation waited less
  * than this share of its time for a CPU (sim-model.c fit_per_cpu) */

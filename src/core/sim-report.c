@@ -331,6 +331,12 @@ sim_report_write (const char  *orig_cube,
       g_string_append (js, ", \"computation_sleep_share\": ");
       json_number (js, s->cpu.gap_sleep / s->cpu.gap_wall);
     }
+  if (s->cpu.call_wall > 0)
+    {
+      /* the sampled (long) MPI calls: the share of their time they waited, runnable, for a CPU */
+      g_string_append (js, ", \"mpi_wait_share\": ");
+      json_number (js, s->cpu.call_wait / s->cpu.call_wall);
+    }
   if (sim_outside_load (&s->hosts, &s->cpu) >= 0)
     {
       /* what other programs took: the run's own sharing of the cores does not count */
