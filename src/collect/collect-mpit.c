@@ -12,54 +12,10 @@
  * (bytes, decimal), in the OTF2 archive and the compressed trace (its properties). Libraries
  * without those variables write none. */
 #include "collect.h"
+#include "mpit-limits.h"
 
 #include <stdio.h>
 #include <string.h>
-
-/* the value of control variable @i (of datatype @dt, bound to no object) into @out */
-static int
-cvar_read (int i, MPI_Datatype dt, unsigned long long *out)
-{
-  MPI_T_cvar_handle h;
-  int count = 0, ok = 0;
-  if (MPI_T_cvar_handle_alloc (i, NULL, &h, &count) != MPI_SUCCESS)
-    return 0;
-  if (count == 1)
-    {
-      if (dt == MPI_INT)
-        {
-          int v = 0;
-          ok = MPI_T_cvar_read (h, &v) == MPI_SUCCESS && v >= 0;
-          *out = (unsigned long long)v;
-        }
-      else if (dt == MPI_UNSIGNED)
-        {
-          unsigned v = 0;
-          ok = MPI_T_cvar_read (h, &v) == MPI_SUCCESS;
-          *out = v;
-        }
-      else if (dt == MPI_UNSIGNED_LONG)
-        {
-          unsigned long v = 0;
-          ok = MPI_T_cvar_read (h, &v) == MPI_SUCCESS;
-          *out = v;
-        }
-      else if (dt == MPI_UNSIGNED_LONG_LONG)
-        {
-          unsigned long long v = 0;
-          ok = MPI_T_cvar_read (h, &v) == MPI_SUCCESS;
-          *out = v;
-        }
-      else if (dt == MPI_COUNT)
-        {
-          MPI_Count v = 0;
-          ok = MPI_T_cvar_read (h, &v) == MPI_SUCCESS && v >= 0;
-          *out = (unsigned long long)v;
-        }
-    }
-  MPI_T_cvar_handle_free (&h);
-  return ok;
-}
 
 /* the limits, read once (the OTF2 archive's rank 0 and the compressed trace's both want them) */
 static int read_done, have_same, have_between;
@@ -68,39 +24,19 @@ static unsigned long long same, between;
 static void
 read_limits (void)
 {
-  int provided = 0, n = 0;
+  unsigned long long limit[2];
+  int have[2];
 
   if (read_done)
     return;
   read_done = 1;
   if (getenv ("KUBUS_TEST_NO_MPIT"))   /* test-only: a library without the variables */
     return;
-  if (MPI_T_init_thread (MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS)
-    return;
-  if (MPI_T_cvar_get_num (&n) == MPI_SUCCESS)
-    for (int i = 0; i < n; i++)
-      {
-        char name[256], desc[8];
-        int name_len = sizeof name, desc_len = sizeof desc, verbosity, bind, scope;
-        MPI_Datatype dt;
-        MPI_T_enum et;
-        unsigned long long x;
-        if (MPI_T_cvar_get_info (i, name, &name_len, &verbosity, &dt, &et, desc, &desc_len, &bind, &scope)
-            != MPI_SUCCESS || bind != MPI_T_BIND_NO_OBJECT)
-          continue;
-        if ((strcmp (name, "btl_vader_eager_limit") == 0 || strcmp (name, "btl_sm_eager_limit") == 0)
-            && cvar_read (i, dt, &x) && x > 0)
-          {
-            same = have_same && same > x ? same : x;
-            have_same = 1;
-          }
-        else if (strcmp (name, "btl_tcp_eager_limit") == 0 && cvar_read (i, dt, &x) && x > 0)
-          {
-            between = x;
-            have_between = 1;
-          }
-      }
-  MPI_T_finalize ();
+  kubus_mpit_eager_limits (limit, have);
+  same = limit[0];
+  between = limit[1];
+  have_same = have[0];
+  have_between = have[1];
 }
 
 int

@@ -128,3 +128,36 @@ sim_load_advice (const SimHosts    *h,
                             "of its own) to predict it."),
                           100.0 * load, h->min_cpus, h->max_ranks_per_host);
 }
+
+char *
+sim_eager_advice (const TraceDefs         *defs,
+                  guint                    hosts,
+                  const unsigned long long here[2],
+                  const int                have[2])
+{
+  for (int t = 0; t < 2; t++)
+    {
+      guint64 orig = defs->eager_limit_lib[t];
+      if (orig == 0 || !have[t] || here[t] == orig || (t == 1 && hosts < 2))
+        continue;
+      /* a message between the two limits goes at once in one run and waits for its receiver
+       * (rendezvous) in the other: it cannot keep its time (docs/decisions/
+       * 2026-11-30-library-eager-limit.md) */
+      return g_strdup_printf (t == 0
+                              ? _("The original's MPI library sent messages of up to %llu bytes between ranks of a "
+                                  "host at once (eager) and larger ones only once their receiver was there; this "
+                                  "re-enactment's library does so up to %llu bytes. Messages between the two take the "
+                                  "other protocol here and do not keep their times. Give the re-enactment the "
+                                  "original's setting (Open MPI: OMPI_MCA_btl_vader_eager_limit=%llu in the "
+                                  "environment, or kubus-sim … -- mpirun --mca btl_vader_eager_limit %llu).")
+                              : _("The original's MPI library sent messages of up to %llu bytes between hosts at "
+                                  "once (eager) and larger ones only once their receiver was there; this "
+                                  "re-enactment's library does so up to %llu bytes. Messages between the two take the "
+                                  "other protocol here and do not keep their times. Give the re-enactment the "
+                                  "original's setting (Open MPI: OMPI_MCA_btl_tcp_eager_limit=%llu in the "
+                                  "environment, or kubus-sim … -- mpirun --mca btl_tcp_eager_limit %llu)."),
+                              (unsigned long long) orig, here[t], (unsigned long long) orig,
+                              (unsigned long long) orig);
+    }
+  return NULL;
+}

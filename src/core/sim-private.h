@@ -743,6 +743,11 @@ guint    sim_local_cpus (void);   /* CPUs the re-enactment may use here (KUBUS_S
 /* share of the ranks' time spent waiting for a CPU that other programs took (−1 unknown) */
 double   sim_outside_load (const SimHosts *h, const SimCpuStats *c);
 char    *sim_load_advice (const SimHosts *h, const SimCpuStats *c);
+/* NULL, or the sentence saying that the re-enactment's MPI library (its eager limits @here[i],
+ * known where @have[i]; 0 between ranks of a host, 1 between hosts) sends messages of other
+ * sizes eagerly than the original's did (TraceDefs.eager_limit_lib): between hosts only where
+ * the original ran on several (@hosts) */
+char    *sim_eager_advice (const TraceDefs *defs, guint hosts, const unsigned long long here[2], const int have[2]);
 
 /* sim-launch.c */
 char    *sim_workdir_name (const char *simdir, int pid);   /* ".NAME.tmp-PID" beside SIMDIR */

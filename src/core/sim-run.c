@@ -11,6 +11,7 @@
  * Errors on any rank reach rank 0 (agree()); every phase is collective, so all processes stop
  * at the same point. */
 #include "sim-private.h"
+#include "mpit-limits.h"
 #include "remove-tree.h"
 #include "analyze-mode.h"
 #include "launch-mpi.h"
@@ -513,25 +514,26 @@ reenact (Ctx               *cx,
     local_cpu.shortfall = sim_cores_shortfall (cx->srs, cx->t->n_ranks);
   if (!quiet_pass)
     {
-      /* the contention re-enactment where the original's ranks really competed for cores:
-       * their computation waited runnable for a CPU a noticeable part of its time, or it
-       * computed (rather than slept) and their MPI calls waited for a CPU. A rank in MPI yields
-       * its CPU to one computing beside it, and its wait ends only when it gets the CPU back:
-       * 42 traces of computing programs whose computation waited 5 % or less but whose sampled
-       * MPI calls waited 54-92 % came out -43 .. +67 % (13 within 5 %) re-enacted on idle CPUs,
-       * -2.9 .. +62 % (32 within 5 %) with the contention. Ranks that share cores but mostly
-       * sleep keep the precise, real-time scheduled re-enactment: their MPI calls waited for
-       * each other's spinning (MPI_Neighbor_alltoall at 4 ranks on 2 cores: -19 .. -23 % with
-       * the contention, within 0.2 % without; docs/decisions/2026-11-30-pinned-replay.md) */
+      /* the contention re-enactment where the original's ranks really competed for cores: their
+       * computation computed (rather than slept), and it, or their MPI calls, waited runnable
+       * for a CPU a noticeable part of its time. A rank in MPI yields its CPU to one computing
+       * beside it, and its wait ends only when it gets the CPU back: 42 traces of computing
+       * programs whose computation waited 5 % or less but whose sampled MPI calls waited 54-92 %
+       * came out -43 .. +67 % (13 within 5 %) re-enacted on idle CPUs, -2.9 .. +62 % (32 within
+       * 5 %) with the contention. Ranks that share cores but mostly sleep keep the precise,
+       * real-time scheduled re-enactment, however long their computation seemed to wait: it
+       * holds the MPI calls the plan does not re-enact, where they spun for each other (a ring of
+       * MPI_Neighbor_alltoall at 4 ranks on 2 cores, computation waiting 13 %: -18 .. -23 % with
+       * the contention, within 0.3 % without; docs/decisions/2026-11-30-pinned-replay.md) */
       sum_cpu (cx);
       cx->sum.cpu.shortfall = local_cpu.shortfall;
       if (cx->contention_auto)
         {
           gboolean computed = cx->sum.cpu.gap_wall > 0 && cx->sum.cpu.gap_sleep / cx->sum.cpu.gap_wall < 0.5;
-          cx->contention = (cx->sum.cpu.gap_wall > 0
-                            && cx->sum.cpu.gap_wait / cx->sum.cpu.gap_wall > SIM_CONTENTION_SHARE)
-                           || (computed && cx->sum.cpu.call_wall > 0
-                               && cx->sum.cpu.call_wait / cx->sum.cpu.call_wall > SIM_CONTENTION_SHARE);
+          cx->contention = computed
+                           && (cx->sum.cpu.gap_wait / cx->sum.cpu.gap_wall > SIM_CONTENTION_SHARE
+                               || (cx->sum.cpu.call_wall > 0
+                                   && cx->sum.cpu.call_wait / cx->sum.cpu.call_wall > SIM_CONTENTION_SHARE));
           cx->sum.contention = cx->contention;
         }
       /* other programs slowed the original down: no mode can reproduce it, say so first */
@@ -642,6 +644,24 @@ reenact (Ctx               *cx,
     {
       SimReplayStats *rs = quiet_pass ? &scratch : &cx->sum.rstats;
       SimReplayMode mode = { cx->contention, sim_cpu_host_cpus (cx->defs, cx->srs[0]->rank) };
+      if (!quiet_pass && cx->prog.root)
+        {
+          /* this library's eager limits against the original's: said before re-enacting, beside
+           * the advice on the mode (the launcher's options reach only the ranks, so a rank asks) */
+          unsigned long long here[2];
+          int have[2];
+          g_autofree char *eager = NULL;
+          kubus_mpit_eager_limits (here, have);
+          eager = sim_eager_advice (cx->defs, cx->hosts.n_hosts, here, have);
+          if (eager)
+            {
+              char *both = cx->sum.mode_advice ? g_strconcat (cx->sum.mode_advice, " ", eager, NULL) : g_strdup (eager);
+              g_free (cx->sum.mode_advice);
+              cx->sum.mode_advice = both;
+              if (!cx->opt->quiet)
+                fprintf (stderr, _("kubus-sim: note: %s\n"), eager);
+            }
+        }
       if (!quiet_pass)
         {
           g_autofree char *what = g_strdup_printf (_("re-enacting %.3f s of the hypothetical run in real time"),

@@ -47,7 +47,7 @@
   sim-test.py placed --app sim-placed           TOOLS
       twice as many ranks as cores, bound unevenly (all but the last on one CPU): the real-time
       re-enactment runs each rank on the CPU its samples name (within 5 %), offline the host is
-      shared per CPU (within 15 %).
+      shared per CPU (within 20 %).
   sim-test.py errorbar --app sim-lb-coll --ranks N   TOOLS
       every prediction carries the identity error of its trace and mode: measured once, then
       cached (--identity-again measures again, --no-identity leaves it out); the printed summary
@@ -836,7 +836,31 @@ def mode_patterns(args, tmp):
     # requests, MPI_Waitsome; the identity of its trace in both modes
     os.environ['KUBUS_CPU_TIME'] = '1'   # samples: was the machine loaded by other programs?
     exp = collect(args, tmp, 'patterns')
-    identity_both(args, exp, 0.02, 'patterns', loaded_ok=True)
+    got = identity_both(args, exp, 0.02, 'patterns', loaded_ok=True)
+    # a re-enactment whose MPI library has another eager limit than the original's is told so
+    # before it starts (its 16 KiB halo messages would go at once instead of waiting for their
+    # receivers); with the original's settings it is not
+    with open(os.path.join(exp, 'traces.otf2'), 'rb') as f:   # the anchor file's properties
+        m = re.search(rb'KUBUS::EAGER_LIMIT_SAME_HOST\0(\d+)\0', f.read())
+    if not check(m is not None, 'patterns: no KUBUS::EAGER_LIMIT_SAME_HOST property in the trace'):
+        return
+    orig = int(m.group(1))
+    rt = got.get('real-time')
+    if rt is not None:
+        check('eagerly' not in (rt.get('mode_advice') or '') and 'at once (eager)' not in (rt.get('mode_advice') or ''),
+              'patterns: the same library, but the advice %r' % rt.get('mode_advice'))
+    other = 4 * orig
+    hyp = hypothesis(tmp, 'identity-eager.hyp', '# the run as it was\n')
+    os.environ['OMPI_MCA_btl_vader_eager_limit'] = str(other)
+    try:
+        _, s = simulate(args, exp, hyp, os.path.join(tmp, 'sim-eager-limit'), extra=['--no-identity'])
+    finally:
+        del os.environ['OMPI_MCA_btl_vader_eager_limit']
+    advice = (s or {}).get('mode_advice') or ''
+    print('patterns, library eager limit %d here, %d in the original: %s' % (other, orig, advice))
+    check(('up to %d bytes between ranks of a host at once' % orig) in advice
+          and ('does so up to %d bytes' % other) in advice and ('btl_vader_eager_limit=%d' % orig) in advice,
+          'patterns: a re-enactment with eager limit %d (the original %d) is not told: %r' % (other, orig, advice))
 
 
 def mode_patterns_busy(args, tmp):
@@ -886,7 +910,9 @@ def mode_placed(args, tmp):
     # computation waited: 21 traces +0.9 .. +12.9 % (evenly shared on the 1.4 CPUs the host seemed
     # to have: +33 .. +38 %). The crowded CPU ran its ranks' computation one after the other, and
     # the first to finish went on while the others computed; processor sharing has them finish
-    # together and wait together (LAMMPS's three-on-one phase): hence 15 % offline.
+    # together and wait together (LAMMPS's three-on-one phase). The order the scheduler ran them
+    # in varies from run to run, and with it the gap: 20 % offline, still far from the +33 % of
+    # the even sharing, which the check of per_cpu below catches too.
     # docs/decisions/2026-11-30-pinned-replay.md
     cores = len(os.sched_getaffinity(0))
     if cores < 2:
@@ -895,7 +921,7 @@ def mode_placed(args, tmp):
     args.ranks = str(2 * cores)
     os.environ['KUBUS_CPU_TIME'] = '1'
     exp = collect(args, tmp, 'placed')
-    got = identity_both(args, exp, 0.05, 'placed', offline_limit=0.15, loaded_ok=True)
+    got = identity_both(args, exp, 0.05, 'placed', offline_limit=0.20, loaded_ok=True)
     rt, off = got.get('real-time'), got.get('offline')
     if rt is not None and rt['cores'].get('outside_wait_share', 0) <= 0.05:
         check(rt['replay'].get('contention') is True and rt['replay'].get('pinned') is True,
