@@ -9,9 +9,19 @@
  *
  * `sim-busy balanced`: every rank computes, each iteration, the mean over the ranks of that
  * iteration's work: the run `balance region main` predicts (its phases are the computation
- * before each iteration's first MPI_Sendrecv). */
+ * before each iteration's first MPI_Sendrecv).
+ *
+ * `sim-busy placed`: a run whose ranks the scheduler did not spread evenly over the cores.
+ * After MPI_Init every rank but the last binds itself to the first CPU it may use, the last to
+ * the second (4 ranks on 2 cores: three on one CPU, one on the other, as Linux placed LAMMPS's
+ * ranks for part of some runs), and the run has half the iterations. A re-enactment that leaves
+ * its ranks to the scheduler runs them two and two, and faster; one that runs each rank on the
+ * CPU the collector's samples place it on brings the original's sharing back (tests/sim, mode
+ * placed; docs/decisions/2026-11-30-pinned-replay.md). With fewer than 2 CPUs the ranks run
+ * unbound. */
 #include <math.h>
 #include <mpi.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +40,24 @@ compute (long units)
   sink = x;
 }
 
+/* binds the calling thread to the @nth CPU (0-based) it may use; 0 if there is none */
+static int
+bind_nth (int nth)
+{
+  cpu_set_t mine, one;
+  CPU_ZERO (&mine);
+  if (sched_getaffinity (0, sizeof mine, &mine) != 0)
+    return 0;
+  for (int c = 0, seen = 0; c < CPU_SETSIZE; c++)
+    if (CPU_ISSET (c, &mine) && seen++ == nth)
+      {
+        CPU_ZERO (&one);
+        CPU_SET (c, &one);
+        return sched_setaffinity (0, sizeof one, &one) == 0;
+      }
+  return 0;
+}
+
 int
 main (int    argc,
       char **argv)
@@ -38,12 +66,16 @@ main (int    argc,
   static char out[1024], in[1024];
   double v = 1.0, all;
   int balanced = argc > 1 && strcmp (argv[1], "balanced") == 0;
+  int placed = argc > 1 && strcmp (argv[1], "placed") == 0;
+  int iterations = placed ? ITERATIONS / 2 : ITERATIONS;
 
   MPI_Init (&argc, &argv);
   MPI_Comm_rank (MPI_COMM_WORLD, &rank);
   MPI_Comm_size (MPI_COMM_WORLD, &size);
+  if (placed && !bind_nth (rank == size - 1 ? 1 : 0) && rank == 0)
+    fprintf (stderr, "sim-busy: fewer than 2 CPUs: the ranks run unbound\n");
   MPI_Barrier (MPI_COMM_WORLD);
-  for (int it = 0; it < ITERATIONS; it++)
+  for (int it = 0; it < iterations; it++)
     {
       int right = (rank + 1) % size, left = (rank + size - 1) % size;
       if (balanced)

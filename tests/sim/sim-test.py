@@ -44,7 +44,7 @@
       1x in both modes, within 5 % in real time with more ranks than cores (the trace has CPU
       samples and the re-enactment brings the contention back), where --offline says before
       simulating that it cannot (naming the real-time mode).
-  sim-test.py placed --app sim-placed           TOOLS
+  sim-test.py placed --app sim-busy             TOOLS
       twice as many ranks as cores, bound unevenly (all but the last on one CPU): the real-time
       re-enactment runs each rank on the CPU its samples name (within 5 %), offline the host is
       shared per CPU (within 20 %).
@@ -902,7 +902,7 @@ def mode_neighbor(args, tmp):
 
 
 def mode_placed(args, tmp):
-    # Ranks the scheduler could not spread evenly (tests/apps/sim-placed.c binds all but the last
+    # Ranks the scheduler could not spread evenly (`sim-busy placed` binds all but the last
     # to one CPU, the last to another: 3 on 1 and 1 on 1 with 4 ranks on 2 cores), computing for
     # CPU time. The real-time re-enactment runs each rank on the CPU the collector's samples place
     # it on: measured -0.5 .. +0.6 %; left to the scheduler, which runs them two and two, -25 ..
@@ -920,7 +920,7 @@ def mode_placed(args, tmp):
         return 77
     args.ranks = str(2 * cores)
     os.environ['KUBUS_CPU_TIME'] = '1'
-    exp = collect(args, tmp, 'placed')
+    exp = collect(args, tmp, 'placed', ['placed'])
     got = identity_both(args, exp, 0.05, 'placed', offline_limit=0.20, loaded_ok=True)
     rt, off = got.get('real-time'), got.get('offline')
     if rt is not None and rt['cores'].get('outside_wait_share', 0) <= 0.05:
