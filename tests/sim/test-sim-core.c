@@ -1343,6 +1343,40 @@ test_cpu_shares_conserve (void)
     }
 }
 
+/* Where the re-enactment's MPI library sends other sizes eagerly than the original's did, it is
+ * told before it starts, with the setting that restores the original's; between hosts only where
+ * the original ran on several. */
+static void
+test_eager_advice (void)
+{
+  Fixture f = { 0 };
+  unsigned long long same[2] = { 4096, 65536 }, more[2] = { 16384, 65536 }, tcp[2] = { 4096, 131072 };
+  int both[2] = { 1, 1 }, none[2] = { 0, 0 };
+  char *a;
+
+  fixture_load (&f, "exact");
+  f.defs->eager_limit_lib[0] = 4096;
+  f.defs->eager_limit_lib[1] = 65536;
+  g_assert_null (sim_eager_advice (f.defs, 1, same, both));
+  g_assert_null (sim_eager_advice (f.defs, 1, more, none));      /* this library has no such variables */
+  a = sim_eager_advice (f.defs, 1, more, both);
+  g_assert_nonnull (a);
+  g_assert_nonnull (strstr (a, "up to 4096 bytes between ranks of a host at once"));
+  g_assert_nonnull (strstr (a, "does so up to 16384 bytes"));
+  g_assert_nonnull (strstr (a, "OMPI_MCA_btl_vader_eager_limit=4096"));
+  g_free (a);
+  g_assert_null (sim_eager_advice (f.defs, 1, tcp, both));       /* the original ran on one host */
+  a = sim_eager_advice (f.defs, 2, tcp, both);
+  g_assert_nonnull (a);
+  g_assert_nonnull (strstr (a, "up to 65536 bytes between hosts at once"));
+  g_assert_nonnull (strstr (a, "does so up to 131072 bytes"));
+  g_assert_nonnull (strstr (a, "OMPI_MCA_btl_tcp_eager_limit=65536"));
+  g_free (a);
+  f.defs->eager_limit_lib[0] = 0;                                 /* an older trace: not recorded */
+  g_assert_null (sim_eager_advice (f.defs, 1, more, both));
+  fixture_free (&f);
+}
+
 /* The exact trace as if its 2 ranks had shared 1 CPU, with the collector's samples defined
  * (none taken: every interval ran, as far as the samples tell, on its CPU all its length). */
 static void
@@ -1968,6 +2002,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sim/offline/extrapolate", test_offline_extrapolate);
   g_test_add_func ("/sim/model/slow-rendezvous", test_model_slow_rendezvous);
   g_test_add_func ("/sim/model/eager-library", test_model_eager_library);
+  g_test_add_func ("/sim/advice/eager", test_eager_advice);
   g_test_add_func ("/sim/cores/polls", test_cores_polls);
   g_test_add_func ("/sim/model/scatter", test_model_scatter);
   g_test_add_func ("/sim/offline/wait-classes", test_offline_wait_classes);
