@@ -34,6 +34,10 @@ import tempfile
 from collections import defaultdict
 
 failures = []
+# failures that a paused rank cannot explain (everything but a measured time: see cmd_wait)
+exact_failures = []
+# ranks whose computation ran longer than their sleeps (see check_program_time)
+stalls = []
 
 # Expected values of the Score-P traces. Derivation: tests/core/otf2-expected.py applies the
 # PATTERNS.md formulas to the `otf2-print` output (independent of Kubus); checked by hand for
@@ -63,8 +67,10 @@ SCOREP = {
 }
 
 
-def fail(msg):
+def fail(msg, exact=True):
     failures.append(msg)
+    if exact:
+        exact_failures.append(msg)
     print('FAIL:', msg, file=sys.stderr)
 
 
@@ -503,6 +509,11 @@ def compute_truth(expected, ranks):
 # two busy loops; docs/decisions/collect-program-region.md). The sleeps themselves are
 # computation for certain: Computation may not fall short of them by more than 1 ms.
 COMP_REL, COMP_ABS = 0.05, 0.050
+# The programs do nothing outside MPI but sleep, and measure their sleeps: a rank whose
+# computation exceeds them by more than this was held off its CPU between a clock reading and
+# an MPI call (a busy or stalled machine; 1-10 ms is usual, 44 ms seen once with 4 ranks on 2
+# cores). Such a pause also shifts the wait the program measured from that clock reading.
+STALL = 0.020
 
 
 def check_program_time(per, truth):
@@ -519,16 +530,35 @@ def check_program_time(per, truth):
         ok = lo <= t <= hi
         print(f'time rank {r}: {t:.6f} in [{lo:.6f}, {hi:.6f}] {"ok" if ok else "MISMATCH"}')
         if not ok:
-            fail(f'time on rank {r}: {t:.6f} s, the program ran from {lo:.6f} to {hi:.6f} s')
+            fail(f'time on rank {r}: {t:.6f} s, the program ran from {lo:.6f} to {hi:.6f} s', exact=False)
         if not close(comp + mpi, t, 1e-9, 1e-9):
             fail(f'rank {r}: computation {comp:.9f} + MPI {mpi:.9f} != time {t:.9f}')
         ok = close(comp, slept, COMP_REL, COMP_ABS) and comp >= slept - 0.001
+        if comp - slept > STALL:
+            stalls.append((r, comp - slept))
         print(f'comp rank {r}: expected {slept:10.6f} analysed {comp:10.6f} {"ok" if ok else "MISMATCH"}')
         if not ok:
-            fail(f'computation on rank {r}: analysed {comp:.6f} s, slept {slept:.6f} s')
+            fail(f'computation on rank {r}: analysed {comp:.6f} s, slept {slept:.6f} s', exact=False)
 
 
 def cmd_wait(a):
+    """One run of the program under the collector, analysed and compared with the waits the
+    program measured. A run where a rank was held off its CPU outside its sleeps (see STALL) and
+    only measured times disagree is run once more: the program's own truth is off by that pause
+    there. Counts, bytes and the structure of the report fail at once; a second disagreement
+    fails too."""
+    rc = wait_once(a)
+    if failures and stalls and not exact_failures:
+        print(f'note: rank {stalls[0][0]} ran {stalls[0][1] * 1e3:.0f} ms outside its sleeps '
+              f'(held off its CPU), so the measured waits are not the truth: {len(failures)} '
+              f'failure(s) of that run set aside, running again', file=sys.stderr)
+        failures.clear()
+        stalls.clear()
+        rc = wait_once(a)
+    return rc
+
+
+def wait_once(a):
     with tempfile.TemporaryDirectory() as tmp:
         exp = os.path.join(tmp, 'exp')
         expected = os.path.join(tmp, 'expected.txt')
@@ -576,15 +606,16 @@ def cmd_wait(a):
                         print(f'{m:24s} rank {r}: expected {w:10.6f} analysed {g:10.6f} '
                               f'{"ok" if ok else "MISMATCH"}')
                         if not ok:
-                            fail(f'{m} on rank {r}: analysed {g:.6f} s, measured {w:.6f} s')
+                            fail(f'{m} on rank {r}: analysed {g:.6f} s, measured {w:.6f} s', exact=False)
                 got = tot.get(m, 0.0)
-                if m.startswith(('comms_', 'syncs_', 'bytes_')):
+                exact = m.startswith(('comms_', 'syncs_', 'bytes_'))
+                if exact:
                     ok = got == v   # message counts and bytes are exact
                 else:
                     ok = close(got, v, 0.05, 0.005)
                 print(f'{m:24s} expected {v:10.6f} analysed {got:10.6f} {"ok" if ok else "MISMATCH"}')
                 if not ok:
-                    fail(f'{m}: analysed {got:.6f} s, measured {v:.6f} s')
+                    fail(f'{m}: analysed {got:.6f} s, measured {v:.6f} s', exact)
         # per rank, for the programs that write their own share (ws_per_rank in ws-common.h)
         for r in range(int(a.ranks)):
             path = f'{expected}.rank.{r}'
@@ -597,10 +628,11 @@ def cmd_wait(a):
                     if m == 'mpi_finalize_wait':
                         continue   # checked per rank above, from the measured arrivals
                     got = per.get((m, r), 0.0)
-                    ok = got == v if m.startswith(('comms_', 'syncs_', 'bytes_')) else close(got, v, 0.05, 0.005)
+                    exact = m.startswith(('comms_', 'syncs_', 'bytes_'))
+                    ok = got == v if exact else close(got, v, 0.05, 0.005)
                     if not ok:
                         print(f'{m:24s} rank {r}: expected {v:10.6f} analysed {got:10.6f} MISMATCH')
-                        fail(f'{m} on rank {r}: analysed {got:.6f}, measured {v:.6f}')
+                        fail(f'{m} on rank {r}: analysed {got:.6f}, measured {v:.6f}', exact)
         if 'nonblocking' in os.path.basename(a.app):
             # the root causes explain the non-blocking collectives' waits as the blocking
             # forms': every wait of a kind is charged to that kind's delay costs, short-term or

@@ -1246,6 +1246,30 @@ event_index (SimRank    *sr,
   return 0;
 }
 
+/* Loads the "exact" fixture's rank 0 with three CPU samples: at MPI_Init's leave (1 ms CPU),
+ * at the MPI_Send's enter (13 ms; foo 3..13 got 4 ms of CPU and slept 3 ms) and at the
+ * MPI_Isend's enter (18 ms, after the Send 13..14 and foo 14..18): @cpu3 ns of CPU by then,
+ * 4 ms slept. */
+static SimRank *
+load_sampled (Fixture *f, gint64 cpu3, guint *send_enter, guint *isend_enter)
+{
+  SimRank *sr;
+  SimCpuSample smp[3];
+  guint init_leave;
+
+  fixture_load (f, "exact");
+  sr = f->srs[0];
+  init_leave = event_index (sr, EV_LEAVE, "MPI_Init");      /* 3 ms */
+  *send_enter = event_index (sr, EV_ENTER, "MPI_Send");     /* 13 ms, after foo 3..13 */
+  *isend_enter = event_index (sr, EV_ENTER, "MPI_Isend");   /* 18 ms, after foo 14..18 */
+  smp[0] = (SimCpuSample) { init_leave, 1000000, 0, -1 };
+  smp[1] = (SimCpuSample) { *send_enter, 5000000, 3000000, -1 };
+  smp[2] = (SimCpuSample) { *isend_enter, cpu3, 4000000, -1 };
+  sr->cpu = g_array_new (FALSE, FALSE, sizeof (SimCpuSample));
+  g_array_append_vals (sr->cpu, smp, 3);
+  return sr;
+}
+
 /* The collector's CPU samples (collect-cputime.c) become CPU and sleep shares of the long
  * interval before each sample; the short intervals between two samples ran on their CPU. */
 static void
@@ -1253,24 +1277,15 @@ test_cpu_shares (void)
 {
   Fixture f = { 0 };
   SimRank *sr;
-  SimCpuSample smp[3];
   SimCpuStats st;
   guint init_leave, send_enter, isend_enter;
   SimEvent *ev;
 
-  fixture_load (&f, "exact");
-  sr = f.srs[0];
+  /* foo 3..13: 4 ms on a CPU, 3 ms waiting for one: it slept 3 ms; then the Send (13..14,
+   * short: CPU = wall) and foo 14..18: 1 ms + 2 ms CPU, 1 ms waiting */
+  sr = load_sampled (&f, 8000000, &send_enter, &isend_enter);
   ev = (SimEvent *) sr->ev->data;
-  init_leave = event_index (sr, EV_LEAVE, "MPI_Init");     /* 3 ms */
-  send_enter = event_index (sr, EV_ENTER, "MPI_Send");     /* 13 ms, after foo 3..13 */
-  isend_enter = event_index (sr, EV_ENTER, "MPI_Isend");   /* 18 ms, after foo 14..18 */
-  /* foo 3..13: 4 ms on a CPU, 3 ms waiting for one: it slept 3 ms */
-  smp[0] = (SimCpuSample) { init_leave, 1000000, 0, -1 };
-  smp[1] = (SimCpuSample) { send_enter, 5000000, 3000000, -1 };
-  /* then the Send (13..14, short: CPU = wall) and foo 14..18: 1 ms + 2 ms CPU, 1 ms waiting */
-  smp[2] = (SimCpuSample) { isend_enter, 8000000, 4000000, -1 };
-  sr->cpu = g_array_new (FALSE, FALSE, sizeof (SimCpuSample));
-  g_array_append_vals (sr->cpu, smp, 3);
+  init_leave = event_index (sr, EV_LEAVE, "MPI_Init");
   st = sim_cpu_shares (sr, FALSE);
   g_assert_cmpuint (st.samples, ==, 2);
   g_assert_cmpfloat (st.gap_wall, ==, 14e6);
@@ -1303,22 +1318,12 @@ test_cpu_shares_conserve (void)
     {
       Fixture f = { 0 };
       SimRank *sr;
-      SimCpuSample smp[3];
-      guint init_leave, send_enter, isend_enter;
+      guint send_enter, isend_enter;
       SimEvent *ev;
 
-      fixture_load (&f, "exact");
-      sr = f.srs[0];
+      /* the window 13..18 got 0.4 ms of CPU: less than the Send's 1 ms (13..14) */
+      sr = load_sampled (&f, 5400000, &send_enter, &isend_enter);
       ev = (SimEvent *) sr->ev->data;
-      init_leave = event_index (sr, EV_LEAVE, "MPI_Init");
-      send_enter = event_index (sr, EV_ENTER, "MPI_Send");     /* 13 ms; the Send is 13..14 */
-      isend_enter = event_index (sr, EV_ENTER, "MPI_Isend");   /* 18 ms, after foo 14..18 */
-      smp[0] = (SimCpuSample) { init_leave, 1000000, 0, -1 };
-      smp[1] = (SimCpuSample) { send_enter, 5000000, 3000000, -1 };
-      /* the window got 0.4 ms of CPU: less than the Send's 1 ms */
-      smp[2] = (SimCpuSample) { isend_enter, 5400000, 4000000, -1 };
-      sr->cpu = g_array_new (FALSE, FALSE, sizeof (SimCpuSample));
-      g_array_append_vals (sr->cpu, smp, 3);
       sim_cpu_shares (sr, conserve);
       for (guint k = send_enter + 1; ev[k - 1].type != EV_LEAVE || ev[k - 1].region != ev[send_enter].region; k++)
         {
