@@ -519,6 +519,34 @@ sim_cores_fit_cpus (SimRank   **srs,
   return 0.5 * (lo + hi);
 }
 
+void
+sim_poll_time (SimRank *sr,
+               double  *polls,
+               double  *span)
+{
+  const SimEvent *ev = (const SimEvent *) sr->ev->data;
+  guint n = sr->ev->len;
+  int depth = 0;
+  gint64 enter = -1;
+  if (n < 2)
+    return;
+  *span += (double) (ev[n - 1].time - ev[0].time);
+  for (guint k = 0; k < n; k++)
+    {
+      if (!is_boundary (sr, &ev[k]))
+        continue;
+      if (ev[k].type == EV_ENTER && depth++ == 0)
+        enter = sim_is_poll_region (sr->defs, ev[k].region) ? (gint64) k : -1;
+      else if (ev[k].type == EV_LEAVE && depth > 0 && --depth == 0)
+        {
+          /* a poll with no event inside: it found nothing */
+          if (enter >= 0 && k == (guint) enter + 1)
+            *polls += (double) (ev[k].time - ev[enter].time);
+          enter = -1;
+        }
+    }
+}
+
 double
 sim_cores_shortfall (SimRank **srs,
                      int       n_ranks)

@@ -15,7 +15,7 @@
 #include <string.h>
 
 /* Raise when the simulator's models change: cached error bars of older simulators are dropped. */
-#define SIM_IDENTITY_MODEL "2026-11-30e"   /* real time: ranks pinned to the original's CPUs; offline: bound ranks per CPU */
+#define SIM_IDENTITY_MODEL "2026-11-30f"   /* offline: runs that mostly polled keep their cores (no sharing) */
 
 static void
 hash_file (GChecksum  *ck,

@@ -124,6 +124,10 @@ typedef struct
   double call_wall, call_cpu, call_wait;           /* long MPI calls, ns */
   /* sim_cores_shortfall, −1 unknown (kubus-sim knows it where it has every rank: offline) */
   double shortfall;
+  /* the ranks' time in polls that found nothing, and from their first to their last event, ns
+   * (sim_poll_time); the share, on an oversubscribed run (−1: not known or not oversubscribed) */
+  double poll_wall, rank_wall;
+  double poll_share;
 } SimCpuStats;
 
 typedef struct
@@ -192,6 +196,14 @@ double      sim_cores_fit_cpus (SimRank **srs, const int *ranks, int n_ranks, co
  * the host of an oversubscribed run where it is largest: other programs took it (0 where nothing
  * was sampled; every rank's events needed) */
 double      sim_cores_shortfall (SimRank **srs, int n_ranks);
+/* Adds to @polls the time rank @sr spent in polls that found nothing (MPI_Test*, MPI_Iprobe, ...
+ * without an event inside) and to @span its time from first to last event. */
+void        sim_poll_time (SimRank *sr, double *polls, double *span);
+/* above this poll share the offline model does not share the cores (sim-run.c): the ranks
+ * mostly polled, and a polling rank yields its CPU to its mates in slices the sharing does not
+ * describe (HPCC at 4 ranks on 2 cores: 75-79 %, shared +20 .. +26 %, not shared -0.1 %; LAMMPS
+ * and the computing programs: 0) */
+#define SIM_POLL_SHARE 0.5
 /* above this shortfall other programs took the CPUs (quiet traces, 2026-11-29: at most 0.30,
  * 6 ranks on 2 cores; 4 ranks at most 0.15) */
 #define SIM_SHORTFALL 0.35

@@ -350,6 +350,13 @@ sim_report_write (const char  *orig_cube,
       g_string_append (js, ", \"cpu_shortfall\": ");
       json_number (js, s->cpu.shortfall);
     }
+  if (s->cpu.poll_share >= 0)
+    {
+      /* offline, oversubscribed: the share of the ranks' time in polls that found nothing
+       * (sim_poll_share; above SIM_POLL_SHARE the model does not share the cores) */
+      g_string_append (js, ", \"poll_share\": ");
+      json_number (js, s->cpu.poll_share);
+    }
   if (s->hosts.other_known)
     {
       /* what other programs took of the CPU time the ranks could have had (collector's

@@ -1246,6 +1246,26 @@ event_index (SimRank    *sr,
   return 0;
 }
 
+/* The time in polls that found nothing (sim_poll_time), which decides whether the offline model
+ * shares the cores at all (SIM_POLL_SHARE): the "polls" fixture's rank 0 polls 10..12 and in a
+ * loop 20..23; the MPI_Wait that completes its request, and rank 1's calls, are no polls. */
+static void
+test_poll_time (void)
+{
+  Fixture f = { 0 };
+  const double ms = 1e6;
+  double polls = 0, span = 0;
+
+  fixture_load (&f, "polls");
+  sim_poll_time (f.srs[0], &polls, &span);
+  g_assert_cmpfloat (polls, ==, 5 * ms);
+  g_assert_cmpfloat (span, ==, 40 * ms);
+  sim_poll_time (f.srs[1], &polls, &span);
+  g_assert_cmpfloat (polls, ==, 5 * ms);
+  g_assert_cmpfloat (span, ==, 80 * ms);
+  fixture_free (&f);
+}
+
 /* Loads the "exact" fixture's rank 0 with three CPU samples: at MPI_Init's leave (1 ms CPU),
  * at the MPI_Send's enter (13 ms; foo 3..13 got 4 ms of CPU and slept 3 ms) and at the
  * MPI_Isend's enter (18 ms, after the Send 13..14 and foo 14..18): @cpu3 ns of CPU by then,
@@ -2019,6 +2039,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sim/report/large-messages", test_large_messages_note);
   g_test_add_func ("/sim/cpu/shares", test_cpu_shares);
   g_test_add_func ("/sim/cpu/shares-conserve", test_cpu_shares_conserve);
+  g_test_add_func ("/sim/cpu/poll-time", test_poll_time);
   g_test_add_func ("/sim/cpu/outside-load", test_outside_load);
   g_test_add_func ("/sim/cpu/outside-cpu-share", test_outside_cpu_share);
   g_test_add_func ("/sim/cpu/cores-profile", test_cores_profile);
