@@ -262,6 +262,8 @@ def case_scale(a, tmp):
                f'{n} ranks: info OTF2 size {d.get("OTF2 size (measured, same run)")}, '
                f'files {sizes[n][1]}')
         est = int(d.get('OTF2 size (estimated)', '0 bytes').split()[0])
+        print(f'{n} ranks: OTF2 {sizes[n][1]} bytes, estimated {est} ({100 * (est / sizes[n][1] - 1):+.1f} %), '
+              f'{d.get("CPU samples", "no CPU samples")}')
         expect(abs(est - sizes[n][1]) <= 0.25 * sizes[n][1],
                f'{n} ranks: OTF2 estimate {est}, real {sizes[n][1]}')
         lossless(a, tmp, exp, label=f'{n} ranks')
