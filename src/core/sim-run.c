@@ -549,41 +549,35 @@ reenact (Ctx               *cx,
       if (cx->prog.root && !cx->sum.mode_advice
           && (cx->sum.mode_advice = sim_load_advice (&cx->hosts, &cx->sum.cpu)) && !cx->opt->quiet)
         fprintf (stderr, _("kubus-sim: note: %s\n"), cx->sum.mode_advice);
+      /* the ranks mostly polled: offline, the model keeps the cores as the original had them
+       * (sim_model_fit_cores below); in real time a re-enacted poll costs what a poll costs here,
+       * on CPUs whose hand-overs between polling ranks differ from the original's
+       * (docs/decisions/2026-11-30-polling-runs-offline.md) */
+      if (cx->prog.root && !cx->sum.mode_advice && cx->sum.cpu.poll_share > SIM_POLL_SHARE)
+        {
+          cx->sum.mode_advice = g_strdup_printf (
+            cx->opt->offline
+            ? _("The original's ranks shared %u CPUs of a host (up to %u ranks) and spent %.0f %% of their time in "
+                "polls that found nothing (MPI_Test, MPI_Iprobe and the like). A polling rank hands its CPU to the "
+                "ranks beside it, which the offline model's sharing of the cores does not describe: the model keeps "
+                "the computation and the MPI costs as the original had them, with the CPUs shared as they were "
+                "(HPCC at 4 ranks on 2 cores: within 0.1 %%, where sharing the cores missed it by 20-26 %%). A "
+                "hypothesis that changes how much the ranks compute does not give the other ranks on their CPUs "
+                "more or less CPU time here; the real-time re-enactment (without --offline) runs the ranks on the "
+                "CPUs the original used and does, but misses polling runs by more (HPCC at 4 ranks: +37 to +151 %%).")
+            : _("The original's ranks shared %u CPUs of a host (up to %u ranks) and spent %.0f %% of their time in "
+                "polls that found nothing (MPI_Test, MPI_Iprobe and the like). How long such a poll lasts depends on "
+                "when the polling rank hands its CPU to the ranks beside it, which the real-time re-enactment does "
+                "not bring back: it has missed such runs by far (HPCC at 4 ranks on 2 cores: +37 to +151 %%). The "
+                "offline model keeps the polls as the original had them (HPCC: within 0.1 %%): simulate with "
+                "--offline."),
+            cx->hosts.min_cpus, cx->hosts.max_ranks_per_host, 100.0 * cx->sum.cpu.poll_share);
+          if (!cx->opt->quiet)
+            fprintf (stderr, _("kubus-sim: note: %s\n"), cx->sum.mode_advice);
+        }
       /* the offline model shares the cores evenly among the ranks that compute: where the ranks
        * competed for them, say so before simulating, and what the scheduler does that it does
        * not (docs/decisions/2026-11-29-offline-cores.md) */
-      if (!cx->opt->offline && cx->prog.root && !cx->sum.mode_advice && cx->sum.cpu.poll_share > SIM_POLL_SHARE)
-        {
-          /* a re-enacted poll costs what a poll costs here, on CPUs whose hand-overs between
-           * polling ranks differ from the original's (sim-poll's and RandomAccess's loops) */
-          cx->sum.mode_advice = g_strdup_printf (
-            _("The original's ranks shared %u CPUs of a host (up to %u ranks) and spent %.0f %% of their time in "
-              "polls that found nothing (MPI_Test, MPI_Iprobe and the like). How long such a poll lasts depends on "
-              "when the polling rank hands its CPU to the ranks beside it, which the real-time re-enactment does "
-              "not bring back: it has missed such runs by far (HPCC at 4 ranks on 2 cores: +37 to +151 %%). The "
-              "offline model keeps the polls as the original had them (HPCC: within 0.1 %%): simulate with "
-              "--offline."),
-            cx->hosts.min_cpus, cx->hosts.max_ranks_per_host, 100.0 * cx->sum.cpu.poll_share);
-          if (!cx->opt->quiet)
-            fprintf (stderr, _("kubus-sim: note: %s\n"), cx->sum.mode_advice);
-        }
-      if (cx->opt->offline && cx->prog.root && !cx->sum.mode_advice && cx->sum.cpu.poll_share > SIM_POLL_SHARE)
-        {
-          /* the ranks mostly polled: the model keeps the cores as the original had them (below,
-           * sim_model_fit_cores) */
-          cx->sum.mode_advice = g_strdup_printf (
-            _("The original's ranks shared %u CPUs of a host (up to %u ranks) and spent %.0f %% of their time in "
-              "polls that found nothing (MPI_Test, MPI_Iprobe and the like). A polling rank hands its CPU to the "
-              "ranks beside it, which the offline model's sharing of the cores does not describe: the model keeps "
-              "the computation and the MPI costs as the original had them, with the CPUs shared as they were "
-              "(HPCC at 4 ranks on 2 cores: within 0.1 %%, where sharing the cores missed it by 20-26 %%). A "
-              "hypothesis that changes how much the ranks compute does not give the other ranks on their CPUs "
-              "more or less CPU time here; the real-time re-enactment (without --offline) runs the ranks on the "
-              "CPUs the original used and does, but misses polling runs by more (HPCC at 4 ranks: +37 to +151 %%)."),
-            cx->hosts.min_cpus, cx->hosts.max_ranks_per_host, 100.0 * cx->sum.cpu.poll_share);
-          if (!cx->opt->quiet)
-            fprintf (stderr, _("kubus-sim: note: %s\n"), cx->sum.mode_advice);
-        }
       if (cx->opt->offline && cx->prog.root && !cx->sum.mode_advice && cx->hosts.oversubscribed
           && cx->sum.cpu.gap_wall > 0
           && cx->sum.cpu.gap_wait / cx->sum.cpu.gap_wall > SIM_CONTENTION_SHARE)
