@@ -172,18 +172,28 @@ def total(args, cube, metric):
     return sum(v for _, _, v in dump(args, cube, metric))
 
 
+def otf2_event_lines(anchor):
+    """The event lines of otf2-print @anchor as they come, each split into its first five fields
+    and the rest (kind, location, time, ...): a trace of 10^6 events printed into one string and
+    split whole took ~15 s of a test's time, streamed ~3 s. A failure of otf2-print fails the
+    test."""
+    with tempfile.TemporaryFile('w+') as err:   # a file: a pipe left unread could fill and block
+        with subprocess.Popen(['otf2-print', anchor], stdout=subprocess.PIPE, stderr=err, text=True) as p:
+            for line in p.stdout:
+                f = line.split(None, 5)
+                if len(f) >= 3 and f[1].isdigit() and f[2].isdigit():
+                    yield f
+        if p.returncode != 0:
+            err.seek(0)
+            fail('otf2-print %s failed: %s' % (anchor, err.read()[-500:]))
+
+
 def otf2_events(anchor):
     """(per location event lists of (kind, time, region)), resolution."""
-    p = subprocess.run(['otf2-print', anchor], capture_output=True, text=True)
-    if p.returncode != 0:
-        fail('otf2-print %s failed: %s' % (anchor, p.stderr[-500:]))
-        return {}
     events = {}
-    for line in p.stdout.splitlines():
-        f = line.split()
-        if len(f) >= 3 and f[1].isdigit() and f[2].isdigit():
-            region = f[4].strip('"') if len(f) > 4 and f[3] == 'Region:' else ''
-            events.setdefault(int(f[1]), []).append((f[0], int(f[2]), region))
+    for f in otf2_event_lines(anchor):
+        region = f[4].strip('"') if len(f) > 4 and f[3] == 'Region:' else ''
+        events.setdefault(int(f[1]), []).append((f[0], int(f[2]), region))
     return events
 
 
@@ -195,9 +205,12 @@ def resolution(anchor):
 
 def after_init(anchor):
     """Seconds from the last rank's MPI_Init leave to the last event of any rank."""
-    ev = otf2_events(anchor)
-    init = max(t for locs in ev.values() for k, t, r in locs if k == 'LEAVE' and r == 'MPI_Init')
-    last = max(t for locs in ev.values() for _, t, _ in locs)
+    init = last = 0
+    for f in otf2_event_lines(anchor):
+        t = int(f[2])
+        last = max(last, t)
+        if f[0] == 'LEAVE' and len(f) > 4 and f[3] == 'Region:' and f[4] == '"MPI_Init"':
+            init = max(init, t)
     return (last - init) / resolution(anchor)
 
 
@@ -666,12 +679,7 @@ def identity_both(args, exp, limit, what, rt_extra=(), offline_extra=(), offline
 
 def program_ends(exp):
     """How many locations of @exp's trace end with ProgramEnd (a complete trace: all of them)."""
-    p = subprocess.run(['otf2-print', os.path.join(exp, 'traces.otf2')], capture_output=True, text=True)
-    last = {}
-    for line in p.stdout.splitlines():
-        f = line.split()
-        if len(f) >= 3 and f[1].isdigit() and f[2].isdigit():
-            last[f[1]] = f[0]
+    last = {f[1]: f[0] for f in otf2_event_lines(os.path.join(exp, 'traces.otf2'))}
     return sum(1 for k in last.values() if k == 'PROGRAM_END')
 
 

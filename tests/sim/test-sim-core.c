@@ -1371,6 +1371,21 @@ test_cpu_shares_conserve (void)
     }
 }
 
+/* The advice sim_eager_advice gives @hosts hosts, @lib and @vars: non-NULL, holding each of
+ * @want (NULL-terminated). */
+static void
+assert_eager_advice (const TraceDefs *defs, guint hosts, const unsigned long long *lib, const int *vars,
+                     const char *const *want)
+{
+  char *a = sim_eager_advice (defs, hosts, lib, vars);
+
+  g_assert_nonnull (a);
+  for (; *want; want++)
+    if (!strstr (a, *want))
+      g_error ("eager advice \"%s\" lacks \"%s\"", a, *want);
+  g_free (a);
+}
+
 /* Where the re-enactment's MPI library sends other sizes eagerly than the original's did, it is
  * told before it starts, with the setting that restores the original's; between hosts only where
  * the original ran on several. */
@@ -1380,26 +1395,19 @@ test_eager_advice (void)
   Fixture f = { 0 };
   unsigned long long same[2] = { 4096, 65536 }, more[2] = { 16384, 65536 }, tcp[2] = { 4096, 131072 };
   int both[2] = { 1, 1 }, none[2] = { 0, 0 };
-  char *a;
 
   fixture_load (&f, "exact");
   f.defs->eager_limit_lib[0] = 4096;
   f.defs->eager_limit_lib[1] = 65536;
   g_assert_null (sim_eager_advice (f.defs, 1, same, both));
   g_assert_null (sim_eager_advice (f.defs, 1, more, none));      /* this library has no such variables */
-  a = sim_eager_advice (f.defs, 1, more, both);
-  g_assert_nonnull (a);
-  g_assert_nonnull (strstr (a, "up to 4096 bytes between ranks of a host at once"));
-  g_assert_nonnull (strstr (a, "does so up to 16384 bytes"));
-  g_assert_nonnull (strstr (a, "OMPI_MCA_btl_vader_eager_limit=4096"));
-  g_free (a);
+  assert_eager_advice (f.defs, 1, more, both, (const char *const[]) {
+                         "up to 4096 bytes between ranks of a host at once", "does so up to 16384 bytes",
+                         "OMPI_MCA_btl_vader_eager_limit=4096", NULL });
   g_assert_null (sim_eager_advice (f.defs, 1, tcp, both));       /* the original ran on one host */
-  a = sim_eager_advice (f.defs, 2, tcp, both);
-  g_assert_nonnull (a);
-  g_assert_nonnull (strstr (a, "up to 65536 bytes between hosts at once"));
-  g_assert_nonnull (strstr (a, "does so up to 131072 bytes"));
-  g_assert_nonnull (strstr (a, "OMPI_MCA_btl_tcp_eager_limit=65536"));
-  g_free (a);
+  assert_eager_advice (f.defs, 2, tcp, both, (const char *const[]) {
+                         "up to 65536 bytes between hosts at once", "does so up to 131072 bytes",
+                         "OMPI_MCA_btl_tcp_eager_limit=65536", NULL });
   f.defs->eager_limit_lib[0] = 0;                                 /* an older trace: not recorded */
   g_assert_null (sim_eager_advice (f.defs, 1, more, both));
   fixture_free (&f);
