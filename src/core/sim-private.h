@@ -460,6 +460,11 @@ void   sim_wait_calibrate (SimWaitCal *cal, gboolean allow_rt);
 /* Computes (spins) until this thread has used @cpu_goal ns of CPU time (sim_thread_cpu). */
 void   sim_burn_until (gint64 cpu_goal);
 void   sim_wait_release (SimWaitCal *cal);
+/* Under SCHED_RR: keeps this thread under the kernel's real-time throttling (SCHED_OTHER for the
+ * rest of a window once it used its share; SCHED_RR again in the next). Call it often while
+ * running (@now: sim_now()); it reads the CPU clock at most once per millisecond. */
+void   sim_rt_budget (gint64 now);
+guint  sim_rt_demotions (void);         /* how many windows ended under SCHED_OTHER */
 /* Waits until @deadline (CLOCK_MONOTONIC ns): sleeps most of it, spins (yielding) the rest.
  * Returns how late it woke up (0 when there was nothing to wait for). */
 gint64 sim_wait_until (const SimWaitCal *cal, gint64 deadline);
@@ -485,6 +490,8 @@ typedef struct
   gint64  late_ns;            /* summed lateness of the waits that missed their deadline */
   guint64 late_events;        /* waits that woke up later than the calibrated margin */
   guint64 polls;              /* polling calls that found nothing, re-enacted as a progress call */
+  guint64 rt_demotions;       /* windows a rank ended under SCHED_OTHER, its real-time budget used
+                                 (sim_rt_budget; summed over the ranks after the run) */
   gboolean contention;        /* re-enacted with the original's CPU contention (SimReplayMode) */
   guint32  cpus_used;         /* CPUs the re-enactment's ranks of this host ran on (contention) */
   gboolean pinned;            /* each rank ran on the CPU the original's samples place it on */

@@ -224,6 +224,7 @@ idle (gint64  t0,
 {
   gint64 now = sim_now ();
 
+  sim_rt_budget (now);
   if (now - t0 < (core_each ? SPIN_CORE_NS : SPIN_NS)
       || (now > call_expected_end - SPIN_BEFORE_NS && now < call_expected_end + SPIN_AFTER_NS))
     {
@@ -313,6 +314,7 @@ progress_until (const SimWaitCal *cal,
       int flag = 0;
       MPI_Iprobe (MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
       now = sim_now ();
+      sim_rt_budget (now);
       if (now - last_nap >= SPIN_SLICE_NS && deadline - now > SPIN_SLICE_NS)
         {
           nap ();
@@ -1276,6 +1278,7 @@ sim_replay_run (SimRank             *sr,
       started = TRUE;
       prev_time = e->time;
       now = seen = sim_now () + off;
+      sim_rt_budget (now - off);
       stats->late_ns += late;
       if (late > stats->cal.sleep_margin)
         stats->late_events++;
@@ -1356,6 +1359,7 @@ sim_replay_run (SimRank             *sr,
   stats->wall_ns = sim_now () + off - t0;
   {
     gboolean rt = stats->cal.realtime;
+    stats->rt_demotions = sim_rt_demotions ();
     sim_wait_release (&stats->cal);
     stats->cal.realtime = rt;   /* for the summary */
   }

@@ -404,9 +404,10 @@ sim_report_write (const char  *orig_cube,
                               s->rstats.events, s->rstats.calls, s->rstats.polls, s->rstats.late_events);
       json_number (js, s->rstats.late_ns / 1e9);
       g_string_append_printf (js, ", \"sleep_margin_ns\": %" G_GINT64_FORMAT ", \"clock_read_ns\": %" G_GINT64_FORMAT
-                              ", \"realtime_waits\": %s, \"hosts\": %u, \"contention\": %s",
+                              ", \"realtime_waits\": %s, \"realtime_budget_used\": %" G_GUINT64_FORMAT
+                              ", \"hosts\": %u, \"contention\": %s",
                               s->rstats.cal.sleep_margin, s->rstats.cal.clock_cost,
-                              s->rstats.cal.realtime ? "true" : "false", s->rstats.hosts,
+                              s->rstats.cal.realtime ? "true" : "false", s->rstats.rt_demotions, s->rstats.hosts,
                               s->rstats.contention ? "true" : "false");
       if (s->rstats.contention)
         g_string_append_printf (js, ", \"cpus\": %u, \"pinned\": %s", s->rstats.cpus_used,

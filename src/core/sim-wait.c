@@ -10,6 +10,7 @@
 
 #include <sched.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/prctl.h>
 #include <time.h>
 
@@ -44,6 +45,65 @@ sim_burn_until (gint64 cpu_goal)
     }
 }
 
+/* The kernel's real-time throttling (sched_rt_runtime_us of every sched_rt_period_us, 950 of
+ * 1000 ms by default) stops a CPU's SCHED_RR tasks for the rest of the period once they ran that
+ * long in it. A replay rank that spins through a polling loop of a second or more (sim-poll's 10^6
+ * MPI_Test calls; HPCC's RandomAccess) was stopped for 40-50 ms each time, a stall its peer waited
+ * for ("sched: RT throttling activated"; the identity +2.0 .. +2.2 % instead of +0.2 .. +0.5 %
+ * without SCHED_RR). So the replay keeps its own budget: in each window of RT_WINDOW_NS, once the
+ * thread has used its share of the CPU (RT_SHARE of the kernel's runtime over period: any period
+ * then sees less than the runtime, whatever its phase against the windows), it runs on under
+ * SCHED_OTHER, still spinning where it spun (every rank has a core there); the next window
+ * gives it SCHED_RR back. A rank that sleeps between short waits never reaches the budget. */
+#define RT_WINDOW_NS 100000000
+#define RT_SHARE     0.8
+#define RT_CHECK_NS  1000000    /* the thread's CPU clock is a system call: read once per this */
+static struct
+{
+  gboolean on;         /* under SCHED_RR with throttling: the budget applies */
+  gboolean demoted;    /* running under SCHED_OTHER for the rest of this window */
+  gint64   budget;     /* CPU ns per window */
+  gint64   window;     /* start of this window (CLOCK_MONOTONIC) */
+  gint64   cpu0;       /* the thread's CPU time at its start */
+  gint64   next_check;
+  guint    demotions;
+} rt;
+
+static void
+rt_policy (gboolean realtime)
+{
+  struct sched_param sp = { .sched_priority = realtime ? 1 : 0 };
+  sched_setscheduler (0, realtime ? SCHED_RR : SCHED_OTHER, &sp);
+}
+
+void
+sim_rt_budget (gint64 now)
+{
+  if (!rt.on || now < rt.next_check)
+    return;
+  rt.next_check = now + RT_CHECK_NS;
+  if (now - rt.window >= RT_WINDOW_NS)
+    {
+      if (rt.demoted)
+        rt_policy (TRUE);
+      rt.demoted = FALSE;
+      rt.window = now;
+      rt.cpu0 = sim_thread_cpu ();
+    }
+  else if (!rt.demoted && sim_thread_cpu () - rt.cpu0 > rt.budget)
+    {
+      rt_policy (FALSE);
+      rt.demoted = TRUE;
+      rt.demotions++;
+    }
+}
+
+guint
+sim_rt_demotions (void)
+{
+  return rt.demotions;
+}
+
 void
 sim_wait_calibrate (SimWaitCal *cal,
                     gboolean    allow_rt)
@@ -59,12 +119,22 @@ sim_wait_calibrate (SimWaitCal *cal,
    * machine. The replay never spins for long (its MPI waits sleep too, sim-replay.c), so it
    * takes little from anyone. */
   {
-    struct sched_param rt = { .sched_priority = 1 };
+    struct sched_param rr = { .sched_priority = 1 };
     const char *no = g_getenv ("KUBUS_SIM_NO_RT");
     g_autofree char *runtime = NULL;
     gboolean throttled = g_file_get_contents ("/proc/sys/kernel/sched_rt_runtime_us", &runtime, NULL, NULL)
                          && g_ascii_strtoll (runtime, NULL, 10) >= 0;
-    cal->realtime = allow_rt && (!no || !*no || *no == '0') && throttled && sched_setscheduler (0, SCHED_RR, &rt) == 0;
+    g_autofree char *period = NULL;
+    gint64 runtime_us = runtime ? g_ascii_strtoll (runtime, NULL, 10) : -1, period_us = 0;
+
+    if (g_file_get_contents ("/proc/sys/kernel/sched_rt_period_us", &period, NULL, NULL))
+      period_us = g_ascii_strtoll (period, NULL, 10);
+    cal->realtime = allow_rt && (!no || !*no || *no == '0') && throttled && sched_setscheduler (0, SCHED_RR, &rr) == 0;
+    memset (&rt, 0, sizeof rt);
+    rt.on = cal->realtime && !g_getenv ("KUBUS_SIM_RT_NOBUDGET");   /* (A/B measurements) */
+    rt.budget = (gint64) (RT_WINDOW_NS * RT_SHARE * (period_us > 0 ? MIN (1.0, (double) runtime_us / period_us) : 0.95));
+    rt.window = sim_now ();
+    rt.cpu0 = sim_thread_cpu ();
   }
   t0 = sim_now ();
   for (int i = 0; i < N_CLOCK; i++)
@@ -128,4 +198,5 @@ sim_wait_release (SimWaitCal *cal)
   if (cal->realtime)
     sched_setscheduler (0, SCHED_OTHER, &other);
   cal->realtime = FALSE;
+  rt.on = FALSE;
 }
