@@ -116,20 +116,21 @@ sim_wait_calibrate (SimWaitCal *cal,
   /* A rank that wakes up late makes a wrong prediction. Where we may (root, CAP_SYS_NICE) and the
    * kernel keeps a share of every core for other tasks (real-time throttling on), the whole
    * replay runs under SCHED_RR: the end of a sleep then preempts whatever else runs on the
-   * machine. The replay never spins for long (its MPI waits sleep too, sim-replay.c), so it
-   * takes little from anyone. */
+   * machine. Its MPI waits sleep too (sim-replay.c), and a rank that spins long (a polling
+   * loop) keeps within the throttling (sim_rt_budget), so it takes little from anyone. */
   {
     struct sched_param rr = { .sched_priority = 1 };
     const char *no = g_getenv ("KUBUS_SIM_NO_RT");
-    g_autofree char *runtime = NULL;
-    gboolean throttled = g_file_get_contents ("/proc/sys/kernel/sched_rt_runtime_us", &runtime, NULL, NULL)
-                         && g_ascii_strtoll (runtime, NULL, 10) >= 0;
-    g_autofree char *period = NULL;
-    gint64 runtime_us = runtime ? g_ascii_strtoll (runtime, NULL, 10) : -1, period_us = 0;
+    g_autofree char *runtime = NULL, *period = NULL;
+    gint64 runtime_us = -1, period_us = 0;
 
+    if (g_file_get_contents ("/proc/sys/kernel/sched_rt_runtime_us", &runtime, NULL, NULL))
+      runtime_us = g_ascii_strtoll (runtime, NULL, 10);
     if (g_file_get_contents ("/proc/sys/kernel/sched_rt_period_us", &period, NULL, NULL))
       period_us = g_ascii_strtoll (period, NULL, 10);
-    cal->realtime = allow_rt && (!no || !*no || *no == '0') && throttled && sched_setscheduler (0, SCHED_RR, &rr) == 0;
+    /* runtime -1: no throttling, and a spinning SCHED_RR rank would keep its CPU from everything */
+    cal->realtime = allow_rt && (!no || !*no || *no == '0') && runtime_us >= 0
+                    && sched_setscheduler (0, SCHED_RR, &rr) == 0;
     memset (&rt, 0, sizeof rt);
     rt.on = cal->realtime && !g_getenv ("KUBUS_SIM_RT_NOBUDGET");   /* (A/B measurements) */
     rt.budget = (gint64) (RT_WINDOW_NS * RT_SHARE * (period_us > 0 ? MIN (1.0, (double) runtime_us / period_us) : 0.95));
