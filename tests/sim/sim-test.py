@@ -160,9 +160,10 @@ def simulate(args, exp, hyp, out, offline=False, expect=0, extra=()):
 
 
 def simulate_near(args, exp, hyp, out, near, offline=False, extra=(), what='real-time'):
-    """simulate(), real time up to three times until @near(summary) holds (the nearest of up to
-    three re-enactments, as the identity tests do: this machine stalls a process for 40-60 ms now
-    and then, outside any code of ours). Returns the last summary, None if there was none."""
+    """simulate(), real time up to three times until @near(summary) holds (as the identity tests
+    of the real codes re-enact up to three times: this machine stalls a process for 40-60 ms now
+    and then, outside any code of ours). Returns the summary that held, else the third one; None
+    if there was none."""
     attempts = 1 if offline else 3
     for attempt in range(attempts):
         _, s = simulate(args, exp, hyp, out, offline=offline, extra=extra)
