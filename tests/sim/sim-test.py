@@ -944,11 +944,14 @@ def mode_neighbor(args, tmp):
     # MPI_Neighbor_alltoall on a ring (tests/apps/sim-neighbor.c), 4 ranks on 2 cores: the trace
     # holds the calls without messages. The offline model of the cores took them for computation
     # and shared the CPUs out over them: -10 % (-24 % computing for CPU time instead of sleeping).
-    # They were in MPI, wanting no CPU, and keep their length: -1.1 .. -2.0 % (5 traces).
-    # Real time re-enacts them as they lasted: within 0.2 %.
+    # They were in MPI, wanting no CPU, and keep their length: -1.1 .. -2.0 % (5 traces), up to
+    # -4.2 % built with ASan, where the model dropped the computation's wait for a CPU (5 % of
+    # it; the ranks sleep, and wake up late beside ranks spinning in MPI). The stretches that
+    # slept most of their time keep that wait: -0.19 .. +0.01 % (18 ASan traces).
+    # Real time re-enacts them as they lasted: within 0.4 %.
     os.environ['KUBUS_CPU_TIME'] = '1'   # samples: was the machine loaded by other programs?
     exp = collect(args, tmp, 'neighbor')
-    got = identity_both(args, exp, 0.04, 'neighbor', loaded_ok=True)
+    got = identity_both(args, exp, 0.02, 'neighbor', loaded_ok=True)
     s = got.get('offline')
     if s is not None and s['cores'].get('outside_wait_share', 0) <= 0.05:
         check(s['cores'].get('oversubscribed') is True, 'neighbor: not oversubscribed: %s' % s['cores'])
