@@ -432,6 +432,43 @@ def interrupt(args, exp, hyp):
     no_leftovers(exp, 'interrupted')
 
 
+def rt_advice_then_stop(args, exp, hyp, out, what):
+    """A real-time simulation of @exp stopped (SIGTERM) as soon as kubus-sim says, before it
+    re-enacts anything, that the offline mode is the better one (issue 21: "it says so before
+    simulating and names the better mode"). Returns that note, or None where it said no such thing
+    before re-enacting (the simulation then ran to its end, and the caller judges it as usual).
+    Stopped, it must leave nothing behind, as interrupt() checks."""
+    env = env_for_mpi()
+    env['LC_ALL'] = 'C'
+    env.pop('LANGUAGE', None)
+    p = subprocess.Popen([str(args.sim), sim_input(exp), '--hypothesis', hyp, '-o', out], env=env,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                         start_new_session=True)
+    note = None
+    for line in p.stderr:
+        if 're-enacting' in line:
+            break
+        if line.startswith('kubus-sim: note: ') and 'simulate with --offline' in line:
+            note = line.strip()[len('kubus-sim: note: '):]
+            os.killpg(p.pid, signal.SIGTERM)
+            break
+    p.stderr.read()
+    try:
+        p.wait(timeout=900)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        fail('%s (real-time): the simulation did not end' % what)
+        return None
+    if note is None:
+        return None
+    print('%s (real-time): stopped before re-enacting; kubus-sim said: %s' % (what, note))
+    left = subprocess.run(['pgrep', '-f', '--', exp], capture_output=True, text=True).stdout.split()
+    check(not left, '%s: the stopped simulation left processes running: %s' % (what, left))
+    check(p.returncode != 0 and not os.path.exists(out),
+          '%s: the stopped simulation exited %s and left %s' % (what, p.returncode, out))
+    return note
+
+
 def mode_balance(args, tmp):
     hyp = hypothesis(tmp, 'balance-foo.hyp', 'balance region %s\n' % args.region)
     if args.waits_only:
@@ -616,13 +653,14 @@ def after_init_error(s):
 
 
 def identity_both(args, exp, limit, what, rt_extra=(), offline_extra=(), offline_limit=None, loaded_ok=False,
-                  runs=None, rt_advice_ok=False):
+                  runs=None, rt_advice_ok=False, rt_stop_at_advice=False):
     """The identity simulation of @exp: real time (the best of up to three re-enactments) and
     offline, each within @limit (@offline_limit offline, None: the same; False: no limit) of the
     original after MPI_Init. @rt_advice_ok: real time beyond @limit passes where kubus-sim's
     summary says so and names the offline mode, which then holds its own limit (issue 21's "if a
     mode can't reach that on some kind of run, it says so and names the better mode").
-    @loaded_ok: no limit where kubus-sim found that other programs
+    @rt_stop_at_advice: where kubus-sim says that before re-enacting, the real-time simulation
+    stops there (rt_advice_then_stop) and has no summary. @loaded_ok: no limit where kubus-sim found that other programs
     loaded the machine during the traced run (the caller checks what it said). @runs: the times
     after MPI_Init of other traced runs of the same program (@exp's among them): the limit then
     holds against the nearest of them. Returns {mode: summary}."""
@@ -632,6 +670,9 @@ def identity_both(args, exp, limit, what, rt_extra=(), offline_extra=(), offline
         mode_limit = limit if not offline or offline_limit is None else offline_limit
         mode = 'offline' if offline else 'real-time'
         best = None
+        if not offline and rt_stop_at_advice and rt_advice_then_stop(
+                args, exp, hyp, os.path.join(exp, 'sim-id-%s' % mode), what):
+            continue
         for attempt in range(1 if offline else 3):
             out = os.path.join(exp, 'sim-id-%s' % mode)
             cmd = [args.sim, sim_input(exp), '--hypothesis', hyp, '-o', out, '-q']
@@ -749,7 +790,8 @@ def mode_real(args, tmp):
         exp = runs[len(runs) // 2][1]
     got = identity_both(args, exp, args.limit, '%s %s ranks' % (args.code, args.ranks),
                         offline_limit=args.offline_limit, loaded_ok=True,
-                        runs=[t for t, _ in runs] if several else None, rt_advice_ok=args.rt_advice_ok)
+                        runs=[t for t, _ in runs] if several else None, rt_advice_ok=args.rt_advice_ok,
+                        rt_stop_at_advice=args.rt_stop_at_advice)
     for mode, s in got.items():
         c = s['cores']
         check(c['cpu_samples'] > 0 and c.get('outside_wait_share') is not None,
@@ -1539,6 +1581,9 @@ def main():
     ap.add_argument('--code')
     ap.add_argument('--limit', type=float, default=0.02)
     ap.add_argument('--offline-limit', type=float, default=None, help='offline limit when not --limit')
+    ap.add_argument('--rt-stop-at-advice', action='store_true',
+                    help='real: stop the real-time simulation where kubus-sim names the offline mode before '
+                         're-enacting (the re-enactment would only confirm it)')
     ap.add_argument('--rt-advice-ok', action='store_true',
                     help='real time beyond --limit passes where kubus-sim says so and names the offline mode')
     ap.add_argument('--sim', required=True)
