@@ -33,10 +33,11 @@
  * Waiting in MPI: every operation is started with its non-blocking form (MPI_Isend for MPI_Send,
  * MPI_Iallreduce for MPI_Allreduce, …; a non-blocking collective of the program as itself, its
  * request completed by the call that completed it) and completed by settle(): it tests for 50 µs, then tests
- * every 20 µs while sleeping. Two exceptions where every rank of the run has a core: a blocking
- * collective whose members all entered within 1 ms of each other in the original runs in its
- * blocking form (libnbc's algorithms are slower, and such a wait spins anyway), and a blocking
- * probe spins as settle() does (do_coll(), probe()). MPI's own blocking calls spin the whole time; with four ranks on
+ * every 20 µs while sleeping. Two exceptions where every rank of the run has a core, or where
+ * ranks that mostly sleep outnumber the CPUs: a blocking collective whose members all entered
+ * within 1 ms of each other in the original runs in its blocking form (libnbc's algorithms are
+ * slower, and such a wait spins anyway), and where every rank has a core a blocking probe spins
+ * as settle() does (do_coll(), probe()). MPI's own blocking calls spin the whole time; with four ranks on
  * two cores a spinning rank takes the core from the rank that has work, and under SCHED_RR a
  * long spin would also trip the kernel's real-time throttling. The protocol (eager or rendezvous,
  * the same peers, tags, sizes and communicators) is the recorded call's. */
@@ -120,9 +121,11 @@ static gboolean spin_waits;
 /* every rank of this host has a CPU of its own: spins need not yield (a yield is a system call,
  * microseconds under a hypervisor, and a message that arrives meanwhile waits for it) */
 static gboolean core_each;
-/* every rank of the run has a core of its own (core_each on every process): do_coll() may use
- * the blocking forms */
+/* every process has core_each or shared_sleep (no contention re-enactment anywhere): do_coll()
+ * may use the blocking forms */
 static gboolean colls_blocking;
+/* this host's ranks outnumber its CPUs and mostly sleep (not the contention re-enactment) */
+static gboolean shared_sleep;
 /* CLOCK_MONOTONIC (this process's) when the MPI call being re-enacted is expected to end: its
  * recorded (transformed) duration after its Enter */
 static gint64 call_expected_end;
@@ -629,8 +632,9 @@ do_coll (Replay    *rp,
 {
   MPI_Request req;
   int rc;
-  /* where every rank of the run has a core and the members entered this instance within 1 ms
-   * of each other in the original, the program's own blocking form: settle() would spin through
+  /* where every rank of the run has a core, or ranks that mostly sleep share the CPUs
+   * (shared_sleep), and the members entered this instance within 1 ms of each other in the
+   * original, the program's own blocking form: settle() would spin through
    * such a wait anyway, and the non-blocking form is another, slower algorithm (libnbc: 2-4 µs
    * more per small collective at 2 ranks, +2-3 % on a program of Gatherv, Scatterv, Scan and
    * Reduce_scatter_block). Longer waits keep the non-blocking form and settle()'s naps. A
@@ -1196,13 +1200,23 @@ sim_replay_run (SimRank             *sr,
         }
     }
   core_each = !contention && host_known && ranks_here <= CPU_COUNT (&host_set);
+  /* ranks that outnumber their host's CPUs but mostly sleep (no contention re-enactment): the
+   * original's ranks shared the CPUs under the normal scheduler, spinning with a yield in
+   * MPI's blocking calls, and so does this replay. Under SCHED_RR a rank that wakes up queues
+   * behind the others' spins instead of preempting them as the normal scheduler lets it, and
+   * the short collectives' non-blocking form needs every member on a CPU at each of its steps:
+   * sim-patterns at 4 ranks on 2 cores, whose small collectives' members arrive together, took
+   * 40-90 µs longer per call (+11 .. +13 %); the blocking form and the normal scheduler
+   * +2 .. +8 %, and no change beyond 0.2 % on 11 other such programs
+   * (docs/decisions/2026-11-30-sleep-wakeup-waits.md) */
+  shared_sleep = !contention && host_known && ranks_here > CPU_COUNT (&host_set);
   {
-    int mine = core_each, all = 0;
+    int mine = core_each || shared_sleep, all = 0;
     MPI_Allreduce (&mine, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     colls_blocking = all != 0 && !g_getenv ("KUBUS_SIM_NBC_ONLY");   /* (A/B measurements) */
   }
   /* SCHED_RR would hand the cores out by 100 ms time slices, not as the original shared them */
-  sim_wait_calibrate (&stats->cal, !contention);
+  sim_wait_calibrate (&stats->cal, !contention && (!shared_sleep || g_getenv ("KUBUS_SIM_SHARED_RR")));
   /* A polling call that found nothing: an Enter of no call whose Leave follows it. */
   poll_enter = g_new0 (guint8, MAX (n, 1));
   for (guint k = 0; k + 1 < n; k++)
