@@ -1215,7 +1215,8 @@ sim_replay_run (SimRank             *sr,
     MPI_Allreduce (&mine, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     colls_blocking = all != 0 && !g_getenv ("KUBUS_SIM_NBC_ONLY");   /* (A/B measurements) */
   }
-  /* SCHED_RR would hand the cores out by 100 ms time slices, not as the original shared them */
+  /* SCHED_RR would hand the cores out by 100 ms time slices, not as the original shared them
+   * (KUBUS_SIM_SHARED_RR: SCHED_RR for shared_sleep all the same, for A/B measurements) */
   sim_wait_calibrate (&stats->cal, !contention && (!shared_sleep || g_getenv ("KUBUS_SIM_SHARED_RR")));
   /* A polling call that found nothing: an Enter of no call whose Leave follows it. */
   poll_enter = g_new0 (guint8, MAX (n, 1));

@@ -435,9 +435,9 @@ def interrupt(args, exp, hyp):
 def rt_advice_then_stop(args, exp, hyp, out, what):
     """A real-time simulation of @exp stopped (SIGTERM) as soon as kubus-sim says, before it
     re-enacts anything, that the offline mode is the better one (issue 21: "it says so before
-    simulating and names the better mode"). Returns that note, or None where it said no such thing
-    before re-enacting (the simulation then ran to its end, and the caller judges it as usual).
-    Stopped, it must leave nothing behind, as interrupt() checks."""
+    simulating and names the better mode"). Returns that note, or None where it began to re-enact
+    without saying so (stopped there too; the caller then re-enacts as usual). Stopped at the
+    note, it must leave nothing behind, as interrupt() checks."""
     env = env_for_mpi()
     env['LC_ALL'] = 'C'
     env.pop('LANGUAGE', None)
@@ -446,10 +446,9 @@ def rt_advice_then_stop(args, exp, hyp, out, what):
                          start_new_session=True)
     note = None
     for line in p.stderr:
-        if 're-enacting' in line:
-            break
         if line.startswith('kubus-sim: note: ') and 'simulate with --offline' in line:
             note = line.strip()[len('kubus-sim: note: '):]
+        if note or 're-enacting' in line:
             os.killpg(p.pid, signal.SIGTERM)
             break
     p.stderr.read()
@@ -660,10 +659,10 @@ def identity_both(args, exp, limit, what, rt_extra=(), offline_extra=(), offline
     summary says so and names the offline mode, which then holds its own limit (issue 21's "if a
     mode can't reach that on some kind of run, it says so and names the better mode").
     @rt_stop_at_advice: where kubus-sim says that before re-enacting, the real-time simulation
-    stops there (rt_advice_then_stop) and has no summary. @loaded_ok: no limit where kubus-sim found that other programs
-    loaded the machine during the traced run (the caller checks what it said). @runs: the times
-    after MPI_Init of other traced runs of the same program (@exp's among them): the limit then
-    holds against the nearest of them. Returns {mode: summary}."""
+    stops there (rt_advice_then_stop) and has no summary. @loaded_ok: no limit where kubus-sim
+    found that other programs loaded the machine during the traced run (the caller checks what
+    it said). @runs: the times after MPI_Init of other traced runs of the same program (@exp's
+    among them): the limit then holds against the nearest of them. Returns {mode: summary}."""
     hyp = hypothesis(os.path.dirname(exp), 'identity.hyp', '# the run as it was\n')
     got = {}
     for offline in (False, True):
