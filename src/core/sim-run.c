@@ -575,6 +575,24 @@ reenact (Ctx               *cx,
           if (!cx->opt->quiet)
             fprintf (stderr, _("kubus-sim: note: %s\n"), cx->sum.mode_advice);
         }
+      /* busy ranks three times as many as the CPUs: the contention re-enactment's ranks waiting
+       * in MPI take more of the CPUs than the original's did, its computing ranks less, and the
+       * run ends early (docs/decisions/2026-11-30-contention-waits-cpu.md); the offline model
+       * keeps the original's shares (docs/decisions/2026-12-01-even-placement.md) */
+      if (!cx->opt->offline && cx->prog.root && !cx->sum.mode_advice && cx->contention && cx->hosts.min_cpus > 0
+          && cx->hosts.max_ranks_per_host >= 3 * cx->hosts.min_cpus)
+        {
+          cx->sum.mode_advice = g_strdup_printf (
+            _("The original's ranks shared %u CPUs of a host (up to %u ranks, %.1f per CPU) and competed for them. "
+              "The real-time re-enactment brings that contention back, but with this many ranks per CPU its ranks "
+              "waiting in MPI take more of the CPUs than the original's did and its computing ranks less: it has "
+              "come out 1 to 7 %% short on such runs (6 busy ranks on 2 CPUs), where the offline model, which keeps "
+              "the original's shares, came within 2.5 %%: simulate with --offline."),
+            cx->hosts.min_cpus, cx->hosts.max_ranks_per_host,
+            (double) cx->hosts.max_ranks_per_host / cx->hosts.min_cpus);
+          if (!cx->opt->quiet)
+            fprintf (stderr, _("kubus-sim: note: %s\n"), cx->sum.mode_advice);
+        }
       /* the offline model shares the cores evenly among the ranks that compute: where the ranks
        * competed for them, say so before simulating, and what the scheduler does that it does
        * not (docs/decisions/2026-11-29-offline-cores.md) */
@@ -585,10 +603,10 @@ reenact (Ctx               *cx,
           if (cx->defs->cpu_metric_where && cx->hosts.max_ranks_per_host <= 64)
             cx->sum.mode_advice = g_strdup_printf (
               _("The original's ranks shared %u CPUs of a host (up to %u ranks) and their computation waited %.0f %% "
-                "of its time for a CPU. Where it waited less than 15 %%, or no rank changed its CPU, the offline model "
-                "shares each CPU among the ranks the samples place on it (a rank waiting in MPI gets it once those "
+                "of its time for a CPU. Where it waited less than 15 %%, or no rank changed its CPU and the ranks sat on "
+                "the CPUs unevenly, the offline model shares each CPU among the ranks the samples place on it (a rank waiting in MPI gets it once those "
                 "computing there are in MPI too); where it waited more and the scheduler moved the ranks between the "
-                "CPUs, the model shares them evenly. On 111 traces of 3 to 6 ranks on 2 cores it missed 96 by at most 5 %% and the others by "
+                "CPUs or left them as evenly as the CPUs allow, the model shares them evenly. On 111 traces of 3 to 6 ranks on 2 cores it missed 96 by at most 5 %% and the others by "
                 "up to 16 %% (LAMMPS at 4 ranks where three of them shared a CPU for part of the run; small "
                 "programs at 3 ranks that poll or compute in bursts, whose traces vary most: four of one came out "
                 "-3.6 to +15.9 %%). The identity error of this trace says how far "

@@ -41,9 +41,10 @@
       a loop of 10^6 MPI_Test calls that complete nothing: identity within 2 % in both modes.
   sim-test.py contention --app sim-busy          TOOLS
       ranks that compute, 1x, 2x and 3x as many as this machine's cores: identity within 2 % at
-      1x in both modes, within 5 % in real time with more ranks than cores (the trace has CPU
-      samples and the re-enactment brings the contention back), where --offline says before
-      simulating that it cannot (naming the real-time mode).
+      1x in both modes, within 5 % at 2x and 8 % at 3x (the trace has CPU samples, the
+      re-enactment brings the contention back, the offline model shares the cores), where
+      --offline says before simulating what its sharing of the cores does not describe, and at
+      3x the real-time mode says before simulating that it comes out short and names --offline.
   sim-test.py placed --app sim-busy             TOOLS
       twice as many ranks as cores, bound unevenly (all but the last on one CPU): the real-time
       re-enactment runs each rank on the CPU its samples name (within 5 %), offline the host is
@@ -1057,15 +1058,15 @@ def mode_contention(args, tmp):
         check(set(other) == {'OTHER_CPU_NS', 'OTHER_WALL_NS'} and other['OTHER_WALL_NS'] > 0
               and other['OTHER_CPU_NS'] <= os.cpu_count() * other['OTHER_WALL_NS'],
               '%d ranks: host properties %s' % (n, other))
-        # 2 % without sharing; shared, the issue asks 5 % (its "4 ranks on 2 cores"): measured on
-        # a quiet machine -3.1 % at 2x and -4.7 % at 3x, too close to 5 % to hold on every run,
-        # so 8 % (issue 21 stays open on it). Offline the model shares the cores since
-        # docs/decisions/2026-11-29-offline-cores.md: 20 traces of each on a machine other
-        # sessions loaded, those kubus-sim did not find loaded: 4 ranks -3.0 .. +1.1 %, 6 ranks
-        # -6.0 .. -0.6 % (+7.8 .. +16.6 % before); 21 runs of this test, the verdicts not
-        # skipped for load: 4 ranks -6.4 .. +0.1 % (11), 6 ranks -3.5 .. +1.0 % (17); hence 10 %
-        got = identity_both(args, exp, 0.02 if n <= cores else 0.08, '%d ranks on %d cores' % (n, cores),
-                            offline_limit=None if n <= cores else 0.10, loaded_ok=True)
+        # 2 % without sharing; shared, the issue asks 5 % (its "4 ranks on 2 cores"). Offline the
+        # model shares the cores since docs/decisions/2026-11-29-offline-cores.md. CI's last four
+        # runs (2026-11-30): 2x real time -1.45 .. +1.61 %, offline -2.69 .. +0.45 %: 5 % in
+        # both modes. 3x: real time -5.15 .. -1.43 % (its ranks waiting in MPI take more CPU than
+        # the original's did, docs/decisions/2026-11-30-contention-waits-cpu.md), and kubus-sim
+        # says so before it starts and names the offline mode; offline -1.58 .. +0.24 % (earlier,
+        # on a machine other sessions loaded, -6.0 .. +1.0 %): 8 % in both
+        got = identity_both(args, exp, 0.02 if n <= cores else 0.05 if factor == 2 else 0.08,
+                            '%d ranks on %d cores' % (n, cores), loaded_ok=True)
         for mode, s in got.items():
             c = s['cores']
             print('  %s: %s' % (mode, c))
@@ -1077,7 +1078,10 @@ def mode_contention(args, tmp):
             if mode == 'real-time':
                 check(c['contention_reenacted'] == (n > cores), '%d ranks: contention re-enacted %s' % (
                     n, c['contention_reenacted']))
-                check(s['mode_advice'] is None, '%d ranks, real time: advice %s' % (n, s['mode_advice']))
+                # three busy ranks per CPU: the advice names the offline mode before simulating
+                said = 'simulate with --offline' in (s['mode_advice'] or '')
+                check((s['mode_advice'] is None) == (factor < 3) and said == (factor >= 3),
+                      '%d ranks, real time: advice %s' % (n, s['mode_advice']))
             else:
                 check((s['mode_advice'] is not None and 'real-time re-enactment' in s['mode_advice']) == (n > cores),
                       '%d ranks, offline: advice %s' % (n, s['mode_advice']))
