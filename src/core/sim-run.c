@@ -587,7 +587,7 @@ reenact (Ctx               *cx,
               "The real-time re-enactment brings that contention back, but with this many ranks per CPU its ranks "
               "waiting in MPI take more of the CPUs than the original's did and its computing ranks less: it has "
               "come out 1 to 7 %% short on such runs (6 busy ranks on 2 CPUs), where the offline model, which keeps "
-              "the original's shares, came within 2.5 %%: simulate with --offline."),
+              "the original's shares, came out -3.2 to +1.2 %%: simulate with --offline."),
             cx->hosts.min_cpus, cx->hosts.max_ranks_per_host,
             (double) cx->hosts.max_ranks_per_host / cx->hosts.min_cpus);
           if (!cx->opt->quiet)
