@@ -863,6 +863,7 @@ fit_per_cpu (SimModel   *m,
   const char *off = g_getenv ("KUBUS_SIM_PER_CPU");
   double wall = 0, wait = 0;
   int ids = 0, on_cpu[64] = { 0 }, least = G_MAXINT, most = 0;
+  guint used = 0;
   gboolean moved = FALSE, balanced = TRUE;
   if ((off && strcmp (off, "0") == 0) || n > 64)
     return;
@@ -898,16 +899,24 @@ fit_per_cpu (SimModel   *m,
             moved |= at >= 0 && cs[j].where != at;
             at = cs[j].where;
           }
-      if (at >= 0 && (guint) at < m->host_cpus[h] && at < 64)
+      if (at >= 0 && at < 64)
         on_cpu[at]++;
       else
         balanced = FALSE;
     }
-  for (guint p = 0; p < m->host_cpus[h] && p < 64; p++)
-    {
-      least = MIN (least, on_cpu[p]);
-      most = MAX (most, on_cpu[p]);
-    }
+  /* the ranks per CPU they sat on (ids as the host numbers them, which need not start at 0);
+   * a CPU of the host none sat on has none */
+  for (int p = 0; p < 64; p++)
+    if (on_cpu[p] > 0)
+      {
+        used++;
+        least = MIN (least, on_cpu[p]);
+        most = MAX (most, on_cpu[p]);
+      }
+  if (used < m->host_cpus[h])
+    least = 0;
+  else if (used > m->host_cpus[h])
+    balanced = FALSE;
   /* ... unless no rank changed its CPU after that (bound to it, by the program or the launcher):
    * the scheduler did not move them, and the ranks on a CPU shared it however long their
    * computation waited (docs/decisions/2026-11-30-pinned-replay.md). Where they sat as evenly
