@@ -18,7 +18,11 @@
  * its ranks to the scheduler runs them two and two, and faster; one that runs each rank on the
  * CPU the collector's samples place it on brings the original's sharing back (tests/sim, mode
  * placed; docs/decisions/2026-11-30-pinned-replay.md). With fewer than 2 CPUs the ranks run
- * unbound. */
+ * unbound.
+ *
+ * `sim-busy spread`: the same, but rank r binds itself to the (r mod CPUs)th CPU it may use: as
+ * evenly as the CPUs allow (two and two), as the scheduler left LAMMPS's ranks in some runs.
+ * The offline model shares such a host evenly (docs/decisions/2026-12-01-even-placement.md). */
 #include <math.h>
 #include <mpi.h>
 #include <sched.h>
@@ -67,13 +71,22 @@ main (int    argc,
   double v = 1.0, all;
   int balanced = argc > 1 && strcmp (argv[1], "balanced") == 0;
   int placed = argc > 1 && strcmp (argv[1], "placed") == 0;
-  int iterations = placed ? ITERATIONS / 2 : ITERATIONS;
+  int spread = argc > 1 && strcmp (argv[1], "spread") == 0;
+  int iterations = placed || spread ? ITERATIONS / 2 : ITERATIONS;
 
   MPI_Init (&argc, &argv);
   MPI_Comm_rank (MPI_COMM_WORLD, &rank);
   MPI_Comm_size (MPI_COMM_WORLD, &size);
   if (placed && !bind_nth (rank == size - 1 ? 1 : 0) && rank == 0)
     fprintf (stderr, "sim-busy: fewer than 2 CPUs: the ranks run unbound\n");
+  if (spread)
+    {
+      cpu_set_t mine;
+      CPU_ZERO (&mine);
+      int cpus = sched_getaffinity (0, sizeof mine, &mine) == 0 ? CPU_COUNT (&mine) : 0;
+      if ((cpus < 2 || !bind_nth (rank % cpus)) && rank == 0)
+        fprintf (stderr, "sim-busy: fewer than 2 CPUs: the ranks run unbound\n");
+    }
   MPI_Barrier (MPI_COMM_WORLD);
   for (int it = 0; it < iterations; it++)
     {

@@ -48,7 +48,8 @@
   sim-test.py placed --app sim-busy             TOOLS
       twice as many ranks as cores, bound unevenly (all but the last on one CPU): the real-time
       re-enactment runs each rank on the CPU its samples name (within 5 %), offline the host is
-      shared per CPU (the identity printed).
+      shared per CPU (the identity printed); bound evenly (two and two), offline shares the
+      host evenly.
   sim-test.py errorbar --app sim-lb-coll --ranks N   TOOLS
       every prediction carries the identity error of its trace and mode: measured once, then
       cached (--identity-again measures again, --no-identity leaves it out); the printed summary
@@ -1030,6 +1031,22 @@ def mode_placed(args, tmp):
         shared = off['model'].get('shared_cpus') or []
         check(len(shared) == 1 and shared[0]['per_cpu'] is True,
               'placed, offline: the host is not shared per CPU: %s' % shared)
+    # The same ranks bound as evenly as the CPUs allow (two and two): they never move either,
+    # and offline the host is shared evenly, as where the scheduler moved them. The samples do
+    # not say whether a rank was bound or merely left where it was: LAMMPS at 4 ranks, left two
+    # and two, came out -5 .. -11 % per CPU and -3 .. 0 % evenly; these bound ranks -4.8 ..
+    # -1.5 % evenly and -3.1 .. +2.2 % per CPU (5 traces; docs/decisions/2026-12-01-even-
+    # placement.md). The identity is printed.
+    exp = collect(args, tmp, 'spread', ['spread'])
+    _, off = simulate(args, exp, hypothesis(tmp, 'spread.hyp', '# the run as it was\n'), os.path.join(tmp, 'spread-id'),
+                      offline=True)
+    c = off['cores']
+    print('spread, offline: original %.6f s, predicted %.6f s (%+.2f %%)' % (
+        off['original_runtime_after_init_s'], off['predicted_runtime_after_init_s'], 100 * after_init_error(off)))
+    if c.get('outside_wait_share', 0) <= 0.05 and c.get('computation_wait_share', 0) >= 0.15:
+        shared = off['model'].get('shared_cpus') or []
+        check(len(shared) == 1 and shared[0]['per_cpu'] is False,
+              'spread, offline: the host is shared per CPU, not evenly: %s' % shared)
 
 
 def host_other(exp):
