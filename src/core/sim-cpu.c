@@ -450,6 +450,8 @@ sampled_intervals (SimRank   **srs,
                    const int  *ranks,
                    int         n_ranks,
                    const Tick *const *times,
+                   const guint8 *const *cls,
+                   guint8      want,
                    GArray     *iv,
                    GArray     *awake,
                    double     *got)
@@ -472,7 +474,8 @@ sampled_intervals (SimRank   **srs,
               double aw = 1.0 - sim_cpu_share (&ev[k], TRUE);
               if ((ev[k].flags & EVF_CPU) && t[k] > last)
                 wall_ns += (double) (t[k] - last);
-              if ((ev[k].flags & EVF_CPU) && t[k] > last && aw >= 0.5)
+              if ((ev[k].flags & EVF_CPU) && t[k] > last && aw >= 0.5
+                  && (!cls || (cls[ranks[i]] ? cls[ranks[i]][k] : 0) == want))
                 {
                   Tick p[2] = { last, t[k] };
                   g_array_append_vals (iv, p, 2);
@@ -497,11 +500,24 @@ sim_cores_fit_cpus (SimRank   **srs,
                     guint32     cpus,
                     guint      *n_intervals)
 {
+  return sim_cores_fit_cpus_of (srs, ranks, n_ranks, times, cpus, NULL, 0, n_intervals);
+}
+
+double
+sim_cores_fit_cpus_of (SimRank   **srs,
+                       const int  *ranks,
+                       int         n_ranks,
+                       const Tick *const *times,
+                       guint32     cpus,
+                       const guint8 *const *cls,
+                       guint8      cls_want,
+                       guint      *n_intervals)
+{
   g_autoptr (GArray) want = wanting (srs, ranks, n_ranks, times, FALSE, NULL);
   g_autoptr (GArray) iv = g_array_new (FALSE, FALSE, sizeof (Tick));
   g_autoptr (GArray) awake = g_array_new (FALSE, FALSE, sizeof (double));
   double got, lo = 0.05 * cpus, hi = cpus;
-  gboolean any = sampled_intervals (srs, ranks, n_ranks, times, iv, awake, &got);
+  gboolean any = sampled_intervals (srs, ranks, n_ranks, times, cls, cls_want, iv, awake, &got);
 
   *n_intervals = iv->len / 2;
   if (!any)
@@ -592,7 +608,7 @@ sim_cores_shortfall (SimRank **srs,
           times[r] = t;
         }
       want = wanting (srs, (const int *) ranks->data, (int) ranks->len, times, FALSE, NULL);
-      if (sampled_intervals (srs, (const int *) ranks->data, (int) ranks->len, times, iv, awake, &got)
+      if (sampled_intervals (srs, (const int *) ranks->data, (int) ranks->len, times, NULL, 0, iv, awake, &got)
           && (full = shared_work (iv, awake, want, sn->cpus)) > 0)
         worst = MAX (worst, 1.0 - got / full);
       for (guint i = 0; i < ranks->len; i++)

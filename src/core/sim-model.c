@@ -847,6 +847,85 @@ fit_coll_deps (SimModel *m,
     }
 }
 
+/* Per event of the @i-th of the @n ranks @ranks of a host (their recorded times @times), the
+ * ranks on its CPU then: those whose event at that time, the recorded one, ran on the same CPU
+ * (bits: index in @ranks) */
+static guint64 *
+mates_on_cpu (const SimModel *m,
+              SimRank       **srs,
+              const int      *ranks,
+              int             n,
+              int             i,
+              Tick          **times)
+{
+  int a = ranks[i];
+  guint len = srs[a]->ev->len;
+  guint64 *mm = g_new0 (guint64, MAX (len, 1));
+  for (int j = 0; j < n; j++)
+    {
+      int b = ranks[j];
+      guint lb = srs[b]->ev->len, kb = 0;
+      if (j == i || lb == 0)
+        continue;
+      for (guint k = 0; k < len; k++)
+        {
+          while (kb + 1 < lb && times[b][kb] < times[a][k])
+            kb++;
+          if (m->where[a][k] >= 0 && m->where[b][kb] == m->where[a][k])
+            mm[k] |= G_GUINT64_CONSTANT (1) << j;
+        }
+    }
+  return mm;
+}
+
+/* Host @h's ranks sat on its CPUs evenly in some phases of the run and unevenly in others
+ * (@mates per event of each of its @n ranks @ranks, on their recorded times @times): marks
+ * per rank the events where its CPU had more or fewer ranks than n / CPUs (give or take one)
+ * and fits the CPUs the sharing had for those and for the others apart (SimModel.uneven). */
+static void
+fit_phases (SimModel  *m,
+            SimRank  **srs,
+            int        n_ranks,
+            guint      h,
+            const int *ranks,
+            int        n,
+            Tick     **times,
+            guint64  **mates)
+{
+  int cpus = (int) m->host_cpus[h], lo = n / cpus, hi = (n + cpus - 1) / cpus;
+  guint uneven = 0, iv;
+  g_autofree guint8 **cls = g_new0 (guint8 *, MAX (n_ranks, 1));
+  for (int i = 0; i < n; i++)
+    {
+      int r = ranks[i];
+      cls[r] = g_new0 (guint8, MAX (srs[r]->ev->len, 1));
+      for (guint k = 0; k < srs[r]->ev->len; k++)
+        {
+          int c = 1 + __builtin_popcountll (mates[i][k]);
+          cls[r][k] = m->where[r][k] >= 0 && (c < lo || c > hi);
+          uneven += cls[r][k];
+        }
+    }
+  if (uneven > 0)
+    {
+      double fu = sim_cores_fit_cpus_of (srs, ranks, n, (const Tick *const *) times, m->host_cpus[h],
+                                         (const guint8 *const *) cls, 1, &iv);
+      double fe = sim_cores_fit_cpus_of (srs, ranks, n, (const Tick *const *) times, m->host_cpus[h],
+                                         (const guint8 *const *) cls, 0, &iv);
+      if (!m->uneven)
+        {
+          m->uneven = g_new0 (guint8 *, MAX (n_ranks, 1));
+          m->host_cpus_uneven = g_new0 (double, m->n_hosts);
+        }
+      m->host_cpus_uneven[h] = fu;
+      m->host_cpus_fit[h] = fe;
+      for (int i = 0; i < n; i++)
+        m->uneven[ranks[i]] = g_steal_pointer (&cls[ranks[i]]);
+    }
+  for (int i = 0; i < n; i++)
+    g_free (cls[ranks[i]]);
+}
+
 /* Host @h (its @n ranks @ranks, their recorded times @times) per CPU, where every rank's
  * samples name the CPU it ran on and the host has at most 64 ranks: per event each rank's CPU,
  * and which ranks shared it then (those whose event at that time, the recorded one, ran on
@@ -864,7 +943,8 @@ fit_per_cpu (SimModel   *m,
   double wall = 0, wait = 0;
   int ids = 0, on_cpu[64] = { 0 }, least = G_MAXINT, most = 0;
   guint used = 0;
-  gboolean moved = FALSE, balanced = TRUE;
+  gboolean moved = FALSE, balanced = TRUE, phases;
+  guint64 **mates;
   if ((off && strcmp (off, "0") == 0) || n > 64)
     return;
   /* not where the computation itself waited long for the CPUs: the ranks then competed as
@@ -924,14 +1004,28 @@ fit_per_cpu (SimModel   *m,
    * sharing has it: LAMMPS at 4 ranks on 2 cores, two and two without moving, came out
    * -5 .. -11 % per CPU and -3 .. 0 % evenly (docs/decisions/2026-12-01-even-placement.md) */
   balanced = balanced && most - least <= 1;
-  if (wall > 0 && wait / wall >= SIM_PER_CPU_WAIT && (moved || balanced))
-    {
-      for (int i = 0; i < n; i++)
-        g_clear_pointer (&m->where[ranks[i]], g_free);
-      return;
-    }
+  /* shared evenly, each placement phase on the CPUs it had: where the ranks sat on the CPUs
+   * unevenly (more or fewer on a CPU than the even placement has), the host's CPUs did less
+   * for them than where they sat evenly. LAMMPS at 4 ranks on 2 cores, left three on one CPU
+   * and one on the other for 20-40 % of the run, came out -7.8 .. +1.5 % with one fit for
+   * the whole run (docs/decisions/2026-12-01-placement-phases.md) */
+  phases = wall > 0 && wait / wall >= SIM_PER_CPU_WAIT && (moved || balanced);
   if (ids <= 0)
     return;
+  mates = g_new0 (guint64 *, n);
+  for (int i = 0; i < n; i++)
+    mates[i] = mates_on_cpu (m, srs, ranks, n, i, times);
+  if (phases)
+    {
+      fit_phases (m, srs, n_ranks, h, ranks, n, times, mates);
+      for (int i = 0; i < n; i++)
+        {
+          g_clear_pointer (&m->where[ranks[i]], g_free);
+          g_free (mates[i]);
+        }
+      g_free (mates);
+      return;
+    }
   if (!m->host_ids)
     {
       m->host_ids = g_new0 (int, m->n_hosts);
@@ -949,26 +1043,13 @@ fit_per_cpu (SimModel   *m,
     {
       int a = ranks[i];
       guint len = srs[a]->ev->len;
-      m->mates[a] = g_new0 (guint64, MAX (len, 1));
+      m->mates[a] = mates[i];
       m->mates_vary[a] = FALSE;
       m->gate_ok[a] = g_new0 (guint8, MAX (len, 1));
-      for (int j = 0; j < n; j++)
-        {
-          int b = ranks[j];
-          guint lb = srs[b]->ev->len, kb = 0;
-          if (j == i || lb == 0)
-            continue;
-          for (guint k = 0; k < len; k++)
-            {
-              while (kb + 1 < lb && times[b][kb] < times[a][k])
-                kb++;
-              if (m->where[a][k] >= 0 && m->where[b][kb] == m->where[a][k])
-                m->mates[a][k] |= G_GUINT64_CONSTANT (1) << j;
-            }
-        }
       for (guint k = 1; k < len && !m->mates_vary[a]; k++)
         m->mates_vary[a] = __builtin_popcountll (m->mates[a][k]) != __builtin_popcountll (m->mates[a][0]);
     }
+  g_free (mates);
 }
 
 /* Hosts whose ranks outnumbered their CPUs: the CPUs the sharing had (none where @cores is
@@ -1282,6 +1363,11 @@ sim_model_free (SimModel *m)
   g_free (m->counts_orig);
   g_free (m->host_rank);
   g_free (m->host_ids);
+  g_free (m->host_cpus_uneven);
+  if (m->uneven)
+    for (int r = 0; r < m->n_ranks; r++)
+      g_free (m->uneven[r]);
+  g_free (m->uneven);
   g_free (m->host);
   g_free (m);
 }
@@ -1329,10 +1415,16 @@ sim_model_describe (const SimModel *m)
   g_string_append (s, ", \"shared_cpus\": [");
   for (guint h = 0, n = 0; h < m->n_hosts; h++)
     if (m->host_cpus[h])
-      g_string_append_printf (s, "%s{\"host\": %u, \"cpus\": %u, \"fitted_cpus\": %.3f, \"sampled_intervals\": %u, "
-                              "\"per_cpu\": %s}",
-                              n++ ? ", " : "", h, m->host_cpus[h], m->host_cpus_fit[h], m->host_intervals[h],
-                              m->host_ids && m->host_ids[h] ? "true" : "false");
+      {
+        g_string_append_printf (s, "%s{\"host\": %u, \"cpus\": %u, \"fitted_cpus\": %.3f, \"sampled_intervals\": %u, "
+                                "\"per_cpu\": %s",
+                                n++ ? ", " : "", h, m->host_cpus[h], m->host_cpus_fit[h], m->host_intervals[h],
+                                m->host_ids && m->host_ids[h] ? "true" : "false");
+        /* the CPUs of the phases its ranks sat on them unevenly (fit_phases) */
+        if (m->host_cpus_uneven && m->host_cpus_uneven[h] > 0)
+          g_string_append_printf (s, ", \"fitted_cpus_uneven\": %.3f", m->host_cpus_uneven[h]);
+        g_string_append (s, "}");
+      }
   g_string_append_printf (s, "], \"shared_cpus_passes\": %d, \"shared_cpus_pass_kept\": %d}", m->cores_passes,
                           m->cores_best_pass);
   return g_string_free (s, FALSE);

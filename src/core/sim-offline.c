@@ -937,6 +937,20 @@ call_class (Engine  *e,
   return key;
 }
 
+/* The rates of rank @r's host (@rates of the pass, per host) at its event @k: those of the
+ * phases its ranks sat on the CPUs unevenly where it was in one (SimModel.uneven). */
+static const GArray *
+phase_rates (const SimModel *m,
+             GArray        **rates,
+             int             r,
+             guint           k)
+{
+  int h = m->host[r];
+  if (m->uneven && m->uneven[r] && m->uneven[r][k] && m->rates_uneven && m->rates_uneven[h])
+    return m->rates_uneven[h];
+  return rates[h];
+}
+
 /* What a call's residual from @model to @tl was: where the rank shared a host's CPUs, the CPU
  * time it got (the call's sampled CPU share of it; a call too short to be sampled ran on its
  * CPU), since the time it waited for a CPU comes back from the sharing (sim_offline_run);
@@ -969,7 +983,7 @@ call_span (Engine *e,
   if (work > 0 && e->rates && e->ccall && e->ccall[h] && p >= 0 && p < e->m->host_ids[h])
     return (Tick) llround (sim_cores_span (e->ccall[h][p], model, work));
   if (work > 0 && e->rates && e->m->host_cpus[h] && e->rates[h])
-    return (Tick) llround (sim_cores_span (e->rates[h], model, work));
+    return (Tick) llround (sim_cores_span (phase_rates (e->m, e->rates, r, leave), model, work));
   return (Tick) llround (work);
 }
 
@@ -1326,7 +1340,7 @@ cores_times (SimRank  **srs,
               if (p >= 0 && p < m->host_ids[h])
                 want = sim_cores_span (crates[h][p], prev[r][a], cpu) + sleep;
               else
-                want = sim_cores_span (rates[h], prev[r][a], cpu) + sleep;
+                want = sim_cores_span (phase_rates (m, rates, r, b), prev[r][a], cpu) + sleep;
               /* the next pass's length: the one the rates of this pass give (undamped: the
                * lengths of a whole run settle within a few passes so, and creep on for many
                * more when each pass moves them only part of the way) */
@@ -1413,6 +1427,14 @@ sim_offline_run (SimRank       **srs,
               ranks[n++] = r;
           rates[h] = sim_cores_profile (srs, ranks, n, (const Tick *const *) prev, TRUE, model->host_cpus_fit[h],
                                         plans);
+          if (model->host_cpus_uneven && model->host_cpus_uneven[h] > 0)
+            {
+              if (!model->rates_uneven)
+                model->rates_uneven = g_new0 (GArray *, model->n_hosts);
+              g_clear_pointer (&model->rates_uneven[h], g_array_unref);
+              model->rates_uneven[h] = sim_cores_profile (srs, ranks, n, (const Tick *const *) prev, TRUE,
+                                                          model->host_cpus_uneven[h], plans);
+            }
         }
       if (model->host_ids)
         {
@@ -1477,8 +1499,13 @@ sim_offline_run (SimRank       **srs,
       g_free (best[r]);
     }
   for (guint h = 0; h < model->n_hosts; h++)
-    if (rates[h])
-      g_array_unref (rates[h]);
+    {
+      if (rates[h])
+        g_array_unref (rates[h]);
+      if (model->rates_uneven && model->rates_uneven[h])
+        g_array_unref (model->rates_uneven[h]);
+    }
+  g_clear_pointer (&model->rates_uneven, g_free);
   counts_free (model, counts);
   counts_free (model, crates);
   return ok;

@@ -191,6 +191,9 @@ GArray     *sim_cores_profile (SimRank **srs, const int *ranks, int n_ranks, con
  * programs took some of them. @n_intervals: how many were sampled. */
 double      sim_cores_fit_cpus (SimRank **srs, const int *ranks, int n_ranks, const Tick *const *times,
                                 guint32 cpus, guint *n_intervals);
+/* ... of the intervals ending at an event @cls marks @cls_want (per world rank, per event) */
+double      sim_cores_fit_cpus_of (SimRank **srs, const int *ranks, int n_ranks, const Tick *const *times,
+                                   guint32 cpus, const guint8 *const *cls, guint8 cls_want, guint *n_intervals);
 /* The share of the CPU time that sharing its CPUs among its ranks (sim_cores_profile on the
  * recorded times) would have given the sampled computation intervals which they did not get, on
  * the host of an oversubscribed run where it is largest: other programs took it (0 where nothing
@@ -572,6 +575,13 @@ typedef struct
   /* the cores per CPU (docs/decisions/2026-11-30-cores-per-cpu.md), on hosts whose ranks'
    * samples name the CPU they ran on and that have at most 64 ranks: */
   int         *host_ids;     /* per host: CPU ids (the largest + 1); 0: its CPUs shared as one */
+  /* hosts shared evenly whose ranks sat on the CPUs unevenly in phases of the run
+   * (docs/decisions/2026-12-01-placement-phases.md): per rank, per event whether it was in
+   * such a phase (NULL: never), and per host the CPUs the sharing had there (0: none;
+   * host_cpus_fit then holds those of the even phases) */
+  guint8     **uneven;
+  double      *host_cpus_uneven;
+  GArray     **rates_uneven; /* per host, during sim_offline_run: the rates of those phases */
   gint16     **where;        /* per rank: per event the CPU it ran on (NULL: unknown) */
   guint64    **mates;        /* per rank, per event: the ranks on its CPU then (bits: host index) */
   gboolean    *mates_vary;   /* per rank: how many shared its CPU changed during the run (then its

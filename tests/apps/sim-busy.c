@@ -22,7 +22,12 @@
  *
  * `sim-busy spread`: the same, but rank r binds itself to the (r mod CPUs)th CPU it may use: as
  * evenly as the CPUs allow (two and two), as the scheduler left LAMMPS's ranks in some runs.
- * The offline model shares such a host evenly (docs/decisions/2026-12-01-even-placement.md). */
+ * The offline model shares such a host evenly (docs/decisions/2026-12-01-even-placement.md).
+ *
+ * `sim-busy phased`: bound as `placed` for the first third of the iterations, then as `spread`
+ * (one rank moves): a run with a three-on-one phase and a two-and-two phase, as LAMMPS's ranks
+ * at 4 ranks on 2 cores had in some runs. The offline model shares the host per CPU in the
+ * first phase only (docs/decisions/2026-12-01-placement-phases.md). */
 #include <math.h>
 #include <mpi.h>
 #include <sched.h>
@@ -44,16 +49,15 @@ compute (long units)
   sink = x;
 }
 
-/* binds the calling thread to the @nth CPU (0-based) it may use; 0 if there is none */
+/* binds the calling thread to the @nth CPU (0-based) of @mine (those it could use at the start);
+ * 0 if there is none */
 static int
-bind_nth (int nth)
+bind_nth (const cpu_set_t *mine,
+          int              nth)
 {
-  cpu_set_t mine, one;
-  CPU_ZERO (&mine);
-  if (sched_getaffinity (0, sizeof mine, &mine) != 0)
-    return 0;
+  cpu_set_t one;
   for (int c = 0, seen = 0; c < CPU_SETSIZE; c++)
-    if (CPU_ISSET (c, &mine) && seen++ == nth)
+    if (CPU_ISSET (c, mine) && seen++ == nth)
       {
         CPU_ZERO (&one);
         CPU_SET (c, &one);
@@ -69,28 +73,29 @@ main (int    argc,
   int rank, size;
   static char out[1024], in[1024];
   double v = 1.0, all;
+  cpu_set_t mine;
+  int cpus;
   int balanced = argc > 1 && strcmp (argv[1], "balanced") == 0;
   int placed = argc > 1 && strcmp (argv[1], "placed") == 0;
   int spread = argc > 1 && strcmp (argv[1], "spread") == 0;
-  int iterations = placed || spread ? ITERATIONS / 2 : ITERATIONS;
+  int phased = argc > 1 && strcmp (argv[1], "phased") == 0;
+  int iterations = placed || spread || phased ? ITERATIONS / 2 : ITERATIONS;
 
   MPI_Init (&argc, &argv);
   MPI_Comm_rank (MPI_COMM_WORLD, &rank);
   MPI_Comm_size (MPI_COMM_WORLD, &size);
-  if (placed && !bind_nth (rank == size - 1 ? 1 : 0) && rank == 0)
+  CPU_ZERO (&mine);
+  cpus = sched_getaffinity (0, sizeof mine, &mine) == 0 ? CPU_COUNT (&mine) : 0;
+  if ((placed || phased) && !bind_nth (&mine, rank == size - 1 ? 1 : 0) && rank == 0)
     fprintf (stderr, "sim-busy: fewer than 2 CPUs: the ranks run unbound\n");
-  if (spread)
-    {
-      cpu_set_t mine;
-      CPU_ZERO (&mine);
-      int cpus = sched_getaffinity (0, sizeof mine, &mine) == 0 ? CPU_COUNT (&mine) : 0;
-      if ((cpus < 2 || !bind_nth (rank % cpus)) && rank == 0)
-        fprintf (stderr, "sim-busy: fewer than 2 CPUs: the ranks run unbound\n");
-    }
+  if (spread && (cpus < 2 || !bind_nth (&mine, rank % cpus)) && rank == 0)
+    fprintf (stderr, "sim-busy: fewer than 2 CPUs: the ranks run unbound\n");
   MPI_Barrier (MPI_COMM_WORLD);
   for (int it = 0; it < iterations; it++)
     {
       int right = (rank + 1) % size, left = (rank + size - 1) % size;
+      if (phased && it == iterations / 3 && cpus >= 2)
+        bind_nth (&mine, rank % cpus);
       if (balanced)
         {
           long sum = 0;

@@ -1047,6 +1047,25 @@ def mode_placed(args, tmp):
         shared = off['model'].get('shared_cpus') or []
         check(len(shared) == 1 and shared[0]['per_cpu'] is False,
               'spread, offline: the host is shared per CPU, not evenly: %s' % shared)
+    # Three on one CPU for the first third of the iterations, then two and two (`sim-busy
+    # phased`): offline the host is shared evenly in each phase on the CPUs that phase had,
+    # fitted apart (fewer in the three-on-one phase: the lone rank's CPU idled while it waited).
+    # One fit for the whole run: -2.9 .. +0.9 % on 5 traces, per CPU in the uneven phase +5.3 ..
+    # +7.6 %, each phase its own fit -2.1 .. +1.0 % (docs/decisions/2026-12-01-placement-
+    # phases.md).
+    exp = collect(args, tmp, 'phased', ['phased'])
+    _, off = simulate(args, exp, hypothesis(tmp, 'phased.hyp', '# the run as it was\n'), os.path.join(tmp, 'phased-id'),
+                      offline=True)
+    c = off['cores']
+    err = after_init_error(off)
+    print('phased, offline: original %.6f s, predicted %.6f s (%+.2f %%)' % (
+        off['original_runtime_after_init_s'], off['predicted_runtime_after_init_s'], 100 * err))
+    if c.get('outside_wait_share', 0) <= 0.05 and c.get('computation_wait_share', 0) >= 0.15:
+        shared = off['model'].get('shared_cpus') or []
+        check(len(shared) == 1 and shared[0]['per_cpu'] is False
+              and 0 < shared[0].get('fitted_cpus_uneven', 0) < shared[0]['fitted_cpus'],
+              'phased, offline: the three-on-one phase has no CPUs of its own: %s' % shared)
+        check(abs(err) <= 0.05, 'phased, offline: identity %+.2f %%, limit 5 %%' % (100 * err))
 
 
 def host_other(exp):
