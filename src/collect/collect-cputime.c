@@ -38,6 +38,7 @@
  * OTHER_WALL_NS), whatever /proc/stat says: a deterministic load for the tests of kubus-sim's
  * note. */
 #include "collect.h"
+#include "kct-format.h"
 
 #include <fcntl.h>
 #include <sched.h>
@@ -114,6 +115,18 @@ thread_wait_ns (void)
   return p != NULL ? strtoull (p + 1, NULL, 10) : UINT64_MAX;
 }
 
+/* whether the thread may run on one CPU only (bound to it, by the program or the launcher):
+ * KUBUS_CPU_ID then has KUBUS_CPU_ID_BOUND added. The offline model tells bound ranks that
+ * never changed CPU from ranks the scheduler merely left where they were
+ * (docs/decisions/2026-12-01-bound-ranks.md). */
+static int
+thread_bound (void)
+{
+  cpu_set_t set;
+  CPU_ZERO (&set);
+  return sched_getaffinity (0, sizeof set, &set) == 0 && CPU_COUNT (&set) == 1;
+}
+
 void
 kubus_cpu_sample (uint64_t t)
 {
@@ -122,11 +135,13 @@ kubus_cpu_sample (uint64_t t)
   if (!kubus_main_thread)
     return;
   uint64_t cpu = thread_cpu_ns (), wait = thread_wait_ns ();
-  int      where = sched_getcpu ();
+  int      cpu_id = sched_getcpu ();
+  uint64_t where = cpu_id >= 0 && cpu_id < (int)KUBUS_CPU_ID_BOUND
+                   ? (uint64_t)cpu_id | (thread_bound () ? KUBUS_CPU_ID_BOUND : 0) : UINT64_MAX;
   /* the compressed trace keeps it too (before the event it precedes, format version 4; the
    * CPU id since version 5) */
   if (kubus_recording && kubus_kct_on)
-    kubus_kct_cpu (cpu, wait, where >= 0 ? (uint64_t)where : UINT64_MAX);
+    kubus_kct_cpu (cpu, wait, where);
   /* into the event buffer (collect-raw.h): a Metric of two UINT64 values */
   if (kubus_recording && kubus_trace_otf2 && kubus_evt != NULL)
     {
@@ -137,7 +152,7 @@ kubus_cpu_sample (uint64_t t)
           p[1] = t;
           p[2] = cpu;
           p[3] = wait;
-          p[4] = where >= 0 ? (uint64_t)where : UINT64_MAX;
+          p[4] = where;
           kubus_raw_publish (p, 5);
         }
     }
@@ -351,8 +366,8 @@ kubus_cpu_write_defs (OTF2_GlobalDefWriter *gw, const uint32_t *node_of, int n_r
           -9, s);
       OTF2_GlobalDefWriter_WriteMetricMember (
           gw, members[2], str (st, "KUBUS_CPU_ID"),
-          str (st, "the CPU the thread ran on when sampled (sched_getcpu; all ones: unknown), sampled "
-                   "with KUBUS_CPU_TIME"),
+          str (st, "the CPU the thread ran on when sampled (sched_getcpu; all ones: unknown), plus 65536 "
+                   "where the thread could run on that CPU only (bound to it), sampled with KUBUS_CPU_TIME"),
           OTF2_METRIC_TYPE_OTHER, OTF2_METRIC_ABSOLUTE_POINT, OTF2_TYPE_UINT64, OTF2_BASE_DECIMAL, 0,
           str (st, "#"));
       OTF2_GlobalDefWriter_WriteMetricClass (gw, KUBUS_METRIC_CPU, 3, members, OTF2_METRIC_ASYNCHRONOUS,

@@ -351,6 +351,11 @@ typedef struct
   uint64_t tail_n;
 } KctCpuStream;
 
+/* KUBUS_CPU_ID (the OTF2 metric and the CPUS section alike): the CPU id, plus this where the
+ * thread could run on that CPU only (bound to it; samples of collectors before 2026-12-01
+ * never say so) */
+#define KUBUS_CPU_ID_BOUND 65536u
+
 /* Appends a sample standing before event @pos (>= the previous one's); @where: the CPU id
  * (UINT64_MAX: unknown; kept only when s->where); -1 out of memory. */
 int  kct_cpu_append (KctCpuStream *s, uint64_t pos, uint64_t cpu, uint64_t wait, uint64_t where);

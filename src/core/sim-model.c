@@ -943,7 +943,7 @@ fit_per_cpu (SimModel   *m,
   double wall = 0, wait = 0;
   int ids = 0, on_cpu[64] = { 0 }, least = G_MAXINT, most = 0;
   guint used = 0;
-  gboolean moved = FALSE, balanced = TRUE, phases;
+  gboolean moved = FALSE, balanced = TRUE, bound = TRUE, phases;
   guint64 **mates;
   if ((off && strcmp (off, "0") == 0) || n > 64)
     return;
@@ -972,12 +972,22 @@ fit_per_cpu (SimModel   *m,
       for (guint k = 0; k < srs[r]->ev->len; k++)
         ids = MAX (ids, m->where[r][k] + 1);
       /* its CPU changes from its second sample on (a rank that binds itself after MPI_Init
-       * may be sampled once before) */
-      for (guint j = 1; j < srs[r]->cpu->len; j++)
+       * may be sampled once before), or from its first bound one where it ends bound (the
+       * samples say so since 2026-12-01) */
+      guint from = 1, len = srs[r]->cpu->len;
+      if (len > 0 && cs[len - 1].bound)
+        for (guint j = 0; j < len; j++)
+          if (cs[j].where >= 0 && cs[j].bound)
+            {
+              from = j;
+              break;
+            }
+      for (guint j = from; j < len; j++)
         if (cs[j].where >= 0)
           {
             moved |= at >= 0 && cs[j].where != at;
             at = cs[j].where;
+            bound = bound && cs[j].bound;
           }
       if (at >= 0 && at < 64)
         on_cpu[at]++;
@@ -1009,7 +1019,15 @@ fit_per_cpu (SimModel   *m,
    * for them than where they sat evenly. LAMMPS at 4 ranks on 2 cores, left three on one CPU
    * and one on the other for 20-40 % of the run, came out -7.8 .. +1.5 % with one fit for
    * the whole run (docs/decisions/2026-12-01-placement-phases.md) */
-  phases = wall > 0 && wait / wall >= SIM_PER_CPU_WAIT && (moved || balanced);
+  bound = bound && n > 0;
+  if (!m->host_bound)
+    m->host_bound = g_new0 (gboolean, m->n_hosts);
+  m->host_bound[h] = bound;
+  /* ... where the samples say the ranks could not move (each bound to its CPU: KUBUS_CPU_ID
+   * with KUBUS_CPU_ID_BOUND), the ranks on a CPU shared it however evenly they sat: `sim-busy
+   * spread`, bound two and two, came out -4.8 .. -1.5 % evenly and -3.1 .. +2.2 % per CPU
+   * (docs/decisions/2026-12-01-bound-ranks.md) */
+  phases = wall > 0 && wait / wall >= SIM_PER_CPU_WAIT && (moved || (balanced && !bound));
   if (ids <= 0)
     return;
   mates = g_new0 (guint64 *, n);
@@ -1364,6 +1382,7 @@ sim_model_free (SimModel *m)
   g_free (m->host_rank);
   g_free (m->host_ids);
   g_free (m->host_cpus_uneven);
+  g_free (m->host_bound);
   if (m->uneven)
     for (int r = 0; r < m->n_ranks; r++)
       g_free (m->uneven[r]);
@@ -1420,6 +1439,8 @@ sim_model_describe (const SimModel *m)
                                 "\"per_cpu\": %s",
                                 n++ ? ", " : "", h, m->host_cpus[h], m->host_cpus_fit[h], m->host_intervals[h],
                                 m->host_ids && m->host_ids[h] ? "true" : "false");
+        if (m->host_bound)
+          g_string_append_printf (s, ", \"bound\": %s", m->host_bound[h] ? "true" : "false");
         /* the CPUs of the phases its ranks sat on them unevenly (fit_phases) */
         if (m->host_cpus_uneven && m->host_cpus_uneven[h] > 0)
           g_string_append_printf (s, ", \"fitted_cpus_uneven\": %.3f", m->host_cpus_uneven[h]);

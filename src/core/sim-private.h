@@ -62,6 +62,7 @@ typedef struct
   Tick    cpu;     /* CPU time */
   Tick    wait;    /* time waiting, runnable, for a CPU; -1 unknown */
   gint32  where;   /* the CPU it ran on when sampled; -1 unknown */
+  gboolean bound;  /* ... and it could run on that CPU only (KUBUS_CPU_ID_BOUND) */
 } SimCpuSample;
 
 typedef struct
@@ -580,6 +581,7 @@ typedef struct
    * such a phase (NULL: never), and per host the CPUs the sharing had there (0: none;
    * host_cpus_fit then holds those of the even phases) */
   guint8     **uneven;
+  gboolean    *host_bound;   /* per host: every rank's samples said it was bound to its CPU */
   double      *host_cpus_uneven;
   GArray     **rates_uneven; /* per host, during sim_offline_run: the rates of those phases */
   gint16     **where;        /* per rank: per event the CPU it ran on (NULL: unknown) */

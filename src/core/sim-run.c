@@ -604,7 +604,7 @@ reenact (Ctx               *cx,
             cx->sum.mode_advice = g_strdup_printf (
               _("The original's ranks shared %u CPUs of a host (up to %u ranks) and their computation waited %.0f %% "
                 "of its time for a CPU. Where it waited less than 15 %%, or no rank changed its CPU and the ranks sat on "
-                "the CPUs unevenly, the offline model shares each CPU among the ranks the samples place on it (a rank waiting in MPI gets it once those "
+                "the CPUs unevenly or were bound to them, the offline model shares each CPU among the ranks the samples place on it (a rank waiting in MPI gets it once those "
                 "computing there are in MPI too); where it waited more and the scheduler moved the ranks between the "
                 "CPUs or left them as evenly as the CPUs allow, the model shares them evenly, each phase of the run "
                 "on the CPUs it had (where three ranks sat on one CPU and one on the other, fewer than where they sat two "

@@ -161,8 +161,14 @@ on_metric (OTF2_LocationRef         l G_GNUC_UNUSED,
   s.cpu = (Tick) MIN (values[0].unsigned_int, (guint64) G_MAXINT64);
   s.wait = defs->cpu_metric_wait && n >= 2 && types[1] == OTF2_TYPE_UINT64 && values[1].unsigned_int != G_MAXUINT64
            ? (Tick) MIN (values[1].unsigned_int, (guint64) G_MAXINT64) : -1;
-  s.where = defs->cpu_metric_where && n >= 3 && types[2] == OTF2_TYPE_UINT64 && values[2].unsigned_int < 65536
-            ? (gint32) values[2].unsigned_int : -1;
+  s.where = -1;
+  s.bound = FALSE;
+  if (defs->cpu_metric_where && n >= 3 && types[2] == OTF2_TYPE_UINT64
+      && values[2].unsigned_int < 2 * (guint64) KUBUS_CPU_ID_BOUND)
+    {
+      s.where = (gint32) (values[2].unsigned_int % KUBUS_CPU_ID_BOUND);
+      s.bound = values[2].unsigned_int >= KUBUS_CPU_ID_BOUND;
+    }
   if (!st->sr->cpu)
     st->sr->cpu = g_array_new (FALSE, FALSE, sizeof (SimCpuSample));
   g_array_append_val (st->sr->cpu, s);

@@ -22,7 +22,9 @@
  *
  * `sim-busy spread`: the same, but rank r binds itself to the (r mod CPUs)th CPU it may use: as
  * evenly as the CPUs allow (two and two), as the scheduler left LAMMPS's ranks in some runs.
- * The offline model shares such a host evenly (docs/decisions/2026-12-01-even-placement.md).
+ * The samples say the ranks are bound, and the offline model shares each CPU among the ranks
+ * on it; ranks merely left two and two share the host evenly
+ * (docs/decisions/2026-12-01-bound-ranks.md).
  *
  * `sim-busy phased`: bound as `placed` for the first third of the iterations, then as `spread`
  * (one rank moves): a run with a three-on-one phase and a two-and-two phase, as LAMMPS's ranks

@@ -1285,9 +1285,9 @@ load_sampled (Fixture *f, gint64 cpu3, guint *send_enter, guint *isend_enter)
   init_leave = event_index (sr, EV_LEAVE, "MPI_Init");      /* 3 ms */
   *send_enter = event_index (sr, EV_ENTER, "MPI_Send");     /* 13 ms, after foo 3..13 */
   *isend_enter = event_index (sr, EV_ENTER, "MPI_Isend");   /* 18 ms, after foo 14..18 */
-  smp[0] = (SimCpuSample) { init_leave, 1000000, 0, -1 };
-  smp[1] = (SimCpuSample) { *send_enter, 5000000, 3000000, -1 };
-  smp[2] = (SimCpuSample) { *isend_enter, cpu3, 4000000, -1 };
+  smp[0] = (SimCpuSample) { init_leave, 1000000, 0, -1, FALSE };
+  smp[1] = (SimCpuSample) { *send_enter, 5000000, 3000000, -1, FALSE };
+  smp[2] = (SimCpuSample) { *isend_enter, cpu3, 4000000, -1, FALSE };
   sr->cpu = g_array_new (FALSE, FALSE, sizeof (SimCpuSample));
   g_array_append_vals (sr->cpu, smp, 3);
   return sr;
@@ -1488,8 +1488,8 @@ test_cores_polls (void)
   /* samples at the Irecv's Leave (3) and at the loop's first poll (20): 11 ms of CPU and 6 of
    * waiting for it in those 17. The Test 10..12 waited first (2 of the 6: no CPU), so foo
    * 3..10 ran on its CPU and foo 12..20 got the other 4 of CPU and 4 of waiting: half */
-  smp[0] = (SimCpuSample) { event_index (f.srs[0], EV_LEAVE, "MPI_Irecv"), 1 * ms, 0, -1 };
-  smp[1] = (SimCpuSample) { first, 12 * ms, 6 * ms, -1 };
+  smp[0] = (SimCpuSample) { event_index (f.srs[0], EV_LEAVE, "MPI_Irecv"), 1 * ms, 0, -1, FALSE };
+  smp[1] = (SimCpuSample) { first, 12 * ms, 6 * ms, -1, FALSE };
   f.srs[0]->cpu = g_array_new (FALSE, FALSE, sizeof (SimCpuSample));
   g_array_append_vals (f.srs[0]->cpu, smp, 2);
   stats = sim_cpu_shares (f.srs[0], FALSE);
@@ -1541,8 +1541,8 @@ test_cores_profile (void)
    * sharing on c < 1 CPUs gives it 2 c / 2 + 8 c = 9 c */
   g_assert_cmpfloat (sim_cores_fit_cpus (f.srs, ranks, 2, (const Tick *const *) times, 1, &n_iv), ==, 1.0);
   g_assert_cmpuint (n_iv, ==, 0);   /* nothing sampled: nothing to fit */
-  smp[0] = (SimCpuSample) { event_index (f.srs[0], EV_LEAVE, "MPI_Init"), 1000000, 0, -1 };
-  smp[1] = (SimCpuSample) { event_index (f.srs[0], EV_ENTER, "MPI_Send"), 8000000, 3000000, -1 };
+  smp[0] = (SimCpuSample) { event_index (f.srs[0], EV_LEAVE, "MPI_Init"), 1000000, 0, -1, FALSE };
+  smp[1] = (SimCpuSample) { event_index (f.srs[0], EV_ENTER, "MPI_Send"), 8000000, 3000000, -1, FALSE };
   f.srs[0]->cpu = g_array_new (FALSE, FALSE, sizeof (SimCpuSample));
   g_array_append_vals (f.srs[0]->cpu, smp, 2);
   sim_cpu_shares (f.srs[0], FALSE);
@@ -1604,8 +1604,8 @@ test_offline_cores (void)
   fixture_load (&f, "exact");
   share_one_cpu (&f);
   {
-    SimCpuSample smp[2] = { { event_index (f.srs[0], EV_LEAVE, "MPI_Init"), 1000000, 0, -1 },
-                            { event_index (f.srs[0], EV_ENTER, "MPI_Send"), 10000000, 1000000, -1 } };
+    SimCpuSample smp[2] = { { event_index (f.srs[0], EV_LEAVE, "MPI_Init"), 1000000, 0, -1, FALSE },
+                            { event_index (f.srs[0], EV_ENTER, "MPI_Send"), 10000000, 1000000, -1, FALSE } };
     f.srs[0]->cpu = g_array_new (FALSE, FALSE, sizeof (SimCpuSample));
     g_array_append_vals (f.srs[0]->cpu, smp, 2);
     sim_cpu_shares (f.srs[0], FALSE);
@@ -1661,7 +1661,7 @@ test_offline_cores_per_cpu (void)
       for (int r = 0; r < 2; r++)
         {
           /* one sample each, too few for shares: where only */
-          SimCpuSample smp = { event_index (f.srs[r], EV_LEAVE, "MPI_Init"), 1000000, 0, apart ? r : 0 };
+          SimCpuSample smp = { event_index (f.srs[r], EV_LEAVE, "MPI_Init"), 1000000, 0, apart ? r : 0, FALSE };
           f.srs[r]->cpu = g_array_new (FALSE, FALSE, sizeof (SimCpuSample));
           g_array_append_val (f.srs[r]->cpu, smp);
         }
@@ -1672,7 +1672,7 @@ test_offline_cores_per_cpu (void)
       g_assert_cmpint (w[f.srs[1]->ev->len - 1], ==, apart);
       g_free (w);
       {
-        SimCpuSample two[2] = { { 2, 0, 0, 1 }, { 5, 0, 0, 0 } };
+        SimCpuSample two[2] = { { 2, 0, 0, 1, FALSE }, { 5, 0, 0, 0, FALSE } };
         GArray *keep = f.srs[0]->cpu;
         f.srs[0]->cpu = g_array_new (FALSE, FALSE, sizeof (SimCpuSample));
         g_array_append_vals (f.srs[0]->cpu, two, 2);
