@@ -613,7 +613,7 @@ reenact (Ctx               *cx,
                 "most (four traces of one came out -3.6 to +15.9 %%). The identity error of this trace says how far "
                 "it misses this one. The real-time re-enactment (without --offline) runs each rank on the CPU the "
                 "samples place it on and brings the scheduler's own sharing back, but missed 33 of 93 of those "
-                "traces by more than 5 %% (mean 8 %%; LAMMPS at 4 ranks 3 %%)."),
+                "traces by more than 5 %% (mean 8 %%; LAMMPS at 4 ranks: 3 %% on one day, -8 to +28 %% on another, as the machine's speed varied)."),
               cx->hosts.min_cpus, cx->hosts.max_ranks_per_host, 100.0 * cx->sum.cpu.gap_wait / cx->sum.cpu.gap_wall);
           else
           cx->sum.mode_advice = g_strdup_printf (
