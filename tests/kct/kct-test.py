@@ -994,13 +994,15 @@ def case_accuracy(a, tmp):
         # the same model from both: the cores shared with the same fitted CPUs. The fit leaves out
         # intervals that slept more than half their time, and the compressed trace's times are
         # within 1 us of the OTF2 trace's: an interval sleeping about half its time may count in
-        # one and not the other (ws-latesender: 0 and 1 of them, the same 2.0 CPUs fitted; CI 22)
+        # one and not the other (ws-latesender: 0 and 1 of them, the same 2.0 CPUs fitted; CI 22;
+        # ws-mixed under the sanitizers 17 and 19, the same 2.0 CPUs and run time within 0.001 %,
+        # 2026-12-01, then 5 runs differing by 0 to 1): up to 2 of them
         if contention is None and own:
             co, ck = mo.get('shared_cpus') or [], mk.get('shared_cpus') or []
             same = len(co) == len(ck) and all(
                 x['host'] == y['host'] and x['cpus'] == y['cpus']
                 and abs(x['sampled_intervals'] - y['sampled_intervals'])
-                <= max(1, 0.02 * x['sampled_intervals'])
+                <= max(2, 0.02 * x['sampled_intervals'])
                 and abs(x['fitted_cpus'] - y['fitted_cpus']) <= 0.01 for x, y in zip(co, ck))
             expect(same, f'{label}: shared CPUs {co} from the OTF2 trace, {ck} from the compressed trace')
         shutil.rmtree(so, ignore_errors=True)
