@@ -1014,19 +1014,19 @@ fit_per_cpu (SimModel   *m,
    * sharing has it: LAMMPS at 4 ranks on 2 cores, two and two without moving, came out
    * -5 .. -11 % per CPU and -3 .. 0 % evenly (docs/decisions/2026-12-01-even-placement.md) */
   balanced = balanced && most - least <= 1;
-  /* shared evenly, each placement phase on the CPUs it had: where the ranks sat on the CPUs
-   * unevenly (more or fewer on a CPU than the even placement has), the host's CPUs did less
-   * for them than where they sat evenly. LAMMPS at 4 ranks on 2 cores, left three on one CPU
-   * and one on the other for 20-40 % of the run, came out -7.8 .. +1.5 % with one fit for
-   * the whole run (docs/decisions/2026-12-01-placement-phases.md) */
   bound = bound && n > 0;
   if (!m->host_bound)
     m->host_bound = g_new0 (gboolean, m->n_hosts);
   m->host_bound[h] = bound;
-  /* ... where the samples say the ranks could not move (each bound to its CPU: KUBUS_CPU_ID
-   * with KUBUS_CPU_ID_BOUND), the ranks on a CPU shared it however evenly they sat: `sim-busy
-   * spread`, bound two and two, came out -4.8 .. -1.5 % evenly and -3.1 .. +2.2 % per CPU
-   * (docs/decisions/2026-12-01-bound-ranks.md) */
+  /* ... but where the samples say the ranks could not move (each bound to its CPU:
+   * KUBUS_CPU_ID with KUBUS_CPU_ID_BOUND), the ranks on a CPU shared it however evenly they
+   * sat: `sim-busy spread`, bound two and two, came out -4.8 .. -1.5 % evenly and -3.1 ..
+   * +2.2 % per CPU (docs/decisions/2026-12-01-bound-ranks.md).
+   * Shared evenly, each placement phase has the CPUs it had: where the ranks sat on the CPUs
+   * unevenly (more or fewer on a CPU than the even placement has), the host's CPUs did less
+   * for them than where they sat evenly. LAMMPS at 4 ranks on 2 cores, left three on one CPU
+   * and one on the other for 20-40 % of the run, came out -7.8 .. +1.5 % with one fit for
+   * the whole run (docs/decisions/2026-12-01-placement-phases.md) */
   phases = wall > 0 && wait / wall >= SIM_PER_CPU_WAIT && (moved || (balanced && !bound));
   if (ids <= 0)
     return;
