@@ -11,9 +11,11 @@
  * Enter or Leave that ends an interval at least kubus_cpu_threshold long. Wall time minus the
  * two is the time the rank slept. Each reading is a system call (together 2–8 µs in a KVM guest,
  * against 0.1 µs for CLOCK_MONOTONIC), so only long intervals end with one: the threshold is 100
- * times the measured cost of a sample (at least 20 µs), which keeps the collector's added time
- * under 1 % of the run; the shorter intervals ran on their CPU nearly all the time anyway (the
- * scheduler's time slices are milliseconds).
+ * times the measured cost of a sample, within 20-150 µs, which keeps the collector's added time
+ * under 1 % of the run where a sample costs up to 1.5 µs (at most cost / 150 µs elsewhere: 2 %
+ * here); the shorter intervals ran on their CPU nearly all the time anyway (the scheduler's time
+ * slices are milliseconds), and the cap keeps every interval kubus-sim's model needs sampled
+ * (docs/decisions/2026-12-01-sample-density.md).
  *
  * Sampling is on when some host runs more ranks than the CPUs its ranks may use (the union of
  * their affinity masks), or with KUBUS_CPU_TIME=1; KUBUS_CPU_TIME=0 turns it off. Every host's
@@ -122,6 +124,11 @@ thread_wait_ns (void)
  * BOUND_EVERY samples: the system call at every sample (1 µs here, on top of 2.7 µs) made
  * the samples sparser and LAMMPS's offline identity +9 .. +28 % at 4 ranks on 2 cores. */
 #define BOUND_EVERY 32
+
+/* the sampling threshold's bounds (kubus_cpu_setup) */
+#define THRESHOLD_MIN_NS 20000
+#define THRESHOLD_MAX_NS 150000
+
 static int
 thread_bound (int cpu)
 {
@@ -245,7 +252,13 @@ kubus_cpu_setup (uint64_t t, int tracing)
       if (b - a < cost)
         cost = b - a;
     }
-  uint64_t    threshold = cost * 100 > 20000 ? cost * 100 : 20000;
+  /* 100 samples' cost, within [THRESHOLD_MIN_NS, THRESHOLD_MAX_NS]: the cap keeps
+   * the samples as dense as kubus-sim's model needs where a sample costs more (here 2.7-3.2 us,
+   * whose 100 times left LAMMPS's 150-300 us intervals unsampled in the machine's fast phases:
+   * docs/decisions/2026-12-01-sample-density.md), at a cost of up to cost / 150 us of the run */
+  uint64_t    threshold = cost * 100 < THRESHOLD_MIN_NS   ? THRESHOLD_MIN_NS
+                          : cost * 100 > THRESHOLD_MAX_NS ? THRESHOLD_MAX_NS
+                                                          : cost * 100;
   const char *th = getenv ("KUBUS_CPU_THRESHOLD_NS");
   if (th != NULL && th[0] != '\0')
     {
