@@ -96,6 +96,14 @@ typedef struct
   Tick at;
 } ProgressWait;
 
+/* The cores' rates of a pass, per host (NULL: the host is not shared): those of the whole run
+ * and those of the phases its ranks sat on the CPUs unevenly (SimModel.uneven; NULL: none). */
+typedef struct
+{
+  GArray **even;
+  GArray **uneven;
+} PassRates;
+
 typedef struct
 {
   RankSim        *rs;
@@ -113,7 +121,7 @@ typedef struct
   int            *queue;
   int             q_head, q_len;
   guint64         events;
-  GArray        **rates;       /* per host: the cores' rates of the pass before (NULL: none yet) */
+  const PassRates *rates;      /* the cores' rates of the pass before (NULL: none yet) */
   /* per host shared per CPU, per CPU id: the rates a rank in MPI there got in the pass before
    * (or the original's) */
   GArray       ***ccall;
@@ -937,18 +945,18 @@ call_class (Engine  *e,
   return key;
 }
 
-/* The rates of rank @r's host (@rates of the pass, per host) at its event @k: those of the
- * phases its ranks sat on the CPUs unevenly where it was in one (SimModel.uneven). */
+/* The rates of rank @r's host (@rates of the pass) at its event @k: those of the phases its
+ * ranks sat on the CPUs unevenly where it was in one (SimModel.uneven). */
 static const GArray *
-phase_rates (const SimModel *m,
-             GArray        **rates,
-             int             r,
-             guint           k)
+phase_rates (const SimModel  *m,
+             const PassRates *rates,
+             int              r,
+             guint            k)
 {
   int h = m->host[r];
-  if (m->uneven && m->uneven[r] && m->uneven[r][k] && m->rates_uneven && m->rates_uneven[h])
-    return m->rates_uneven[h];
-  return rates[h];
+  if (m->uneven && m->uneven[r] && m->uneven[r][k] && rates->uneven && rates->uneven[h])
+    return rates->uneven[h];
+  return rates->even[h];
 }
 
 /* What a call's residual from @model to @tl was: where the rank shared a host's CPUs, the CPU
@@ -982,7 +990,7 @@ call_span (Engine *e,
   int p = e->m->where && e->m->where[r] ? e->m->where[r][leave] : -1;
   if (work > 0 && e->rates && e->ccall && e->ccall[h] && p >= 0 && p < e->m->host_ids[h])
     return (Tick) llround (sim_cores_span (e->ccall[h][p], model, work));
-  if (work > 0 && e->rates && e->m->host_cpus[h] && e->rates[h])
+  if (work > 0 && e->rates && e->m->host_cpus[h] && e->rates->even[h])
     return (Tick) llround (sim_cores_span (phase_rates (e->m, e->rates, r, leave), model, work));
   return (Tick) llround (work);
 }
@@ -1114,18 +1122,18 @@ resolve_stuck (Engine *e)
 }
 
 /* One run of the engine over every rank; @tt: per rank the times it runs on (NULL: the
- * events'). */
+ * events'), @rates: the cores' rates of the pass before (NULL: none). */
 static gboolean
-offline_pass (SimRank       **srs,
-              SimPlan       **plans,
-              int             n_ranks,
-              SimModel       *model,
-              gboolean        fit,
-              Tick          **tt,
-              GArray        **rates,
-              GArray       ***counts,
-              guint64        *n_events,
-              GError        **error)
+offline_pass (SimRank         **srs,
+              SimPlan         **plans,
+              int               n_ranks,
+              SimModel         *model,
+              gboolean          fit,
+              Tick            **tt,
+              const PassRates  *rates,
+              GArray         ***counts,
+              guint64          *n_events,
+              GError          **error)
 {
   Engine e = { 0 };
   int left;
@@ -1267,16 +1275,16 @@ offline_pass (SimRank       **srs,
 
 /* Per rank the times to run the next pass on: every computation interval (from a planned call's
  * Leave, or the rank's first event, to the next planned call's Enter) scaled to its length for
- * the rates @rates (per host) of the pass that gave @prev (per rank its simulated times). */
+ * the rates @rates of the pass that gave @prev (per rank its simulated times). */
 static void
-cores_times (SimRank  **srs,
-             SimPlan  **plans,
-             int        n_ranks,
-             SimModel  *m,
-             GArray   **rates,
-             GArray  ***crates,
-             Tick     **prev,
-             Tick     **tt)
+cores_times (SimRank         **srs,
+             SimPlan         **plans,
+             int               n_ranks,
+             SimModel         *m,
+             const PassRates  *rates,
+             GArray         ***crates,
+             Tick            **prev,
+             Tick            **tt)
 {
   for (int r = 0; r < n_ranks; r++)
     {
@@ -1386,7 +1394,8 @@ sim_offline_run (SimRank       **srs,
 {
   g_autofree Tick **tt = NULL;
   g_autofree Tick **prev = NULL;
-  g_autofree GArray **rates = NULL;
+  g_autofree GArray **rates = NULL, **rates_uneven = NULL;
+  PassRates pass_rates = { NULL, NULL };
   g_autofree Tick **best = NULL;   /* the times of the pass that moved its events least */
   double best_moved = G_MAXDOUBLE;
   GArray ***counts = NULL, ***crates = NULL;   /* per host shared per CPU, per CPU id */
@@ -1398,6 +1407,7 @@ sim_offline_run (SimRank       **srs,
   tt = g_new0 (Tick *, n_ranks);
   prev = g_new0 (Tick *, n_ranks);
   rates = g_new0 (GArray *, MAX (model->n_hosts, 1));
+  pass_rates.even = rates;
   best = g_new0 (Tick *, n_ranks);
   model->cores_passes = model->cores_best_pass = 0;
   for (int r = 0; r < n_ranks; r++)
@@ -1429,10 +1439,10 @@ sim_offline_run (SimRank       **srs,
                                         plans);
           if (model->host_cpus_uneven && model->host_cpus_uneven[h] > 0)
             {
-              if (!model->rates_uneven)
-                model->rates_uneven = g_new0 (GArray *, model->n_hosts);
-              g_clear_pointer (&model->rates_uneven[h], g_array_unref);
-              model->rates_uneven[h] = sim_cores_profile (srs, ranks, n, (const Tick *const *) prev, TRUE,
+              if (!rates_uneven)
+                pass_rates.uneven = rates_uneven = g_new0 (GArray *, model->n_hosts);
+              g_clear_pointer (&rates_uneven[h], g_array_unref);
+              rates_uneven[h] = sim_cores_profile (srs, ranks, n, (const Tick *const *) prev, TRUE,
                                                           model->host_cpus_uneven[h], plans);
             }
         }
@@ -1459,8 +1469,8 @@ sim_offline_run (SimRank       **srs,
                 crates[h][p] = sim_cores_cpu_rates (counts[h][p], FALSE);
             }
         }
-      cores_times (srs, plans, n_ranks, model, rates, crates, prev, tt);
-      ok = offline_pass (srs, plans, n_ranks, model, FALSE, tt, rates, counts, n_events, error);
+      cores_times (srs, plans, n_ranks, model, &pass_rates, crates, prev, tt);
+      ok = offline_pass (srs, plans, n_ranks, model, FALSE, tt, &pass_rates, counts, n_events, error);
       if (ok)
         {
           /* settled: no event moved by more than CORES_SETTLED of the run */
@@ -1502,10 +1512,9 @@ sim_offline_run (SimRank       **srs,
     {
       if (rates[h])
         g_array_unref (rates[h]);
-      if (model->rates_uneven && model->rates_uneven[h])
-        g_array_unref (model->rates_uneven[h]);
+      if (rates_uneven && rates_uneven[h])
+        g_array_unref (rates_uneven[h]);
     }
-  g_clear_pointer (&model->rates_uneven, g_free);
   counts_free (model, counts);
   counts_free (model, crates);
   return ok;

@@ -583,7 +583,6 @@ typedef struct
   guint8     **uneven;
   gboolean    *host_bound;   /* per host: every rank's samples said it was bound to its CPU */
   double      *host_cpus_uneven;
-  GArray     **rates_uneven; /* per host, during sim_offline_run: the rates of those phases */
   gint16     **where;        /* per rank: per event the CPU it ran on (NULL: unknown) */
   guint64    **mates;        /* per rank, per event: the ranks on its CPU then (bits: host index) */
   gboolean    *mates_vary;   /* per rank: how many shared its CPU changed during the run (then its
