@@ -1330,6 +1330,47 @@ test_cpu_shares (void)
   fixture_free (&f);
 }
 
+/* A sample is read a little after its event's time stamp. A rank preempted in between counts
+ * that wait in the window before and the wall time in the next, which would seem to have slept:
+ * the counters' excess over a window's wall time is the next window's wait. Here foo 3..13
+ * computed 6 ms and waited 4 ms, and the rank waited 2 ms more after the MPI_Send's time stamp
+ * (13 ms) before the sample was read; then the Send (13..14, short: CPU = wall) and foo 14..18
+ * computed 3 ms in all. */
+static void
+test_cpu_shares_late_sample (void)
+{
+  Fixture f = { 0 };
+  SimRank *sr;
+  SimCpuStats st;
+  SimCpuSample smp[3];
+  guint init_leave, send_enter, isend_enter;
+  SimEvent *ev;
+
+  fixture_load (&f, "exact");
+  sr = f.srs[0];
+  ev = (SimEvent *) sr->ev->data;
+  init_leave = event_index (sr, EV_LEAVE, "MPI_Init");
+  send_enter = event_index (sr, EV_ENTER, "MPI_Send");
+  isend_enter = event_index (sr, EV_ENTER, "MPI_Isend");
+  smp[0] = (SimCpuSample) { init_leave, 1000000, 0, -1, FALSE };
+  smp[1] = (SimCpuSample) { send_enter, 7000000, 6000000, -1, FALSE };
+  smp[2] = (SimCpuSample) { isend_enter, 10000000, 6000000, -1, FALSE };
+  sr->cpu = g_array_new (FALSE, FALSE, sizeof (SimCpuSample));
+  g_array_append_vals (sr->cpu, smp, 3);
+  st = sim_cpu_shares (sr, FALSE);
+  g_assert_cmpuint (st.samples, ==, 2);
+  /* foo 3..13: 6 ms of CPU, 4 of waiting, no sleep; foo 14..18: 2 ms of CPU (the window's 3
+   * less the Send's 1) and the 2 ms wait, not 2 ms of sleep */
+  g_assert_cmpfloat (st.gap_cpu, ==, 8e6);
+  g_assert_cmpfloat (st.gap_wait, ==, 6e6);
+  g_assert_cmpfloat (st.gap_sleep, ==, 0);
+  g_assert_cmpfloat (fabs (sim_cpu_share (&ev[send_enter], FALSE) - 0.6), <=, 0.5 / 255);
+  g_assert_cmpfloat (sim_cpu_share (&ev[send_enter], TRUE), ==, 0);
+  g_assert_cmpfloat (fabs (sim_cpu_share (&ev[isend_enter], FALSE) - 0.5), <=, 0.5 / 255);
+  g_assert_cmpfloat (sim_cpu_share (&ev[isend_enter], TRUE), ==, 0);
+  fixture_free (&f);
+}
+
 /* Where the short intervals between two samples were longer than the CPU time the window got,
  * they waited for the CPU too: the real-time re-enactment (@conserve) gives them the window's
  * CPU time in proportion, so that it computes no more than the rank did; the offline model's
@@ -2050,6 +2091,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sim/report/large-messages", test_large_messages_note);
   g_test_add_func ("/sim/cpu/shares", test_cpu_shares);
   g_test_add_func ("/sim/cpu/shares-conserve", test_cpu_shares_conserve);
+  g_test_add_func ("/sim/cpu/shares-late-sample", test_cpu_shares_late_sample);
   g_test_add_func ("/sim/cpu/poll-time", test_poll_time);
   g_test_add_func ("/sim/cpu/outside-load", test_outside_load);
   g_test_add_func ("/sim/cpu/outside-cpu-share", test_outside_cpu_share);
