@@ -65,7 +65,11 @@
  *           MPI_Finalize 30..35
  * "slowrdv": as extrapolate, but two messages of 8 bytes (tags 1, 2): MPI_Send 10..13 into
  *   MPI_Recv 5..13 (a transfer of 3 ms), and MPI_Send 20..35 into MPI_Recv 32..35: the send
- *   left 3 ms after the receive was posted, a transfer's time later (a rendezvous). */
+ *   left 3 ms after the receive was posted, a transfer's time later (a rendezvous).
+ * "flatline" (2 ranks): eight messages (tags 1..8), sent at 10, 20, .., 80 (MPI_Send 1 ms
+ *   each), each received in an MPI_Recv entered 3 ms before its send started: three of 0 bytes
+ *   that took 5, 6 and 7 ms, then five of 8 bytes that took 1 ms each; main 0..100, MPI_Init
+ *   1..2, foo between, MPI_Finalize 90..95. */
 #include "sim-trace-gen.h"
 
 #include <otf2/otf2.h>
@@ -289,6 +293,38 @@ extrapolate_rank (OTF2_EvtWriter *w, int r, gboolean scatter, gboolean slowrdv)
 }
 
 static void
+flatline_rank (OTF2_EvtWriter *w, int r)
+{
+  static const uint64_t took[8] = { 5, 6, 7, 1, 1, 1, 1, 1 }, len[8] = { 0, 0, 0, 8, 8, 8, 8, 8 };
+  uint64_t t = 2;
+  enter (w, 0, R_MAIN);
+  span (w, R_INIT, 1, 2);
+  for (int i = 0; i < 8; i++)
+    {
+      uint64_t at = 10 + 10 * (uint64_t) i;
+      if (r == 0)
+        {
+          span (w, R_FOO, t, at);
+          enter (w, at, R_SEND);
+          OTF2_EvtWriter_MpiSend (w, NULL, at, 1, 0, 1 + i, len[i]);
+          leave (w, at + 1, R_SEND);
+          t = at + 1;
+        }
+      else
+        {
+          span (w, R_FOO, t, at - 3);
+          enter (w, at - 3, R_RECV);
+          OTF2_EvtWriter_MpiRecv (w, NULL, at + took[i], 0, 0, 1 + i, len[i]);
+          leave (w, at + took[i], R_RECV);
+          t = at + took[i];
+        }
+    }
+  span (w, R_FOO, t, 90);
+  span (w, R_FINALIZE, 90, 95);
+  leave (w, 100, R_MAIN);
+}
+
+static void
 polls_rank (OTF2_EvtWriter *w, int r)
 {
   enter (w, 0, R_MAIN);
@@ -379,7 +415,7 @@ sim_trace_gen_write (const char *dir,
       && strcmp (variant, "threadcoll")
       && strcmp (variant, "flush") && strcmp (variant, "tree") && strcmp (variant, "waits")
       && strcmp (variant, "extrapolate") && strcmp (variant, "scatter") && strcmp (variant, "slowrdv")
-      && strcmp (variant, "polls"))
+      && strcmp (variant, "polls") && strcmp (variant, "flatline"))
     return FALSE;
   ar = OTF2_Archive_Open (dir, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024, 4 * 1024 * 1024,
                           OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
@@ -400,6 +436,8 @@ sim_trace_gen_write (const char *dir,
         waits_rank (w, r);
       else if (strcmp (variant, "polls") == 0)
         polls_rank (w, r);
+      else if (strcmp (variant, "flatline") == 0)
+        flatline_rank (w, r);
       else if (strcmp (variant, "extrapolate") == 0 || strcmp (variant, "scatter") == 0
                || strcmp (variant, "slowrdv") == 0)
         extrapolate_rank (w, r, strcmp (variant, "scatter") == 0, strcmp (variant, "slowrdv") == 0);

@@ -1074,6 +1074,30 @@ test_model_scatter (void)
   fixture_free (&f);
 }
 
+/* Where larger messages were no slower, the line is flat at the median of all the samples: the
+ * three 0-byte messages took 5, 6 and 7 ms, the five of 8 bytes 1 ms each. The line through
+ * the two sizes' medians (6 and 1 ms) falls; clamped flat, it was their mean, 3.5 ms, each
+ * size counting as much however few its samples (LAMMPS at 4 ranks on 2 cores: four 0-byte
+ * messages held up by the scheduler beside 155 of 4 bytes, and every message took 250 µs
+ * instead of 9). */
+static void
+test_model_flat_line (void)
+{
+  Fixture f = { 0 };
+  SimModel *m;
+
+  fixture_load (&f, "flatline");
+  m = fit (&f);
+  g_assert_cmpuint (m->tr[0].n_samples, ==, 8);
+  g_assert_cmpuint (m->tr[0].sampled_max, ==, 8);
+  g_assert_cmpfloat (m->tr[0].per_byte, ==, 0);
+  g_assert_cmpfloat (m->tr[0].latency, ==, 1e6);
+  g_assert_cmpfloat (fabs (sim_model_transfer (m, 0, 1, 0) - 1e6), <, 1e-6);
+  g_assert_cmpfloat (fabs (sim_model_transfer (m, 0, 1, 8) - 1e6), <, 1e-6);
+  sim_model_free (m);
+  fixture_free (&f);
+}
+
 /* An MPI library's tree: in the first MPI_Bcast rank 3 waited for rank 1 (its parent), not for
  * the root. The fit learns that, and nothing else: rank 2 left before rank 1 came, the root
  * before anyone. The identity then gives every event back (without the rule rank 3's wait of
@@ -2082,6 +2106,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sim/advice/eager", test_eager_advice);
   g_test_add_func ("/sim/cores/polls", test_cores_polls);
   g_test_add_func ("/sim/model/scatter", test_model_scatter);
+  g_test_add_func ("/sim/model/flat-line", test_model_flat_line);
   g_test_add_func ("/sim/offline/wait-classes", test_offline_wait_classes);
   g_test_add_func ("/sim/model/cost-phase", test_model_cost_phase);
   g_test_add_func ("/sim/write/roundtrip", test_write_roundtrip);
