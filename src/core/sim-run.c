@@ -609,7 +609,7 @@ reenact (Ctx               *cx,
                 "CPUs or left them as evenly as the CPUs allow, the model shares them evenly, each phase of the run "
                 "on the CPUs it had (where three ranks sat on one CPU and one on the other, fewer than where they sat two "
                 "and two). On 122 traces of 2 to 6 ranks on 2 cores it missed 103 by at most 5 %% (LAMMPS at 4 ranks: 35 "
-                "of 45 taken by older collectors, and all 34 taken by this one, by at most 4.7 %%; Quantum "
+                "of 45 taken by older collectors, and all 52 taken by this one, by at most 4.7 %%; Quantum "
                 "ESPRESSO's pw.x: 8 of 12) and the others by up to 12 %%; small programs at 3 ranks that poll or compute in bursts vary "
                 "most (four traces of one came out -3.6 to +15.9 %%). The identity error of this trace says how far "
                 "it misses this one. The real-time re-enactment (without --offline) runs each rank on the CPU the "
