@@ -15,7 +15,7 @@
 #include <string.h>
 
 /* Raise when the simulator's models change: cached error bars of older simulators are dropped. */
-#define SIM_IDENTITY_MODEL "2026-11-30f"   /* offline: runs that mostly polled keep their cores (no sharing) */
+#define SIM_IDENTITY_MODEL "2026-12-01a"   /* offline: placement phases, bound ranks, late samples, flat transfer line */
 
 static void
 hash_file (GChecksum  *ck,
