@@ -4,18 +4,17 @@
  * kubus-sim measures it once per trace and mode and keeps the figure in the user's cache folder
  * ($XDG_CACHE_HOME/kubus/sim-identity/KEY.json): KEY hashes the trace's files (paths, sizes,
  * modification times), the mode, the clock repair setting, the launcher and the simulator's
- * version, so a changed trace or a new simulator measures again. Experiments on read-only
+ * version and sources (SIM_SOURCES_HASH, made at build time by sim-sources-hash.py), so a
+ * changed trace or another simulator measures again. Experiments on read-only
  * media get an error bar too, and nothing is written beside the user's trace. */
 #include "sim-private.h"
+#include "sim-sources-hash.h"
 
 #include <errno.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
-
-/* Raise when the simulator's models change: cached error bars of older simulators are dropped. */
-#define SIM_IDENTITY_MODEL "2026-12-01a"   /* offline: placement phases, bound ranks, late samples, flat transfer line */
 
 static void
 hash_file (GChecksum  *ck,
@@ -102,7 +101,7 @@ sim_identity_cache_path_for (const SimOptions *opt,
           g_checksum_update (ck, (const guchar *) "\x1f", 1);
         }
     }
-  g_checksum_update (ck, (const guchar *) "|" KUBUS_VERSION "|" SIM_IDENTITY_MODEL, -1);
+  g_checksum_update (ck, (const guchar *) "|" KUBUS_VERSION "|" SIM_SOURCES_HASH, -1);
   folder = dir && *dir ? g_strdup (dir) : g_build_filename (g_get_user_cache_dir (), "kubus", "sim-identity", NULL);
   file = g_strdup_printf ("%s.json", g_checksum_get_string (ck));
   return g_build_filename (folder, file, NULL);
