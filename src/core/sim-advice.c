@@ -129,6 +129,48 @@ sim_load_advice (const SimHosts    *h,
                           100.0 * load, h->min_cpus, h->max_ranks_per_host);
 }
 
+double
+sim_calls_per_slice (const SimHosts    *h,
+                     const SimCpuStats *c)
+{
+  if (c->call_span <= 0)
+    return 0;
+  return c->n_calls * (double) sim_sched_slice_ns (h->min_cpus) / c->call_span;
+}
+
+/* The contention re-enactment computes each rank's recorded CPU time on the CPU the samples
+ * place it on and leaves the rest to the scheduler. That brings the original's sharing of the
+ * cores back where the ranks compute for longer than the scheduler's time slice between their
+ * MPI calls: the CPU time each needs decides (`sim-busy`, 0.35 calls per slice: within 0.5 %).
+ * Where they call MPI more often and compute at the same time on a CPU (their computation
+ * waited for it), which of them computes next is decided at the calls, by the scheduler's
+ * wake-up rules and the ranks' yields, in an order that differs from run to run and that the
+ * re-enactment does not reproduce (LAMMPS at 4 ranks on 2 cores, about 27 calls per slice and
+ * 16-19 % waiting: one re-enactment each of 14 traces +1.9 .. +21 %; pw.x +18 .. +59 %; Meep
+ * +87 .. +126 %). Where the computation hardly waited, a rank had its CPU to itself while the
+ * others sat in MPI, and the order does not matter (`sim-patterns busy`, 4 calls per slice and
+ * 3-5 % waiting: +0.4 .. +4.9 %; docs/decisions/2026-12-02-fine-grained-contention.md) */
+char *
+sim_fine_grain_advice (const SimHosts    *h,
+                       const SimCpuStats *c)
+{
+  double per_slice = sim_calls_per_slice (h, c);
+  double wait = c->gap_wall > 0 ? c->gap_wait / c->gap_wall : 0;
+  if (!h->oversubscribed || per_slice <= SIM_CALLS_PER_SLICE || wait < SIM_FINE_WAIT_SHARE)
+    return NULL;
+  return g_strdup_printf (_("The original's ranks shared %u CPUs of a host (up to %u ranks), their computation waited "
+                            "%.0f %% of its time for a CPU, and they called MPI %.1f times per time slice of the "
+                            "scheduler (%.2f ms on %u CPUs). Which of the ranks on a CPU computes next is then decided at "
+                            "their MPI calls, differently from run to run, and the real-time re-enactment, which brings "
+                            "back each rank's CPU time and CPU but not that order, misses such runs: on 2 cores, LAMMPS "
+                            "at 4 ranks came out +2 to +21 %% (one re-enactment each of 14 traces), Quantum ESPRESSO's "
+                            "pw.x +18 to +59 %% and Meep +87 to +126 %%, where the offline model came within 5 %% on "
+                            "every one of 58 fresh LAMMPS traces and 3 of Meep, and on 9 of 13 of pw.x: simulate with "
+                            "--offline."),
+                          h->min_cpus, h->max_ranks_per_host, 100.0 * wait, per_slice,
+                          sim_sched_slice_ns (h->min_cpus) / 1e6, h->min_cpus);
+}
+
 char *
 sim_eager_advice (const TraceDefs         *defs,
                   guint                    hosts,

@@ -577,6 +577,46 @@ sim_poll_time (SimRank *sr,
     }
 }
 
+void
+sim_call_rate (SimRank *sr,
+               double  *calls,
+               double  *span)
+{
+  const SimEvent *ev = (const SimEvent *) sr->ev->data;
+  int depth = 0;
+  gint64 start = -1, last = -1;
+  guint n = 0;
+  for (guint k = 0; k < sr->ev->len; k++)
+    {
+      if (!is_boundary (sr, &ev[k]))
+        continue;
+      if (ev[k].type == EV_ENTER && depth++ == 0)
+        {
+          const TraceRegion *r = trace_defs_region (sr->defs, ev[k].region);
+          if (start < 0)
+            start = (gint64) ev[k].time;   /* no MPI_Init: from the first call on */
+          if (r && (r->klass == RC_MPI_INIT || r->klass == RC_MPI_FINALIZE))
+            continue;
+          n++;
+          last = (gint64) ev[k].time;
+        }
+      else if (ev[k].type == EV_LEAVE && depth > 0 && --depth == 0 && n == 0)
+        start = (gint64) ev[k].time;       /* MPI_Init's Leave */
+    }
+  if (n > 0 && last > start)
+    {
+      *calls += n;
+      *span += (double) (last - start);
+    }
+}
+
+gint64
+sim_sched_slice_ns (guint cpus)
+{
+  guint n = CLAMP (cpus, 1, 8);
+  return 750000 * (gint64) g_bit_storage (n);   /* 1 + floor (log2 (n)) */
+}
+
 double
 sim_cores_shortfall (SimRank **srs,
                      int       n_ranks)

@@ -129,6 +129,9 @@ typedef struct
    * (sim_poll_time); the share, on an oversubscribed run (−1: not known or not oversubscribed) */
   double poll_wall, rank_wall;
   double poll_share;
+  /* the ranks' MPI calls (outermost, MPI_Init's and MPI_Finalize's left out) and the time from
+   * MPI_Init's Leave to their last Enter, ns (sim_call_rate) */
+  double n_calls, call_span;
 } SimCpuStats;
 
 typedef struct
@@ -203,11 +206,26 @@ double      sim_cores_shortfall (SimRank **srs, int n_ranks);
 /* Adds to @polls the time rank @sr spent in polls that found nothing (MPI_Test*, MPI_Iprobe, ...
  * without an event inside) and to @span its time from first to last event. */
 void        sim_poll_time (SimRank *sr, double *polls, double *span);
+/* Adds to @calls rank @sr's outermost MPI calls after MPI_Init (MPI_Finalize left out) and to
+ * @span the time from MPI_Init's Leave (its first event without one) to the last of them's Enter. */
+void        sim_call_rate (SimRank *sr, double *calls, double *span);
+/* The time slice Linux's scheduler gives a task on a host of @cpus CPUs before it lets another
+ * runnable one have the CPU: 0.75 ms times 1 + log2(min(@cpus, 8)) (the default logarithmic
+ * scaling of CFS's minimum granularity and of EEVDF's base slice; 1.5 ms on 2 CPUs). */
+gint64      sim_sched_slice_ns (guint cpus);
 /* above this poll share the offline model does not share the cores (sim-run.c): the ranks
  * mostly polled, and a polling rank yields its CPU to its mates in slices the sharing does not
  * describe (HPCC at 4 ranks on 2 cores: 75-79 %, shared +20 .. +26 %, not shared -0.1 %; LAMMPS
  * and the computing programs: 0) */
 #define SIM_POLL_SHARE 0.5
+/* MPI calls per scheduler time slice (sim_call_rate, sim_sched_slice_ns) beyond which the
+ * contention re-enactment is said to miss (sim_fine_grain_advice): a rank that enters MPI more
+ * often than the scheduler would switch by itself hands its CPU over at its calls */
+#define SIM_CALLS_PER_SLICE 1.0
+/* ... where the sampled computation waited this share of its time for a CPU or more: ranks
+ * computing at the same time on a CPU, whose order the hand-overs at the calls decide (ranks
+ * whose computation hardly waited had the CPU to themselves while the others sat in MPI) */
+#define SIM_FINE_WAIT_SHARE 0.10
 /* above this shortfall other programs took the CPUs (quiet traces, 2026-11-29: at most 0.30,
  * 6 ranks on 2 cores; 4 ranks at most 0.15) */
 #define SIM_SHORTFALL 0.35
@@ -773,6 +791,12 @@ guint    sim_local_cpus (void);   /* CPUs the re-enactment may use here (KUBUS_S
 /* share of the ranks' time spent waiting for a CPU that other programs took (−1 unknown) */
 double   sim_outside_load (const SimHosts *h, const SimCpuStats *c);
 char    *sim_load_advice (const SimHosts *h, const SimCpuStats *c);
+/* NULL, or the sentence saying that the contention re-enactment misses runs whose ranks shared
+ * the CPUs, computed at the same time on them and called MPI more often than once per scheduler
+ * time slice, naming --offline (@c summed over all ranks) */
+char    *sim_fine_grain_advice (const SimHosts *h, const SimCpuStats *c);
+/* the ranks' MPI calls per scheduler time slice (@c summed over all ranks; 0 unknown) */
+double   sim_calls_per_slice (const SimHosts *h, const SimCpuStats *c);
 /* NULL, or the sentence saying that the re-enactment's MPI library (its eager limits @here[i],
  * known where @have[i]; 0 between ranks of a host, 1 between hosts) sends messages of other
  * sizes eagerly than the original's did (TraceDefs.eager_limit_lib): between hosts only where

@@ -1337,6 +1337,31 @@ sim_replay_run (SimRank             *sr,
             else
               sim_wait_until (&stats->cal, call_expected_end);
           }
+        else if (ok && contention && rp.call_bytes[plan->call_at[k]] >= SIM_LARGE_MSG)
+          {
+            /* a large message's copy with contention: the floors below, in wall time, spinning
+             * and yielding the CPU as MPI's own wait does (mpi_yield_when_idle): the original's
+             * call lasted that long after its peer was ready, its waits for a CPU among the
+             * ranks that shared it included. (Burnt as CPU time at the call's sampled share,
+             * the floor ended early: the ranks beside it were waiting in MPI and yielded.) The
+             * small messages' floors are not applied: a stall of the original (a preempted
+             * rank) is what the contention brings back. Without the floors, 16 MiB messages
+             * into fresh buffers at 4 ranks on 2 cores came out −46 % (one trace), with them
+             * −1 .. −7 % (three traces, twice each; docs/decisions/2026-12-02-fine-grained-
+             * contention.md) */
+            guint c = plan->call_at[k];
+            gint64 local = sim_now (), took = local - (enter_new - off);
+            gint64 pad = MAX (copy_floor (&rp, call, c, took), rp.call_cost[c] - took);
+            gint64 until = local + pad;
+            if (rp.call_bytes[c] >= SIM_LARGE_BYTES)
+              {
+                stats->large_calls++;
+                stats->large_replay_ns += took;
+                stats->large_orig_ns += tl - te;
+              }
+            while (sim_now () < until)
+              sched_yield ();
+          }
         else if (ok && !contention)
           {
             guint c = plan->call_at[k];

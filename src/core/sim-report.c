@@ -331,6 +331,14 @@ sim_report_write (const char  *orig_cube,
       g_string_append (js, ", \"computation_sleep_share\": ");
       json_number (js, s->cpu.gap_sleep / s->cpu.gap_wall);
     }
+  if (s->cpu.call_span > 0)
+    {
+      /* the ranks' MPI calls per scheduler time slice (sim_call_rate, sim_fine_grain_advice) */
+      g_string_append (js, ", \"mpi_calls_per_slice\": ");
+      json_number (js, sim_calls_per_slice (&s->hosts, &s->cpu));
+      g_string_append (js, ", \"scheduler_slice_ms\": ");
+      json_number (js, sim_sched_slice_ns (s->hosts.min_cpus) / 1e6);
+    }
   if (s->cpu.call_wall > 0)
     {
       /* the sampled (long) MPI calls: the share of their time they waited, runnable, for a CPU */

@@ -440,18 +440,21 @@ cpu_stats_add (SimCpuStats       *into,
   into->call_wait += s->call_wait;
   into->poll_wall += s->poll_wall;
   into->rank_wall += s->rank_wall;
+  into->n_calls += s->n_calls;
+  into->call_span += s->call_span;
 }
 
 /* The CPU samples over all ranks, and how the run shared its cores, for the summary. */
 static void
 sum_cpu (Ctx *cx)
 {
-  double v[10] = { cx->cpu.samples, cx->cpu.gap_wall, cx->cpu.gap_cpu, cx->cpu.gap_wait, cx->cpu.gap_sleep,
-                   cx->cpu.call_wall, cx->cpu.call_cpu, cx->cpu.call_wait, cx->cpu.poll_wall, cx->cpu.rank_wall };
-  double all[10];
+  double v[12] = { cx->cpu.samples, cx->cpu.gap_wall, cx->cpu.gap_cpu, cx->cpu.gap_wait, cx->cpu.gap_sleep,
+                   cx->cpu.call_wall, cx->cpu.call_cpu, cx->cpu.call_wait, cx->cpu.poll_wall, cx->cpu.rank_wall,
+                   cx->cpu.n_calls, cx->cpu.call_span };
+  double all[12];
   memcpy (all, v, sizeof v);
   if (cx->mpi)
-    MPI_Allreduce (v, all, 10, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce (v, all, 12, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   cx->sum.cpu.samples = (guint) all[0];
   cx->sum.cpu.gap_wall = all[1];
   cx->sum.cpu.gap_cpu = all[2];
@@ -462,6 +465,8 @@ sum_cpu (Ctx *cx)
   cx->sum.cpu.call_wait = all[7];
   cx->sum.cpu.poll_wall = all[8];
   cx->sum.cpu.rank_wall = all[9];
+  cx->sum.cpu.n_calls = all[10];
+  cx->sum.cpu.call_span = all[11];
   cx->sum.cpu.poll_share = cx->hosts.oversubscribed && all[9] > 0 ? all[8] / all[9] : -1;
   cx->sum.hosts = cx->hosts;
   cx->sum.contention = cx->contention;
@@ -510,6 +515,7 @@ reenact (Ctx               *cx,
     {
       SimCpuStats cs = sim_cpu_shares (cx->srs[i], !cx->opt->offline);
       sim_poll_time (cx->srs[i], &cs.poll_wall, &cs.rank_wall);
+      sim_call_rate (cx->srs[i], &cs.n_calls, &cs.call_span);
       cpu_stats_add (&local_cpu, &cs);
       if (!quiet_pass)
         cpu_stats_add (&cx->cpu, &cs);
@@ -593,6 +599,12 @@ reenact (Ctx               *cx,
           if (!cx->opt->quiet)
             fprintf (stderr, _("kubus-sim: note: %s\n"), cx->sum.mode_advice);
         }
+      /* busy ranks that shared the CPUs and called MPI more often than once per scheduler slice:
+       * who runs next is decided at their MPI calls, not by the CPU time each needs
+       * (docs/decisions/2026-12-02-fine-grained-contention.md) */
+      if (!cx->opt->offline && cx->prog.root && !cx->sum.mode_advice && cx->contention
+          && (cx->sum.mode_advice = sim_fine_grain_advice (&cx->hosts, &cx->sum.cpu)) && !cx->opt->quiet)
+        fprintf (stderr, _("kubus-sim: note: %s\n"), cx->sum.mode_advice);
       /* the offline model shares the cores evenly among the ranks that compute: where the ranks
        * competed for them, say so before simulating, and what the scheduler does that it does
        * not (docs/decisions/2026-11-29-offline-cores.md) */

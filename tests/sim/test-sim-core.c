@@ -1293,6 +1293,70 @@ test_poll_time (void)
   fixture_free (&f);
 }
 
+/* The ranks' MPI calls over their time (sim_call_rate) against the scheduler's time slice
+ * (sim_sched_slice_ns), and the advice it gives (sim_fine_grain_advice): the "polls" fixture's
+ * rank 0 makes six calls between MPI_Init's Leave (2 ms) and MPI_Finalize, the last entered at
+ * 23 ms; rank 1 one, its MPI_Send at 22 ms. */
+static void
+test_call_rate (void)
+{
+  Fixture f = { 0 };
+  const double ms = 1e6;
+  double calls = 0, span = 0;
+  /* the sums after rank 0, then after rank 1 too */
+  const double want[2][2] = { { 6, 21 * ms }, { 7, 41 * ms } };
+  SimHosts h = { 0 };
+  SimCpuStats c = { 0 };
+  g_autofree char *said = NULL;
+
+  fixture_load (&f, "polls");
+  for (int r = 0; r < 2; r++)
+    {
+      sim_call_rate (f.srs[r], &calls, &span);
+      g_assert_cmpfloat (calls, ==, want[r][0]);
+      g_assert_cmpfloat (span, ==, want[r][1]);
+    }
+  fixture_free (&f);
+
+  g_assert_cmpint (sim_sched_slice_ns (0), ==, 750000);
+  g_assert_cmpint (sim_sched_slice_ns (1), ==, 750000);
+  g_assert_cmpint (sim_sched_slice_ns (2), ==, 1500000);
+  g_assert_cmpint (sim_sched_slice_ns (3), ==, 1500000);
+  g_assert_cmpint (sim_sched_slice_ns (4), ==, 2250000);
+  g_assert_cmpint (sim_sched_slice_ns (8), ==, 3000000);
+  g_assert_cmpint (sim_sched_slice_ns (128), ==, 3000000);
+
+  /* said where the ranks called MPI more often than once per slice, on shared cores only */
+  h.oversubscribed = TRUE;
+  h.min_cpus = 2;
+  h.max_ranks_per_host = 4;
+  c.gap_wall = 100 * ms;   /* the sampled computation waited 10 % of its time for a CPU */
+  c.gap_wait = 10 * ms;
+  c.n_calls = calls;
+  c.call_span = span;
+  g_assert_cmpfloat (fabs (sim_calls_per_slice (&h, &c) - 7 * 1.5 / 41), <, 1e-12);
+  g_assert_null (sim_fine_grain_advice (&h, &c));
+  c.n_calls = 30;
+  c.call_span = 45 * ms;
+  g_assert_null (sim_fine_grain_advice (&h, &c));   /* once per slice */
+  c.n_calls = 60;
+  said = sim_fine_grain_advice (&h, &c);
+  g_assert_nonnull (said);
+  g_assert_nonnull (strstr (said, "their computation waited 10 % of its time for a CPU, and they called MPI 2.0 "
+                                  "times per time slice of the scheduler (1.50 ms on 2 CPUs)"));
+  g_assert_nonnull (strstr (said, "simulate with --offline."));
+  /* ranks whose computation hardly waited had a CPU to themselves while they computed */
+  c.gap_wait = 9 * ms;
+  g_assert_null (sim_fine_grain_advice (&h, &c));
+  c.gap_wait = 10 * ms;
+  h.oversubscribed = FALSE;
+  g_assert_null (sim_fine_grain_advice (&h, &c));
+  h.oversubscribed = TRUE;
+  c.n_calls = c.call_span = 0;
+  g_assert_cmpfloat (sim_calls_per_slice (&h, &c), ==, 0);
+  g_assert_null (sim_fine_grain_advice (&h, &c));
+}
+
 /* Loads the "exact" fixture's rank 0 with three CPU samples: at MPI_Init's leave (1 ms CPU),
  * at the MPI_Send's enter (13 ms; foo 3..13 got 4 ms of CPU and slept 3 ms) and at the
  * MPI_Isend's enter (18 ms, after the Send 13..14 and foo 14..18): @cpu3 ns of CPU by then,
@@ -2118,6 +2182,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sim/cpu/shares-conserve", test_cpu_shares_conserve);
   g_test_add_func ("/sim/cpu/shares-late-sample", test_cpu_shares_late_sample);
   g_test_add_func ("/sim/cpu/poll-time", test_poll_time);
+  g_test_add_func ("/sim/cpu/call-rate", test_call_rate);
   g_test_add_func ("/sim/cpu/outside-load", test_outside_load);
   g_test_add_func ("/sim/cpu/outside-cpu-share", test_outside_cpu_share);
   g_test_add_func ("/sim/cpu/cores-profile", test_cores_profile);
