@@ -21,9 +21,12 @@
  * between the original's fastest call and the replay's fastest so far is added (copy_floor()).
  *
  * Floors from the original (docs/decisions/2026-11-28-replay-floors.md):
- * - a blocking collective lasts at least what it took in the original after the last member it
- *   waits for entered (sim_plan_coll_costs): the replay's non-blocking form is another algorithm
- *   than the program's blocking one (LAMMPS's small MPI_Allreduce: 10 µs against 3 µs);
+ * - a blocking collective that moves 64 KiB or more lasts at least what it took in the original
+ *   after the last member it waits for entered (sim_plan_coll_costs). Small ones did too until
+ *   the replay ran them in their blocking form (below): then the floor gave max(replay's cost,
+ *   original's cost) per call, and codes of many small collectives came out long (pw.x at 2
+ *   ranks +2.7 .. +4.1 % on average, −0.4 .. +2.0 % without it; docs/decisions/2026-12-02-
+ *   small-collective-floor.md);
  * - a blocking send or receive of a small message keeps its cost after the peer was ready (and,
  *   for a send, in MPI) where that cost was more than twice the median of its kind: the original
  *   stalled there with both sides in MPI (a preempted rank, a page fault: 3.8 ms twice in a
@@ -765,8 +768,9 @@ size_calls (Replay   *rp,
               blocking = TRUE;
               if (sr->copy_cost)
                 {
+                  /* large ones only: a small collective keeps the replay's own cost (see the top) */
                   const gint64 *cost = g_hash_table_lookup (sr->copy_cost, GUINT_TO_POINTER (a->ev + 1));
-                  if (cost)
+                  if (cost && a->bytes + a->bytes2 >= SIM_LARGE_MSG)
                     rp->call_cost[c] = MAX (rp->call_cost[c], *cost);
                 }
               break;
