@@ -22,12 +22,8 @@
  *
  * Floors from the original (docs/decisions/2026-11-28-replay-floors.md):
  * - a blocking collective lasts at least what it took in the original after the last member it
- *   waits for entered (sim_plan_coll_costs) where it moves 64 KiB or more; a smaller one only
- *   where that cost was more than twice the median of its kind, as a small message below. On
- *   every call (as until 2026-12-02, when the replay ran collectives in their non-blocking form,
- *   another algorithm) the floor gave each call the larger of two noisy costs: a 0.1 s pw.x run
- *   at 2 ranks +5.4 .. +7.5 % (+0.7 .. +2.4 % so); on none, that run missed the original's slower
- *   calls: −5 .. −14 % (docs/decisions/2026-12-02-small-collective-floor.md);
+ *   waits for entered (sim_plan_coll_costs): the replay's non-blocking form is another algorithm
+ *   than the program's blocking one (LAMMPS's small MPI_Allreduce: 10 µs against 3 µs);
  * - a blocking send or receive of a small message keeps its cost after the peer was ready (and,
  *   for a send, in MPI) where that cost was more than twice the median of its kind: the original
  *   stalled there with both sides in MPI (a preempted rank, a page fault: 3.8 ms twice in a
@@ -700,27 +696,6 @@ typedef struct
   gint64 cost;
 } P2pCost;
 
-/* Notes the original's cost @cost of small call @c (a transfer's after its peer was ready, a
- * collective's after the last member it waits for entered) under @key (function, kind, size
- * class): size_calls keeps it as a floor only where the original stalled */
-static void
-note_small (GArray     *small,
-            GHashTable *small_costs,
-            guint       c,
-            guint       key,
-            gint64      cost)
-{
-  P2pCost pc = { c, key, cost };
-  GArray *all;
-  g_array_append_val (small, pc);
-  if (!(all = g_hash_table_lookup (small_costs, GUINT_TO_POINTER (key))))
-    {
-      all = g_array_new (FALSE, FALSE, sizeof (gint64));
-      g_hash_table_insert (small_costs, GUINT_TO_POINTER (key), all);
-    }
-  g_array_append_val (all, cost);
-}
-
 static void
 size_calls (Replay   *rp,
             SimRank  *sr,
@@ -770,9 +745,19 @@ size_calls (Replay   *rp,
                   const gint64 *cost = g_hash_table_lookup (sr->copy_cost, GUINT_TO_POINTER (a->ev + 1));
                   if (cost && a->bytes >= SIM_LARGE_MSG)
                     rp->call_cost[c] = MAX (rp->call_cost[c], *cost);
-                  else if (cost)   /* a small message: only where the original stalled (below) */
-                    note_small (small, small_costs, c,
-                                (call->region << 10) | ((guint) a->kind << 7) | g_bit_storage (a->bytes), *cost);
+                  else if (cost)
+                    {
+                      /* a small message: only where the original stalled (below) */
+                      P2pCost pc = { c, (call->region << 10) | ((guint) a->kind << 7) | g_bit_storage (a->bytes), *cost };
+                      GArray *all;
+                      g_array_append_val (small, pc);
+                      if (!(all = g_hash_table_lookup (small_costs, GUINT_TO_POINTER (pc.key))))
+                        {
+                          all = g_array_new (FALSE, FALSE, sizeof (gint64));
+                          g_hash_table_insert (small_costs, GUINT_TO_POINTER (pc.key), all);
+                        }
+                      g_array_append_val (all, pc.cost);
+                    }
                 }
               break;
             case ACT_COLL:
@@ -780,14 +765,9 @@ size_calls (Replay   *rp,
               blocking = TRUE;
               if (sr->copy_cost)
                 {
-                  /* a small collective: as a small message, only where the original stalled */
                   const gint64 *cost = g_hash_table_lookup (sr->copy_cost, GUINT_TO_POINTER (a->ev + 1));
-                  guint64 moved = a->bytes + a->bytes2;
-                  if (cost && moved >= SIM_LARGE_MSG)
+                  if (cost)
                     rp->call_cost[c] = MAX (rp->call_cost[c], *cost);
-                  else if (cost)
-                    note_small (small, small_costs, c,
-                                (call->region << 10) | ((guint) a->kind << 7) | g_bit_storage (moved), *cost);
                 }
               break;
             default:
