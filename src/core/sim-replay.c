@@ -40,7 +40,15 @@
  * as settle() does (do_coll(), probe()). MPI's own blocking calls spin the whole time; with four ranks on
  * two cores a spinning rank takes the core from the rank that has work, and under SCHED_RR a
  * long spin would also trip the kernel's real-time throttling. The protocol (eager or rendezvous,
- * the same peers, tags, sizes and communicators) is the recorded call's. */
+ * the same peers, tags, sizes and communicators) is the recorded call's.
+ *
+ * The replay's own lateness is taken back (SIM_CATCH_UP): a wake-up after its deadline (the
+ * hypervisor, another process, the calibrated margin missed) or the replay's own work makes a
+ * rank enter its next MPI call late, and the computation after that call's Leave starts from
+ * there: the original's computation times, its own preemptions included, plus the replay's. So a
+ * rank that entered a call late computes up to half of each later stretch faster (the next
+ * events' deadlines move earlier) until it is back on its schedule. Where ranks share CPUs
+ * with contention, the rank's CPU goal paces it and nothing is taken back. */
 #include "sim-private.h"
 
 #include <glib/gi18n.h>
@@ -1145,6 +1153,7 @@ sim_replay_run (SimRank             *sr,
   guint n = sr->ev->len;
   gint64 first = G_MAXINT64, min_first = 0, t0 = 0;
   gint64 anchor_new, anchor_trans;
+  gint64 behind = 0;   /* the replay's own lateness not yet taken back (see SIM_CATCH_UP) */
   gint64 seen = G_MININT64, last_new = G_MININT64;   /* the last clock read, the last new time */
   cpu_set_t host_set;
   int ranks_here = 1;
@@ -1152,6 +1161,10 @@ sim_replay_run (SimRank             *sr,
   gboolean ok;
   int max_size = 1;
   gboolean debug = g_getenv ("KUBUS_SIM_DEBUG") != NULL;
+  /* tests only (sim-test.py catchup): the first MPI call of rank R at or after A ms of its trace
+   * wakes L ms late, as a preempted replay does: KUBUS_TEST_REPLAY_LATE=R:A:L */
+  int test_late_rank = -1;
+  gint64 test_late_after = 0, test_late_ns = 0;
   g_autofree guint8 *poll_enter = NULL; /* per event: the Enter of a polling call that found nothing */
   g_autofree gint16 *where = NULL;       /* contention: per event the original's CPU */
   g_autofree int *pin = NULL;            /* ... and the CPU here it maps to (pin_map) */
@@ -1159,6 +1172,17 @@ sim_replay_run (SimRank             *sr,
   GThread *wd;
 
   MPI_Comm_set_errhandler (MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  {
+    const char *tl = g_getenv ("KUBUS_TEST_REPLAY_LATE");
+    double a = 0, l = 0;
+    if (tl && sscanf (tl, "%d:%lf:%lf", &test_late_rank, &a, &l) == 3)
+      {
+        test_late_after = (gint64) (a * 1e6);
+        test_late_ns = (gint64) (l * 1e6);
+      }
+    else
+      test_late_rank = -1;
+  }
   make_comms (&rp, sr);
   for (guint i = 0; i < rp.n_comms; i++)
     {
@@ -1242,11 +1266,13 @@ sim_replay_run (SimRank             *sr,
   for (guint k = 0; k < n && ok; k++)
     {
       SimEvent *e = &ev[k];
-      gint64 target, now, late;
+      gint64 target, now, late, base;
 
       if (e->flags & EVF_REMOVED)
         continue;
-      target = anchor_new + (e->time - anchor_trans);
+      base = target = anchor_new + (e->time - anchor_trans);
+      if (!contention && behind > 0)
+        target -= MIN (behind, (gint64) (SIM_CATCH_UP * (double) (e->time - anchor_trans)));
       /* no MPI call, and due by the last clock read: the replay is behind (a polling loop
        * records an event every 30-50 ns, a clock read takes 20-30). It neither waits, polls
        * nor reads the clock, so its own work does not put it further behind; the event keeps
@@ -1288,6 +1314,13 @@ sim_replay_run (SimRank             *sr,
         late = progress_until (&stats->cal, target - off);
       else
         late = sim_wait_until (&stats->cal, target - off);
+      if (test_late_ns > 0 && sr->rank == test_late_rank && plan->call_at[k] != NO_INDEX
+          && e->time - first >= test_late_after)
+        {
+          struct timespec ts = { (time_t) (test_late_ns / 1000000000), (long) (test_late_ns % 1000000000) };
+          nanosleep (&ts, NULL);
+          test_late_ns = 0;
+        }
       if (!started)
         cpu_goal = sim_thread_cpu ();
       started = TRUE;
@@ -1295,6 +1328,13 @@ sim_replay_run (SimRank             *sr,
       now = seen = sim_now () + off;
       sim_rt_budget (now - off);
       stats->late_ns += late;
+      if (!contention && plan->call_at[k] != NO_INDEX)
+        {
+          /* at a call's Enter: how far the rank is behind its schedule since the last Leave
+           * (a late wake-up, the replay's own work), less what it took back */
+          stats->caught_up_ns += CLAMP (base - now, 0, base - target);
+          behind = MAX (0, behind + (now - base));
+        }
       if (late > stats->cal.sleep_margin)
         stats->late_events++;
       if (debug)

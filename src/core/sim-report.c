@@ -411,6 +411,8 @@ sim_report_write (const char  *orig_cube,
                               ", \"polls\": %" G_GUINT64_FORMAT ", \"late_events\": %" G_GUINT64_FORMAT ", \"late_s\": ",
                               s->rstats.events, s->rstats.calls, s->rstats.polls, s->rstats.late_events);
       json_number (js, s->rstats.late_ns / 1e9);
+      g_string_append (js, ", \"caught_up_s\": ");
+      json_number (js, s->rstats.caught_up_ns / 1e9);
       g_string_append_printf (js, ", \"sleep_margin_ns\": %" G_GINT64_FORMAT ", \"clock_read_ns\": %" G_GINT64_FORMAT
                               ", \"realtime_waits\": %s, \"realtime_budget_used\": %" G_GUINT64_FORMAT
                               ", \"hosts\": %u, \"contention\": %s",

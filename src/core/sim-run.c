@@ -744,11 +744,12 @@ reenact (Ctx               *cx,
           return FALSE;
         }
       {
-        gint64 n[5] = { (gint64) rs->events, (gint64) rs->large_calls, rs->large_replay_ns, rs->large_orig_ns,
-                        (gint64) rs->rt_demotions };
-        gint64 total[5] = { n[0], n[1], n[2], n[3], n[4] };
-        MPI_Reduce (n, total, 5, MPI_INT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+        gint64 n[6] = { (gint64) rs->events, (gint64) rs->large_calls, rs->large_replay_ns, rs->large_orig_ns,
+                        (gint64) rs->rt_demotions, rs->caught_up_ns };
+        gint64 total[6] = { n[0], n[1], n[2], n[3], n[4], n[5] };
+        MPI_Reduce (n, total, 6, MPI_INT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
         rs->rt_demotions = (guint64) total[4];
+        rs->caught_up_ns = total[5];
         n_events = (guint64) total[0];
         rs->large_calls = (guint64) total[1];
         rs->large_replay_ns = total[2];

@@ -555,6 +555,42 @@ def expect_error(args, target, hyp, out, pattern, what, offline=False):
     no_leftovers(os.path.dirname(out), what)
 
 
+def mode_catchup(args, tmp):
+    """A rank of the re-enactment that wakes up late takes it back from its later computation
+    (SIM_CATCH_UP, docs/decisions/2026-12-02-replay-catch-up.md). The synthetic trace "catchup"
+    (sim-trace-gen.c, 58 ms after MPI_Init): rank 0's MPI_Send at 10 ms has slack (rank 1
+    receives at 20), then rank 0 computes 31 ms before the MPI_Allreduce rank 1 waits in. Rank 0
+    is made to wake 6 ms late at that send (KUBUS_TEST_REPLAY_LATE): taking it back from the
+    31 ms, the run keeps its length; without, it is 6 ms (+10 %) longer."""
+    exp = os.path.join(tmp, 'catchup')
+    run([args.make_trace, 'catchup', exp])
+    hyp = hypothesis(tmp, 'identity.hyp', '# the run as it was\n')
+    for late in (None, '0:5:6'):
+        what = 'woken 6 ms late at the send' if late else 'on time'
+        if late:
+            os.environ['KUBUS_TEST_REPLAY_LATE'] = late
+        try:
+            s = simulate_near(args, exp, hyp, os.path.join(exp, 'sim-%s' % ('late' if late else 'rt')),
+                              lambda s: abs(s['change_percent']) < 2, extra=['--no-identity'])
+        finally:
+            os.environ.pop('KUBUS_TEST_REPLAY_LATE', None)
+        if not check(s is not None, '%s: no summary' % what):
+            continue
+        caught = s['replay']['caught_up_s']
+        print('%s: original %.6f s, predicted %.6f s (%+.2f %%), caught up %.6f s' % (
+            what, s['original_runtime_after_init_s'], s['predicted_runtime_after_init_s'], s['change_percent'],
+            caught))
+        check(abs(s['original_runtime_after_init_s'] - 0.058) < 1e-9, '%s: original %s s, not 0.058 s' % (
+            what, s['original_runtime_after_init_s']))
+        # 1.2 ms: the replay's own noise on a busy machine (the lateness it would keep: 6 ms)
+        check(abs(s['change_percent']) < 2, '%s: predicted %+.2f %% off the run (limit 2 %%)' % (
+            what, s['change_percent']))
+        if late:
+            # at least the 6 ms it woke late (more where the machine woke it late elsewhere too)
+            check(caught > 0.0055, '%s: caught up %.6f s, not the 6 ms it woke late' % (what, caught))
+    return 0
+
+
 def mode_bad(args, tmp):
     traces = {}
     for v in ('exact', 'unmatched', 'omp', 'approx', 'clockviol', 'cutcoll', 'threadcoll'):
@@ -1656,7 +1692,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('mode', choices=['identity', 'balance', 'remove', 'bad', 'real', 'eager', 'poll', 'pollboth', 'contention',
                                      'errorbar', 'fresh', 'aborted', 'unreceived', 'nbcforms', 'outsideload',
-                                     'patterns', 'offline', 'patterns-busy', 'neighbor', 'placed'])
+                                     'patterns', 'offline', 'patterns-busy', 'neighbor', 'placed', 'catchup'])
     ap.add_argument('--code')
     ap.add_argument('--limit', type=float, default=0.02)
     ap.add_argument('--offline-limit', type=float, default=None, help='offline limit when not --limit')
@@ -1704,7 +1740,7 @@ def main():
               'neighbor': mode_neighbor,
               'placed': mode_placed,
               'unreceived': mode_unreceived, 'nbcforms': mode_nbcforms,
-              'outsideload': mode_outsideload, 'offline': mode_offline}[args.mode](args, tmp)
+              'outsideload': mode_outsideload, 'offline': mode_offline, 'catchup': mode_catchup}[args.mode](args, tmp)
         if rc == 77:
             return 77
         if LOADED and not failures:

@@ -69,7 +69,12 @@
  * "flatline" (2 ranks): eight messages (tags 1..8), sent at 10, 20, .., 80 (MPI_Send 1 ms
  *   each), each received in an MPI_Recv entered 3 ms before its send started: three of 0 bytes
  *   that took 5, 6 and 7 ms, then five of 8 bytes that took 1 ms each; main 0..100, MPI_Init
- *   1..2, foo between, MPI_Finalize 90..95. */
+ *   1..2, foo between, MPI_Finalize 90..95.
+ * "catchup" (2 ranks): a send with slack, then a long computation on the run's critical path:
+ *   rank 0: main 0..60; MPI_Init 1..2; foo 2..10; MPI_Send 10..10 (8 bytes, tag 1, to 1); foo
+ *           10..41; MPI_Allreduce 41..42; foo 42..50; MPI_Finalize 50..55
+ *   rank 1: main 0..60; MPI_Init 1..2; foo 2..20; MPI_Recv 20..20 (tag 1, @20); foo 20..30;
+ *           MPI_Allreduce 30..42 (waits for rank 0); foo 42..50; MPI_Finalize 50..55 */
 #include "sim-trace-gen.h"
 
 #include <otf2/otf2.h>
@@ -293,6 +298,34 @@ extrapolate_rank (OTF2_EvtWriter *w, int r, gboolean scatter, gboolean slowrdv)
 }
 
 static void
+catchup_rank (OTF2_EvtWriter *w, int r)
+{
+  enter (w, 0, R_MAIN);
+  span (w, R_INIT, 1, 2);
+  if (r == 0)
+    {
+      span (w, R_FOO, 2, 10);
+      enter (w, 10, R_SEND);
+      OTF2_EvtWriter_MpiSend (w, NULL, 10, 1, 0, 1, 8);
+      leave (w, 10, R_SEND);
+      span (w, R_FOO, 10, 41);
+      allreduce (w, 41, 42);
+    }
+  else
+    {
+      span (w, R_FOO, 2, 20);
+      enter (w, 20, R_RECV);
+      OTF2_EvtWriter_MpiRecv (w, NULL, 20, 0, 0, 1, 8);
+      leave (w, 20, R_RECV);
+      span (w, R_FOO, 20, 30);
+      allreduce (w, 30, 42);
+    }
+  span (w, R_FOO, 42, 50);
+  span (w, R_FINALIZE, 50, 55);
+  leave (w, 60, R_MAIN);
+}
+
+static void
 flatline_rank (OTF2_EvtWriter *w, int r)
 {
   static const uint64_t took[8] = { 5, 6, 7, 1, 1, 1, 1, 1 }, len[8] = { 0, 0, 0, 8, 8, 8, 8, 8 };
@@ -415,7 +448,7 @@ sim_trace_gen_write (const char *dir,
       && strcmp (variant, "threadcoll")
       && strcmp (variant, "flush") && strcmp (variant, "tree") && strcmp (variant, "waits")
       && strcmp (variant, "extrapolate") && strcmp (variant, "scatter") && strcmp (variant, "slowrdv")
-      && strcmp (variant, "polls") && strcmp (variant, "flatline"))
+      && strcmp (variant, "polls") && strcmp (variant, "flatline") && strcmp (variant, "catchup"))
     return FALSE;
   ar = OTF2_Archive_Open (dir, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024, 4 * 1024 * 1024,
                           OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
@@ -438,6 +471,8 @@ sim_trace_gen_write (const char *dir,
         polls_rank (w, r);
       else if (strcmp (variant, "flatline") == 0)
         flatline_rank (w, r);
+      else if (strcmp (variant, "catchup") == 0)
+        catchup_rank (w, r);
       else if (strcmp (variant, "extrapolate") == 0 || strcmp (variant, "scatter") == 0
                || strcmp (variant, "slowrdv") == 0)
         extrapolate_rank (w, r, strcmp (variant, "scatter") == 0, strcmp (variant, "slowrdv") == 0);
