@@ -511,7 +511,7 @@ typedef struct
   gint64  wall_ns;            /* replay wall time */
   gint64  late_ns;            /* summed lateness of the waits that missed their deadline */
   guint64 late_events;        /* waits that woke up later than the calibrated margin */
-  gint64  caught_up_ns;       /* lateness of the replay's own taken back from later computation
+  gint64  caught_up_ns;       /* the replay's own lateness taken back from later computation
                                  (SIM_CATCH_UP; summed over the ranks after the run) */
   guint64 polls;              /* polling calls that found nothing, re-enacted as a progress call */
   guint64 rt_demotions;       /* windows a rank ended under SCHED_OTHER, its real-time budget used
@@ -531,8 +531,8 @@ typedef struct
 #define SIM_LARGE_BYTES (1u << 20)
 /* The share of each stretch of computation a rank that fell behind its schedule (a late
  * wake-up of the replay's, not of the original's) may skip to catch up (sim-replay.c): half
- * keeps every stretch's order and most of its length (real time at 2 ranks, the best of three:
- * LAMMPS +1.4 .. +2.5 % -> +0.4 .. +1.4 %, pw.x +2.3 .. +3.6 % -> +1.1 .. +2.2 %;
+ * keeps every stretch's order and most of its length (real time at 2 ranks, the best of three
+ * per trace: LAMMPS +0.5 .. +2.5 % -> -0.1 .. +1.4 %, pw.x +1.7 .. +3.6 % -> +0.7 .. +2.2 %;
  * docs/decisions/2026-12-02-replay-catch-up.md) */
 #define SIM_CATCH_UP 0.5
 
