@@ -1272,7 +1272,7 @@ sim_replay_run (SimRank             *sr,
         continue;
       base = target = anchor_new + (e->time - anchor_trans);
       if (!contention && behind > 0)
-        target -= MIN (behind, (gint64) (SIM_CATCH_UP * (double) (e->time - anchor_trans)));
+        target -= MIN (behind, (gint64) (SIM_CATCH_UP * (double) MAX (0, (gint64) (e->time - anchor_trans))));
       /* no MPI call, and due by the last clock read: the replay is behind (a polling loop
        * records an event every 30-50 ns, a clock read takes 20-30). It neither waits, polls
        * nor reads the clock, so its own work does not put it further behind; the event keeps
