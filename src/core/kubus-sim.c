@@ -127,6 +127,9 @@ main (int    argc,
     {
       fprintf (stderr, _("kubus-sim: %s: no such trace (give an experiment directory or an OTF2 anchor file)\n"),
                opt.anchor);
+      g_free (opt.expdir);
+      g_free (opt.anchor);
+      g_strfreev (opt.launcher_argv);
       return 1;
     }
   /* an aborted run's trace re-enacts the failure (sim-incomplete.c); the launching process

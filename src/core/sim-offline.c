@@ -351,7 +351,8 @@ arrival (Engine  *e,
         }
     }
   rdv = sim_model_rendezvous (e->m, s, r, se->len,
-                              reg && (strcmp (reg->name, "MPI_Ssend") == 0 || strcmp (reg->name, "MPI_Issend") == 0));
+                              reg && (strcmp (reg->name, "MPI_Ssend") == 0 || strcmp (reg->name, "MPI_Issend") == 0),
+                              se->flags);
   post = e->post_time[r][rev];
   if (rdv && !probe && post != UNKNOWN)
     return progress (e, r, MAX (es, post), r) + transfer (e->m, s, r, se->len);
@@ -750,7 +751,7 @@ do_action (Engine  *e,
             rs->published = TRUE;
           }
         if ((a->mode & SEND_MODE_MASK) != SEND_BUFFERED
-            && sim_model_rendezvous (m, r, se->peer_world, a->bytes, (a->mode & SEND_MODE_MASK) == SEND_SYNC))
+            && sim_model_rendezvous (m, r, se->peer_world, a->bytes, (a->mode & SEND_MODE_MASK) == SEND_SYNC, se->flags))
           {
             Tick d = send_done (e, r, se->peer_world, se->link, e->send_time[r][a->ev], a->bytes);
             if (d == UNKNOWN)
@@ -772,7 +773,7 @@ do_action (Engine  *e,
             rs->published = TRUE;
           }
         t0 = e->send_time[r][a->ev];
-        if (sim_model_rendezvous (m, r, se->peer_world, a->bytes, (a->mode & SEND_MODE_MASK) == SEND_SYNC))
+        if (sim_model_rendezvous (m, r, se->peer_world, a->bytes, (a->mode & SEND_MODE_MASK) == SEND_SYNC, se->flags))
           {
             sdone = send_done (e, r, se->peer_world, se->link, t0, a->bytes);
             if (sdone == UNKNOWN)
@@ -812,7 +813,7 @@ do_action (Engine  *e,
         publish (e, e->send_time, r, a->ev, rs->t);
         s->kind = 1;
         s->rdv = (a->mode & SEND_MODE_MASK) != SEND_BUFFERED
-                 && sim_model_rendezvous (m, r, se->peer_world, a->bytes, (a->mode & SEND_MODE_MASK) == SEND_SYNC);
+                 && sim_model_rendezvous (m, r, se->peer_world, a->bytes, (a->mode & SEND_MODE_MASK) == SEND_SYNC, se->flags);
         s->peer = se->peer_world;
         s->other_ev = se->link;
         s->start = rs->t;

@@ -34,6 +34,8 @@ enum
   EVF_REMOVED = 1 << 0,   /* dropped by a hypothesis */
   EVF_CPU     = 1 << 1,   /* spare holds the CPU and sleep shares of the interval before it (sim-cpu.c) */
   EVF_UNRECEIVED = 1 << 2, /* with EVF_REMOVED: a send nobody received (sim-match.c); its call stays */
+  EVF_SENT_EAGER = 1 << 3, /* a send that was done before its receiver was ready, in the original */
+  EVF_SENT_RDV   = 1 << 4, /* ... that was done only just after: it waited for it (sim-model.c) */
 };
 
 /* 48 bytes. Times are nanoseconds from the trace's global offset. */
@@ -642,7 +644,8 @@ guint64   sim_model_eager_limit (SimTransport *t, const guint64 *sz, const guint
                                  guint n, guint64 library);
 int       sim_model_transport (const SimModel *m, int a, int b);
 double    sim_model_transfer (const SimModel *m, int from, int to, guint64 bytes);
-gboolean  sim_model_rendezvous (const SimModel *m, int from, int to, guint64 bytes, gboolean sync);
+gboolean  sim_model_rendezvous (const SimModel *m, int from, int to, guint64 bytes, gboolean sync,
+                                guint8 send_flags);
 guint64   sim_model_class (int rank, guint32 region, guint64 bytes, int kind, gboolean waited);
 guint64   sim_model_class_mates (guint64 key, guint mates);
 void      sim_model_add_cost (SimModel *m, guint64 key, double residual);

@@ -855,8 +855,8 @@ test_model_fit (void)
   /* one vote: the Isend of 0 bytes was done (20) before its receive was posted (27) */
   g_assert_cmpuint (m->tr[0].votes_eager, ==, 1);
   g_assert_cmpuint (m->tr[0].votes_rdv, ==, 0);
-  g_assert_false (sim_model_rendezvous (m, 0, 1, 1 << 20, FALSE));
-  g_assert_true (sim_model_rendezvous (m, 0, 1, 0, TRUE));
+  g_assert_false (sim_model_rendezvous (m, 0, 1, 1 << 20, FALSE, 0));
+  g_assert_true (sim_model_rendezvous (m, 0, 1, 0, TRUE, 0));
   /* both ranks on one host: every message is on the same transport */
   g_assert_cmpint (sim_model_transport (m, 0, 1), ==, 0);
   /* the costs: the Allreduce 3 ms after the last member arrived, on both ranks; rank 1's
@@ -914,9 +914,9 @@ test_model_eager_library (void)
     mm.tr[0] = t;
     mm.n_ranks = 2;
     mm.host = (int[]) { 0, 0 };
-    g_assert_true (sim_model_rendezvous (&mm, 0, 1, 1 << 20, FALSE));
-    g_assert_true (sim_model_rendezvous (&mm, 0, 1, 4096, FALSE));
-    g_assert_false (sim_model_rendezvous (&mm, 0, 1, 8, FALSE));
+    g_assert_true (sim_model_rendezvous (&mm, 0, 1, 1 << 20, FALSE, 0));
+    g_assert_true (sim_model_rendezvous (&mm, 0, 1, 4096, FALSE, 0));
+    g_assert_false (sim_model_rendezvous (&mm, 0, 1, 8, FALSE, 0));
   }
   t = (SimTransport) { 0 };
   g_assert_cmpuint (sim_model_eager_limit (&t, sizes, none, some, 2, 4096), ==, 8);   /* the votes */
@@ -959,8 +959,34 @@ test_offline_progress (void)
   m = fit (&f);
   g_assert_cmpuint (m->tr[0].votes_rdv, ==, 1);
   g_assert_cmpuint (m->tr[0].votes_eager, ==, 1);
-  g_assert_true (sim_model_rendezvous (m, 0, 1, 8, FALSE));
-  g_assert_false (sim_model_rendezvous (m, 0, 1, 0, FALSE));
+  g_assert_true (sim_model_rendezvous (m, 0, 1, 8, FALSE, 0));
+  g_assert_false (sim_model_rendezvous (m, 0, 1, 0, FALSE, 0));
+  /* each voting send keeps what it did, whatever the limit (docs/decisions/
+   * 2026-12-02-protocol-per-message.md): the 8-byte MPI_Send waited, the 0-byte MPI_Isend did not */
+  {
+    guint n_rdv = 0, n_eager = 0;
+    for (guint k = 0; k < f.srs[0]->ev->len; k++)
+      {
+        const SimEvent *x = &g_array_index (f.srs[0]->ev, SimEvent, k);
+        if (x->type == EV_SEND)
+          {
+            g_assert_cmpuint (x->len, ==, 8);
+            g_assert_cmpuint (x->flags & (EVF_SENT_RDV | EVF_SENT_EAGER), ==, EVF_SENT_RDV);
+            n_rdv++;
+          }
+        if (x->type == EV_ISEND)
+          {
+            g_assert_cmpuint (x->len, ==, 0);
+            g_assert_cmpuint (x->flags & (EVF_SENT_RDV | EVF_SENT_EAGER), ==, EVF_SENT_EAGER);
+            n_eager++;
+          }
+      }
+    g_assert_cmpuint (n_rdv, ==, 1);
+    g_assert_cmpuint (n_eager, ==, 1);
+    g_assert_true (sim_model_rendezvous (m, 0, 1, 0, FALSE, EVF_SENT_RDV));
+    g_assert_false (sim_model_rendezvous (m, 0, 1, 1 << 20, FALSE, EVF_SENT_EAGER));
+    g_assert_true (sim_model_rendezvous (m, 0, 1, 0, TRUE, EVF_SENT_EAGER));   /* synchronous: always */
+  }
   /* the identity: every event where it was */
   transform (&f, "", &st);
   offline (&f, m, 53);
@@ -1000,7 +1026,7 @@ test_model_slow_rendezvous (void)
   g_assert_cmpfloat (fabs (sim_model_transfer (m, 0, 1, 8) - 3e6), <, 1);
   g_assert_cmpuint (m->tr[0].votes_eager, ==, 0);
   g_assert_cmpuint (m->tr[0].votes_rdv, ==, 1);
-  g_assert_true (sim_model_rendezvous (m, 0, 1, 8, FALSE));
+  g_assert_true (sim_model_rendezvous (m, 0, 1, 8, FALSE, 0));
   transform (&f, "", &st);
   offline (&f, m, 36);
   for (int r = 0; r < 2; r++)
@@ -1035,7 +1061,7 @@ test_offline_extrapolate (void)
   g_assert_cmpfloat (fabs (sim_model_transfer (m, 0, 1, 16) - 3e6), <, 1);
   g_assert_cmpfloat (fabs (sim_model_transfer (m, 0, 1, 4096) - 12e6), <, 1);
   g_assert_cmpuint (m->tr[0].votes_eager, ==, 1);
-  g_assert_false (sim_model_rendezvous (m, 0, 1, 4096, FALSE));
+  g_assert_false (sim_model_rendezvous (m, 0, 1, 4096, FALSE, 0));
   /* the other transport has no samples: it borrows the capped line */
   g_assert_cmpfloat (m->tr[1].per_byte_beyond, ==, 9e6 / 4080);
   json = sim_model_describe (m);
