@@ -16,6 +16,21 @@
 
 void analyze_quiet_otf2 (void);
 
+/* frees what @opt holds and returns @status: every way out of main */
+static int
+options_done (SimOptions *opt,
+              int         status)
+{
+  g_free (opt->expdir);
+  g_free (opt->anchor);
+  g_free (opt->kct);
+  g_free (opt->hypothesis);
+  g_free (opt->simdir);
+  g_free (opt->launcher);
+  g_strfreev (opt->launcher_argv);
+  return status;
+}
+
 int
 main (int    argc,
       char **argv)
@@ -81,25 +96,25 @@ main (int    argc,
   if (!g_option_context_parse (ctx, &argc, &argv, &error))
     {
       fprintf (stderr, "kubus-sim: %s\n", error->message);
-      return 2;
+      return options_done (&opt, 2);
     }
   if (version)
-    return kubus_program_print_version ();
+    return options_done (&opt, kubus_program_print_version ());
   if (launcher && opt.launcher_argv)
     {
       fprintf (stderr, _("kubus-sim: give the launcher either with --mpirun or after \"--\", not both\n"));
-      return 2;
+      return options_done (&opt, 2);
     }
   if (!rest || !rest[0] || rest[1])
     {
       fprintf (stderr, _("kubus-sim: give one experiment directory or OTF2 anchor file (see --help)\n"));
-      return 2;
+      return options_done (&opt, 2);
     }
   if (!hyp)
     {
       fprintf (stderr, _("kubus-sim: give the hypothesis with --hypothesis FILE (an empty file simulates the "
                          "run as it was)\n"));
-      return 2;
+      return options_done (&opt, 2);
     }
   if (g_file_test (rest[0], G_FILE_TEST_IS_DIR))
     {
@@ -107,8 +122,7 @@ main (int    argc,
       if (why != NULL)
         {
           fprintf (stderr, _("kubus-sim: %s: nothing to simulate: %s\n"), rest[0], why);
-          g_strfreev (opt.launcher_argv);
-          return 1;
+          return options_done (&opt, 1);
         }
       opt.expdir = g_strdup (rest[0]);
       opt.anchor = g_build_filename (rest[0], "traces.otf2", NULL);
@@ -127,20 +141,13 @@ main (int    argc,
     {
       fprintf (stderr, _("kubus-sim: %s: no such trace (give an experiment directory or an OTF2 anchor file)\n"),
                opt.anchor);
-      g_free (opt.expdir);
-      g_free (opt.anchor);
-      g_strfreev (opt.launcher_argv);
-      return 1;
+      return options_done (&opt, 1);
     }
   /* an aborted run's trace re-enacts the failure (sim-incomplete.c); the launching process
    * decides, the ranks it starts under mpirun have been told */
   if (!launch_mpi_in_launcher () && sim_check_complete (&opt, allow_incomplete) != 0)
     {
-      g_free (opt.expdir);
-      g_free (opt.anchor);
-      g_free (opt.kct);
-      g_strfreev (opt.launcher_argv);
-      return 1;
+      return options_done (&opt, 1);
     }
   if (!output)
     {
@@ -161,12 +168,12 @@ main (int    argc,
       {
         fprintf (stderr, _("kubus-sim: cannot write %s: the folder %s does not exist or is not writable "
                            "(no simulation written)\n"), output, dir);
-        return 1;
+        return options_done (&opt, 1);
       }
     if (g_file_test (output, G_FILE_TEST_EXISTS) && !g_file_test (output, G_FILE_TEST_IS_DIR))
       {
         fprintf (stderr, _("kubus-sim: %s exists and is not a folder (no simulation written)\n"), output);
-        return 1;
+        return options_done (&opt, 1);
       }
   }
   opt.hypothesis = g_steal_pointer (&hyp);
@@ -176,12 +183,5 @@ main (int    argc,
   opt.argc = saved_argc;
   opt.argv = saved_argv;
   status = sim_main (&opt);
-  g_free (opt.expdir);
-  g_free (opt.anchor);
-  g_free (opt.kct);
-  g_free (opt.hypothesis);
-  g_free (opt.simdir);
-  g_free (opt.launcher);
-  g_strfreev (opt.launcher_argv);
-  return status;
+  return options_done (&opt, status);
 }

@@ -96,7 +96,7 @@ CALL_PATHS = None  # --call-paths: how the runs record call paths
 LOADED = []        # identities whose traced run other programs slowed down (no verdict: skip)
 
 
-def env_for_mpi():
+def env_for_mpi(leaks=False):
     env = dict(os.environ)
     env.setdefault('OMPI_ALLOW_RUN_AS_ROOT', '1')
     env.setdefault('OMPI_ALLOW_RUN_AS_ROOT_CONFIRM', '1')
@@ -104,14 +104,15 @@ def env_for_mpi():
     if CALL_PATHS:
         env['KUBUS_CALL_PATHS'] = CALL_PATHS
     env.setdefault('HWLOC_COMPONENTS', '-gl,-opencl')
-    # Open MPI leaks at exit
-    ao = env.get('ASAN_OPTIONS', '')
-    env['ASAN_OPTIONS'] = (ao + ':' if ao else '') + 'detect_leaks=0'
+    # Open MPI leaks at exit; a run that stops on bad input before MPI starts must not (@leaks)
+    if not leaks:
+        ao = env.get('ASAN_OPTIONS', '')
+        env['ASAN_OPTIONS'] = (ao + ':' if ao else '') + 'detect_leaks=0'
     return env
 
 
-def run(cmd, expect=0, **kw):
-    p = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, env=env_for_mpi(), **kw)
+def run(cmd, expect=0, leaks=False, **kw):
+    p = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, env=env_for_mpi(leaks), **kw)
     if expect is not None and p.returncode != expect:
         fail('%s exited %d (expected %d)\n%s%s' % (' '.join(map(str, cmd)), p.returncode, expect,
                                                    p.stdout[-3000:], p.stderr[-3000:]))
@@ -563,11 +564,14 @@ def mode_remove(args, tmp):
         check(ka == kb, 'location %d: the simulated calls differ from the run without zero-size messages' % loc)
 
 
-def expect_error(args, target, hyp, out, pattern, what, offline=False):
+def expect_error(args, target, hyp, out, pattern, what, offline=False, leaks=False):
+    """kubus-sim fails on bad input with exit status 1, saying @pattern, leaving nothing behind.
+    @leaks: it stops before MPI starts, so the sanitizer pass also looks for leaks (Open MPI's
+    own at exit are not ours)."""
     cmd = [args.sim, target, '--hypothesis', hyp, '-o', out, '-q']
     if offline:
         cmd.append('--offline')
-    p = run(cmd, expect=None)
+    p = run(cmd, expect=None, leaks=leaks)
     check(p.returncode == 1, '%s: exit %d, expected 1\n%s' % (what, p.returncode, p.stderr[-2000:]))
     check(pattern in p.stderr, '%s: the message does not say\n  %s\nit says\n  %s' % (what, pattern, p.stderr[-2000:]))
     check(not os.path.exists(out), '%s: %s was written' % (what, out))
@@ -619,23 +623,23 @@ def mode_bad(args, tmp):
     out = os.path.join(exact, 'sim-x')
     h = hypothesis(tmp, 'typo.hyp', '# balance the loop\nbalance region fo\n')
     expect_error(args, exact, h, out, '%s:2:16: region fo is not in the trace; did you mean foo?' % h,
-                 'unknown region')
+                 'unknown region', leaks=True)
     h = hypothesis(tmp, 'syntax.hyp', 'scale region foo by 2\nremove messages with size = 0\n')
-    expect_error(args, exact, h, out, '%s:2:27: “=” is not a comparison: write “==”' % h, 'malformed rule')
+    expect_error(args, exact, h, out, '%s:2:27: “=” is not a comparison: write “==”' % h, 'malformed rule', leaks=True)
     # every error at once, in line order: the region on a line whose keywords have typos too
     h = hypothesis(tmp, 'both.hyp', 'balanse regon fo\nbalance region fo\n')
     expect_error(args, exact, h, out, '%s:1:1: unknown rule “balanse” (did you mean “balance”?)\n'
                  '%s:1:15: region fo is not in the trace; did you mean foo?\n'
-                 '%s:2:16: region fo is not in the trace; did you mean foo?' % (h, h, h), 'every error at once')
+                 '%s:2:16: region fo is not in the trace; did you mean foo?' % (h, h, h), 'every error at once', leaks=True)
     h = hypothesis(tmp, 'mpi.hyp', 'scale region MPI_Send by 0.5\n')
-    expect_error(args, exact, h, out, 'MPI_Send is an MPI function', 'MPI region scaled')
+    expect_error(args, exact, h, out, 'MPI_Send is an MPI function', 'MPI region scaled', leaks=True)
     expect_error(args, exact, os.path.join(tmp, 'missing.hyp'), out, 'cannot read the hypothesis file',
-                 'missing hypothesis')
+                 'missing hypothesis', leaks=True)
     empty = hypothesis(tmp, 'empty.hyp', '')
     expect_error(args, os.path.join(tmp, 'nowhere'), empty, os.path.join(tmp, 'sim-nowhere'), 'no such trace',
-                 'missing trace')
+                 'missing trace', leaks=True)
     p = run([args.sim, exact, '--hypothesis', empty, '-o', os.path.join(tmp, 'no', 'such', 'dir'), '-q'],
-            expect=1)
+            expect=1, leaks=True)
     check('does not exist or is not writable' in p.stderr, 'unwritable output: %s' % p.stderr)
     # a message nobody received (left in flight at the end): simulated without it
     for offline in (False, True):
