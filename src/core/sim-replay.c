@@ -724,7 +724,7 @@ size_calls (Replay   *rp,
       SimCall *call = &g_array_index (plan->calls, SimCall, c);
       SimAction *acts = &g_array_index (plan->actions, SimAction, call->first);
       guint64 b = 0;
-      gboolean blocking = FALSE;
+      gboolean blocking = FALSE, own_cost = FALSE;
       for (guint i = 0; i < call->n; i++)
         {
           SimAction *a = &acts[i];
@@ -752,7 +752,10 @@ size_calls (Replay   *rp,
                   /* a Sendrecv's receive is the next action, ACT_RECV too */
                   const gint64 *cost = g_hash_table_lookup (sr->copy_cost, GUINT_TO_POINTER (a->ev + 1));
                   if (cost && a->bytes >= SIM_LARGE_MSG)
-                    rp->call_cost[c] = MAX (rp->call_cost[c], *cost);
+                    {
+                      rp->call_cost[c] = MAX (rp->call_cost[c], *cost);
+                      own_cost = TRUE;
+                    }
                   else if (cost)
                     {
                       /* a small message: only where the original stalled (below) */
@@ -783,7 +786,12 @@ size_calls (Replay   *rp,
             }
         }
       rp->call_bytes[c] = b;
-      if (blocking && size_class (b))
+      /* not a blocking send or receive whose own copy cost is known: its original's fastest
+       * call may have waited for the peer throughout (sim-eager: every rendezvous MPI_Send of
+       * 64-128 KiB waited 3 ms for the receive), and where the replay's receiver came early
+       * once (taking back its lateness, SIM_CATCH_UP), every later send of that size paid the
+       * difference: +1.5 ms each, +8 .. +12 % (docs/decisions/2026-12-02-replay-catch-up.md) */
+      if (blocking && size_class (b) && !own_cost)
         {
           gpointer key = GUINT_TO_POINTER ((call->region << 6) | size_class (b));
           gint64 *f = g_hash_table_lookup (rp->fastest, key);

@@ -931,9 +931,13 @@ def mode_eager(args, tmp):
     os.environ['OMPI_MCA_btl'] = 'self,tcp'
     os.environ['KUBUS_CPU_TIME'] = '1'   # samples: was the machine loaded by other programs?
     exp = collect(args, tmp, 'eager')
-    # offline 2 % (the issue's figure); real time +1.5 .. +2.9 % measured (best of three, the
-    # higher under ASan): 4 %, issue 21 open on it
-    got = identity_both(args, exp, 0.04, 'eager sweep', offline_limit=0.02, loaded_ok=True)
+    # 2 %, the issue's figure, in both modes. Real time was +1.5 .. +6.6 % (4 % allowed) until
+    # the replay's floor for large blocking sends stopped using the original's fastest call,
+    # which had waited 3 ms for the receive like every other: once the replay's receiver came
+    # early (taking back a late wake-up), every later send of that size class paid the
+    # difference (docs/decisions/2026-12-02-replay-catch-up.md); single re-enactments of the
+    # longer sweep (12 rounds) since: -0.45 .. +1.92 %
+    got = identity_both(args, exp, 0.02, 'eager sweep', offline_limit=0.02, loaded_ok=True)
     truth = eager_truth(exp)
     eager = [k for k, v in truth.items() if not v]
     rdv = [k for k, v in truth.items() if v]
