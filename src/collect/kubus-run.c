@@ -499,6 +499,7 @@ clear_experiment (const char *expdir)
                                 "kubus.json",
                                 "profile.cube",
                                 "analysis.cube",
+                                "analysis.stats.json",
                                 ".kubus-hosts",
                                 ".kubus-clock",
                                 ".kubus-threads",

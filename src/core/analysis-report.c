@@ -740,6 +740,7 @@ analysis_write_report (TraceDefs   *defs,
   guint64 max_records = 0, max_rss = 0;
   g_autoptr (GString) js = g_string_new ("{\n");
   g_autofree char *stats_tmp = NULL;
+  g_autofree char *cube_backup = NULL;   /* a link to the report this one replaces */
   gboolean ok = FALSE;
 
   if (blobs->len != (guint) n)
@@ -983,10 +984,20 @@ analysis_write_report (TraceDefs   *defs,
           goto out;
         }
     }
+  /* "neither" must not cost the report an earlier run wrote there: keep a link to it until the
+   * statistics have their name too */
+  if (stats_tmp && g_file_test (cube_path, G_FILE_TEST_IS_REGULAR))
+    {
+      cube_backup = g_strdup_printf ("%s.old-%d", cube_path, (int) getpid ());
+      if (link (cube_path, cube_backup) != 0)
+        g_clear_pointer (&cube_backup, g_free);
+    }
   if (!cube_report_write (report, cube_path, error))
     {
       if (stats_tmp)
         g_unlink (stats_tmp);
+      if (cube_backup)
+        g_unlink (cube_backup);
       goto out;
     }
   if (stats_tmp && g_rename (stats_tmp, stats_path) != 0)
@@ -995,9 +1006,13 @@ analysis_write_report (TraceDefs   *defs,
       g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (err), _("cannot write %s: %s"),
                    stats_path, g_strerror (err));
       g_unlink (stats_tmp);
-      g_unlink (cube_path);
+      /* the earlier report back in place (or, failing that, kept under its backup name) */
+      if (cube_backup == NULL || g_rename (cube_backup, cube_path) != 0)
+        g_unlink (cube_path);
       goto out;
     }
+  if (cube_backup)
+    g_unlink (cube_backup);
 
   /* summary for the user */
   if (summary)

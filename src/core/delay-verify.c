@@ -334,11 +334,26 @@ simulate (const VerifyOptions *vo,
       g_autofree char *self = g_file_read_link ("/proc/self/exe", NULL);
       g_autofree char *dir = self ? g_path_get_dirname (self) : g_strdup (".");
       g_autofree char *sim = g_build_filename (dir, "kubus-sim", NULL);
-      const char *args[] = { sim, vo->expdir ? vo->expdir : vo->anchor, "--hypothesis", hyp, "-o", simdir,
-                             "-q", vo->no_clock_repair ? "--no-clock-repair" : NULL, NULL };
+      g_autoptr (GPtrArray) args = g_ptr_array_new ();
+      g_ptr_array_add (args, sim);
+      g_ptr_array_add (args, (gpointer) (vo->expdir ? vo->expdir : vo->anchor));
+      g_ptr_array_add (args, (gpointer) "--hypothesis");
+      g_ptr_array_add (args, (gpointer) hyp);
+      g_ptr_array_add (args, (gpointer) "-o");
+      g_ptr_array_add (args, (gpointer) simdir);
+      g_ptr_array_add (args, (gpointer) "-q");
+      if (vo->no_clock_repair)
+        g_ptr_array_add (args, (gpointer) "--no-clock-repair");
+      if (vo->launcher)
+        {
+          /* the launcher the user gave kubus-analyze, not the default mpirun */
+          g_ptr_array_add (args, (gpointer) "--mpirun");
+          g_ptr_array_add (args, (gpointer) vo->launcher);
+        }
+      g_ptr_array_add (args, NULL);
       g_autofree char *err = NULL;
       int status = 0;
-      if (!g_spawn_sync (NULL, (char **) args, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, &err, &status, error))
+      if (!g_spawn_sync (NULL, (char **) args->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, &err, &status, error))
         return FALSE;
       rc = g_spawn_check_wait_status (status, NULL) ? 0 : 1;
       if (rc != 0)

@@ -14,6 +14,7 @@ typedef struct
                                     * the definitions), NULL */
   int             n;               /* how many causes */
   gboolean        real_time;       /* simulate in real time (kubus-sim under mpirun) */
+  const char     *launcher;        /* kubus-analyze's --mpirun for it, or NULL (mpirun) */
   gboolean        no_clock_repair;
   VerifyProgress  progress;
   gpointer        progress_data;

@@ -921,6 +921,19 @@ compress_rank (OTF2_Reader *reader, Defs *d, guint32 rank, const KctTimeSettings
   return TRUE;
 }
 
+/* ARCHIVE/LOC.def for the anchor ARCHIVE.otf2 (trace-reader.c's trace_event_file_path) */
+static char *
+local_def_path (const char *anchor, guint64 loc)
+{
+  g_autofree char *dir = g_path_get_dirname (anchor);
+  g_autofree char *base = g_path_get_basename (anchor);
+  char             file[64];
+  if (g_str_has_suffix (base, ".otf2"))
+    base[strlen (base) - 5] = '\0';
+  g_snprintf (file, sizeof file, "%" G_GUINT64_FORMAT ".def", loc);
+  return g_build_filename (dir, base, file, NULL);
+}
+
 static guint64
 archive_size (const char *anchor)
 {
@@ -1015,25 +1028,41 @@ compress_all (const char *anchor, const KctTimeSettings *ts, KctOtf2EventFunc ob
     {
       for (guint r = 0; r < d.ranks->len; r++)
         OTF2_Reader_SelectLocation (reader, g_array_index (d.ranks, guint64, r));
-      /* local definitions first: mapping tables and clock offsets */
+      /* local definitions first: mapping tables and clock offsets. They are optional, but a
+       * file that is there and cannot be read would silently drop them (kubus-analyze and
+       * kubus-sim refuse such a trace: trace-reader.c) */
       if (OTF2_Reader_OpenDefFiles (reader) == OTF2_SUCCESS)
         {
-          for (guint r = 0; r < d.ranks->len; r++)
+          for (guint r = 0; ok && r < d.ranks->len; r++)
             {
-              OTF2_DefReader *dr = OTF2_Reader_GetDefReader (reader, g_array_index (d.ranks, guint64, r));
+              guint64          loc = g_array_index (d.ranks, guint64, r);
+              g_autofree char *def_path = local_def_path (anchor, loc);
+              OTF2_DefReader  *dr = OTF2_Reader_GetDefReader (reader, loc);
+              OTF2_ErrorCode   rc = OTF2_SUCCESS;
               if (dr != NULL)
                 {
                   uint64_t n = 0;
-                  OTF2_Reader_ReadAllLocalDefinitions (reader, dr, &n);
+                  rc = OTF2_Reader_ReadAllLocalDefinitions (reader, dr, &n);
                   OTF2_Reader_CloseDefReader (reader, dr);
+                }
+              else if (g_file_test (def_path, G_FILE_TEST_IS_REGULAR))
+                rc = OTF2_ERROR_INVALID_DATA;
+              if (rc != OTF2_SUCCESS)
+                {
+                  g_set_error (error, KCT_ERROR, KCT_ERROR_OTF2, _ ("%s: corrupt local definitions (%s)"),
+                               def_path, OTF2_Error_GetDescription (rc));
+                  ok = FALSE;
                 }
             }
           OTF2_Reader_CloseDefFiles (reader);
         }
-      ok = OTF2_Reader_OpenEvtFiles (reader) == OTF2_SUCCESS;
-      if (!ok)
-        g_set_error (error, KCT_ERROR, KCT_ERROR_OTF2, _ ("%s: cannot open the event files"),
-                     anchor);
+      if (ok)
+        {
+          ok = OTF2_Reader_OpenEvtFiles (reader) == OTF2_SUCCESS;
+          if (!ok)
+            g_set_error (error, KCT_ERROR, KCT_ERROR_OTF2, _ ("%s: cannot open the event files"),
+                         anchor);
+        }
     }
   for (guint r = 0; ok && r < d.ranks->len; r++)
     {

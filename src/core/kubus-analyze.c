@@ -24,6 +24,7 @@
 #include <signal.h>
 #include <gio/gio.h>
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 #include <locale.h>
 #include <mpi.h>
 #include <stdio.h>
@@ -155,7 +156,8 @@ verify_causes (const char *input,
                int         n,
                gboolean    real_time,
                gboolean    no_clock_repair,
-               gboolean    quiet)
+               gboolean    quiet,
+               const char *launcher)
 {
   g_autoptr (GError) error = NULL;
   g_autoptr (GString) out = g_string_new (NULL);
@@ -188,6 +190,7 @@ verify_causes (const char *input,
   vo.kct = kct;
   vo.n = n;
   vo.real_time = real_time;
+  vo.launcher = launcher;
   vo.no_clock_repair = no_clock_repair || kct != NULL;
   vo.progress = verify_progress;
   vo.progress_data = &quiet;
@@ -576,12 +579,25 @@ main (int    argc,
         .env = (const char *const[]) { "KUBUS_ANALYZE_RELAUNCHED=1", threads_env, expanded_env, NULL },
       };
       /* the ranks report; their status is ours */
+      GStatBuf before, after;
+      gboolean had_report = g_stat (output, &before) == 0;
       status = launch_mpi_run (&lm, &error);
       if (status >= 0)
         {
           analyze_mode_clear (&mode);
+          /* a launcher that exits 0 without starting the ranks (a wrapper, a dry run) must not
+           * pass for a report: the ranks write it anew (a new file renamed into place) */
+          if (status == 0
+              && (g_stat (output, &after) != 0
+                  || (had_report && after.st_ino == before.st_ino && after.st_mtime == before.st_mtime)))
+            {
+              fprintf (stderr, _("kubus-analyze: the MPI job ended without writing %s (did the launcher "
+                                 "start the processes?); no report written\n"), output);
+              status = 1;
+            }
           if (status == 0 && verify_n > 0)
-            status = verify_causes (rest[0], output, verify_n, verify_real_time, no_clock_repair, quiet);
+            status = verify_causes (rest[0], output, verify_n, verify_real_time, no_clock_repair, quiet,
+                                    launcher);
           return status;
         }
       status = 0;
@@ -644,6 +660,6 @@ main (int    argc,
     MPI_Finalize ();
   /* the ranks of our own relaunch leave it to the process that started them */
   if (status == 0 && verify_n > 0 && me == 0 && !g_getenv ("KUBUS_ANALYZE_RELAUNCHED"))
-    status = verify_causes (rest[0], output, verify_n, verify_real_time, no_clock_repair, quiet);
+    status = verify_causes (rest[0], output, verify_n, verify_real_time, no_clock_repair, quiet, launcher);
   return status;
 }

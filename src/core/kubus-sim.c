@@ -175,6 +175,31 @@ main (int    argc,
         fprintf (stderr, _("kubus-sim: %s exists and is not a folder (no simulation written)\n"), output);
         return options_done (&opt, 1);
       }
+    /* sim_install replaces SIMDIR whole: only an empty folder or an earlier simulation (its
+     * summary.json) may be replaced, never a folder that holds the trace being simulated (-o
+     * EXPDIR deleted the experiment) */
+    if (g_file_test (output, G_FILE_TEST_IS_DIR))
+      {
+        g_autofree char *summary = g_build_filename (output, "summary.json", NULL);
+        g_autofree char *out_abs = g_canonicalize_filename (output, NULL);
+        g_autofree char *out_prefix = g_strconcat (out_abs, G_DIR_SEPARATOR_S, NULL);
+        g_autofree char *in_abs = g_canonicalize_filename (opt.kct ? opt.kct : opt.anchor, NULL);
+
+        if (g_str_has_prefix (in_abs, out_prefix))
+          {
+            fprintf (stderr, _("kubus-sim: %s holds the trace being simulated; the simulation would replace "
+                               "it: choose another -o (no simulation written)\n"), output);
+            return options_done (&opt, 1);
+          }
+        g_autoptr (GDir) d = g_dir_open (output, 0, NULL);
+        if (d && g_dir_read_name (d) != NULL && !g_file_test (summary, G_FILE_TEST_IS_REGULAR))
+          {
+            fprintf (stderr, _("kubus-sim: %s exists and holds no earlier simulation (no summary.json); "
+                               "the simulation would replace the whole folder: choose another -o (no "
+                               "simulation written)\n"), output);
+            return options_done (&opt, 1);
+          }
+      }
   }
   opt.hypothesis = g_steal_pointer (&hyp);
   opt.simdir = g_steal_pointer (&output);

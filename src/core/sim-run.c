@@ -1332,7 +1332,14 @@ sim_main_trace (SimOptions *opt)
     {
       g_autofree char *summary = g_build_filename (workdir, "summary.json", NULL);
       if (!g_file_test (summary, G_FILE_TEST_IS_REGULAR))
-        rc = 1;
+        {
+          /* the launcher succeeded but no rank wrote the result (it started none of them?):
+           * no rank has said anything, so say it here */
+          fprintf (stderr, _("kubus-sim: the MPI job ended without writing the simulation (did the "
+                             "launcher start the %d processes?) (no simulation written)\n"),
+                   defs->n_ranks);
+          rc = 1;
+        }
       else if (!sim_install (workdir, opt->simdir, &error))
         {
           fprintf (stderr, "kubus-sim: %s\n", error->message);

@@ -311,6 +311,17 @@ def cmd_synthetic(a):
                 if f.read() != ref_bytes:
                     fail(f'--mpirun {launcher!r}: report differs from --serial')
             os.unlink(out)
+        # a launcher that exits 0 without starting the ranks (a wrapper, a dry run): an error,
+        # and the report an earlier run wrote there stays as it was
+        out = os.path.join(tmp, 'launch.cube')
+        shutil.copyfile(ref, out)
+        os.utime(out, (1, 1))
+        p = run([a.analyze, os.path.join(d, 'traces.otf2'), '-o', out, '--parallel', '--mpirun', 'true'])
+        if p.returncode != 1 or 'ended without writing' not in p.stderr:
+            fail(f'--mpirun true: exit {p.returncode}, expected 1 and a message\n{p.stderr}')
+        if os.stat(out).st_mtime != 1:
+            fail('--mpirun true: the earlier report changed')
+        os.unlink(out)
         out = os.path.join(tmp, 'wrongsize.cube')
         p = run(['mpirun', '-n', '3', a.analyze, os.path.join(d, 'traces.otf2'), '-o', out])
         if p.returncode == 0 or 'has 2 ranks but the analysis runs on 3 processes' not in p.stderr \

@@ -641,6 +641,19 @@ def mode_bad(args, tmp):
     p = run([args.sim, exact, '--hypothesis', empty, '-o', os.path.join(tmp, 'no', 'such', 'dir'), '-q'],
             expect=1, leaks=True)
     check('does not exist or is not writable' in p.stderr, 'unwritable output: %s' % p.stderr)
+    # the simulation replaces its folder whole: never the experiment's own (it deleted the trace),
+    # nor a folder that holds anything but an earlier simulation
+    before = sorted(os.listdir(exact))
+    p = run([args.sim, exact, '--hypothesis', empty, '-o', exact, '-q'], expect=1, leaks=True)
+    check('holds the trace being simulated' in p.stderr, '-o EXPDIR: %s' % p.stderr)
+    check(sorted(os.listdir(exact)) == before, '-o EXPDIR: the experiment changed: %s' % sorted(os.listdir(exact)))
+    other = os.path.join(tmp, 'papers')
+    os.mkdir(other)
+    with open(os.path.join(other, 'draft.txt'), 'w') as f:
+        f.write('mine\n')
+    p = run([args.sim, exact, '--hypothesis', empty, '-o', other, '-q'], expect=1, leaks=True)
+    check('holds no earlier simulation' in p.stderr, '-o a folder of other files: %s' % p.stderr)
+    check(os.listdir(other) == ['draft.txt'], '-o a folder of other files: it changed: %s' % os.listdir(other))
     # a message nobody received (left in flight at the end): simulated without it
     for offline in (False, True):
         what = 'unreceived (%s)' % ('offline' if offline else 'real-time')
