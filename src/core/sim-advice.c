@@ -171,6 +171,29 @@ sim_fine_grain_advice (const SimHosts    *h,
                           sim_sched_slice_ns (h->min_cpus) / 1e6, h->min_cpus);
 }
 
+gboolean
+sim_rt_advised_against (const SimOptions  *opt,
+                        const TraceDefs   *defs,
+                        const SimHosts    *h,
+                        const SimCpuStats *c)
+{
+  SimOptions rt = *opt;
+  g_autofree char *said = NULL, *fine = NULL;
+  /* as the real-time mode decides to re-enact the contention (sim-run.c) */
+  gboolean competed = h->oversubscribed && h->has_samples && c->gap_wall > 0 && c->gap_sleep / c->gap_wall < 0.5
+                      && (c->gap_wait / c->gap_wall > SIM_CONTENTION_SHARE
+                          || (c->call_wall > 0 && c->call_wait / c->call_wall > SIM_CONTENTION_SHARE));
+
+  rt.offline = FALSE;
+  if ((said = sim_mode_advice (&rt, defs, h)))
+    return TRUE;
+  if (h->oversubscribed && c->poll_share > SIM_POLL_SHARE)
+    return TRUE;
+  if (competed && h->min_cpus > 0 && h->max_ranks_per_host >= 3 * h->min_cpus)
+    return TRUE;
+  return competed && (fine = sim_fine_grain_advice (h, c)) != NULL;
+}
+
 char *
 sim_eager_advice (const TraceDefs         *defs,
                   guint                    hosts,

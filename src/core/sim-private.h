@@ -787,17 +787,27 @@ double   sim_identity_goal (const SimHosts *h);
 /* NULL, or the sentence saying that this mode misses the trace beyond the goal: with the other
  * mode's identity error on it where that is known, naming the closer of the two, or naming the
  * other mode as the one to try */
+/* mode, @rt_advised_against (offline only: the real-time re-enactment is known to miss runs of
+ * this kind by more) says so instead of naming it */
 char    *sim_identity_advice (gboolean offline, const SimHosts *h, double error_percent,
-                              gboolean other_known, double other_percent);
+                              gboolean other_known, double other_percent, gboolean rt_advised_against);
 gboolean sim_identity_cache_load (const char *path, double *error_percent);
+/* @rt_advised_against: 1 or 0 kept beside the figure (an offline identity: whether the trace is
+ * of a kind the real-time re-enactment misses by more), −1 not known */
 void     sim_identity_cache_store (const char *path, const SimOptions *opt, double error_percent,
-                                   double original_s, double predicted_s);
+                                   double original_s, double predicted_s, int rt_advised_against);
+/* what the cache at @path keeps of that: 1, 0, or −1 where it says nothing */
+int      sim_identity_cache_rt_advised_against (const char *path);
 gboolean sim_hypothesis_is_identity (const Hypothesis *h);
 /* 1 when |change| is larger than |identity error|, 0 when not, −1 when unknown */
 int      sim_significance (double change_percent, gboolean have_identity, double identity_percent);
 
 /* sim-advice.c: NULL, or why this mode cannot reproduce this run and which mode would */
 char    *sim_mode_advice (const SimOptions *opt, const TraceDefs *defs, const SimHosts *h);
+/* TRUE where the real-time re-enactment is known to miss a run like the trace's by more than the
+ * offline model (one of the notes that name the offline mode before it re-enacts would be said) */
+gboolean sim_rt_advised_against (const SimOptions *opt, const TraceDefs *defs, const SimHosts *h,
+                                 const SimCpuStats *c);
 guint    sim_local_cpus (void);   /* CPUs the re-enactment may use here (KUBUS_SIM_CPUS in the ranks) */
 /* share of the ranks' time spent waiting for a CPU that other programs took (−1 unknown) */
 double   sim_outside_load (const SimHosts *h, const SimCpuStats *c);

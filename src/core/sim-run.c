@@ -823,7 +823,7 @@ measure_offline_identity (const SimOptions *opt,
     }
   *percent = 100.0 * (pred / orig - 1.0);
   cache = sim_identity_cache_path_for (&off, TRUE);
-  sim_identity_cache_store (cache, &off, *percent, orig, pred);
+  sim_identity_cache_store (cache, &off, *percent, orig, pred, -1);
   g_debug ("offline identity of %s: %+.3f %% (%s), measured in %.3f s", opt->anchor, *percent, cache,
            (g_get_monotonic_time () - t0) / 1e6);
   return TRUE;
@@ -840,6 +840,7 @@ identity_advice_beside_other_mode (const SimOptions *opt,
                                    const SimHosts   *h,
                                    double            error_percent,
                                    AnalyzeProgress  *prog,
+                                   gboolean          rt_against,
                                    gboolean         *have_other,
                                    double           *other)
 {
@@ -866,7 +867,7 @@ identity_advice_beside_other_mode (const SimOptions *opt,
     *have_other = known;
   if (other)
     *other = known ? o : 0;
-  return sim_identity_advice (opt->offline, h, error_percent, known, o);
+  return sim_identity_advice (opt->offline, h, error_percent, known, o, rt_against);
 }
 
 /* Before simulating: the advice where this mode's identity error on the trace is cached. */
@@ -885,7 +886,19 @@ identity_advice_before (const SimOptions *opt,
   mine = sim_identity_cache_path (opt);
   if (!sim_identity_cache_load (mine, &e))
     return NULL;
-  return identity_advice_beside_other_mode (opt, defs, h, e, prog, NULL, NULL);
+  return identity_advice_beside_other_mode (opt, defs, h, e, prog,
+                                            opt->offline && sim_identity_cache_rt_advised_against (mine) == 1,
+                                            NULL, NULL);
+}
+
+/* Offline: the real-time re-enactment is known to miss a run like this trace's by more
+ * (sim_rt_advised_against, on the CPU statistics of this simulation's own pass); −1 in real time */
+static int
+rt_advised_against (const Ctx *cx)
+{
+  if (!cx->opt->offline)
+    return -1;
+  return sim_rt_advised_against (cx->opt, cx->defs, &cx->hosts, &cx->sum.cpu);
 }
 
 /* Once this trace's identity error is known: the other mode's figure and the advice (rank 0
@@ -902,6 +915,7 @@ identity_against_other_mode (Ctx *cx)
       g_free (cx->sum.identity_advice);
       cx->sum.identity_advice = identity_advice_beside_other_mode (cx->opt, cx->defs, &cx->hosts,
                                                                    cx->sum.identity_error, &cx->prog,
+                                                                   rt_advised_against (cx),
                                                                    &cx->sum.have_other_identity,
                                                                    &cx->sum.other_identity_error);
       /* why the re-enactment missed: large messages moved at another speed than in the original */
@@ -943,7 +957,8 @@ measure_identity (Ctx     *cx,
         {
           cx->sum.have_identity = TRUE;
           cx->sum.identity_error = 100.0 * (cx->sum.sim_after_init_any / orig - 1.0);
-          sim_identity_cache_store (cache, cx->opt, cx->sum.identity_error, orig, cx->sum.sim_after_init_any);
+          sim_identity_cache_store (cache, cx->opt, cx->sum.identity_error, orig, cx->sum.sim_after_init_any,
+                                    rt_advised_against (cx));
         }
       identity_against_other_mode (cx);
       return TRUE;
@@ -969,7 +984,7 @@ measure_identity (Ctx     *cx,
         {
           double pred = after_init (first, last, init);
           v[1] = 100.0 * (pred / orig - 1.0);
-          sim_identity_cache_store (cache, cx->opt, v[1], orig, pred);
+          sim_identity_cache_store (cache, cx->opt, v[1], orig, pred, rt_advised_against (cx));
           v[0] = 1;
         }
     }
