@@ -713,7 +713,16 @@ main (int argc, char **argv)
       if (a[0] != '-')
         break;
       if ((strcmp (a, "-o") == 0 || strcmp (a, "--output") == 0) && i + 1 < argc)
-        o.expdir = argv[++i];
+        {
+          o.expdir = argv[++i];
+          /* an unset shell variable (-o "$OUT"): not the current folder, which --force would
+           * clear of an earlier experiment's files */
+          if (!*o.expdir)
+            {
+              fprintf (stderr, _ ("%s: the output name given with -o is empty\n"), "kubus-run");
+              return 2;
+            }
+        }
       else if (strcmp (a, "--force") == 0 || strcmp (a, "-f") == 0)
         o.force = TRUE;
       else if (strcmp (a, "--filter") == 0 && i + 1 < argc)

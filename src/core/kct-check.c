@@ -51,6 +51,8 @@ type_name (guint8 type)
 typedef struct
 {
   guint64 compared, skipped_polls, outside, ranks_own, ranks_mean, ranks_differ;
+  guint64 own_differ;       /* ranks with a timeline of their own whose events differ */
+  guint32 first_own_differ;
   double  largest, sum;
   guint32 largest_rank;
   guint64 largest_index;
@@ -93,8 +95,11 @@ compare_rank (const KctTrace *t, const KctComms *comms, guint32 rank, const GArr
     same = g_array_index (got, KctEvent, i).type == g_array_index (rec, Ev, i).type;
   if (!same)
     {
-      /* a mean's poll runs may have other lengths than the rank's own */
+      /* a mean's poll runs may have other lengths than the rank's own; a rank replaying its
+       * own timeline has the recorded events, each of them, in the same run */
       st->ranks_differ++;
+      if (own && st->own_differ++ == 0)
+        st->first_own_differ = rank;
       return TRUE;
     }
   /* the calls inside a run of polls (Enter and Leave of a test or probe with nothing
@@ -333,8 +338,17 @@ kct_check (const KctTrace *t, const char *kct_path, const char *expdir, GString 
   g_autoptr (GPtrArray) per_rank = g_ptr_array_new_with_free_func ((GDestroyNotify)g_array_unref);
   for (guint32 r = 0; r < t->h.n_ranks; r++)
     g_ptr_array_add (per_rank, g_array_new (FALSE, FALSE, sizeof (Ev)));
-  if (!kct_otf2_events (anchor, observe, per_rank, error))
+  guint32 otf2_ranks = 0;
+  if (!kct_otf2_events (anchor, observe, per_rank, &otf2_ranks, error))
     return FALSE;
+  /* the comparison means something only for the same run: as many ranks, and the same events
+   * where a rank replays its own timeline (an unrelated run gave figures and exit status 0) */
+  if (otf2_ranks != t->h.n_ranks)
+    {
+      g_set_error (error, KCT_ERROR, KCT_ERROR_FILE, _ ("%s holds %u ranks, %s %u: not the same run"), anchor,
+                   otf2_ranks, kct_path, t->h.n_ranks);
+      return FALSE;
+    }
   KctComms *comms = kct_comms_open (t, error);
   if (comms == NULL)
     return FALSE;
@@ -346,6 +360,19 @@ kct_check (const KctTrace *t, const char *kct_path, const char *expdir, GString 
   kct_comms_free (comms);
   if (!ok)
     return FALSE;
+  if (st.own_differ > 0 || (t->h.n_ranks > 0 && st.ranks_differ == t->h.n_ranks))
+    {
+      if (st.own_differ > 0)
+        g_set_error (error, KCT_ERROR, KCT_ERROR_FILE,
+                     _ ("the events of rank %u (and of %llu ranks in all) differ between %s and %s: not the "
+                        "same run"),
+                     st.first_own_differ, (unsigned long long)st.own_differ, kct_path, anchor);
+      else
+        g_set_error (error, KCT_ERROR, KCT_ERROR_FILE,
+                     _ ("the events of every rank differ between %s and %s: not the same run"), kct_path,
+                     anchor);
+      return FALSE;
+    }
   double res = t->h.timer_resolution ? (double)t->h.timer_resolution : 1e9;
   g_string_append_printf (out, _ ("check against: %s\n"), anchor);
   g_string_append_printf (out, _ ("ranks with times of their own: %llu, replaying their group's mean: %llu\n"),

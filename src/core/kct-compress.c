@@ -974,9 +974,12 @@ kct_compress_otf2 (const char *anchor, const KctTimeSettings *ts, guint64 *skipp
 }
 
 gboolean
-kct_otf2_events (const char *anchor, KctOtf2EventFunc observe, gpointer data, GError **error)
+kct_otf2_events (const char *anchor, KctOtf2EventFunc observe, gpointer data, guint32 *n_ranks,
+                 GError **error)
 {
   KctTrace *t = compress_all (anchor, NULL, observe, data, NULL, error);
+  if (t != NULL && n_ranks != NULL)
+    *n_ranks = t->h.n_ranks;
   kct_trace_free (t);
   return t != NULL;
 }

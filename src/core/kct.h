@@ -93,10 +93,11 @@ gboolean kct_parse_time_settings (const char *s, KctTimeSettings *ts);
 KctTrace *kct_compress_otf2 (const char *anchor, const KctTimeSettings *ts, guint64 *skipped,
                              GError **error);
 /* Every event of an OTF2 archive that a compressed trace holds, rank by rank in order, with
- * its time as read (before the recorder sees it: requests are ids, not slots). */
+ * its time as read (before the recorder sees it: requests are ids, not slots); @n_ranks (may be
+ * NULL): the archive's MPI ranks. */
 typedef void (*KctOtf2EventFunc) (guint32 rank, guint64 time, const KctRaw *ev, gpointer data);
 gboolean kct_otf2_events (const char *anchor, KctOtf2EventFunc observe, gpointer data,
-                          GError **error);
+                          guint32 *n_ranks, GError **error);
 
 /* kct-check.c: kubus-trace info --check: the compressed trace @kct_path (loaded as @t)
  * against the OTF2 trace of the same run in @expdir, time per event and the two analyses

@@ -390,6 +390,11 @@ main (int    argc,
       fprintf (stderr, _("kubus-analyze: give one experiment directory or OTF2 anchor file (see --help)\n"));
       return 2;
     }
+  if (output && !*output)
+    {
+      fprintf (stderr, _("%s: the output name given with -o is empty\n"), "kubus-analyze");
+      return 2;
+    }
   if (verify_n < 0 || (verify_n > 0 && no_root_cause))
     {
       fprintf (stderr, verify_n < 0 ? _("kubus-analyze: --verify-causes takes a positive number\n")

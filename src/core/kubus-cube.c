@@ -524,9 +524,15 @@ main (int argc, char **argv)
           if (i + 1 >= argc)
             return usage_error (_ ("%s needs a file name"), a);
           out = argv[++i];
+          if (!*out)
+            return usage_error (_ ("%s needs a file name"), "-o");
         }
       else if (g_str_has_prefix (a, "--output="))
-        out = a + strlen ("--output=");
+        {
+          out = a + strlen ("--output=");
+          if (!*out)
+            return usage_error (_ ("%s needs a file name"), "-o");
+        }
       else if (strcmp (a, "--metric") == 0)
         {
           if (i + 1 >= argc)

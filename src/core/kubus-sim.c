@@ -110,6 +110,12 @@ main (int    argc,
       fprintf (stderr, _("kubus-sim: give one experiment directory or OTF2 anchor file (see --help)\n"));
       return options_done (&opt, 2);
     }
+  if (output && !*output)
+    {
+      /* an unset shell variable (-o "$OUT"): not the current folder */
+      fprintf (stderr, _("%s: the output name given with -o is empty\n"), "kubus-sim");
+      return options_done (&opt, 2);
+    }
   if (!hyp)
     {
       fprintf (stderr, _("kubus-sim: give the hypothesis with --hypothesis FILE (an empty file simulates the "

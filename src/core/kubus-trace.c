@@ -193,6 +193,11 @@ main (int argc, char **argv)
         g_ptr_array_add (files, (gpointer)a);
     }
 
+  if (out != NULL && *out == '\0')
+    {
+      fprintf (stderr, _ ("%s: the output name given with -o is empty\n"), "kubus-trace");
+      return 2;
+    }
   GError *error = NULL;
   if (strcmp (cmd, "info") == 0 && (files->len == 1 || (files->len == 0 && check != NULL)))
     {

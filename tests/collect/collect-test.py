@@ -646,6 +646,11 @@ def case_badinput(a, tmp):
            in p.stderr, f'bad filter line: {p.stderr!r}')
     p = run([a.run, '-o'], env=env)
     expect(p.returncode == 2 and "option '-o' needs a value" in p.stderr, f'-o: {p.stderr!r}')
+    # an empty one (an unset shell variable) is no name for the current folder, which --force
+    # cleared of an earlier experiment's files
+    p = run([a.run, '-o', '', '--force', '--', 'mpirun', a.app], env=env, cwd=tmp)
+    expect(p.returncode == 2 and 'kubus-run: the output name given with -o is empty' in p.stderr
+           and not os.path.exists(os.path.join(tmp, 'kubus.json')), f"-o '': {p.returncode} {p.stderr!r}")
     # MPMD: every application context is traced (Open MPI's -x is per context), the
     # ranks are summed, every program is checked
     p = run([a.run, '-o', os.path.join(tmp, 'y'), '--', 'mpirun', '-n', '1', a.app, '10',

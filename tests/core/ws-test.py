@@ -393,6 +393,12 @@ def cmd_synthetic(a):
         except subprocess.TimeoutExpired:
             fail('syscycle: the analysis hangs on a cyclic system tree')
 
+        # an empty -o (an unset shell variable): a usage error, not a report named ''
+        p = subprocess.run([str(a.analyze), os.path.join(d, 'traces.otf2'), '-o', '', '--serial'],
+                           capture_output=True, text=True, timeout=30, env=env_for_mpi(True))
+        if p.returncode != 2 or 'kubus-analyze: the output name given with -o is empty' not in p.stderr:
+            fail(f"-o '': exit {p.returncode}\n{p.stderr[-2000:]}")
+
         # bad input: a clear message naming the file, no report
         def bad(target, needle, serial=True, name=None, leaks=True):
             out = os.path.join(tmp, (name or 'bad') + '.cube')

@@ -104,5 +104,13 @@ rc=$?
 [ $rc = 3 ] && grep -q 'none/x.cube' "$tmp/err" || { echo "FAIL unwritable output: $rc $(cat "$tmp/err")"; fail=1; }
 ls "$tmp" | grep -q 'tmp-' && { echo "FAIL temporary file left"; fail=1; }
 
+# an empty output name (an unset shell variable): a usage error (1), nothing written
+for o in "-o " "--output="; do
+  if [ "$o" = "-o " ]; then "$kc" convert "$dir/good-small.cube" -o '' 2>"$tmp/err"; else
+    "$kc" convert "$dir/good-small.cube" --output= 2>"$tmp/err"; fi
+  rc=$?
+  [ $rc = 1 ] && grep -q 'kubus-cube: -o needs a file name' "$tmp/err" || { echo "FAIL empty output ($o): $rc $(cat "$tmp/err")"; fail=1; }
+done
+
 "$kc" --help | grep -q '^Usage:' || { echo "FAIL --help"; fail=1; }
 exit $fail

@@ -327,6 +327,34 @@ def extrapolate(a, tmp, small, big):
     expect(p.returncode == 1 and 'dims' in p.stderr, f'--dims 5x5 for {big}: {p.stderr}')
 
 
+def check_other_runs(a, tmp, good_dir):
+    """info --check compares a compressed trace with the OTF2 trace of the same run only: one of
+    another rank count, or whose ranks' events differ (a shorter run of the same program), is
+    refused with the reason (both gave figures and exit status 0 before, 2026-12-02)."""
+    kct = os.path.join(good_dir, 'traces.kct')
+    same = os.path.join(tmp, 'good-expanded')
+    tool([a.trace, 'expand', kct, '-o', same])
+    p = tool([a.trace, 'info', '--check', same, kct])
+    expect('events compared:' in p.stdout and 'not the same run' not in p.stderr,
+           f'--check against its own expansion: {p.stdout[-1500:]} {p.stderr[-1000:]}')
+    v5 = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'fuzz', 'seeds', 'kct',
+                      'ring-3-cpu5.kct')
+    p = tool([a.trace, 'info', '--check', same, v5], ok=False)
+    expect(p.returncode == 1 and 'holds 2 ranks' in p.stderr and 'ring-3-cpu5.kct 3: not the same run' in p.stderr,
+           f'--check of 3 ranks against 2: exit {p.returncode}, {p.stderr[-1000:]}')
+    shorter = os.path.join(tmp, 'shorter')
+    args, a.app_args = a.app_args, ['5']
+    try:
+        if not kubus_run(a, shorter, 2, 'both'):
+            return
+    finally:
+        a.app_args = args
+    p = tool([a.trace, 'info', '--check', shorter, kct], ok=False)
+    expect(p.returncode == 1 and 'differ between' in p.stderr and 'not the same run' in p.stderr,
+           f'--check against a shorter run: exit {p.returncode}, {p.stderr[-1000:]}')
+    shutil.rmtree(same, ignore_errors=True)
+
+
 def case_irregular(a, tmp):
     n = a.ranks[0]
     exp = os.path.join(tmp, 'run')
@@ -546,6 +574,10 @@ def case_badinput(a, tmp):
     good_dir = os.path.join(tmp, 'good')
     if not kubus_run(a, good_dir, 2, 'compressed'):
         return
+    check_other_runs(a, tmp, good_dir)
+    p = tool([a.trace, 'expand', os.path.join(good_dir, 'traces.kct'), '-o', ''], ok=False)
+    expect(p.returncode == 2 and 'kubus-trace: the output name given with -o is empty' in p.stderr,
+           f"expand -o '': exit {p.returncode}, {p.stderr!r}")
     good = open(os.path.join(good_dir, 'traces.kct'), 'rb').read()
     cases = {
         'empty.kct': b'',

@@ -621,6 +621,11 @@ def mode_bad(args, tmp):
         run([args.make_trace, v, traces[v]])
     exact = traces['exact']
     out = os.path.join(exact, 'sim-x')
+    # an empty -o (an unset shell variable): a usage error, not the current folder
+    p = run([args.sim, exact, '--hypothesis', hypothesis(tmp, 'empty.hyp', ''), '-o', '', '-q'], expect=None,
+            leaks=True)
+    check(p.returncode == 2 and 'kubus-sim: the output name given with -o is empty' in p.stderr,
+          '-o \'\': exit %d, %s' % (p.returncode, p.stderr[-1000:]))
     h = hypothesis(tmp, 'typo.hyp', '# balance the loop\nbalance region fo\n')
     expect_error(args, exact, h, out, '%s:2:16: region fo is not in the trace; did you mean foo?' % h,
                  'unknown region', leaks=True)
