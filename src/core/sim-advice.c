@@ -172,6 +172,14 @@ sim_fine_grain_advice (const SimHosts    *h,
 }
 
 gboolean
+sim_ranks_competed (const SimCpuStats *c)
+{
+  gboolean computed = c->gap_wall > 0 && c->gap_sleep / c->gap_wall < 0.5;
+  return computed && (c->gap_wait / c->gap_wall > SIM_CONTENTION_SHARE
+                      || (c->call_wall > 0 && c->call_wait / c->call_wall > SIM_CONTENTION_SHARE));
+}
+
+gboolean
 sim_rt_advised_against (const SimOptions  *opt,
                         const TraceDefs   *defs,
                         const SimHosts    *h,
@@ -179,10 +187,8 @@ sim_rt_advised_against (const SimOptions  *opt,
 {
   SimOptions rt = *opt;
   g_autofree char *said = NULL, *fine = NULL;
-  /* as the real-time mode decides to re-enact the contention (sim-run.c) */
-  gboolean competed = h->oversubscribed && h->has_samples && c->gap_wall > 0 && c->gap_sleep / c->gap_wall < 0.5
-                      && (c->gap_wait / c->gap_wall > SIM_CONTENTION_SHARE
-                          || (c->call_wall > 0 && c->call_wait / c->call_wall > SIM_CONTENTION_SHARE));
+  /* where the real-time mode re-enacts the contention (sim-run.c) */
+  gboolean competed = h->oversubscribed && h->has_samples && sim_ranks_competed (c);
 
   rt.offline = FALSE;
   if ((said = sim_mode_advice (&rt, defs, h)))

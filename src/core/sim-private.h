@@ -804,6 +804,10 @@ int      sim_significance (double change_percent, gboolean have_identity, double
 
 /* sim-advice.c: NULL, or why this mode cannot reproduce this run and which mode would */
 char    *sim_mode_advice (const SimOptions *opt, const TraceDefs *defs, const SimHosts *h);
+/* TRUE where the ranks' computation computed (slept less than half of it) and it, or their MPI
+ * calls, waited runnable for a CPU more than SIM_CONTENTION_SHARE of their time: they competed
+ * for the cores (where they shared them, the real-time mode re-enacts that contention) */
+gboolean sim_ranks_competed (const SimCpuStats *c);
 /* TRUE where the real-time re-enactment is known to miss a run like the trace's by more than the
  * offline model (one of the notes that name the offline mode before it re-enacts would be said) */
 gboolean sim_rt_advised_against (const SimOptions *opt, const TraceDefs *defs, const SimHosts *h,

@@ -544,11 +544,7 @@ reenact (Ctx               *cx,
       cx->sum.cpu.shortfall = local_cpu.shortfall;
       if (cx->contention_auto)
         {
-          gboolean computed = cx->sum.cpu.gap_wall > 0 && cx->sum.cpu.gap_sleep / cx->sum.cpu.gap_wall < 0.5;
-          cx->contention = computed
-                           && (cx->sum.cpu.gap_wait / cx->sum.cpu.gap_wall > SIM_CONTENTION_SHARE
-                               || (cx->sum.cpu.call_wall > 0
-                                   && cx->sum.cpu.call_wait / cx->sum.cpu.call_wall > SIM_CONTENTION_SHARE));
+          cx->contention = sim_ranks_competed (&cx->sum.cpu);
           cx->sum.contention = cx->contention;
         }
       /* other programs slowed the original down: no mode can reproduce it, say so first */
@@ -916,7 +912,7 @@ identity_against_other_mode (Ctx *cx)
       g_free (cx->sum.identity_advice);
       cx->sum.identity_advice = identity_advice_beside_other_mode (cx->opt, cx->defs, &cx->hosts,
                                                                    cx->sum.identity_error, &cx->prog,
-                                                                   rt_advised_against (cx),
+                                                                   rt_advised_against (cx) == 1,
                                                                    &cx->sum.have_other_identity,
                                                                    &cx->sum.other_identity_error);
       /* why the re-enactment missed: large messages moved at another speed than in the original */
