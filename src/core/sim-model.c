@@ -1491,7 +1491,11 @@ sim_model_describe (const SimModel *m)
           g_string_append_printf (s, ", \"fitted_cpus_uneven\": %.3f", m->host_cpus_uneven[h]);
         g_string_append (s, "}");
       }
-  g_string_append_printf (s, "], \"shared_cpus_passes\": %d, \"shared_cpus_pass_kept\": %d}", m->cores_passes,
-                          m->cores_best_pass);
+  g_string_append_printf (s, "], \"shared_cpus_passes\": %d", m->cores_passes);
+  if (m->cores_median_from > 0)
+    g_string_append_printf (s, ", \"shared_cpus_median_of_passes\": [%d, %d]}", m->cores_median_from,
+                            m->cores_passes);
+  else
+    g_string_append_printf (s, ", \"shared_cpus_pass_kept\": %d}", m->cores_best_pass);
   return g_string_free (s, FALSE);
 }

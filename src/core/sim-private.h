@@ -237,6 +237,10 @@ gint64      sim_sched_slice_ns (guint cpus);
 double      sim_cores_work (const GArray *steps, Tick a, Tick b);
 /* how long from @a a rank that wants a CPU takes to get @work ns of CPU time */
 double      sim_cores_span (const GArray *steps, Tick a, double work);
+/* per event (@len) the median of its times in @n passes of the offline cores' iteration (the
+ * mean of the two middle ones where @n is even): an order that holds in every pass holds for
+ * the median (docs/decisions/2026-12-02-cores-median-of-passes.md) */
+void        sim_cores_median (Tick *out, const Tick *const *passes, int n, guint len);
 /* Where the samples say which CPU each rank ran on (KUBUS_CPU_ID): per event of @sr its CPU (the
  * first sample's at or after it, the last sample's after the last); NULL without. */
 gint16     *sim_cpu_where (const SimRank *sr);
@@ -600,7 +604,9 @@ typedef struct
   guint       *host_intervals; /* sampled computation intervals the fit had */
   gboolean     sharing;      /* some host shared its CPUs */
   int          cores_passes; /* passes the last simulation ran (sim_offline_run) */
-  int          cores_best_pass; /* ... and the one whose times it kept: the one that moved least */
+  int          cores_best_pass; /* ... and the one whose times it kept: the one that moved least;
+                                 * 0 where it kept the median of the passes from ... */
+  int          cores_median_from; /* ... this one on (they did not settle; 0: a pass was kept) */
   /* the cores per CPU (docs/decisions/2026-11-30-cores-per-cpu.md), on hosts whose ranks'
    * samples name the CPU they ran on and that have at most 64 ranks: */
   int         *host_ids;     /* per host: CPU ids (the largest + 1); 0: its CPUs shared as one */

@@ -618,7 +618,7 @@ reenact (Ctx               *cx,
                 "on the CPUs it had (where three ranks sat on one CPU and one on the other, fewer than where they sat two "
                 "and two). On 146 traces of 2 to 6 ranks on 2 cores it missed 122 by at most 5 %% (LAMMPS at 4 ranks: 35 "
                 "of 45 taken by older collectors; of those taken by this one, all 52 of one machine by at most 4.7 %% "
-                "and 19 of 24 of another, the others by -5.3 to -7.2 %%; Quantum "
+                "and 29 of 30 of another, the other by -6.0 %%; Quantum "
                 "ESPRESSO's pw.x: 8 of 12) and the others by up to 12 %%; small programs at 3 ranks that poll or compute in bursts vary "
                 "most (four traces of one came out -3.6 to +15.9 %%). The identity error of this trace says how far "
                 "it misses this one. The real-time re-enactment (without --offline) runs each rank on the CPU the "

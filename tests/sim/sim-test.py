@@ -897,6 +897,18 @@ def mode_real(args, tmp):
             check('the offline model stays the closer' in (s.get('identity_advice') or ''),
                   '%s %s ranks offline %+.2f %% beyond its goal, advice: %s' % (
                       args.code, args.ranks, s['identity_error_percent'], s.get('identity_advice')))
+        # the model's passes over the shared cores: settled or still contracting, one pass kept;
+        # otherwise the median of the last half (docs/decisions/2026-12-02-cores-median-of-passes.md)
+        m = s.get('model', {})
+        if m.get('shared_cpus'):
+            n = m.get('shared_cpus_passes', 0)
+            med = m.get('shared_cpus_median_of_passes')
+            print('%s %s ranks offline: %d passes, %s' % (args.code, args.ranks, n, 'median of passes %s' % med
+                                                          if med else 'kept pass %s' % m.get('shared_cpus_pass_kept')))
+            check((med == [7, 12] and n == 12 and 'shared_cpus_pass_kept' not in m)
+                  or (med is None and 1 <= m.get('shared_cpus_pass_kept', 0) <= n <= 12),
+                  '%s %s ranks offline: passes %s, kept %s, median of %s' % (
+                      args.code, args.ranks, n, m.get('shared_cpus_pass_kept'), med))
         # LAMMPS calls MPI 25-30 times per slice: the rate itself is measured (its waiting for a
         # CPU depends on the run)
         check(c.get('mpi_calls_per_slice', 0) > 5, '%s %s ranks: %.1f MPI calls per slice' % (

@@ -1799,6 +1799,45 @@ test_offline_cores (void)
  * the ranks computing on its CPU are in MPI too. The message arrives, as the model has it, after
  * rank 0 left its MPI_Send at 14, and rank 0 computed until 18, after the Recv had ended: the
  * original does not bear the rule out there (gate_ok 0), and the model does not apply it. */
+/* the median of the last passes where they swing: per event, robust to one pass far out, and
+ * an order every pass keeps (a rank's events) holds in it */
+static void
+test_offline_cores_median (void)
+{
+  /* six passes of three events of one rank: a swing around 10/20/30, one pass far out */
+  const Tick p[6][3] = { { 9, 19, 29 }, { 11, 21, 31 }, { 9, 18, 30 }, { 11, 22, 30 }, { 10, 20, 30 },
+                         { 10, 90, 95 } };
+  const Tick *pp[6] = { p[0], p[1], p[2], p[3], p[4], p[5] };
+  Tick out[3];
+  sim_cores_median (out, pp, 6, 3);
+  g_assert_cmpint (out[0], ==, 10);
+  g_assert_cmpint (out[1], ==, 20);   /* 18 19 20 21 22 90: (20 + 21) / 2 in whole ticks */
+  g_assert_cmpint (out[2], ==, 30);
+  /* an odd number: the middle one */
+  sim_cores_median (out, pp, 5, 3);
+  g_assert_cmpint (out[0], ==, 10);
+  g_assert_cmpint (out[1], ==, 20);
+  g_assert_cmpint (out[2], ==, 30);
+  /* every pass in order: the medians too, whatever the passes */
+  for (guint seed = 1; seed <= 200; seed++)
+    {
+      GRand *rnd = g_rand_new_with_seed (seed);
+      Tick q[6][8], o[8];
+      const Tick *qq[6];
+      for (int i = 0; i < 6; i++)
+        {
+          Tick t = g_rand_int_range (rnd, 0, 1000);
+          for (int k = 0; k < 8; k++)
+            q[i][k] = t += g_rand_int_range (rnd, 0, 1000);
+          qq[i] = q[i];
+        }
+      sim_cores_median (o, qq, 6, 8);
+      for (int k = 1; k < 8; k++)
+        g_assert_cmpint (o[k - 1], <=, o[k]);
+      g_rand_free (rnd);
+    }
+}
+
 static void
 test_offline_cores_per_cpu (void)
 {
@@ -2225,5 +2264,6 @@ main (int argc, char **argv)
   g_test_add_func ("/sim/cpu/cores-profile", test_cores_profile);
   g_test_add_func ("/sim/offline/cores", test_offline_cores);
   g_test_add_func ("/sim/offline/cores-per-cpu", test_offline_cores_per_cpu);
+  g_test_add_func ("/sim/offline/cores-median", test_offline_cores_median);
   return g_test_run ();
 }
