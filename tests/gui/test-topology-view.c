@@ -11,6 +11,7 @@
 #include "kubus-topology-values.h"
 #include "kubus-window-private.h"
 #include "kubus-window-topology.h"
+#include "remove-tree.h"
 #include "topology-test-report.h"
 
 #define WAIT_MS 20000
@@ -716,5 +717,7 @@ main (int   argc,
   g_test_add_func ("/topology/view/remembered", test_remembered);
   status = g_test_run ();
   g_application_release (G_APPLICATION (app));
+  /* the test's files and settings go with it (they were left in /tmp after every run) */
+  kubus_remove_tree (tmpdir);
   return status;
 }

@@ -11,6 +11,7 @@
 #include "kubus-node.h"
 #include "kubus-topology-settings.h"
 #include "kubus-topology-values.h"
+#include "remove-tree.h"
 #include "topology-test-report.h"
 
 /* ---- layouts ----------------------------------------------------------------------------- */
@@ -903,6 +904,7 @@ main (int   argc,
       char *argv[])
 {
   g_autofree char *state = g_dir_make_tmp ("kubus-topology-state-XXXXXX", NULL);
+  int status;
 
   /* Remembered settings go to a private folder (read once by GLib, so set before anything). */
   g_setenv ("XDG_STATE_HOME", state, TRUE);
@@ -924,5 +926,8 @@ main (int   argc,
   g_test_add_func ("/topology/render/margins", test_render_margins);
   g_test_add_func ("/topology/settings/roundtrip", test_settings_roundtrip);
   g_test_add_func ("/topology/cli/headless", test_cli_headless);
-  return g_test_run ();
+  status = g_test_run ();
+  /* the private folder goes with the test (it was left in /tmp after every run) */
+  kubus_remove_tree (state);
+  return status;
 }
