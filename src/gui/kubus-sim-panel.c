@@ -230,6 +230,51 @@ column (GtkWidget *row,
   return c;
 }
 
+/* A note of kubus-sim longer than this many characters shows its first lines, and a button
+ * shows the rest: the note on shared cores is some 1,400 characters of figures and filled
+ * half the window above the trees (the identity's advice, up to some 400, stays whole). */
+#define NOTE_SHORT_CHARS 600
+#define NOTE_SHORT_LINES 3
+
+static void
+set_note_short (GtkLabel  *note,
+                GtkButton *more,
+                gboolean   is_short)
+{
+  gtk_label_set_ellipsize (note, is_short ? PANGO_ELLIPSIZE_END : PANGO_ELLIPSIZE_NONE);
+  gtk_label_set_lines (note, is_short ? NOTE_SHORT_LINES : -1);
+  /* TRANSLATORS: a button under a long note of the simulator: show all of it, or its first lines again */
+  gtk_button_set_label (more, is_short ? _("Show the whole note") : _("Show less of the note"));
+}
+
+static void
+on_note_more_clicked (GtkButton *button,
+                      gpointer   user_data)
+{
+  GtkLabel *note = GTK_LABEL (user_data);
+  set_note_short (note, button, gtk_label_get_lines (note) < 0);
+}
+
+/* a note of kubus-sim, its first lines where it is long (the whole text stays the label's) */
+static void
+note (GtkWidget  *box,
+      const char *text)
+{
+  GtkWidget *l = label (box, text, "warning");
+  GtkWidget *more;
+
+  if (g_utf8_strlen (text, -1) <= NOTE_SHORT_CHARS)
+    return;
+  /* no mnemonic: two long notes would share it (Tab reaches the button) */
+  more = gtk_button_new ();
+  gtk_widget_add_css_class (more, "flat");
+  gtk_widget_set_halign (more, GTK_ALIGN_START);
+  gtk_widget_set_name (more, "sim-note-more");
+  set_note_short (GTK_LABEL (l), GTK_BUTTON (more), TRUE);
+  g_signal_connect (more, "clicked", G_CALLBACK (on_note_more_clicked), l);
+  gtk_box_append (GTK_BOX (box), more);
+}
+
 static void
 on_hide_clicked (GtkButton *button,
                  gpointer   user_data)
@@ -283,7 +328,7 @@ kubus_sim_panel_set_summary (KubusSimPanel   *self,
   label (left, identity, NULL);
   /* what kubus-sim said about this mode on this trace (another mode may reproduce it better) */
   for (guint i = 0; i < summary->advice->len; i++)
-    label (left, g_ptr_array_index (summary->advice, i), "warning");
+    note (left, g_ptr_array_index (summary->advice, i));
   if (summary->hypothesis != NULL)
     {
       g_autofree char *hyp = g_strdup_printf (_("Hypothesis file: %s (%s)"), summary->hypothesis,

@@ -525,6 +525,73 @@ test_simulation_panel (void)
   close_window (window, &ev);
 }
 
+static gboolean
+is_named (GtkWidget *w,
+          gpointer   data)
+{
+  return g_strcmp0 (gtk_widget_get_name (w), data) == 0;
+}
+
+static gboolean
+is_label_starting (GtkWidget *w,
+                   gpointer   data)
+{
+  return GTK_IS_LABEL (w) && g_str_has_prefix (gtk_label_get_text (GTK_LABEL (w)), data);
+}
+
+/* A long note of kubus-sim (the one on shared cores is some 1,400 characters) shows its first
+ * three lines and a button for the rest; the short identity note stays whole, without one. */
+static void
+test_simulation_long_note (void)
+{
+  Events ev = { 0 };
+  g_autoptr (GString) longer = g_string_new ("The original's ranks shared 2 CPUs of a host.");
+  g_autofree char *json = NULL, *exp = NULL, *text = NULL;
+  g_autoptr (GFile) d = NULL;
+  KubusWindow *window;
+  KubusSimPanel *panel;
+  GtkWidget *more, *note, *ident;
+
+  for (int i = 0; i < 12; i++)
+    g_string_append (longer, " On 146 traces of 2 to 6 ranks on 2 cores it missed 122 by at most 5 %.");
+  json = g_strdup_printf ("{\"rules\": [], \"original_runtime_s\": 2, \"predicted_runtime_s\": 2.0, "
+                          "\"identity_error_percent\": -6.0, \"identity_mode\": \"offline\", "
+                          "\"mode_advice\": \"%s\", \"identity_advice\": \"On this trace the offline model misses "
+                          "the run as it was by -6.0 %%.\"}", longer->str);
+  exp = study_folder ("long-note", json);
+  d = child_file (exp, "sim-half/difference.cube");
+  window = new_window (&ev);
+  kubus_window_open (window, d);
+  wait_events (&ev, 1, 0);
+  panel = kubus_window_get_sim_panel (window);
+  /* the whole text stays the label's (selectable, and in the panel's text) */
+  text = kubus_sim_panel_get_text (panel);
+  if (strstr (text, longer->str) == NULL || strstr (text, "Show the whole note\n") == NULL
+      || strstr (text, "by -6.0 %.\n") == NULL)
+    g_error ("the simulation panel says:\n%s", text);
+  note = find_widget (GTK_WIDGET (panel), is_label_starting, (gpointer) "The original's ranks");
+  ident = find_widget (GTK_WIDGET (panel), is_label_starting, (gpointer) "On this trace");
+  more = find_widget (GTK_WIDGET (panel), is_named, (gpointer) "sim-note-more");
+  g_assert_nonnull (note);
+  g_assert_nonnull (ident);
+  g_assert_nonnull (more);
+  g_assert_cmpint (gtk_label_get_lines (GTK_LABEL (note)), ==, 3);
+  g_assert_cmpint (gtk_label_get_ellipsize (GTK_LABEL (note)), ==, PANGO_ELLIPSIZE_END);
+  g_assert_cmpint (gtk_label_get_lines (GTK_LABEL (ident)), ==, -1);
+  /* one button: the short note has none */
+  g_assert_true (gtk_widget_get_next_sibling (note) == more);
+  g_assert_false (GTK_IS_BUTTON (gtk_widget_get_next_sibling (ident)));
+  /* the button shows all of it, and then the first lines again */
+  g_signal_emit_by_name (more, "clicked");
+  g_assert_cmpint (gtk_label_get_lines (GTK_LABEL (note)), ==, -1);
+  g_assert_cmpint (gtk_label_get_ellipsize (GTK_LABEL (note)), ==, PANGO_ELLIPSIZE_NONE);
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (more)), ==, "Show less of the note");
+  g_signal_emit_by_name (more, "clicked");
+  g_assert_cmpint (gtk_label_get_lines (GTK_LABEL (note)), ==, 3);
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (more)), ==, "Show the whole note");
+  close_window (window, &ev);
+}
+
 /* A summary of an older kubus-sim (no identity fields): the panel says it does not know. */
 static void
 test_simulation_unknown_identity (void)
@@ -837,6 +904,7 @@ main (int   argc,
   g_test_add_func ("/gui/second-look/pane-titles", test_pane_titles);
   g_test_add_func ("/gui/second-look/simulation-panel", test_simulation_panel);
   g_test_add_func ("/gui/second-look/simulation-unknown-identity", test_simulation_unknown_identity);
+  g_test_add_func ("/gui/second-look/simulation-long-note", test_simulation_long_note);
   g_test_add_func ("/gui/second-look/source-view", test_source_view);
   g_test_add_func ("/gui/second-look/simulate-check", test_simulate_check);
   g_test_add_func ("/gui/second-look/open-folder", test_open_folder);
