@@ -166,7 +166,8 @@ sim_fine_grain_advice (const SimHosts    *h,
                             "at 4 ranks came out +2 to +21 %% (one re-enactment each of 14 traces), Quantum ESPRESSO's "
                             "pw.x +18 to +59 %% and Meep +87 to +126 %%, where the offline model came within 5 %% on "
                             "all 58 fresh LAMMPS traces of one machine and 29 of 30 of another (the other -6.0 %%), "
-                            "3 of 3 of Meep and 9 of 13 of pw.x: simulate with --offline."),
+                            "3 of 3 of Meep and 9 of 13 of pw.x (none of 6 small runs of another machine, -11 to "
+                            "-15 %%, still the closer): simulate with --offline."),
                           h->min_cpus, h->max_ranks_per_host, 100.0 * wait, per_slice,
                           sim_sched_slice_ns (h->min_cpus) / 1e6, h->min_cpus);
 }

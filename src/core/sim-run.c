@@ -620,7 +620,8 @@ reenact (Ctx               *cx,
                 "of 45 taken by older collectors; of those taken by this one, all 52 of one machine by at most 4.7 %% "
                 "and 29 of 30 of another, the other by -6.0 %%; Quantum "
                 "ESPRESSO's pw.x: 8 of 12) and the others by up to 12 %%; small programs at 3 ranks that poll or compute in bursts vary "
-                "most (four traces of one came out -3.6 to +15.9 %%). The identity error of this trace says how far "
+                "most (four traces of one came out -3.6 to +15.9 %%), and six small runs of pw.x on another machine -11 to "
+                "-15 %%. The identity error of this trace says how far "
                 "it misses this one. The real-time re-enactment (without --offline) runs each rank on the CPU the "
                 "samples place it on and brings the scheduler's own sharing back, but missed 33 of 93 of those "
                 "traces by more than 5 %% (mean 8 %%; LAMMPS at 4 ranks: 3 %% on one day, -8 to +28 %% on another, as the machine's speed varied)."),
